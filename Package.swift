@@ -1,0 +1,48 @@
+// swift-tools-version: 6.0
+// Segue: GPU view transitions, mesh transforms and Core-Animation-style animation, rendered with Vulkan.
+import PackageDescription
+
+let package = Package(
+    name: "Segue",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Segue", targets: ["Segue"]),
+        .executable(name: "segue", targets: ["segue"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: - Pure Swift layers
+        .target(name: "SegueMath"),
+        .target(name: "SegueAnimation", dependencies: ["SegueMath"]),
+        .target(name: "SegueCore", dependencies: ["SegueMath", "SegueAnimation"]),
+        .target(name: "SegueShaders", dependencies: ["SegueCore"]),
+
+        // MARK: - C system libraries (Debian packages)
+        .systemLibrary(name: "CSegueVulkan", path: "Sources/CSegueVulkan"),
+        .systemLibrary(name: "CSeguePNG", path: "Sources/CSeguePNG"),
+        .systemLibrary(name: "CSegueJPEG", path: "Sources/CSegueJPEG"),
+
+        // MARK: - Back ends
+        .target(name: "SegueVulkan", dependencies: ["SegueCore", "CSegueVulkan"]),
+        .target(name: "SegueMedia", dependencies: ["SegueCore", "CSeguePNG", "CSegueJPEG"]),
+
+        // MARK: - Umbrella and CLI
+        .target(name: "Segue", dependencies: ["SegueMath", "SegueAnimation", "SegueCore", "SegueShaders", "SegueVulkan", "SegueMedia"]),
+        .executableTarget(name: "segue", dependencies: [
+            "Segue", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        // MARK: - Tests (one target per module)
+        .testTarget(name: "SegueMathTests", dependencies: ["SegueMath"]),
+        .testTarget(name: "SegueAnimationTests", dependencies: ["SegueAnimation"]),
+        .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
+        .testTarget(name: "SegueShadersTests", dependencies: ["SegueShaders"]),
+        .testTarget(name: "SegueVulkanTests", dependencies: ["SegueVulkan"]),
+        .testTarget(name: "SegueMediaTests", dependencies: ["SegueMedia"]),
+        .testTarget(name: "SegueTests", dependencies: ["Segue"], exclude: ["__Snapshots__"]),
+        .testTarget(name: "segueTests", dependencies: ["Segue"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
