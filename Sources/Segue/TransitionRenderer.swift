@@ -1,0 +1,114 @@
+// Renders frames of a full-screen effect between two images on the GPU.
+import Foundation
+
+/// Errors of the high-level renderer.
+public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The effect declares a texture that was not given.
+    case missingTexture(name: String, effect: String)
+    /// A texture was given for a name the effect does not declare.
+    case unknownTexture(name: String, effect: String, declared: [String])
+    /// The effect runs on a pipeline this renderer does not drive.
+    case unsupportedKind(EffectKind, effect: String)
+    /// A duration, fps, time or progress that is NaN, infinite or out of range.
+    case invalidValue(String)
+
+    public var description: String {
+        switch self {
+        case let .missingTexture(name, effect):
+            "effect '\(effect)' needs the texture '\(name)': give it with --texture \(name)=PATH"
+        case let .unknownTexture(name, effect, declared):
+            "effect '\(effect)' has no texture '\(name)'" + (declared.isEmpty ? "" : " (it declares: \(declared.joined(separator: ", ")))")
+        case let .unsupportedKind(kind, effect):
+            "effect '\(effect)' is a \(kind.rawValue) effect, which this renderer cannot draw"
+        case let .invalidValue(what):
+            what
+        }
+    }
+}
+
+/// Renders one effect between `from` and `to` at one output size.
+public final class TransitionRenderer {
+    /// The effect being rendered.
+    public let effect: Effect
+    /// Output width in pixels.
+    public let width: Int
+    /// Output height in pixels.
+    public let height: Int
+    /// Pixels per point of the output (the `from` image's scale).
+    public let scale: Double
+    /// Resolved parameter values.
+    public let parameters: [String: ParameterValue]
+
+    private let layout: UniformLayout
+    private let renderer: FrameRenderer
+    private let fromFit: (x: Double, y: Double)
+    private let toFit: (x: Double, y: Double)
+
+    /// Prepares the GPU side: compiles the effect (or reuses the cached pipeline) and uploads
+    /// the textures.
+    /// - Parameters:
+    ///   - width, height: output size in pixels; nil takes `from`'s size.
+    ///   - resize: how inputs of another aspect ratio are fitted.
+    ///   - parameters: values for the effect's parameters; nil entries take the defaults.
+    ///   - textures: images for the effect's `sampler2D` parameters.
+    ///   - readback: false skips copying frames to the host (benchmarks).
+    public init(effect: Effect, from: Image, to: Image, width: Int? = nil, height: Int? = nil,
+                resize: ResizeMode = .cover, parameters: [String: ParameterValue] = [:],
+                textures: [String: Image] = [:], context: GPUContext? = nil,
+                framesInFlight: Int = 3, readback: Bool = true) throws {
+        guard effect.kind == .fullScreen else { throw RenderError.unsupportedKind(effect.kind, effect: effect.name) }
+        let context = try context ?? GPUContext.shared()
+        self.effect = effect
+        self.width = width ?? from.width
+        self.height = height ?? from.height
+        try Image.validateSize(width: self.width, height: self.height)
+        self.scale = from.scale
+        var values: [String: ParameterValue] = [:]
+        for p in effect.parameters { if let d = p.effectiveDefault { values[p.name] = d } }
+        for (k, v) in parameters { values[k] = v }
+        self.parameters = values
+
+        let shader = ShaderTemplate.fragmentShader(for: effect)
+        layout = shader.layout
+        let declared = shader.extraTextures
+        for name in textures.keys where !declared.contains(name) {
+            throw RenderError.unknownTexture(name: name, effect: effect.name, declared: declared)
+        }
+        var gpuTextures = [try GPUTexture(context: context, image: from), try GPUTexture(context: context, image: to)]
+        for name in declared {
+            guard let image = textures[name] else { throw RenderError.missingTexture(name: name, effect: effect.name) }
+            gpuTextures.append(try GPUTexture(context: context, image: image))
+        }
+        fromFit = resize.textureScale(imageWidth: from.width, imageHeight: from.height, outputWidth: self.width, outputHeight: self.height)
+        toFit = resize.textureScale(imageWidth: to.width, imageHeight: to.height, outputWidth: self.width, outputHeight: self.height)
+        renderer = try FrameRenderer(context: context, fragmentGLSL: shader.glsl, fileName: shader.fileName,
+                                     uniformSize: layout.size, textures: gpuTextures, width: self.width, height: self.height,
+                                     framesInFlight: framesInFlight, readback: readback)
+    }
+
+    /// The uniform block for one frame.
+    public func uniformBytes(progress: Double, time: Double, duration: Double) -> [UInt8] {
+        layout.pack(FrameUniforms(progress: progress, time: time, duration: duration, width: width, height: height,
+                                  scale: scale, fromFit: fromFit, toFit: toFit), parameters: parameters)
+    }
+
+    /// One frame at `progress`, `time` seconds into a transition of `duration` seconds.
+    /// - Throws: `RenderError.invalidValue` for NaN or infinite inputs; `VulkanError`.
+    public func frame(progress: Double, time: Double, duration: Double) throws -> Image {
+        guard progress.isFinite, time.isFinite, duration.isFinite, duration > 0 else {
+            throw RenderError.invalidValue("progress, time and duration must be finite (duration positive); got progress \(progress), time \(time), duration \(duration)")
+        }
+        let pixels = try renderer.renderFrame(uniforms: uniformBytes(progress: progress, time: time, duration: duration))
+        return Image(width: width, height: height, scale: scale, premultipliedRGBA: pixels)
+    }
+
+    /// Renders every frame of `timeline`, handing frame i's premultiplied RGBA8 pixels to
+    /// `consume` in order (valid only during the call; empty when created without readback).
+    public func render(_ timeline: Timeline, consume: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        try renderer.render(count: timeline.frameCount, uniforms: { i in
+            let p = timeline.progress(ofFrame: i)
+            guard p.isFinite else { throw RenderError.invalidValue("progress at frame \(i) is \(p)") }
+            return uniformBytes(progress: p, time: timeline.time(ofFrame: i), duration: timeline.duration)
+        }, consume: consume)
+    }
+}

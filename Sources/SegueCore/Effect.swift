@@ -1,0 +1,135 @@
+// Effects are data: a GLSL source, typed parameters with defaults, and a description.
+
+/// The kind of pipeline an effect runs on.
+public enum EffectKind: String, Sendable, Codable, CaseIterable {
+    /// A fragment shader over a full-screen quad with the `from` and `to` textures.
+    case fullScreen = "full-screen"
+    /// A mesh of textured quads (see `MeshTransform`).
+    case mesh
+    /// A SwiftUI-style stitchable shader applied per layer.
+    case stitchable
+}
+
+/// Where texture coordinate (0, 0) lies in an effect's source.
+public enum EffectOrigin: String, Sendable, Codable {
+    /// UIKit, SwiftUI and Metal: (0, 0) top-left, y down. Segue's native space.
+    case topLeft = "top-left"
+    /// OpenGL and gl-transitions: (0, 0) bottom-left, y up.
+    case bottomLeft = "bottom-left"
+}
+
+/// One declared parameter of an effect.
+public struct EffectParameter: Sendable, Equatable {
+    /// The GLSL identifier.
+    public let name: String
+    /// The GLSL type.
+    public let type: ParameterType
+    /// The default value (nil for textures, and for gl-transitions parameters declared without
+    /// one, which then default to zero).
+    public let defaultValue: ParameterValue?
+    /// What the parameter does, for `segue info`.
+    public let summary: String
+
+    /// A parameter description.
+    public init(name: String, type: ParameterType, defaultValue: ParameterValue?, summary: String = "") {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+        self.summary = summary
+    }
+
+    /// The default, or zero of the right type when none was declared.
+    public var effectiveDefault: ParameterValue? {
+        if let defaultValue { return defaultValue }
+        if type == .sampler2D { return nil }
+        return ParameterValue(type, Array(repeating: 0, count: type.componentCount))
+    }
+}
+
+/// Where an effect came from.
+public enum EffectSource: Sendable, Equatable {
+    /// Shipped with Segue.
+    case builtIn
+    /// Loaded from a file at this path.
+    case file(String)
+
+    /// A short label for listings: `built-in` or the path.
+    public var label: String {
+        switch self {
+        case .builtIn: "built-in"
+        case let .file(path): path
+        }
+    }
+}
+
+/// A transition or effect: everything needed to compile and drive it.
+public struct Effect: Sendable, Equatable {
+    /// The name users type (`doom-melt`), or the file's base name.
+    public let name: String
+    /// One line saying what it looks like.
+    public let summary: String
+    /// The pipeline it runs on.
+    public let kind: EffectKind
+    /// Built-in or a file.
+    public let source: EffectSource
+    /// GLSL defining `vec4 transition(vec2 uv)`, with its `uniform` parameter lines removed
+    /// (blank lines keep the user's line numbers).
+    public let glsl: String
+    /// Orientation of `uv` in `glsl`.
+    public let origin: EffectOrigin
+    /// Declared parameters, in source order.
+    public let parameters: [EffectParameter]
+    /// Duration used when the caller gives none, in seconds.
+    public let defaultDuration: Double
+    /// Name of the timing curve used when the caller gives none (`linear`, `ease-in-out`, …).
+    public let defaultTiming: String
+    /// `// Author:` header, if any.
+    public let author: String?
+    /// `// License:` header, if any.
+    public let license: String?
+
+    /// An effect description.
+    public init(name: String, summary: String, kind: EffectKind = .fullScreen, source: EffectSource, glsl: String,
+                origin: EffectOrigin, parameters: [EffectParameter], defaultDuration: Double = 1,
+                defaultTiming: String = "linear", author: String? = nil, license: String? = nil) {
+        self.name = name
+        self.summary = summary
+        self.kind = kind
+        self.source = source
+        self.glsl = glsl
+        self.origin = origin
+        self.parameters = parameters
+        self.defaultDuration = defaultDuration
+        self.defaultTiming = defaultTiming
+        self.author = author
+        self.license = license
+    }
+
+    /// The parameter named `name`, if declared.
+    public func parameter(named name: String) -> EffectParameter? {
+        parameters.first { $0.name == name }
+    }
+
+    /// Every settable parameter's value: the defaults, overridden by `assignments` (user text).
+    /// - Throws: `ParameterError` for an unknown name, a value of the wrong type, or NaN/infinity.
+    public func resolveParameters(_ assignments: [(name: String, value: String)]) throws(ParameterError) -> [String: ParameterValue] {
+        var values: [String: ParameterValue] = [:]
+        for p in parameters { if let d = p.effectiveDefault { values[p.name] = d } }
+        for (name, text) in assignments {
+            guard let p = parameter(named: name) else {
+                throw .unknown(name: name, effect: self.name, known: parameters.filter { $0.type != .sampler2D }.map(\.name))
+            }
+            values[name] = try ParameterValue.parse(text, as: p.type, name: name)
+        }
+        return values
+    }
+}
+
+/// Splits `NAME=VALUE` command-line text.
+public func parseAssignment(_ text: String) throws(ParameterError) -> (name: String, value: String) {
+    guard let eq = text.firstIndex(of: "=") else { throw .malformedAssignment(text) }
+    let name = text[..<eq].trimmed()
+    let value = text[text.index(after: eq)...].trimmed()
+    guard !name.isEmpty, !value.isEmpty else { throw .malformedAssignment(text) }
+    return (name, value)
+}

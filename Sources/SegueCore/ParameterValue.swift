@@ -1,0 +1,145 @@
+// Typed parameter values, parsed from command-line text and packed for the GPU.
+
+/// A parameter value: its type and its scalar components (column-major for matrices).
+public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
+    /// The declared type.
+    public let type: ParameterType
+    /// The components as doubles (ints and bools are exact: 0/1 for bools).
+    public let components: [Double]
+
+    /// A value from components.
+    /// - Precondition: the count matches the type, and every component is finite.
+    public init(_ type: ParameterType, _ components: [Double]) {
+        precondition(type != .sampler2D, "textures carry no components")
+        precondition(components.count == type.componentCount, "\(type.rawValue) takes \(type.componentCount) components, got \(components.count)")
+        precondition(components.allSatisfy(\.isFinite), "parameter components must be finite")
+        self.type = type
+        self.components = components
+    }
+
+    /// A float value.
+    public static func float(_ v: Double) -> ParameterValue { ParameterValue(.float, [v]) }
+    /// An int value.
+    public static func int(_ v: Int) -> ParameterValue { ParameterValue(.int, [Double(v)]) }
+    /// A bool value.
+    public static func bool(_ v: Bool) -> ParameterValue { ParameterValue(.bool, [v ? 1 : 0]) }
+    /// A vec2 value.
+    public static func vec2(_ x: Double, _ y: Double) -> ParameterValue { ParameterValue(.vec2, [x, y]) }
+
+    /// The first component, for scalar parameters.
+    public var scalar: Double { components[0] }
+
+    /// The value as GLSL source text, e.g. `vec2(0.5, 1.0)`.
+    public var glslLiteral: String {
+        func lit(_ d: Double) -> String {
+            switch type.scalar {
+            case .int: return String(Int(d))
+            case .bool: return d != 0 ? "true" : "false"
+            default:
+                let s = String(d)
+                return s.contains(".") || s.contains("e") ? s : s + ".0"
+            }
+        }
+        if type.componentCount == 1 { return lit(components[0]) }
+        return "\(type.rawValue)(\(components.map(lit).joined(separator: ", ")))"
+    }
+
+    /// The value as a user types it: components separated by commas.
+    public var description: String {
+        components.map { d in
+            switch type.scalar {
+            case .int: String(Int(d))
+            case .bool: d != 0 ? "true" : "false"
+            default: d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+            }
+        }.joined(separator: ",")
+    }
+
+    /// Parses user text for a parameter of `type`: one number (or `true`/`false`), or
+    /// comma-separated components; a single component is broadcast to every component of a
+    /// vector (as `vec2(1.0)` does) and to the diagonal of a matrix.
+    /// - Throws: `ParameterError` for text that is not a number of the right kind, a wrong
+    ///   component count, or a NaN or infinite value.
+    public static func parse(_ text: String, as type: ParameterType, name: String) throws(ParameterError) -> ParameterValue {
+        guard type != .sampler2D else { throw .notSettable(name: name, type: type) }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmed() }
+        var values: [Double] = []
+        for part in parts {
+            switch type.scalar {
+            case .bool:
+                switch part.lowercased() {
+                case "true", "1", "yes", "on": values.append(1)
+                case "false", "0", "no", "off": values.append(0)
+                default: throw .wrongType(name: name, type: type, text: text)
+                }
+            case .int:
+                guard let i = Int(part) else { throw .wrongType(name: name, type: type, text: text) }
+                values.append(Double(i))
+            case .float:
+                guard let d = Double(part) else {
+                    throw .wrongType(name: name, type: type, text: text)
+                }
+                guard d.isFinite else { throw .notFinite(name: name, text: text) }
+                values.append(d)
+            case .texture:
+                throw .notSettable(name: name, type: type)
+            }
+        }
+        let n = type.componentCount
+        if values.count == 1 && n > 1 {
+            if let dim = type.matrixDimension {
+                var m = [Double](repeating: 0, count: n)
+                for c in 0..<dim { m[c * dim + c] = values[0] }
+                values = m
+            } else {
+                values = Array(repeating: values[0], count: n)
+            }
+        }
+        guard values.count == n else { throw .wrongComponentCount(name: name, type: type, expected: n, got: values.count) }
+        return ParameterValue(type, values)
+    }
+}
+
+/// Why a parameter assignment was refused.
+public enum ParameterError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The effect has no parameter of that name.
+    case unknown(name: String, effect: String, known: [String])
+    /// The text is not a value of the parameter's type.
+    case wrongType(name: String, type: ParameterType, text: String)
+    /// NaN or an infinity.
+    case notFinite(name: String, text: String)
+    /// Too few or too many comma-separated components.
+    case wrongComponentCount(name: String, type: ParameterType, expected: Int, got: Int)
+    /// Textures are given with `--texture`, not `--param`.
+    case notSettable(name: String, type: ParameterType)
+    /// `name=value` syntax broken.
+    case malformedAssignment(String)
+
+    public var description: String {
+        switch self {
+        case let .unknown(name, effect, known):
+            let list = known.isEmpty ? "it has no parameters" : "its parameters are: \(known.joined(separator: ", "))"
+            return "effect '\(effect)' has no parameter '\(name)'; \(list)"
+        case let .wrongType(name, type, text):
+            return "parameter '\(name)' is a \(type.rawValue); '\(text)' is not a valid \(type.rawValue) value"
+        case let .notFinite(name, text):
+            return "parameter '\(name)' must be a finite number, got '\(text)'"
+        case let .wrongComponentCount(name, type, expected, got):
+            return "parameter '\(name)' is a \(type.rawValue) with \(expected) components; got \(got)"
+        case let .notSettable(name, _):
+            return "parameter '\(name)' is a texture: give it with --texture \(name)=PATH"
+        case let .malformedAssignment(text):
+            return "expected NAME=VALUE, got '\(text)'"
+        }
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces, tabs and newlines.
+    package func trimmed() -> String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s.removeFirst() }
+        while let l = s.last, l.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,212 @@
+// Parses a transition source in the gl-transitions style: `// Key: value` header comments and
+// parameters declared as `uniform TYPE name; // = default`, `uniform TYPE a, b; // = default` or
+// `uniform TYPE name /* = default */;`. Declarations are blanked out of the source (newlines kept,
+// so compile errors keep the user's line numbers) and become members of Segue's uniform block.
+//
+// Format reference: gl-transitions' README (transition function, uniforms and default comments).
+import Foundation
+import SegueCore
+
+/// Errors in a transition source found before compiling it.
+public struct ShaderSourceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file (or built-in name) the error is in.
+    public let file: String
+    /// 1-based line number in the user's file.
+    public let line: Int
+    /// What is wrong.
+    public let message: String
+
+    /// An error at a line of a file.
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { "\(file):\(line): \(message)" }
+}
+
+/// Reads transition sources into `Effect` values.
+public enum TransitionSourceParser {
+    /// Names the uniform block always provides; a source may not redeclare them.
+    public static let reservedNames: Set<String> = ["progress", "ratio"]
+
+    /// Parses `text` as a transition source.
+    /// - Parameters:
+    ///   - name: the effect's name (a file's base name, or the built-in's name).
+    ///   - source: where it came from (error messages use the path for files).
+    ///   - defaultOrigin: the `uv` orientation when the header gives no `// Origin:`.
+    /// - Throws: `ShaderSourceError` with the line of a malformed declaration or default, an
+    ///   unknown type, a missing `transition` function, or a reserved name.
+    public static func parse(_ text: String, name: String, source: EffectSource,
+                             defaultOrigin: EffectOrigin = .bottomLeft) throws(ShaderSourceError) -> Effect {
+        let fileLabel: String = if case let .file(path) = source { path } else { name }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var headers: [String: String] = [:]
+        var parameters: [EffectParameter] = []
+
+        // Header: `// Key: value` comment lines anywhere before the first line of code.
+        for line in lines {
+            let t = line.trimmed()
+            if t.isEmpty { continue }
+            guard t.hasPrefix("//") else { break }
+            let body = t.dropFirst(2).trimmed()
+            if let colon = body.firstIndex(of: ":"), body[..<colon].allSatisfy({ $0.isLetter || $0 == "-" }) {
+                headers[body[..<colon].lowercased()] = body[body.index(after: colon)...].trimmed()
+            }
+        }
+
+        var inBlockComment = false
+        for index in lines.indices {
+            let lineNumber = index + 1
+            let line = lines[index]
+            let code = line.trimmed()
+            if inBlockComment {
+                if code.contains("*/") { inBlockComment = false }
+                continue
+            }
+            if code.hasPrefix("/*") && !code.contains("*/") { inBlockComment = true; continue }
+            guard code.hasPrefix("uniform ") || code.hasPrefix("uniform\t") else { continue }
+            let decl = try parseDeclaration(code, file: fileLabel, line: lineNumber)
+            for n in decl.names {
+                if reservedNames.contains(n) {
+                    throw ShaderSourceError(file: fileLabel, line: lineNumber, message: "'\(n)' is provided by Segue and cannot be declared as a parameter")
+                }
+                if parameters.contains(where: { $0.name == n }) {
+                    throw ShaderSourceError(file: fileLabel, line: lineNumber, message: "parameter '\(n)' is declared twice")
+                }
+                parameters.append(EffectParameter(name: n, type: decl.type, defaultValue: decl.defaultValue, summary: decl.summary))
+            }
+            lines[index] = ""
+        }
+
+        let body = lines.joined(separator: "\n")
+        guard body.range(of: #"vec4\s+transition\s*\(\s*vec2\s+\w+\s*\)"#, options: .regularExpression) != nil else {
+            throw ShaderSourceError(file: fileLabel, line: 1, message: "no 'vec4 transition(vec2 uv)' function found")
+        }
+
+        let origin: EffectOrigin
+        if let o = headers["origin"] {
+            guard let parsed = EffectOrigin(rawValue: o) else {
+                throw ShaderSourceError(file: fileLabel, line: headerLine(of: "origin", in: text), message: "origin must be 'top-left' or 'bottom-left', got '\(o)'")
+            }
+            origin = parsed
+        } else {
+            origin = defaultOrigin
+        }
+        var duration = 1.0
+        if let d = headers["duration"] {
+            guard let v = Double(d), v.isFinite, v > 0 else {
+                throw ShaderSourceError(file: fileLabel, line: headerLine(of: "duration", in: text), message: "duration must be a positive number of seconds, got '\(d)'")
+            }
+            duration = v
+        }
+        return Effect(name: headers["name"] ?? name,
+                      summary: headers["description"] ?? headers["summary"] ?? "",
+                      kind: .fullScreen, source: source, glsl: body, origin: origin,
+                      parameters: parameters, defaultDuration: duration,
+                      defaultTiming: headers["timing"] ?? "linear",
+                      author: headers["author"], license: headers["license"])
+    }
+
+    private static func headerLine(of key: String, in text: String) -> Int {
+        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where line.lowercased().contains(key + ":") { return i + 1 }
+        return 1
+    }
+
+    // MARK: - Declarations
+
+    private struct Declaration {
+        var type: ParameterType
+        var names: [String]
+        var defaultValue: ParameterValue?
+        var summary: String
+    }
+
+    private static func parseDeclaration(_ code: String, file: String, line: Int) throws(ShaderSourceError) -> Declaration {
+        func fail(_ message: String) -> ShaderSourceError { ShaderSourceError(file: file, line: line, message: message) }
+        // Split off the default comment: `/* = x */` before or after `;`, or `// = x` after it.
+        var statement = code
+        var defaultText: String?
+        var summary = ""
+        if let open = statement.range(of: "/*"), let close = statement.range(of: "*/", range: open.upperBound..<statement.endIndex) {
+            let inner = statement[open.upperBound..<close.lowerBound].trimmed()
+            if inner.hasPrefix("=") { defaultText = inner.dropFirst().trimmed() }
+            statement.removeSubrange(open.lowerBound..<close.upperBound)
+        }
+        if let slash = statement.range(of: "//") {
+            let comment = statement[slash.upperBound...].trimmed()
+            statement = String(statement[..<slash.lowerBound])
+            if comment.hasPrefix("=") {
+                // `// = default; summary`
+                let rest = comment.dropFirst()
+                if let semi = rest.firstIndex(of: ";") {
+                    defaultText = rest[..<semi].trimmed()
+                    summary = rest[rest.index(after: semi)...].trimmed()
+                } else {
+                    defaultText = rest.trimmed()
+                }
+            } else {
+                summary = comment
+            }
+        }
+        statement = statement.trimmed()
+        guard statement.hasSuffix(";") else { throw fail("expected ';' at the end of the uniform declaration") }
+        statement.removeLast()
+        let words = statement.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard words.count >= 3, words[0] == "uniform" else { throw fail("expected 'uniform TYPE NAME;'") }
+        var typeIndex = 1
+        if ["lowp", "mediump", "highp"].contains(words[1]) { typeIndex = 2 }
+        guard typeIndex + 1 < words.count else { throw fail("expected 'uniform TYPE NAME;'") }
+        guard let type = ParameterType(rawValue: words[typeIndex]) else {
+            throw fail("unknown parameter type '\(words[typeIndex])' (supported: \(ParameterType.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        let names = words[(typeIndex + 1)...].joined().split(separator: ",").map { String($0) }
+        for n in names where !isIdentifier(n) {
+            throw fail("'\(n)' is not a valid parameter name")
+        }
+        var value: ParameterValue?
+        if let defaultText {
+            if type == .sampler2D { throw fail("a sampler2D parameter cannot have a default") }
+            value = try parseDefault(defaultText, type: type, name: names[0], fail: fail)
+        }
+        return Declaration(type: type, names: names, defaultValue: value, summary: summary)
+    }
+
+    private static func isIdentifier(_ s: String) -> Bool {
+        guard let f = s.first, f.isLetter || f == "_" else { return false }
+        return s.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+    }
+
+    /// Parses a default: a literal (`2`, `.5`, `1.`, `true`) or a constructor
+    /// (`vec2(0.0, 1.0)`, `ivec2(4)`, `mat2(1.0)`), broadcasting one component as GLSL does.
+    static func parseDefault(_ text: String, type: ParameterType, name: String,
+                             fail: (String) -> ShaderSourceError) throws(ShaderSourceError) -> ParameterValue {
+        var inner = text.trimmed()
+        if inner.hasSuffix(";") { inner.removeLast() }
+        inner = inner.trimmed()
+        if let paren = inner.firstIndex(of: "("), inner.hasSuffix(")") {
+            let ctor = inner[..<paren].trimmed()
+            guard ParameterType(rawValue: ctor) != nil else { throw fail("unknown constructor '\(ctor)' in the default of '\(name)'") }
+            inner = String(inner[inner.index(after: paren)..<inner.index(before: inner.endIndex)])
+        }
+        let parts = inner.split(separator: ",", omittingEmptySubsequences: false).map { normalizeLiteral($0.trimmed()) }
+        do {
+            return try ParameterValue.parse(parts.joined(separator: ","), as: type, name: name)
+        } catch {
+            throw fail("invalid default '\(text)' for \(type.rawValue) '\(name)': \(error)")
+        }
+    }
+
+    /// GLSL literal spellings Swift's parser does not take: `1.`, `.5`, `-.5`, `2.0f`, `3u`.
+    private static func normalizeLiteral(_ s: String) -> String {
+        var t = s
+        if t.hasSuffix("f") || t.hasSuffix("F") || t.hasSuffix("u") || t.hasSuffix("U") { t.removeLast() }
+        if t.hasSuffix(".") { t += "0" }
+        if t.hasPrefix(".") { t = "0" + t }
+        if t.hasPrefix("-.") { t = "-0" + t.dropFirst() }
+        if t.hasPrefix("+") { t.removeFirst() }
+        return t
+    }
+}

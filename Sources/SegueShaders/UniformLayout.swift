@@ -1,0 +1,130 @@
+// std140 layout of Segue's per-frame uniform block (OpenGL 4.5 / Vulkan std140 rules:
+// scalars align to 4, vec2 to 8, vec3 and vec4 to 16, matrix columns are vec4-aligned arrays).
+import SegueCore
+
+/// The per-frame values every effect receives, besides its own parameters.
+public struct FrameUniforms: Sendable, Equatable {
+    /// Eased progress, 0 → 1.
+    public var progress: Double
+    /// Seconds since the transition began.
+    public var time: Double
+    /// The transition's duration in seconds.
+    public var duration: Double
+    /// Output width in pixels.
+    public var width: Int
+    /// Output height in pixels.
+    public var height: Int
+    /// Pixels per point.
+    public var scale: Double
+    /// Texture-coordinate scale fitting `from` to the output (see `ResizeMode.textureScale`).
+    public var fromFit: (x: Double, y: Double)
+    /// Texture-coordinate scale fitting `to` to the output.
+    public var toFit: (x: Double, y: Double)
+
+    /// Per-frame values.
+    public init(progress: Double, time: Double, duration: Double, width: Int, height: Int, scale: Double = 1,
+                fromFit: (x: Double, y: Double) = (1, 1), toFit: (x: Double, y: Double) = (1, 1)) {
+        self.progress = progress
+        self.time = time
+        self.duration = duration
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self.fromFit = fromFit
+        self.toFit = toFit
+    }
+
+    public static func == (a: FrameUniforms, b: FrameUniforms) -> Bool {
+        a.progress == b.progress && a.time == b.time && a.duration == b.duration && a.width == b.width
+            && a.height == b.height && a.scale == b.scale && a.fromFit == b.fromFit && a.toFit == b.toFit
+    }
+}
+
+/// Byte offsets of an effect's uniform block, and packing of values into it.
+public struct UniformLayout: Sendable, Equatable {
+    /// A member of the block.
+    public struct Member: Sendable, Equatable {
+        /// GLSL name.
+        public let name: String
+        /// GLSL type.
+        public let type: ParameterType
+        /// Offset in bytes.
+        public let offset: Int
+    }
+
+    /// Offset where effect parameters begin (after the fixed header).
+    public static let headerSize = 64
+    /// Parameter members in declaration order (textures excluded).
+    public let members: [Member]
+    /// Total size in bytes, rounded up to 16.
+    public let size: Int
+
+    /// The layout of an effect's parameters after the fixed header.
+    public init(parameters: [EffectParameter]) {
+        var offset = UniformLayout.headerSize
+        var members: [Member] = []
+        for p in parameters where p.type != .sampler2D {
+            let (align, size) = UniformLayout.alignmentAndSize(p.type)
+            offset = (offset + align - 1) / align * align
+            members.append(Member(name: p.name, type: p.type, offset: offset))
+            offset += size
+        }
+        self.members = members
+        self.size = (offset + 15) / 16 * 16
+    }
+
+    /// std140 base alignment and size of a type.
+    static func alignmentAndSize(_ type: ParameterType) -> (Int, Int) {
+        switch type {
+        case .float, .int, .bool: (4, 4)
+        case .vec2, .ivec2, .bvec2: (8, 8)
+        case .vec3, .ivec3, .bvec3: (16, 12)
+        case .vec4, .ivec4, .bvec4: (16, 16)
+        case .mat2: (16, 32)
+        case .mat3: (16, 48)
+        case .mat4: (16, 64)
+        case .sampler2D: (0, 0)
+        }
+    }
+
+    /// The block's bytes for one frame.
+    /// - Precondition: `parameters` holds a value of the right type for every member.
+    public func pack(_ frame: FrameUniforms, parameters: [String: ParameterValue]) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: size)
+        bytes.withUnsafeMutableBytes { raw in
+            func f(_ offset: Int, _ v: Double) { raw.storeBytes(of: Float(v), toByteOffset: offset, as: Float.self) }
+            f(0, frame.progress)
+            f(4, frame.time)
+            f(8, frame.duration)
+            f(12, Double(frame.width) / Double(frame.height))
+            f(16, Double(frame.width))
+            f(20, Double(frame.height))
+            f(24, frame.scale)
+            f(32, frame.fromFit.x)
+            f(36, frame.fromFit.y)
+            f(48, frame.toFit.x)
+            f(52, frame.toFit.y)
+            for m in members {
+                guard let value = parameters[m.name] else { preconditionFailure("no value for parameter \(m.name)") }
+                precondition(value.type == m.type, "parameter \(m.name) is \(m.type), value is \(value.type)")
+                let c = value.components
+                if let dim = m.type.matrixDimension {
+                    for col in 0..<dim {
+                        for row in 0..<dim { f(m.offset + col * 16 + row * 4, c[col * dim + row]) }
+                    }
+                    continue
+                }
+                for (i, component) in c.enumerated() {
+                    let at = m.offset + i * 4
+                    switch m.type.scalar {
+                    case .float: f(at, component)
+                    case .int: raw.storeBytes(of: Int32(component), toByteOffset: at, as: Int32.self)
+                    case .bool: raw.storeBytes(of: UInt32(component != 0 ? 1 : 0), toByteOffset: at, as: UInt32.self)
+                    case .texture: break
+                    }
+                }
+            }
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,326 @@
+// The Vulkan instance, the chosen device and its graphics queue, shared by every renderer.
+//
+// Device choice: `SEGUE_DEVICE` (or an explicit selector) as an index or a case-insensitive name
+// substring; otherwise the first usable device in the order discrete GPU, integrated GPU, virtual
+// GPU, CPU (lavapipe). Segue needs Vulkan 1.3 (dynamic rendering, synchronization2).
+import CSegueVulkan
+import Foundation
+
+/// A Vulkan device ready to render; thread-safe (queue submission is serialized internally).
+public final class GPUContext: @unchecked Sendable {
+    let instance: VkInstance
+    let physicalDevice: VkPhysicalDevice
+    let device: VkDevice
+    let queue: VkQueue
+    let queueFamily: UInt32
+    let memoryProperties: VkPhysicalDeviceMemoryProperties
+    let limits: VkPhysicalDeviceLimits
+    /// The device in use.
+    public let info: GPUDeviceInfo
+    let compiler: ShaderCompiler
+
+    private let lock = NSLock()
+    private let transferPool: VkCommandPool
+    private var pipelines: [PipelineKey: FullScreenPipeline] = [:]
+
+    // MARK: - Creation
+
+    /// Opens the device chosen by `selector` (an index or a name substring); nil uses
+    /// `SEGUE_DEVICE` when set, otherwise the preferred device.
+    /// - Throws: `VulkanError.noDriver` when no driver answers, `.deviceNotFound` when the
+    ///   selector matches nothing, `.unsupportedDevice` when the match cannot run Segue.
+    public init(device selector: String? = nil) throws(VulkanError) {
+        let instance = try GPUContext.makeInstance()
+        var ok = false
+        defer { if !ok { vkDestroyInstance(instance, nil) } }
+
+        let candidates = try GPUContext.describeDevices(instance)
+        let wanted = selector ?? ProcessInfo.processInfo.environment["SEGUE_DEVICE"].flatMap { $0.isEmpty ? nil : $0 }
+        let chosen: (VkPhysicalDevice, GPUDeviceInfo)
+        if let wanted {
+            let lower = wanted.lowercased()
+            let match = Int(wanted).flatMap { i in candidates.first { $0.1.index == i } }
+                ?? candidates.first { $0.1.name.lowercased().contains(lower) }
+            guard let match else {
+                throw .deviceNotFound(selector: wanted, available: candidates.map { "\($0.1.index): \($0.1.name)" })
+            }
+            guard match.1.usable else {
+                throw .unsupportedDevice("\(match.1.name) supports Vulkan \(match.1.apiVersion); Segue needs 1.3 with a graphics queue")
+            }
+            chosen = match
+        } else {
+            guard let best = candidates.filter({ $0.1.usable }).min(by: { ($0.1.type.rank, $0.1.index) < ($1.1.type.rank, $1.1.index) }) else {
+                throw .unsupportedDevice("no device supports Vulkan 1.3 with a graphics queue (found: \(candidates.map(\.1.name).joined(separator: ", ")))")
+            }
+            chosen = best
+        }
+        let physical = chosen.0
+
+        // One graphics queue.
+        var familyCount: UInt32 = 0
+        vkGetPhysicalDeviceQueueFamilyProperties(physical, &familyCount, nil)
+        var families = [VkQueueFamilyProperties](repeating: VkQueueFamilyProperties(), count: Int(familyCount))
+        vkGetPhysicalDeviceQueueFamilyProperties(physical, &familyCount, &families)
+        guard let family = families.firstIndex(where: { $0.queueFlags & VK_QUEUE_GRAPHICS_BIT.rawValue != 0 }) else {
+            throw .unsupportedDevice("no graphics queue")
+        }
+
+        var priority: Float = 1
+        var features13 = VkPhysicalDeviceVulkan13Features()
+        features13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES
+        features13.dynamicRendering = VkBool32(VK_TRUE)
+        features13.synchronization2 = VkBool32(VK_TRUE)
+        var device: VkDevice?
+        let result = withUnsafeMutablePointer(to: &features13) { f13 in
+            withUnsafePointer(to: &priority) { prio in
+                var queueInfo = VkDeviceQueueCreateInfo()
+                queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO
+                queueInfo.queueFamilyIndex = UInt32(family)
+                queueInfo.queueCount = 1
+                queueInfo.pQueuePriorities = prio
+                return withUnsafePointer(to: &queueInfo) { q in
+                    var info = VkDeviceCreateInfo()
+                    info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO
+                    info.pNext = UnsafeRawPointer(f13)
+                    info.queueCreateInfoCount = 1
+                    info.pQueueCreateInfos = q
+                    return vkCreateDevice(physical, &info, nil, &device)
+                }
+            }
+        }
+        try check(result, "vkCreateDevice")
+        guard let device else { throw .call("vkCreateDevice", code: 0) }
+
+        var queue: VkQueue?
+        vkGetDeviceQueue(device, UInt32(family), 0, &queue)
+        var memory = VkPhysicalDeviceMemoryProperties()
+        vkGetPhysicalDeviceMemoryProperties(physical, &memory)
+        var props = VkPhysicalDeviceProperties()
+        vkGetPhysicalDeviceProperties(physical, &props)
+
+        var poolInfo = VkCommandPoolCreateInfo()
+        poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO
+        poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT.rawValue | VK_COMMAND_POOL_CREATE_TRANSIENT_BIT.rawValue
+        poolInfo.queueFamilyIndex = UInt32(family)
+        var pool: VkCommandPool?
+        let poolResult = vkCreateCommandPool(device, &poolInfo, nil, &pool)
+        if poolResult != VK_SUCCESS { vkDestroyDevice(device, nil) }
+        try check(poolResult, "vkCreateCommandPool")
+
+        self.instance = instance
+        self.physicalDevice = physical
+        self.device = device
+        self.queue = queue!
+        self.queueFamily = UInt32(family)
+        self.memoryProperties = memory
+        self.limits = props.limits
+        self.info = chosen.1
+        self.transferPool = pool!
+        self.compiler = ShaderCompiler()
+        ok = true
+    }
+
+    deinit {
+        vkDeviceWaitIdle(device)
+        for p in pipelines.values { p.destroy(device) }
+        vkDestroyCommandPool(device, transferPool, nil)
+        vkDestroyDevice(device, nil)
+        vkDestroyInstance(instance, nil)
+    }
+
+    private static let sharedLock = NSLock()
+    nonisolated(unsafe) private static var sharedContext: GPUContext?
+
+    /// A process-wide context on the default device (or `SEGUE_DEVICE`), created on first use.
+    public static func shared() throws(VulkanError) -> GPUContext {
+        sharedLock.lock()
+        defer { sharedLock.unlock() }
+        if let c = sharedContext { return c }
+        let c = try GPUContext()
+        sharedContext = c
+        return c
+    }
+
+    /// Every Vulkan device the drivers report, usable or not.
+    /// - Throws: `VulkanError.noDriver` when no driver answers.
+    public static func listDevices() throws(VulkanError) -> [GPUDeviceInfo] {
+        let instance = try makeInstance()
+        defer { vkDestroyInstance(instance, nil) }
+        return try describeDevices(instance).map(\.1)
+    }
+
+    // MARK: - Instance and device discovery
+
+    private static func makeInstance() throws(VulkanError) -> VkInstance {
+        var instance: VkInstance?
+        let name = strdup("segue")
+        defer { free(name) }
+        var app = VkApplicationInfo()
+        app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO
+        app.pApplicationName = UnsafePointer(name)
+        app.pEngineName = UnsafePointer(name)
+        app.apiVersion = vkVersion(1, 3)
+        let result = withUnsafePointer(to: &app) { appPtr in
+            var info = VkInstanceCreateInfo()
+            info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO
+            info.pApplicationInfo = appPtr
+            return vkCreateInstance(&info, nil, &instance)
+        }
+        if result == VK_ERROR_INCOMPATIBLE_DRIVER || result == VK_ERROR_INITIALIZATION_FAILED {
+            throw .noDriver(detail: "vkCreateInstance returned \(result.rawValue)")
+        }
+        try check(result, "vkCreateInstance")
+        return instance!
+    }
+
+    private static func describeDevices(_ instance: VkInstance) throws(VulkanError) -> [(VkPhysicalDevice, GPUDeviceInfo)] {
+        var count: UInt32 = 0
+        try check(vkEnumeratePhysicalDevices(instance, &count, nil), "vkEnumeratePhysicalDevices")
+        guard count > 0 else { throw .noDriver(detail: "the Vulkan loader found no devices") }
+        var devices = [VkPhysicalDevice?](repeating: nil, count: Int(count))
+        try check(vkEnumeratePhysicalDevices(instance, &count, &devices), "vkEnumeratePhysicalDevices")
+        return devices.prefix(Int(count)).enumerated().compactMap { index, d in
+            guard let d else { return nil }
+            var driver = VkPhysicalDeviceDriverProperties()
+            driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES
+            var props2 = VkPhysicalDeviceProperties2()
+            props2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2
+            withUnsafeMutablePointer(to: &driver) { drv in
+                props2.pNext = UnsafeMutableRawPointer(drv)
+                vkGetPhysicalDeviceProperties2(d, &props2)
+            }
+            let p = props2.properties
+            let type: GPUDeviceType = switch p.deviceType {
+            case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: .discrete
+            case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: .integrated
+            case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: .virtual
+            case VK_PHYSICAL_DEVICE_TYPE_CPU: .cpu
+            default: .other
+            }
+            var familyCount: UInt32 = 0
+            vkGetPhysicalDeviceQueueFamilyProperties(d, &familyCount, nil)
+            var families = [VkQueueFamilyProperties](repeating: VkQueueFamilyProperties(), count: Int(familyCount))
+            vkGetPhysicalDeviceQueueFamilyProperties(d, &familyCount, &families)
+            let graphics = families.contains { $0.queueFlags & VK_QUEUE_GRAPHICS_BIT.rawValue != 0 }
+            let driverName = cString(driver.driverName)
+            let driverInfo = cString(driver.driverInfo)
+            let info = GPUDeviceInfo(index: index, name: cString(p.deviceName), type: type,
+                                     driver: [driverName, driverInfo].filter { !$0.isEmpty }.joined(separator: " "),
+                                     apiVersion: versionString(p.apiVersion),
+                                     usable: graphics && p.apiVersion >= vkVersion(1, 3))
+            return (d, info)
+        }
+    }
+
+    // MARK: - Memory, submission
+
+    /// A memory type index allowed by `bits` with all `required` flags, preferring `preferred`.
+    func memoryType(bits: UInt32, required: VkMemoryPropertyFlags, preferred: VkMemoryPropertyFlags = 0) throws(VulkanError) -> UInt32 {
+        var fallback: UInt32?
+        let types = withUnsafeBytes(of: memoryProperties.memoryTypes) { Array($0.bindMemory(to: VkMemoryType.self)) }
+        for i in 0..<Int(memoryProperties.memoryTypeCount) where bits & (1 << UInt32(i)) != 0 {
+            let flags = types[i].propertyFlags
+            guard flags & required == required else { continue }
+            if flags & preferred == preferred { return UInt32(i) }
+            if fallback == nil { fallback = UInt32(i) }
+        }
+        guard let fallback else { throw .unsupportedDevice("no memory type with flags \(required)") }
+        return fallback
+    }
+
+    /// Submits one command buffer, serialized with every other submission on the queue.
+    func submit(_ commandBuffer: VkCommandBuffer, fence: VkFence?) throws(VulkanError) {
+        var cb: VkCommandBuffer? = commandBuffer
+        var submit = VkSubmitInfo()
+        submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
+        submit.commandBufferCount = 1
+        let result = withUnsafePointer(to: &cb) { cbp in
+            submit.pCommandBuffers = cbp
+            lock.lock()
+            defer { lock.unlock() }
+            return vkQueueSubmit(queue, 1, &submit, fence)
+        }
+        try check(result, "vkQueueSubmit")
+    }
+
+    /// Records commands with `record`, submits them and waits for them to finish (uploads,
+    /// one-off transfers).
+    func runOnce(_ record: (VkCommandBuffer) -> Void) throws(VulkanError) {
+        var alloc = VkCommandBufferAllocateInfo()
+        alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
+        alloc.commandPool = transferPool
+        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY
+        alloc.commandBufferCount = 1
+        var cb: VkCommandBuffer?
+        lock.lock()
+        let allocResult = vkAllocateCommandBuffers(device, &alloc, &cb)
+        lock.unlock()
+        try check(allocResult, "vkAllocateCommandBuffers")
+        defer {
+            lock.lock()
+            vkFreeCommandBuffers(device, transferPool, 1, &cb)
+            lock.unlock()
+        }
+        var begin = VkCommandBufferBeginInfo()
+        begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
+        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
+        try check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer")
+        record(cb!)
+        try check(vkEndCommandBuffer(cb), "vkEndCommandBuffer")
+        let fence = try makeFence(signaled: false)
+        defer { vkDestroyFence(device, fence, nil) }
+        try submit(cb!, fence: fence)
+        try wait(fence)
+    }
+
+    func makeFence(signaled: Bool) throws(VulkanError) -> VkFence {
+        var info = VkFenceCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO
+        info.flags = signaled ? VK_FENCE_CREATE_SIGNALED_BIT.rawValue : 0
+        var fence: VkFence?
+        try check(vkCreateFence(device, &info, nil, &fence), "vkCreateFence")
+        return fence!
+    }
+
+    func wait(_ fence: VkFence) throws(VulkanError) {
+        var f: VkFence? = fence
+        try check(vkWaitForFences(device, 1, &f, VkBool32(VK_TRUE), UInt64.max), "vkWaitForFences")
+    }
+
+    // MARK: - Pipeline cache
+
+    /// The pipeline for a fragment shader, compiled and created on first use.
+    func pipeline(fragmentGLSL: String, fileName: String, textureCount: Int) throws(VulkanError) -> FullScreenPipeline {
+        let key = PipelineKey(source: fragmentGLSL, textureCount: textureCount)
+        lock.lock()
+        if let p = pipelines[key] { lock.unlock(); return p }
+        lock.unlock()
+        let vertex = try compiler.compile(FullScreenPipeline.vertexSource, stage: .vertex, fileName: "segue-fullscreen.vert")
+        let fragment = try compiler.compile(fragmentGLSL, stage: .fragment, fileName: fileName)
+        let p = try FullScreenPipeline(context: self, vertexSPIRV: vertex, fragmentSPIRV: fragment, textureCount: textureCount)
+        lock.lock()
+        defer { lock.unlock() }
+        if let existing = pipelines[key] { p.destroy(device); return existing }
+        pipelines[key] = p
+        return p
+    }
+
+    /// Compiles GLSL without creating a pipeline (for validation).
+    public func validateFragmentShader(_ glsl: String, fileName: String) throws(VulkanError) {
+        _ = try compiler.compile(glsl, stage: .fragment, fileName: fileName)
+    }
+}
+
+struct PipelineKey: Hashable {
+    let source: String
+    let textureCount: Int
+}
+
+/// A String from a fixed-size C char array imported as a tuple.
+func cString<T>(_ tuple: T) -> String {
+    withUnsafeBytes(of: tuple) { raw in
+        let bytes = raw.bindMemory(to: UInt8.self)
+        let end = bytes.firstIndex(of: 0) ?? bytes.count
+        return String(decoding: bytes[..<end], as: UTF8.self)
+    }
+}

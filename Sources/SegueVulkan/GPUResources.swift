@@ -1,0 +1,200 @@
+// Buffers and images with their memory, and the image-layout barriers Segue records.
+import CSegueVulkan
+
+/// A VkBuffer with its own memory; host-visible buffers stay mapped for their lifetime.
+final class GPUBuffer {
+    let buffer: VkBuffer
+    let memory: VkDeviceMemory
+    let size: Int
+    let mapped: UnsafeMutableRawPointer?
+    let coherent: Bool
+    private unowned let context: GPUContext
+
+    init(context: GPUContext, size: Int, usage: VkBufferUsageFlags, hostVisible: Bool, preferCached: Bool = false) throws(VulkanError) {
+        self.context = context
+        self.size = size
+        let device = context.device
+        var info = VkBufferCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO
+        info.size = VkDeviceSize(size)
+        info.usage = usage
+        info.sharingMode = VK_SHARING_MODE_EXCLUSIVE
+        var buffer: VkBuffer?
+        try check(vkCreateBuffer(device, &info, nil, &buffer), "vkCreateBuffer(\(size) bytes)")
+        var req = VkMemoryRequirements()
+        vkGetBufferMemoryRequirements(device, buffer, &req)
+        let required: VkMemoryPropertyFlags = hostVisible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue
+        var preferred: VkMemoryPropertyFlags = hostVisible ? VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue : 0
+        if preferCached { preferred |= VK_MEMORY_PROPERTY_HOST_CACHED_BIT.rawValue }
+        let typeIndex: UInt32
+        do { typeIndex = try context.memoryType(bits: req.memoryTypeBits, required: required, preferred: preferred) } catch {
+            vkDestroyBuffer(device, buffer, nil); throw error
+        }
+        var alloc = VkMemoryAllocateInfo()
+        alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO
+        alloc.allocationSize = req.size
+        alloc.memoryTypeIndex = typeIndex
+        var memory: VkDeviceMemory?
+        let r = vkAllocateMemory(device, &alloc, nil, &memory)
+        if r != VK_SUCCESS { vkDestroyBuffer(device, buffer, nil) }
+        try check(r, "vkAllocateMemory(\(size) bytes)")
+        vkBindBufferMemory(device, buffer, memory, 0)
+        var ptr: UnsafeMutableRawPointer?
+        if hostVisible {
+            let m = vkMapMemory(device, memory, 0, VkDeviceSize(VK_WHOLE_SIZE), 0, &ptr)
+            if m != VK_SUCCESS { vkFreeMemory(device, memory, nil); vkDestroyBuffer(device, buffer, nil) }
+            try check(m, "vkMapMemory")
+        }
+        let types = withUnsafeBytes(of: context.memoryProperties.memoryTypes) { Array($0.bindMemory(to: VkMemoryType.self)) }
+        self.coherent = types[Int(typeIndex)].propertyFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue != 0
+        self.buffer = buffer!
+        self.memory = memory!
+        self.mapped = ptr
+    }
+
+    /// Makes device writes visible to the host (no-op on coherent memory).
+    func invalidate() {
+        guard !coherent else { return }
+        var range = VkMappedMemoryRange()
+        range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE
+        range.memory = memory
+        range.size = VkDeviceSize(VK_WHOLE_SIZE)
+        vkInvalidateMappedMemoryRanges(context.device, 1, &range)
+    }
+
+    /// Makes host writes visible to the device (no-op on coherent memory).
+    func flush() {
+        guard !coherent else { return }
+        var range = VkMappedMemoryRange()
+        range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE
+        range.memory = memory
+        range.size = VkDeviceSize(VK_WHOLE_SIZE)
+        vkFlushMappedMemoryRanges(context.device, 1, &range)
+    }
+
+    deinit {
+        if mapped != nil { vkUnmapMemory(context.device, memory) }
+        vkDestroyBuffer(context.device, buffer, nil)
+        vkFreeMemory(context.device, memory, nil)
+    }
+}
+
+/// A 2D RGBA8 image in device memory with a view.
+final class GPUImage {
+    static let format = VK_FORMAT_R8G8B8A8_UNORM
+    let image: VkImage
+    let memory: VkDeviceMemory
+    let view: VkImageView
+    let width: Int
+    let height: Int
+    private unowned let context: GPUContext
+
+    init(context: GPUContext, width: Int, height: Int, usage: VkImageUsageFlags) throws(VulkanError) {
+        self.context = context
+        self.width = width
+        self.height = height
+        let device = context.device
+        let maxSide = Int(context.limits.maxImageDimension2D)
+        guard width <= maxSide, height <= maxSide else {
+            throw .unsupportedDevice("image \(width)x\(height) exceeds the device's limit of \(maxSide) pixels a side")
+        }
+        var info = VkImageCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO
+        info.imageType = VK_IMAGE_TYPE_2D
+        info.format = GPUImage.format
+        info.extent = VkExtent3D(width: UInt32(width), height: UInt32(height), depth: 1)
+        info.mipLevels = 1
+        info.arrayLayers = 1
+        info.samples = VK_SAMPLE_COUNT_1_BIT
+        info.tiling = VK_IMAGE_TILING_OPTIMAL
+        info.usage = usage
+        info.sharingMode = VK_SHARING_MODE_EXCLUSIVE
+        info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED
+        var image: VkImage?
+        try check(vkCreateImage(device, &info, nil, &image), "vkCreateImage(\(width)x\(height))")
+        var req = VkMemoryRequirements()
+        vkGetImageMemoryRequirements(device, image, &req)
+        let typeIndex: UInt32
+        do { typeIndex = try context.memoryType(bits: req.memoryTypeBits, required: VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue) } catch {
+            vkDestroyImage(device, image, nil); throw error
+        }
+        var alloc = VkMemoryAllocateInfo()
+        alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO
+        alloc.allocationSize = req.size
+        alloc.memoryTypeIndex = typeIndex
+        var memory: VkDeviceMemory?
+        let r = vkAllocateMemory(device, &alloc, nil, &memory)
+        if r != VK_SUCCESS { vkDestroyImage(device, image, nil) }
+        try check(r, "vkAllocateMemory(image \(width)x\(height))")
+        vkBindImageMemory(device, image, memory, 0)
+
+        var viewInfo = VkImageViewCreateInfo()
+        viewInfo.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO
+        viewInfo.image = image
+        viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D
+        viewInfo.format = GPUImage.format
+        viewInfo.subresourceRange = colorRange
+        var view: VkImageView?
+        let v = vkCreateImageView(device, &viewInfo, nil, &view)
+        if v != VK_SUCCESS { vkFreeMemory(device, memory, nil); vkDestroyImage(device, image, nil) }
+        try check(v, "vkCreateImageView")
+        self.image = image!
+        self.memory = memory!
+        self.view = view!
+    }
+
+    deinit {
+        vkDestroyImageView(context.device, view, nil)
+        vkDestroyImage(context.device, image, nil)
+        vkFreeMemory(context.device, memory, nil)
+    }
+}
+
+let colorRange = VkImageSubresourceRange(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, baseMipLevel: 0, levelCount: 1, baseArrayLayer: 0, layerCount: 1)
+
+/// Records an image layout transition (synchronization2).
+func imageBarrier(_ cb: VkCommandBuffer, _ image: VkImage,
+                  from oldLayout: VkImageLayout, to newLayout: VkImageLayout,
+                  srcStage: VkPipelineStageFlags2, srcAccess: VkAccessFlags2,
+                  dstStage: VkPipelineStageFlags2, dstAccess: VkAccessFlags2) {
+    var barrier = VkImageMemoryBarrier2()
+    barrier.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2
+    barrier.srcStageMask = srcStage
+    barrier.srcAccessMask = srcAccess
+    barrier.dstStageMask = dstStage
+    barrier.dstAccessMask = dstAccess
+    barrier.oldLayout = oldLayout
+    barrier.newLayout = newLayout
+    barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
+    barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
+    barrier.image = image
+    barrier.subresourceRange = colorRange
+    withUnsafePointer(to: &barrier) { b in
+        var dep = VkDependencyInfo()
+        dep.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO
+        dep.imageMemoryBarrierCount = 1
+        dep.pImageMemoryBarriers = b
+        vkCmdPipelineBarrier2(cb, &dep)
+    }
+}
+
+/// Records a buffer barrier making transfer writes visible to host reads.
+func transferToHostBarrier(_ cb: VkCommandBuffer, _ buffer: VkBuffer) {
+    var barrier = VkBufferMemoryBarrier2()
+    barrier.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2
+    barrier.srcStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT
+    barrier.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT
+    barrier.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT
+    barrier.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT
+    barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
+    barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
+    barrier.buffer = buffer
+    barrier.size = VkDeviceSize(VK_WHOLE_SIZE)
+    withUnsafePointer(to: &barrier) { b in
+        var dep = VkDependencyInfo()
+        dep.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO
+        dep.bufferMemoryBarrierCount = 1
+        dep.pBufferMemoryBarriers = b
+        vkCmdPipelineBarrier2(cb, &dep)
+    }
+}
