@@ -74,10 +74,14 @@ public enum ShaderTemplate {
 
         """
         s += effect.glsl
+        // uv from the exact pixel centre (gl_FragCoord is (x + 0.5, y + 0.5), top-left origin),
+        // not from interpolating vUV, which can be an ulp off and so move hash-based effects.
+        let res = header("resolution")
         s += """
 
         void main() {
-            segueOutColor = transition(\(flip ? "vec2(vUV.x, 1.0 - vUV.y)" : "vUV"));
+            vec2 uv = gl_FragCoord.xy / \(res);
+            segueOutColor = transition(\(flip ? "vec2(uv.x, 1.0 - uv.y)" : "uv"));
         }
 
         """

@@ -26,11 +26,24 @@ enum BuiltInSources {
     uniform float meltSpeed; // = 1.0; how fast columns fall once melting (screen heights/s)
     uniform float spread; // = 0.35; largest head start of a column (screen heights)
 
+    // sin to about 1 ulp on every device: Cody–Waite reduction by π and an odd Taylor polynomial
+    // through x^13 on [−π/2, π/2]. Built-in sin is a fast approximation on GPUs (errors near
+    // 1e-5), which the × 43758.5453 of the column hash would turn into different column speeds
+    // per device; with this the melt is the same everywhere and matches a CPU reference.
+    float meltSin(float x) {
+        precise float k = floor(x * 0.31830988618 + 0.5);
+        precise float r = ((x - k * 3.140625) - k * 9.67502593994140625e-4) - k * 1.509957990978376432e-7;
+        float r2 = r * r;
+        precise float p = r + r * r2 * (-1.0 / 6.0 + r2 * (1.0 / 120.0 + r2 * (-1.0 / 5040.0 + r2 * (1.0 / 362880.0
+                        + r2 * (-1.0 / 39916800.0 + r2 * (1.0 / 6227020800.0))))));
+        return mod(k, 2.0) == 0.0 ? p : -p;
+    }
+
     vec4 transition(vec2 tc) {
         if (progress >= 1.0) return getToColor(tc);
         vec2 uv = tc;
         float velocity = min(startSpeed * time, 1.0);
-        uv.y -= velocity * spread * fract(sin(dot(vec2(uv.x, 0.0), vec2(12.9898, 78.233))) * 43758.5453);
+        uv.y -= velocity * spread * fract(meltSin(dot(vec2(uv.x, 0.0), vec2(12.9898, 78.233))) * 43758.5453);
         if (velocity == 1.0) uv.y -= meltSpeed * (time - velocity / startSpeed);
         return uv.y < 0.0 ? getToColor(tc) : getFromColor(uv);
     }
