@@ -62,6 +62,17 @@ enum FileIO {
         return lstat(path, &info) == 0
     }
 
+    /// Creates `path` and any missing parents (`mkdir -p`).
+    /// - Returns: nil on success (or when the directory exists), otherwise the failing errno.
+    static func makeDirectories(_ path: String) -> Int32? {
+        if isDirectory(path) { return nil }
+        if exists(path) { return EEXIST }
+        let parent = directory(of: path)
+        if parent != path && parent != "." && parent != "/", let code = makeDirectories(parent) { return code }
+        if mkdir(path, 0o777) != 0 && errno != EEXIST { return errno }
+        return isDirectory(path) ? nil : ENOTDIR
+    }
+
     // MARK: - Reading
 
     /// Reads a whole file.
@@ -115,6 +126,32 @@ enum FileIO {
             }
         }
         return nil
+    }
+
+    /// Reads up to `buffer.count` bytes once, retrying on `EINTR`.
+    /// - Returns: bytes read, 0 at end of file, -1 on error (see `errno`).
+    static func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        while true {
+            let n = read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 || errno != EINTR { return n }
+        }
+    }
+
+    /// Fills `buffer` from `fd` unless the file ends first.
+    /// - Returns: bytes read: `buffer.count`, or fewer at end of file or on an error.
+    static func readFully(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var total = 0
+        while total < buffer.count {
+            let n = readSome(fd, UnsafeMutableRawBufferPointer(rebasing: buffer[total...]))
+            if n <= 0 { break }
+            total += n
+        }
+        return total
+    }
+
+    /// Sends `signal` to process `pid`.
+    static func send(_ signal: Int32, to pid: Int32) {
+        _ = kill(pid, signal)
     }
 
     /// A random lower-case hex string of 16 digits, for temporary names.

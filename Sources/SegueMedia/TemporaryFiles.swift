@@ -1,18 +1,21 @@
 // A process-wide registry of temporary outputs still being written, and an interrupt handler
 // that removes them when the user presses Ctrl-C or the process is asked to terminate.
 //
-// Signal safety: the handler does not run inside a POSIX signal handler. `installInterruptHandler`
-// sets SIGINT and SIGTERM to SIG_IGN and lets Dispatch deliver them through signal sources
-// (kqueue/signalfd underneath) on an ordinary queue, where taking a lock, calling `kill`,
-// removing files and calling `exit` are all allowed. The cost is that a process that has
-// installed the handler no longer dies by those signals directly; it exits with 128 + signal
-// (130 for SIGINT, 143 for SIGTERM), as shells report a process killed by them.
+// Signal safety (the self-pipe pattern): the POSIX handler installed for SIGINT and SIGTERM only
+// writes the signal number to a non-blocking pipe, which is async-signal-safe. A dedicated
+// thread blocks reading that pipe and does the real work as ordinary code: take the registry
+// lock, kill registered children, remove files, `exit(128 + signal)` (130 for SIGINT, 143 for
+// SIGTERM, as shells report a process killed by them).
+//
+// Why not `signal(SIGINT, SIG_IGN)` plus a Dispatch signal source: on Linux, libdispatch reads
+// signals through signalfd, which only sees a signal if every thread blocks it; a signal handed
+// to an already-running thread that does not is discarded by SIG_IGN, so the cleanup sometimes
+// never runs (we saw exactly that under Swift Testing's thread pool).
 //
 // Child processes (ffmpeg) are started by Foundation in their own process group, so a terminal's
-// Ctrl-C never reaches them; the handler kills the registered ones before removing files, so none
+// Ctrl-C never reaches them; the cleanup kills the registered ones before removing files, so none
 // can recreate an output after its removal.
 
-import Dispatch
 import Foundation
 
 /// Temporary files and directories in progress, removed on SIGINT/SIGTERM once
@@ -50,7 +53,7 @@ public enum TemporaryFiles {
     /// directly, e.g. from a CLI's own shutdown path.
     public static func removeAll() {
         let (paths, processes) = state.withLock { state in
-            defer { state = State() }
+            defer { state.paths = []; state.processes = [] }
             return (state.paths, state.processes)
         }
         for pid in processes { kill(pid, SIGKILL) }
@@ -65,21 +68,32 @@ public enum TemporaryFiles {
     /// Installs (once) handlers for SIGINT and SIGTERM that call `removeAll()` and exit the
     /// process with status 130 or 143. Safe to call more than once.
     ///
-    /// The signals are set to `SIG_IGN` and delivered through Dispatch signal sources on a
-    /// private queue, so the cleanup runs as ordinary code, not in signal-handler context.
+    /// The signal handler itself only writes to a pipe; a dedicated thread does the cleanup, so
+    /// nothing that is unsafe in signal context runs in it.
     public static func installInterruptHandler() {
         state.withLock { state in
-            guard state.sources.isEmpty else { return }
-            for (signalNumber, status) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
-                signal(signalNumber, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-                source.setEventHandler {
-                    removeAll()
-                    exit(status)
+            guard !state.handlerInstalled else { return }
+            var fds: [Int32] = [0, 0]
+            guard pipe(&fds) == 0 else { return }
+            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+            interruptPipeWriteEnd = fds[1]
+            let readEnd = fds[0]
+            Thread.detachNewThread {
+                var byte: UInt8 = 0
+                while true {
+                    let n = read(readEnd, &byte, 1)
+                    if n == 1 { break }
+                    if n < 0 && errno == EINTR { continue }
+                    return
                 }
-                source.resume()
-                state.sources.append(source)
+                removeAll()
+                exit(128 + Int32(byte))
             }
+            _ = signal(SIGINT, interruptSignalHandler)
+            _ = signal(SIGTERM, interruptSignalHandler)
+            state.handlerInstalled = true
         }
     }
 
@@ -88,11 +102,10 @@ public enum TemporaryFiles {
     private struct State {
         var paths = Set<String>()
         var processes = Set<Int32>()
-        var sources: [any DispatchSourceSignal] = []
+        var handlerInstalled = false
     }
 
     private static let state = Locked(State())
-    private static let queue = DispatchQueue(label: "segue.temporary-files.interrupt")
 
     /// Waits (at most a second) until a killed child has died, so it can no longer create files.
     private static func waitUntilGone(_ pid: Int32) {
@@ -111,4 +124,18 @@ public enum TemporaryFiles {
         return false
         #endif
     }
+}
+
+// MARK: - Signal handler
+
+/// The write end of the interrupt pipe; a constant-initialised global, so reading it in the
+/// signal handler involves no lazy initialisation.
+nonisolated(unsafe) private var interruptPipeWriteEnd: Int32 = -1
+
+/// The SIGINT/SIGTERM handler: async-signal-safe, it only writes the signal number to the pipe.
+private func interruptSignalHandler(_ signalNumber: Int32) {
+    let saved = errno
+    var byte = UInt8(truncatingIfNeeded: signalNumber)
+    _ = write(interruptPipeWriteEnd, &byte, 1)
+    errno = saved
 }

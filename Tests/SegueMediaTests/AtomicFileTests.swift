@@ -128,7 +128,12 @@ struct AtomicFileTests {
         return !stat.contains(") Z")
     }
     #endif
+}
 
+/// The child half of the interrupt test, in its own suite so that running it creates no
+/// temporary directory (the child exits through the handler, so no deinit would remove one).
+@Suite("Interrupt handler child")
+struct InterruptHandlerChild {
     /// Runs only as the child of `interruptRemovesTemporariesAndExits`: registers temporaries and
     /// a child process, installs the handler, and waits to be interrupted.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["SEGUE_INTERRUPT_CHILD"] != nil))
