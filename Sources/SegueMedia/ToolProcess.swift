@@ -21,6 +21,7 @@ final class ToolProcess {
 
     private let process: Process
     private let errors: StderrCollector
+    private var waited = false
 
     /// Starts `executable` with `arguments`.
     /// - Throws: `.ffmpegNotFound` when the executable cannot be started.
@@ -46,6 +47,14 @@ final class ToolProcess {
         self.output = stdoutPipe?.fileHandleForReading
         self.errors = StderrCollector(stderrPipe.fileHandleForReading)
         TemporaryFiles.register(process: process.processIdentifier)
+    }
+
+    deinit {
+        // Owners wait explicitly; this only stops a child that would otherwise be orphaned.
+        if !waited {
+            kill()
+            _ = wait()
+        }
     }
 
     /// The child's process id.
@@ -83,6 +92,7 @@ final class ToolProcess {
         try? output?.close()
         output = nil
         process.waitUntilExit()
+        waited = true
         TemporaryFiles.unregister(process: process.processIdentifier)
         let status = process.terminationReason == .uncaughtSignal
             ? 128 + process.terminationStatus : process.terminationStatus
