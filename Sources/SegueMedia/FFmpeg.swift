@@ -1,0 +1,53 @@
+import Foundation
+
+/// Finding the `ffmpeg` and `ffprobe` executables.
+///
+/// `SEGUE_FFMPEG` (and `SEGUE_FFPROBE`), when set, name the executables to use; otherwise they
+/// are looked up on `PATH`. When only `SEGUE_FFMPEG` is set, `ffprobe` is looked for next to it
+/// first. Nothing is started to find them, so a missing tool is reported before any work begins.
+public enum FFmpeg {
+    /// The environment variable that overrides the `ffmpeg` executable.
+    public static let ffmpegVariable = "SEGUE_FFMPEG"
+    /// The environment variable that overrides the `ffprobe` executable.
+    public static let ffprobeVariable = "SEGUE_FFPROBE"
+
+    /// The `ffmpeg` executable to run.
+    /// - Parameter path: The media file the tool is wanted for, named in the error.
+    /// - Throws: `.ffmpegNotFound`, saying where Segue looked.
+    public static func ffmpegExecutable(for path: String) throws(MediaError) -> String {
+        try locate("ffmpeg", variable: ffmpegVariable, near: nil, for: path)
+    }
+
+    /// The `ffprobe` executable to run (part of the same Debian package as ffmpeg).
+    public static func ffprobeExecutable(for path: String) throws(MediaError) -> String {
+        let environment = ProcessInfo.processInfo.environment
+        let sibling = environment[ffmpegVariable].map { FileIO.directory(of: $0) + "/ffprobe" }
+        return try locate("ffprobe", variable: ffprobeVariable, near: sibling, for: path)
+    }
+
+    private static func locate(_ name: String, variable: String, near sibling: String?, for path: String) throws(MediaError) -> String {
+        let environment = ProcessInfo.processInfo.environment
+        if let override = environment[variable], !override.isEmpty {
+            guard isExecutableFile(override) else {
+                throw .ffmpegNotFound(path: path, searched: "\(variable)=\(override) is not an executable file")
+            }
+            return override
+        }
+        if let sibling, isExecutableFile(sibling) { return sibling }
+        let searchPath = environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in searchPath.split(separator: ":", omittingEmptySubsequences: true) {
+            let candidate = directory + "/" + name
+            if isExecutableFile(candidate) { return candidate }
+        }
+        throw .ffmpegNotFound(path: path, searched: "no `\(name)` on PATH=\(searchPath)")
+    }
+
+    private static func isExecutableFile(_ path: String) -> Bool {
+        !FileIO.isDirectory(path) && access(path, X_OK) == 0
+    }
+
+    /// `fps` as ffmpeg expects it on the command line ("30", "29.97").
+    static func rate(_ fps: Double) -> String {
+        fps == fps.rounded() && abs(fps) < 1e9 ? String(Int(fps)) : String(fps)
+    }
+}

@@ -1,0 +1,173 @@
+// POSIX file helpers: whole-file reads with precise errors, full-write loops, errno wording.
+// The only place in SegueMedia that calls open/read/write/fstat directly.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Internal POSIX wrappers shared by the codecs, `AtomicFile` and the frame writers.
+enum FileIO {
+    // MARK: - Errors
+
+    /// `strerror` text for an errno value.
+    static func message(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+
+    /// The directory part of `path` ("." when it has none).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// The last component of `path`.
+    static func lastComponent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    /// The lower-cased extension of `path`'s last component, without the dot ("" when none).
+    static func pathExtension(of path: String) -> String {
+        let name = lastComponent(of: path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...]).lowercased()
+    }
+
+    /// Why creating a file at `path` failed, in words that point at the fix.
+    static func creationFailure(_ code: Int32, path: String) -> String {
+        let dir = directory(of: path)
+        switch code {
+        case ENOENT: return "the directory \(dir) does not exist"
+        case ENOTDIR: return "a component of \(dir) is not a directory"
+        case EACCES, EPERM: return "permission denied in \(dir)"
+        case EROFS: return "\(dir) is on a read-only file system"
+        case EISDIR: return "a directory is in the way"
+        case ENOSPC: return "no space left on the device"
+        default: return message(code)
+        }
+    }
+
+    /// Whether `path` names an existing directory.
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Whether `path` names anything (a file, directory or link).
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// Creates `path` and any missing parents (`mkdir -p`).
+    /// - Returns: nil on success (or when the directory exists), otherwise the failing errno.
+    static func makeDirectories(_ path: String) -> Int32? {
+        if isDirectory(path) { return nil }
+        if exists(path) { return EEXIST }
+        let parent = directory(of: path)
+        if parent != path && parent != "." && parent != "/", let code = makeDirectories(parent) { return code }
+        if mkdir(path, 0o777) != 0 && errno != EEXIST { return errno }
+        return isDirectory(path) ? nil : ENOTDIR
+    }
+
+    // MARK: - Reading
+
+    /// Reads a whole file.
+    /// - Throws: `.fileNotFound`, or `.unreadable` for directories, permissions and I/O errors.
+    static func readAll(path: String) throws(MediaError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT { throw .fileNotFound(path: path) }
+            if code == EACCES || code == EPERM { throw .unreadable(path: path, reason: "permission denied") }
+            throw .unreadable(path: path, reason: message(code))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: message(errno)) }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            throw .unreadable(path: path, reason: "it is a directory, not a file")
+        }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(max(Int(info.st_size), 0))
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                bytes.append(contentsOf: chunk[0..<n])
+            } else if n == 0 {
+                return bytes
+            } else if errno != EINTR {
+                throw .unreadable(path: path, reason: message(errno))
+            }
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Writes all of `bytes` to `fd`, looping over partial writes and `EINTR`.
+    /// - Returns: `nil` on success, otherwise the errno of the failed `write` (`EPIPE` when the
+    ///   reader has gone; `SIGPIPE` must be ignored for that to be reported rather than fatal).
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        guard var base = bytes.baseAddress else { return nil }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let n = write(fd, base, remaining)
+            if n > 0 {
+                base += n
+                remaining -= n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                return n < 0 ? errno : EIO
+            }
+        }
+        return nil
+    }
+
+    /// Reads up to `buffer.count` bytes once, retrying on `EINTR`.
+    /// - Returns: bytes read, 0 at end of file, -1 on error (see `errno`).
+    static func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        while true {
+            let n = read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 || errno != EINTR { return n }
+        }
+    }
+
+    /// Fills `buffer` from `fd` unless the file ends first.
+    /// - Returns: bytes read: `buffer.count`, or fewer at end of file or on an error.
+    static func readFully(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var total = 0
+        while total < buffer.count {
+            let n = readSome(fd, UnsafeMutableRawBufferPointer(rebasing: buffer[total...]))
+            if n <= 0 { break }
+            total += n
+        }
+        return total
+    }
+
+    /// Sends `signal` to process `pid`.
+    static func send(_ signal: Int32, to pid: Int32) {
+        _ = kill(pid, signal)
+    }
+
+    /// A random lower-case hex string of 16 digits, for temporary names.
+    static func randomToken() -> String {
+        let value = UInt64.random(in: .min ... .max)
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// Ignores `SIGPIPE` process-wide (once), so writing to a pipe whose reader died returns
+    /// `EPIPE` instead of killing the process.
+    static func ignoreSIGPIPE() {
+        _ = ignoreSIGPIPEOnce
+    }
+
+    private static let ignoreSIGPIPEOnce: Void = {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }()
+}

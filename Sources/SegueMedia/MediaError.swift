@@ -1,0 +1,100 @@
+import SegueCore
+
+/// Everything that can go wrong reading or writing images and video, one error type for the
+/// media layer. Every case names the file it is about, and its `description` is a sentence a user
+/// can act on (the CLI prints it after `error: `).
+public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The input file does not exist.
+    case fileNotFound(path: String)
+    /// The input exists but cannot be read (a directory, no permission, an I/O error).
+    case unreadable(path: String, reason: String)
+    /// The input is neither a PNG nor a JPEG (judged by its first bytes, not its extension).
+    case unknownFormat(path: String, reason: String)
+    /// The input looked like `format` but its data is damaged or cut short; `message` is the codec's.
+    case corrupt(path: String, format: String, message: String)
+    /// The image header declares a size Segue refuses to allocate.
+    case imageTooLarge(path: String, ImageSizeError)
+    /// The output path's extension names no format Segue writes.
+    case unknownOutputFormat(path: String, supported: [String])
+    /// The output cannot be created (missing directory, no permission, a directory in the way).
+    case unwritable(path: String, reason: String)
+    /// Writing to an output that was opened failed part-way (disk full, closed pipe, I/O error).
+    case writeFailed(path: String, reason: String)
+    /// An encoder refused the image; `message` is the codec's.
+    case encodingFailed(path: String, format: String, message: String)
+    /// No usable `ffmpeg` executable was found; `searched` says where Segue looked.
+    case ffmpegNotFound(path: String, searched: String)
+    /// `ffmpeg` (or `ffprobe`) ended with a non-zero status or a signal; `stderr` holds its last lines.
+    case ffmpegFailed(path: String, status: Int32, stderr: String)
+    /// A video's stream information could not be understood.
+    case invalidVideo(path: String, reason: String)
+
+    /// The file the error is about.
+    public var path: String {
+        switch self {
+        case let .fileNotFound(path), let .unreadable(path, _), let .unknownFormat(path, _),
+             let .corrupt(path, _, _), let .imageTooLarge(path, _), let .unknownOutputFormat(path, _),
+             let .unwritable(path, _), let .writeFailed(path, _), let .encodingFailed(path, _, _),
+             let .ffmpegNotFound(path, _), let .ffmpegFailed(path, _, _), let .invalidVideo(path, _):
+            path
+        }
+    }
+
+    /// A sentence for the user, naming the file and what to do about it.
+    public var description: String {
+        switch self {
+        case let .fileNotFound(path):
+            "\(path): no such file; check the path"
+        case let .unreadable(path, reason):
+            "\(path): cannot read the file: \(reason)"
+        case let .unknownFormat(path, reason):
+            "\(path): not a PNG or JPEG image (\(reason)); Segue reads PNG and JPEG files"
+        case let .corrupt(path, format, message):
+            "\(path): the \(format) data is corrupt or truncated: \(message)"
+        case let .imageTooLarge(path, error):
+            "\(path): image too large: \(error); scale it down first"
+        case let .unknownOutputFormat(path, supported):
+            "\(path): cannot tell the output format from the file extension; use one of "
+                + supported.map { "." + $0 }.joined(separator: ", ")
+        case let .unwritable(path, reason):
+            "\(path): cannot write the output: \(reason)"
+        case let .writeFailed(path, reason):
+            "\(path): writing failed: \(reason)"
+        case let .encodingFailed(path, format, message):
+            "\(path): \(format) encoding failed: \(message)"
+        case let .ffmpegNotFound(path, searched):
+            "\(path): ffmpeg is needed for video but was not found (\(searched)); "
+                + "install the Debian package `ffmpeg` (apt-get install ffmpeg) or set SEGUE_FFMPEG to its path"
+        case let .ffmpegFailed(path, status, stderr):
+            stderr.isEmpty
+                ? "\(path): ffmpeg exited with status \(status)"
+                : "\(path): ffmpeg exited with status \(status):\n\(stderr)"
+        case let .invalidVideo(path, reason):
+            "\(path): cannot read the video: \(reason)"
+        }
+    }
+}
+
+// MARK: - Internal helpers
+
+extension MediaError {
+    /// `.imageTooLarge` when `Image.validateSize` refuses the size, nil when it is fine.
+    static func sizeProblem(width: Int, height: Int, path: String) -> MediaError? {
+        do {
+            try Image.validateSize(width: width, height: height)
+            return nil
+        } catch {
+            return .imageTooLarge(path: path, error)
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// `withUnsafeBytes` for a body that throws `MediaError` (the standard one only rethrows).
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws(MediaError) -> R) throws(MediaError) -> R {
+        let result: Result<R, MediaError> = withUnsafeBytes { raw in
+            Result { () throws(MediaError) -> R in try body(raw) }
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import SegueCore
+@testable import SegueMedia
+
+/// A fresh directory under the system temporary directory, removed with everything in it on deinit.
+final class TemporaryDirectory {
+    let path: String
+
+    init() {
+        let base = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
+        path = base + "segue-media-tests-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// A path inside the directory.
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// The names in the directory, sorted (hidden ones included).
+    var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+}
+
+/// The result of running a tool.
+struct ToolResult {
+    var status: Int32
+    var stdout: Data
+    var stderr: String
+    var text: String { String(decoding: stdout, as: UTF8.self) }
+}
+
+/// Runs an executable found on PATH (or at an absolute path) and collects its output.
+func runTool(_ name: String, _ arguments: [String], environment: [String: String]? = nil) throws -> ToolResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: name.hasPrefix("/") ? name : "/usr/bin/env")
+    process.arguments = name.hasPrefix("/") ? arguments : [name] + arguments
+    if let environment {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    // Read stderr on another thread so neither pipe can fill up and block the tool.
+    let errBox = Locked(Data())
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        errBox.withLock { $0 = data }
+        done.signal()
+    }
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    done.wait()
+    process.waitUntilExit()
+    return ToolResult(status: process.terminationStatus, stdout: stdout,
+                      stderr: errBox.withLock { String(decoding: $0, as: UTF8.self) })
+}
+
+/// Writes raw bytes to a file (test fixtures; not atomic).
+func writeFixture(_ bytes: [UInt8], to path: String) {
+    _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+}
+
+/// Reads a whole file.
+func readFixture(_ path: String) -> [UInt8] {
+    [UInt8](FileManager.default.contents(atPath: path) ?? Data())
+}
+
+/// CRC-32 (ISO 3309, as PNG chunks use), bit by bit.
+func crc32(_ bytes: some Sequence<UInt8>) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = (crc & 1) != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    return ~crc
+}
+
+/// A PNG chunk: length, type, data, CRC.
+func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    let typeBytes = Array(type.utf8)
+    return bigEndian(UInt32(data.count)) + typeBytes + data + bigEndian(crc32(typeBytes + data))
+}
+
+func bigEndian(_ value: UInt32) -> [UInt8] {
+    [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+}
+
+/// A syntactically valid PNG start whose IHDR declares `width`x`height` RGBA8, followed by a
+/// small IDAT (so libpng's header read stops there) and IEND. The pixel data is not valid.
+func craftedPNG(width: UInt32, height: UInt32) -> [UInt8] {
+    let ihdr = bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0]
+    return ImageFormat.pngSignature + pngChunk("IHDR", ihdr)
+        + pngChunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + pngChunk("IEND", [])
+}
+
+/// A straight-alpha test pattern: every pixel different, alphas across the range.
+func straightPattern(width: Int, height: Int, alpha: Bool) -> [UInt8] {
+    var bytes = [UInt8]()
+    for y in 0..<height {
+        for x in 0..<width {
+            bytes += [UInt8((x * 37 + y * 11) & 0xFF), UInt8((x * 5 + y * 71) & 0xFF), UInt8((x * y * 13 + 7) & 0xFF),
+                      alpha ? UInt8((x * 29 + y * 53 + 1) & 0xFF) : 255]
+        }
+    }
+    return bytes
+}
+
+/// Catches a `MediaError` from `body`, or nil when it did not throw.
+func mediaError<T>(_ body: () throws(MediaError) -> T) -> MediaError? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        return error
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import SegueCore
+import Testing
+@testable import SegueMedia
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every test that starts ffmpeg through SegueMedia, serialized because some of them change
+/// `SEGUE_FFMPEG` for the whole process.
+@Suite("Video through ffmpeg", .serialized)
+struct VideoTests {
+    private let dir = TemporaryDirectory()
+
+    /// Frame `index` of a 64x48 test clip: a moving opaque square over a gradient, with a
+    /// translucent band at the bottom.
+    static func frame(_ index: Int, width: Int = 64, height: Int = 48) -> Image {
+        Image(width: width, height: height) { x, y in
+            if x >= index * 4 && x < index * 4 + 12 && y >= 8 && y < 20 { return Pixel(250, 20, 30) }
+            if y >= height - 8 { return Pixel(UInt8(x), 0, UInt8(x / 2), UInt8(64 + x)) }
+            return Pixel(UInt8(x * 3 % 256), UInt8(y * 5 % 256), UInt8(index * 20))
+        }
+    }
+
+    private func encode(_ path: String, frames: Int = 10, width: Int = 64, height: Int = 48,
+                        format: VideoFormat? = nil) throws {
+        let video = try VideoEncoder(path: path, width: width, height: height, fps: 25, format: format)
+        for i in 0..<frames { try video.append(VideoTests.frame(i, width: width, height: height)) }
+        try video.finish()
+        #expect(video.frameCount == frames)
+    }
+
+    private func withFFmpeg<T>(_ value: String, _ body: () throws -> T) rethrows -> T {
+        setenv(FFmpeg.ffmpegVariable, value, 1)
+        defer { unsetenv(FFmpeg.ffmpegVariable) }
+        return try body()
+    }
+
+    // MARK: - Encoding
+
+    @Test(arguments: VideoFormat.allCases)
+    func encodesTenFrames(format: VideoFormat) throws {
+        let path = dir.file("clip." + format.fileExtension)
+        try encode(path)
+        let info = try VideoFile.probe(path: path, countFrames: true)
+        #expect(info.width == 64 && info.height == 48)
+        #expect(info.frameCount == 10)
+        #expect(abs(info.fps - 25) < 0.01, "fps \(info.fps)")
+        #expect(info.codec == ["mp4": "h264", "webm": "vp9", "gif": "gif", "apng": "apng"][format.rawValue])
+        #expect(dir.contents == ["clip." + format.fileExtension], "only the finished video is left")
+    }
+
+    @Test func apngIsLosslessIncludingAlpha() throws {
+        let path = dir.file("clip.apng")
+        try encode(path)
+        let frames = try VideoFile.readFrames(path: path)
+        #expect(frames.count == 10)
+        for (i, frame) in frames.enumerated() {
+            #expect(frame == VideoTests.frame(i), "frame \(i) differs")
+        }
+        #expect(frames.first?[0, 47] == VideoTests.frame(0)[0, 47])
+        #expect(frames.first?[5, 10] == Pixel(250, 20, 30))
+    }
+
+    @Test func decoderStreamsFramesAndStopsEarly() throws {
+        let path = dir.file("clip.mp4")
+        try encode(path)
+        let decoder = try VideoDecoder(path: path, scale: 2)
+        #expect(decoder.info.width == 64 && decoder.info.height == 48 && decoder.info.frameCount == 10)
+        let first = try #require(try decoder.nextFrame())
+        #expect(first.width == 64 && first.scale == 2 && first.isOpaque)
+        // The square is red-ish in the lossy copy too.
+        let p = first[6, 14]
+        #expect(p.r > 200 && p.g < 70 && p.b < 70, "\(p)")
+        decoder.close()
+        #expect(try decoder.nextFrame() == nil)
+        #expect(try VideoFile.readFrames(path: path).count == 10)
+    }
+
+    @Test func oddSizedMP4IsPaddedToEven() throws {
+        let path = dir.file("odd.mp4")
+        try encode(path, frames: 3, width: 63, height: 47)
+        let info = try VideoFile.probe(path: path, countFrames: true)
+        #expect(info.width == 64 && info.height == 48 && info.frameCount == 3)
+        let args = VideoEncoder.arguments(width: 63, height: 47, fps: 29.97, format: .mp4, output: "o")
+        #expect(args.contains("pad=ceil(iw/2)*2:ceil(ih/2)*2") && args.contains("29.97"))
+        #expect(!VideoEncoder.arguments(width: 64, height: 48, fps: 30, format: .mp4, output: "o").contains("-vf"))
+    }
+
+    @Test func cancelAndDropRemoveThePartialOutput() throws {
+        let video = try VideoEncoder(path: dir.file("a.webm"), width: 64, height: 48, fps: 30)
+        for i in 0..<3 { try video.append(VideoTests.frame(i)) }
+        #expect(TemporaryFiles.registeredPaths.contains(video.temporaryPath))
+        video.cancel()
+        #expect(!TemporaryFiles.registeredPaths.contains(video.temporaryPath))
+        do {
+            let dropped = try VideoEncoder(path: dir.file("b.gif"), width: 64, height: 48, fps: 30)
+            try dropped.append(VideoTests.frame(0))
+        }
+        #expect(dir.contents.isEmpty)
+    }
+
+    // MARK: - Failures
+
+    @Test func missingFFmpegIsReportedBeforeAnyWork() {
+        let path = dir.file("out.mp4")
+        let error = withFFmpeg("/nonexistent/bin/ffmpeg") {
+            mediaError { () throws(MediaError) in try VideoEncoder(path: path, width: 64, height: 48, fps: 30) }
+        }
+        guard case .ffmpegNotFound(path, let searched)? = error else {
+            Issue.record("expected .ffmpegNotFound, got \(String(describing: error))"); return
+        }
+        #expect(searched.contains("/nonexistent/bin/ffmpeg"))
+        #expect(error?.description.contains("install the Debian package `ffmpeg`") == true)
+        #expect(dir.contents.isEmpty)
+    }
+
+    @Test func ffmpegFailingMidwayLeavesNoOutput() throws {
+        // A stand-in ffmpeg that writes part of an output, complains and dies after ~2 frames.
+        let tools = TemporaryDirectory()
+        let fake = tools.file("ffmpeg")
+        writeFixture(Array("""
+            #!/bin/sh
+            for last; do :; done
+            head -c 30000 > "$last"
+            echo "first line of noise" >&2
+            echo "simulated encoder crash" >&2
+            exit 3
+            """.utf8), to: fake)
+        chmod(fake, 0o755)
+        let path = dir.file("out.mp4")
+        let error = try withFFmpeg(fake) { () throws -> MediaError? in
+            let video = try VideoEncoder(path: path, width: 64, height: 48, fps: 30)
+            return mediaError { () throws(MediaError) in
+                for i in 0..<200 { try video.append(VideoTests.frame(i % 10)) }
+                try video.finish()
+            }
+        }
+        guard case .ffmpegFailed(path, 3, let stderr)? = error else {
+            Issue.record("expected .ffmpegFailed, got \(String(describing: error))"); return
+        }
+        #expect(stderr == "first line of noise\nsimulated encoder crash")
+        #expect(error?.description.contains("exited with status 3") == true)
+        #expect(dir.contents.isEmpty, "no partial output, no temporary")
+    }
+
+    @Test func ffmpegFailingAtTheEndLeavesNoOutput() throws {
+        let tools = TemporaryDirectory()
+        let fake = tools.file("ffmpeg")
+        writeFixture(Array("#!/bin/sh\nfor last; do :; done\ncat > \"$last\"\necho 'muxer failed' >&2\nexit 1\n".utf8), to: fake)
+        chmod(fake, 0o755)
+        writeFixture([7], to: dir.file("out.gif"))
+        let error = try withFFmpeg(fake) { () throws -> MediaError? in
+            let video = try VideoEncoder(path: dir.file("out.gif"), width: 64, height: 48, fps: 30)
+            try video.append(VideoTests.frame(0))
+            return mediaError { () throws(MediaError) in try video.finish() }
+        }
+        #expect(error == .ffmpegFailed(path: dir.file("out.gif"), status: 1, stderr: "muxer failed"))
+        #expect(readFixture(dir.file("out.gif")) == [7], "the old file is untouched")
+        #expect(dir.contents == ["out.gif"])
+    }
+
+    @Test func badVideoRequests() throws {
+        let noFrames = try VideoEncoder(path: dir.file("empty.apng"), width: 8, height: 8, fps: 10)
+        guard case .encodingFailed? = mediaError({ () throws(MediaError) in try noFrames.finish() }) else {
+            Issue.record("finishing without frames must fail"); return
+        }
+        #expect(mediaError { () throws(MediaError) in try VideoEncoder(path: dir.file("x.avi"), width: 8, height: 8, fps: 10) }
+            == .unknownOutputFormat(path: dir.file("x.avi"), supported: VideoFormat.extensions))
+        guard case .unwritable? = mediaError({ () throws(MediaError) in
+            try VideoEncoder(path: dir.file("no/dir/x.mp4"), width: 8, height: 8, fps: 10)
+        }) else { Issue.record("missing directory must be .unwritable"); return }
+        guard case .imageTooLarge? = mediaError({ () throws(MediaError) in
+            try VideoEncoder(path: dir.file("big.mp4"), width: 20_000, height: 8, fps: 10)
+        }) else { Issue.record("oversized frames must be refused"); return }
+        #expect(dir.contents.isEmpty)
+    }
+
+    @Test func probingBadInputs() throws {
+        #expect(mediaError { () throws(MediaError) in try VideoFile.probe(path: dir.file("none.mp4")) }
+            == .fileNotFound(path: dir.file("none.mp4")))
+        writeFixture(Array("not a video at all".utf8), to: dir.file("junk.mp4"))
+        let error = mediaError { () throws(MediaError) in try VideoFile.probe(path: dir.file("junk.mp4")) }
+        guard case .ffmpegFailed(_, _, let stderr)? = error else {
+            Issue.record("expected .ffmpegFailed, got \(String(describing: error))"); return
+        }
+        #expect(!stderr.isEmpty)
+        #expect(VideoFile.rate("30000/1001").map { abs($0 - 29.97) < 0.001 } == true)
+        #expect(VideoFile.rate("0/0") == nil)
+    }
+}
