@@ -1,0 +1,67 @@
+// Parsing timing functions from text, with CSS-style names.
+
+extension TimingFunction {
+    /// Parses a timing function: `linear`, `ease-in`, `ease-out`, `ease-in-out`, `default`
+    /// (also `ease`, and Core Animation's `easeIn`, `easeOut`, `easeInEaseOut`), or
+    /// `cubic-bezier(x1, y1, x2, y2)` with `x1`, `x2` in [0, 1]. Case and surrounding
+    /// whitespace are ignored.
+    ///
+    /// - Throws: ``AnimationError`` (`.invalidSyntax`, or `.invalidParameter` for an `x`
+    ///   outside [0, 1]) with a message naming what is wrong.
+    public init(parsing text: String) throws {
+        let source = text.trimmingWhitespace()
+        let lowered = source.lowercased()
+        switch lowered {
+        case "linear":
+            self = .linear
+            return
+        case "ease-in", "easein":
+            self = .easeIn
+            return
+        case "ease-out", "easeout":
+            self = .easeOut
+            return
+        case "ease-in-out", "easeineaseout", "easeinout":
+            self = .easeInEaseOut
+            return
+        case "default", "ease":
+            self = .default
+            return
+        default:
+            break
+        }
+        let prefix = "cubic-bezier("
+        guard lowered.hasPrefix(prefix) else {
+            throw AnimationError(.invalidSyntax, "unknown timing function '\(source)'; expected linear, ease-in, ease-out, ease-in-out, default or cubic-bezier(x1, y1, x2, y2)")
+        }
+        guard lowered.hasSuffix(")") else {
+            throw AnimationError(.invalidSyntax, "'\(source)' is missing the closing parenthesis of cubic-bezier(x1, y1, x2, y2)")
+        }
+        let inner = lowered.dropFirst(prefix.count).dropLast()
+        let parts = inner.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
+        guard parts.count == 4 else {
+            throw AnimationError(.invalidSyntax, "cubic-bezier needs 4 numbers (x1, y1, x2, y2), got \(parts.count) in '\(source)'")
+        }
+        let names = ["x1", "y1", "x2", "y2"]
+        var numbers: [Double] = []
+        for (name, part) in zip(names, parts) {
+            guard let number = Double(part), number.isFinite else {
+                throw AnimationError(.invalidSyntax, "cubic-bezier \(name) '\(part)' is not a finite number")
+            }
+            numbers.append(number)
+        }
+        for index in [0, 2] where !(0...1).contains(numbers[index]) {
+            throw AnimationError(.invalidParameter, "cubic-bezier \(names[index]) = \(numbers[index]) is outside [0, 1]; the x coordinates of the control points must lie in [0, 1]")
+        }
+        self.init(controlPoints: numbers[0], numbers[1], numbers[2], numbers[3])
+    }
+}
+
+extension String {
+    /// The string without leading and trailing whitespace.
+    func trimmingWhitespace() -> String {
+        let start = firstIndex { !$0.isWhitespace } ?? endIndex
+        let end = lastIndex { !$0.isWhitespace }.map { index(after: $0) } ?? start
+        return start < end ? String(self[start..<end]) : ""
+    }
+}
