@@ -93,6 +93,13 @@ public enum TemporaryFiles {
             }
             _ = signal(SIGINT, interruptSignalHandler)
             _ = signal(SIGTERM, interruptSignalHandler)
+            // A process inherits its parent's signal mask across exec; a parent that blocks
+            // SIGINT (some test runners and supervisors do) would make Ctrl-C a no-op here.
+            var unblock = sigset_t()
+            sigemptyset(&unblock)
+            sigaddset(&unblock, SIGINT)
+            sigaddset(&unblock, SIGTERM)
+            pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
             state.handlerInstalled = true
         }
     }

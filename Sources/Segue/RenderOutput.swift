@@ -1,0 +1,194 @@
+// Where rendered frames go: a directory of PNGs, raw RGBA8 on standard output, or a video file
+// encoded by ffmpeg. Every file output is written under a temporary name and renamed when
+// complete; a failed or interrupted render leaves nothing behind.
+import Foundation
+
+/// The destination of a multi-frame render.
+public enum RenderOutput: Sendable, Equatable {
+    /// PNG frames `frame-00000.png`, … in a directory.
+    case directory(String)
+    /// Raw RGBA8 frames (straight alpha), back to back, on standard output.
+    case standardOutput
+    /// A video file encoded through an ffmpeg subprocess.
+    case video(String, VideoFormat)
+
+    /// Interprets `-o`: `-` is standard output; a path ending in `.mp4`, `.webm`, `.gif` or
+    /// `.apng` is a video; anything else without an extension is a directory.
+    /// - Throws: `RenderError.invalidValue` for an image or unknown extension.
+    public init(path: String) throws {
+        if path == "-" { self = .standardOutput; return }
+        if let format = VideoFormat(pathExtensionOf: path) { self = .video(path, format); return }
+        let ext = (path as NSString).pathExtension.lowercased()
+        if ext.isEmpty || FileManager.default.isDirectory(path) { self = .directory(path); return }
+        throw RenderError.invalidValue("cannot tell what to write to '\(path)': use a directory, '-' for raw frames on stdout, or a .mp4, .webm, .gif or .apng file")
+    }
+}
+
+extension FileManager {
+    /// True when `path` exists and is a directory.
+    func isDirectory(_ path: String) -> Bool {
+        var isDir: ObjCBool = false
+        return fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+    }
+}
+
+/// Receives frames in order; `finish` publishes the result, `cancel` removes what was started.
+public protocol FrameSink: AnyObject {
+    /// Frame `index`'s premultiplied RGBA8 pixels (valid during the call only).
+    func write(frame index: Int, pixels: UnsafeRawBufferPointer) throws
+    /// Completes the output (renames temporary files into place).
+    func finish() throws
+    /// Abandons the output, removing temporary files.
+    func cancel()
+}
+
+/// Opens the sink for an output.
+public func makeFrameSink(_ output: RenderOutput, width: Int, height: Int, fps: Double) throws -> FrameSink {
+    switch output {
+    case let .directory(path): return try DirectorySink(path: path, width: width, height: height)
+    case .standardOutput: return RawSink(fd: STDOUT_FILENO, width: width, height: height)
+    case let .video(path, format): return try VideoSink(path: path, width: width, height: height, fps: fps, format: format)
+    }
+}
+
+/// A sink writing raw RGBA8 frames (straight alpha) to an open file descriptor (a pipe, a file).
+public func rawFrameSink(fileDescriptor: Int32, width: Int, height: Int) -> FrameSink {
+    RawSink(fd: fileDescriptor, width: width, height: height)
+}
+
+/// Frames as PNG files, written into a temporary sibling directory and moved into place at the end.
+final class DirectorySink: FrameSink {
+    let path: String
+    let temporary: String
+    let width: Int, height: Int
+    private let writer: FrameDirectoryWriter
+    private let straight: StraightAlphaBuffer
+
+    init(path: String, width: Int, height: Int) throws {
+        let fm = FileManager.default
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let parent = url.deletingLastPathComponent().path
+        guard fm.isDirectory(parent) else { throw MediaError.unwritable(path: path, reason: "the directory '\(parent)' does not exist") }
+        if fm.fileExists(atPath: path) && !fm.isDirectory(path) {
+            throw MediaError.unwritable(path: path, reason: "it exists and is not a directory")
+        }
+        self.path = url.path
+        self.width = width
+        self.height = height
+        temporary = parent + "/.\(url.lastPathComponent).segue-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        straight = StraightAlphaBuffer(byteCount: width * height * 4)
+        TemporaryFiles.register(temporary)
+        do {
+            writer = try FrameDirectoryWriter(directory: temporary)
+        } catch {
+            TemporaryFiles.unregister(temporary)
+            throw error
+        }
+    }
+
+    func write(frame index: Int, pixels: UnsafeRawBufferPointer) throws {
+        try straight.withStraightAlpha(pixels) { raw in
+            _ = try writer.append(straightRGBA: raw, width: width, height: height)
+        }
+    }
+
+    func finish() throws {
+        let fm = FileManager.default
+        if !fm.fileExists(atPath: path) {
+            guard rename(temporary, path) == 0 else { throw MediaError.unwritable(path: path, reason: String(cString: strerror(errno))) }
+        } else {
+            // Existing directory: move each frame in, replacing same-named files.
+            for name in try fm.contentsOfDirectory(atPath: temporary).sorted() {
+                guard rename(temporary + "/" + name, path + "/" + name) == 0 else {
+                    throw MediaError.unwritable(path: path + "/" + name, reason: String(cString: strerror(errno)))
+                }
+            }
+            try? fm.removeItem(atPath: temporary)
+        }
+        TemporaryFiles.unregister(temporary)
+    }
+
+    func cancel() {
+        try? FileManager.default.removeItem(atPath: temporary)
+        TemporaryFiles.unregister(temporary)
+    }
+}
+
+/// Raw RGBA8 frames (straight alpha) to a file descriptor.
+final class RawSink: FrameSink {
+    private let writer: RawFrameWriter
+    private let straight: StraightAlphaBuffer
+
+    init(fd: Int32, width: Int, height: Int) {
+        writer = RawFrameWriter(fileDescriptor: fd, name: fd == STDOUT_FILENO ? "standard output" : "fd \(fd)")
+        straight = StraightAlphaBuffer(byteCount: width * height * 4)
+    }
+
+    func write(frame index: Int, pixels: UnsafeRawBufferPointer) throws {
+        try straight.withStraightAlpha(pixels) { raw in try writer.write(frame: raw) }
+    }
+
+    func finish() throws {}
+    func cancel() {}
+}
+
+/// A video through ffmpeg.
+final class VideoSink: FrameSink {
+    let encoder: VideoEncoder
+    private let straight: StraightAlphaBuffer
+
+    init(path: String, width: Int, height: Int, fps: Double, format: VideoFormat) throws {
+        encoder = try VideoEncoder(path: path, width: width, height: height, fps: fps, format: format)
+        straight = StraightAlphaBuffer(byteCount: width * height * 4)
+    }
+
+    func write(frame index: Int, pixels: UnsafeRawBufferPointer) throws {
+        try straight.withStraightAlpha(pixels) { raw in try encoder.append(frame: raw) }
+    }
+
+    func finish() throws { try encoder.finish() }
+    func cancel() { encoder.cancel() }
+}
+
+/// Turns premultiplied frames into straight alpha for file formats, without copying opaque frames.
+final class StraightAlphaBuffer {
+    private var scratch: [UInt8]
+
+    init(byteCount: Int) { scratch = [UInt8](repeating: 0, count: byteCount) }
+
+    /// Calls `body` with `pixels` in straight alpha: the same memory when every pixel is opaque
+    /// (premultiplied and straight agree), else an unpremultiplied copy.
+    func withStraightAlpha(_ pixels: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        if isOpaque(pixels) { return try body(pixels) }
+        try scratch.withUnsafeMutableBytes { buffer in
+            buffer.copyMemory(from: pixels)
+            Image.unpremultiply(buffer)
+            try body(UnsafeRawBufferPointer(buffer))
+        }
+    }
+}
+
+/// True when every alpha byte is 255 (then premultiplied and straight alpha agree).
+func isOpaque(_ p: UnsafeRawBufferPointer) -> Bool {
+    let words = p.bindMemory(to: UInt32.self)
+    // Little-endian RGBA: alpha is the top byte.
+    for w in words where w < 0xFF00_0000 { return false }
+    return true
+}
+
+extension TransitionRenderer {
+    /// Renders every frame of `timeline` into `sink`, calling `progress(framesDone)` after each;
+    /// on any error the sink is cancelled (its temporary files removed) and the error rethrown.
+    public func render(_ timeline: Timeline, to sink: FrameSink, progress: (Int) -> Void = { _ in }) throws {
+        do {
+            try render(timeline) { i, pixels in
+                try sink.write(frame: i, pixels: pixels)
+                progress(i + 1)
+            }
+            try sink.finish()
+        } catch {
+            sink.cancel()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,127 @@
+// `segue list` and `segue info`.
+import ArgumentParser
+import Foundation
+import Segue
+
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the built-in effects.")
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() throws {
+        let effects = EffectCatalog.builtIns
+        if json {
+            print(try jsonString(effects.map(EffectJSON.init)))
+            return
+        }
+        let byKind = Dictionary(grouping: effects, by: \.kind)
+        for kind in EffectKind.allCases {
+            guard let list = byKind[kind], !list.isEmpty else { continue }
+            print("\(kind.rawValue) (built-in):")
+            let width = list.map(\.name.count).max() ?? 0
+            for e in list {
+                print("  \(e.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(e.summary)")
+            }
+        }
+        print("\nAlso: --effect path/to/file.glsl (a gl-transitions style transition). 'segue info NAME' shows parameters.")
+    }
+}
+
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "info", abstract: "Describe an effect: kind, duration, parameters and defaults.")
+
+    @Argument(help: "Effect name or path to a .glsl file.")
+    var name: String
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    @Flag(help: "Print the effect's GLSL source.")
+    var source = false
+
+    func run() throws {
+        let effect = try EffectCatalog.effect(name)
+        if source {
+            print(effect.glsl)
+            return
+        }
+        if json {
+            print(try jsonString(EffectJSON(effect)))
+            return
+        }
+        print("\(effect.name) — \(effect.summary.isEmpty ? "(no description)" : effect.summary)")
+        print("  kind:     \(effect.kind.rawValue)")
+        print("  source:   \(effect.source.label)")
+        print("  duration: \(effect.defaultDuration) s, timing \(effect.defaultTiming)")
+        if let author = effect.author { print("  author:   \(author)") }
+        if let license = effect.license { print("  license:  \(license)") }
+        if effect.parameters.isEmpty {
+            print("  parameters: none")
+        } else {
+            print("  parameters:")
+            for p in effect.parameters {
+                let d = p.type == .sampler2D ? "(texture: --texture \(p.name)=PATH)" : "= \(p.effectiveDefault!.description)"
+                print("    \(p.name): \(p.type.rawValue) \(d)\(p.summary.isEmpty ? "" : "  — \(p.summary)")")
+            }
+        }
+    }
+}
+
+/// JSON form of an effect for `--json`.
+struct EffectJSON: Encodable {
+    struct Parameter: Encodable {
+        let name: String
+        let type: String
+        let `default`: [Double]?
+        let summary: String
+    }
+    let name: String
+    let summary: String
+    let kind: String
+    let source: String
+    let duration: Double
+    let timing: String
+    let author: String?
+    let license: String?
+    let parameters: [Parameter]
+
+    init(_ e: Effect) {
+        name = e.name
+        summary = e.summary
+        kind = e.kind.rawValue
+        source = e.source.label
+        duration = e.defaultDuration
+        timing = e.defaultTiming
+        author = e.author
+        license = e.license
+        parameters = e.parameters.map { Parameter(name: $0.name, type: $0.type.rawValue, default: $0.effectiveDefault?.components, summary: $0.summary) }
+    }
+}
+
+func jsonString<T: Encodable>(_ value: T) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+}
+
+struct DevicesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "devices", abstract: "List Vulkan devices with type, driver and Vulkan version.")
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() throws {
+        let devices = try GPUContext.listDevices()
+        if json {
+            print(try jsonString(devices))
+            return
+        }
+        let chosen = try? GPUContext.shared().info.index
+        for d in devices {
+            let mark = d.index == chosen ? "*" : " "
+            print("\(mark) \(d.index): \(d.name) — \(d.type.rawValue), driver \(d.driver), Vulkan \(d.apiVersion)\(d.usable ? "" : " (unusable: needs Vulkan 1.3)")")
+        }
+        print("(* = used by default; choose with --device or SEGUE_DEVICE)")
+    }
+}

@@ -1,0 +1,112 @@
+// Option groups shared by the rendering commands.
+import ArgumentParser
+import Foundation
+import Segue
+
+/// `--effect` and its parameters.
+struct EffectOptions: ParsableArguments {
+    @Option(name: .shortAndLong, help: "Effect name (see 'segue list') or path to a .glsl transition file.")
+    var effect: String
+
+    @Option(name: .customLong("param"), help: ArgumentHelp("Set an effect parameter.", valueName: "name=value"))
+    var params: [String] = []
+
+    @Option(name: .customLong("texture"), help: ArgumentHelp("Image for a sampler2D parameter of the effect.", valueName: "name=path"))
+    var textures: [String] = []
+
+    @Option(help: "Duration in seconds (default: the effect's own).")
+    var duration: Double?
+
+    /// The effect with its parameter values and textures.
+    func resolve(scale: Double) throws -> (Effect, [String: ParameterValue], [String: Image]) {
+        let effect = try EffectCatalog.effect(self.effect)
+        let assignments = try params.map { text throws(ParameterError) in try parseAssignment(text) }
+        let values = try effect.resolveParameters(assignments)
+        var images: [String: Image] = [:]
+        for t in textures {
+            let (name, path) = try parseAssignment(t)
+            images[name] = try ImageFile.read(path: path, scale: scale)
+        }
+        return (effect, values, images)
+    }
+
+    /// The duration to use: `--duration`, else the effect's default; validated.
+    func resolvedDuration(for effect: Effect) throws -> Double {
+        let d = duration ?? effect.defaultDuration
+        guard d.isFinite, d > 0 else { throw CLIFailure(message: "--duration must be a positive number of seconds, got \(d)") }
+        return d
+    }
+}
+
+/// `--from`, `--to` and how they are fitted to the output.
+struct InputOptions: ParsableArguments {
+    @Option(help: "The outgoing screen (PNG or JPEG).")
+    var from: String
+
+    @Option(help: "The incoming screen (PNG or JPEG).")
+    var to: String
+
+    @Option(help: "Pixels per point of the inputs (like UIScreen.scale); geometry in points is multiplied by it.")
+    var scale: Double = 1
+
+    @Option(help: "Fit inputs of another size: cover, contain or stretch.")
+    var resize: ResizeMode = .cover
+
+    @Option(help: ArgumentHelp("Output size in pixels (default: the from image's size).", valueName: "WxH"))
+    var size: String?
+
+    @Option(help: "Vulkan device: an index or a name substring (see 'segue devices'); default SEGUE_DEVICE or the best GPU.")
+    var device: String?
+
+    func validate() throws {
+        guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a positive number, got \(scale)") }
+        if let size { _ = try Self.parseSize(size) }
+    }
+
+    static func parseSize(_ text: String) throws -> (Int, Int) {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
+            throw ValidationError("--size must look like 1920x1080, got '\(text)'")
+        }
+        try Image.validateSize(width: w, height: h)
+        return (w, h)
+    }
+
+    /// Reads both images.
+    func load() throws -> (from: Image, to: Image, width: Int, height: Int) {
+        let a = try ImageFile.read(path: from, scale: scale)
+        let b = try ImageFile.read(path: to, scale: scale)
+        let (w, h) = try size.map(Self.parseSize) ?? (a.width, a.height)
+        return (a, b, w, h)
+    }
+
+    /// The GPU context for `--device`.
+    func context() throws -> GPUContext {
+        if let device { return try GPUContext(device: device) }
+        return try GPUContext.shared()
+    }
+}
+
+extension ResizeMode: ExpressibleByArgument {}
+
+/// Writes a progress line to stderr when stderr is a terminal.
+struct ProgressLine {
+    let total: Int
+    let enabled = isatty(STDERR_FILENO) != 0
+    let start = Date()
+
+    func update(_ done: Int) {
+        guard enabled else { return }
+        let elapsed = Date().timeIntervalSince(start)
+        let fps = elapsed > 0 ? Double(done) / elapsed : 0
+        let width = 30
+        let filled = total > 0 ? width * done / total : width
+        let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
+        FileHandle.standardError.write(Data(String(format: "\r[%@] %d/%d frames  %.1f fps", bar, done, total, fps).utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+}

@@ -1,0 +1,42 @@
+// `segue render`: a whole transition to frames, raw RGBA8 or video.
+import ArgumentParser
+import Foundation
+import Segue
+
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render", abstract: "Render a whole transition.",
+        discussion: """
+        OUT is a directory (frame-00000.png, …), '-' for raw RGBA8 frames on stdout (straight alpha,
+        width×height×4 bytes each), or a .mp4, .webm, .gif or .apng file encoded by ffmpeg.
+        Frame i is at time i/fps for i = 0 … round(duration·fps); the last frame is the end state.
+        """)
+
+    @OptionGroup var inputs: InputOptions
+    @OptionGroup var effectOptions: EffectOptions
+    @OptionGroup var timing: TimingOptions
+
+    @Option(help: "Frames per second.")
+    var fps: Double = 30
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output: a directory, '-', or a video file.", valueName: "OUT"))
+    var output: String
+
+    func validate() throws {
+        guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000], got \(fps)") }
+    }
+
+    func run() throws {
+        let destination = try RenderOutput(path: output)
+        let (from, to, w, h) = try inputs.load()
+        let (effect, values, textures) = try effectOptions.resolve(scale: inputs.scale)
+        let duration = try effectOptions.resolvedDuration(for: effect)
+        let timeline = Timeline(duration: duration, fps: fps, curve: try timing.curve(for: effect))
+        let renderer = try TransitionRenderer(effect: effect, from: from, to: to, width: w, height: h, resize: inputs.resize,
+                                              parameters: values, textures: textures, context: inputs.context())
+        let sink = try makeFrameSink(destination, width: w, height: h, fps: fps)
+        let progress = ProgressLine(total: timeline.frameCount)
+        defer { progress.finish() }
+        try renderer.render(timeline, to: sink, progress: progress.update)
+    }
+}

@@ -1,0 +1,54 @@
+// The `segue` command line: thin commands that parse, call the library and print.
+import ArgumentParser
+import Foundation
+import Segue
+
+@main
+struct SegueCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "segue",
+        abstract: "Render GPU view transitions between images with Vulkan.",
+        discussion: """
+        Effects are named built-ins (see 'segue list') or paths to .glsl transition files.
+        Inputs are PNG or JPEG; outputs are PNG frames, raw RGBA8 on stdout, or video via ffmpeg.
+        The Vulkan device is chosen with --device or SEGUE_DEVICE (an index or a name substring).
+        """,
+        version: "0.1.0",
+        subcommands: [ListCommand.self, InfoCommand.self, DevicesCommand.self, FrameCommand.self,
+                      RenderCommand.self, DemoCommand.self, BenchCommand.self])
+
+    /// Runs the command; library errors print as `error: …` and exit 1.
+    static func main() {
+        TemporaryFiles.installInterruptHandler()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as CLIFailure {
+            fail(error.message)
+        } catch let error as EffectLookupError {
+            fail(error.description)
+        } catch let error as ParameterError {
+            fail(error.description)
+        } catch let error as VulkanError {
+            fail(error.description)
+        } catch let error as MediaError {
+            fail(error.description)
+        } catch let error as RenderError {
+            fail(error.description)
+        } catch let error as ImageSizeError {
+            fail(error.description)
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+        Foundation.exit(1)
+    }
+}
+
+/// A failure with a ready message.
+struct CLIFailure: Error {
+    let message: String
+}

@@ -1,0 +1,71 @@
+import SegueCore
+import Testing
+
+@Suite("Parameters")
+struct ParameterValueTests {
+    @Test("parsing scalars, vectors, broadcast, bools")
+    func parsing() throws {
+        #expect(try ParameterValue.parse("2.5", as: .float, name: "x") == .float(2.5))
+        #expect(try ParameterValue.parse("0.5, -1", as: .vec2, name: "x") == .vec2(0.5, -1))
+        #expect(try ParameterValue.parse("3", as: .ivec3, name: "x") == ParameterValue(.ivec3, [3, 3, 3]))
+        #expect(try ParameterValue.parse("true", as: .bool, name: "x") == .bool(true))
+        #expect(try ParameterValue.parse("1,0", as: .bvec2, name: "x") == ParameterValue(.bvec2, [1, 0]))
+        #expect(try ParameterValue.parse("2", as: .mat3, name: "x").components == [2, 0, 0, 0, 2, 0, 0, 0, 2])
+    }
+
+    @Test("bad values are refused with the rule broken", arguments: [
+        ("nan", ParameterType.float, "finite"), ("inf", .float, "finite"), ("-infinity", .float, "finite"),
+        ("abc", .float, "not a valid float"), ("1.5", .int, "not a valid int"), ("1,2,3", .vec2, "2 components"),
+        ("maybe", .bool, "not a valid bool"), ("", .float, "not a valid float"),
+    ] as [(String, ParameterType, String)])
+    func rejects(text: String, type: ParameterType, message: String) {
+        #expect {
+            _ = try ParameterValue.parse(text, as: type, name: "p")
+        } throws: { error in
+            "\(error)".contains(message)
+        }
+    }
+
+    @Test("effects resolve defaults and reject unknown names with the known ones")
+    func resolve() throws {
+        let e = Effect(name: "e", summary: "", source: .builtIn, glsl: "", origin: .topLeft,
+                       parameters: [.init(name: "a", type: .float, defaultValue: .float(1)), .init(name: "b", type: .vec2, defaultValue: nil)])
+        let v = try e.resolveParameters([("a", "3")])
+        #expect(v["a"] == .float(3) && v["b"] == .vec2(0, 0))
+        #expect(throws: ParameterError.unknown(name: "c", effect: "e", known: ["a", "b"])) { try e.resolveParameters([("c", "1")]) }
+        #expect(throws: ParameterError.malformedAssignment("novalue")) { try parseAssignment("novalue") }
+        #expect(try parseAssignment(" a = 1,2 ") == ("a", "1,2"))
+    }
+}
+
+@Suite("Image")
+struct ImageTests {
+    @Test("premultiply rounds to nearest and unpremultiply inverts within rounding")
+    func premultiplication() {
+        var bytes: [UInt8] = [200, 100, 50, 128, 255, 255, 255, 0, 10, 20, 30, 255]
+        Image.premultiply(&bytes)
+        #expect(bytes == [100, 50, 25, 128, 0, 0, 0, 0, 10, 20, 30, 255])
+        Image.unpremultiply(&bytes)
+        #expect(bytes == [199, 100, 50, 128, 0, 0, 0, 0, 10, 20, 30, 255])
+    }
+
+    @Test("size limits are checked before allocation")
+    func limits() {
+        #expect(throws: ImageSizeError.sideTooLarge(width: 20000, height: 10, limit: 16384)) { try Image.validateSize(width: 20000, height: 10) }
+        #expect(throws: ImageSizeError.tooManyPixels(width: 16384, height: 16384, limit: Image.maximumPixelCount)) {
+            try Image.validateSize(width: 16384, height: 16384)
+        }
+        #expect(throws: ImageSizeError.empty(width: 0, height: 5)) { try Image.validateSize(width: 0, height: 5) }
+    }
+
+    @Test("resize factors for cover, contain, stretch")
+    func resize() {
+        // A 200x100 image into a 100x100 output.
+        let cover = ResizeMode.cover.textureScale(imageWidth: 200, imageHeight: 100, outputWidth: 100, outputHeight: 100)
+        #expect(cover.x == 0.5 && cover.y == 1)
+        let contain = ResizeMode.contain.textureScale(imageWidth: 200, imageHeight: 100, outputWidth: 100, outputHeight: 100)
+        #expect(contain.x == 1 && contain.y == 2)
+        let stretch = ResizeMode.stretch.textureScale(imageWidth: 200, imageHeight: 100, outputWidth: 100, outputHeight: 100)
+        #expect(stretch.x == 1 && stretch.y == 1)
+    }
+}

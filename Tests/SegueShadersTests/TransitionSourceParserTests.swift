@@ -1,0 +1,137 @@
+import SegueCore
+@testable import SegueShaders
+import Testing
+
+@Suite("Transition source parser")
+struct TransitionSourceParserTests {
+    func parse(_ text: String) throws -> Effect {
+        try TransitionSourceParser.parse(text, name: "t", source: .file("t.glsl"))
+    }
+
+    @Test("uniform lines with defaults become parameters, and are blanked keeping line numbers")
+    func parameters() throws {
+        let src = """
+        // Author: Someone
+        // License: MIT
+        uniform float amplitude; // = 2
+        uniform vec2 direction; // = vec2(0.0, 1.0)
+        uniform ivec2 size; // = ivec2(4)
+        uniform vec2 a /* = vec2(1.) */;
+        uniform bool flag; // = true
+        uniform float x, y; // = .5
+        uniform mat2 m; // = mat2(2.0)
+        uniform sampler2D luma;
+        uniform float noDefault;
+        vec4 transition(vec2 uv) { return getFromColor(uv); }
+        """
+        let e = try parse(src)
+        #expect(e.author == "Someone" && e.license == "MIT")
+        #expect(e.origin == .bottomLeft)
+        let byName = Dictionary(uniqueKeysWithValues: e.parameters.map { ($0.name, $0) })
+        #expect(byName["amplitude"]?.defaultValue == .float(2))
+        #expect(byName["direction"]?.defaultValue == .vec2(0, 1))
+        #expect(byName["size"]?.defaultValue == ParameterValue(.ivec2, [4, 4]))
+        #expect(byName["a"]?.defaultValue == .vec2(1, 1))
+        #expect(byName["flag"]?.defaultValue == .bool(true))
+        #expect(byName["x"]?.defaultValue == .float(0.5) && byName["y"]?.defaultValue == .float(0.5))
+        #expect(byName["m"]?.defaultValue == ParameterValue(.mat2, [2, 0, 0, 2]))
+        #expect(byName["luma"]?.type == .sampler2D && byName["luma"]?.defaultValue == nil)
+        #expect(byName["noDefault"]?.effectiveDefault == .float(0))
+        #expect(e.parameters.map(\.name) == ["amplitude", "direction", "size", "a", "flag", "x", "y", "m", "luma", "noDefault"])
+        let lines = e.glsl.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == src.split(separator: "\n", omittingEmptySubsequences: false).count)
+        #expect(lines[11].hasPrefix("vec4 transition"))
+        #expect(!e.glsl.contains("uniform"))
+    }
+
+    @Test("header keys: origin, duration, timing, description")
+    func headers() throws {
+        let e = try parse("// Origin: top-left\n// Duration: 2.5\n// Timing: ease-in\n// Description: A test.\nvec4 transition(vec2 uv) { return vec4(1.0); }")
+        #expect(e.origin == .topLeft && e.defaultDuration == 2.5 && e.defaultTiming == "ease-in" && e.summary == "A test.")
+    }
+
+    @Test("errors name the file and the line", arguments: [
+        ("uniform float3 x; // = 1\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "unknown parameter type 'float3'"),
+        ("\nuniform float x // = 1\nvec4 transition(vec2 uv) { return vec4(1.0); }", 2, "expected ';'"),
+        ("uniform vec2 d; // = vec3(1.0, 2.0, 3.0)\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "invalid default"),
+        ("uniform float progress;\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "provided by Segue"),
+        ("uniform float a; // = 1\nuniform float a; // = 2\nvec4 transition(vec2 uv) { return vec4(1.0); }", 2, "declared twice"),
+        ("vec4 main2(vec2 uv) { return vec4(1.0); }", 1, "no 'vec4 transition(vec2 uv)'"),
+        ("uniform float x; // = nan\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "invalid default"),
+        ("// Duration: -1\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "duration must be a positive"),
+    ] as [(String, Int, String)])
+    func errors(source: String, line: Int, message: String) {
+        do {
+            _ = try parse(source)
+            Issue.record("expected an error containing \(message)")
+        } catch let error as ShaderSourceError {
+            #expect(error.file == "t.glsl")
+            #expect(error.line == line)
+            #expect(error.message.contains(message), "\(error.message)")
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test("every built-in parses with top-left origin and documented parameters")
+    func builtIns() {
+        #expect(EffectCatalog.builtIns.map(\.name) == ["fade", "doom-melt", "wipe", "circle", "ios-push", "ios-pop"])
+        for e in EffectCatalog.builtIns {
+            #expect(e.origin == .topLeft)
+            #expect(!e.summary.isEmpty)
+            for p in e.parameters { #expect(!p.summary.isEmpty, "\(e.name).\(p.name) has no summary") }
+        }
+        let melt = EffectCatalog.builtIn(named: "doom-melt")!
+        #expect(melt.defaultDuration == 2)
+        #expect(melt.parameters.map(\.name) == ["startSpeed", "meltSpeed", "spread"])
+        #expect(melt.parameters.map { $0.defaultValue!.scalar } == [2.7, 1.0, 0.35])
+    }
+
+    @Test("unknown names suggest the nearest built-ins")
+    func suggestions() {
+        #expect(EffectCatalog.suggestions(for: "doom") == ["doom-melt"])
+        #expect(EffectCatalog.suggestions(for: "fdae").contains("fade"))
+        #expect(EffectCatalog.suggestions(for: "ios-psuh").first == "ios-push")
+        do {
+            _ = try EffectCatalog.effect("wipe-left")
+            Issue.record("expected unknown effect")
+        } catch {
+            #expect(error.description.contains("unknown effect 'wipe-left'"))
+            #expect(error.description.contains("'wipe'"))
+        }
+    }
+}
+
+@Suite("std140 uniform layout")
+struct UniformLayoutTests {
+    @Test("offsets follow std140 alignment rules after the 64-byte header")
+    func offsets() {
+        let params: [EffectParameter] = [
+            .init(name: "f", type: .float, defaultValue: nil), .init(name: "v3", type: .vec3, defaultValue: nil),
+            .init(name: "b", type: .bool, defaultValue: nil), .init(name: "v2", type: .vec2, defaultValue: nil),
+            .init(name: "m2", type: .mat2, defaultValue: nil), .init(name: "s", type: .sampler2D, defaultValue: nil),
+            .init(name: "i4", type: .ivec4, defaultValue: nil), .init(name: "m3", type: .mat3, defaultValue: nil),
+        ]
+        let layout = UniformLayout(parameters: params)
+        #expect(layout.members.map(\.name) == ["f", "v3", "b", "v2", "m2", "i4", "m3"])
+        #expect(layout.members.map(\.offset) == [64, 80, 92, 96, 112, 144, 160])
+        #expect(layout.size == 208)
+    }
+
+    @Test("packing writes floats, ints, bools and matrix columns where the layout says")
+    func packing() {
+        let params: [EffectParameter] = [
+            .init(name: "i", type: .int, defaultValue: nil), .init(name: "m", type: .mat2, defaultValue: nil),
+            .init(name: "bv", type: .bvec2, defaultValue: nil),
+        ]
+        let layout = UniformLayout(parameters: params)
+        let bytes = layout.pack(FrameUniforms(progress: 0.5, time: 1.5, duration: 2, width: 200, height: 100, scale: 3, fromFit: (0.5, 1)),
+                                parameters: ["i": .int(-3), "m": ParameterValue(.mat2, [1, 2, 3, 4]), "bv": ParameterValue(.bvec2, [1, 0])])
+        func f(_ o: Int) -> Float { bytes.withUnsafeBytes { $0.load(fromByteOffset: o, as: Float.self) } }
+        func i(_ o: Int) -> Int32 { bytes.withUnsafeBytes { $0.load(fromByteOffset: o, as: Int32.self) } }
+        #expect([f(0), f(4), f(8), f(12), f(16), f(20), f(24), f(32), f(36)] == [0.5, 1.5, 2, 2, 200, 100, 3, 0.5, 1])
+        #expect(i(64) == -3)
+        #expect([f(80), f(84), f(96), f(100)] == [1, 2, 3, 4])   // columns 16 bytes apart
+        #expect([i(112), i(116)] == [1, 0])
+    }
+}

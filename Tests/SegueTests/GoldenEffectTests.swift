@@ -1,0 +1,18 @@
+// Golden images of every built-in at progress 0.25, 0.5 and 0.75, between the sample screens at
+// half scale. Tolerance: every channel within 2/255 on at least 99.9 % of pixels.
+import Segue
+import Testing
+
+@Suite("Built-in effects, golden images")
+struct GoldenEffectTests {
+    static let cases: [(String, Double)] = EffectCatalog.builtIns.flatMap { e in [0.25, 0.5, 0.75].map { (e.name, $0) } }
+
+    @Test("golden frames", arguments: cases)
+    func golden(name: String, progress: Double) throws {
+        let from = SampleScreens.home(scale: 0.5), to = SampleScreens.detail(scale: 0.5)
+        let effect = EffectCatalog.builtIn(named: name)!
+        let r = try TransitionRenderer(effect: effect, from: from, to: to, framesInFlight: 1)
+        let image = try r.frame(progress: progress, time: progress * effect.defaultDuration, duration: effect.defaultDuration)
+        try GoldenImage.assertMatches(image, named: "\(name)-\(Int(progress * 100))")
+    }
+}

@@ -1,0 +1,67 @@
+// Runs the built `segue` executable and captures its exit status and output.
+import Foundation
+import Segue
+
+struct CLIResult {
+    let status: Int32
+    let stdout: Data
+    let stderr: String
+    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+}
+
+/// The `segue` binary next to the test bundle (SwiftPM builds it with the tests).
+let segueBinary: String = {
+    let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var dir = testBinary.deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = dir.appendingPathComponent("segue").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        dir = dir.deletingLastPathComponent()
+    }
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return root.appendingPathComponent(".build/debug/segue").path
+}()
+
+@discardableResult
+func segue(_ args: [String], environment: [String: String] = [:], cwd: String? = nil) throws -> CLIResult {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: segueBinary)
+    p.arguments = args
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    p.environment = env
+    if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    // Read stderr on another thread so neither pipe can fill up and block the child.
+    final class Box: @unchecked Sendable { var data = Data() }
+    let stderrBox = Box()
+    let group = DispatchGroup()
+    group.enter()
+    let errHandle = err.fileHandleForReading
+    DispatchQueue.global().async { stderrBox.data = errHandle.readDataToEndOfFile(); group.leave() }
+    let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    p.waitUntilExit()
+    return CLIResult(status: p.terminationStatus, stdout: stdoutData, stderr: String(decoding: stderrBox.data, as: UTF8.self))
+}
+
+/// A fresh temporary directory.
+func temporaryDirectory() throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-cli-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+}
+
+/// Writes solid-colour PNGs `from.png` (black) and `to.png` (white) of a size into `dir`.
+func writeInputs(_ dir: String, width: Int = 16, height: Int = 8, from: Pixel = .black, to: Pixel = .white) throws {
+    try ImageFile.write(Image(width: width, height: height, fill: from), to: dir + "/from.png")
+    try ImageFile.write(Image(width: width, height: height, fill: to), to: dir + "/to.png")
+}
+
+/// Files in a directory, hidden ones included.
+func listing(_ dir: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
+}

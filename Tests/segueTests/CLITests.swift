@@ -1,0 +1,183 @@
+// The `segue` executable end to end: outputs, exit codes and error messages.
+import Foundation
+import Segue
+import Testing
+
+@Suite("segue CLI", .serialized)
+struct CLITests {
+    @Test("list and info, text and JSON")
+    func listAndInfo() throws {
+        let list = try segue(["list"])
+        #expect(list.status == 0)
+        for name in ["fade", "doom-melt", "wipe", "circle", "ios-push", "ios-pop"] { #expect(list.stdoutText.contains(name)) }
+        let json = try segue(["list", "--json"])
+        let parsed = try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]]
+        #expect(parsed?.count == 6)
+        let info = try segue(["info", "doom-melt", "--json"])
+        let obj = try JSONSerialization.jsonObject(with: info.stdout) as? [String: Any]
+        let params = obj?["parameters"] as? [[String: Any]]
+        #expect(params?.map { $0["name"] as? String } == ["startSpeed", "meltSpeed", "spread"])
+        #expect((params?.first?["default"] as? [Double]) == [2.7])
+        #expect(obj?["duration"] as? Double == 2)
+        let text = try segue(["info", "wipe"])
+        #expect(text.stdoutText.contains("direction: vec2 = 1,0"))
+    }
+
+    @Test("devices lists lavapipe or a GPU with its Vulkan version")
+    func devices() throws {
+        let r = try segue(["devices"])
+        #expect(r.status == 0)
+        #expect(r.stdoutText.contains("Vulkan 1."))
+    }
+
+    @Test("frame: fade of black to white at progress 0.5 and, eased, at a time")
+    func frame() throws {
+        let dir = try temporaryDirectory()
+        try writeInputs(dir)
+        let r = try segue(["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--progress", "0.5", "-o", dir + "/mid.png"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let mid = try ImageFile.read(path: dir + "/mid.png")
+        #expect(abs(Int(mid[3, 3].r) - 128) <= 1)
+        for t in [0.2, 0.5, 0.8] {
+            let e = try segue(["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--time", String(t),
+                               "--duration", "1", "--timing", "ease-in-out", "-o", dir + "/eased.png"])
+            #expect(e.status == 0, "\(e.stderr)")
+            let img = try ImageFile.read(path: dir + "/eased.png")
+            let expected = 255 * TimingFunction.easeInEaseOut.value(at: t)
+            #expect(abs(Double(img[3, 3].r) - expected) <= 1, "t=\(t): \(img[3, 3].r) vs \(expected)")
+        }
+    }
+
+    @Test("render to a directory: round(D·fps)+1 frames, the last one the end state, nothing else left")
+    func renderDirectory() throws {
+        let dir = try temporaryDirectory()
+        try writeInputs(dir)
+        let r = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "wipe", "--duration", "0.5", "--fps", "10", "-o", dir + "/frames"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let frames = listing(dir + "/frames")
+        #expect(frames == (0...5).map { String(format: "frame-%05d.png", $0) })
+        #expect(try ImageFile.read(path: dir + "/frames/frame-00005.png") == Image(width: 16, height: 8, fill: .white))
+        #expect(try ImageFile.read(path: dir + "/frames/frame-00000.png") == Image(width: 16, height: 8, fill: .black))
+        #expect(listing(dir) == ["frames", "from.png", "to.png"])
+    }
+
+    @Test("render to stdout: raw RGBA8 frames back to back")
+    func renderRaw() throws {
+        let dir = try temporaryDirectory()
+        try writeInputs(dir)
+        let r = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "1", "--fps", "4", "-o", "-"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.count == 5 * 16 * 8 * 4)
+        // Frame 2 is at t = 0.5: grey 128 ± 1.
+        let frame2 = r.stdout[(2 * 512)..<(3 * 512)]
+        #expect(abs(Int(frame2[frame2.startIndex]) - 128) <= 1)
+    }
+
+    @Test("render to mp4 through ffmpeg")
+    func renderVideo() throws {
+        let dir = try temporaryDirectory()
+        try writeInputs(dir, width: 64, height: 48)
+        let r = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "circle", "--duration", "0.3", "--fps", "10", "-o", dir + "/out.mp4"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        probe.arguments = ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames,width,height", "-of", "csv=p=0", dir + "/out.mp4"]
+        let pipe = Pipe()
+        probe.standardOutput = pipe
+        try probe.run()
+        probe.waitUntilExit()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(text == "64,48,4")
+        #expect(listing(dir) == ["from.png", "out.mp4", "to.png"])
+    }
+
+    // MARK: - Bad input
+
+    func expectFailure(_ args: [String], _ message: String, environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let r = try segue(args, environment: environment)
+        #expect(r.status == 1, "exit status \(r.status) for \(args)", sourceLocation: sourceLocation)
+        #expect(r.stderr.hasPrefix("error: "), "stderr: \(r.stderr)", sourceLocation: sourceLocation)
+        #expect(r.stderr.contains(message), "stderr: \(r.stderr)", sourceLocation: sourceLocation)
+    }
+
+    @Test("bad inputs give a clear error, exit 1, and leave no output")
+    func badInputs() throws {
+        let dir = try temporaryDirectory()
+        try writeInputs(dir)
+        let f = dir + "/from.png", t = dir + "/to.png", out = dir + "/out.png"
+        try expectFailure(["frame", "--from", dir + "/missing.png", "--to", t, "--effect", "fade", "--progress", "0.5", "-o", out], "no such file")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0]).write(to: URL(fileURLWithPath: dir + "/truncated.png"))
+        try expectFailure(["frame", "--from", dir + "/truncated.png", "--to", t, "--effect", "fade", "--progress", "0.5", "-o", out], "corrupt or truncated")
+        try expectFailure(["frame", "--from", f, "--to", t, "--effect", "doom-mlt", "--progress", "0.5", "-o", out], "did you mean 'doom-melt'")
+        try expectFailure(["frame", "--from", f, "--to", t, "--effect", "fade", "--param", "speed=2", "--progress", "0.5", "-o", out], "has no parameter 'speed'")
+        try expectFailure(["frame", "--from", f, "--to", t, "--effect", "doom-melt", "--param", "spread=fast", "--progress", "0.5", "-o", out], "not a valid float")
+        try expectFailure(["frame", "--from", f, "--to", t, "--effect", "doom-melt", "--param", "spread=nan", "--progress", "0.5", "-o", out], "finite")
+        try expectFailure(["frame", "--from", f, "--to", t, "--effect", "fade", "--progress", "0.5", "-o", dir + "/no/such/dir/out.png"], "cannot write")
+        try expectFailure(["render", "--from", f, "--to", t, "--effect", "fade", "--duration", "inf", "-o", dir + "/frames"], "--duration")
+        #expect(listing(dir) == ["from.png", "to.png", "truncated.png"])
+    }
+
+    @Test("a .glsl transition that does not compile reports its own line numbers")
+    func compileError() throws {
+        let dir = try temporaryDirectory()
+        try writeInputs(dir)
+        let source = """
+        // Author: test
+        uniform float amount; // = 1.0
+
+        vec4 transition(vec2 uv) {
+            vec4 a = getFromColor(uv);
+            return a * undefinedThing;
+        }
+        """
+        try source.write(toFile: dir + "/broken.glsl", atomically: true, encoding: .utf8)
+        try expectFailure(["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", dir + "/broken.glsl", "--progress", "0.5", "-o", dir + "/o.png"],
+                          "broken.glsl:6: error: 'undefinedThing'")
+        // A working file runs, with its parameter.
+        try "uniform float amount; // = 1.0\nvec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress * amount); }"
+            .write(toFile: dir + "/ok.glsl", atomically: true, encoding: .utf8)
+        let ok = try segue(["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", dir + "/ok.glsl", "--param", "amount=0.5", "--progress", "1", "-o", dir + "/o.png"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(abs(Int(try ImageFile.read(path: dir + "/o.png")[0, 0].r) - 128) <= 1)
+    }
+
+    @Test("no Vulkan driver names the Debian package")
+    func noDriver() throws {
+        let dir = try temporaryDirectory()
+        try writeInputs(dir)
+        try expectFailure(["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--progress", "0.5", "-o", dir + "/o.png"],
+                          "mesa-vulkan-drivers", environment: ["VK_DRIVER_FILES": "/nonexistent/icd.json", "VK_ICD_FILENAMES": "/nonexistent/icd.json"])
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o.png"))
+    }
+
+    @Test("no ffmpeg for a video output: clear error, no file")
+    func noFFmpeg() throws {
+        let dir = try temporaryDirectory()
+        try writeInputs(dir)
+        try expectFailure(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "0.2", "-o", dir + "/o.mp4"],
+                          "ffmpeg", environment: ["SEGUE_FFMPEG": "/nonexistent/ffmpeg"])
+        #expect(listing(dir) == ["from.png", "to.png"])
+    }
+
+    @Test("Ctrl-C during a render removes what it started")
+    func interrupt() throws {
+        let dir = try temporaryDirectory()
+        try writeInputs(dir, width: 640, height: 480)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: segueBinary)
+        p.arguments = ["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "60", "--fps", "30", "-o", dir + "/frames"]
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Wait until the temporary frame directory exists and has frames in it.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if let tmp = listing(dir).first(where: { $0.contains("segue-tmp") }), !listing(dir + "/" + tmp).isEmpty { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(listing(dir).contains { $0.contains("segue-tmp") }, "the render never started")
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 130)
+        #expect(listing(dir) == ["from.png", "to.png"])
+    }
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Segue builds and runs with, if any is missing (idempotent).
+set -euo pipefail
+packages=(
+  libvulkan-dev        # Vulkan loader and headers
+  mesa-vulkan-drivers  # lavapipe: Vulkan on the CPU, for machines without a GPU
+  vulkan-tools         # vulkaninfo, for diagnostics
+  libshaderc-dev glslang-dev spirv-tools  # GLSL -> SPIR-V at run time (static link, see Package.swift)
+  libpng-dev libturbojpeg0-dev            # PNG and JPEG
+  ffmpeg               # video output and the xfade benchmark peer
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+command -v swift >/dev/null || { echo "error: Swift 6 is required (https://swift.org/install); 'swift' is not on PATH" >&2; exit 1; }
