@@ -38,7 +38,7 @@ public struct SpringAnimation<Value: Interpolatable>: PropertyAnimation, SpringD
     private var values: BasicValues<Value>
 
     /// Creates a spring animation whose duration is the spring's settling duration (unless
-    /// `timing.duration` is given).
+    /// `timing.duration` is given; an undamped spring, which never settles, gets 0.25 s).
     public init(
         spring: Spring, fromValue: Value? = nil, toValue: Value? = nil, byValue: Value? = nil,
         timing: MediaTiming = MediaTiming(), isAdditive: Bool = false, isCumulative: Bool = false,
