@@ -4,6 +4,11 @@
 // were added; each receives the value so far and returns its replacement (additive ones add).
 // An animation that has finished and will be removed on completion no longer contributes, even
 // before the next update() physically removes it.
+//
+// Performance: the per-frame path (update, presentationValue) is pre-specialized with
+// `@specialized` for the value types Segue animates (Double, vectors, Transform3D, colours);
+// other types run the generic code. It avoids generic tuples, optionals of generic tuples and
+// iterators, whose metadata the unspecialized code would look up at run time.
 
 import SegueMath
 
@@ -27,9 +32,14 @@ public final class AnimatableProperty<Value: Interpolatable> {
     public internal(set) var modelValue: Value
     var committedValue: Value
     var entries: [AnimationEntry<Value>] = []
+    /// Entries not yet finished or removed.
+    private var runningCount = 0
     var isCommitScheduled = false
+    var isUpdateScheduled = false
     private var generation = 0
-    private var cache: (time: Double, generation: Int, value: Value)?
+    private var cacheTime = -Double.infinity
+    private var cacheGeneration = -1
+    private var cachedValue: Value
     private var displayedValue: Value
 
     init(key: String, host: AnimationHost, initialValue: Value, needsDisplay: Bool, defaultAction: Action?) {
@@ -39,6 +49,7 @@ public final class AnimatableProperty<Value: Interpolatable> {
         self.defaultAction = defaultAction
         modelValue = initialValue
         committedValue = initialValue
+        cachedValue = initialValue
         displayedValue = initialValue
     }
 
@@ -58,25 +69,34 @@ public final class AnimatableProperty<Value: Interpolatable> {
 
     /// The presentation value at `time`: the committed model value with the committed
     /// animations applied in the order they were added.
+    @specialized(where Value == Double)
+    @specialized(where Value == Vector2)
+    @specialized(where Value == Vector3)
+    @specialized(where Value == Vector4)
+    @specialized(where Value == Transform3D)
+    @specialized(where Value == AnimatableColor)
     public func presentationValue(at time: Double) -> Value {
-        if let cache, cache.time == time, cache.generation == generation {
-            return cache.value
+        if cacheTime == time && cacheGeneration == generation {
+            return cachedValue
         }
-        let value = computePresentation(at: time)
-        cache = (time, generation, value)
-        return value
-    }
-
-    private func computePresentation(at time: Double) -> Value {
         var value = committedValue
-        for entry in entries where entry.isCommitted {
-            if entry.isRemovedOnCompletion && entry.timing.isFinished(atParentTime: time) {
+        var index = 0
+        let count = entries.count
+        while index < count {
+            let entry = entries[index]
+            index += 1
+            guard entry.isCommitted else { continue }
+            let localTime = time - entry.timeShift
+            if entry.isRemovedOnCompletion && entry.timing.isFinished(atParentTime: localTime) {
                 continue
             }
-            if let animated = entry.animation.value(atParentTime: time, current: value) {
+            if let animated = entry.animation.value(atParentTime: localTime, current: value) {
                 value = animated
             }
         }
+        cacheTime = time
+        cacheGeneration = generation
+        cachedValue = value
         return value
     }
 
@@ -93,9 +113,10 @@ public final class AnimatableProperty<Value: Interpolatable> {
         entries.compactMap(\.key)
     }
 
-    /// The animation under `animationKey`, with its timing as resolved when it was added.
+    /// The animation under `animationKey`, with its timing as resolved when it was added
+    /// (and its begin time as resolved at the commit).
     public func animation(forKey animationKey: String) -> (any PropertyAnimation<Value>)? {
-        entries.first { $0.key == animationKey }?.animation
+        entries.first { $0.key == animationKey }?.resolvedAnimation
     }
 
     /// Whether any animation is attached (running, waiting to begin, or holding its end).
@@ -103,6 +124,7 @@ public final class AnimatableProperty<Value: Interpolatable> {
 
     func append(_ entry: AnimationEntry<Value>) {
         entries.append(entry)
+        runningCount += 1
         generation += 1
         host.context.scheduleCommit(self)
     }
@@ -118,11 +140,8 @@ public final class AnimatableProperty<Value: Interpolatable> {
     private func end(_ entry: AnimationEntry<Value>, finished: Bool) {
         guard !entry.hasEnded else { return }
         entry.hasEnded = true
+        runningCount -= 1
         host.context.animationEnded(groups: entry.groups, completion: entry.completion, finished: finished)
-    }
-
-    var hasRunningAnimations: Bool {
-        entries.contains { !$0.hasEnded }
     }
 }
 
@@ -133,6 +152,7 @@ protocol PropertyStorage: AnyObject {
     var key: String { get }
     var defaultAction: Action? { get }
     var isCommitScheduled: Bool { get set }
+    var isUpdateScheduled: Bool { get set }
     var animationKeys: [String] { get }
     /// Applies the model value and pending animations at the outermost commit.
     func commitChanges(at time: Double)
@@ -149,12 +169,11 @@ extension AnimatableProperty: PropertyStorage {
         for entry in entries where !entry.isCommitted {
             entry.isCommitted = true
             if entry.timing.beginTime == 0 {
-                entry.timing.beginTime = time
-                entry.animation.timing.beginTime = time
+                entry.timeShift = time
             }
         }
         generation += 1
-        if hasRunningAnimations {
+        if runningCount > 0 {
             host.scheduleUpdate(self)
         }
         if needsDisplayOnChange {
@@ -166,28 +185,42 @@ extension AnimatableProperty: PropertyStorage {
         }
     }
 
+    @specialized(where Value == Double)
+    @specialized(where Value == Vector2)
+    @specialized(where Value == Vector3)
+    @specialized(where Value == Vector4)
+    @specialized(where Value == Transform3D)
+    @specialized(where Value == AnimatableColor)
     func update(at time: Double) -> Bool {
         var removed = false
-        for entry in entries where entry.isCommitted && !entry.hasEnded && entry.timing.isFinished(atParentTime: time) {
-            end(entry, finished: true)
-            if entry.isRemovedOnCompletion {
-                removed = true
+        var index = 0
+        let count = entries.count
+        while index < count {
+            let entry = entries[index]
+            index += 1
+            if entry.isCommitted && !entry.hasEnded && entry.timing.isFinished(atParentTime: time - entry.timeShift) {
+                end(entry, finished: true)
+                removed = removed || entry.isRemovedOnCompletion
             }
         }
         if removed {
-            let keys = entries.compactMap { $0.hasEnded && $0.isRemovedOnCompletion ? $0.key : nil }
-            entries.removeAll { $0.hasEnded && $0.isRemovedOnCompletion }
-            generation += 1
-            for key in keys {
-                host.forgetAnimationKey(key)
-            }
+            removeFinishedEntries()
         }
         let value = presentationValue(at: time)
         if needsDisplayOnChange && value != displayedValue {
             displayedValue = value
             host.markNeedsDisplay(key)
         }
-        return hasRunningAnimations
+        return runningCount > 0
+    }
+
+    private func removeFinishedEntries() {
+        let keys = entries.compactMap { $0.hasEnded && $0.isRemovedOnCompletion ? $0.key : nil }
+        entries.removeAll { $0.hasEnded && $0.isRemovedOnCompletion }
+        generation += 1
+        for key in keys {
+            host.forgetAnimationKey(key)
+        }
     }
 
     @discardableResult
@@ -207,12 +240,17 @@ extension AnimatableProperty: PropertyStorage {
 /// One animation attached to a property.
 final class AnimationEntry<Value: Interpolatable> {
     let key: String?
-    var animation: any PropertyAnimation<Value>
-    /// A copy of the animation's resolved timing, read without dynamic dispatch.
-    var timing: MediaTiming
+    /// The animation as added (durations resolved; a begin time of 0 is kept and expressed
+    /// through ``timeShift``, so the hot path reads only immutable storage).
+    let animation: any PropertyAnimation<Value>
+    /// A copy of the animation's timing, read without dynamic dispatch.
+    let timing: MediaTiming
     let isRemovedOnCompletion: Bool
     let groups: [CompletionGroup]
     let completion: ((Bool) -> Void)?
+    /// The commit time for animations added with `beginTime == 0`, else 0: the animation is
+    /// evaluated at `parentTime − timeShift`.
+    var timeShift = 0.0
     /// Whether the outermost transaction has committed it (only then is it evaluated).
     var isCommitted = false
     /// Whether it has finished or been removed (its completion has been reported).
@@ -226,5 +264,12 @@ final class AnimationEntry<Value: Interpolatable> {
         isRemovedOnCompletion = animation.isRemovedOnCompletion
         self.groups = groups
         self.completion = completion
+    }
+
+    /// The animation with its begin time as resolved at the commit.
+    var resolvedAnimation: any PropertyAnimation<Value> {
+        var resolved = animation
+        resolved.timing.beginTime += timeShift
+        return resolved
     }
 }

@@ -26,7 +26,6 @@ public final class AnimationContext {
     private var committedGroups: [CompletionGroup] = []
     private var pendingCommits: [any PropertyStorage] = []
     private var activeHosts: [AnimationHost] = []
-    private var activeHostIDs: Set<ObjectIdentifier> = []
     private var callbacks: [() -> Void] = []
     private var isRunningCallbacks = false
 
@@ -177,7 +176,8 @@ public final class AnimationContext {
 
     /// Registers a host with running animations for ``update()``.
     func activate(_ host: AnimationHost) {
-        if activeHostIDs.insert(ObjectIdentifier(host)).inserted {
+        if !host.isScheduledForUpdate {
+            host.isScheduledForUpdate = true
             activeHosts.append(host)
         }
     }
@@ -194,17 +194,25 @@ public final class AnimationContext {
     @discardableResult
     public func update() -> Int {
         let now = clock.now
-        let hosts = activeHosts
-        activeHosts = []
-        activeHostIDs = []
+        // Hosts only join the list from commits and removals, never during this loop, so
+        // the list is compacted in place.
+        let count = activeHosts.count
+        var kept = 0
         var evaluated = 0
-        for host in hosts {
-            let (count, stillActive) = host.update(at: now)
-            evaluated += count
+        for index in 0..<count {
+            let host = activeHosts[index]
+            let (properties, stillActive) = host.update(at: now)
+            evaluated += properties
             if stillActive {
-                activate(host)
+                if kept != index {
+                    activeHosts[kept] = host
+                }
+                kept += 1
+            } else {
+                host.isScheduledForUpdate = false
             }
         }
+        activeHosts.removeSubrange(kept..<count)
         runCallbacks()
         return evaluated
     }

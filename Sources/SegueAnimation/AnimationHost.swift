@@ -44,7 +44,6 @@ open class AnimationHost {
     private var propertyOrder: [String] = []
     private var animationOwners: [String: String] = [:]
     private var activeProperties: [any PropertyStorage] = []
-    private var activePropertyKeys: Set<String> = []
     private var changedDisplayKeys: Set<String> = []
 
     /// Creates a host in `context`.
@@ -224,24 +223,35 @@ open class AnimationHost {
 
     /// Makes sure `property` is evaluated at the next ``AnimationContext/update()``.
     func scheduleUpdate(_ property: any PropertyStorage) {
-        if activePropertyKeys.insert(property.key).inserted {
+        if !property.isUpdateScheduled {
+            property.isUpdateScheduled = true
             activeProperties.append(property)
         }
         context.activate(self)
     }
 
+    /// Whether the context lists this host for ``AnimationContext/update()``.
+    var isScheduledForUpdate = false
+
     /// Evaluates the active properties at `time`; returns how many were evaluated and
-    /// whether any still needs frames.
+    /// whether any still needs frames. Properties never schedule updates while being
+    /// updated, so the list is compacted in place.
     func update(at time: Double) -> (evaluated: Int, active: Bool) {
-        let current = activeProperties
-        activeProperties = []
-        activePropertyKeys = []
-        for property in current where property.update(at: time) {
-            if activePropertyKeys.insert(property.key).inserted {
-                activeProperties.append(property)
+        let count = activeProperties.count
+        var kept = 0
+        for index in 0..<count {
+            let property = activeProperties[index]
+            if property.update(at: time) {
+                if kept != index {
+                    activeProperties[kept] = property
+                }
+                kept += 1
+            } else {
+                property.isUpdateScheduled = false
             }
         }
-        return (current.count, !activeProperties.isEmpty)
+        activeProperties.removeLast(count - kept)
+        return (count, kept > 0)
     }
 
     // MARK: - Display

@@ -66,13 +66,21 @@ public struct BasicAnimation<Value: Interpolatable>: PropertyAnimation {
 
     /// The value at eased progress `progress` of iteration `iteration`, given the value beneath.
     public func value(atProgress progress: Double, iteration: Int = 0, current: Value) -> Value {
-        let (from, to) = values.endpoints(base: isAdditive ? .zero : current)
+        let base = isAdditive ? Value.zero : current
+        let from = values.from(base: base)
+        let to = values.to(base: base, from: from)
         return composeAnimatedValue(
             from.interpolated(to: to, fraction: progress), end: to, iteration: iteration,
             isCumulative: isCumulative, isAdditive: isAdditive, current: current)
     }
 
     /// The value at a parent time, or `nil` when the animation is not applied.
+    @specialized(where Value == Double)
+    @specialized(where Value == Vector2)
+    @specialized(where Value == Vector3)
+    @specialized(where Value == Vector4)
+    @specialized(where Value == Transform3D)
+    @specialized(where Value == AnimatableColor)
     public func value(atParentTime parentTime: Double, current: Value) -> Value? {
         guard let sample = timing.sample(atParentTime: parentTime) else { return nil }
         return value(atProgress: sample.progress, iteration: sample.iteration, current: current)

@@ -31,25 +31,19 @@ struct BasicValues<Value: Interpolatable>: Sendable {
     var toValue: Value?
     var byValue: Value?
 
-    /// The start and end of the interpolation. `base` stands for "the current presentation
-    /// value" of the reference (for additive animations it is zero).
-    func endpoints(base: Value) -> (from: Value, to: Value) {
-        switch (fromValue, toValue, byValue) {
-        case let (from?, to?, _):
-            return (from, to)
-        case let (from?, nil, by?):
-            return (from, from + by)
-        case let (nil, to?, by?):
-            return (to - by, to)
-        case let (from?, nil, nil):
-            return (from, base)
-        case let (nil, to?, nil):
-            return (base, to)
-        case let (nil, nil, by?):
-            return (base, base + by)
-        case (nil, nil, nil):
-            return (base, base)
-        }
+    /// The start of the interpolation. `base` stands for "the current presentation value" of
+    /// the reference (for additive animations it is zero).
+    func from(base: Value) -> Value {
+        if let fromValue { return fromValue }
+        if let toValue, let byValue { return toValue - byValue }
+        return base  // to alone, by alone, nothing
+    }
+
+    /// The end of the interpolation, given its start `from`.
+    func to(base: Value, from: Value) -> Value {
+        if let toValue { return toValue }
+        if let byValue { return from + byValue }  // from + by, or base + by
+        return base  // from alone, nothing
     }
 
     var isEmpty: Bool { fromValue == nil && toValue == nil && byValue == nil }
@@ -63,12 +57,11 @@ struct BasicValues<Value: Interpolatable>: Sendable {
 /// result is added to `current`.
 @inline(__always)
 func composeAnimatedValue<Value: Interpolatable>(
-    _ value: Value, end: @autoclosure () -> Value, iteration: Int,
-    isCumulative: Bool, isAdditive: Bool, current: Value
+    _ value: Value, end: Value, iteration: Int, isCumulative: Bool, isAdditive: Bool, current: Value
 ) -> Value {
     var result = value
     if isCumulative && iteration > 0 {
-        result = result + end().scaled(by: Double(iteration))
+        result = result + end.scaled(by: Double(iteration))
     }
     return isAdditive ? current + result : result
 }

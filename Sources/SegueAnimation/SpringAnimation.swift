@@ -38,7 +38,7 @@ public struct SpringAnimation<Value: Interpolatable>: PropertyAnimation, SpringD
     private var values: BasicValues<Value>
 
     /// Creates a spring animation whose duration is the spring's settling duration (unless
-    /// `timing.duration` is given).
+    /// `timing.duration` is given; an undamped spring, which never settles, gets 0.25 s).
     public init(
         spring: Spring, fromValue: Value? = nil, toValue: Value? = nil, byValue: Value? = nil,
         timing: MediaTiming = MediaTiming(), isAdditive: Bool = false, isCumulative: Bool = false,
@@ -62,7 +62,9 @@ public struct SpringAnimation<Value: Interpolatable>: PropertyAnimation, SpringD
 
     /// The value at local time `seconds` of iteration `iteration`, given the value beneath.
     public func value(atLocalTime seconds: Double, iteration: Int = 0, current: Value) -> Value {
-        let (from, to) = values.endpoints(base: isAdditive ? .zero : current)
+        let base = isAdditive ? Value.zero : current
+        let from = values.from(base: base)
+        let to = values.to(base: base, from: from)
         let progress = spring.value(at: seconds)
         return composeAnimatedValue(
             from.interpolated(to: to, fraction: progress), end: to, iteration: iteration,
@@ -70,6 +72,12 @@ public struct SpringAnimation<Value: Interpolatable>: PropertyAnimation, SpringD
     }
 
     /// The value at a parent time, or `nil` when the animation is not applied.
+    @specialized(where Value == Double)
+    @specialized(where Value == Vector2)
+    @specialized(where Value == Vector3)
+    @specialized(where Value == Vector4)
+    @specialized(where Value == Transform3D)
+    @specialized(where Value == AnimatableColor)
     public func value(atParentTime parentTime: Double, current: Value) -> Value? {
         guard let sample = timing.sample(atParentTime: parentTime) else { return nil }
         var seconds = sample.localTime

@@ -260,3 +260,35 @@ struct ClockTests {
         #expect(x.presentationValue == 3)
     }
 }
+
+/// A value type the engine has no pre-specialized code for, so it runs the generic path.
+struct Celsius: Interpolatable {
+    var degrees: Double
+    static let zero = Celsius(degrees: 0)
+    static func + (a: Celsius, b: Celsius) -> Celsius { Celsius(degrees: a.degrees + b.degrees) }
+    static func - (a: Celsius, b: Celsius) -> Celsius { Celsius(degrees: a.degrees - b.degrees) }
+    func scaled(by factor: Double) -> Celsius { Celsius(degrees: degrees * factor) }
+    func distance(to other: Celsius) -> Double { abs(other.degrees - degrees) }
+}
+
+@Suite("Custom value types")
+struct CustomValueTypeTests {
+    @Test func genericPathMatchesTheSpecializedOne() throws {
+        let (clock, context, host) = makeHost()
+        let plain = host.addProperty("plain", initialValue: 10.0)
+        let custom = host.addProperty("custom", initialValue: Celsius(degrees: 10))
+        let timing = MediaTiming(duration: 2, repeatCount: 2, autoreverses: true, timingFunction: .easeInEaseOut)
+        plain.addAnimation(BasicAnimation<Double>(byValue: 30, timing: timing, isAdditive: true), forKey: "p")
+        custom.addAnimation(BasicAnimation<Celsius>(byValue: Celsius(degrees: 30), timing: timing, isAdditive: true), forKey: "c")
+        let values: [Double] = [0, 15, 40, 5]
+        plain.addAnimation(try KeyframeAnimation<Double>(values: values, calculationMode: .cubicPaced, timing: MediaTiming(duration: 3), isAdditive: true), forKey: "pk")
+        custom.addAnimation(try KeyframeAnimation<Celsius>(values: values.map { Celsius(degrees: $0) }, calculationMode: .cubicPaced,
+                                                           timing: MediaTiming(duration: 3), isAdditive: true), forKey: "ck")
+        for step in 0...40 {
+            clock.now = Double(step) * 0.2
+            #expect(context.update() == 2)
+            #expect(isClose(custom.presentationValue.degrees, plain.presentationValue, 1e-12), "t = \(clock.now)")
+        }
+        #expect(custom.presentationValue == Celsius(degrees: 10))
+    }
+}
