@@ -43,6 +43,8 @@ public final class TransitionRenderer {
     private let renderer: FrameRenderer
     private let fromFit: (x: Double, y: Double)
     private let toFit: (x: Double, y: Double)
+    private let fromSize: (width: Int, height: Int)
+    private let toSize: (width: Int, height: Int)
 
     /// Prepares the GPU side: compiles the effect (or reuses the cached pipeline) and uploads
     /// the textures.
@@ -81,6 +83,8 @@ public final class TransitionRenderer {
         }
         fromFit = resize.textureScale(imageWidth: from.width, imageHeight: from.height, outputWidth: self.width, outputHeight: self.height)
         toFit = resize.textureScale(imageWidth: to.width, imageHeight: to.height, outputWidth: self.width, outputHeight: self.height)
+        fromSize = (from.width, from.height)
+        toSize = (to.width, to.height)
         renderer = try FrameRenderer(context: context, fragmentGLSL: shader.glsl, fileName: shader.fileName,
                                      uniformSize: layout.size, textures: gpuTextures, width: self.width, height: self.height,
                                      framesInFlight: framesInFlight, readback: readback)
@@ -89,7 +93,8 @@ public final class TransitionRenderer {
     /// The uniform block for one frame.
     public func uniformBytes(progress: Double, time: Double, duration: Double) -> [UInt8] {
         layout.pack(FrameUniforms(progress: progress, time: time, duration: duration, width: width, height: height,
-                                  scale: scale, fromFit: fromFit, toFit: toFit), parameters: parameters)
+                                  scale: scale, fromFit: fromFit, toFit: toFit,
+                                  fromSize: fromSize, toSize: toSize), parameters: parameters)
     }
 
     /// One frame at `progress`, `time` seconds into a transition of `duration` seconds.

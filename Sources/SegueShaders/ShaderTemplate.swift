@@ -58,6 +58,7 @@ public enum ShaderTemplate {
         // Effect uv → texture coordinates: flip y for bottom-left sources, then fit.
         let flip = effect.origin == .bottomLeft
         s += """
+        // fit.xy: texture-coordinate scale of the resize mode; fit.zw: the texture's size in texels.
         vec4 _segue_sample(sampler2D s, vec4 fit, vec2 uv) {
             vec2 t = vec2(uv.x, \(flip ? "1.0 - uv.y" : "uv.y"));
             if (fit.x != 1.0 || fit.y != 1.0) {
@@ -68,6 +69,7 @@ public enum ShaderTemplate {
             }
             return texture(s, t);
         }
+
         vec4 getFromColor(vec2 uv) { return _segue_sample(_segue_from, _segue_fromFit, uv); }
         vec4 getToColor(vec2 uv) { return _segue_sample(_segue_to, _segue_toFit, uv); }
         #line 1

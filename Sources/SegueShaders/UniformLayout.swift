@@ -20,10 +20,15 @@ public struct FrameUniforms: Sendable, Equatable {
     public var fromFit: (x: Double, y: Double)
     /// Texture-coordinate scale fitting `to` to the output.
     public var toFit: (x: Double, y: Double)
+    /// Size of the `from` texture in texels.
+    public var fromSize: (width: Int, height: Int)
+    /// Size of the `to` texture in texels.
+    public var toSize: (width: Int, height: Int)
 
     /// Per-frame values.
     public init(progress: Double, time: Double, duration: Double, width: Int, height: Int, scale: Double = 1,
-                fromFit: (x: Double, y: Double) = (1, 1), toFit: (x: Double, y: Double) = (1, 1)) {
+                fromFit: (x: Double, y: Double) = (1, 1), toFit: (x: Double, y: Double) = (1, 1),
+                fromSize: (width: Int, height: Int)? = nil, toSize: (width: Int, height: Int)? = nil) {
         self.progress = progress
         self.time = time
         self.duration = duration
@@ -32,11 +37,14 @@ public struct FrameUniforms: Sendable, Equatable {
         self.scale = scale
         self.fromFit = fromFit
         self.toFit = toFit
+        self.fromSize = fromSize ?? (width, height)
+        self.toSize = toSize ?? (width, height)
     }
 
     public static func == (a: FrameUniforms, b: FrameUniforms) -> Bool {
         a.progress == b.progress && a.time == b.time && a.duration == b.duration && a.width == b.width
             && a.height == b.height && a.scale == b.scale && a.fromFit == b.fromFit && a.toFit == b.toFit
+            && a.fromSize == b.fromSize && a.toSize == b.toSize
     }
 }
 
@@ -102,8 +110,12 @@ public struct UniformLayout: Sendable, Equatable {
             f(24, frame.scale)
             f(32, frame.fromFit.x)
             f(36, frame.fromFit.y)
+            f(40, Double(frame.fromSize.width))
+            f(44, Double(frame.fromSize.height))
             f(48, frame.toFit.x)
             f(52, frame.toFit.y)
+            f(56, Double(frame.toSize.width))
+            f(60, Double(frame.toSize.height))
             for m in members {
                 guard let value = parameters[m.name] else { preconditionFailure("no value for parameter \(m.name)") }
                 precondition(value.type == m.type, "parameter \(m.name) is \(m.type), value is \(value.type)")

@@ -47,6 +47,8 @@ struct BenchCommand: ParsableCommand {
             for mode in ["render", "readback", "pipe"] {
                 let renderer = try TransitionRenderer(effect: effect, from: from, to: to, parameters: values, context: context,
                                                       readback: mode != "render")
+                // Warm-up, untimed: the driver compiles shader variants on first draw.
+                try renderer.render(Timeline(duration: 1, fps: 2, curve: { $0 })) { _, _ in }
                 let seconds: Double
                 if mode == "pipe" {
                     seconds = try timePipe(renderer, timeline)

@@ -50,7 +50,8 @@ struct DemoCommand: ParsableCommand {
             let start = Date()
             try renderer.render(timeline, to: sink)
             let seconds = Date().timeIntervalSince(start)
-            print(String(format: "  %-10@ %@  (%d frames, %.1f fps)", effect.name, destination, timeline.frameCount, Double(timeline.frameCount) / seconds))
+            print("  " + effect.name.padding(toLength: 10, withPad: " ", startingAt: 0)
+                  + String(format: " %@  (%d frames, %.1f fps)", destination, timeline.frameCount, Double(timeline.frameCount) / seconds))
             // Contact-sheet row: a third of the size, at five progress values.
             let small = try TransitionRenderer(effect: effect, from: from, to: to, width: from.width / 3, height: from.height / 3, context: context, framesInFlight: 1)
             rows.append(try columns.map { p in try small.frame(progress: p, time: p * effect.defaultDuration, duration: effect.defaultDuration) })
