@@ -161,6 +161,14 @@ enum FileIO {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
+    /// Grows a pipe's kernel buffer to 1 MiB (when `fd` is a pipe; otherwise nothing), so a
+    /// frame of several megabytes crosses in a few writes instead of one per 64 KiB.
+    static func enlargePipeBuffer(_ fd: Int32) {
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFIFO else { return }
+        _ = fcntl(fd, 1031 /* F_SETPIPE_SZ */, 1 << 20)
+    }
+
     /// Ignores `SIGPIPE` process-wide (once), so writing to a pipe whose reader died returns
     /// `EPIPE` instead of killing the process.
     static func ignoreSIGPIPE() {

@@ -23,6 +23,7 @@ public final class RawFrameWriter {
         self.fileDescriptor = fileDescriptor
         self.name = name
         FileIO.ignoreSIGPIPE()
+        FileIO.enlargePipeBuffer(fileDescriptor)
     }
 
     /// Writes one frame's bytes exactly as given.

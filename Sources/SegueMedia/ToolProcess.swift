@@ -44,6 +44,7 @@ final class ToolProcess {
         self.path = path
         self.process = process
         self.input = stdinPipe?.fileHandleForWriting
+        if let input { FileIO.enlargePipeBuffer(input.fileDescriptor) }
         self.output = stdoutPipe?.fileHandleForReading
         self.errors = StderrCollector(stderrPipe.fileHandleForReading)
         TemporaryFiles.register(process: process.processIdentifier)

@@ -250,7 +250,8 @@ public final class FrameRenderer {
         attachment.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO
         attachment.imageView = target.view
         attachment.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL
-        attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR
+        // The full-screen triangle writes every pixel: nothing to load or clear.
+        attachment.loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE
         attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE
         let extent = VkExtent2D(width: UInt32(width), height: UInt32(height))
         withUnsafePointer(to: &attachment) { att in

@@ -18,7 +18,10 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Vulkan device: an index or a name substring.")
     var device: String?
 
-    @Flag(help: "Skip the ffmpeg xfade peers.")
+    @Option(help: "Runs per measurement; the median is reported.")
+    var runs: Int = 3
+
+    @Flag(name: .customLong("no-ffmpeg"), help: "Skip the ffmpeg xfade peers.")
     var noFFmpeg = false
 
     /// Segue effect (with parameters) → nearest xfade transition.
@@ -37,7 +40,8 @@ struct BenchCommand: ParsableCommand {
         let from = try fit.frame(progress: 0, time: 0, duration: 1), to = try fit.frame(progress: 1, time: 1, duration: 1)
         let duration = Double(frames - 1) / 30
 
-        print("Segue bench: \(w)x\(h), \(frames) frames, device \(context.info.name) (\(context.info.type.rawValue)), \(ProcessInfo.processInfo.activeProcessorCount) CPU cores")
+        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+        print("Segue bench: \(w)x\(h), \(frames) frames, median of \(runs) runs, device \(context.info.name) (\(context.info.type.rawValue)), \(ProcessInfo.processInfo.activeProcessorCount) CPU cores")
         print(row("effect", "mode", "fps", "ms/frame"))
         var endToEnd: [String: Double] = [:]
         for effect in EffectCatalog.builtIns where effect.kind == .fullScreen {
@@ -49,15 +53,13 @@ struct BenchCommand: ParsableCommand {
                                                       readback: mode != "render")
                 // Warm-up, untimed: the driver compiles shader variants on first draw.
                 try renderer.render(Timeline(duration: 1, fps: 2, curve: { $0 })) { _, _ in }
-                let seconds: Double
-                if mode == "pipe" {
-                    seconds = try timePipe(renderer, timeline)
-                } else {
+                let seconds = try median(runs) {
+                    if mode == "pipe" { return try timePipe(renderer, timeline) }
                     var sink: UInt8 = 0
                     let start = DispatchTime.now()
                     try renderer.render(timeline) { _, pixels in if !pixels.isEmpty { sink &+= pixels[pixels.count / 2] } }
-                    seconds = elapsed(since: start)
                     _ = sink
+                    return elapsed(since: start)
                 }
                 let fps = Double(timeline.frameCount) / seconds
                 if mode == "pipe" { endToEnd[effect.name] = fps }
@@ -74,12 +76,18 @@ struct BenchCommand: ParsableCommand {
         print("")
         print(row("xfade", "pipe", "fps", "ms/frame") + "   segue end-to-end / xfade")
         for peer in Self.peers {
-            let seconds = try timeXfade(ffmpeg: ffmpeg, dir: dir, transition: peer.xfade, duration: duration)
+            let seconds = try median(runs) { try timeXfade(ffmpeg: ffmpeg, dir: dir, transition: peer.xfade, duration: duration) }
             let fps = Double(frames) / seconds
             let ratio = (endToEnd[peer.effect] ?? 0) / fps
             print(row(peer.xfade, "pipe", String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps))
                   + String(format: "   %@: %.2fx", peer.effect, ratio))
         }
+    }
+
+    private func median(_ n: Int, _ measure: () throws -> Double) rethrows -> Double {
+        var times: [Double] = []
+        for _ in 0..<n { times.append(try measure()) }
+        return times.sorted()[n / 2]
     }
 
     private func row(_ a: String, _ b: String, _ c: String, _ d: String) -> String {
