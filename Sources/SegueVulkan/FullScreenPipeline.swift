@@ -104,7 +104,7 @@ final class FullScreenPipeline: @unchecked Sendable {
         multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT
         var attachment = VkPipelineColorBlendAttachmentState()
         attachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT.rawValue | VK_COLOR_COMPONENT_G_BIT.rawValue | VK_COLOR_COMPONENT_B_BIT.rawValue | VK_COLOR_COMPONENT_A_BIT.rawValue
-        var dynamicStates = [VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR]
+        let dynamicStates = [VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR]
         var format = GPUImage.format
 
         let r3 = withUnsafePointer(to: &attachment) { att in

@@ -228,6 +228,19 @@ public final class GPUContext: @unchecked Sendable {
         return fallback
     }
 
+    /// Allocates device memory for `requirements` from the best matching memory type.
+    func allocate(_ requirements: VkMemoryRequirements, required: VkMemoryPropertyFlags, preferred: VkMemoryPropertyFlags = 0,
+                  what: String) throws(VulkanError) -> (memory: VkDeviceMemory, typeIndex: UInt32) {
+        let typeIndex = try memoryType(bits: requirements.memoryTypeBits, required: required, preferred: preferred)
+        var alloc = VkMemoryAllocateInfo()
+        alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO
+        alloc.allocationSize = requirements.size
+        alloc.memoryTypeIndex = typeIndex
+        var memory: VkDeviceMemory?
+        try check(vkAllocateMemory(device, &alloc, nil, &memory), "vkAllocateMemory(\(what))")
+        return (memory!, typeIndex)
+    }
+
     /// Submits one command buffer, serialized with every other submission on the queue.
     func submit(_ commandBuffer: VkCommandBuffer, fence: VkFence?) throws(VulkanError) {
         var cb: VkCommandBuffer? = commandBuffer

@@ -26,18 +26,12 @@ final class GPUBuffer {
         let required: VkMemoryPropertyFlags = hostVisible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue
         var preferred: VkMemoryPropertyFlags = hostVisible ? VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue : 0
         if preferCached { preferred |= VK_MEMORY_PROPERTY_HOST_CACHED_BIT.rawValue }
-        let typeIndex: UInt32
-        do { typeIndex = try context.memoryType(bits: req.memoryTypeBits, required: required, preferred: preferred) } catch {
+        let memory: VkDeviceMemory, typeIndex: UInt32
+        do {
+            (memory, typeIndex) = try context.allocate(req, required: required, preferred: preferred, what: "\(size) bytes")
+        } catch {
             vkDestroyBuffer(device, buffer, nil); throw error
         }
-        var alloc = VkMemoryAllocateInfo()
-        alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO
-        alloc.allocationSize = req.size
-        alloc.memoryTypeIndex = typeIndex
-        var memory: VkDeviceMemory?
-        let r = vkAllocateMemory(device, &alloc, nil, &memory)
-        if r != VK_SUCCESS { vkDestroyBuffer(device, buffer, nil) }
-        try check(r, "vkAllocateMemory(\(size) bytes)")
         vkBindBufferMemory(device, buffer, memory, 0)
         var ptr: UnsafeMutableRawPointer?
         if hostVisible {
@@ -48,7 +42,7 @@ final class GPUBuffer {
         let types = withUnsafeBytes(of: context.memoryProperties.memoryTypes) { Array($0.bindMemory(to: VkMemoryType.self)) }
         self.coherent = types[Int(typeIndex)].propertyFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue != 0
         self.buffer = buffer!
-        self.memory = memory!
+        self.memory = memory
         self.mapped = ptr
     }
 
@@ -114,18 +108,12 @@ final class GPUImage {
         try check(vkCreateImage(device, &info, nil, &image), "vkCreateImage(\(width)x\(height))")
         var req = VkMemoryRequirements()
         vkGetImageMemoryRequirements(device, image, &req)
-        let typeIndex: UInt32
-        do { typeIndex = try context.memoryType(bits: req.memoryTypeBits, required: VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue) } catch {
+        let memory: VkDeviceMemory
+        do {
+            memory = try context.allocate(req, required: VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue, what: "image \(width)x\(height)").memory
+        } catch {
             vkDestroyImage(device, image, nil); throw error
         }
-        var alloc = VkMemoryAllocateInfo()
-        alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO
-        alloc.allocationSize = req.size
-        alloc.memoryTypeIndex = typeIndex
-        var memory: VkDeviceMemory?
-        let r = vkAllocateMemory(device, &alloc, nil, &memory)
-        if r != VK_SUCCESS { vkDestroyImage(device, image, nil) }
-        try check(r, "vkAllocateMemory(image \(width)x\(height))")
         vkBindImageMemory(device, image, memory, 0)
 
         var viewInfo = VkImageViewCreateInfo()
@@ -139,7 +127,7 @@ final class GPUImage {
         if v != VK_SUCCESS { vkFreeMemory(device, memory, nil); vkDestroyImage(device, image, nil) }
         try check(v, "vkCreateImageView")
         self.image = image!
-        self.memory = memory!
+        self.memory = memory
         self.view = view!
     }
 
