@@ -66,12 +66,7 @@ public struct BasicAnimation<Value: Interpolatable>: PropertyAnimation {
 
     /// The value at eased progress `progress` of iteration `iteration`, given the value beneath.
     public func value(atProgress progress: Double, iteration: Int = 0, current: Value) -> Value {
-        let base = isAdditive ? Value.zero : current
-        let from = values.from(base: base)
-        let to = values.to(base: base, from: from)
-        return composeAnimatedValue(
-            from.interpolated(to: to, fraction: progress), end: to, iteration: iteration,
-            isCumulative: isCumulative, isAdditive: isAdditive, current: current)
+        values.value(atProgress: progress, iteration: iteration, isAdditive: isAdditive, isCumulative: isCumulative, current: current)
     }
 
     /// The value at a parent time, or `nil` when the animation is not applied.

@@ -46,6 +46,17 @@ struct BasicValues<Value: Interpolatable>: Sendable {
         return base  // from alone, nothing
     }
 
+    /// The animated value at eased `progress`: from/to resolved against the value beneath
+    /// (zero when additive), interpolated, then composed for cumulative and additive use.
+    func value(atProgress progress: Double, iteration: Int, isAdditive: Bool, isCumulative: Bool, current: Value) -> Value {
+        let base = isAdditive ? Value.zero : current
+        let start = from(base: base)
+        let end = to(base: base, from: start)
+        return composeAnimatedValue(
+            start.interpolated(to: end, fraction: progress), end: end, iteration: iteration,
+            isCumulative: isCumulative, isAdditive: isAdditive, current: current)
+    }
+
     var isEmpty: Bool { fromValue == nil && toValue == nil && byValue == nil }
 }
 

@@ -62,13 +62,8 @@ public struct SpringAnimation<Value: Interpolatable>: PropertyAnimation, SpringD
 
     /// The value at local time `seconds` of iteration `iteration`, given the value beneath.
     public func value(atLocalTime seconds: Double, iteration: Int = 0, current: Value) -> Value {
-        let base = isAdditive ? Value.zero : current
-        let from = values.from(base: base)
-        let to = values.to(base: base, from: from)
-        let progress = spring.value(at: seconds)
-        return composeAnimatedValue(
-            from.interpolated(to: to, fraction: progress), end: to, iteration: iteration,
-            isCumulative: isCumulative, isAdditive: isAdditive, current: current)
+        values.value(atProgress: spring.value(at: seconds), iteration: iteration, isAdditive: isAdditive,
+                     isCumulative: isCumulative, current: current)
     }
 
     /// The value at a parent time, or `nil` when the animation is not applied.

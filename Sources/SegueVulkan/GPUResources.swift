@@ -47,23 +47,18 @@ final class GPUBuffer {
     }
 
     /// Makes device writes visible to the host (no-op on coherent memory).
-    func invalidate() {
-        guard !coherent else { return }
-        var range = VkMappedMemoryRange()
-        range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE
-        range.memory = memory
-        range.size = VkDeviceSize(VK_WHOLE_SIZE)
-        vkInvalidateMappedMemoryRanges(context.device, 1, &range)
-    }
+    func invalidate() { syncMapping(vkInvalidateMappedMemoryRanges) }
 
     /// Makes host writes visible to the device (no-op on coherent memory).
-    func flush() {
+    func flush() { syncMapping(vkFlushMappedMemoryRanges) }
+
+    private func syncMapping(_ call: (VkDevice?, UInt32, UnsafePointer<VkMappedMemoryRange>?) -> VkResult) {
         guard !coherent else { return }
         var range = VkMappedMemoryRange()
         range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE
         range.memory = memory
         range.size = VkDeviceSize(VK_WHOLE_SIZE)
-        vkFlushMappedMemoryRanges(context.device, 1, &range)
+        _ = call(context.device, 1, &range)
     }
 
     deinit {
