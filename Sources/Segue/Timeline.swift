@@ -1,22 +1,41 @@
-// When each frame of a render is taken, and the progress shown in it.
+// When each frame of a render is taken, the progress shown in it, and keyframed parameters.
 
 /// The frames of a transition: frame i at time i/fps for i = 0 … round(duration·fps); the last
-/// frame is the end state (time = duration, progress 1).
+/// frame is at `duration` and shows the end state.
 public struct Timeline: Sendable {
-    /// Length in seconds.
+    /// Length in seconds (all passes).
     public let duration: Double
     /// Frames per second.
     public let fps: Double
-    /// Eased progress at a time in seconds (a timing curve over the duration, a spring, …).
-    public let progress: @Sendable (Double) -> Double
+    /// Keyframed parameters, evaluated at the linear fraction of the current pass.
+    public let keyframes: [ParameterKeyframes]
+    /// Progress and pass fraction at a time in seconds.
+    private let sampler: @Sendable (Double) -> (progress: Double, fraction: Double)
 
-    /// A timeline; `progress` maps seconds since the start to effect progress.
+    /// A timeline following `timing` (curve or spring, repeats, autoreverse), with keyframed
+    /// parameters.
+    /// - Precondition: fps positive and finite.
+    public init(timing: TransitionTiming, fps: Double, keyframes: [ParameterKeyframes] = []) {
+        precondition(fps.isFinite && fps > 0, "fps must be positive")
+        duration = timing.totalDuration
+        self.fps = fps
+        self.keyframes = keyframes
+        sampler = { t in timing.sample(at: t) }
+    }
+
+    /// A timeline; `progress` maps seconds since the start to effect progress. The first frame
+    /// shows progress 0 and the last progress 1 whatever `progress` returns there.
     /// - Precondition: duration and fps positive and finite.
-    public init(duration: Double, fps: Double, progress: @escaping @Sendable (Double) -> Double) {
+    public init(duration: Double, fps: Double, keyframes: [ParameterKeyframes] = [],
+                progress: @escaping @Sendable (Double) -> Double) {
         precondition(duration.isFinite && duration > 0 && fps.isFinite && fps > 0, "duration and fps must be positive")
         self.duration = duration
         self.fps = fps
-        self.progress = progress
+        self.keyframes = keyframes
+        sampler = { t in
+            let fraction = min(max(t / duration, 0), 1)
+            return (fraction >= 1 ? 1 : fraction <= 0 ? 0 : progress(t), fraction)
+        }
     }
 
     /// A timeline whose progress is `curve(time / duration)`.
@@ -29,13 +48,30 @@ public struct Timeline: Sendable {
 
     /// Seconds at frame `i` (the last frame is at `duration`).
     public func time(ofFrame i: Int) -> Double {
-        i >= frameCount - 1 ? duration : Double(i) / fps
+        i >= frameCount - 1 ? duration : Double(max(i, 0)) / fps
     }
 
-    /// Progress at frame `i` (exactly 1 at the last frame, 0 at the first).
+    /// Progress at frame `i`.
     public func progress(ofFrame i: Int) -> Double {
-        if i >= frameCount - 1 { return 1 }
-        if i <= 0 { return 0 }
-        return progress(time(ofFrame: i))
+        sampler(time(ofFrame: i)).progress
+    }
+
+    /// Progress at `time` seconds (clamped to the timeline).
+    public func progress(at time: Double) -> Double {
+        sampler(min(max(time, 0), duration)).progress
+    }
+
+    /// The keyframed parameter values at frame `i` (empty without keyframes).
+    public func parameters(ofFrame i: Int) -> [String: ParameterValue] {
+        parameters(at: time(ofFrame: i))
+    }
+
+    /// The keyframed parameter values at `time` seconds.
+    public func parameters(at time: Double) -> [String: ParameterValue] {
+        guard !keyframes.isEmpty else { return [:] }
+        let fraction = sampler(min(max(time, 0), duration)).fraction
+        var values: [String: ParameterValue] = [:]
+        for k in keyframes { values[k.name] = k.value(atFraction: fraction) }
+        return values
     }
 }

@@ -90,21 +90,34 @@ public final class TransitionRenderer {
                                      framesInFlight: framesInFlight, readback: readback)
     }
 
-    /// The uniform block for one frame.
-    public func uniformBytes(progress: Double, time: Double, duration: Double) -> [UInt8] {
-        layout.pack(FrameUniforms(progress: progress, time: time, duration: duration, width: width, height: height,
-                                  scale: scale, fromFit: fromFit, toFit: toFit,
-                                  fromSize: fromSize, toSize: toSize), parameters: parameters)
+    /// The uniform block for one frame; `overrides` replace parameter values for this frame
+    /// (keyframed parameters).
+    public func uniformBytes(progress: Double, time: Double, duration: Double,
+                             overrides: [String: ParameterValue] = [:]) -> [UInt8] {
+        let values = overrides.isEmpty ? parameters : parameters.merging(overrides) { $1 }
+        return layout.pack(FrameUniforms(progress: progress, time: time, duration: duration, width: width, height: height,
+                                         scale: scale, fromFit: fromFit, toFit: toFit,
+                                         fromSize: fromSize, toSize: toSize), parameters: values)
     }
 
-    /// One frame at `progress`, `time` seconds into a transition of `duration` seconds.
+    /// One frame at `progress`, `time` seconds into a transition of `duration` seconds;
+    /// `overrides` replace parameter values for this frame.
     /// - Throws: `RenderError.invalidValue` for NaN or infinite inputs; `VulkanError`.
-    public func frame(progress: Double, time: Double, duration: Double) throws -> Image {
+    public func frame(progress: Double, time: Double, duration: Double,
+                      overrides: [String: ParameterValue] = [:]) throws -> Image {
         guard progress.isFinite, time.isFinite, duration.isFinite, duration > 0 else {
             throw RenderError.invalidValue("progress, time and duration must be finite (duration positive); got progress \(progress), time \(time), duration \(duration)")
         }
-        let pixels = try renderer.renderFrame(uniforms: uniformBytes(progress: progress, time: time, duration: duration))
+        let pixels = try renderer.renderFrame(uniforms: uniformBytes(progress: progress, time: time, duration: duration,
+                                                                     overrides: overrides))
         return Image(width: width, height: height, scale: scale, premultipliedRGBA: pixels)
+    }
+
+    /// The frame of `timeline` at `time` seconds: its progress and keyframed parameters there.
+    public func frame(of timeline: Timeline, at time: Double) throws -> Image {
+        let t = min(max(time, 0), timeline.duration)
+        return try frame(progress: timeline.progress(at: t), time: t, duration: timeline.duration,
+                         overrides: timeline.parameters(at: t))
     }
 
     /// Renders every frame of `timeline`, handing frame i's premultiplied RGBA8 pixels to
@@ -113,7 +126,8 @@ public final class TransitionRenderer {
         try renderer.render(count: timeline.frameCount, uniforms: { i in
             let p = timeline.progress(ofFrame: i)
             guard p.isFinite else { throw RenderError.invalidValue("progress at frame \(i) is \(p)") }
-            return uniformBytes(progress: p, time: timeline.time(ofFrame: i), duration: timeline.duration)
+            return uniformBytes(progress: p, time: timeline.time(ofFrame: i), duration: timeline.duration,
+                                overrides: timeline.parameters(ofFrame: i))
         }, consume: consume)
     }
 }

@@ -101,6 +101,11 @@ public enum TransitionSourceParser {
             }
             duration = v
         }
+        if let timing = headers["timing"] {
+            do { _ = try TransitionTiming.Curve(parsing: timing) } catch {
+                throw ShaderSourceError(file: fileLabel, line: headerLine(of: "timing", in: text), message: "timing: \(error)")
+            }
+        }
         return Effect(name: headers["name"] ?? name,
                       summary: headers["description"] ?? headers["summary"] ?? "",
                       kind: .fullScreen, source: source, glsl: body, origin: origin,

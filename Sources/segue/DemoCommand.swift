@@ -44,8 +44,7 @@ struct DemoCommand: ParsableCommand {
         for effect in EffectCatalog.builtIns where effect.kind == .fullScreen {
             let destination = haveFFmpeg ? output + "/\(effect.name).mp4" : output + "/\(effect.name)"
             let renderer = try TransitionRenderer(effect: effect, from: from, to: to, context: context)
-            let curve = try TimingFunction(parsing: effect.defaultTiming)
-            let timeline = Timeline(duration: effect.defaultDuration, fps: fps, curve: { curve.value(at: $0) })
+            let timeline = Timeline(timing: try TransitionTiming(defaultFor: effect), fps: fps)
             let sink = try makeFrameSink(try RenderOutput(path: destination), width: renderer.width, height: renderer.height, fps: fps)
             let start = Date()
             try renderer.render(timeline, to: sink)

@@ -10,10 +10,10 @@ struct FrameCommand: ParsableCommand {
     @OptionGroup var effectOptions: EffectOptions
     @OptionGroup var timing: TimingOptions
 
-    @Option(help: "Progress 0…1 (after easing: the value the effect receives).")
+    @Option(help: "Progress 0…1 (after easing: the value the effect receives; keyframes are taken at the same fraction).")
     var progress: Double?
 
-    @Option(help: "Time in seconds since the start; progress follows the timing curve.")
+    @Option(help: "Time in seconds since the start; progress follows the timing (curve or spring, repeats).")
     var time: Double?
 
     @Option(name: .shortAndLong, help: "Output image (.png, .jpg).")
@@ -28,27 +28,18 @@ struct FrameCommand: ParsableCommand {
     func run() throws {
         let (from, to, w, h) = try inputs.load()
         let (effect, values, textures) = try effectOptions.resolve(scale: inputs.scale)
-        let duration = try effectOptions.resolvedDuration(for: effect)
-        let curve = try timing.curve(for: effect)
-        let t = time ?? progress! * duration
-        let p = progress ?? curve(min(t / duration, 1))
+        let timeline = try timing.timeline(for: effect, duration: effectOptions.duration, fps: 1)
         let renderer = try TransitionRenderer(effect: effect, from: from, to: to, width: w, height: h, resize: inputs.resize,
                                               parameters: values, textures: textures, context: inputs.context(), framesInFlight: 1)
-        let image = try renderer.frame(progress: p, time: t, duration: duration)
+        let image: Image
+        if let progress {
+            // The progress is given: keyframes are evaluated at the same fraction.
+            let t = progress * timeline.duration
+            image = try renderer.frame(progress: progress, time: t, duration: timeline.duration,
+                                       overrides: timeline.parameters(at: t))
+        } else {
+            image = try renderer.frame(of: timeline, at: time!)
+        }
         try ImageFile.write(image, to: output)
-    }
-}
-
-/// How progress follows time.
-struct TimingOptions: ParsableArguments {
-    @Option(help: "Timing curve: linear, ease-in, ease-out, ease-in-out, default or cubic-bezier(x1,y1,x2,y2) (default: the effect's).")
-    var timing: String?
-
-    /// Eased progress for a fraction of the duration.
-    func curve(for effect: Effect) throws -> @Sendable (Double) -> Double {
-        let name = timing ?? effect.defaultTiming
-        let function: TimingFunction
-        do { function = try TimingFunction(parsing: name) } catch { throw CLIFailure(message: "\(error)") }
-        return { function.value(at: $0) }
     }
 }

@@ -29,13 +29,6 @@ struct EffectOptions: ParsableArguments {
         }
         return (effect, values, images)
     }
-
-    /// The duration to use: `--duration`, else the effect's default; validated.
-    func resolvedDuration(for effect: Effect) throws -> Double {
-        let d = duration ?? effect.defaultDuration
-        guard d.isFinite, d > 0 else { throw CLIFailure(message: "--duration must be a positive number of seconds, got \(d)") }
-        return d
-    }
 }
 
 /// `--from`, `--to` and how they are fitted to the output.

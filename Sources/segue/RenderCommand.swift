@@ -10,6 +10,8 @@ struct RenderCommand: ParsableCommand {
         OUT is a directory (frame-00000.png, …), '-' for raw RGBA8 frames on stdout (straight alpha,
         width×height×4 bytes each), or a .mp4, .webm, .gif or .apng file encoded by ffmpeg.
         Frame i is at time i/fps for i = 0 … round(duration·fps); the last frame is the end state.
+        The duration covers every pass (--repeat, --autoreverse); with --spring and no --duration a
+        pass lasts the spring's settling duration.
         """)
 
     @OptionGroup var inputs: InputOptions
@@ -30,8 +32,7 @@ struct RenderCommand: ParsableCommand {
         let destination = try RenderOutput(path: output)
         let (from, to, w, h) = try inputs.load()
         let (effect, values, textures) = try effectOptions.resolve(scale: inputs.scale)
-        let duration = try effectOptions.resolvedDuration(for: effect)
-        let timeline = Timeline(duration: duration, fps: fps, curve: try timing.curve(for: effect))
+        let timeline = try timing.timeline(for: effect, duration: effectOptions.duration, fps: fps)
         let renderer = try TransitionRenderer(effect: effect, from: from, to: to, width: w, height: h, resize: inputs.resize,
                                               parameters: values, textures: textures, context: inputs.context())
         let sink = try makeFrameSink(destination, width: w, height: h, fps: fps)

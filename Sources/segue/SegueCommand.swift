@@ -35,6 +35,8 @@ struct SegueCommand: ParsableCommand {
             fail(error.description)
         } catch let error as RenderError {
             fail(error.description)
+        } catch let error as AnimationError {
+            fail(error.message)
         } catch let error as ImageSizeError {
             fail(error.description)
         } catch {

@@ -144,7 +144,7 @@ enum BuiltInSources {
     // Description: UIKit's navigation push: to slides in from the right over from, which moves left by 30 % and dims.
     // Origin: top-left
     // Duration: 0.5
-    // Timing: ease-in-out
+    // Timing: spring(mass=3,stiffness=1000,damping=500)
     """# + "\n" + navigationCommon + #"""
 
     vec4 transition(vec2 uv) {
@@ -162,7 +162,7 @@ enum BuiltInSources {
     // Description: UIKit's navigation pop: from slides out to the right, uncovering to, which returns from the left and brightens.
     // Origin: top-left
     // Duration: 0.5
-    // Timing: ease-in-out
+    // Timing: spring(mass=3,stiffness=1000,damping=500)
     """# + "\n" + navigationCommon + #"""
 
     vec4 transition(vec2 uv) {

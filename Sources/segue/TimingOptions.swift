@@ -1,0 +1,67 @@
+// `--timing`, `--spring`, `--repeat`, `--autoreverse` and `--param-keyframes`: how a transition's
+// progress and parameters follow time.
+import ArgumentParser
+import Segue
+
+struct TimingOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Timing curve: linear, ease-in, ease-out, ease-in-out, default or cubic-bezier(x1,y1,x2,y2) (default: the effect's; linear for most, UIKit's push spring for ios-push/ios-pop).", valueName: "curve"))
+    var timing: String?
+
+    @Option(help: ArgumentHelp("Spring instead of a curve: mass=…,stiffness=…,damping=…,velocity=… or response=…,damping-fraction=… (a pass then lasts the spring's settling duration unless --duration is given).", valueName: "params"))
+    var spring: String?
+
+    @Option(name: .customLong("repeat"), help: ArgumentHelp("Number of passes (fractions stop part-way).", valueName: "N"))
+    var repeatCount: Double?
+
+    @Flag(help: "Run each pass forwards, then backwards.")
+    var autoreverse = false
+
+    @Option(name: .customLong("param-keyframes"),
+            help: ArgumentHelp("Keyframe a parameter over each pass: name[:mode]=value@time,… with mode linear, discrete, paced, cubic or cubic-paced; e.g. amplitude=0@0,2@0.5,0@1; vectors in parentheses: (1,0)@0,(0,1)@1.", valueName: "keyframes"))
+    var keyframes: [String] = []
+
+    func validate() throws {
+        if timing != nil, spring != nil { throw ValidationError("give either --timing or --spring, not both") }
+        if let repeatCount, !(repeatCount.isFinite && repeatCount > 0) {
+            throw ValidationError("--repeat must be a positive, finite number of passes, got \(repeatCount)")
+        }
+    }
+
+    /// The timing: the given curve or spring, else the effect's default; `duration` (from
+    /// `--duration`) overrides the pass length.
+    func timing(for effect: Effect, duration: Double?) throws -> TransitionTiming {
+        if let duration, !(duration.isFinite && duration > 0) {
+            throw CLIFailure(message: "--duration must be a positive number of seconds, got \(duration)")
+        }
+        do {
+            let curve: TransitionTiming.Curve
+            var pass = duration
+            if let spring {
+                curve = .spring(try Spring(parsing: spring))
+            } else {
+                curve = try TransitionTiming.Curve(parsing: timing ?? effect.defaultTiming)
+                if pass == nil { pass = effect.defaultDuration }
+            }
+            return try TransitionTiming(curve: curve, duration: pass, repeatCount: repeatCount ?? 0, autoreverses: autoreverse)
+        } catch let error as AnimationError {
+            throw CLIFailure(message: error.message)
+        }
+    }
+
+    /// The render timeline for `effect`, with the keyframed parameters.
+    func timeline(for effect: Effect, duration: Double?, fps: Double) throws -> Timeline {
+        let timing = try timing(for: effect, duration: duration)
+        var seen: Set<String> = []
+        let tracks = try keyframes.map { text in
+            let track: ParameterKeyframes
+            do { track = try ParameterKeyframes.parse(text, effect: effect) } catch let error as AnimationError {
+                throw CLIFailure(message: "--param-keyframes: \(error.message)")
+            }
+            guard seen.insert(track.name).inserted else {
+                throw CLIFailure(message: "--param-keyframes: parameter '\(track.name)' is keyframed twice")
+            }
+            return track
+        }
+        return Timeline(timing: timing, fps: fps, keyframes: tracks)
+    }
+}
