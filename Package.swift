@@ -34,6 +34,11 @@ let package = Package(
             "Segue", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // MARK: - Examples (built and tested with the package)
+        .executableTarget(name: "AnimatedTriangle", dependencies: [
+            "Segue", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Examples/AnimatedTriangle"),
+
         // MARK: - Tests (one target per module)
         .testTarget(name: "SegueMathTests", dependencies: ["SegueMath"]),
         .testTarget(name: "SegueAnimationTests", dependencies: ["SegueAnimation"]),

@@ -9,23 +9,32 @@ struct CLIResult {
     var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
 }
 
-/// The `segue` binary next to the test bundle (SwiftPM builds it with the tests).
-let segueBinary: String = {
+/// The package's executable `name` next to the test bundle (SwiftPM builds it with the tests).
+func productBinary(_ name: String) -> String {
     let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     var dir = testBinary.deletingLastPathComponent()
     for _ in 0..<4 {
-        let candidate = dir.appendingPathComponent("segue").path
+        let candidate = dir.appendingPathComponent(name).path
         if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         dir = dir.deletingLastPathComponent()
     }
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    return root.appendingPathComponent(".build/debug/segue").path
-}()
+    return root.appendingPathComponent(".build/debug/\(name)").path
+}
 
+/// The `segue` binary.
+let segueBinary = productBinary("segue")
+
+/// Runs `segue` with `args`.
 @discardableResult
 func segue(_ args: [String], environment: [String: String] = [:], cwd: String? = nil) throws -> CLIResult {
+    try runProduct(segueBinary, args, environment: environment, cwd: cwd)
+}
+
+/// Runs a built executable, capturing its status and output.
+func runProduct(_ binary: String, _ args: [String], environment: [String: String] = [:], cwd: String? = nil) throws -> CLIResult {
     let p = Process()
-    p.executableURL = URL(fileURLWithPath: segueBinary)
+    p.executableURL = URL(fileURLWithPath: binary)
     p.arguments = args
     var env = ProcessInfo.processInfo.environment
     for (k, v) in environment { env[k] = v }
