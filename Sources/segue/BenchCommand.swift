@@ -24,6 +24,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .customLong("no-ffmpeg"), help: "Skip the ffmpeg xfade peers.")
     var noFFmpeg = false
 
+    @Flag(help: "Benchmark the animation engine instead: cost per frame for 1,000 to 100,000 animated properties.")
+    var animations = false
+
     /// Segue effect (with parameters) → nearest xfade transition.
     static let peers: [(effect: String, params: [(String, String)], xfade: String)] = [
         ("fade", [], "fade"), ("wipe", [("direction", "-1,0")], "wipeleft"),
@@ -31,6 +34,10 @@ struct BenchCommand: ParsableCommand {
     ]
 
     func run() throws {
+        if animations {
+            try AnimationBenchmark(counts: [1_000, 10_000, 100_000], frames: frames).run()
+            return
+        }
         let (w, h) = try InputOptions.parseSize(size)
         guard frames > 1 else { throw ValidationError("--frames must be at least 2") }
         let context = try device.map { try GPUContext(device: $0) } ?? GPUContext.shared()
