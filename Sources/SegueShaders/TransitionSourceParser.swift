@@ -45,10 +45,11 @@ public enum TransitionSourceParser {
         var headers: [String: String] = [:]
         var parameters: [EffectParameter] = []
 
-        // Header: `// Key: value` comment lines anywhere before the first line of code.
+        // Header: `// Key: value` comment lines anywhere before the first line of code
+        // (preprocessor and `precision` lines of old `#ifdef GL_ES` blocks are skipped).
         for line in lines {
             let t = line.trimmed()
-            if t.isEmpty { continue }
+            if t.isEmpty || t.hasPrefix("#") || t.hasPrefix("precision ") { continue }
             guard t.hasPrefix("//") else { break }
             let body = t.dropFirst(2).trimmed()
             if let colon = body.firstIndex(of: ":"), body[..<colon].allSatisfy({ $0.isLetter || $0 == "-" }) {

@@ -1,0 +1,49 @@
+// `segue check`, `segue info FILE` and `--texture` with gl-transitions files.
+import Foundation
+import Segue
+import Testing
+
+private func fixture(_ name: String) -> String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/gl-transitions/\(name)").path
+}
+
+@Suite("segue check and gl-transitions files", .serialized)
+struct CheckCLITests {
+    @Test("check passes a good file (exit 0) and lists the failures of a sloppy one (exit 1)")
+    func check() throws {
+        let good = try segue(["check", fixture("luma-mask.glsl")])
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdoutText.components(separatedBy: "\n").filter { $0.hasPrefix("  ok") }.count == 5)
+        let bad = try segue(["check", fixture("sloppy.glsl")])
+        #expect(bad.status == 1)
+        #expect(bad.stdoutText.contains("FAIL every parameter is used: unused: unused"))
+        #expect(bad.stdoutText.contains("FAIL header names the author and the license: missing // Author: and // License:"))
+        #expect(bad.stderr.hasPrefix("error: ") && bad.stderr.contains("fails 3 of 5 checks"))
+        let json = try segue(["check", fixture("sloppy.glsl"), "--json"])
+        let object = try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any]
+        #expect(object?["passed"] as? Bool == false)
+        #expect((object?["findings"] as? [[String: Any]])?.count == 5)
+    }
+
+    @Test("info lists a file's parameters with their defaults; --texture feeds a sampler, and its absence is named")
+    func infoAndTextures() throws {
+        let info = try segue(["info", fixture("all-types.glsl")])
+        #expect(info.status == 0)
+        for line in ["f: float = 2", "iv2: ivec2 = 4,4", "bv4: bvec4 = false,true,false,true", "x: float = 1.5", "y: float = 1.5"] {
+            #expect(info.stdoutText.contains(line), "\(line) in \(info.stdoutText)")
+        }
+        let dir = try temporaryDirectory()
+        try writeInputs(dir, width: 8, height: 4)
+        try ImageFile.write(Image(width: 8, height: 4) { x, _ in x < 4 ? Pixel(51, 51, 51) : Pixel(204, 204, 204) }, to: dir + "/luma.png")
+        let base = ["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", fixture("luma-mask.glsl"),
+                    "--progress", "0.5", "-o", dir + "/out.png"]
+        let missing = try segue(base)
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "error: effect 'luma-mask' needs the texture 'luma': give it with --texture luma=PATH\n")
+        let ok = try segue(base + ["--texture", "luma=" + dir + "/luma.png"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        let image = try ImageFile.read(path: dir + "/out.png")
+        #expect(image[1, 1] == .white && image[6, 1] == .black)
+    }
+}
