@@ -18,9 +18,18 @@ import Foundation
 import Segue
 import Testing
 
+/// A frame size the comparison runs at: an even one, and an odd one that exercises xfade's
+/// integer halving (`W / 2`). At the progress values used, P·W and P·H are never within float
+/// rounding of an integer for either, so C's float → int truncation is unambiguous.
+struct XfadeSize: Sendable, CustomTestStringConvertible {
+    let width: Int, height: Int
+    static let even = XfadeSize(width: 96, height: 64)
+    static let odd = XfadeSize(width: 77, height: 45)
+    var testDescription: String { "\(width)x\(height)" }
+}
+
 /// The inputs, the ffmpeg runs and the comparison.
 enum XfadeReference {
-    static let width = 96, height = 64
     /// Frames per second of the inputs, and so frames per transition (duration 1 s).
     static let fps = 25
     /// Output frame indices compared; our progress is `k / fps`.
@@ -48,34 +57,33 @@ enum XfadeReference {
 
     /// An opaque, asymmetric test picture: gradients (so a pixel of displacement shows), a
     /// checkerboard, and a disc off-centre.
-    static let from = Image(width: width, height: height) { x, y in
+    static func from(_ size: XfadeSize) -> Image {
+        let (width, height) = (size.width, size.height)
+        return Image(width: width, height: height) { x, y in
         let checker = ((x / 8) + (y / 8)) % 2 == 0
         let dx = x - 30, dy = y - 20
         let disc = dx * dx + dy * dy < 144
         return Pixel(UInt8(x * 255 / (width - 1)), disc ? 250 : UInt8(y * 200 / (height - 1)), checker ? 40 : 190)
+        }
     }
 
     /// A second picture, different everywhere from `from`.
-    static let to = Image(width: width, height: height) { x, y in
+    static func to(_ size: XfadeSize) -> Image {
+        let (width, height) = (size.width, size.height)
+        return Image(width: width, height: height) { x, y in
         let stripe = (x + 2 * y) / 6 % 3
         let dx = x - 70, dy = y - 44
         let ring = abs(dx * dx + dy * dy - 225) < 60
         return Pixel(UInt8(255 - y * 255 / (height - 1)), ring ? 10 : UInt8(60 + stripe * 70), UInt8((x * 3 + y) % 256))
+        }
     }
 
-    /// Raw RGB24 files of the inputs, written once.
-    static let inputs: (from: String, to: String) = {
-        let dir = NSTemporaryDirectory() + "segue-xfade-inputs-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        func rgb(_ image: Image) -> Data {
-            var d = Data(capacity: image.width * image.height * 3)
-            for y in 0..<image.height { for x in 0..<image.width { let p = image[x, y]; d.append(contentsOf: [p.r, p.g, p.b]) } }
-            return d
-        }
-        _ = FileManager.default.createFile(atPath: dir + "/from.rgb", contents: rgb(from))
-        _ = FileManager.default.createFile(atPath: dir + "/to.rgb", contents: rgb(to))
-        return (dir + "/from.rgb", dir + "/to.rgb")
-    }()
+    /// Raw RGB24 data of an image, as ffmpeg's `rawvideo` reads it.
+    static func rgb(_ image: Image) -> Data {
+        var d = Data(capacity: image.width * image.height * 3)
+        for y in 0..<image.height { for x in 0..<image.width { let p = image[x, y]; d.append(contentsOf: [p.r, p.g, p.b]) } }
+        return d
+    }
 
     // MARK: - ffmpeg
 
@@ -117,10 +125,16 @@ enum XfadeReference {
     }()
 
     /// ffmpeg's frames `frames` of the transition, in one run.
-    static func ffmpegFrames(_ name: String, ffmpeg: String) throws -> [Image] {
+    static func ffmpegFrames(_ name: String, size: XfadeSize, ffmpeg: String) throws -> [Image] {
+        let (width, height) = (size.width, size.height)
         let dir = NSTemporaryDirectory() + "segue-xfade-\(name)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
+        let inputs = (from: dir + "/from.rgb", to: dir + "/to.rgb")
+        guard FileManager.default.createFile(atPath: inputs.from, contents: rgb(from(size))),
+              FileManager.default.createFile(atPath: inputs.to, contents: rgb(to(size))) else {
+            throw XfadeTestError(message: "cannot write the inputs in \(dir)")
+        }
         let out = dir + "/out.rgb"
         let input = ["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)", "-framerate", "\(fps)", "-stream_loop", "\(fps + 5)", "-i"]
         let graph = "[0:v]format=gbrp[a];[1:v]format=gbrp[b];[a][b]xfade=\(transitionOption(name)):duration=1:offset=0,format=rgb24"
@@ -153,7 +167,9 @@ enum XfadeReference {
     // MARK: - Winds on the CPU
 
     /// Upstream xfade's hlwind/hrwind/vuwind/vdwind in `Float`, as C evaluates them.
-    static func windFrame(_ name: String, P: Float) -> Image {
+    static func windFrame(_ name: String, size: XfadeSize, P: Float) -> Image {
+        let (width, height) = (size.width, size.height)
+        let from = from(size), to = to(size)
         func frand(_ x: Int, _ y: Int) -> Float {
             let r: Float = sinf(Float(x) * 12.9898 + Float(y) * 78.233) * 43758.545
             return r - r.rounded(.down)
@@ -179,8 +195,8 @@ enum XfadeReference {
     // MARK: - Ours and the comparison
 
     /// Our frames at progress `k / fps`.
-    static func ourFrames(_ name: String) throws -> [Image] {
-        let renderer = try TransitionRenderer(effect: try EffectCatalog.effect(name), from: from, to: to)
+    static func ourFrames(_ name: String, size: XfadeSize) throws -> [Image] {
+        let renderer = try TransitionRenderer(effect: try EffectCatalog.effect(name), from: from(size), to: to(size))
         return try frames.map { k in try renderer.frame(progress: Double(k) / Double(fps), time: Double(k) / Double(fps), duration: 1) }
     }
 
@@ -212,22 +228,23 @@ enum XfadeReference {
     /// Compares, records a failure with ours/theirs/difference PNGs written to a temporary
     /// directory, and returns the agreement for reporting.
     @discardableResult
-    static func check(_ name: String, ours: [Image], theirs: [Image], sourceLocation: SourceLocation = #_sourceLocation) throws -> [Agreement] {
+    static func check(_ name: String, size: XfadeSize, ours: [Image], theirs: [Image],
+                      sourceLocation: SourceLocation = #_sourceLocation) throws -> [Agreement] {
         var result: [Agreement] = []
         for (i, k) in frames.enumerated() {
             let a = agreement(ours[i], theirs[i])
             result.append(a)
             let passed = a.within >= fraction && meanBounds[name].map { a.mean <= $0 } ?? true
             if ProcessInfo.processInfo.environment["SEGUE_XFADE_REPORT"] == "1" {
-                print(String(format: "xfade %@ k=%d: %.2f %% within %d, mean %.3f, worst %d", name, k, a.within * 100, tolerance, a.mean, a.worst))
+                print(String(format: "xfade %@ %@ k=%d: %.2f %% within %d, mean %.3f, worst %d", name, size.testDescription, k, a.within * 100, tolerance, a.mean, a.worst))
             }
             guard !passed else { continue }
             let dir = NSTemporaryDirectory() + "segue-xfade-failures-\(getpid())"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            let base = dir + "/\(name)-\(k)"
+            let base = dir + "/\(name)-\(size.testDescription)-\(k)"
             try ImageFile.write(ours[i], to: base + "-ours.png")
             try ImageFile.write(theirs[i], to: base + "-theirs.png")
-            let diff = Image(width: width, height: height) { x, y in
+            let diff = Image(width: size.width, height: size.height) { x, y in
                 let p = ours[i][x, y], q = theirs[i][x, y]
                 let d = max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)))
                 let v = UInt8(min(255, d * 8))
@@ -235,7 +252,7 @@ enum XfadeReference {
             }
             try ImageFile.write(diff, to: base + "-difference.png")
             let need = "\(fraction * 100) % within \(tolerance)/255" + (meanBounds[name].map { " and mean difference ≤ \($0)" } ?? "")
-            Issue.record("\(name) at progress \(k)/\(fps): \(String(format: "%.2f", a.within * 100)) % of pixels within \(tolerance)/255, mean difference \(String(format: "%.3f", a.mean)), worst \(a.worst); need \(need). Wrote \(base)-ours.png, -theirs.png and -difference.png",
+            Issue.record("\(name) at \(size.testDescription), progress \(k)/\(fps): \(String(format: "%.2f", a.within * 100)) % of pixels within \(tolerance)/255, mean difference \(String(format: "%.3f", a.mean)), worst \(a.worst); need \(need). Wrote \(base)-ours.png, -theirs.png and -difference.png",
                          sourceLocation: sourceLocation)
         }
         return result
@@ -262,17 +279,17 @@ struct XfadeComparisonTests {
     }
 
     @Test("frames match ffmpeg's xfade", .enabled(if: XfadeReference.ffmpeg != nil, "ffmpeg is not installed; install it to compare with xfade"),
-          arguments: viaFFmpeg)
-    func matchesFFmpeg(name: String) throws {
-        let theirs = try XfadeReference.ffmpegFrames(name, ffmpeg: XfadeReference.ffmpeg!)
-        try XfadeReference.check(name, ours: try XfadeReference.ourFrames(name), theirs: theirs)
+          arguments: viaFFmpeg, [XfadeSize.even, .odd])
+    func matchesFFmpeg(name: String, size: XfadeSize) throws {
+        let theirs = try XfadeReference.ffmpegFrames(name, size: size, ffmpeg: XfadeReference.ffmpeg!)
+        try XfadeReference.check(name, size: size, ours: try XfadeReference.ourFrames(name, size: size), theirs: theirs)
     }
 
-    @Test("winds match upstream xfade's formula evaluated on the CPU", arguments: winds.sorted())
-    func windsMatchReference(name: String) throws {
+    @Test("winds match upstream xfade's formula evaluated on the CPU", arguments: winds.sorted(), [XfadeSize.even, .odd])
+    func windsMatchReference(name: String, size: XfadeSize) throws {
         let theirs = XfadeReference.frames.map { k in
-            XfadeReference.windFrame(name, P: 1 - Float(k) / Float(XfadeReference.fps))
+            XfadeReference.windFrame(name, size: size, P: 1 - Float(k) / Float(XfadeReference.fps))
         }
-        try XfadeReference.check(name, ours: try XfadeReference.ourFrames(name), theirs: theirs)
+        try XfadeReference.check(name, size: size, ours: try XfadeReference.ourFrames(name, size: size), theirs: theirs)
     }
 }
