@@ -15,9 +15,11 @@
 // - The noise (`dissolve`, the winds) uses xfade's hash `fract(sin(x·12.9898 + y·78.233) ·
 //   43758.545)` with a sine accurate to about one ulp (below), not the GPU's approximate `sin`,
 //   so the noise is xfade's own.
-// - Every transition returns exactly `from` at progress 0 and `to` at progress 1; a few of xfade's
-//   formulas are not exact there (radial, the corner wipes, squeeze at P = 0), so the ends are
-//   taken before the formula runs.
+// - Every transition returns exactly `from` at progress 0 and `to` at progress 1. Several of
+//   xfade's formulas are not exact there (the wipes leave a row or column, rectcrop a black
+//   border, squeeze divides by P, radial leaves a wedge, the reveals read outside the picture;
+//   ffmpeg itself passes its inputs through at those two frames), so the ends are taken before
+//   the formula runs.
 
 enum XfadeSources {
     /// The names of all 58 transitions, in xfade's order.
