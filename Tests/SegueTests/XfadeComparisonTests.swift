@@ -35,8 +35,8 @@ enum XfadeReference {
     /// Output frame indices compared; our progress is `k / fps`.
     static let frames = [6, 13, 19]
 
-    /// Per-pixel tolerance for deterministic transitions: every channel within this many
-    /// 1/255 steps…
+    /// Per-pixel tolerance, for every transition: every colour channel within this many 1/255
+    /// steps…
     static let tolerance = 2
     /// …on at least this fraction of pixels.
     static let fraction = 0.99
