@@ -62,6 +62,31 @@ public enum EffectSource: Sendable, Equatable {
     }
 }
 
+/// A named collection of built-in effects, for grouping them in listings (`segue list`).
+public struct EffectFamily: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The short identifier (`segue`, `xfade`).
+    public let rawValue: String
+
+    /// A family by identifier.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Segue's own built-ins.
+    public static let segue = EffectFamily(rawValue: "segue")
+    /// Equivalents of ffmpeg's `xfade` transitions, under xfade's names.
+    public static let xfade = EffectFamily(rawValue: "xfade")
+
+    /// A heading for listings.
+    public var title: String {
+        switch self {
+        case .segue: "Segue built-ins"
+        case .xfade: "ffmpeg xfade equivalents"
+        default: rawValue
+        }
+    }
+
+    public var description: String { rawValue }
+}
+
 /// A transition or effect: everything needed to compile and drive it.
 public struct Effect: Sendable, Equatable {
     /// The name users type (`doom-melt`), or the file's base name.
@@ -87,11 +112,14 @@ public struct Effect: Sendable, Equatable {
     public let author: String?
     /// `// License:` header, if any.
     public let license: String?
+    /// The built-in collection it belongs to; nil for effects loaded from files.
+    public var family: EffectFamily?
 
     /// An effect description.
     public init(name: String, summary: String, kind: EffectKind = .fullScreen, source: EffectSource, glsl: String,
                 origin: EffectOrigin, parameters: [EffectParameter], defaultDuration: Double = 1,
-                defaultTiming: String = "linear", author: String? = nil, license: String? = nil) {
+                defaultTiming: String = "linear", author: String? = nil, license: String? = nil,
+                family: EffectFamily? = nil) {
         self.name = name
         self.summary = summary
         self.kind = kind
@@ -103,6 +131,7 @@ public struct Effect: Sendable, Equatable {
         self.defaultTiming = defaultTiming
         self.author = author
         self.license = license
+        self.family = family
     }
 
     /// The parameter named `name`, if declared.

@@ -30,16 +30,31 @@ public enum EffectLookupError: Error, Sendable, Equatable, CustomStringConvertib
 
 /// Segue's built-in effects and effect files.
 public enum EffectCatalog {
-    /// Every built-in effect, in listing order.
-    public static let builtIns: [Effect] = [
+    /// Every built-in effect, in listing order: Segue's own, then the ffmpeg xfade equivalents.
+    public static let builtIns: [Effect] = parseBuiltIns([
         BuiltInSources.fade, BuiltInSources.doomMelt, BuiltInSources.wipe, BuiltInSources.circle,
         BuiltInSources.iosPush, BuiltInSources.iosPop,
-    ].map { source in
-        // Built-in sources are fixed and tested; a parse failure is a programming error.
-        do {
-            return try TransitionSourceParser.parse(source, name: "built-in", source: .builtIn, defaultOrigin: .topLeft)
-        } catch {
-            fatalError("built-in effect failed to parse: \(error)")
+    ], family: .segue) + parseBuiltIns(XfadeSources.all, family: .xfade)
+
+    /// The names of all 58 transitions of ffmpeg's `xfade` filter, in xfade's order; each names a
+    /// built-in. `fade` is Segue's own (the same cross-dissolve); the others are in the `xfade` family.
+    public static var xfadeNames: [String] { XfadeSources.names }
+
+    /// The built-ins of one family, in listing order.
+    public static func builtIns(in family: EffectFamily) -> [Effect] {
+        builtIns.filter { $0.family == family }
+    }
+
+    private static func parseBuiltIns(_ sources: [String], family: EffectFamily) -> [Effect] {
+        sources.map { source in
+            // Built-in sources are fixed and tested; a parse failure is a programming error.
+            do {
+                var effect = try TransitionSourceParser.parse(source, name: "built-in", source: .builtIn, defaultOrigin: .topLeft)
+                effect.family = family
+                return effect
+            } catch {
+                fatalError("built-in effect failed to parse: \(error)")
+            }
         }
     }
 

@@ -15,16 +15,34 @@ struct ListCommand: ParsableCommand {
             print(try jsonString(effects.map(EffectJSON.init)))
             return
         }
-        let byKind = Dictionary(grouping: effects, by: \.kind)
-        for kind in EffectKind.allCases {
-            guard let list = byKind[kind], !list.isEmpty else { continue }
-            print("\(kind.rawValue) (built-in):")
-            let width = list.map(\.name.count).max() ?? 0
-            for e in list {
+        for group in ListCommand.groups(effects) {
+            print("\(group.kind.rawValue), \(group.family?.title ?? "other") (\(group.effects.count)):")
+            if group.family == .xfade {
+                print("  (xfade's fade is Segue's fade above)")
+            }
+            let width = group.effects.map(\.name.count).max() ?? 0
+            for e in group.effects {
                 print("  \(e.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(e.summary)")
             }
         }
         print("\nAlso: --effect path/to/file.glsl (a gl-transitions style transition). 'segue info NAME' shows parameters.")
+    }
+}
+
+extension ListCommand {
+    /// Effects grouped by kind (in `EffectKind` order), then by family (in order of first
+    /// appearance), keeping listing order inside each group.
+    static func groups(_ effects: [Effect]) -> [(kind: EffectKind, family: EffectFamily?, effects: [Effect])] {
+        var result: [(kind: EffectKind, family: EffectFamily?, effects: [Effect])] = []
+        for kind in EffectKind.allCases {
+            let ofKind = effects.filter { $0.kind == kind }
+            var families: [EffectFamily?] = []
+            for e in ofKind where !families.contains(e.family) { families.append(e.family) }
+            for family in families {
+                result.append((kind, family, ofKind.filter { $0.family == family }))
+            }
+        }
+        return result
     }
 }
 
@@ -52,7 +70,7 @@ struct InfoCommand: ParsableCommand {
         }
         print("\(effect.name) — \(effect.summary.isEmpty ? "(no description)" : effect.summary)")
         print("  kind:     \(effect.kind.rawValue)")
-        print("  source:   \(effect.source.label)")
+        print("  source:   \(effect.source.label)\(effect.family.map { " (\($0.title))" } ?? "")")
         print("  duration: \(effect.defaultDuration) s, timing \(effect.defaultTiming)")
         if let author = effect.author { print("  author:   \(author)") }
         if let license = effect.license { print("  license:  \(license)") }
@@ -80,6 +98,8 @@ struct EffectJSON: Encodable {
     let summary: String
     let kind: String
     let source: String
+    /// The built-in family (`segue`, `xfade`); absent for files.
+    let family: String?
     let duration: Double
     let timing: String
     let author: String?
@@ -91,6 +111,7 @@ struct EffectJSON: Encodable {
         summary = e.summary
         kind = e.kind.rawValue
         source = e.source.label
+        family = e.family?.rawValue
         duration = e.defaultDuration
         timing = e.defaultTiming
         author = e.author

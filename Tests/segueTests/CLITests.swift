@@ -9,10 +9,26 @@ struct CLITests {
     func listAndInfo() throws {
         let list = try segue(["list"])
         #expect(list.status == 0)
-        for name in ["fade", "doom-melt", "wipe", "circle", "ios-push", "ios-pop"] { #expect(list.stdoutText.contains(name)) }
+        for name in ["fade", "doom-melt", "wipe", "circle", "ios-push", "ios-pop", "wipeleft", "circleopen", "revealdown"] {
+            #expect(list.stdoutText.contains(name))
+        }
+        // Grouped by kind and family, Segue's own first, each heading with its count.
+        let lines = list.stdoutText.split(separator: "\n").map(String.init)
+        let headings = lines.filter { !$0.hasPrefix(" ") && $0.hasSuffix(":") }
+        #expect(headings == ["full-screen, Segue built-ins (6):", "full-screen, ffmpeg xfade equivalents (57):"])
+        if let segue = lines.firstIndex(of: headings.first ?? ""), let xfade = lines.firstIndex(of: headings.last ?? "") {
+            #expect(lines[segue + 1].hasPrefix("  fade "))
+            #expect(lines[(xfade + 1)...].contains { $0.hasPrefix("  wipeleft ") })
+            #expect(!lines[(segue + 1)..<xfade].contains { $0.hasPrefix("  wipeleft ") })
+        }
         let json = try segue(["list", "--json"])
         let parsed = try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]]
-        #expect(parsed?.count == 6)
+        #expect(parsed?.count == 63)
+        let families = Dictionary(grouping: parsed ?? [], by: { $0["family"] as? String ?? "none" }).mapValues(\.count)
+        #expect(families == ["segue": 6, "xfade": 57])
+        #expect(parsed?.allSatisfy { $0["kind"] as? String == "full-screen" } == true)
+        let xfadeInfo = try segue(["info", "wipeleft"])
+        #expect(xfadeInfo.stdoutText.contains("source:   built-in (ffmpeg xfade equivalents)"))
         let info = try segue(["info", "doom-melt", "--json"])
         let obj = try JSONSerialization.jsonObject(with: info.stdout) as? [String: Any]
         let params = obj?["parameters"] as? [[String: Any]]
