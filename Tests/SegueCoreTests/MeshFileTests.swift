@@ -84,6 +84,8 @@ struct MeshFileTests {
         (#"{"identity": {"rows": 2, "columns": 2}, "supplementaryTransform": [1, 2, 3]}"#, "supplementaryTransform: expected 16 numbers, got 3"),
         (#"{"identity": {"rows": 2, "columns": 2}, "supplementaryTransform": [{"rotat": 3}]}"#, #"supplementaryTransform[0]: unknown key "rotat""#),
         (#"{"identity": {"rows": 2, "columns": 2}, "supplementaryTransform": [{"perspective": -5}]}"#, "supplementaryTransform[0].perspective: the eye distance must be positive, got -5.0"),
+        (#"{"identity": {"rows": 2, "columns": 2}, "comment": 3}"#, "comment: expected a string, got the number 3.0"),
+        (#"{"identity": {"rows": 2, "columns": 2}, "lightDirection": "up"}"#, #"lightDirection: expected 3 numbers, got the string "up""#),
         (#"[1, 2]"#, "a mesh file's top level must be an object, got an array of 2 entries"),
     ] as [(String, String)])
     func validation(json: String, message: String) {
@@ -98,6 +100,9 @@ struct MeshFileTests {
         #expect(json?.kind == .invalidJSON)
         // The offending "2" is the 15th character of line 2.
         #expect(json?.message.contains("line 2, column 15") == true, "\(json?.message ?? "")")
+
+        let huge = meshError { _ = try MeshFile(json: #"{"identity": {"rows": 1, "columns": 1}, "diffuseLightFactor": 1e999}"#) }
+        #expect(huge?.kind == .invalidJSON && huge?.message.contains("1e999") == true, "\(huge?.message ?? "")")
 
         let infinite = meshError { _ = try MeshFile(jsonObject: ["identity": ["rows": 1, "columns": 1], "diffuseLightFactor": Double.infinity] as [String: Any]) }
         #expect(infinite?.message == "diffuseLightFactor: must be finite, got inf")

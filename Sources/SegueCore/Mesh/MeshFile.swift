@@ -118,16 +118,11 @@ public struct MeshFile: Sendable, Hashable {
         return nsError.localizedDescription
     }
 
-    /// The error for data that JSONDecoder refused: JSONSerialization is asked again for the
-    /// position of a syntax error (it reports "around character N", a 0-based offset), which
-    /// becomes a line and column.
+    /// The error for data that JSONDecoder refused: JSONSerialization is asked again, for the
+    /// position of a syntax error (it reports "around character N", a 0-based offset, which
+    /// becomes a line and column) or the number out of range ("Number 1e999 is not
+    /// representable in Swift.").
     static func jsonError(_ error: any Error, in data: Data) -> MeshError {
-        if case DecodingError.typeMismatch(_, let context) = error {
-            // A number JSONDecoder cannot hold as a Double (1e999) fails every alternative.
-            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            let where_ = path.hasPrefix(".") ? String(path.dropFirst()) : path
-            return MeshError(.invalidJSON, "invalid JSON at \(where_.isEmpty ? "the top level" : where_): a value that is not representable (a number out of range?)")
-        }
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {

@@ -16,18 +16,20 @@ enum JSONValue: Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Most likely first: every failed attempt costs an error (JSONDecoder refuses to
+        // read `true` as a number and numbers as booleans, so the order is safe).
         if container.decodeNil() {
             self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
         } else if let value = try? container.decode(Double.self) {
             self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
+        } else if let value = try? container.decode([String: JSONValue].self) {
+            self = .object(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .bool(try container.decode(Bool.self))
         }
     }
 
