@@ -52,7 +52,8 @@ public struct MeshGeometry: Sendable, Equatable {
         var primary = [MeshFace.Texture?](repeating: nil, count: count)
         var needsSecond = [Bool](repeating: false, count: count)
         for face in mesh.faces {
-            for index in face.indices {
+            for corner in 0..<4 {
+                let index = face[corner]
                 if let texture = primary[index] {
                     if texture != face.texture { needsSecond[index] = true }
                 } else {
@@ -69,12 +70,20 @@ public struct MeshGeometry: Sendable, Equatable {
             textures.append(textures[index] == .from ? .to : .from)
         }
 
-        var floats = [Float]()
-        floats.reserveCapacity(sources.count * MeshGeometry.floatsPerVertex)
+        let stride = MeshGeometry.floatsPerVertex
+        var floats = [Float](repeating: 0, count: sources.count * stride)
         for (emitted, source) in sources.enumerated() {
             let p = points[source], n = normals[source], from = mesh.vertices[source].from
-            floats += [Float(p.x), Float(p.y), Float(p.z), Float(from.x), Float(from.y),
-                       Float(n.x), Float(n.y), Float(n.z), Float(textures[emitted].index)]
+            let base = emitted * stride
+            floats[base] = Float(p.x)
+            floats[base + 1] = Float(p.y)
+            floats[base + 2] = Float(p.z)
+            floats[base + 3] = Float(from.x)
+            floats[base + 4] = Float(from.y)
+            floats[base + 5] = Float(n.x)
+            floats[base + 6] = Float(n.y)
+            floats[base + 7] = Float(n.z)
+            floats[base + 8] = Float(textures[emitted].index)
         }
 
         var indices = [UInt32]()
@@ -84,7 +93,12 @@ public struct MeshGeometry: Sendable, Equatable {
                 UInt32(face.texture == textures[index] ? index : secondCopy[index])
             }
             let (a, b, c, d) = (emitted(face.i0), emitted(face.i1), emitted(face.i2), emitted(face.i3))
-            indices += [a, b, c, c, d, a]
+            indices.append(a)
+            indices.append(b)
+            indices.append(c)
+            indices.append(c)
+            indices.append(d)
+            indices.append(a)
         }
 
         vertices = floats
@@ -108,11 +122,21 @@ public struct MeshGeometry: Sendable, Equatable {
             let normal = (p1 - p0).cross(p2 - p0) + (p3 - p2).cross(p0 - p2)
             let length = normal.length
             guard length > 0, length.isFinite else { continue }
-            var seen: [Int] = []
-            for index in face.indices where !seen.contains(index) {
-                seen.append(index)
-                sums[index] = sums[index] + normal
-                magnitudes[index] += length
+            // Each distinct vertex of the face once (a face may repeat a vertex).
+            let (i0, i1, i2, i3) = (face.i0, face.i1, face.i2, face.i3)
+            sums[i0] = sums[i0] + normal
+            magnitudes[i0] += length
+            if i1 != i0 {
+                sums[i1] = sums[i1] + normal
+                magnitudes[i1] += length
+            }
+            if i2 != i0 && i2 != i1 {
+                sums[i2] = sums[i2] + normal
+                magnitudes[i2] += length
+            }
+            if i3 != i0 && i3 != i1 && i3 != i2 {
+                sums[i3] = sums[i3] + normal
+                magnitudes[i3] += length
             }
         }
         return zip(sums, magnitudes).map { sum, magnitude in
