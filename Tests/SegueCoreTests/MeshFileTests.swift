@@ -30,6 +30,26 @@ struct MeshFileTests {
         #expect(close(m.m22, cos(angle)) && close(m.m23, sin(angle)) && close(m.m32, -sin(angle)))
     }
 
+    @Test("the complete example in Docs/MeshFiles.md reads as documented")
+    func documentedExample() throws {
+        let doc = try String(contentsOf: meshRepositoryRoot.appendingPathComponent("Docs/MeshFiles.md"), encoding: .utf8)
+        let section = try #require(doc.range(of: "### A complete example"))
+        let rest = doc[section.upperBound...]
+        let start = try #require(rest.range(of: "```json\n"))
+        let end = try #require(rest[start.upperBound...].range(of: "```"))
+        let file = try MeshFile(json: String(rest[start.upperBound..<end.lowerBound]))
+        #expect(file.mesh.vertices.count == 6 && file.mesh.faces.count == 2)
+        #expect(file.mesh.faces[1] == MeshFace(1, 2, 5, 4, texture: .to))
+        #expect(file.appearance.lightDirection == Vector3(0.3, 0, 1) && file.appearance.diffuseLightFactor == 0.7)
+        // T·R·P: a point is translated, rotated 15° about x, then put in perspective (d = 1500).
+        let point = Vector3(10, 20, 0)
+        let angle = 15.0 * .pi / 180
+        let (y, z) = (20 * cos(angle) - (-20) * sin(angle), 20 * sin(angle) + (-20) * cos(angle))
+        let w = 1 - z / 1500
+        #expect(close(file.appearance.supplementaryTransform.project(point).x, 10 / w, 1e-9))
+        #expect(close(file.appearance.supplementaryTransform.project(point).y, y / w, 1e-9))
+    }
+
     @Test("writing and reading back gives the same file")
     func roundTrip() throws {
         var builder = try MeshTransform.curtain(touchPoint: Vector2(100, 50), layerWidth: 320, layerHeight: 480).builder
@@ -99,7 +119,7 @@ struct MeshFileTests {
         let json = meshError { _ = try MeshFile(json: "{\n  \"faces\": [1 2]\n}") }
         #expect(json?.kind == .invalidJSON)
         // The offending "2" is the 15th character of line 2.
-        #expect(json?.message.contains("line 2, column 15") == true, "\(json?.message ?? "")")
+        #expect(json?.message.hasPrefix("invalid JSON at line 2, column 15: ") == true, "\(json?.message ?? "")")
 
         let huge = meshError { _ = try MeshFile(json: #"{"identity": {"rows": 1, "columns": 1}, "diffuseLightFactor": 1e999}"#) }
         #expect(huge?.kind == .invalidJSON && huge?.message.contains("1e999") == true, "\(huge?.message ?? "")")
