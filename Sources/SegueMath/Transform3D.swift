@@ -275,6 +275,11 @@ public struct Transform3D: Sendable, Hashable, Codable {
             && m43 == 0 && m44 == 1
     }
 
+    /// Whether all sixteen entries are finite numbers.
+    public var isFinite: Bool {
+        rowMajor.allSatisfy(\.isFinite)
+    }
+
     /// Whether the transform has a perspective component (a fourth column other than (0, 0, 0, 1)).
     public var hasPerspective: Bool {
         m14 != 0 || m24 != 0 || m34 != 0 || m44 != 1

@@ -174,4 +174,15 @@ struct Transform3DTests {
         let decoded = try JSONDecoder().decode(Transform3D.self, from: JSONEncoder().encode(m))
         #expect(decoded == m)
     }
+
+    @Test func finiteness() {
+        #expect(Transform3D.identity.isFinite)
+        #expect(Transform3D.perspective(distance: 500).isFinite)
+        var m = Transform3D.identity
+        m.m43 = .infinity
+        #expect(!m.isFinite)
+        m.m43 = 0
+        m[1, 2] = .nan
+        #expect(!m.isFinite)
+    }
 }
