@@ -180,6 +180,7 @@ public final class MeshRenderer {
     }
 
     private func write<T>(_ values: [T], to buffer: GPUBuffer) {
+        guard !values.isEmpty else { return }
         values.withUnsafeBytes { buffer.mapped!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         buffer.flush()
     }
@@ -188,7 +189,7 @@ public final class MeshRenderer {
     private func upload<T>(_ values: [T], usage: VkBufferUsageFlags) throws(VulkanError) -> GPUBuffer {
         let bytes = max(values.count * MemoryLayout<T>.stride, 4)
         let staging = try GPUBuffer(context: context, size: bytes, usage: VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue, hostVisible: true)
-        if !values.isEmpty { write(values, to: staging) }
+        write(values, to: staging)
         let buffer = try GPUBuffer(context: context, size: bytes, usage: usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue, hostVisible: false)
         try context.runOnce { cb in
             var region = VkBufferCopy(srcOffset: 0, dstOffset: 0, size: VkDeviceSize(bytes))
