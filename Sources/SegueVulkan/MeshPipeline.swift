@@ -1,5 +1,5 @@
 // The mesh-transform pipeline: textured, lit triangles with depth, following
-// Shared/reference/mesh-transforms.md (projection, depth, lighting, blending).
+// shared/reference/mesh-transforms.md (projection, depth, lighting, blending).
 //
 // Projection. A vertex p (points, relative to the layer centre, y down, z towards the viewer) is
 // transformed as a row vector, [x' y' z' w'] = [x y z 1]·M (CATransform3D semantics). The

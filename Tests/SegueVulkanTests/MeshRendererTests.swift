@@ -1,6 +1,6 @@
 // The mesh renderer on lavapipe: projection, depth, lighting, textures and streaming meshes on
 // small images, against values computed here from the formulas in
-// Shared/reference/mesh-transforms.md.
+// shared/reference/mesh-transforms.md.
 import Foundation
 import SegueCore
 import SegueMath
