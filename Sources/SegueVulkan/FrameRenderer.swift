@@ -1,7 +1,7 @@
 // Renders a sequence of frames of one full-screen effect with several frames in flight.
 //
 // Each in-flight slot owns a uniform buffer, a descriptor set, a colour target, a persistently
-// mapped readback buffer and a command buffer recorded once (clear → draw → copy to the
+// mapped readback buffer (in the `FrameRing`) and a command buffer recorded once (clear → draw → copy to the
 // readback buffer). Per frame the host only writes the slot's uniforms and resubmits. While
 // the device renders frames i+1 … i+N−1, the caller consumes frame i straight from the mapped
 // buffer, so shading, readback and encoding overlap.
@@ -12,12 +12,9 @@ import Foundation
 public final class FrameRenderer {
     private struct Slot {
         var commandBuffer: VkCommandBuffer
-        var fence: VkFence
         var uniforms: GPUBuffer
         var descriptorSet: VkDescriptorSet
         var target: GPUImage
-        var readback: GPUBuffer?
-        var pendingFrame: Int?
     }
 
     /// Output width in pixels.
@@ -32,10 +29,10 @@ public final class FrameRenderer {
     public var frameByteCount: Int { width * height * 4 }
 
     private let context: GPUContext
-    private let pipeline: FullScreenPipeline
+    private let pipeline: GraphicsPipeline
     private let uniformSize: Int
-    private let commandPool: VkCommandPool
-    private let descriptorPool: VkDescriptorPool
+    private let pools: FramePools
+    private let ring: FrameRing
     private var slots: [Slot] = []
     private var textures: [GPUTexture]
 
@@ -59,43 +56,12 @@ public final class FrameRenderer {
         self.uniformSize = uniformSize
         self.textures = textures
         pipeline = try context.pipeline(fragmentGLSL: fragmentGLSL, fileName: fileName, textureCount: textures.count)
-        let device = context.device
-
-        var poolInfo = VkCommandPoolCreateInfo()
-        poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO
-        poolInfo.queueFamilyIndex = context.queueFamily
-        var pool: VkCommandPool?
-        try check(vkCreateCommandPool(device, &poolInfo, nil, &pool), "vkCreateCommandPool")
-        commandPool = pool!
-
-        var sizes = [VkDescriptorPoolSize(type: VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, descriptorCount: UInt32(framesInFlight))]
-        if !textures.isEmpty {
-            sizes.append(VkDescriptorPoolSize(type: VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, descriptorCount: UInt32(framesInFlight * textures.count)))
-        }
-        var dpool: VkDescriptorPool?
-        let r = sizes.withUnsafeBufferPointer { s in
-            var info = VkDescriptorPoolCreateInfo()
-            info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO
-            info.maxSets = UInt32(framesInFlight)
-            info.poolSizeCount = UInt32(s.count)
-            info.pPoolSizes = s.baseAddress
-            return vkCreateDescriptorPool(device, &info, nil, &dpool)
-        }
-        if r != VK_SUCCESS { vkDestroyCommandPool(device, commandPool, nil) }
-        try check(r, "vkCreateDescriptorPool")
-        descriptorPool = dpool!
-
-        for _ in 0..<framesInFlight { slots.append(try makeSlot()) }
+        pools = try FramePools(context: context, slots: framesInFlight, textureCount: textures.count)
+        ring = try FrameRing(context: context, slotCount: framesInFlight, width: width, height: height, readback: readback)
+        for s in 0..<framesInFlight { slots.append(try makeSlot(readback: ring.readbacks[s])) }
     }
 
-    deinit {
-        for s in slots { if s.pendingFrame != nil { try? context.wait(s.fence) } }
-        let device = context.device
-        for s in slots { vkDestroyFence(device, s.fence, nil) }
-        slots.removeAll()
-        vkDestroyDescriptorPool(device, descriptorPool, nil)
-        vkDestroyCommandPool(device, commandPool, nil)
-    }
+    deinit { ring.waitIdle() }
 
     // MARK: - Rendering
 
@@ -106,137 +72,42 @@ public final class FrameRenderer {
     ///   waited for before returning).
     public func render(count: Int, uniforms: (Int) throws -> [UInt8],
                        consume: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
-        do {
-            for i in 0..<count {
-                let s = i % framesInFlight
-                try retire(slot: s, consume: consume)
-                try submit(frame: i, slot: s, uniformBytes: uniforms(i))
-            }
-            // Drain in frame order.
-            let first = count % framesInFlight
-            for k in 0..<framesInFlight { try retire(slot: (first + k) % framesInFlight, consume: consume) }
-        } catch {
-            waitIdle()
-            throw error
-        }
+        try ring.run(count: count, prepare: { i, s in try prepare(slot: s, uniformBytes: uniforms(i)) }, consume: consume)
     }
 
     /// Renders one frame and returns its premultiplied RGBA8 pixels.
     public func renderFrame(uniforms: [UInt8]) throws(VulkanError) -> [UInt8] {
-        precondition(readsBack, "renderFrame needs a renderer created with readback")
-        var out: [UInt8] = []
-        do {
-            try render(count: 1, uniforms: { _ in uniforms }, consume: { _, pixels in out = Array(pixels) })
-        } catch let e as VulkanError {
-            throw e
-        } catch {
-            preconditionFailure("unexpected error \(error)")
-        }
-        return out
+        try ring.runOne { s throws(VulkanError) in try prepare(slot: s, uniformBytes: uniforms) }
     }
 
     /// Replaces the textures (same count), after the frames in flight finish.
     public func setTextures(_ newTextures: [GPUTexture]) {
         precondition(newTextures.count == textures.count, "texture count is fixed by the pipeline")
-        waitIdle()
+        ring.waitIdle()
         textures = newTextures
-        for s in slots { writeDescriptors(s.descriptorSet, uniforms: s.uniforms) }
+        for s in slots {
+            pools.writeDescriptors(s.descriptorSet, pipeline: pipeline, uniforms: s.uniforms, uniformSize: uniformSize, textures: textures)
+        }
     }
 
-    private func submit(frame: Int, slot s: Int, uniformBytes: [UInt8]) throws(VulkanError) {
+    private func prepare(slot s: Int, uniformBytes: [UInt8]) throws(VulkanError) -> VkCommandBuffer {
         precondition(uniformBytes.count <= uniformSize, "uniform block is \(uniformSize) bytes, got \(uniformBytes.count)")
         let slot = slots[s]
         uniformBytes.withUnsafeBytes { slot.uniforms.mapped!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         slot.uniforms.flush()
-        var fence: VkFence? = slot.fence
-        try check(vkResetFences(context.device, 1, &fence), "vkResetFences")
-        try context.submit(slot.commandBuffer, fence: slot.fence)
-        slots[s].pendingFrame = frame
-    }
-
-    private func retire(slot s: Int, consume: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
-        guard let frame = slots[s].pendingFrame else { return }
-        try context.wait(slots[s].fence)
-        slots[s].pendingFrame = nil
-        if let rb = slots[s].readback {
-            rb.invalidate()
-            try consume(frame, UnsafeRawBufferPointer(start: rb.mapped!, count: frameByteCount))
-        } else {
-            try consume(frame, UnsafeRawBufferPointer(start: nil, count: 0))
-        }
-    }
-
-    private func waitIdle() {
-        for i in slots.indices where slots[i].pendingFrame != nil {
-            try? context.wait(slots[i].fence)
-            slots[i].pendingFrame = nil
-        }
+        return slot.commandBuffer
     }
 
     // MARK: - Slots
 
-    private func makeSlot() throws(VulkanError) -> Slot {
-        let device = context.device
+    private func makeSlot(readback: GPUBuffer?) throws(VulkanError) -> Slot {
         let ubo = try GPUBuffer(context: context, size: uniformSize, usage: VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT.rawValue, hostVisible: true)
         let target = try GPUImage(context: context, width: width, height: height,
                                   usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue)
-        let readback = readsBack ? try GPUBuffer(context: context, size: frameByteCount, usage: VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue,
-                                                 hostVisible: true, preferCached: true) : nil
-
-        var setLayout: VkDescriptorSetLayout? = pipeline.setLayout
-        var set: VkDescriptorSet?
-        let r = withUnsafePointer(to: &setLayout) { sl in
-            var info = VkDescriptorSetAllocateInfo()
-            info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO
-            info.descriptorPool = descriptorPool
-            info.descriptorSetCount = 1
-            info.pSetLayouts = sl
-            return vkAllocateDescriptorSets(device, &info, &set)
-        }
-        try check(r, "vkAllocateDescriptorSets")
-        writeDescriptors(set!, uniforms: ubo)
-
-        var alloc = VkCommandBufferAllocateInfo()
-        alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
-        alloc.commandPool = commandPool
-        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY
-        alloc.commandBufferCount = 1
-        var cb: VkCommandBuffer?
-        try check(vkAllocateCommandBuffers(device, &alloc, &cb), "vkAllocateCommandBuffers")
-        try record(cb!, target: target, descriptorSet: set!, readback: readback)
-        let fence = try context.makeFence(signaled: false)
-        return Slot(commandBuffer: cb!, fence: fence, uniforms: ubo, descriptorSet: set!, target: target, readback: readback, pendingFrame: nil)
-    }
-
-    private func writeDescriptors(_ set: VkDescriptorSet, uniforms: GPUBuffer) {
-        var bufferInfo = VkDescriptorBufferInfo(buffer: uniforms.buffer, offset: 0, range: VkDeviceSize(uniformSize))
-        var imageInfos = textures.map {
-            VkDescriptorImageInfo(sampler: pipeline.sampler, imageView: $0.image.view, imageLayout: VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)
-        }
-        withUnsafePointer(to: &bufferInfo) { bi in
-            imageInfos.withUnsafeMutableBufferPointer { ii in
-                var writes = [VkWriteDescriptorSet]()
-                var w = VkWriteDescriptorSet()
-                w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET
-                w.dstSet = set
-                w.dstBinding = 0
-                w.descriptorCount = 1
-                w.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-                w.pBufferInfo = bi
-                writes.append(w)
-                for i in 0..<ii.count {
-                    var t = VkWriteDescriptorSet()
-                    t.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET
-                    t.dstSet = set
-                    t.dstBinding = UInt32(1 + i)
-                    t.descriptorCount = 1
-                    t.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
-                    t.pImageInfo = UnsafePointer(ii.baseAddress! + i)
-                    writes.append(t)
-                }
-                vkUpdateDescriptorSets(context.device, UInt32(writes.count), writes, 0, nil)
-            }
-        }
+        let set = try pools.makeDescriptorSet(for: pipeline, uniforms: ubo, uniformSize: uniformSize, textures: textures)
+        let cb = try pools.makeCommandBuffer()
+        try record(cb, target: target, descriptorSet: set, readback: readback)
+        return Slot(commandBuffer: cb, uniforms: ubo, descriptorSet: set, target: target)
     }
 
     private func record(_ cb: VkCommandBuffer, target: GPUImage, descriptorSet: VkDescriptorSet, readback: GPUBuffer?) throws(VulkanError) {
@@ -266,22 +137,10 @@ public final class FrameRenderer {
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.pipeline)
         var set: VkDescriptorSet? = descriptorSet
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 0, 1, &set, 0, nil)
-        var viewport = VkViewport(x: 0, y: 0, width: Float(width), height: Float(height), minDepth: 0, maxDepth: 1)
-        vkCmdSetViewport(cb, 0, 1, &viewport)
-        var scissor = VkRect2D(offset: VkOffset2D(x: 0, y: 0), extent: extent)
-        vkCmdSetScissor(cb, 0, 1, &scissor)
+        setViewportAndScissor(cb, width: width, height: height)
         vkCmdDraw(cb, 3, 1, 0, 0)
         vkCmdEndRendering(cb)
-        if let readback {
-            imageBarrier(cb, target.image, from: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, to: VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                         srcStage: VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, srcAccess: VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                         dstStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, dstAccess: VK_ACCESS_2_TRANSFER_READ_BIT)
-            var region = VkBufferImageCopy()
-            region.imageSubresource = VkImageSubresourceLayers(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, mipLevel: 0, baseArrayLayer: 0, layerCount: 1)
-            region.imageExtent = VkExtent3D(width: UInt32(width), height: UInt32(height), depth: 1)
-            vkCmdCopyImageToBuffer(cb, target.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1, &region)
-            transferToHostBarrier(cb, readback.buffer)
-        }
+        if let readback { recordReadback(cb, from: target, into: readback) }
         try check(vkEndCommandBuffer(cb), "vkEndCommandBuffer")
     }
 }

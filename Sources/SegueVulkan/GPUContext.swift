@@ -15,13 +15,15 @@ public final class GPUContext: @unchecked Sendable {
     let queueFamily: UInt32
     let memoryProperties: VkPhysicalDeviceMemoryProperties
     let limits: VkPhysicalDeviceLimits
+    /// Whether the `depthClamp` feature is on (mesh depth clamps instead of clipping).
+    let depthClampEnabled: Bool
     /// The device in use.
     public let info: GPUDeviceInfo
     let compiler: ShaderCompiler
 
     private let lock = NSLock()
     private let transferPool: VkCommandPool
-    private var pipelines: [PipelineKey: FullScreenPipeline] = [:]
+    private var pipelines: [PipelineKey: GraphicsPipeline] = [:]
 
     // MARK: - Creation
 
@@ -65,6 +67,10 @@ public final class GPUContext: @unchecked Sendable {
             throw .unsupportedDevice("no graphics queue")
         }
 
+        var supported = VkPhysicalDeviceFeatures()
+        vkGetPhysicalDeviceFeatures(physical, &supported)
+        var enabled = VkPhysicalDeviceFeatures()
+        enabled.depthClamp = supported.depthClamp
         var priority: Float = 1
         var features13 = VkPhysicalDeviceVulkan13Features()
         features13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES
@@ -84,7 +90,10 @@ public final class GPUContext: @unchecked Sendable {
                     info.pNext = UnsafeRawPointer(f13)
                     info.queueCreateInfoCount = 1
                     info.pQueueCreateInfos = q
-                    return vkCreateDevice(physical, &info, nil, &device)
+                    return withUnsafePointer(to: &enabled) { features in
+                        info.pEnabledFeatures = features
+                        return vkCreateDevice(physical, &info, nil, &device)
+                    }
                 }
             }
         }
@@ -114,6 +123,7 @@ public final class GPUContext: @unchecked Sendable {
         self.queueFamily = UInt32(family)
         self.memoryProperties = memory
         self.limits = props.limits
+        self.depthClampEnabled = supported.depthClamp == VkBool32(VK_TRUE)
         self.info = chosen.1
         self.transferPool = pool!
         self.compiler = ShaderCompiler()
@@ -303,14 +313,20 @@ public final class GPUContext: @unchecked Sendable {
     // MARK: - Pipeline cache
 
     /// The pipeline for a fragment shader, compiled and created on first use.
-    func pipeline(fragmentGLSL: String, fileName: String, textureCount: Int) throws(VulkanError) -> FullScreenPipeline {
-        let key = PipelineKey(source: fragmentGLSL, textureCount: textureCount)
+    func pipeline(fragmentGLSL: String, fileName: String, textureCount: Int) throws(VulkanError) -> GraphicsPipeline {
+        try cachedPipeline(PipelineKey(source: fragmentGLSL, textureCount: textureCount)) { () throws(VulkanError) in
+            let vertex = try compiler.compile(FullScreenPipeline.vertexSource, stage: .vertex, fileName: "segue-fullscreen.vert")
+            let fragment = try compiler.compile(fragmentGLSL, stage: .fragment, fileName: fileName)
+            return try FullScreenPipeline.make(context: self, vertexSPIRV: vertex, fragmentSPIRV: fragment, textureCount: textureCount)
+        }
+    }
+
+    /// The pipeline cached under `key`, made by `make` on first use (kept for the context's life).
+    func cachedPipeline(_ key: PipelineKey, make: () throws(VulkanError) -> GraphicsPipeline) throws(VulkanError) -> GraphicsPipeline {
         lock.lock()
         if let p = pipelines[key] { lock.unlock(); return p }
         lock.unlock()
-        let vertex = try compiler.compile(FullScreenPipeline.vertexSource, stage: .vertex, fileName: "segue-fullscreen.vert")
-        let fragment = try compiler.compile(fragmentGLSL, stage: .fragment, fileName: fileName)
-        let p = try FullScreenPipeline(context: self, vertexSPIRV: vertex, fragmentSPIRV: fragment, textureCount: textureCount)
+        let p = try make()
         lock.lock()
         defer { lock.unlock() }
         if let existing = pipelines[key] { p.destroy(device); return existing }
@@ -327,6 +343,8 @@ public final class GPUContext: @unchecked Sendable {
 struct PipelineKey: Hashable {
     let source: String
     let textureCount: Int
+    /// Distinguishes pipelines built from the same source with different fixed-function state.
+    var variant: String = ""
 }
 
 /// A String from a fixed-size C char array imported as a tuple.

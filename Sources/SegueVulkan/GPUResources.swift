@@ -68,9 +68,11 @@ final class GPUBuffer {
     }
 }
 
-/// A 2D RGBA8 image in device memory with a view.
+/// A 2D image in device memory with a view: RGBA8 unless told otherwise (depth formats get a
+/// depth view), single-sampled unless told otherwise.
 final class GPUImage {
     static let format = VK_FORMAT_R8G8B8A8_UNORM
+    static let depthFormat = VK_FORMAT_D32_SFLOAT
     let image: VkImage
     let memory: VkDeviceMemory
     let view: VkImageView
@@ -78,7 +80,8 @@ final class GPUImage {
     let height: Int
     private unowned let context: GPUContext
 
-    init(context: GPUContext, width: Int, height: Int, usage: VkImageUsageFlags) throws(VulkanError) {
+    init(context: GPUContext, width: Int, height: Int, usage: VkImageUsageFlags,
+         format: VkFormat = GPUImage.format, samples: VkSampleCountFlagBits = VK_SAMPLE_COUNT_1_BIT) throws(VulkanError) {
         self.context = context
         self.width = width
         self.height = height
@@ -90,11 +93,11 @@ final class GPUImage {
         var info = VkImageCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO
         info.imageType = VK_IMAGE_TYPE_2D
-        info.format = GPUImage.format
+        info.format = format
         info.extent = VkExtent3D(width: UInt32(width), height: UInt32(height), depth: 1)
         info.mipLevels = 1
         info.arrayLayers = 1
-        info.samples = VK_SAMPLE_COUNT_1_BIT
+        info.samples = samples
         info.tiling = VK_IMAGE_TILING_OPTIMAL
         info.usage = usage
         info.sharingMode = VK_SHARING_MODE_EXCLUSIVE
@@ -115,8 +118,8 @@ final class GPUImage {
         viewInfo.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO
         viewInfo.image = image
         viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D
-        viewInfo.format = GPUImage.format
-        viewInfo.subresourceRange = colorRange
+        viewInfo.format = format
+        viewInfo.subresourceRange = format == GPUImage.depthFormat ? depthRange : colorRange
         var view: VkImageView?
         let v = vkCreateImageView(device, &viewInfo, nil, &view)
         if v != VK_SUCCESS { vkFreeMemory(device, memory, nil); vkDestroyImage(device, image, nil) }
@@ -134,12 +137,13 @@ final class GPUImage {
 }
 
 let colorRange = VkImageSubresourceRange(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, baseMipLevel: 0, levelCount: 1, baseArrayLayer: 0, layerCount: 1)
+let depthRange = VkImageSubresourceRange(aspectMask: VK_IMAGE_ASPECT_DEPTH_BIT.rawValue, baseMipLevel: 0, levelCount: 1, baseArrayLayer: 0, layerCount: 1)
 
 /// Records an image layout transition (synchronization2).
 func imageBarrier(_ cb: VkCommandBuffer, _ image: VkImage,
                   from oldLayout: VkImageLayout, to newLayout: VkImageLayout,
                   srcStage: VkPipelineStageFlags2, srcAccess: VkAccessFlags2,
-                  dstStage: VkPipelineStageFlags2, dstAccess: VkAccessFlags2) {
+                  dstStage: VkPipelineStageFlags2, dstAccess: VkAccessFlags2, range: VkImageSubresourceRange = colorRange) {
     var barrier = VkImageMemoryBarrier2()
     barrier.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2
     barrier.srcStageMask = srcStage
@@ -151,7 +155,7 @@ func imageBarrier(_ cb: VkCommandBuffer, _ image: VkImage,
     barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
     barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
     barrier.image = image
-    barrier.subresourceRange = colorRange
+    barrier.subresourceRange = range
     withUnsafePointer(to: &barrier) { b in
         var dep = VkDependencyInfo()
         dep.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO
@@ -180,4 +184,25 @@ func transferToHostBarrier(_ cb: VkCommandBuffer, _ buffer: VkBuffer) {
         dep.pBufferMemoryBarriers = b
         vkCmdPipelineBarrier2(cb, &dep)
     }
+}
+
+/// Records the copy of a rendered colour target (in COLOR_ATTACHMENT_OPTIMAL) into a host-visible
+/// buffer, with the barriers that make the pixels visible to the host after the fence.
+func recordReadback(_ cb: VkCommandBuffer, from target: GPUImage, into buffer: GPUBuffer) {
+    imageBarrier(cb, target.image, from: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, to: VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                 srcStage: VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, srcAccess: VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                 dstStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, dstAccess: VK_ACCESS_2_TRANSFER_READ_BIT)
+    var region = VkBufferImageCopy()
+    region.imageSubresource = VkImageSubresourceLayers(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, mipLevel: 0, baseArrayLayer: 0, layerCount: 1)
+    region.imageExtent = VkExtent3D(width: UInt32(target.width), height: UInt32(target.height), depth: 1)
+    vkCmdCopyImageToBuffer(cb, target.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer.buffer, 1, &region)
+    transferToHostBarrier(cb, buffer.buffer)
+}
+
+/// Sets the dynamic viewport (depth range 0…1) and scissor to the whole `width × height` target.
+func setViewportAndScissor(_ cb: VkCommandBuffer, width: Int, height: Int) {
+    var viewport = VkViewport(x: 0, y: 0, width: Float(width), height: Float(height), minDepth: 0, maxDepth: 1)
+    vkCmdSetViewport(cb, 0, 1, &viewport)
+    var scissor = VkRect2D(offset: VkOffset2D(x: 0, y: 0), extent: VkExtent2D(width: UInt32(width), height: UInt32(height)))
+    vkCmdSetScissor(cb, 0, 1, &scissor)
 }

@@ -1,0 +1,299 @@
+// Renders mesh-transform frames with several frames in flight, reading them back as RGBA8.
+//
+// Each in-flight slot owns a uniform buffer, a descriptor set, a colour target, a readback buffer
+// (in the `FrameRing`), a command buffer re-recorded per frame, and host-visible vertex and index
+// buffers for meshes that change every frame. A slot's buffers are written only after its fence
+// (the ring retires the slot's previous frame first), so streaming meshes never stall or corrupt
+// the frames still in flight; they grow (doubling) when a bigger mesh arrives. A static mesh lives
+// in device-local buffers uploaded once. The depth buffer (and the 4× multisampled colour buffer
+// with antialiasing) is shared by all slots: the queue runs frames in order and a barrier at the
+// start of each frame orders it after the previous one.
+import CSegueVulkan
+import SegueMath
+
+/// Renders frames of a mesh over two textures (`from`, `to`) at one output size.
+public final class MeshRenderer {
+    /// How a renderer is set up; the defaults suit video output.
+    public struct Options: Sendable {
+        /// How many frames may be in flight at once.
+        public var framesInFlight: Int
+        /// 4× multisampling for smooth edges. Off by default, as Core Animation's
+        /// `allowsEdgeAntialiasing`; costs about one extra full-size pass on CPU renderers.
+        public var antialiasing: Bool
+        /// Whether frames are copied back to host memory (false measures rendering alone).
+        public var readback: Bool
+
+        /// Options with the given values.
+        public init(framesInFlight: Int = 3, antialiasing: Bool = false, readback: Bool = true) {
+            self.framesInFlight = framesInFlight
+            self.antialiasing = antialiasing
+            self.readback = readback
+        }
+    }
+
+    private struct Slot {
+        var commandBuffer: VkCommandBuffer
+        var uniforms: GPUBuffer
+        var descriptorSet: VkDescriptorSet
+        var target: GPUImage
+        var vertices: GPUBuffer?
+        var indices: GPUBuffer?
+    }
+
+    /// Output width in pixels.
+    public let width: Int
+    /// Output height in pixels.
+    public let height: Int
+    /// The options the renderer was created with.
+    public let options: Options
+    /// Bytes in one read-back frame (`width × height × 4`).
+    public var frameByteCount: Int { width * height * 4 }
+
+    private let context: GPUContext
+    private let pipeline: GraphicsPipeline
+    private let pools: FramePools
+    private let ring: FrameRing
+    private let depth: GPUImage
+    private let multisampled: GPUImage?
+    private var slots: [Slot] = []
+    private var textures: [GPUTexture]
+    private var staticMesh: (vertices: GPUBuffer, indices: GPUBuffer, indexCount: Int)?
+
+    /// Compiles (or fetches from the caches) the mesh pipeline and allocates the in-flight slots.
+    /// - Parameters:
+    ///   - width: output width in pixels (the layer's width in points × the pixel scale).
+    ///   - height: output height in pixels.
+    ///   - textures: `[from, to]`, or `[from]` to sample one texture for both.
+    /// - Throws: `VulkanError` (`.unsupportedDevice` when antialiasing is asked for and the device
+    ///   lacks 4× multisampling).
+    public init(context: GPUContext, width: Int, height: Int, textures: [GPUTexture], options: Options = Options()) throws(VulkanError) {
+        precondition(width > 0 && height > 0 && options.framesInFlight > 0)
+        precondition((1...2).contains(textures.count), "a mesh samples one or two textures, got \(textures.count)")
+        self.context = context
+        self.width = width
+        self.height = height
+        self.options = options
+        self.textures = textures
+        let samples = options.antialiasing ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT
+        if options.antialiasing {
+            let supported = context.limits.framebufferColorSampleCounts & context.limits.framebufferDepthSampleCounts
+            guard supported & samples.rawValue != 0 else {
+                throw .unsupportedDevice("no 4× multisampling for colour and depth; render meshes without antialiasing")
+            }
+        }
+        pipeline = try MeshPipeline.pipeline(context: context, samples: samples)
+        pools = try FramePools(context: context, slots: options.framesInFlight, textureCount: 2, resettable: true)
+        ring = try FrameRing(context: context, slotCount: options.framesInFlight, width: width, height: height, readback: options.readback)
+        depth = try GPUImage(context: context, width: width, height: height, usage: VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT.rawValue,
+                             format: GPUImage.depthFormat, samples: samples)
+        multisampled = options.antialiasing
+            ? try GPUImage(context: context, width: width, height: height, usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue, samples: samples)
+            : nil
+        for _ in 0..<options.framesInFlight { slots.append(try makeSlot()) }
+    }
+
+    deinit { ring.waitIdle() }
+
+    // MARK: - Meshes and textures
+
+    /// Uploads a mesh once into device-local memory; draws without geometry use it.
+    /// Waits for the frames in flight first.
+    /// - Throws: `VulkanError` when memory runs out.
+    public func setMesh(_ geometry: MeshGeometry) throws(VulkanError) {
+        ring.waitIdle()
+        staticMesh = nil
+        let v = try upload(geometry.vertices, usage: VK_BUFFER_USAGE_VERTEX_BUFFER_BIT.rawValue)
+        let i = try upload(geometry.indices, usage: VK_BUFFER_USAGE_INDEX_BUFFER_BIT.rawValue)
+        staticMesh = (v, i, geometry.indices.count)
+    }
+
+    /// Uploads a mesh once from interleaved vertices (9 floats each, see `MeshGeometry`) and
+    /// triangle-list indices.
+    public func setMesh(vertices: [Float], indices: [UInt32]) throws(VulkanError) {
+        try setMesh(MeshGeometry(vertices: vertices, indices: indices))
+    }
+
+    /// Replaces the textures (`[from, to]` or `[from]`), after the frames in flight finish.
+    public func setTextures(_ newTextures: [GPUTexture]) {
+        precondition((1...2).contains(newTextures.count), "a mesh samples one or two textures, got \(newTextures.count)")
+        ring.waitIdle()
+        textures = newTextures
+        for s in slots {
+            pools.writeDescriptors(s.descriptorSet, pipeline: pipeline, uniforms: s.uniforms, uniformSize: MeshPipeline.uniformSize,
+                                   textures: boundTextures)
+        }
+    }
+
+    // MARK: - Rendering
+
+    /// Renders frames `0..<count`. `draw(i)` gives frame i's uniforms and, for a changing mesh,
+    /// its geometry; `consume(i, pixels)` receives frame i's premultiplied RGBA8 pixels (rows top
+    /// to bottom, transparent background) in order, valid only during the call. Without
+    /// readback, `consume` gets an empty buffer once frame i is done.
+    /// - Throws: `VulkanError`, or whatever `draw` or `consume` throw (frames in flight are
+    ///   waited for before returning).
+    public func render(count: Int, draw: (Int) throws -> MeshDraw, consume: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        try ring.run(count: count, prepare: { i, s in try prepare(slot: s, draw: draw(i)) }, consume: consume)
+    }
+
+    /// Renders one frame and returns its premultiplied RGBA8 pixels.
+    public func renderFrame(_ draw: MeshDraw) throws(VulkanError) -> [UInt8] {
+        try ring.runOne { s throws(VulkanError) in try prepare(slot: s, draw: draw) }
+    }
+
+    private var boundTextures: [GPUTexture] { [textures[0], textures[textures.count - 1]] }
+
+    /// Writes the slot's uniforms and geometry (its previous frame is done) and records its commands.
+    private func prepare(slot s: Int, draw: MeshDraw) throws(VulkanError) -> VkCommandBuffer {
+        precondition(draw.layerWidth > 0 && draw.layerHeight > 0, "the layer needs a positive size")
+        let l = draw.lightDirection
+        precondition(l.lengthSquared > 0 && l.lengthSquared.isFinite, "the light direction must be a finite, non-zero vector")
+        let uniforms = MeshPipeline.uniforms(for: draw)
+        write(uniforms, to: slots[s].uniforms)
+
+        let vertexBuffer: VkBuffer, indexBuffer: VkBuffer, indexCount: Int
+        if let geometry = draw.geometry {
+            let v = try grow(slots[s].vertices, to: geometry.vertices.count * 4, usage: VK_BUFFER_USAGE_VERTEX_BUFFER_BIT.rawValue)
+            let i = try grow(slots[s].indices, to: geometry.indices.count * 4, usage: VK_BUFFER_USAGE_INDEX_BUFFER_BIT.rawValue)
+            slots[s].vertices = v
+            slots[s].indices = i
+            write(geometry.vertices, to: v)
+            write(geometry.indices, to: i)
+            (vertexBuffer, indexBuffer, indexCount) = (v.buffer, i.buffer, geometry.indices.count)
+        } else {
+            guard let mesh = staticMesh else { preconditionFailure("no mesh to draw: call setMesh or give the draw geometry") }
+            (vertexBuffer, indexBuffer, indexCount) = (mesh.vertices.buffer, mesh.indices.buffer, mesh.indexCount)
+        }
+        let slot = slots[s]
+        try record(slot.commandBuffer, slot: slot, vertices: vertexBuffer, indices: indexBuffer, indexCount: indexCount,
+                   readback: ring.readbacks[s])
+        return slot.commandBuffer
+    }
+
+    // MARK: - Buffers
+
+    /// `buffer` when it holds `bytes`, else a new host-visible buffer of at least twice its size.
+    private func grow(_ buffer: GPUBuffer?, to bytes: Int, usage: VkBufferUsageFlags) throws(VulkanError) -> GPUBuffer {
+        if let buffer, buffer.size >= bytes { return buffer }
+        let size = max(bytes, 2 * (buffer?.size ?? 0), 4096)
+        return try GPUBuffer(context: context, size: size, usage: usage, hostVisible: true)
+    }
+
+    private func write<T>(_ values: [T], to buffer: GPUBuffer) {
+        guard !values.isEmpty else { return }
+        values.withUnsafeBytes { buffer.mapped!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        buffer.flush()
+    }
+
+    /// A device-local buffer holding `values`, copied through a staging buffer.
+    private func upload<T>(_ values: [T], usage: VkBufferUsageFlags) throws(VulkanError) -> GPUBuffer {
+        let bytes = max(values.count * MemoryLayout<T>.stride, 4)
+        let staging = try GPUBuffer(context: context, size: bytes, usage: VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue, hostVisible: true)
+        write(values, to: staging)
+        let buffer = try GPUBuffer(context: context, size: bytes, usage: usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue, hostVisible: false)
+        try context.runOnce { cb in
+            var region = VkBufferCopy(srcOffset: 0, dstOffset: 0, size: VkDeviceSize(bytes))
+            vkCmdCopyBuffer(cb, staging.buffer, buffer.buffer, 1, &region)
+            // Later submissions on the queue read it as vertices or indices.
+            var barrier = VkMemoryBarrier2()
+            barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2
+            barrier.srcStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT
+            barrier.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT
+            barrier.dstStageMask = VK_PIPELINE_STAGE_2_VERTEX_INPUT_BIT
+            barrier.dstAccessMask = VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_2_INDEX_READ_BIT
+            withUnsafePointer(to: &barrier) { b in
+                var dep = VkDependencyInfo()
+                dep.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO
+                dep.memoryBarrierCount = 1
+                dep.pMemoryBarriers = b
+                vkCmdPipelineBarrier2(cb, &dep)
+            }
+        }
+        return buffer
+    }
+
+    // MARK: - Slots and commands
+
+    private func makeSlot() throws(VulkanError) -> Slot {
+        let ubo = try GPUBuffer(context: context, size: MeshPipeline.uniformSize, usage: VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT.rawValue, hostVisible: true)
+        let target = try GPUImage(context: context, width: width, height: height,
+                                  usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue)
+        let set = try pools.makeDescriptorSet(for: pipeline, uniforms: ubo, uniformSize: MeshPipeline.uniformSize, textures: boundTextures)
+        let cb = try pools.makeCommandBuffer()
+        return Slot(commandBuffer: cb, uniforms: ubo, descriptorSet: set, target: target)
+    }
+
+    private func record(_ cb: VkCommandBuffer, slot: Slot, vertices: VkBuffer, indices: VkBuffer, indexCount: Int,
+                        readback: GPUBuffer?) throws(VulkanError) {
+        try check(vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer")
+        var begin = VkCommandBufferBeginInfo()
+        begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
+        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
+        try check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer")
+
+        // The shared depth (and multisampled colour) image: after the previous frame's use.
+        let fragmentTests = VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT
+        imageBarrier(cb, depth.image, from: VK_IMAGE_LAYOUT_UNDEFINED, to: VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                     srcStage: fragmentTests, srcAccess: VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+                     dstStage: fragmentTests,
+                     dstAccess: VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+                     range: depthRange)
+        let colourImages = [slot.target.image] + (multisampled.map { [$0.image] } ?? [])
+        for image in colourImages {
+            imageBarrier(cb, image, from: VK_IMAGE_LAYOUT_UNDEFINED, to: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                         srcStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                         srcAccess: VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                         dstStage: VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                         dstAccess: VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT)
+        }
+
+        var colour = VkRenderingAttachmentInfo()
+        colour.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO
+        colour.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL
+        colour.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR
+        colour.clearValue.color.float32 = (0, 0, 0, 0)
+        if let multisampled {
+            colour.imageView = multisampled.view
+            colour.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE
+            colour.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT
+            colour.resolveImageView = slot.target.view
+            colour.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL
+        } else {
+            colour.imageView = slot.target.view
+            colour.storeOp = VK_ATTACHMENT_STORE_OP_STORE
+        }
+        var depthAttachment = VkRenderingAttachmentInfo()
+        depthAttachment.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO
+        depthAttachment.imageView = depth.view
+        depthAttachment.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL
+        depthAttachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR
+        depthAttachment.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE
+        depthAttachment.clearValue.depthStencil = VkClearDepthStencilValue(depth: 1, stencil: 0)
+        withUnsafePointer(to: &colour) { c in
+            withUnsafePointer(to: &depthAttachment) { d in
+                var info = VkRenderingInfo()
+                info.sType = VK_STRUCTURE_TYPE_RENDERING_INFO
+                info.renderArea = VkRect2D(offset: VkOffset2D(x: 0, y: 0), extent: VkExtent2D(width: UInt32(width), height: UInt32(height)))
+                info.layerCount = 1
+                info.colorAttachmentCount = 1
+                info.pColorAttachments = c
+                info.pDepthAttachment = d
+                vkCmdBeginRendering(cb, &info)
+            }
+        }
+        if indexCount > 0 {
+            vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.pipeline)
+            var set: VkDescriptorSet? = slot.descriptorSet
+            vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 0, 1, &set, 0, nil)
+            var vb: VkBuffer? = vertices
+            var offset: VkDeviceSize = 0
+            vkCmdBindVertexBuffers(cb, 0, 1, &vb, &offset)
+            vkCmdBindIndexBuffer(cb, indices, 0, VK_INDEX_TYPE_UINT32)
+            setViewportAndScissor(cb, width: width, height: height)
+            vkCmdDrawIndexed(cb, UInt32(indexCount), 1, 0, 0, 0)
+        }
+        vkCmdEndRendering(cb)
+        if let readback { recordReadback(cb, from: slot.target, into: readback) }
+        try check(vkEndCommandBuffer(cb), "vkEndCommandBuffer")
+    }
+}
