@@ -1,5 +1,6 @@
 // Throughput of the mesh renderer on a regular grid, static (uploaded once) or streamed
 // (re-uploaded every frame), with readback, as `segue bench` or a user can measure it.
+import SegueCore
 import Foundation
 import SegueMath
 

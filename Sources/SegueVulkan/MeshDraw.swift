@@ -1,35 +1,7 @@
-// What one mesh frame draws: geometry in the interleaved layout the mesh model produces, and the
+// What one mesh frame draws: geometry in the interleaved layout of SegueCore's MeshGeometry, and the
 // per-frame uniforms (supplementary transform, layer size, light).
+import SegueCore
 import SegueMath
-
-/// Triangles to draw: interleaved vertices and a triangle list of indices.
-///
-/// Each vertex is 9 floats `px, py, pz, u, v, nx, ny, nz, texture`: the position in points
-/// relative to the layer centre (x right, y down, z towards the viewer, already scaled by the
-/// depth normalization), the texture coordinate ((0, 0) top-left), the unit normal in the same
-/// point space, and the texture it samples (0 `from`, 1 `to`).
-public struct MeshGeometry: Sendable, Equatable {
-    /// Floats per vertex.
-    public static let floatsPerVertex = 9
-    /// Interleaved vertex data, `floatsPerVertex` floats a vertex.
-    public let vertices: [Float]
-    /// Triangle-list indices into the vertices.
-    public let indices: [UInt32]
-    /// The number of vertices.
-    public var vertexCount: Int { vertices.count / MeshGeometry.floatsPerVertex }
-
-    /// Wraps vertex and index arrays.
-    /// - Precondition: `vertices.count` is a multiple of 9, `indices.count` a multiple of 3, and
-    ///   every index is below the vertex count (the mesh model validates its faces).
-    public init(vertices: [Float], indices: [UInt32]) {
-        precondition(vertices.count % MeshGeometry.floatsPerVertex == 0, "mesh vertices need 9 floats each, got \(vertices.count) floats")
-        precondition(indices.count % 3 == 0, "mesh indices form a triangle list; \(indices.count) is not a multiple of 3")
-        let count = vertices.count / MeshGeometry.floatsPerVertex
-        precondition(indices.allSatisfy { Int($0) < count }, "mesh index out of range (\(count) vertices)")
-        self.vertices = vertices
-        self.indices = indices
-    }
-}
 
 /// One frame of a mesh: the uniforms and, optionally, geometry for this frame only.
 public struct MeshDraw: Sendable {

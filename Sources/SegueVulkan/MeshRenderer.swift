@@ -8,6 +8,7 @@
 // in device-local buffers uploaded once. The depth buffer (and the 4× multisampled colour buffer
 // with antialiasing) is shared by all slots: the queue runs frames in order and a barrier at the
 // start of each frame orders it after the previous one.
+import SegueCore
 import CSegueVulkan
 import SegueMath
 

@@ -36,6 +36,20 @@ public struct MeshGeometry: Sendable, Equatable {
     /// The number of emitted vertices.
     public var vertexCount: Int { sourceVertices.count }
 
+    /// Wraps interleaved vertex floats and triangle indices built by hand (emitted vertex i is
+    /// its own source).
+    /// - Precondition: `vertices.count` is a multiple of 9, `indices.count` a multiple of 3, and
+    ///   every index is below the vertex count.
+    public init(vertices: [Float], indices: [UInt32]) {
+        precondition(vertices.count % MeshGeometry.floatsPerVertex == 0, "mesh vertices need 9 floats each, got \(vertices.count) floats")
+        precondition(indices.count % 3 == 0, "mesh indices form a triangle list; \(indices.count) is not a multiple of 3")
+        let count = vertices.count / MeshGeometry.floatsPerVertex
+        precondition(indices.allSatisfy { Int($0) < count }, "mesh index out of range (\(count) vertices)")
+        self.vertices = vertices
+        self.indices = indices
+        sourceVertices = Array(0..<count)
+    }
+
     /// Resolves `mesh` for a layer of `width` × `height` points.
     ///
     /// - Precondition: `width` and `height` are finite and positive, and `mesh` is not
