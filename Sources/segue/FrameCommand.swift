@@ -8,6 +8,7 @@ struct FrameCommand: ParsableCommand {
 
     @OptionGroup var inputs: InputOptions
     @OptionGroup var effectOptions: EffectOptions
+    @OptionGroup(title: "Stitchable shader options") var stitchable: StitchableOptions
     @OptionGroup var timing: TimingOptions
 
     @Option(help: "Progress 0…1 (after easing: the value the effect receives).")
@@ -27,7 +28,7 @@ struct FrameCommand: ParsableCommand {
 
     func run() throws {
         let (from, to, w, h) = try inputs.load()
-        let (effect, values, textures) = try effectOptions.resolve(scale: inputs.scale)
+        let (effect, values, textures) = try stitchable.resolve(effectOptions, scale: inputs.scale)
         let duration = try effectOptions.resolvedDuration(for: effect)
         let curve = try timing.curve(for: effect)
         let t = time ?? progress! * duration

@@ -25,6 +25,10 @@ struct MetalToken: Sendable, Equatable {
     let text: String
     /// 1-based line in the source file.
     let line: Int
+    /// 1-based column of its first character.
+    var column = 1
+    /// Whether whitespace or a comment precedes it on its line.
+    var spaceBefore = false
 }
 
 /// Tokenizer for the Metal subset used by stitchable shaders.
@@ -47,6 +51,8 @@ enum MetalLexer {
         var i = 0
         var line = 1
         var atLineStart = true
+        var lineStart = 0
+        var sawSpace = false
 
         func peek(_ offset: Int = 0) -> Unicode.Scalar? { i + offset < chars.count ? chars[i + offset] : nil }
         func isIdentStart(_ c: Unicode.Scalar) -> Bool { c == "_" || (c.value < 128 && c.properties.isAlphabetic) }
@@ -55,8 +61,18 @@ enum MetalLexer {
 
         while i < chars.count {
             let c = chars[i]
-            if c == "\n" { line += 1; atLineStart = true; i += 1; continue }
-            if c == " " || c == "\t" || c == "\r" || c == "\u{0C}" || c == "\u{0B}" { i += 1; continue }
+            if c == "\n" { line += 1; atLineStart = true; i += 1; lineStart = i; sawSpace = false; continue }
+            if c == " " || c == "\t" || c == "\r" || c == "\u{0C}" || c == "\u{0B}" { i += 1; sawSpace = true; continue }
+            // Tokens record where they start and whether space came before them.
+            let count = tokens.count
+            let column = i - lineStart + 1
+            defer {
+                if tokens.count > count {
+                    tokens[count].column = column
+                    tokens[count].spaceBefore = sawSpace
+                    sawSpace = false
+                }
+            }
             // Comments.
             if c == "/" && peek(1) == "/" {
                 while i < chars.count && chars[i] != "\n" { i += 1 }
@@ -66,13 +82,14 @@ enum MetalLexer {
                 let startLine = line
                 i += 2
                 while i < chars.count && !(chars[i] == "*" && peek(1) == "/") {
-                    if chars[i] == "\n" { line += 1 }
+                    if chars[i] == "\n" { line += 1; lineStart = i + 1 }
                     i += 1
                 }
                 guard i < chars.count else {
                     throw ShaderSourceError(file: file, line: startLine, message: "unterminated block comment")
                 }
                 i += 2
+                sawSpace = true
                 continue
             }
             // Preprocessor lines (with backslash continuations).

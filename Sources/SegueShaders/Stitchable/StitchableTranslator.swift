@@ -43,14 +43,26 @@ public enum StitchableTranslator {
     }
 }
 
-/// GLSL text that keeps each token on its source line.
+/// GLSL text that keeps each token on its source line and column where it can.
 struct LineWriter {
     private(set) var text = ""
     private var line = 1
 
-    /// Appends `s` on `at` (moving down with newlines; never up).
-    mutating func emit(_ s: String, at: Int) {
-        if at > line { text += String(repeating: "\n", count: at - line); line = at } else if !text.isEmpty && !text.hasSuffix("\n") { text += " " }
+    /// Appends `s` for a token at `line`:`column` (moving down with newlines, never up), with a
+    /// space before it when the source had one.
+    mutating func emit(_ s: String, at token: MetalToken) {
+        emit(s, line: token.line, column: token.column, space: token.spaceBefore)
+    }
+
+    /// Appends `s` at `line` and `column`, after a space when `space` is set.
+    mutating func emit(_ s: String, line at: Int, column: Int = 1, space: Bool = true) {
+        if at > line {
+            text += String(repeating: "\n", count: at - line)
+            line = at
+            text += String(repeating: " ", count: max(column - 1, 0))
+        } else if space, let last = text.last, last != "\n", last != " " {
+            text += " "
+        }
         text += s
     }
 }
@@ -190,7 +202,7 @@ private struct Translator {
         if let what = MetalVocabulary.rejected[nameToken.text] { throw unsupported(what, nameToken) }
         i += 1
         if isText("(") {
-            try function(name: nameToken, returnType: type, typeToken: typeToken, isStitchable: isStitchable)
+            try function(name: nameToken, returnType: type, typeToken: first, isStitchable: isStitchable)
             return
         }
         guard !isStitchable else { throw error("[[ stitchable ]] must mark a function", nameToken.line) }
@@ -198,7 +210,7 @@ private struct Translator {
             throw error("unsupported global variable: '\(nameToken.text)' (declare it 'constant' or move it into the function)", nameToken.line)
         }
         // Global constant: `constant float k = expr;` → `const float k = expr;`.
-        out.emit("const \(glslType(type)) \(glslName(nameToken.text))", at: typeToken.line)
+        out.emit("const \(glslType(type)) \(glslName(nameToken.text))", at: first)
         guard isText("=") else { throw error("a global constant needs a value ('= …')", nameToken.line) }
         try body(until: ";", layers: [])
     }
@@ -222,8 +234,8 @@ private struct Translator {
             return "\(q)\(glslType(p.metalType)) \(glslName(p.name))"
         }.joined(separator: ", ")
         header += ")"
-        out.emit(header, at: typeToken.line)
-        if isText(";") { out.emit(";", at: peek()!.line); i += 1; return }
+        out.emit(header, at: typeToken)
+        if isText(";") { out.emit(";", at: peek()!); i += 1; return }
         guard isText("{") else { throw error("expected '{' to begin the body of '\(name.text)'", (peek() ?? name).line) }
         let layers = Set(params.filter(\.isLayer).map(\.name))
         try body(until: "}", layers: layers)
@@ -299,7 +311,7 @@ private struct Translator {
             switch t.kind {
             case .directive: throw unsupported("preprocessor directive inside a function", t)
             case .string: throw unsupported("string literal", t)
-            case .number: out.emit(try number(t), at: t.line); i += 1
+            case .number: out.emit(try number(t), at: t); i += 1
             case .punctuation:
                 try punctuation(t)
                 if t.text == "{" || t.text == "(" { depth += 1 }
@@ -316,7 +328,7 @@ private struct Translator {
         switch t.text {
         case "->": throw unsupported("pointer member access", t)
         case "[[": throw unsupported("attribute", peek(1) ?? t)
-        case "]]": out.emit("] ]", at: t.line)
+        case "]]": out.emit("] ]", at: t)
         case "#", "@", "\\", "$", "...": throw unsupported("token", t)
         case "::": throw unsupported("scope resolution", t)
         case "(":
@@ -324,8 +336,8 @@ private struct Translator {
             if let ty = peek(1), ty.kind == .identifier, MetalVocabulary.types[ty.text] != nil, isText(")", 2) {
                 throw unsupported("C-style cast (write \(ty.text)(x))", ty)
             }
-            out.emit("(", at: t.line)
-        default: out.emit(t.text, at: t.line)
+            out.emit("(", at: t)
+        default: out.emit(t.text, at: t)
         }
         i += 1
     }
@@ -352,26 +364,26 @@ private struct Translator {
     mutating func identifier(_ t: MetalToken, layers: Set<String>) throws(ShaderSourceError) {
         let name = t.text
         // Namespaces: metal::, precise::, fast:: are dropped; SwiftUI::Layer is a layer handle.
-        if ["metal", "precise", "fast"].contains(name), isText("::", 1) { i += 2; return }
+        if ["metal", "precise", "fast"].contains(name), isText("::", 1) { out.emit("", at: t); i += 2; return }
         if name == "SwiftUI", isText("::", 1), isText("Layer", 2) { throw unsupported("local layer variable", t) }
         if isText("::", 1) { throw unsupported("scope resolution", t) }
         if let what = MetalVocabulary.rejected[name] { throw unsupported(what, t) }
-        if MetalVocabulary.keywords.contains(name) { out.emit(name, at: t.line); i += 1; return }
+        if MetalVocabulary.keywords.contains(name) { out.emit(name, at: t); i += 1; return }
         if let glsl = MetalVocabulary.types[name] {
             if isText("*", 1) { throw unsupported("pointer", peek(1)!) }
             if isText("&", 1), let n = peek(2), n.kind == .identifier { throw unsupported("reference", peek(1)!) }
             if isText("<", 1) { throw unsupported("template type", t) }
-            out.emit(glsl, at: t.line)
+            out.emit(glsl, at: t)
             i += 1
             return
         }
-        if let value = MetalVocabulary.constants[name] { out.emit(value, at: t.line); i += 1; return }
+        if let value = MetalVocabulary.constants[name] { out.emit(value, at: t); i += 1; return }
         // layer.sample(p) → _segue_sampleLayer(layer, p).
         if layers.contains(name), isText(".", 1) {
             guard let member = peek(2), member.text == "sample", isText("(", 3) else {
                 throw unsupported("layer member (only layer.sample(position))", peek(2) ?? t)
             }
-            out.emit("_segue_sampleLayer(\(glslName(name)),", at: t.line)
+            out.emit("_segue_sampleLayer(\(glslName(name)), ", at: t)
             i += 4
             return
         }
@@ -380,13 +392,13 @@ private struct Translator {
                 if name == "Layer" { throw unsupported("type", t) }
                 throw unsupported("function", t)
             }
-            out.emit(f, at: t.line)
+            out.emit(f, at: t)
             i += 1
             return
         }
         // A member after `.` (swizzles) is kept as written; other names may be renamed.
         let afterDot = i > 0 && tokens[i - 1].text == "." && tokens[i - 1].kind == .punctuation
-        out.emit(afterDot ? name : glslName(name), at: t.line)
+        out.emit(afterDot ? name : glslName(name), at: t)
         i += 1
     }
 }
