@@ -9,7 +9,7 @@ struct StitchableOptions: ParsableArguments {
     @Option(help: "Stitchable function of the .metal effect file (or write file.metal:NAME).")
     var function: String?
 
-    @Option(name: .customLong("arg"), help: ArgumentHelp("Argument of a stitchable shader; 'auto' fills a float2 with the layer size, a float4 with its bounding rectangle.", valueName: "name=value"))
+    @Option(name: .customLong("arg"), help: ArgumentHelp("Argument of a stitchable shader; 'auto' fills a float2 with the layer size in points, a float4 with its bounding rectangle, a float with the time in seconds.", valueName: "name=value"))
     var args: [String] = []
 
     @Option(help: ArgumentHelp("The float argument the transition drives (default: the last float argument).", valueName: "name"))
@@ -117,9 +117,9 @@ func stitchableInfoLines(_ nameOrPath: String) throws -> [String] {
         if a.name == animated?.name {
             role = "animated: insertion \(configuration.insertion.from)→\(configuration.insertion.to), removal \(configuration.removal.from)→\(configuration.removal.to) (--animate, --insertion, --removal)"
         } else if fn.defaultAutomatic.contains(a.name) {
-            role = "auto: \(a.type == .vec2 ? "the layer size in points" : "the layer's bounding rectangle") (--arg \(a.name)=…)"
+            role = "auto: \(a.type == .vec2 ? "the layer size in points" : "the layer's bounding rectangle") (or --arg \(a.name)=VALUE)"
         } else {
-            role = "--arg \(a.name)=… (default 0)"
+            role = "--arg \(a.name)=VALUE (default 0\(a.type == .float ? "; 'auto': the time in seconds" : ""))"
         }
         lines.append("    \(a.name): \(a.metalType)  — \(role)")
     }

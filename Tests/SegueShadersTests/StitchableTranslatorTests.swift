@@ -106,7 +106,7 @@ struct StitchableTranslatorTests {
         ("[[ stitchable ]] half4 f(float2 position, half4 color, texture2d<half> image, float v) { return color; }\n",
          "user.metal:1: unsupported texture type: 'texture2d'"),
         ("[[ stitchable ]] float2 f(float2 position, float v) {\n    float2 q = position;\n    return q + float2(vec<float, 2>(1));\n}\n",
-         "user.metal:3: unsupported template vector type: 'vec'"),
+         "user.metal:3: unsupported template type: 'vec'"),
         ("[[ stitchable ]] float2 f(float2 position, float v) { return static_cast<float2>(position); }\n",
          "user.metal:1: unsupported cast: 'static_cast'"),
         ("float g = 1.0;\n", "user.metal:1: unsupported global variable: 'g' (declare it 'constant' or move it into the function)"),
@@ -120,6 +120,14 @@ struct StitchableTranslatorTests {
     ])
     func rejected(source: String, message: String) {
         #expect(translationError(source) == message)
+    }
+
+    @Test("names that are Metal template types or GLSL words are ordinary variables")
+    func ordinaryNames() throws {
+        let module = try StitchableTranslator.translate(
+            "[[ stitchable ]] float2 f(float2 position, float v) {\n    float2 vec = position; float input = v;\n    return vec * input;\n}", file: "n.metal")
+        #expect(line(2, of: module.glsl) == "    vec2 vec = position; float _v_input = v;")
+        #expect(line(3, of: module.glsl) == "    return vec * _v_input;")
     }
 
     @Test("signatures that are none of the three kinds are explained")
@@ -169,7 +177,10 @@ struct StitchableConfigurationTests {
             == "'wave' has no argument 'speed' to animate; its float arguments are: amplitude, phase")
         #expect(message(grey, StitchableConfiguration())
             == "'grey' has no float argument for a transition to animate; add one (e.g. 'float amount')")
-        #expect(message(wave, StitchableConfiguration(automatic: ["amplitude"]))?.hasPrefix("'amplitude' is a float;") == true)
+        #expect(message(wave, StitchableConfiguration(automatic: ["phase"])) == "'phase' is the animated argument; it cannot also be 'auto'")
+        #expect(message(tint, StitchableConfiguration(animated: "progress", automatic: ["sample"]))?.hasPrefix("'sample' is a float3; only float") == true)
+        let timed = try? wave.effect(StitchableConfiguration(automatic: ["amplitude"]), source: .builtIn)
+        #expect(timed?.glsl.contains("_m_wave(_segue_destination, size, time, _segue_value)") == true)
         #expect(message(wave, StitchableConfiguration(insertion: (.nan, 0)))?.contains("finite") == true)
         #expect(message(tint, StitchableConfiguration(animated: "progress"))?.hasPrefix("argument 'sample' of 'tint' cannot be set") == true)
         #expect(message(Self.module.functions[3], StitchableConfiguration(maxSampleOffset: .init(1, 1)))?

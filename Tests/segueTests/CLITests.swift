@@ -12,7 +12,7 @@ struct CLITests {
         for name in ["fade", "doom-melt", "wipe", "circle", "ios-push", "ios-pop"] { #expect(list.stdoutText.contains(name)) }
         let json = try segue(["list", "--json"])
         let parsed = try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]]
-        #expect(parsed?.count == 6)
+        #expect(parsed?.count == EffectCatalog.builtIns.count)
         let info = try segue(["info", "doom-melt", "--json"])
         let obj = try JSONSerialization.jsonObject(with: info.stdout) as? [String: Any]
         let params = obj?["parameters"] as? [[String: Any]]

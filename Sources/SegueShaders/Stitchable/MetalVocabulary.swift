@@ -114,8 +114,7 @@ enum MetalVocabulary {
         "goto": "goto", "this": "this", "virtual": "virtual function", "public": "access specifier",
         "private": "access specifier", "protected": "access specifier", "friend": "friend", "mutable": "mutable",
         "texture1d": "texture type", "texture2d": "texture type", "texture3d": "texture type", "texturecube": "texture type",
-        "texture2d_array": "texture type", "depth2d": "texture type", "sampler": "sampler type", "array": "array type",
-        "vec": "template vector type", "matrix": "template matrix type", "packed_float2": "packed type",
+        "texture2d_array": "texture type", "depth2d": "texture type", "sampler": "sampler type", "packed_float2": "packed type",
         "packed_float3": "packed type", "packed_float4": "packed type", "packed_half2": "packed type",
         "packed_half3": "packed type", "packed_half4": "packed type", "short": "short type", "ushort": "short type",
         "char": "char type", "uchar": "char type", "long": "long type", "ulong": "long type", "double": "double type",
@@ -127,6 +126,9 @@ enum MetalVocabulary {
         "try": "exception", "catch": "exception", "throw": "exception", "nullptr": "pointer",
         "static_assert": "static_assert", "using": "using declaration in a function",
     ]
+
+    /// Metal's template types; rejected when followed by `<`, ordinary names otherwise.
+    static let templateTypes: Set<String> = ["vec", "matrix", "array", "packed_vec", "array_ref"]
 
     /// Statement keywords that are the same in GLSL.
     static let keywords: Set<String> = ["if", "else", "for", "while", "do", "return", "break", "continue", "switch",

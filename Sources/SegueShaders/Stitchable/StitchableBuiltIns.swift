@@ -17,8 +17,10 @@ enum StitchableBuiltIns {
         let timing: String
     }
 
-    /// shared/reference/effects.md, "Shift transition": the inserted screen slides in from the
-    /// right while the removed one slides out to the left, each skewed at mid-travel.
+    /// shared/reference/effects.md, "Shift transition". A distortion returns where to sample, so
+    /// sampling at x + value·width moves the content the other way: the inserted screen (value
+    /// 1 → 0) slides in from the left while the removed one (0 → −1) slides out to the right,
+    /// each skewed mid-travel.
     static let shift = Entry(file: "shift.metal", function: "shift", source: #"""
     #include <metal_stdlib>
     #include <SwiftUI/SwiftUI_Metal.h>
@@ -34,7 +36,7 @@ enum StitchableBuiltIns {
         float offset = effectValue * size.x;
         return float2(position.x + offset + skew * sign(effectValue), position.y);
     }
-    """#, summary: "Shift: to slides in from the right, from slides out to the left, skewed mid-way (SwiftUI shader).",
+    """#, summary: "Shift: to slides in from the left, pushing from out to the right, skewed mid-way (SwiftUI shader).",
         timing: "ease-in-out")
 
     /// Every stitchable built-in.

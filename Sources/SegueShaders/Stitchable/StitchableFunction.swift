@@ -31,9 +31,9 @@ public struct StitchableArgument: Sendable, Equatable {
     /// The type as written in Metal.
     public let metalType: String
 
-    /// Whether `auto` can fill it from the layer: a `float2` (the layer's size in points) or a
-    /// `float4` (its bounding rectangle: 0, 0, width, height).
-    public var canBeAutomatic: Bool { type == .vec2 || type == .vec4 }
+    /// Whether `auto` can fill it: a `float2` with the layer's size in points, a `float4` with
+    /// its bounding rectangle (0, 0, width, height), a `float` with the transition's time in seconds.
+    public var canBeAutomatic: Bool { type == .vec2 || type == .vec4 || type == .float }
 }
 
 /// Why a stitchable function cannot run as configured.
@@ -57,7 +57,9 @@ public struct StitchableConfiguration: Sendable, Equatable {
     public var removal: (from: Double, to: Double)
     /// Farthest a sample may lie from its destination, in points per axis; nil for unlimited.
     public var maxSampleOffset: Vector2?
-    /// Arguments filled from the layer; nil takes `float2 size` and `float4 boundingRect`/`bounds`.
+    /// Arguments filled automatically (a `float2` with the layer size, a `float4` with its bounding
+    /// rectangle, a `float` with the time in seconds); nil takes `float2 size` and
+    /// `float4 boundingRect`/`bounds`.
     public var automatic: Set<String>?
 
     /// A configuration; the defaults are the reference's shift transition (insertion 1 → 0,
@@ -139,7 +141,9 @@ public struct StitchableFunction: Sendable, Equatable {
                 throw StitchableConfigurationError("'\(self.name)' has no argument '\(name)'; its arguments are: \(list(arguments))")
             }
             guard a.canBeAutomatic, a.name != animated.name else {
-                throw StitchableConfigurationError("'\(name)' is a \(a.metalType); only float2 (the layer size) and float4 (its bounding rectangle) arguments can be 'auto'")
+                throw StitchableConfigurationError(a.name == animated.name
+                    ? "'\(name)' is the animated argument; it cannot also be 'auto'"
+                    : "'\(name)' is a \(a.metalType); only float (the time), float2 (the layer size) and float4 (its bounding rectangle) arguments can be 'auto'")
             }
         }
         for v in [configuration.insertion.from, configuration.insertion.to, configuration.removal.from, configuration.removal.to] where !v.isFinite {
@@ -202,7 +206,13 @@ public struct StitchableFunction: Sendable, Equatable {
         s += "\n#line \(lineCount + 1)\n"
         let args: [String] = arguments.map { a in
             if a.name == animated { return "_segue_value" }
-            if automatic.contains(a.name) { return a.type == .vec2 ? "_segue_layerSize" : "vec4(0.0, 0.0, _segue_layerSize)" }
+            if automatic.contains(a.name) {
+                switch a.type {
+                case .float: return header("time")
+                case .vec2: return "_segue_layerSize"
+                default: return "vec4(0.0, 0.0, _segue_layerSize)"
+                }
+            }
             return a.name
         }
         let call = (["_segue_destination"] + (kind == .distortion ? [] : [kind == .color ? "_segue_sampleLayer(_segue_layer, _segue_destination)" : "_segue_layer"]) + args)

@@ -368,6 +368,7 @@ private struct Translator {
         if name == "SwiftUI", isText("::", 1), isText("Layer", 2) { throw unsupported("local layer variable", t) }
         if isText("::", 1) { throw unsupported("scope resolution", t) }
         if let what = MetalVocabulary.rejected[name] { throw unsupported(what, t) }
+        if MetalVocabulary.templateTypes.contains(name), isText("<", 1) { throw unsupported("template type", t) }
         if MetalVocabulary.keywords.contains(name) { out.emit(name, at: t); i += 1; return }
         if let glsl = MetalVocabulary.types[name] {
             if isText("*", 1) { throw unsupported("pointer", peek(1)!) }
