@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "SegueShadersTests", dependencies: ["SegueShaders"]),
         .testTarget(name: "SegueVulkanTests", dependencies: ["SegueVulkan"]),
         .testTarget(name: "SegueMediaTests", dependencies: ["SegueMedia"]),
-        .testTarget(name: "SegueTests", dependencies: ["Segue"], exclude: ["__Snapshots__"]),
+        .testTarget(name: "SegueTests", dependencies: ["Segue"], exclude: ["__Snapshots__", "Fixtures"]),
         .testTarget(name: "segueTests", dependencies: ["Segue"]),
     ],
     swiftLanguageModes: [.v6]

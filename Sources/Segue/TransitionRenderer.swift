@@ -58,7 +58,7 @@ public final class TransitionRenderer {
                 resize: ResizeMode = .cover, parameters: [String: ParameterValue] = [:],
                 textures: [String: Image] = [:], context: GPUContext? = nil,
                 framesInFlight: Int = 3, readback: Bool = true) throws {
-        guard effect.kind == .fullScreen else { throw RenderError.unsupportedKind(effect.kind, effect: effect.name) }
+        guard effect.kind == .fullScreen || effect.kind == .stitchable else { throw RenderError.unsupportedKind(effect.kind, effect: effect.name) }
         let context = try context ?? GPUContext.shared()
         self.effect = effect
         self.width = width ?? from.width

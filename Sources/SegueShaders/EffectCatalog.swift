@@ -12,6 +12,8 @@ public enum EffectLookupError: Error, Sendable, Equatable, CustomStringConvertib
     case unsupportedFile(path: String)
     /// The file is malformed.
     case invalidSource(ShaderSourceError)
+    /// A `.metal` file without the stitchable function asked for, or one that cannot run as a transition.
+    case stitchable(path: String, message: String)
 
     public var description: String {
         switch self {
@@ -21,9 +23,11 @@ public enum EffectLookupError: Error, Sendable, Equatable, CustomStringConvertib
         case let .unreadable(path, reason):
             return "cannot read effect file '\(path)': \(reason)"
         case let .unsupportedFile(path):
-            return "'\(path)' is not a supported effect file (expected a .glsl transition)"
+            return "'\(path)' is not a supported effect file (expected a .glsl transition or a .metal stitchable shader)"
         case let .invalidSource(e):
             return e.description
+        case let .stitchable(path, message):
+            return "\(path): \(message)"
         }
     }
 }
@@ -34,7 +38,11 @@ public enum EffectCatalog {
     public static let builtIns: [Effect] = parseBuiltIns([
         BuiltInSources.fade, BuiltInSources.doomMelt, BuiltInSources.wipe, BuiltInSources.circle,
         BuiltInSources.iosPush, BuiltInSources.iosPop,
-    ], family: .segue) + parseBuiltIns(XfadeSources.all, family: .xfade)
+    ], family: .segue) + StitchableBuiltIns.all.map { entry in
+        var effect = StitchableBuiltIns.effect(entry)
+        effect.family = .segue
+        return effect
+    } + parseBuiltIns(XfadeSources.all, family: .xfade)
 
     /// The names of all 58 transitions of ffmpeg's `xfade` filter, in xfade's order; each names a
     /// built-in. `fade` is Segue's own (the same cross-dissolve); the others are in the `xfade` family.
@@ -63,11 +71,14 @@ public enum EffectCatalog {
         builtIns.first { $0.name == name }
     }
 
-    /// A built-in by name, or a `.glsl` file when `nameOrPath` names one (contains a `/` or ends
-    /// in `.glsl`).
+    /// A built-in by name, a stitchable shader (`file.metal` or `file.metal:function`), or a
+    /// `.glsl` file when `nameOrPath` names one (contains a `/` or ends in `.glsl`).
     /// - Throws: `EffectLookupError` with the nearest names for an unknown effect, or the
     ///   file's problem.
     public static func effect(_ nameOrPath: String) throws(EffectLookupError) -> Effect {
+        if let (path, function) = stitchablePath(nameOrPath) {
+            return try load(path: path, function: function)
+        }
         if nameOrPath.hasSuffix(".glsl") || nameOrPath.contains("/") {
             return try load(path: nameOrPath)
         }
@@ -91,6 +102,80 @@ public enum EffectCatalog {
             return try TransitionSourceParser.parse(text, name: base, source: .file(path), defaultOrigin: .bottomLeft)
         } catch {
             throw .invalidSource(error)
+        }
+    }
+
+    // MARK: - Stitchable shaders
+
+    /// Splits `file.metal:function` (or `file.metal`) into the path and the function name.
+    static func stitchablePath(_ text: String) -> (path: String, function: String?)? {
+        if text.hasSuffix(".metal") { return (text, nil) }
+        guard let colon = text.lastIndex(of: ":") else { return nil }
+        let path = String(text[..<colon]), function = String(text[text.index(after: colon)...])
+        guard path.hasSuffix(".metal"), !function.isEmpty, function.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+        return (path, function)
+    }
+
+    /// Loads the stitchable function `function` of a `.metal` file as a transition with the
+    /// default configuration (see `StitchableConfiguration`); `function` may be nil when the file
+    /// has exactly one.
+    public static func load(path: String, function: String?) throws(EffectLookupError) -> Effect {
+        let f = try stitchableFunction(path, function: function)
+        do {
+            return try f.effect(source: .file(path))
+        } catch {
+            throw .stitchable(path: path, message: error.message)
+        }
+    }
+
+    /// The stitchable function behind a built-in (`shift`) or a `.metal` file (`file.metal`,
+    /// `file.metal:name`, or the path with `function`).
+    /// - Throws: `EffectLookupError` for an unknown name, an unreadable or unsupported file, or
+    ///   a missing or ambiguous function.
+    public static func stitchableFunction(_ nameOrPath: String, function: String? = nil) throws(EffectLookupError) -> StitchableFunction {
+        if let entry = StitchableBuiltIns.all.first(where: { $0.function == nameOrPath }) {
+            if let function, function != entry.function {
+                throw .stitchable(path: entry.file, message: "the built-in has only the function '\(entry.function)'")
+            }
+            return StitchableBuiltIns.function(entry)
+        }
+        guard let (path, named) = stitchablePath(nameOrPath) else {
+            if builtIn(named: nameOrPath) != nil {
+                throw .stitchable(path: nameOrPath, message: "not a stitchable shader effect")
+            }
+            if nameOrPath.contains(".") || nameOrPath.contains("/") { throw .unsupportedFile(path: nameOrPath) }
+            throw .unknown(name: nameOrPath, suggestions: suggestions(for: nameOrPath))
+        }
+        if let named, let function, named != function {
+            throw .stitchable(path: path, message: "the function is named twice, as '\(named)' and '\(function)'")
+        }
+        let text = try readText(path)
+        let module: StitchableTranslator.Module
+        do {
+            module = try StitchableTranslator.translate(text, file: path)
+        } catch {
+            throw .invalidSource(error)
+        }
+        let names = module.functions.map(\.name)
+        guard let wanted = named ?? function else {
+            guard module.functions.count == 1 else {
+                throw .stitchable(path: path, message: names.isEmpty ? "no [[ stitchable ]] function found"
+                    : "several stitchable functions (\(names.joined(separator: ", "))); choose one with \(path):NAME or --function NAME")
+            }
+            return module.functions[0]
+        }
+        guard let f = module.functions.first(where: { $0.name == wanted }) else {
+            throw .stitchable(path: path, message: "no [[ stitchable ]] function '\(wanted)'" + (names.isEmpty ? "" : " (it has: \(names.joined(separator: ", ")))"))
+        }
+        return f
+    }
+
+    private static func readText(_ path: String) throws(EffectLookupError) -> String {
+        do {
+            return try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "not readable UTF-8 text" : "no such file"
+            throw .unreadable(path: path, reason: reason)
         }
     }
 

@@ -8,6 +8,7 @@ struct FrameCommand: ParsableCommand {
 
     @OptionGroup var inputs: InputOptions
     @OptionGroup var effectOptions: EffectOptions
+    @OptionGroup(title: "Stitchable shader options") var stitchable: StitchableOptions
     @OptionGroup var timing: TimingOptions
 
     @Option(help: "Progress 0…1 (after easing: the value the effect receives; keyframes are taken at the same fraction).")
@@ -27,7 +28,7 @@ struct FrameCommand: ParsableCommand {
 
     func run() throws {
         let (from, to, w, h) = try inputs.load()
-        let (effect, values, textures) = try effectOptions.resolve(scale: inputs.scale)
+        let (effect, values, textures) = try stitchable.resolve(effectOptions, scale: inputs.scale)
         let timeline = try timing.timeline(for: effect, duration: effectOptions.duration, fps: 1)
         let renderer = try TransitionRenderer(effect: effect, from: from, to: to, width: w, height: h, resize: inputs.resize,
                                               parameters: values, textures: textures, context: inputs.context(), framesInFlight: 1)

@@ -25,7 +25,7 @@ struct ListCommand: ParsableCommand {
                 print("  \(e.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(e.summary)")
             }
         }
-        print("\nAlso: --effect path/to/file.glsl (a gl-transitions style transition). 'segue info NAME' shows parameters.")
+        print("\nAlso: --effect path/to/file.glsl (a gl-transitions style transition) or file.metal:NAME (a SwiftUI stitchable shader). 'segue info NAME' shows parameters.")
     }
 }
 
@@ -49,7 +49,7 @@ extension ListCommand {
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "info", abstract: "Describe an effect: kind, duration, parameters and defaults.")
 
-    @Argument(help: "Effect name or path to a .glsl file.")
+    @Argument(help: "Effect name, path to a .glsl file, or file.metal:NAME.")
     var name: String
 
     @Flag(help: "Print JSON.")
@@ -74,6 +74,7 @@ struct InfoCommand: ParsableCommand {
         print("  duration: \(effect.defaultDuration) s, timing \(effect.defaultTiming)")
         if let author = effect.author { print("  author:   \(author)") }
         if let license = effect.license { print("  license:  \(license)") }
+        if effect.kind == .stitchable { try stitchableInfoLines(name).forEach { print($0) } }
         if effect.parameters.isEmpty {
             print("  parameters: none")
         } else {

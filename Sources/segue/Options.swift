@@ -5,7 +5,7 @@ import Segue
 
 /// `--effect` and its parameters.
 struct EffectOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "Effect name (see 'segue list') or path to a .glsl transition file.")
+    @Option(name: .shortAndLong, help: "Effect name (see 'segue list'), path to a .glsl transition file, or a stitchable shader file.metal[:NAME].")
     var effect: String
 
     @Option(name: .customLong("param"), help: ArgumentHelp("Set an effect parameter.", valueName: "name=value"))

@@ -16,6 +16,7 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var inputs: InputOptions
     @OptionGroup var effectOptions: EffectOptions
+    @OptionGroup(title: "Stitchable shader options") var stitchable: StitchableOptions
     @OptionGroup var timing: TimingOptions
 
     @Option(help: "Frames per second.")
@@ -31,7 +32,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let destination = try RenderOutput(path: output)
         let (from, to, w, h) = try inputs.load()
-        let (effect, values, textures) = try effectOptions.resolve(scale: inputs.scale)
+        let (effect, values, textures) = try stitchable.resolve(effectOptions, scale: inputs.scale)
         let timeline = try timing.timeline(for: effect, duration: effectOptions.duration, fps: fps)
         let renderer = try TransitionRenderer(effect: effect, from: from, to: to, width: w, height: h, resize: inputs.resize,
                                               parameters: values, textures: textures, context: inputs.context())

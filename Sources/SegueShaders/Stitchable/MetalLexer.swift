@@ -1,0 +1,153 @@
+// Splits Metal Shading Language source into tokens with their 1-based line numbers: identifiers,
+// numbers (with their C suffixes), punctuation (longest match first), `[[`/`]]` attribute brackets
+// and whole preprocessor lines. Comments and whitespace are dropped. The lexer knows only the
+// shape of C++ tokens; what is allowed is decided by `StitchableTranslator`.
+
+/// One token of Metal source.
+struct MetalToken: Sendable, Equatable {
+    /// What kind of token it is.
+    enum Kind: Sendable, Equatable {
+        /// A name or keyword.
+        case identifier
+        /// A numeric literal as written (`0.5h`, `2`, `1e-3f`).
+        case number
+        /// An operator or punctuation mark (`+=`, `::`, `[[`, `{`).
+        case punctuation
+        /// A whole preprocessor line, `#` included.
+        case directive
+        /// A string or character literal (never valid in the subset; kept to report it).
+        case string
+    }
+
+    /// The kind.
+    let kind: Kind
+    /// The text as written.
+    let text: String
+    /// 1-based line in the source file.
+    let line: Int
+    /// 1-based column of its first character.
+    var column = 1
+    /// Whether whitespace or a comment precedes it on its line.
+    var spaceBefore = false
+}
+
+/// Tokenizer for the Metal subset used by stitchable shaders.
+enum MetalLexer {
+    /// Punctuation, longest first so `<<=` wins over `<<` and `<`.
+    private static let punctuation: [String] = [
+        "<<=", ">>=", "...",
+        "[[", "]]", "::", "->", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
+        "==", "!=", "<=", ">=", "&&", "||", "<<", ">>",
+        "+", "-", "*", "/", "%", "=", "<", ">", "!", "~", "&", "|", "^", "?", ":", ";", ",", ".",
+        "(", ")", "{", "}", "[", "]", "#", "@", "\\", "$",
+    ]
+
+    /// Tokenizes `text`.
+    /// - Throws: `ShaderSourceError` for an unterminated block comment or a character that is
+    ///   not part of C++ source.
+    static func tokenize(_ text: String, file: String) throws(ShaderSourceError) -> [MetalToken] {
+        let chars = Array(text.unicodeScalars)
+        var tokens: [MetalToken] = []
+        var i = 0
+        var line = 1
+        var atLineStart = true
+        var lineStart = 0
+        var sawSpace = false
+
+        func peek(_ offset: Int = 0) -> Unicode.Scalar? { i + offset < chars.count ? chars[i + offset] : nil }
+        func isIdentStart(_ c: Unicode.Scalar) -> Bool { c == "_" || (c.value < 128 && c.properties.isAlphabetic) }
+        func isIdentChar(_ c: Unicode.Scalar) -> Bool { isIdentStart(c) || ("0"..."9").contains(c) }
+        func isDigit(_ c: Unicode.Scalar?) -> Bool { c.map { ("0"..."9").contains($0) } ?? false }
+
+        while i < chars.count {
+            let c = chars[i]
+            if c == "\n" { line += 1; atLineStart = true; i += 1; lineStart = i; sawSpace = false; continue }
+            if c == " " || c == "\t" || c == "\r" || c == "\u{0C}" || c == "\u{0B}" { i += 1; sawSpace = true; continue }
+            // Tokens record where they start and whether space came before them.
+            let count = tokens.count
+            let column = i - lineStart + 1
+            defer {
+                if tokens.count > count {
+                    tokens[count].column = column
+                    tokens[count].spaceBefore = sawSpace
+                    sawSpace = false
+                }
+            }
+            // Comments.
+            if c == "/" && peek(1) == "/" {
+                while i < chars.count && chars[i] != "\n" { i += 1 }
+                continue
+            }
+            if c == "/" && peek(1) == "*" {
+                let startLine = line
+                i += 2
+                while i < chars.count && !(chars[i] == "*" && peek(1) == "/") {
+                    if chars[i] == "\n" { line += 1; lineStart = i + 1 }
+                    i += 1
+                }
+                guard i < chars.count else {
+                    throw ShaderSourceError(file: file, line: startLine, message: "unterminated block comment")
+                }
+                i += 2
+                sawSpace = true
+                continue
+            }
+            // Preprocessor lines (with backslash continuations).
+            if c == "#" && atLineStart {
+                let startLine = line
+                var s = ""
+                while i < chars.count && chars[i] != "\n" {
+                    if chars[i] == "\\" && peek(1) == "\n" { line += 1; i += 2; s += " "; continue }
+                    if chars[i] == "/" && peek(1) == "/" { while i < chars.count && chars[i] != "\n" { i += 1 }; break }
+                    s.unicodeScalars.append(chars[i])
+                    i += 1
+                }
+                tokens.append(MetalToken(kind: .directive, text: s.trimmed(), line: startLine))
+                continue
+            }
+            atLineStart = false
+            if isIdentStart(c) {
+                var s = ""
+                while let d = peek(), isIdentChar(d) { s.unicodeScalars.append(d); i += 1 }
+                tokens.append(MetalToken(kind: .identifier, text: s, line: line))
+                continue
+            }
+            if isDigit(c) || (c == "." && isDigit(peek(1))) {
+                var s = ""
+                while let d = peek() {
+                    let exponentSign = (d == "+" || d == "-") && (s.last == "e" || s.last == "E") && !s.lowercased().hasPrefix("0x")
+                    guard isIdentChar(d) || d == "." || exponentSign else { break }
+                    s.unicodeScalars.append(d)
+                    i += 1
+                }
+                tokens.append(MetalToken(kind: .number, text: s, line: line))
+                continue
+            }
+            if c == "\"" || c == "'" {
+                var s = String(c)
+                i += 1
+                while let d = peek(), d != c, d != "\n" {
+                    s.unicodeScalars.append(d)
+                    if d == "\\" && peek(1) != nil { s.unicodeScalars.append(chars[i + 1]); i += 1 }
+                    i += 1
+                }
+                if peek() == c { s.unicodeScalars.append(c); i += 1 }
+                tokens.append(MetalToken(kind: .string, text: s, line: line))
+                continue
+            }
+            var matched = false
+            for p in punctuation where p.unicodeScalars.count <= chars.count - i {
+                if zip(p.unicodeScalars, chars[i...]).allSatisfy({ $0 == $1 }) {
+                    tokens.append(MetalToken(kind: .punctuation, text: p, line: line))
+                    i += p.unicodeScalars.count
+                    matched = true
+                    break
+                }
+            }
+            guard matched else {
+                throw ShaderSourceError(file: file, line: line, message: "unexpected character '\(Character(c))'")
+            }
+        }
+        return tokens
+    }
+}

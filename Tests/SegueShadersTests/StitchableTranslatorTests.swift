@@ -1,0 +1,216 @@
+// The Metal-subset translator: kind detection, the GLSL it writes (on the user's lines), and the
+// line-numbered errors for constructs outside the subset.
+import Foundation
+import SegueCore
+@testable import SegueShaders
+import Testing
+
+/// Lines of `text` (1-based subscripts through `line(_:)`).
+private func line(_ n: Int, of text: String) -> String {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    return n - 1 < lines.count ? String(lines[n - 1]) : ""
+}
+
+/// The error translating `source` raises, as text (nil when it translates).
+private func translationError(_ source: String) -> String? {
+    do {
+        _ = try StitchableTranslator.translate(source, file: "user.metal")
+        return nil
+    } catch {
+        return error.description
+    }
+}
+
+private let header = """
+#include <metal_stdlib>
+#include <SwiftUI/SwiftUI_Metal.h>
+using namespace metal;
+
+"""
+
+@Suite("Stitchable translator")
+struct StitchableTranslatorTests {
+    @Test("the three kinds are recognised from their signatures, with argument types")
+    func kinds() throws {
+        let module = try StitchableTranslator.translate(header + """
+        [[ stitchable ]] float2 wave(float2 position, float2 size, half amplitude, float t) { return position; }
+        [[stitchable]] half4 tint(float2 position, half4 color, half4 tintColor, float3 weights) { return color; }
+        [[ stitchable ]] half4 blur(float2 position, SwiftUI::Layer layer, float4 bounds, float radius) { return layer.sample(position); }
+        float helper(float x) { return x; }
+        """, file: "k.metal")
+        #expect(module.functions.map(\.name) == ["wave", "tint", "blur"])
+        #expect(module.functions.map(\.kind) == [.distortion, .color, .layer])
+        #expect(module.functions.map(\.line) == [4, 5, 6])
+        #expect(module.functions[0].arguments.map(\.type) == [.vec2, .float, .float])
+        #expect(module.functions[1].arguments.map(\.type) == [.vec4, .vec3])
+        #expect(module.functions[2].arguments.map(\.name) == ["bounds", "radius"])
+        #expect(module.functions[2].defaultAutomatic == ["bounds"])
+        #expect(module.functions[0].defaultAutomatic == ["size"])
+    }
+
+    @Test("`using namespace SwiftUI;` allows plain `Layer`")
+    func layerWithoutPrefix() throws {
+        let module = try StitchableTranslator.translate("using namespace metal;\nusing namespace SwiftUI;\n"
+            + "[[ stitchable ]] half4 f(float2 position, Layer layer, float v) { return layer.sample(position); }", file: "l.metal")
+        #expect(module.functions.first?.kind == .layer)
+    }
+
+    @Test("types, literals, constants, namespaces and library functions become GLSL, on the same lines")
+    func translation() throws {
+        let module = try StitchableTranslator.translate(header + """
+        [[ stitchable ]] half4 f(float2 position, SwiftUI::Layer layer, float amount) {
+            half4 c = layer.sample(position + float2(0.5h, 2.0f));
+            float a = metal::precise::sin(M_PI_F * amount) + fast::rsqrt(4.0) + fmod(position.x, 3.0);
+            half3 g = saturate(c.rgb * 2h) + atan2(1.0, 2.0) + fabs(-1.0);
+            float2x2 m = float2x2(1.0);
+            half sample = select(0.0h, 1.0h, a > 0.5);
+            return half4(g, sample) + c.bgra * 1e-3f;
+        }
+        """, file: "t.metal")
+        let g = module.glsl
+        #expect(line(4, of: g) == "vec4 _m_f(vec2 position, int layer, float amount) {")
+        #expect(line(5, of: g) == "    vec4 c = _segue_sampleLayer(layer, position + vec2(0.5, 2.0));")
+        #expect(line(6, of: g) == "    float a = sin(3.14159265358979323846 * amount) + inversesqrt(4.0) + _msl_fmod(position.x, 3.0);")
+        #expect(line(7, of: g) == "    vec3 g = _msl_saturate(c.rgb * 2.0) + atan(1.0, 2.0) + abs(-1.0);")
+        #expect(line(8, of: g) == "    mat2 m = mat2(1.0);")
+        #expect(line(9, of: g) == "    float _v_sample = mix(0.0, 1.0, a > 0.5);")
+        #expect(line(10, of: g) == "    return vec4(g, _v_sample) + c.bgra * 1e-3;")
+        #expect(line(1, of: g).isEmpty && line(3, of: g).isEmpty)
+    }
+
+    @Test("helper functions are renamed consistently, so a name like transpose cannot clash with GLSL's")
+    func helperRenaming() throws {
+        let module = try StitchableTranslator.translate("""
+        float2 transpose(float2 p) { return p.yx; }
+        constant float k = 2.0;
+        [[ stitchable ]] float2 f(float2 position, float v) { return transpose(position) * k; }
+        """, file: "h.metal")
+        #expect(line(1, of: module.glsl) == "vec2 _m_transpose(vec2 p) { return p.yx; }")
+        #expect(line(2, of: module.glsl) == "const float k = 2.0;")
+        #expect(line(3, of: module.glsl).contains("return _m_transpose(position) * k;"))
+    }
+
+    @Test("unsupported constructs are rejected with the construct and its line", arguments: [
+        ("#include <metal_stdlib>\n#include \"mine.h\"\n", "user.metal:2: unsupported #include: '\"mine.h\"' (only <metal_stdlib> and <SwiftUI/SwiftUI_Metal.h> are available)"),
+        ("#define SCALE 2.0\n", "user.metal:1: unsupported preprocessor directive: '#define SCALE 2.0'"),
+        ("using namespace metal;\n\nstruct S { float x; };\n", "user.metal:3: unsupported struct: 'struct'"),
+        ("template <typename T> T id(T x) { return x; }\n", "user.metal:1: unsupported template: 'template'"),
+        ("\n[[ stitchable ]] float2 f(float2 position, device float *values, float v) { return position; }\n",
+         "user.metal:2: unsupported address space: 'device'"),
+        ("[[ stitchable ]] float2 f(float2 position, float v) {\n    float *p = &v;\n    return position;\n}\n",
+         "user.metal:2: unsupported pointer: '*'"),
+        ("[[ stitchable ]] float2 f(float2 position, float v) {\n\n    return position + noise(position);\n}\n",
+         "user.metal:3: unsupported function: 'noise'"),
+        ("[[ stitchable ]] float2 f(float2 position, float v) {\n    return position * (float)v;\n}\n",
+         "user.metal:2: unsupported C-style cast (write float(x)): 'float'"),
+        ("[[ stitchable ]] half4 f(float2 position, half4 color, texture2d<half> image, float v) { return color; }\n",
+         "user.metal:1: unsupported texture type: 'texture2d'"),
+        ("[[ stitchable ]] float2 f(float2 position, float v) {\n    float2 q = position;\n    return q + float2(vec<float, 2>(1));\n}\n",
+         "user.metal:3: unsupported template type: 'vec'"),
+        ("[[ stitchable ]] float2 f(float2 position, float v) { return static_cast<float2>(position); }\n",
+         "user.metal:1: unsupported cast: 'static_cast'"),
+        ("float g = 1.0;\n", "user.metal:1: unsupported global variable: 'g' (declare it 'constant' or move it into the function)"),
+        ("\n\n[[ kernel ]] void k() {}\n", "user.metal:3: unsupported attribute: 'kernel'"),
+        ("[[ stitchable ]] float2 f(float2 position, float v) {\n    int n = sizeof(v);\n    return position;\n}\n",
+         "user.metal:2: unsupported sizeof: 'sizeof'"),
+        ("[[ stitchable ]] float2 f(float2 position, float v) {\n  return position;\n}\nusing namespace std;\n",
+         "user.metal:4: unsupported using declaration (only 'using namespace metal;'): 'using'"),
+        ("[[ stitchable ]] half4 f(float2 position, SwiftUI::Layer layer, float v) {\n  return layer.bounds;\n}\n",
+         "user.metal:2: unsupported layer member (only layer.sample(position)): 'bounds'"),
+    ])
+    func rejected(source: String, message: String) {
+        #expect(translationError(source) == message)
+    }
+
+    @Test("names that are Metal template types or GLSL words are ordinary variables")
+    func ordinaryNames() throws {
+        let module = try StitchableTranslator.translate(
+            "[[ stitchable ]] float2 f(float2 position, float v) {\n    float2 vec = position; float input = v;\n    return vec * input;\n}", file: "n.metal")
+        #expect(line(2, of: module.glsl) == "    vec2 vec = position; float _v_input = v;")
+        #expect(line(3, of: module.glsl) == "    return vec * _v_input;")
+    }
+
+    @Test("signatures that are none of the three kinds are explained")
+    func badSignatures() {
+        let f = translationError("\n[[ stitchable ]] half4 f(float2 position, float amount) { return half4(0); }")
+        #expect(f?.hasPrefix("user.metal:2: 'f': a stitchable function must be 'float2 f(float2 position, …)' (distortion)") == true)
+        let g = translationError("[[ stitchable ]] float2 g(float2 position,\n  int count) { return position; }")
+        #expect(g == "user.metal:2: unsupported stitchable argument type: 'int' of 'count' (arguments are float, half, float2–4 or half2–4)")
+        #expect(translationError("[[ stitchable ]] float2 f(float2 position, float v) {\n  return position;\n")
+            == "user.metal:2: expected '}' before the end of the file")
+    }
+}
+
+@Suite("Stitchable configuration and loading")
+struct StitchableConfigurationTests {
+    static let module = try! StitchableTranslator.translate("""
+    [[ stitchable ]] float2 wave(float2 position, float2 size, float amplitude, float phase) { return position; }
+    [[ stitchable ]] half4 grey(float2 position, half4 color) { return color; }
+    [[ stitchable ]] half4 tint(float2 position, half4 color, float progress, float3 sample) { return color; }
+    [[ stitchable ]] half4 fade(float2 position, half4 color, float amount) { return color * amount; }
+    """, file: "c.metal")
+
+    @Test("the last float is animated; size is automatic; the rest are parameters defaulting to zero")
+    func defaults() throws {
+        let wave = Self.module.functions[0]
+        let effect = try wave.effect(source: .file("c.metal"))
+        #expect(effect.kind == .stitchable)
+        #expect(effect.parameters.map(\.name) == ["amplitude"])
+        #expect(effect.parameters.first?.effectiveDefault == .float(0))
+        #expect(effect.glsl.contains("_m_wave(_segue_destination, _segue_layerSize, amplitude, _segue_value)"))
+        #expect(effect.glsl.contains("mix(1.0, 0.0, progress)") && effect.glsl.contains("mix(0.0, -1.0, progress)"))
+        let other = try wave.effect(StitchableConfiguration(animated: "amplitude", insertion: (2, 0.5), automatic: []), source: .file("c.metal"))
+        #expect(other.parameters.map(\.name) == ["size", "phase"])
+        #expect(other.glsl.contains("_m_wave(_segue_destination, size, _segue_value, phase)"))
+        #expect(other.glsl.contains("mix(2.0, 0.5, progress)"))
+    }
+
+    @Test("configuration errors name the argument and the alternatives")
+    func errors() {
+        let wave = Self.module.functions[0], grey = Self.module.functions[1], tint = Self.module.functions[2]
+        func message(_ f: StitchableFunction, _ c: StitchableConfiguration) -> String? {
+            do { _ = try f.effect(c, source: .builtIn); return nil } catch { return error.message }
+        }
+        #expect(message(wave, StitchableConfiguration(animated: "size"))
+            == "'size' is a float2; the animated argument must be a float (float arguments: amplitude, phase)")
+        #expect(message(wave, StitchableConfiguration(animated: "speed"))
+            == "'wave' has no argument 'speed' to animate; its float arguments are: amplitude, phase")
+        #expect(message(grey, StitchableConfiguration())
+            == "'grey' has no float argument for a transition to animate; add one (e.g. 'float amount')")
+        #expect(message(wave, StitchableConfiguration(automatic: ["phase"])) == "'phase' is the animated argument; it cannot also be 'auto'")
+        #expect(message(tint, StitchableConfiguration(animated: "progress", automatic: ["sample"]))?.hasPrefix("'sample' is a float3; only float") == true)
+        let timed = try? wave.effect(StitchableConfiguration(automatic: ["amplitude"]), source: .builtIn)
+        #expect(timed?.glsl.contains("_m_wave(_segue_destination, size, time, _segue_value)") == true)
+        #expect(message(wave, StitchableConfiguration(insertion: (.nan, 0)))?.contains("finite") == true)
+        #expect(message(tint, StitchableConfiguration(animated: "progress"))?.hasPrefix("argument 'sample' of 'tint' cannot be set") == true)
+        #expect(message(Self.module.functions[3], StitchableConfiguration(maxSampleOffset: .init(1, 1)))?
+            .hasPrefix("'fade' is a colour effect, which samples only its own pixel") == true)
+    }
+
+    @Test("file.metal:name is a stitchable path; loading picks, lists or rejects functions")
+    func loading() throws {
+        #expect(EffectCatalog.stitchablePath("a/b.metal:wave")! == ("a/b.metal", "wave"))
+        #expect(EffectCatalog.stitchablePath("b.metal")! == ("b.metal", nil))
+        #expect(EffectCatalog.stitchablePath("wipe") == nil)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-metal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent("two.metal").path
+        try """
+        [[ stitchable ]] float2 a(float2 position, float v) { return position; }
+        [[ stitchable ]] float2 b(float2 position, float v) { return position; }
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try EffectCatalog.effect(path + ":b").name == "b")
+        #expect(try EffectCatalog.load(path: path, function: "a").source == .file(path))
+        #expect(throws: EffectLookupError.stitchable(path: path, message: "several stitchable functions (a, b); choose one with \(path):NAME or --function NAME")) {
+            try EffectCatalog.effect(path)
+        }
+        #expect(throws: EffectLookupError.stitchable(path: path, message: "no [[ stitchable ]] function 'c' (it has: a, b)")) {
+            try EffectCatalog.effect(path + ":c")
+        }
+        #expect(throws: EffectLookupError.unreadable(path: "/nonexistent.metal", reason: "no such file")) {
+            try EffectCatalog.effect("/nonexistent.metal:a")
+        }
+        #expect(EffectCatalog.builtIn(named: "shift")?.kind == .stitchable)
+        #expect(try EffectCatalog.stitchableFunction("shift").arguments.map(\.name) == ["size", "effectValue"])
+    }
+}
