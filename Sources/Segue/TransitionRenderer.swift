@@ -11,6 +11,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedKind(EffectKind, effect: String)
     /// A duration, fps, time or progress that is NaN, infinite or out of range.
     case invalidValue(String)
+    /// A mesh effect that is not a transition (render it with `segue mesh`).
+    case notATransition(effect: String)
 
     public var description: String {
         switch self {
@@ -22,6 +24,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
             "effect '\(effect)' is a \(kind.rawValue) effect, which this renderer cannot draw"
         case let .invalidValue(what):
             what
+        case let .notATransition(effect):
+            "'\(effect)' is a mesh effect, not a transition: render an image through it with 'segue mesh IMAGE --mesh \(effect)'"
         }
     }
 }
@@ -40,7 +44,9 @@ public final class TransitionRenderer {
     public let parameters: [String: ParameterValue]
 
     private let layout: UniformLayout
-    private let renderer: FrameRenderer
+    private let renderer: FrameRenderer!
+    /// Mesh transitions (`cube`, `page-curl`) draw through the mesh pipeline instead.
+    private let mesh: (definition: MeshEffectDefinition, renderer: MeshSceneRenderer)?
     private let fromFit: (x: Double, y: Double)
     private let toFit: (x: Double, y: Double)
     private let fromSize: (width: Int, height: Int)
@@ -58,7 +64,6 @@ public final class TransitionRenderer {
                 resize: ResizeMode = .cover, parameters: [String: ParameterValue] = [:],
                 textures: [String: Image] = [:], context: GPUContext? = nil,
                 framesInFlight: Int = 3, readback: Bool = true) throws {
-        guard effect.kind == .fullScreen || effect.kind == .stitchable else { throw RenderError.unsupportedKind(effect.kind, effect: effect.name) }
         let context = try context ?? GPUContext.shared()
         self.effect = effect
         self.width = width ?? from.width
@@ -69,6 +74,18 @@ public final class TransitionRenderer {
         for p in effect.parameters { if let d = p.effectiveDefault { values[p.name] = d } }
         for (k, v) in parameters { values[k] = v }
         self.parameters = values
+
+        if effect.kind == .mesh {
+            guard let definition = MeshEffects.named(effect.name), definition.isTransition else {
+                throw RenderError.notATransition(effect: effect.name)
+            }
+            if let name = textures.keys.first { throw RenderError.unknownTexture(name: name, effect: effect.name, declared: []) }
+            mesh = (definition, try MeshSceneRenderer(from: from, to: to, width: self.width, height: self.height, context: context,
+                                                      framesInFlight: framesInFlight, readback: readback))
+            (layout, renderer, fromFit, toFit, fromSize, toSize) = (UniformLayout(parameters: []), nil, (1, 1), (1, 1), (0, 0), (0, 0))
+            return
+        }
+        mesh = nil
 
         let shader = ShaderTemplate.fragmentShader(for: effect)
         layout = shader.layout
@@ -108,6 +125,11 @@ public final class TransitionRenderer {
         guard progress.isFinite, time.isFinite, duration.isFinite, duration > 0 else {
             throw RenderError.invalidValue("progress, time and duration must be finite (duration positive); got progress \(progress), time \(time), duration \(duration)")
         }
+        if let mesh {
+            let scene = try mesh.definition.scene(progress: progress, parameters: parameters.merging(overrides) { $1 },
+                                                  width: mesh.renderer.layerWidth, height: mesh.renderer.layerHeight)
+            return try mesh.renderer.frame(mesh: scene.mesh, appearance: scene.appearance)
+        }
         let pixels = try renderer.renderFrame(uniforms: uniformBytes(progress: progress, time: time, duration: duration,
                                                                      overrides: overrides))
         return Image(width: width, height: height, scale: scale, premultipliedRGBA: pixels)
@@ -123,6 +145,15 @@ public final class TransitionRenderer {
     /// Renders every frame of `timeline`, handing frame i's premultiplied RGBA8 pixels to
     /// `consume` in order (valid only during the call; empty when created without readback).
     public func render(_ timeline: Timeline, consume: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        if let mesh {
+            try mesh.renderer.render(count: timeline.frameCount, scene: { i in
+                let p = timeline.progress(ofFrame: i)
+                guard p.isFinite else { throw RenderError.invalidValue("progress at frame \(i) is \(p)") }
+                return try mesh.definition.scene(progress: p, parameters: parameters.merging(timeline.parameters(ofFrame: i)) { $1 },
+                                                 width: mesh.renderer.layerWidth, height: mesh.renderer.layerHeight)
+            }, consume: consume)
+            return
+        }
         try renderer.render(count: timeline.frameCount, uniforms: { i in
             let p = timeline.progress(ofFrame: i)
             guard p.isFinite else { throw RenderError.invalidValue("progress at frame \(i) is \(p)") }

@@ -42,11 +42,17 @@ public enum EffectCatalog {
         var effect = StitchableBuiltIns.effect(entry)
         effect.family = .segue
         return effect
-    } + parseBuiltIns(XfadeSources.all, family: .xfade)
+    } + MeshEffects.all.map(\.effect) + parseBuiltIns(XfadeSources.all, family: .xfade)
 
     /// The names of all 58 transitions of ffmpeg's `xfade` filter, in xfade's order; each names a
     /// built-in. `fade` is Segue's own (the same cross-dissolve); the others are in the `xfade` family.
     public static var xfadeNames: [String] { XfadeSources.names }
+
+    /// The built-ins that run as transitions between two screens (every built-in except the mesh
+    /// effects applied to one image, which `segue mesh` renders).
+    public static var transitions: [Effect] {
+        builtIns.filter { $0.kind != .mesh || MeshEffects.named($0.name)?.isTransition == true }
+    }
 
     /// The built-ins of one family, in listing order.
     public static func builtIns(in family: EffectFamily) -> [Effect] {

@@ -6,7 +6,8 @@ import Segue
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Render every built-in effect between two sample screens to videos and a contact sheet.")
+        abstract: "Render Segue's built-in transitions between two sample screens to videos and a contact sheet, and the sample through each mesh effect.",
+        discussion: "The ffmpeg xfade equivalents are not rendered here (see 'segue list'); render them with 'segue render --effect NAME'.")
 
     @Option(name: .shortAndLong, help: "Directory for the results.")
     var output: String = "segue-demo"
@@ -41,7 +42,8 @@ struct DemoCommand: ParsableCommand {
         print("Rendering on \(context.info.name)")
         let columns = [0, 0.25, 0.5, 0.75, 1.0]
         var rows: [[Image]] = []
-        for effect in EffectCatalog.builtIns where effect.kind == .fullScreen {
+        let transitions = EffectCatalog.builtIns(in: .segue).filter { MeshEffects.named($0.name).map(\.isTransition) ?? true }
+        for effect in transitions {
             let destination = haveFFmpeg ? output + "/\(effect.name).mp4" : output + "/\(effect.name)"
             let renderer = try TransitionRenderer(effect: effect, from: from, to: to, context: context)
             let timeline = Timeline(timing: try TransitionTiming(defaultFor: effect), fps: fps)
@@ -57,6 +59,17 @@ struct DemoCommand: ParsableCommand {
         }
         let sheet = ContactSheet.compose(rows)
         try ImageFile.write(sheet, to: output + "/contact-sheet.png")
-        print("Contact sheet: \(output)/contact-sheet.png (rows: \(EffectCatalog.builtIns.map(\.name).joined(separator: ", ")); columns: progress 0, 0.25, 0.5, 0.75, 1)")
+        print("Contact sheet: \(output)/contact-sheet.png (rows: \(transitions.map(\.name).joined(separator: ", ")); columns: progress 0, 0.25, 0.5, 0.75, 1)")
+
+        // The home screen through each mesh effect, side by side.
+        let meshes = MeshEffects.all.filter { !$0.isTransition && $0.effect.name != "flat" }
+        let small = SampleScreens.home(scale: scale / 2)
+        let meshRenderer = try MeshSceneRenderer(from: small, context: context, framesInFlight: 1, antialiasing: true)
+        let row = try meshes.map { definition in
+            let scene = try definition.scene(width: meshRenderer.layerWidth, height: meshRenderer.layerHeight)
+            return try meshRenderer.frame(mesh: scene.mesh, appearance: scene.appearance)
+        }
+        try ImageFile.write(ContactSheet.compose([row]), to: output + "/meshes.png")
+        print("Mesh effects: \(output)/meshes.png (\(meshes.map(\.effect.name).joined(separator: ", ")))")
     }
 }

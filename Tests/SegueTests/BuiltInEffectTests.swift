@@ -21,7 +21,7 @@ func render(_ name: String, from: Image, to: Image, progress: Double, time: Doub
 
 @Suite("Built-in effects, analytic")
 struct BuiltInEffectTests {
-    static let names = EffectCatalog.builtIns.map(\.name)
+    static let names = EffectCatalog.transitions.map(\.name)
 
     @Test("progress 0 shows from exactly, progress 1 shows to exactly", arguments: names)
     func endStates(name: String) throws {

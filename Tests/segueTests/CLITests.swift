@@ -16,7 +16,7 @@ struct CLITests {
         let lines = list.stdoutText.split(separator: "\n").map(String.init)
         let headings = lines.filter { !$0.hasPrefix(" ") && $0.hasSuffix(":") }
         #expect(headings == ["full-screen, Segue built-ins (6):", "full-screen, ffmpeg xfade equivalents (57):",
-                             "stitchable, Segue built-ins (1):"])
+                             "mesh, Segue built-ins (9):", "stitchable, Segue built-ins (1):"])
         if headings.count > 1, let segue = lines.firstIndex(of: headings[0]), let xfade = lines.firstIndex(of: headings[1]) {
             #expect(lines[segue + 1].hasPrefix("  fade "))
             #expect(lines[(xfade + 1)...].contains { $0.hasPrefix("  wipeleft ") })
@@ -26,7 +26,7 @@ struct CLITests {
         let parsed = try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]]
         #expect(parsed?.count == EffectCatalog.builtIns.count)
         let families = Dictionary(grouping: parsed ?? [], by: { $0["family"] as? String ?? "none" }).mapValues(\.count)
-        #expect(families == ["segue": 7, "xfade": 57])
+        #expect(families == ["segue": 16, "xfade": 57])
         #expect(parsed?.filter { $0["kind"] as? String == "stitchable" }.count == 1)
         let xfadeInfo = try segue(["info", "wipeleft"])
         #expect(xfadeInfo.stdoutText.contains("source:   built-in (ffmpeg xfade equivalents)"))

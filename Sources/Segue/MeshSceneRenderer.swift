@@ -1,0 +1,80 @@
+// Renders meshes (MeshTransform + MeshAppearance) over one or two images with the Vulkan mesh
+// pipeline: subdivision and geometry on the CPU, projection, depth and lighting on the GPU.
+import Foundation
+
+/// Renders mesh scenes of a layer the size of its `from` image.
+public final class MeshSceneRenderer {
+    /// Output width in pixels.
+    public let width: Int
+    /// Output height in pixels.
+    public let height: Int
+    /// Pixels per point (the `from` image's scale).
+    public let scale: Double
+    /// The layer's size in points (`width / scale` × `height / scale`): the space meshes live in.
+    public var layerWidth: Double { Double(width) / scale }
+    /// The layer's height in points.
+    public var layerHeight: Double { Double(height) / scale }
+
+    private let renderer: MeshRenderer
+
+    /// Uploads the textures: `from`, and `to` for meshes with faces of both textures (`from`
+    /// serves both when `to` is nil).
+    /// - Parameters:
+    ///   - width, height: output size in pixels; nil takes `from`'s size.
+    ///   - antialiasing: 4× multisampling of the mesh edges (Core Animation's
+    ///     `allowsEdgeAntialiasing`; off by default as there).
+    public init(from: Image, to: Image? = nil, width: Int? = nil, height: Int? = nil, context: GPUContext? = nil,
+                framesInFlight: Int = 3, antialiasing: Bool = false, readback: Bool = true) throws {
+        let context = try context ?? GPUContext.shared()
+        self.width = width ?? from.width
+        self.height = height ?? from.height
+        try Image.validateSize(width: self.width, height: self.height)
+        scale = from.scale
+        var textures = [try GPUTexture(context: context, image: from)]
+        if let to { textures.append(try GPUTexture(context: context, image: to)) }
+        renderer = try MeshRenderer(context: context, width: self.width, height: self.height, textures: textures,
+                                    options: MeshRenderer.Options(framesInFlight: framesInFlight, antialiasing: antialiasing,
+                                                                  readback: readback))
+    }
+
+    /// The draw for a mesh: validated appearance, subdivided mesh, geometry in points.
+    /// - Throws: `MeshError` for an invalid appearance.
+    public func draw(mesh: MeshTransform, appearance: MeshAppearance) throws -> MeshDraw {
+        try appearance.validate()
+        let resolved = appearance.subdivisionSteps > 0 ? try mesh.subdivided(steps: appearance.subdivisionSteps) : mesh
+        return MeshDraw(layerWidth: layerWidth, layerHeight: layerHeight, transform: appearance.supplementaryTransform,
+                        lightDirection: appearance.lightDirection, diffuseLightFactor: appearance.diffuseLightFactor,
+                        geometry: MeshGeometry(mesh: resolved, width: layerWidth, height: layerHeight))
+    }
+
+    /// One image of `mesh`.
+    public func frame(mesh: MeshTransform, appearance: MeshAppearance = .default) throws -> Image {
+        let pixels = try renderer.renderFrame(draw(mesh: mesh, appearance: appearance))
+        return Image(width: width, height: height, scale: scale, premultipliedRGBA: pixels)
+    }
+
+    /// Renders `count` frames, frame i showing `scene(i)`; meshes are uploaded into each frame's
+    /// own buffers, so they may change every frame without stalling the frames in flight.
+    public func render(count: Int, scene: (Int) throws -> (mesh: MeshTransform, appearance: MeshAppearance),
+                       consume: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        try renderer.render(count: count, draw: { i in
+            let s = try scene(i)
+            return try draw(mesh: s.mesh, appearance: s.appearance)
+        }, consume: consume)
+    }
+
+    /// Renders `count` frames into `sink` (cancelled on error), calling `progress` after each.
+    public func render(count: Int, scene: (Int) throws -> (mesh: MeshTransform, appearance: MeshAppearance),
+                       to sink: FrameSink, progress: (Int) -> Void = { _ in }) throws {
+        do {
+            try render(count: count, scene: scene) { i, pixels in
+                try sink.write(frame: i, pixels: pixels)
+                progress(i + 1)
+            }
+            try sink.finish()
+        } catch {
+            sink.cancel()
+            throw error
+        }
+    }
+}
