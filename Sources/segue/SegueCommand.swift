@@ -15,7 +15,7 @@ struct SegueCommand: ParsableCommand {
         """,
         version: "0.1.0",
         subcommands: [ListCommand.self, InfoCommand.self, DevicesCommand.self, FrameCommand.self,
-                      RenderCommand.self, CheckCommand.self, DemoCommand.self, BenchCommand.self])
+                      RenderCommand.self, MeshCommand.self, CheckCommand.self, DemoCommand.self, BenchCommand.self])
 
     /// Runs the command; library errors print as `error: …` and exit 1.
     static func main() {
