@@ -27,6 +27,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Benchmark the animation engine instead: cost per frame for 1,000 to 100,000 animated properties.")
     var animations = false
 
+    @Flag(help: "Benchmark the mesh pipeline instead: a 100×100 grid static, re-uploaded and rebuilt every frame.")
+    var meshes = false
+
     /// Segue effect (with parameters) → nearest xfade transition.
     static let peers: [(effect: String, params: [(String, String)], xfade: String)] = [
         ("fade", [], "fade"), ("wipe", [("direction", "-1,0")], "wipeleft"),
@@ -39,6 +42,11 @@ struct BenchCommand: ParsableCommand {
             return
         }
         let (w, h) = try InputOptions.parseSize(size)
+        if meshes {
+            let context = try device.map { try GPUContext(device: $0) } ?? GPUContext.shared()
+            try MeshBench(width: w, height: h, frames: frames, context: context).run()
+            return
+        }
         guard frames > 1 else { throw ValidationError("--frames must be at least 2") }
         let context = try device.map { try GPUContext(device: $0) } ?? GPUContext.shared()
         // Inputs: the sample screens fitted (cover) to the frame size.
