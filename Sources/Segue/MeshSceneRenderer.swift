@@ -66,15 +66,6 @@ public final class MeshSceneRenderer {
     /// Renders `count` frames into `sink` (cancelled on error), calling `progress` after each.
     public func render(count: Int, scene: (Int) throws -> (mesh: MeshTransform, appearance: MeshAppearance),
                        to sink: FrameSink, progress: (Int) -> Void = { _ in }) throws {
-        do {
-            try render(count: count, scene: scene) { i, pixels in
-                try sink.write(frame: i, pixels: pixels)
-                progress(i + 1)
-            }
-            try sink.finish()
-        } catch {
-            sink.cancel()
-            throw error
-        }
+        try writeFrames(into: sink, progress: progress) { consume in try render(count: count, scene: scene, consume: consume) }
     }
 }

@@ -176,19 +176,32 @@ func isOpaque(_ p: UnsafeRawBufferPointer) -> Bool {
     return true
 }
 
+/// Runs `render` with a consumer that writes each frame into `sink` and reports progress, then
+/// finishes the sink; on any error the sink is cancelled (its temporary files removed) and the
+/// error rethrown.
+func writeFrames(into sink: FrameSink, progress: (Int) -> Void,
+                 _ render: ((Int, UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+    try withoutActuallyEscaping(progress) { progress in try writeFrames(into: sink, escapingProgress: progress, render) }
+}
+
+private func writeFrames(into sink: FrameSink, escapingProgress progress: @escaping (Int) -> Void,
+                         _ render: ((Int, UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+    do {
+        try render { i, pixels in
+            try sink.write(frame: i, pixels: pixels)
+            progress(i + 1)
+        }
+        try sink.finish()
+    } catch {
+        sink.cancel()
+        throw error
+    }
+}
+
 extension TransitionRenderer {
     /// Renders every frame of `timeline` into `sink`, calling `progress(framesDone)` after each;
     /// on any error the sink is cancelled (its temporary files removed) and the error rethrown.
     public func render(_ timeline: Timeline, to sink: FrameSink, progress: (Int) -> Void = { _ in }) throws {
-        do {
-            try render(timeline) { i, pixels in
-                try sink.write(frame: i, pixels: pixels)
-                progress(i + 1)
-            }
-            try sink.finish()
-        } catch {
-            sink.cancel()
-            throw error
-        }
+        try writeFrames(into: sink, progress: progress) { consume in try render(timeline, consume: consume) }
     }
 }
