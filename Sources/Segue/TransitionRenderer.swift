@@ -7,8 +7,6 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingTexture(name: String, effect: String)
     /// A texture was given for a name the effect does not declare.
     case unknownTexture(name: String, effect: String, declared: [String])
-    /// The effect runs on a pipeline this renderer does not drive.
-    case unsupportedKind(EffectKind, effect: String)
     /// A duration, fps, time or progress that is NaN, infinite or out of range.
     case invalidValue(String)
     /// A mesh effect that is not a transition (render it with `segue mesh`).
@@ -20,8 +18,6 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
             "effect '\(effect)' needs the texture '\(name)': give it with --texture \(name)=PATH"
         case let .unknownTexture(name, effect, declared):
             "effect '\(effect)' has no texture '\(name)'" + (declared.isEmpty ? "" : " (it declares: \(declared.joined(separator: ", ")))")
-        case let .unsupportedKind(kind, effect):
-            "effect '\(effect)' is a \(kind.rawValue) effect, which this renderer cannot draw"
         case let .invalidValue(what):
             what
         case let .notATransition(effect):
@@ -43,14 +39,14 @@ public final class TransitionRenderer {
     /// Resolved parameter values.
     public let parameters: [String: ParameterValue]
 
-    private let layout: UniformLayout
-    private let renderer: FrameRenderer!
-    /// Mesh transitions (`cube`, `page-curl`) draw through the mesh pipeline instead.
-    private let mesh: (definition: MeshEffectDefinition, renderer: MeshSceneRenderer)?
-    private let fromFit: (x: Double, y: Double)
-    private let toFit: (x: Double, y: Double)
-    private let fromSize: (width: Int, height: Int)
-    private let toSize: (width: Int, height: Int)
+    /// How frames are drawn: a full-screen shader (whose per-frame uniforms start from `base`,
+    /// the fields fixed for the renderer's life), or the mesh pipeline for mesh transitions.
+    private enum Backend {
+        case fullScreen(FrameRenderer, layout: UniformLayout, base: FrameUniforms)
+        case mesh(MeshEffectDefinition, MeshSceneRenderer)
+    }
+
+    private let backend: Backend
 
     /// Prepares the GPU side: compiles the effect (or reuses the cached pipeline) and uploads
     /// the textures.
@@ -80,15 +76,12 @@ public final class TransitionRenderer {
                 throw RenderError.notATransition(effect: effect.name)
             }
             if let name = textures.keys.first { throw RenderError.unknownTexture(name: name, effect: effect.name, declared: []) }
-            mesh = (definition, try MeshSceneRenderer(from: from, to: to, width: self.width, height: self.height, context: context,
-                                                      framesInFlight: framesInFlight, readback: readback))
-            (layout, renderer, fromFit, toFit, fromSize, toSize) = (UniformLayout(parameters: []), nil, (1, 1), (1, 1), (0, 0), (0, 0))
+            backend = .mesh(definition, try MeshSceneRenderer(from: from, to: to, width: self.width, height: self.height,
+                                                              context: context, framesInFlight: framesInFlight, readback: readback))
             return
         }
-        mesh = nil
 
         let shader = ShaderTemplate.fragmentShader(for: effect)
-        layout = shader.layout
         let declared = shader.extraTextures
         for name in textures.keys where !declared.contains(name) {
             throw RenderError.unknownTexture(name: name, effect: effect.name, declared: declared)
@@ -98,23 +91,40 @@ public final class TransitionRenderer {
             guard let image = textures[name] else { throw RenderError.missingTexture(name: name, effect: effect.name) }
             gpuTextures.append(try GPUTexture(context: context, image: image))
         }
-        fromFit = resize.textureScale(imageWidth: from.width, imageHeight: from.height, outputWidth: self.width, outputHeight: self.height)
-        toFit = resize.textureScale(imageWidth: to.width, imageHeight: to.height, outputWidth: self.width, outputHeight: self.height)
-        fromSize = (from.width, from.height)
-        toSize = (to.width, to.height)
-        renderer = try FrameRenderer(context: context, fragmentGLSL: shader.glsl, fileName: shader.fileName,
-                                     uniformSize: layout.size, textures: gpuTextures, width: self.width, height: self.height,
-                                     framesInFlight: framesInFlight, readback: readback)
+        let base = FrameUniforms(
+            progress: 0, time: 0, duration: 1, width: self.width, height: self.height, scale: scale,
+            fromFit: resize.textureScale(imageWidth: from.width, imageHeight: from.height, outputWidth: self.width, outputHeight: self.height),
+            toFit: resize.textureScale(imageWidth: to.width, imageHeight: to.height, outputWidth: self.width, outputHeight: self.height),
+            fromSize: (from.width, from.height), toSize: (to.width, to.height))
+        let renderer = try FrameRenderer(context: context, fragmentGLSL: shader.glsl, fileName: shader.fileName,
+                                         uniformSize: shader.layout.size, textures: gpuTextures, width: self.width, height: self.height,
+                                         framesInFlight: framesInFlight, readback: readback)
+        backend = .fullScreen(renderer, layout: shader.layout, base: base)
     }
 
-    /// The uniform block for one frame; `overrides` replace parameter values for this frame
-    /// (keyframed parameters).
+    /// The parameter values of one frame: the renderer's, with `overrides` (keyframes) on top.
+    private func values(with overrides: [String: ParameterValue]) -> [String: ParameterValue] {
+        overrides.isEmpty ? parameters : parameters.merging(overrides) { $1 }
+    }
+
+    /// The uniform block for one frame of a full-screen effect; `overrides` replace parameter
+    /// values for this frame (keyframed parameters).
+    /// - Precondition: the effect is not a mesh transition (those have no uniform block).
     public func uniformBytes(progress: Double, time: Double, duration: Double,
                              overrides: [String: ParameterValue] = [:]) -> [UInt8] {
-        let values = overrides.isEmpty ? parameters : parameters.merging(overrides) { $1 }
-        return layout.pack(FrameUniforms(progress: progress, time: time, duration: duration, width: width, height: height,
-                                         scale: scale, fromFit: fromFit, toFit: toFit,
-                                         fromSize: fromSize, toSize: toSize), parameters: values)
+        guard case let .fullScreen(_, layout, base) = backend else {
+            preconditionFailure("mesh transitions have no uniform block")
+        }
+        var uniforms = base
+        (uniforms.progress, uniforms.time, uniforms.duration) = (progress, time, duration)
+        return layout.pack(uniforms, parameters: values(with: overrides))
+    }
+
+    /// The mesh and appearance of a mesh transition at `progress`.
+    private func scene(_ definition: MeshEffectDefinition, _ renderer: MeshSceneRenderer, progress: Double,
+                       overrides: [String: ParameterValue]) throws -> (mesh: MeshTransform, appearance: MeshAppearance) {
+        try definition.scene(progress: progress, parameters: values(with: overrides),
+                             width: renderer.layerWidth, height: renderer.layerHeight)
     }
 
     /// One frame at `progress`, `time` seconds into a transition of `duration` seconds;
@@ -125,14 +135,15 @@ public final class TransitionRenderer {
         guard progress.isFinite, time.isFinite, duration.isFinite, duration > 0 else {
             throw RenderError.invalidValue("progress, time and duration must be finite (duration positive); got progress \(progress), time \(time), duration \(duration)")
         }
-        if let mesh {
-            let scene = try mesh.definition.scene(progress: progress, parameters: parameters.merging(overrides) { $1 },
-                                                  width: mesh.renderer.layerWidth, height: mesh.renderer.layerHeight)
-            return try mesh.renderer.frame(mesh: scene.mesh, appearance: scene.appearance)
+        switch backend {
+        case let .mesh(definition, renderer):
+            let s = try scene(definition, renderer, progress: progress, overrides: overrides)
+            return try renderer.frame(mesh: s.mesh, appearance: s.appearance)
+        case let .fullScreen(renderer, _, _):
+            let pixels = try renderer.renderFrame(uniforms: uniformBytes(progress: progress, time: time, duration: duration,
+                                                                         overrides: overrides))
+            return Image(width: width, height: height, scale: scale, premultipliedRGBA: pixels)
         }
-        let pixels = try renderer.renderFrame(uniforms: uniformBytes(progress: progress, time: time, duration: duration,
-                                                                     overrides: overrides))
-        return Image(width: width, height: height, scale: scale, premultipliedRGBA: pixels)
     }
 
     /// The frame of `timeline` at `time` seconds: its progress and keyframed parameters there.
@@ -145,20 +156,21 @@ public final class TransitionRenderer {
     /// Renders every frame of `timeline`, handing frame i's premultiplied RGBA8 pixels to
     /// `consume` in order (valid only during the call; empty when created without readback).
     public func render(_ timeline: Timeline, consume: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
-        if let mesh {
-            try mesh.renderer.render(count: timeline.frameCount, scene: { i in
-                let p = timeline.progress(ofFrame: i)
-                guard p.isFinite else { throw RenderError.invalidValue("progress at frame \(i) is \(p)") }
-                return try mesh.definition.scene(progress: p, parameters: parameters.merging(timeline.parameters(ofFrame: i)) { $1 },
-                                                 width: mesh.renderer.layerWidth, height: mesh.renderer.layerHeight)
-            }, consume: consume)
-            return
-        }
-        try renderer.render(count: timeline.frameCount, uniforms: { i in
+        func progress(ofFrame i: Int) throws -> Double {
             let p = timeline.progress(ofFrame: i)
             guard p.isFinite else { throw RenderError.invalidValue("progress at frame \(i) is \(p)") }
-            return uniformBytes(progress: p, time: timeline.time(ofFrame: i), duration: timeline.duration,
-                                overrides: timeline.parameters(ofFrame: i))
-        }, consume: consume)
+            return p
+        }
+        switch backend {
+        case let .mesh(definition, renderer):
+            try renderer.render(count: timeline.frameCount, scene: { i in
+                try scene(definition, renderer, progress: try progress(ofFrame: i), overrides: timeline.parameters(ofFrame: i))
+            }, consume: consume)
+        case let .fullScreen(renderer, _, _):
+            try renderer.render(count: timeline.frameCount, uniforms: { i in
+                uniformBytes(progress: try progress(ofFrame: i), time: timeline.time(ofFrame: i), duration: timeline.duration,
+                             overrides: timeline.parameters(ofFrame: i))
+            }, consume: consume)
+        }
     }
 }

@@ -42,13 +42,12 @@ struct BenchCommand: ParsableCommand {
             return
         }
         let (w, h) = try InputOptions.parseSize(size)
+        let context = try device.map { try GPUContext(device: $0) } ?? GPUContext.shared()
         if meshes {
-            let context = try device.map { try GPUContext(device: $0) } ?? GPUContext.shared()
             try MeshBench(width: w, height: h, frames: frames, context: context).run()
             return
         }
         guard frames > 1 else { throw ValidationError("--frames must be at least 2") }
-        let context = try device.map { try GPUContext(device: $0) } ?? GPUContext.shared()
         // Inputs: the sample screens fitted (cover) to the frame size.
         let fit = try TransitionRenderer(effect: EffectCatalog.builtIn(named: "fade")!, from: SampleScreens.home(scale: 2),
                                          to: SampleScreens.detail(scale: 2), width: w, height: h, context: context, framesInFlight: 1)
@@ -59,7 +58,10 @@ struct BenchCommand: ParsableCommand {
         print("Segue bench: \(w)x\(h), \(frames) frames, median of \(runs) runs, device \(context.info.name) (\(context.info.type.rawValue)), \(ProcessInfo.processInfo.activeProcessorCount) CPU cores")
         print(row("effect", "mode", "fps", "ms/frame"))
         var endToEnd: [String: Double] = [:]
-        for effect in EffectCatalog.builtIns where effect.kind == .fullScreen {
+        // Segue's own full-screen effects and the xfade equivalents of the ffmpeg peers.
+        let effects = EffectCatalog.builtIns(in: .segue).filter { $0.kind == .fullScreen }
+            + Self.peers.compactMap { peer in EffectCatalog.builtIns(in: .xfade).first { $0.name == peer.xfade } }
+        for effect in effects {
             let params = Self.peers.first { $0.effect == effect.name }?.params ?? []
             let values = try effect.resolveParameters(params.map { (name: $0.0, value: $0.1) })
             let timeline = Timeline(duration: duration, fps: 30, curve: { $0 })
@@ -93,9 +95,11 @@ struct BenchCommand: ParsableCommand {
         for peer in Self.peers {
             let seconds = try median(runs) { try timeXfade(ffmpeg: ffmpeg, dir: dir, transition: peer.xfade, duration: duration) }
             let fps = Double(frames) / seconds
-            let ratio = (endToEnd[peer.effect] ?? 0) / fps
-            print(row(peer.xfade, "pipe", String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps))
-                  + String(format: "   %@: %.2fx", peer.effect, ratio))
+            var ratios = String(format: "   %@: %.2fx", peer.effect, (endToEnd[peer.effect] ?? 0) / fps)
+            if peer.xfade != peer.effect, let same = endToEnd[peer.xfade] {
+                ratios += String(format: ", %@: %.2fx", peer.xfade, same / fps)
+            }
+            print(row(peer.xfade, "pipe", String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps)) + ratios)
         }
     }
 

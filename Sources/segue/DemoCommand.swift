@@ -42,7 +42,7 @@ struct DemoCommand: ParsableCommand {
         print("Rendering on \(context.info.name)")
         let columns = [0, 0.25, 0.5, 0.75, 1.0]
         var rows: [[Image]] = []
-        let transitions = EffectCatalog.builtIns(in: .segue).filter { MeshEffects.named($0.name).map(\.isTransition) ?? true }
+        let transitions = EffectCatalog.transitions.filter { $0.family == .segue }
         for effect in transitions {
             let destination = haveFFmpeg ? output + "/\(effect.name).mp4" : output + "/\(effect.name)"
             let renderer = try TransitionRenderer(effect: effect, from: from, to: to, context: context)

@@ -62,7 +62,7 @@ struct MeshCommand: ParsableCommand {
                                              antialiasing: antialias)
         let start = try scene(mesh ?? meshFile!, isFile: meshFile != nil, renderer: renderer)
         guard let toMesh else {
-            if toMesh == nil, !timing.keyframes.isEmpty { throw CLIFailure(message: "--param-keyframes needs --to-mesh") }
+            if !timing.keyframes.isEmpty { throw CLIFailure(message: "--param-keyframes needs --to-mesh") }
             try ImageFile.write(try renderer.frame(mesh: start.mesh, appearance: start.appearance), to: output)
             return
         }
@@ -104,13 +104,16 @@ struct MeshCommand: ParsableCommand {
             let names = MeshEffects.all.filter { !$0.isTransition }.map(\.effect.name)
             throw CLIFailure(message: "unknown mesh '\(name)'; the built-in meshes are \(names.joined(separator: ", ")) (or give a .json mesh file)")
         }
+        // --param applies to every built-in mesh of the command that declares the name.
+        let declared = [mesh, toMesh].compactMap { $0.flatMap(MeshEffects.named) }.flatMap(\.effect.parameters)
         var values: [String: ParameterValue] = [:]
         for text in params {
             let (key, value) = try parseAssignment(text)
+            guard declared.contains(where: { $0.name == key }) else {
+                throw ParameterError.unknown(name: key, effect: name, known: declared.map(\.name))
+            }
             if let p = definition.effect.parameter(named: key) {
                 values[key] = try ParameterValue.parse(value, as: p.type, name: key)
-            } else if MeshEffects.named(toMesh ?? "")?.effect.parameter(named: key) == nil, MeshEffects.named(mesh ?? "")?.effect.parameter(named: key) == nil {
-                throw ParameterError.unknown(name: key, effect: name, known: definition.effect.parameters.map(\.name))
             }
         }
         do {
