@@ -1,8 +1,9 @@
 // Renders frames of a full-screen effect between two images on the GPU.
+import SegueMath
 import Foundation
 
 /// Errors of the high-level renderer.
-public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum RenderError: SegueError, Sendable, Equatable, CustomStringConvertible {
     /// The effect declares a texture that was not given.
     case missingTexture(name: String, effect: String)
     /// A texture was given for a name the effect does not declare.

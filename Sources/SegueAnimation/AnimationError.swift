@@ -1,6 +1,7 @@
+import SegueMath
 /// The error thrown by SegueAnimation for input a caller cannot check in advance: an invalid
 /// spring parameter, malformed keyframes, or text that does not parse.
-public struct AnimationError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct AnimationError: SegueError, Sendable, Hashable, CustomStringConvertible {
     /// What kind of input was rejected.
     public enum Kind: Sendable, Hashable {
         /// A numeric parameter out of its range (spring mass, stiffness, damping, …).

@@ -1,3 +1,4 @@
+import SegueMath
 // An RGBA8 image with premultiplied alpha and a UIKit-style scale (pixels per point).
 //
 // Pixels are stored row-major from the top-left corner, 4 bytes a pixel, no row padding, with
@@ -180,7 +181,7 @@ public struct Image: Sendable, Equatable {
 }
 
 /// Why an image size was refused.
-public enum ImageSizeError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ImageSizeError: SegueError, Sendable, Equatable, CustomStringConvertible {
     /// A zero or negative dimension.
     case empty(width: Int, height: Int)
     /// A side longer than `Image.maximumSide`.

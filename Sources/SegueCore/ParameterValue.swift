@@ -1,3 +1,4 @@
+import SegueMath
 // Typed parameter values, parsed from command-line text and packed for the GPU.
 
 /// A parameter value: its type and its scalar components (column-major for matrices).
@@ -101,7 +102,7 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Why a parameter assignment was refused.
-public enum ParameterError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvertible {
     /// The effect has no parameter of that name.
     case unknown(name: String, effect: String, known: [String])
     /// The text is not a value of the parameter's type.

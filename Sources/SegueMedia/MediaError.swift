@@ -1,9 +1,10 @@
+import SegueMath
 import SegueCore
 
 /// Everything that can go wrong reading or writing images and video, one error type for the
 /// media layer. Every case names the file it is about, and its `description` is a sentence a user
 /// can act on (the CLI prints it after `error: `).
-public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible {
     /// The input file does not exist.
     case fileNotFound(path: String)
     /// The input exists but cannot be read (a directory, no permission, an I/O error).

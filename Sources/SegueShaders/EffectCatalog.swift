@@ -1,9 +1,10 @@
 // The named effects Segue ships, lookup by name with suggestions, and loading effect files.
+import SegueMath
 import Foundation
 import SegueCore
 
 /// Why an effect could not be found or loaded.
-public enum EffectLookupError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum EffectLookupError: SegueError, Sendable, Equatable, CustomStringConvertible {
     /// No built-in of that name; `suggestions` are the nearest names.
     case unknown(name: String, suggestions: [String])
     /// The file could not be read.

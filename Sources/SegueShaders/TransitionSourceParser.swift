@@ -4,11 +4,12 @@
 // so compile errors keep the user's line numbers) and become members of Segue's uniform block.
 //
 // Format reference: gl-transitions' README (transition function, uniforms and default comments).
+import SegueMath
 import Foundation
 import SegueCore
 
 /// Errors in a transition source found before compiling it.
-public struct ShaderSourceError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ShaderSourceError: SegueError, Sendable, Equatable, CustomStringConvertible {
     /// The file (or built-in name) the error is in.
     public let file: String
     /// 1-based line number in the user's file.

@@ -1,8 +1,9 @@
 // The Vulkan layer's one error type, and the mapping of VkResult codes onto it.
+import SegueMath
 import CSegueVulkan
 
 /// What went wrong on the GPU side, with a message a user can act on.
-public enum VulkanError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum VulkanError: SegueError, Sendable, Equatable, CustomStringConvertible {
     /// No Vulkan driver (ICD) answered.
     case noDriver(detail: String)
     /// `SEGUE_DEVICE` / `--device` matched no device.

@@ -23,22 +23,8 @@ struct SegueCommand: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
-        } catch let error as CLIFailure {
+        } catch let error as SegueError {
             fail(error.message)
-        } catch let error as EffectLookupError {
-            fail(error.description)
-        } catch let error as ParameterError {
-            fail(error.description)
-        } catch let error as VulkanError {
-            fail(error.description)
-        } catch let error as MediaError {
-            fail(error.description)
-        } catch let error as RenderError {
-            fail(error.description)
-        } catch let error as AnimationError {
-            fail(error.message)
-        } catch let error as ImageSizeError {
-            fail(error.description)
         } catch {
             exit(withError: error)
         }
@@ -51,6 +37,7 @@ struct SegueCommand: ParsableCommand {
 }
 
 /// A failure with a ready message.
-struct CLIFailure: Error {
+struct CLIFailure: SegueError {
     let message: String
+    var description: String { message }
 }

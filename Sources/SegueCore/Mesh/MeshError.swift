@@ -1,10 +1,11 @@
+import SegueMath
 /// The error thrown by SegueCore's mesh types: a mesh that breaks a construction rule, two
 /// meshes that cannot be animated into each other, a parameter out of range, or a mesh file
 /// that cannot be read.
 ///
 /// Every error names the rule it broke and the offending entry, e.g. "face 3 uses vertex 40,
 /// but the mesh has 36 vertices (0…35)".
-public struct MeshError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct MeshError: SegueError, Sendable, Hashable, CustomStringConvertible {
     /// Which rule was broken.
     public enum Kind: Sendable, Hashable, CaseIterable {
         /// A face refers to a vertex index outside the vertex array.

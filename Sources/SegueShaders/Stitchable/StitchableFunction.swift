@@ -37,7 +37,7 @@ public struct StitchableArgument: Sendable, Equatable {
 }
 
 /// Why a stitchable function cannot run as configured.
-public struct StitchableConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct StitchableConfigurationError: SegueError, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, in words a user can act on.
     public let message: String
 
