@@ -69,7 +69,7 @@ struct AnimatedTriangle: ParsableCommand {
     @Argument(help: "Output: a .mp4/.webm/.gif/.apng video, or a directory of PNG frames.")
     var output = "triangle.mp4"
 
-    @Option(help: "Frames per second.")
+    @Option(parsing: .unconditional, help: "Frames per second.")
     var fps: Double = 30
 
     @Option(help: "Output size in pixels, WxH.")

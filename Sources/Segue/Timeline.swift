@@ -2,7 +2,15 @@
 
 /// The frames of a transition: frame i at time i/fps for i = 0 … round(duration·fps); the last
 /// frame is at `duration` and shows the end state.
+///
+/// A timeline has at most ``maximumFrameCount`` frames: creating a longer one throws before any
+/// work starts, so an absurd duration, repeat count or spring cannot run for ever or trap.
 public struct Timeline: Sendable {
+    /// The most frames one timeline may have: 1,000,000 (9 h 15 min at 30 fps, 4 h 37 min at 60).
+    public static let maximumFrameCount = 1_000_000
+
+    /// Number of frames: round(duration·fps) + 1.
+    public let frameCount: Int
     /// Length in seconds (all passes).
     public let duration: Double
     /// Frames per second.
@@ -14,10 +22,11 @@ public struct Timeline: Sendable {
 
     /// A timeline following `timing` (curve or spring, repeats, autoreverse), with keyframed
     /// parameters.
-    /// - Precondition: fps positive and finite.
-    public init(timing: TransitionTiming, fps: Double, keyframes: [ParameterKeyframes] = []) {
-        precondition(fps.isFinite && fps > 0, "fps must be positive")
+    /// - Throws: `RenderError.invalidValue` when fps is not positive and finite, or the timeline
+    ///   would have more than ``maximumFrameCount`` frames.
+    public init(timing: TransitionTiming, fps: Double, keyframes: [ParameterKeyframes] = []) throws(RenderError) {
         duration = timing.totalDuration
+        frameCount = try Timeline.frameCount(duration: duration, fps: fps)
         self.fps = fps
         self.keyframes = keyframes
         sampler = { t in timing.sample(at: t) }
@@ -25,10 +34,14 @@ public struct Timeline: Sendable {
 
     /// A timeline; `progress` maps seconds since the start to effect progress. The first frame
     /// shows progress 0 and the last progress 1 whatever `progress` returns there.
-    /// - Precondition: duration and fps positive and finite.
+    /// - Throws: `RenderError.invalidValue` when duration or fps is not positive and finite, or
+    ///   the timeline would have more than ``maximumFrameCount`` frames.
     public init(duration: Double, fps: Double, keyframes: [ParameterKeyframes] = [],
-                progress: @escaping @Sendable (Double) -> Double) {
-        precondition(duration.isFinite && duration > 0 && fps.isFinite && fps > 0, "duration and fps must be positive")
+                progress: @escaping @Sendable (Double) -> Double) throws(RenderError) {
+        guard duration.isFinite, duration > 0 else {
+            throw .invalidValue("the duration must be a positive number of seconds, got \(duration)")
+        }
+        frameCount = try Timeline.frameCount(duration: duration, fps: fps)
         self.duration = duration
         self.fps = fps
         self.keyframes = keyframes
@@ -39,12 +52,29 @@ public struct Timeline: Sendable {
     }
 
     /// A timeline whose progress is `curve(time / duration)`.
-    public init(duration: Double, fps: Double, curve: @escaping @Sendable (Double) -> Double) {
-        self.init(duration: duration, fps: fps, progress: { t in curve(min(max(t / duration, 0), 1)) })
+    public init(duration: Double, fps: Double, curve: @escaping @Sendable (Double) -> Double) throws(RenderError) {
+        try self.init(duration: duration, fps: fps, progress: { t in curve(min(max(t / duration, 0), 1)) })
     }
 
-    /// Number of frames: round(duration·fps) + 1.
-    public var frameCount: Int { Int((duration * fps).rounded()) + 1 }
+    /// round(duration·fps) + 1, checked against ``maximumFrameCount`` before converting.
+    /// - Throws: `RenderError.invalidValue` naming the frame count and the limit.
+    public static func frameCount(duration: Double, fps: Double) throws(RenderError) -> Int {
+        guard fps.isFinite, fps > 0 else {
+            throw .invalidValue("the frame rate must be a positive number of frames per second, got \(fps)")
+        }
+        let intervals = (duration * fps).rounded()
+        guard intervals.isFinite, intervals >= 0, intervals < Double(maximumFrameCount) else {
+            throw .invalidValue("the render would have \(Timeline.describe(intervals + 1)) frames (\(Timeline.describe(duration)) s at \(Timeline.describe(fps)) fps); "
+                + "the limit is \(maximumFrameCount) frames: shorten the duration, the repeat count or the spring's settling time, or lower the fps")
+        }
+        return Int(intervals) + 1
+    }
+
+    /// A number for a message: integers without a fraction, huge values in scientific notation.
+    private static func describe(_ value: Double) -> String {
+        if value.isFinite, abs(value) < 1e15, value == value.rounded() { return String(Int64(value)) }
+        return "\(value)"
+    }
 
     /// Seconds at frame `i` (the last frame is at `duration`).
     public func time(ofFrame i: Int) -> Double {

@@ -12,13 +12,12 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Frame size.", valueName: "WxH"))
     var size: String = "1920x1080"
 
-    @Option(help: "Frames per measurement.")
+    @Option(parsing: .unconditional, help: "Frames per measurement.")
     var frames: Int = 120
 
-    @Option(help: "Vulkan device: an index or a name substring.")
-    var device: String?
+    @OptionGroup var deviceOptions: DeviceOptions
 
-    @Option(help: "Runs per measurement; the median is reported.")
+    @Option(parsing: .unconditional, help: "Runs per measurement; the median is reported.")
     var runs: Int = 3
 
     @Flag(name: .customLong("no-ffmpeg"), help: "Skip the ffmpeg xfade peers.")
@@ -42,7 +41,7 @@ struct BenchCommand: ParsableCommand {
             return
         }
         let (w, h) = try InputOptions.parseSize(size)
-        let context = try device.map { try GPUContext(device: $0) } ?? GPUContext.shared()
+        let context = try deviceOptions.context()
         if meshes {
             try MeshBench(width: w, height: h, frames: frames, context: context).run()
             return
@@ -64,12 +63,12 @@ struct BenchCommand: ParsableCommand {
         for effect in effects {
             let params = Self.peers.first { $0.effect == effect.name }?.params ?? []
             let values = try effect.resolveParameters(params.map { (name: $0.0, value: $0.1) })
-            let timeline = Timeline(duration: duration, fps: 30, curve: { $0 })
+            let timeline = try Timeline(duration: duration, fps: 30, curve: { $0 })
             for mode in ["render", "readback", "pipe"] {
                 let renderer = try TransitionRenderer(effect: effect, from: from, to: to, parameters: values, context: context,
                                                       readback: mode != "render")
                 // Warm-up, untimed: the driver compiles shader variants on first draw.
-                try renderer.render(Timeline(duration: 1, fps: 2, curve: { $0 })) { _, _ in }
+                try renderer.render(try Timeline(duration: 1, fps: 2, curve: { $0 })) { _, _ in }
                 let seconds = try median(runs) {
                     if mode == "pipe" { return try timePipe(renderer, timeline) }
                     var sink: UInt8 = 0

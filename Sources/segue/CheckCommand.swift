@@ -14,12 +14,11 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Print the findings as JSON.")
     var json = false
 
-    @Option(help: "Vulkan device: an index or a name substring.")
-    var device: String?
+    @OptionGroup var deviceOptions: DeviceOptions
 
     func run() throws {
         let effect = try EffectCatalog.load(path: file)
-        let context = try device.map { try GPUContext(device: $0) } ?? GPUContext.shared()
+        let context = try deviceOptions.context()
         let check = TransitionCheck(effect: effect, context: context)
         if json {
             let object: [String: Any] = [

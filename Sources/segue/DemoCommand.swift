@@ -12,14 +12,13 @@ struct DemoCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Directory for the results.")
     var output: String = "segue-demo"
 
-    @Option(help: "Pixels per point of the sample screens (390×844 points).")
+    @Option(parsing: .unconditional, help: "Pixels per point of the sample screens (390×844 points).")
     var scale: Double = 1
 
-    @Option(help: "Frames per second of the videos.")
+    @Option(parsing: .unconditional, help: "Frames per second of the videos.")
     var fps: Double = 30
 
-    @Option(help: "Vulkan device: an index or a name substring.")
-    var device: String?
+    @OptionGroup var deviceOptions: DeviceOptions
 
     func validate() throws {
         guard scale.isFinite, scale > 0, scale <= 4 else { throw ValidationError("--scale must be in (0, 4], got \(scale)") }
@@ -31,7 +30,7 @@ struct DemoCommand: ParsableCommand {
         do { try fm.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
             throw MediaError.unwritable(path: output, reason: error.localizedDescription)
         }
-        let context = try device.map { try GPUContext(device: $0) } ?? GPUContext.shared()
+        let context = try deviceOptions.context()
         let from = SampleScreens.home(scale: scale), to = SampleScreens.detail(scale: scale)
         try ImageFile.write(from, to: output + "/sample-from.png")
         try ImageFile.write(to, to: output + "/sample-to.png")
@@ -46,7 +45,7 @@ struct DemoCommand: ParsableCommand {
         for effect in transitions {
             let destination = haveFFmpeg ? output + "/\(effect.name).mp4" : output + "/\(effect.name)"
             let renderer = try TransitionRenderer(effect: effect, from: from, to: to, context: context)
-            let timeline = Timeline(timing: try TransitionTiming(defaultFor: effect), fps: fps)
+            let timeline = try Timeline(timing: try TransitionTiming(defaultFor: effect), fps: fps)
             let sink = try makeFrameSink(try RenderOutput(path: destination), width: renderer.width, height: renderer.height, fps: fps)
             let start = Date()
             try renderer.render(timeline, to: sink)

@@ -7,14 +7,15 @@ struct FrameCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "frame", abstract: "Render one frame of a transition to a PNG or JPEG.")
 
     @OptionGroup var inputs: InputOptions
+    @OptionGroup var deviceOptions: DeviceOptions
     @OptionGroup var effectOptions: EffectOptions
     @OptionGroup(title: "Stitchable shader options") var stitchable: StitchableOptions
     @OptionGroup var timing: TimingOptions
 
-    @Option(help: "Progress 0…1 (after easing: the value the effect receives; keyframes are taken at the same fraction).")
+    @Option(parsing: .unconditional, help: "Progress 0…1 (after easing: the value the effect receives; keyframes are taken at the same fraction).")
     var progress: Double?
 
-    @Option(help: "Time in seconds since the start; progress follows the timing (curve or spring, repeats).")
+    @Option(parsing: .unconditional, help: "Time in seconds since the start; progress follows the timing (curve or spring, repeats).")
     var time: Double?
 
     @Option(name: .shortAndLong, help: "Output image (.png, .jpg).")
@@ -22,16 +23,21 @@ struct FrameCommand: ParsableCommand {
 
     func validate() throws {
         guard (progress == nil) != (time == nil) else { throw ValidationError("give exactly one of --progress or --time") }
-        if let progress { guard progress.isFinite else { throw ValidationError("--progress must be a finite number, got \(progress)") } }
+        if let progress {
+            guard progress.isFinite, (0...1).contains(progress) else {
+                throw ValidationError("--progress must be a number from 0 to 1, got \(progress)")
+            }
+        }
         if let time { guard time.isFinite, time >= 0 else { throw ValidationError("--time must be a finite number ≥ 0, got \(time)") } }
     }
 
     func run() throws {
         let (from, to, w, h) = try inputs.load()
-        let (effect, values, textures) = try stitchable.resolve(effectOptions, scale: inputs.scale)
+        let resolved = try stitchable.resolve(effectOptions, scale: inputs.scale)
+        let (effect, values, textures) = (resolved.effect, resolved.parameters, resolved.textures)
         let timeline = try timing.timeline(for: effect, duration: effectOptions.duration, fps: 1)
         let renderer = try TransitionRenderer(effect: effect, from: from, to: to, width: w, height: h, resize: inputs.resize,
-                                              parameters: values, textures: textures, context: inputs.context(), framesInFlight: 1)
+                                              parameters: values, textures: textures, context: deviceOptions.context(), framesInFlight: 1)
         let image: Image
         if let progress {
             // The progress is given: keyframes are evaluated at the same fraction.

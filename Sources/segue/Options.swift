@@ -14,20 +14,17 @@ struct EffectOptions: ParsableArguments {
     @Option(name: .customLong("texture"), help: ArgumentHelp("Image for a sampler2D parameter of the effect.", valueName: "name=path"))
     var textures: [String] = []
 
-    @Option(help: "Duration in seconds (default: the effect's own).")
+    @Option(parsing: .unconditional, help: "Duration in seconds (default: the effect's own).")
     var duration: Double?
 
-    /// The effect with its parameter values and textures.
-    func resolve(scale: Double) throws -> (Effect, [String: ParameterValue], [String: Image]) {
-        let effect = try EffectCatalog.effect(self.effect)
-        let assignments = try params.map { text throws(ParameterError) in try parseAssignment(text) }
-        let values = try effect.resolveParameters(assignments)
-        var images: [String: Image] = [:]
-        for t in textures {
-            let (name, path) = try parseAssignment(t)
-            images[name] = try ImageFile.read(path: path, scale: scale)
-        }
-        return (effect, values, images)
+    /// The effect request these options describe (without stitchable options).
+    func request() throws -> EffectRequest {
+        EffectRequest(effect: effect,
+                      parameters: try params.map { text throws(ParameterError) in try parseAssignment(text) },
+                      textures: try textures.map { text throws(ParameterError) in
+                          let (name, path) = try parseAssignment(text)
+                          return (name: name, path: path)
+                      })
     }
 }
 
@@ -39,7 +36,7 @@ struct InputOptions: ParsableArguments {
     @Option(help: "The incoming screen (PNG or JPEG).")
     var to: String
 
-    @Option(help: "Pixels per point of the inputs (like UIScreen.scale); geometry in points is multiplied by it.")
+    @Option(parsing: .unconditional, help: "Pixels per point of the inputs (like UIScreen.scale); geometry in points is multiplied by it.")
     var scale: Double = 1
 
     @Option(help: "Fit inputs of another size: cover, contain or stretch.")
@@ -47,9 +44,6 @@ struct InputOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Output size in pixels (default: the from image's size).", valueName: "WxH"))
     var size: String?
-
-    @Option(help: "Vulkan device: an index or a name substring (see 'segue devices'); default SEGUE_DEVICE or the best GPU.")
-    var device: String?
 
     func validate() throws {
         guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a positive number, got \(scale)") }
@@ -71,12 +65,6 @@ struct InputOptions: ParsableArguments {
         let b = try ImageFile.read(path: to, scale: scale)
         let (w, h) = try size.map(Self.parseSize) ?? (a.width, a.height)
         return (a, b, w, h)
-    }
-
-    /// The GPU context for `--device`.
-    func context() throws -> GPUContext {
-        if let device { return try GPUContext(device: device) }
-        return try GPUContext.shared()
     }
 }
 

@@ -15,11 +15,12 @@ struct RenderCommand: ParsableCommand {
         """)
 
     @OptionGroup var inputs: InputOptions
+    @OptionGroup var deviceOptions: DeviceOptions
     @OptionGroup var effectOptions: EffectOptions
     @OptionGroup(title: "Stitchable shader options") var stitchable: StitchableOptions
     @OptionGroup var timing: TimingOptions
 
-    @Option(help: "Frames per second.")
+    @Option(parsing: .unconditional, help: "Frames per second.")
     var fps: Double = 30
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output: a directory, '-', or a video file.", valueName: "OUT"))
@@ -32,10 +33,11 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let destination = try RenderOutput(path: output)
         let (from, to, w, h) = try inputs.load()
-        let (effect, values, textures) = try stitchable.resolve(effectOptions, scale: inputs.scale)
+        let resolved = try stitchable.resolve(effectOptions, scale: inputs.scale)
+        let (effect, values, textures) = (resolved.effect, resolved.parameters, resolved.textures)
         let timeline = try timing.timeline(for: effect, duration: effectOptions.duration, fps: fps)
         let renderer = try TransitionRenderer(effect: effect, from: from, to: to, width: w, height: h, resize: inputs.resize,
-                                              parameters: values, textures: textures, context: inputs.context())
+                                              parameters: values, textures: textures, context: deviceOptions.context())
         let sink = try makeFrameSink(destination, width: w, height: h, fps: fps)
         let progress = ProgressLine(total: timeline.frameCount)
         defer { progress.finish() }

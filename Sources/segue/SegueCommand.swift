@@ -17,17 +17,50 @@ struct SegueCommand: ParsableCommand {
         subcommands: [ListCommand.self, InfoCommand.self, DevicesCommand.self, FrameCommand.self,
                       RenderCommand.self, MeshCommand.self, CheckCommand.self, DemoCommand.self, BenchCommand.self])
 
-    /// Runs the command; library errors print as `error: …` and exit 1.
+    /// Parses and runs the command. Every failure, from the command line or the library, prints
+    /// one `error: …` line (lower case, then a pointer to `--help` for command-line mistakes) and
+    /// exits with status 1; `--help` and `--version` print and exit 0.
     static func main() {
         TemporaryFiles.installInterruptHandler()
+        var command: ParsableCommand
         do {
-            var command = try parseAsRoot()
+            command = try parseAsRoot()
+        } catch {
+            guard exitCode(for: error) != .success else { exit(withError: error) }  // --help, --version
+            fail(commandLineMessage(for: error))
+        }
+        do {
             try command.run()
         } catch let error as SegueError {
             fail(error.message)
         } catch {
-            exit(withError: error)
+            guard exitCode(for: error) != .success else { exit(withError: error) }
+            fail(commandLineMessage(for: error))
         }
+    }
+
+    /// The one-line message for a command-line error from ArgumentParser (unknown option,
+    /// missing or invalid value, a `ValidationError`), with the subcommand's help pointer.
+    static func commandLineMessage(for error: Error) -> String {
+        var text = message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
+        for prefix in ["Error: ", "error: "] where text.hasPrefix(prefix) { text.removeFirst(prefix.count) }
+        text = text.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? text
+        return lowercasingFirstLetter(text) + helpHint
+    }
+
+    /// " (see 'segue SUBCOMMAND --help')" for the subcommand named on the command line.
+    private static var helpHint: String {
+        let names = Set(configuration.subcommands.map { $0._commandName })
+        let sub = CommandLine.arguments.dropFirst().first { names.contains($0) }
+        return " (see 'segue\(sub.map { " " + $0 } ?? "") --help')"
+    }
+
+    /// "Missing value…" → "missing value…"; leaves "--fps …" and acronyms ("PNG …") alone.
+    static func lowercasingFirstLetter(_ text: String) -> String {
+        guard let first = text.first, first.isUppercase else { return text }
+        let second = text.dropFirst().first
+        if let second, second.isUppercase { return text }
+        return first.lowercased() + text.dropFirst()
     }
 
     static func fail(_ message: String) -> Never {

@@ -10,7 +10,7 @@ struct TimingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Spring instead of a curve: mass=…,stiffness=…,damping=…,velocity=… or response=…,damping-fraction=… (a pass then lasts the spring's settling duration unless --duration is given).", valueName: "params"))
     var spring: String?
 
-    @Option(name: .customLong("repeat"), help: ArgumentHelp("Number of passes (fractions stop part-way).", valueName: "N"))
+    @Option(name: .customLong("repeat"), parsing: .unconditional, help: ArgumentHelp("Number of passes (fractions stop part-way).", valueName: "N"))
     var repeatCount: Double?
 
     @Flag(help: "Run each pass forwards, then backwards.")
@@ -27,30 +27,28 @@ struct TimingOptions: ParsableArguments {
         }
     }
 
-    /// The timing: the given curve or spring, else the effect's default; `duration` (from
-    /// `--duration`) overrides the pass length.
-    func timing(for effect: Effect, duration: Double?) throws -> TransitionTiming {
+    /// The timing: the given curve or spring, else `defaultCurve`; `duration` (from `--duration`)
+    /// overrides the pass length, which is otherwise `defaultDuration` for a curve and the
+    /// spring's settling duration for a spring.
+    func timing(defaultCurve: String, defaultDuration: Double, duration: Double?) throws -> TransitionTiming {
         if let duration, !(duration.isFinite && duration > 0) {
-            throw CLIFailure(message: "--duration must be a positive number of seconds, got \(duration)")
+            throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
         }
-        do {
-            let curve: TransitionTiming.Curve
-            var pass = duration
-            if let spring {
-                curve = .spring(try Spring(parsing: spring))
-            } else {
-                curve = try TransitionTiming.Curve(parsing: timing ?? effect.defaultTiming)
-                if pass == nil { pass = effect.defaultDuration }
-            }
-            return try TransitionTiming(curve: curve, duration: pass, repeatCount: repeatCount ?? 0, autoreverses: autoreverse)
-        } catch let error as AnimationError {
-            throw CLIFailure(message: error.message)
+        let curve: TransitionTiming.Curve
+        var pass = duration
+        if let spring {
+            curve = .spring(try Spring(parsing: spring))
+        } else {
+            curve = try TransitionTiming.Curve(parsing: timing ?? defaultCurve)
+            if pass == nil { pass = defaultDuration }
         }
+        return try TransitionTiming(curve: curve, duration: pass, repeatCount: repeatCount ?? 0, autoreverses: autoreverse)
     }
 
-    /// The render timeline for `effect`, with the keyframed parameters.
+    /// The render timeline for `effect` (its default curve and duration unless overridden), with
+    /// the keyframed parameters.
     func timeline(for effect: Effect, duration: Double?, fps: Double) throws -> Timeline {
-        let timing = try timing(for: effect, duration: duration)
+        let timing = try timing(defaultCurve: effect.defaultTiming, defaultDuration: effect.defaultDuration, duration: duration)
         var seen: Set<String> = []
         let tracks = try keyframes.map { text in
             let track: ParameterKeyframes
@@ -62,6 +60,6 @@ struct TimingOptions: ParsableArguments {
             }
             return track
         }
-        return Timeline(timing: timing, fps: fps, keyframes: tracks)
+        return try Timeline(timing: timing, fps: fps, keyframes: tracks)
     }
 }
