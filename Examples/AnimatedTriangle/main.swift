@@ -129,7 +129,7 @@ struct AnimatedTriangle: ParsableCommand {
         }
 
         let total = TriangleLayer.scaleUpDuration + TriangleLayer.keyframeDuration
-        let frameCount = Int((total * fps).rounded()) + 1
+        let frameCount = try Timeline.frameCount(duration: total, fps: fps)
         let sink = try makeFrameSink(try RenderOutput(path: output), width: width, height: height, fps: fps)
         do {
             layer.setNeedsDisplay()

@@ -36,7 +36,7 @@ public struct TransitionCheck: Sendable {
                                 detail: missing.isEmpty ? "Author \(effect.author!), License \(effect.license!)"
                                                         : "missing \(missing.joined(separator: " and "))"))
 
-        let unused = effect.parameters.map(\.name).filter { !Self.uses(effect.glsl, $0) }
+        let unused = effect.parameters.map(\.name).filter { !Self.uses(effect.glsl ?? "", $0) }
         findings.append(Finding(rule: "every parameter is used", passed: unused.isEmpty,
                                 detail: unused.isEmpty ? "\(effect.parameters.count) parameter(s)"
                                                        : "unused: \(unused.joined(separator: ", "))"))

@@ -44,7 +44,7 @@ public final class TransitionRenderer {
     /// the fields fixed for the renderer's life), or the mesh pipeline for mesh transitions.
     private enum Backend {
         case fullScreen(FrameRenderer, layout: UniformLayout, base: FrameUniforms)
-        case mesh(MeshEffectDefinition, MeshSceneRenderer)
+        case mesh(MeshSceneRenderer)
     }
 
     private let backend: Backend
@@ -72,12 +72,10 @@ public final class TransitionRenderer {
         for (k, v) in parameters { values[k] = v }
         self.parameters = values
 
-        if effect.kind == .mesh {
-            guard let definition = MeshEffects.named(effect.name), definition.isTransition else {
-                throw RenderError.notATransition(effect: effect.name)
-            }
+        if let builder = effect.meshBuilder {
+            guard builder.isTransition else { throw RenderError.notATransition(effect: effect.name) }
             if let name = textures.keys.first { throw RenderError.unknownTexture(name: name, effect: effect.name, declared: []) }
-            backend = .mesh(definition, try MeshSceneRenderer(from: from, to: to, width: self.width, height: self.height,
+            backend = .mesh(try MeshSceneRenderer(from: from, to: to, width: self.width, height: self.height,
                                                               context: context, framesInFlight: framesInFlight, readback: readback))
             return
         }
@@ -122,9 +120,9 @@ public final class TransitionRenderer {
     }
 
     /// The mesh and appearance of a mesh transition at `progress`.
-    private func scene(_ definition: MeshEffectDefinition, _ renderer: MeshSceneRenderer, progress: Double,
+    private func scene(_ renderer: MeshSceneRenderer, progress: Double,
                        overrides: [String: ParameterValue]) throws -> (mesh: MeshTransform, appearance: MeshAppearance) {
-        try definition.scene(progress: progress, parameters: values(with: overrides),
+        try effect.meshScene(progress: progress, parameters: values(with: overrides),
                              width: renderer.layerWidth, height: renderer.layerHeight)
     }
 
@@ -137,8 +135,8 @@ public final class TransitionRenderer {
             throw RenderError.invalidValue("progress, time and duration must be finite (duration positive); got progress \(progress), time \(time), duration \(duration)")
         }
         switch backend {
-        case let .mesh(definition, renderer):
-            let s = try scene(definition, renderer, progress: progress, overrides: overrides)
+        case let .mesh(renderer):
+            let s = try scene(renderer, progress: progress, overrides: overrides)
             return try renderer.frame(mesh: s.mesh, appearance: s.appearance)
         case let .fullScreen(renderer, _, _):
             let pixels = try renderer.renderFrame(uniforms: uniformBytes(progress: progress, time: time, duration: duration,
@@ -163,9 +161,9 @@ public final class TransitionRenderer {
             return p
         }
         switch backend {
-        case let .mesh(definition, renderer):
+        case let .mesh(renderer):
             try renderer.render(count: timeline.frameCount, scene: { i in
-                try scene(definition, renderer, progress: try progress(ofFrame: i), overrides: timeline.parameters(ofFrame: i))
+                try scene(renderer, progress: try progress(ofFrame: i), overrides: timeline.parameters(ofFrame: i))
             }, consume: consume)
         case let .fullScreen(renderer, _, _):
             try renderer.render(count: timeline.frameCount, uniforms: { i in

@@ -1,4 +1,5 @@
-// Effects are data: a GLSL source, typed parameters with defaults, and a description.
+// Effects are data: a program (a GLSL source, or a mesh builder), typed parameters with
+// defaults, and a description.
 
 /// The kind of pipeline an effect runs on.
 public enum EffectKind: String, Sendable, Codable, CaseIterable {
@@ -87,6 +88,39 @@ public struct EffectFamily: RawRepresentable, Hashable, Sendable, Codable, Custo
     public var description: String { rawValue }
 }
 
+/// How an effect draws: the one place that says what a renderer runs for it.
+public enum EffectProgram: Sendable {
+    /// A fragment shader: GLSL defining `vec4 transition(vec2 uv)`, with its `uniform` parameter
+    /// lines removed (blank lines keep the user's line numbers). Full-screen and stitchable effects.
+    case shader(glsl: String)
+    /// A mesh built on the CPU for each frame and drawn by the mesh pipeline.
+    case mesh(MeshBuilder)
+}
+
+/// Builds the mesh and appearance of a mesh effect for a progress, parameter values and a layer
+/// size in points.
+public struct MeshBuilder: Sendable {
+    /// Whether it is a transition over both textures (`cube`, `page-curl`) rather than a mesh
+    /// applied to one image.
+    public let isTransition: Bool
+    private let build: @Sendable (_ progress: Double, _ values: [String: ParameterValue], _ width: Double, _ height: Double) throws
+        -> (mesh: MeshTransform, appearance: MeshAppearance)
+
+    /// A builder; `build` receives every parameter's value (defaults filled in).
+    public init(isTransition: Bool,
+                build: @escaping @Sendable (Double, [String: ParameterValue], Double, Double) throws -> (mesh: MeshTransform, appearance: MeshAppearance)) {
+        self.isTransition = isTransition
+        self.build = build
+    }
+
+    /// The mesh and appearance for `values` (complete: every parameter present).
+    /// - Throws: `MeshError` for parameter values the mesh cannot take.
+    public func scene(progress: Double, values: [String: ParameterValue], width: Double, height: Double) throws
+        -> (mesh: MeshTransform, appearance: MeshAppearance) {
+        try build(progress, values, width, height)
+    }
+}
+
 /// A transition or effect: everything needed to compile and drive it.
 public struct Effect: Sendable, Equatable {
     /// The name users type (`doom-melt`), or the file's base name.
@@ -97,9 +131,18 @@ public struct Effect: Sendable, Equatable {
     public let kind: EffectKind
     /// Built-in or a file.
     public let source: EffectSource
-    /// GLSL defining `vec4 transition(vec2 uv)`, with its `uniform` parameter lines removed
-    /// (blank lines keep the user's line numbers).
-    public let glsl: String
+    /// What the renderer runs.
+    public let program: EffectProgram
+    /// The GLSL of a shader effect; nil for a mesh effect.
+    public var glsl: String? {
+        if case let .shader(glsl) = program { return glsl }
+        return nil
+    }
+    /// The mesh builder of a mesh effect; nil for a shader effect.
+    public var meshBuilder: MeshBuilder? {
+        if case let .mesh(builder) = program { return builder }
+        return nil
+    }
     /// Orientation of `uv` in `glsl`.
     public let origin: EffectOrigin
     /// Declared parameters, in source order.
@@ -115,16 +158,34 @@ public struct Effect: Sendable, Equatable {
     /// The built-in collection it belongs to; nil for effects loaded from files.
     public var family: EffectFamily?
 
-    /// An effect description.
+    /// A shader effect (kind `.fullScreen` or `.stitchable`).
     public init(name: String, summary: String, kind: EffectKind = .fullScreen, source: EffectSource, glsl: String,
                 origin: EffectOrigin, parameters: [EffectParameter], defaultDuration: Double = 1,
                 defaultTiming: String = "linear", author: String? = nil, license: String? = nil,
                 family: EffectFamily? = nil) {
+        precondition(kind != .mesh, "a mesh effect is made with init(name:summary:mesh:…)")
+        self.init(name: name, summary: summary, kind: kind, source: source, program: .shader(glsl: glsl), origin: origin,
+                  parameters: parameters, defaultDuration: defaultDuration, defaultTiming: defaultTiming,
+                  author: author, license: license, family: family)
+    }
+
+    /// A mesh effect (kind `.mesh`).
+    public init(name: String, summary: String, mesh: MeshBuilder, source: EffectSource = .builtIn,
+                parameters: [EffectParameter], defaultDuration: Double = 1, defaultTiming: String = "linear",
+                family: EffectFamily? = nil) {
+        self.init(name: name, summary: summary, kind: .mesh, source: source, program: .mesh(mesh), origin: .topLeft,
+                  parameters: parameters, defaultDuration: defaultDuration, defaultTiming: defaultTiming,
+                  author: nil, license: nil, family: family)
+    }
+
+    private init(name: String, summary: String, kind: EffectKind, source: EffectSource, program: EffectProgram,
+                 origin: EffectOrigin, parameters: [EffectParameter], defaultDuration: Double, defaultTiming: String,
+                 author: String?, license: String?, family: EffectFamily?) {
         self.name = name
         self.summary = summary
         self.kind = kind
         self.source = source
-        self.glsl = glsl
+        self.program = program
         self.origin = origin
         self.parameters = parameters
         self.defaultDuration = defaultDuration
@@ -132,6 +193,26 @@ public struct Effect: Sendable, Equatable {
         self.author = author
         self.license = license
         self.family = family
+    }
+
+    /// Effects are equal when their descriptions and GLSL are; two mesh effects of the same name
+    /// and source are the same effect (a builder is code, compared by the name it is registered under).
+    public static func == (a: Effect, b: Effect) -> Bool {
+        a.name == b.name && a.summary == b.summary && a.kind == b.kind && a.source == b.source && a.glsl == b.glsl
+            && a.origin == b.origin && a.parameters == b.parameters && a.defaultDuration == b.defaultDuration
+            && a.defaultTiming == b.defaultTiming && a.author == b.author && a.license == b.license && a.family == b.family
+    }
+
+    /// The mesh and appearance of a mesh effect at `progress` for a `width` × `height`-point
+    /// layer; parameters not in `values` take their defaults.
+    /// - Throws: `MeshError` for parameter values the mesh cannot take.
+    /// - Precondition: the effect is a mesh effect.
+    public func meshScene(progress: Double = 0, parameters values: [String: ParameterValue] = [:], width: Double, height: Double) throws
+        -> (mesh: MeshTransform, appearance: MeshAppearance) {
+        guard let meshBuilder else { preconditionFailure("'\(name)' is not a mesh effect") }
+        var all: [String: ParameterValue] = [:]
+        for p in parameters { all[p.name] = values[p.name] ?? p.effectiveDefault }
+        return try meshBuilder.scene(progress: progress, values: all, width: width, height: height)
     }
 
     /// The parameter named `name`, if declared.

@@ -52,7 +52,7 @@ public enum EffectCatalog {
     /// The built-ins that run as transitions between two screens (every built-in except the mesh
     /// effects applied to one image, which `segue mesh` renders).
     public static var transitions: [Effect] {
-        builtIns.filter { $0.kind != .mesh || MeshEffects.named($0.name)?.isTransition == true }
+        builtIns.filter { $0.meshBuilder?.isTransition ?? true }
     }
 
     /// The built-ins of one family, in listing order.

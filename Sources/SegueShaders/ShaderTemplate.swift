@@ -75,7 +75,8 @@ public enum ShaderTemplate {
         #line 1
 
         """
-        s += effect.glsl
+        guard let glsl = effect.glsl else { preconditionFailure("'\(effect.name)' is a mesh effect; it has no fragment shader") }
+        s += glsl
         // uv from the exact pixel centre (gl_FragCoord is (x + 0.5, y + 0.5), top-left origin),
         // not from interpolating vUV, which can be an ulp off and so move hash-based effects.
         let res = header("resolution")

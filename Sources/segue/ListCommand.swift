@@ -61,7 +61,10 @@ struct InfoCommand: ParsableCommand {
     func run() throws {
         let effect = try EffectCatalog.effect(name)
         if source {
-            print(effect.glsl)
+            guard let glsl = effect.glsl else {
+                throw CLIFailure(message: "'\(effect.name)' is a mesh effect, built in Swift: it has no GLSL source")
+            }
+            print(glsl)
             return
         }
         if json {

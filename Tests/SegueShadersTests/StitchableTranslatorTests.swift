@@ -157,12 +157,12 @@ struct StitchableConfigurationTests {
         #expect(effect.kind == .stitchable)
         #expect(effect.parameters.map(\.name) == ["amplitude"])
         #expect(effect.parameters.first?.effectiveDefault == .float(0))
-        #expect(effect.glsl.contains("_m_wave(_segue_destination, _segue_layerSize, amplitude, _segue_value)"))
-        #expect(effect.glsl.contains("mix(1.0, 0.0, progress)") && effect.glsl.contains("mix(0.0, -1.0, progress)"))
+        #expect(effect.glsl!.contains("_m_wave(_segue_destination, _segue_layerSize, amplitude, _segue_value)"))
+        #expect(effect.glsl!.contains("mix(1.0, 0.0, progress)") && effect.glsl!.contains("mix(0.0, -1.0, progress)"))
         let other = try wave.effect(StitchableConfiguration(animated: "amplitude", insertion: (2, 0.5), automatic: []), source: .file("c.metal"))
         #expect(other.parameters.map(\.name) == ["size", "phase"])
-        #expect(other.glsl.contains("_m_wave(_segue_destination, size, _segue_value, phase)"))
-        #expect(other.glsl.contains("mix(2.0, 0.5, progress)"))
+        #expect(other.glsl!.contains("_m_wave(_segue_destination, size, _segue_value, phase)"))
+        #expect(other.glsl!.contains("mix(2.0, 0.5, progress)"))
     }
 
     @Test("configuration errors name the argument and the alternatives")
@@ -180,7 +180,7 @@ struct StitchableConfigurationTests {
         #expect(message(wave, StitchableConfiguration(automatic: ["phase"])) == "'phase' is the animated argument; it cannot also be 'auto'")
         #expect(message(tint, StitchableConfiguration(animated: "progress", automatic: ["sample"]))?.hasPrefix("'sample' is a float3; only float") == true)
         let timed = try? wave.effect(StitchableConfiguration(automatic: ["amplitude"]), source: .builtIn)
-        #expect(timed?.glsl.contains("_m_wave(_segue_destination, size, time, _segue_value)") == true)
+        #expect(timed?.glsl?.contains("_m_wave(_segue_destination, size, time, _segue_value)") == true)
         #expect(message(wave, StitchableConfiguration(insertion: (.nan, 0)))?.contains("finite") == true)
         #expect(message(tint, StitchableConfiguration(animated: "progress"))?.hasPrefix("argument 'sample' of 'tint' cannot be set") == true)
         #expect(message(Self.module.functions[3], StitchableConfiguration(maxSampleOffset: .init(1, 1)))?

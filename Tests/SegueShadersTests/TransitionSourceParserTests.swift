@@ -38,10 +38,10 @@ struct TransitionSourceParserTests {
         #expect(byName["luma"]?.type == .sampler2D && byName["luma"]?.defaultValue == nil)
         #expect(byName["noDefault"]?.effectiveDefault == .float(0))
         #expect(e.parameters.map(\.name) == ["amplitude", "direction", "size", "a", "flag", "x", "y", "m", "luma", "noDefault"])
-        let lines = e.glsl.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = e.glsl!.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == src.split(separator: "\n", omittingEmptySubsequences: false).count)
         #expect(lines[11].hasPrefix("vec4 transition"))
-        #expect(!e.glsl.contains("uniform"))
+        #expect(!e.glsl!.contains("uniform"))
     }
 
     @Test("header keys: origin, duration, timing, description")

@@ -3,23 +3,20 @@
 
 import SegueMath
 
-/// A built-in mesh: its description and how its mesh and appearance are built.
+/// A built-in mesh effect: an `Effect` whose program is a mesh builder.
 public struct MeshEffectDefinition: Sendable {
-    /// The description (kind `.mesh`, family `.segue`), listed with every other effect.
+    /// The description (kind `.mesh`, family `.segue`), listed with every other effect; its
+    /// program builds the mesh.
     public let effect: Effect
     /// Whether it is a transition over both textures (`cube`, `page-curl`) rather than a mesh
     /// applied to one image.
-    public let isTransition: Bool
-    private let build: @Sendable (_ progress: Double, _ values: [String: ParameterValue], _ width: Double, _ height: Double) throws
-        -> (mesh: MeshTransform, appearance: MeshAppearance)
+    public var isTransition: Bool { effect.meshBuilder!.isTransition }
 
     init(name: String, summary: String, transition: Bool, duration: Double = 1, timing: String = "linear",
          parameters: [EffectParameter] = [],
          build: @escaping @Sendable (Double, [String: ParameterValue], Double, Double) throws -> (mesh: MeshTransform, appearance: MeshAppearance)) {
-        effect = Effect(name: name, summary: summary, kind: .mesh, source: .builtIn, glsl: "", origin: .topLeft,
+        effect = Effect(name: name, summary: summary, mesh: MeshBuilder(isTransition: transition, build: build),
                         parameters: parameters, defaultDuration: duration, defaultTiming: timing, family: .segue)
-        isTransition = transition
-        self.build = build
     }
 
     /// The mesh and appearance at `progress` (transitions; ignored by the other meshes) for a
@@ -27,9 +24,7 @@ public struct MeshEffectDefinition: Sendable {
     /// - Throws: `MeshError` for parameter values the mesh cannot take.
     public func scene(progress: Double = 0, parameters values: [String: ParameterValue] = [:], width: Double, height: Double) throws
         -> (mesh: MeshTransform, appearance: MeshAppearance) {
-        var all: [String: ParameterValue] = [:]
-        for p in effect.parameters { all[p.name] = values[p.name] ?? p.effectiveDefault }
-        return try build(progress, all, width, height)
+        try effect.meshScene(progress: progress, parameters: values, width: width, height: height)
     }
 }
 
