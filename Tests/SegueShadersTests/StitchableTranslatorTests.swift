@@ -193,6 +193,7 @@ struct StitchableConfigurationTests {
         #expect(EffectCatalog.stitchablePath("b.metal")! == ("b.metal", nil))
         #expect(EffectCatalog.stitchablePath("wipe") == nil)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-metal-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let path = dir.appendingPathComponent("two.metal").path
         try """

@@ -222,6 +222,7 @@ struct StitchableRenderTests {
     @Test("a compile error in the generated GLSL names the .metal file and line")
     func compileErrorLine() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-stitchable-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let path = dir.appendingPathComponent("broken.metal").path
         try """

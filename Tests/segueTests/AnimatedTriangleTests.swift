@@ -35,6 +35,7 @@ struct AnimatedTriangleTests {
     @Test("the measured triangle follows the presentation scale within a pixel")
     func triangleFollowsPresentationScale() throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         let (width, height, fps) = (320, 180, 10.0)
         let r = try runProduct(productBinary("AnimatedTriangle"), [dir + "/frames", "--fps", "10", "--size", "\(width)x\(height)"])
         #expect(r.status == 0, "\(r.stderr)")

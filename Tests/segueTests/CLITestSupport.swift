@@ -31,8 +31,11 @@ func segue(_ args: [String], environment: [String: String] = [:], cwd: String? =
     try runProduct(segueBinary, args, environment: environment, cwd: cwd)
 }
 
-/// Runs a built executable, capturing its status and output.
-func runProduct(_ binary: String, _ args: [String], environment: [String: String] = [:], cwd: String? = nil) throws -> CLIResult {
+/// Runs a built executable, capturing its status and output. A run that outlives `timeout`
+/// seconds is killed (SIGKILL) and reported as status 137 with a note on stderr, so no test can
+/// wait for ever.
+func runProduct(_ binary: String, _ args: [String], environment: [String: String] = [:], cwd: String? = nil,
+                timeout: Double = 300) throws -> CLIResult {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: binary)
     p.arguments = args
@@ -44,6 +47,9 @@ func runProduct(_ binary: String, _ args: [String], environment: [String: String
     p.standardOutput = out
     p.standardError = err
     try p.run()
+    let watchdog = DispatchWorkItem { [p] in if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+    defer { watchdog.cancel() }
     // Read stderr on another thread so neither pipe can fill up and block the child.
     final class Box: @unchecked Sendable { var data = Data() }
     let stderrBox = Box()
@@ -54,7 +60,12 @@ func runProduct(_ binary: String, _ args: [String], environment: [String: String
     let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
     group.wait()
     p.waitUntilExit()
-    return CLIResult(status: p.terminationStatus, stdout: stdoutData, stderr: String(decoding: stderrBox.data, as: UTF8.self))
+    var stderr = String(decoding: stderrBox.data, as: UTF8.self)
+    if p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGKILL && watchdog.isCancelled == false {
+        stderr += "\n[test harness: killed after \(timeout) s]\n"
+    }
+    return CLIResult(status: p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus,
+                     stdout: stdoutData, stderr: stderr)
 }
 
 /// A fresh temporary directory.

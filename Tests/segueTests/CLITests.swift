@@ -50,6 +50,7 @@ struct CLITests {
     @Test("frame: fade of black to white at progress 0.5 and, eased, at a time")
     func frame() throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir)
         let r = try segue(["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--progress", "0.5", "-o", dir + "/mid.png"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -68,6 +69,7 @@ struct CLITests {
     @Test("render to a directory: round(D·fps)+1 frames, the last one the end state, nothing else left")
     func renderDirectory() throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir)
         let r = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "wipe", "--duration", "0.5", "--fps", "10", "-o", dir + "/frames"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -81,6 +83,7 @@ struct CLITests {
     @Test("render to stdout: raw RGBA8 frames back to back")
     func renderRaw() throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir)
         let r = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "1", "--fps", "4", "-o", "-"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -93,12 +96,13 @@ struct CLITests {
     @Test("render to mp4 through ffmpeg")
     func renderVideo() throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir, width: 64, height: 48)
         let r = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "circle", "--duration", "0.3", "--fps", "10", "-o", dir + "/out.mp4"])
         #expect(r.status == 0, "\(r.stderr)")
         let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        probe.arguments = ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames,width,height", "-of", "csv=p=0", dir + "/out.mp4"]
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames,width,height", "-of", "csv=p=0", dir + "/out.mp4"]
         let pipe = Pipe()
         probe.standardOutput = pipe
         try probe.run()
@@ -120,6 +124,7 @@ struct CLITests {
     @Test("bad inputs give a clear error, exit 1, and leave no output")
     func badInputs() throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir)
         let f = dir + "/from.png", t = dir + "/to.png", out = dir + "/out.png"
         try expectFailure(["frame", "--from", dir + "/missing.png", "--to", t, "--effect", "fade", "--progress", "0.5", "-o", out], "no such file")
@@ -137,6 +142,7 @@ struct CLITests {
     @Test("a .glsl transition that does not compile reports its own line numbers")
     func compileError() throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir)
         let source = """
         // Author: test
@@ -161,6 +167,7 @@ struct CLITests {
     @Test("no Vulkan driver names the Debian package")
     func noDriver() throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir)
         try expectFailure(["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--progress", "0.5", "-o", dir + "/o.png"],
                           "mesa-vulkan-drivers", environment: ["VK_DRIVER_FILES": "/nonexistent/icd.json", "VK_ICD_FILENAMES": "/nonexistent/icd.json"])
@@ -170,6 +177,7 @@ struct CLITests {
     @Test("no ffmpeg for a video output: clear error, no file")
     func noFFmpeg() throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir)
         try expectFailure(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "0.2", "-o", dir + "/o.mp4"],
                           "ffmpeg", environment: ["SEGUE_FFMPEG": "/nonexistent/ffmpeg"])
@@ -179,6 +187,7 @@ struct CLITests {
     @Test("Ctrl-C during a render removes what it started")
     func interrupt() throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir, width: 640, height: 480)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: segueBinary)

@@ -34,6 +34,7 @@ struct CheckCLITests {
             #expect(info.stdoutText.contains(line), "\(line) in \(info.stdoutText)")
         }
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir, width: 8, height: 4)
         try ImageFile.write(Image(width: 8, height: 4) { x, _ in x < 4 ? Pixel(51, 51, 51) : Pixel(204, 204, 204) }, to: dir + "/luma.png")
         let base = ["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", fixture("luma-mask.glsl"),

@@ -19,6 +19,7 @@ struct StitchableCLITests {
     @Test("frame from a .metal file with --arg, --removal and --insertion; info shows kind and arguments")
     func frameWithArgs() throws {
         let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         let from = Image(width: 8, height: 4) { x, y in Pixel(UInt8(30 * x), UInt8(60 * y), 200) }
         try ImageFile.write(from, to: dir + "/from.png")
         try ImageFile.write(Image(width: 8, height: 4, fill: .white), to: dir + "/to.png")
