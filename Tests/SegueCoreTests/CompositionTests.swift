@@ -1,0 +1,108 @@
+// The composition timeline: clip starts, the output's length, what shows at a time, the checks
+// on transition lengths, frame selection for constant and variable frame rates, and the
+// crossfade gains. Every expected value is worked out by hand from the rules in Composition.swift.
+import Foundation
+import SegueCore
+import Testing
+
+@Suite("Composition timeline")
+struct CompositionTests {
+    @Test("clip k+1 starts T_k before clip k ends; the output lasts Σ durations − Σ T")
+    func starts() throws {
+        let t = try CompositionTimeline(clipDurations: [3, 2, 4], cutDurations: [1, 0.5])
+        #expect(t.clipStarts == [0, 2, 3.5])
+        #expect(t.duration == 7.5)
+        #expect(t.span(ofCut: 0) == TimeSpan(start: 2, end: 3))
+        #expect(t.span(ofCut: 1) == TimeSpan(start: 3.5, end: 4))
+        #expect(t.span(ofClip: 2) == TimeSpan(start: 3.5, end: 7.5))
+        #expect(try t.frameCount(fps: 30) == 225)
+    }
+
+    @Test("what the output shows: one clip alone, or both clips moving and a progress")
+    func moments() throws {
+        let t = try CompositionTimeline(clipDurations: [3, 2, 4], cutDurations: [1, 0.5])
+        #expect(t.moment(at: 0) == .clip(0, time: 0))
+        #expect(t.moment(at: 1) == .clip(0, time: 1))
+        #expect(t.moment(at: 2) == .transition(0, progress: 0, fromTime: 2, toTime: 0))
+        #expect(t.moment(at: 2.5) == .transition(0, progress: 0.5, fromTime: 2.5, toTime: 0.5))
+        #expect(t.moment(at: 3) == .clip(1, time: 1))
+        #expect(t.moment(at: 3.75) == .transition(1, progress: 0.5, fromTime: 1.75, toTime: 0.25))
+        #expect(t.moment(at: 5) == .clip(2, time: 1.5))
+        #expect(t.moment(at: 7.5) == .clip(2, time: 4))
+        #expect(t.moment(at: 100) == .clip(2, time: 4))
+        #expect(t.moment(at: -1) == .clip(0, time: 0))
+    }
+
+    @Test("a hard cut switches at the clip's end; a transition may use a whole clip")
+    func hardCutsAndWholeClips() throws {
+        let hard = try CompositionTimeline(clipDurations: [1, 1], cutDurations: [0])
+        #expect(hard.duration == 2)
+        #expect(hard.moment(at: 0.999) == .clip(0, time: 0.999))
+        #expect(hard.moment(at: 1) == .clip(1, time: 0))
+        // A 2 s clip between two 1 s transitions: entirely inside transitions.
+        let packed = try CompositionTimeline(clipDurations: [2, 2, 2], cutDurations: [1, 1])
+        #expect(packed.clipStarts == [0, 1, 2] && packed.duration == 4)
+        #expect(packed.moment(at: 1.5) == .transition(0, progress: 0.5, fromTime: 1.5, toTime: 0.5))
+        #expect(packed.moment(at: 2.5) == .transition(1, progress: 0.5, fromTime: 1.5, toTime: 0.5))
+        let single = try CompositionTimeline(clipDurations: [3], cutDurations: [])
+        #expect(single.duration == 3 && single.moment(at: 1) == .clip(0, time: 1))
+    }
+
+    @Test("bad compositions name the clip and the numbers")
+    func errors() {
+        func message(_ clips: [Double], _ cuts: [Double], names: [String]? = nil) -> String? {
+            do { _ = try CompositionTimeline(clipDurations: clips, cutDurations: cuts, names: names); return nil } catch {
+                return error.message
+            }
+        }
+        #expect(message([], []) == "a composition needs at least one clip")
+        #expect(message([1, 2], []) == "2 clips need 1 cuts, got 0")
+        #expect(message([1, 0], [0], names: ["a.mp4", "b.mp4"]) == "b.mp4 has no length (0 s); a clip must last longer than 0 s")
+        #expect(message([.nan], []) == "clip 1 has no length (nan s); a clip must last longer than 0 s")
+        #expect(message([1, 3], [1.5], names: ["a.mp4", "b.mp4"])
+                == "the 1.5 s transition between a.mp4 and b.mp4 is longer than a.mp4 (1 s)")
+        #expect(message([3, 1], [1.5]) == "the 1.5 s transition between clip 1 and clip 2 is longer than clip 2 (1 s)")
+        #expect(message([3, 1], [-1]) == "the transition between clip 1 and clip 2 must last 0 s or more, got -1 s")
+        #expect(message([3, 1.5, 3], [1, 1]) == "clip 2 (1.5 s) is shorter than its two transitions together (1 s in, 1 s out)")
+    }
+
+    @Test("frame counts are limited and need a positive frame rate")
+    func frameCounts() throws {
+        let t = try CompositionTimeline(clipDurations: [1e6], cutDurations: [])
+        #expect(throws: CompositionError.self) { try t.frameCount(fps: 30) }
+        #expect(throws: CompositionError.self) { try t.frameCount(fps: 0) }
+        #expect(try CompositionTimeline(clipDurations: [0.001], cutDurations: []).frameCount(fps: 30) == 1)
+    }
+
+    @Test("the frame shown is the one whose timestamp covers the time, variable rates included")
+    func frameSelection() {
+        let vfr = FrameTimestamps([0, 0.1, 0.15, 0.4, 0.15])
+        #expect(vfr.times == [0, 0.1, 0.15, 0.4])
+        #expect(vfr.frame(at: -1) == 0)
+        #expect(vfr.frame(at: 0) == 0)
+        #expect(vfr.frame(at: 0.0999) == 0)
+        #expect(vfr.frame(at: 0.1) == 1)
+        #expect(vfr.frame(at: 0.12) == 1)
+        #expect(vfr.frame(at: 0.39) == 2)
+        #expect(vfr.frame(at: 0.4) == 3)
+        #expect(vfr.frame(at: 10) == 3)
+        #expect(FrameTimestamps([]).frame(at: 0) == nil)
+        let cfr = FrameTimestamps(count: 30, fps: 30)
+        for i in 0..<30 { #expect(cfr.frame(at: (Double(i) + 0.5) / 30) == i) }
+    }
+
+    @Test("crossfade gains: equal power keeps out² + in² = 1, linear keeps out + in = 1, exact ends")
+    func gains() {
+        for p in stride(from: 0.0, through: 1.0, by: 0.05) {
+            let e = CrossfadeCurve.equalPower.gains(at: p)
+            #expect(abs(e.outgoing * e.outgoing + e.incoming * e.incoming - 1) < 1e-12)
+            #expect(abs(e.outgoing - cos(p * .pi / 2)) < 1e-15)
+            let l = CrossfadeCurve.linear.gains(at: p)
+            #expect(l.outgoing + l.incoming == 1 && l.incoming == p)
+        }
+        #expect(CrossfadeCurve.equalPower.gains(at: 0) == (1, 0))
+        #expect(abs(CrossfadeCurve.equalPower.gains(at: 1).outgoing) < 1e-16)
+        #expect(abs(CrossfadeCurve.equalPower.gains(at: 0.5).incoming - 0.5.squareRoot()) < 1e-15)
+        #expect(CrossfadeCurve.linear.gains(at: 2) == (0, 1))
+    }
+}
