@@ -201,3 +201,70 @@ public struct FrameTimestamps: Sendable, Hashable {
         return lo
     }
 }
+
+/// The audio of a composition, sample-aligned: the output's samples split into stretches where
+/// one clip plays alone or two crossfade. Each clip plays over one contiguous stretch of output
+/// samples, so its audio is read as one stream from its first sample on.
+///
+/// Sample n of the output is at n / rate seconds. A clip starting at s seconds starts at sample
+/// round(s·rate); a transition from sample a to b gives sample n the progress (n − a)/(b − a),
+/// the same progress the picture has at that time.
+public struct AudioTimeline: Sendable, Hashable {
+    /// One stretch of output samples.
+    public struct Segment: Sendable, Hashable {
+        /// Output samples covered.
+        public let samples: Range<Int>
+        /// The clip playing alone, or the outgoing clip of a crossfade.
+        public let clip: Int
+        /// The incoming clip of a crossfade; nil when `clip` plays alone.
+        public let incoming: Int?
+    }
+
+    /// Samples per second.
+    public let sampleRate: Int
+    /// The crossfade curve.
+    public let curve: CrossfadeCurve
+    /// Output samples in all: round(duration · rate).
+    public let sampleCount: Int
+    /// Each clip's first output sample.
+    public let clipStartSamples: [Int]
+    /// Each clip's end sample (exclusive).
+    public let clipEndSamples: [Int]
+    /// The stretches, in order, covering 0 ..< sampleCount.
+    public let segments: [Segment]
+
+    /// The audio timeline of `timeline` at `sampleRate`.
+    /// - Precondition: sampleRate positive (a programmer's choice, not a user's number).
+    public init(_ timeline: CompositionTimeline, sampleRate: Int, curve: CrossfadeCurve = .equalPower) {
+        precondition(sampleRate > 0, "sample rate must be positive")
+        func sample(_ seconds: Double) -> Int { Int((seconds * Double(sampleRate)).rounded()) }
+        self.sampleRate = sampleRate
+        self.curve = curve
+        sampleCount = sample(timeline.duration)
+        let count = timeline.clipDurations.count
+        clipStartSamples = timeline.clipStarts.map(sample)
+        clipEndSamples = (0..<count).map { k in k == count - 1 ? sample(timeline.duration) : sample(timeline.span(ofClip: k).end) }
+        var segments: [Segment] = []
+        var cursor = 0
+        for k in 0..<count {
+            // Alone until the next clip starts (or the end), then crossfading until this clip ends.
+            let aloneEnd = k + 1 < count ? clipStartSamples[k + 1] : sampleCount
+            if aloneEnd > cursor { segments.append(Segment(samples: cursor..<aloneEnd, clip: k, incoming: nil)) }
+            cursor = max(cursor, aloneEnd)
+            if k + 1 < count, clipEndSamples[k] > cursor {
+                segments.append(Segment(samples: cursor..<clipEndSamples[k], clip: k, incoming: k + 1))
+                cursor = clipEndSamples[k]
+            }
+        }
+        self.segments = segments
+    }
+
+    /// The (outgoing, incoming) gains of output sample `n` in a crossfade `segment`.
+    public func gains(atSample n: Int, in segment: Segment) -> (outgoing: Double, incoming: Double) {
+        let span = segment.samples
+        return curve.gains(at: Double(n - span.lowerBound) / Double(span.count))
+    }
+
+    /// The sample of clip `k`'s own audio (counted from its trimmed start) heard at output sample `n`.
+    public func clipSample(_ k: Int, atOutputSample n: Int) -> Int { n - clipStartSamples[k] }
+}

@@ -105,4 +105,63 @@ struct CompositionTests {
         #expect(abs(CrossfadeCurve.equalPower.gains(at: 0.5).incoming - 0.5.squareRoot()) < 1e-15)
         #expect(CrossfadeCurve.linear.gains(at: 2) == (0, 1))
     }
+
+    @Test("audio: the samples split into stretches of one clip or a crossfade, aligned with the picture")
+    func audioSegments() throws {
+        let t = try CompositionTimeline(clipDurations: [3, 2, 4], cutDurations: [1, 0.5])
+        let audio = AudioTimeline(t, sampleRate: 1000)
+        #expect(audio.sampleCount == 7500)
+        #expect(audio.clipStartSamples == [0, 2000, 3500] && audio.clipEndSamples == [3000, 4000, 7500])
+        #expect(audio.segments.map(\.samples) == [0..<2000, 2000..<3000, 3000..<3500, 3500..<4000, 4000..<7500])
+        #expect(audio.segments.map(\.clip) == [0, 0, 1, 1, 2])
+        #expect(audio.segments.map(\.incoming) == [nil, 1, nil, 2, nil])
+        let fade = audio.segments[1]
+        #expect(audio.gains(atSample: 2000, in: fade) == (1, 0))
+        let mid = audio.gains(atSample: 2500, in: fade)
+        #expect(abs(mid.outgoing - 0.5.squareRoot()) < 1e-15 && abs(mid.incoming - 0.5.squareRoot()) < 1e-15)
+        // The picture's progress at the same time is the same.
+        if case let .transition(_, progress, _, _) = t.moment(at: 2.5) { #expect(progress == 0.5) } else { Issue.record("no transition") }
+        // Each clip's own audio is read from its first sample on.
+        #expect(audio.clipSample(1, atOutputSample: 2000) == 0 && audio.clipSample(2, atOutputSample: 7499) == 3999)
+        // A hard cut: no crossfade stretch.
+        let hard = AudioTimeline(try CompositionTimeline(clipDurations: [1, 1], cutDurations: [0]), sampleRate: 48000, curve: .linear)
+        #expect(hard.segments.map(\.samples) == [0..<48000, 48000..<96000] && hard.segments.allSatisfy { $0.incoming == nil })
+    }
+
+    @Test("the stretches tile the output exactly, for awkward durations and rates")
+    func audioTiling() throws {
+        var generator = SplitMix64(seed: 7)
+        for _ in 0..<200 {
+            let n = Int.random(in: 1...6, using: &generator)
+            let clips = (0..<n).map { _ in Double.random(in: 0.01...5, using: &generator) }
+            let cuts = (0..<max(n - 1, 0)).map { k in Double.random(in: 0...1, using: &generator) * min(clips[k], clips[k + 1]) / 2 }
+            let t = try CompositionTimeline(clipDurations: clips, cutDurations: cuts)
+            let rate = [8000, 44100, 48000][Int.random(in: 0...2, using: &generator)]
+            let audio = AudioTimeline(t, sampleRate: rate)
+            var cursor = 0
+            for s in audio.segments {
+                #expect(s.samples.lowerBound == cursor && !s.samples.isEmpty)
+                cursor = s.samples.upperBound
+            }
+            #expect(cursor == audio.sampleCount)
+            // Each clip is heard over one contiguous stretch, as long as its samples.
+            for k in 0..<n {
+                let heard = audio.segments.filter { $0.clip == k || $0.incoming == k }.map(\.samples)
+                #expect(heard.first!.lowerBound == audio.clipStartSamples[k] && heard.last!.upperBound == audio.clipEndSamples[k])
+            }
+        }
+    }
+}
+
+/// A small deterministic generator for property tests.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }
