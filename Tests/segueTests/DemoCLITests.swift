@@ -1,0 +1,37 @@
+// `segue demo`, the README's main job: every Segue transition as a video, the contact sheet and
+// the mesh sheet, at a small scale.
+import Foundation
+import Segue
+import Testing
+
+@Suite("segue demo")
+struct DemoCLITests {
+    @Test("writes a video per transition, the samples, a contact sheet and the mesh sheet")
+    func demo() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let out = dir + "/demo"
+        let r = try segue(["demo", "--scale", "0.25", "--fps", "4", "-o", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        let names = Demo.transitions.map(\.name)
+        #expect(listing(out) == (["contact-sheet.png", "meshes.png", "sample-from.png", "sample-to.png"] + names.map { $0 + ".mp4" }).sorted())
+        for name in names { #expect(r.stdoutText.contains("  \(name)"), "\(name) not reported") }
+        // The sample screens are 390×844 points; the sheet holds a third-size tile per progress.
+        let from = try ImageFile.read(path: out + "/sample-from.png")
+        #expect(from.width == 98 && from.height == 211)
+        let sheet = try ImageFile.read(path: out + "/contact-sheet.png")
+        let (w, h) = (from.width / 3, from.height / 3), gap = 8
+        #expect(sheet.width == 5 * w + 6 * gap && sheet.height == names.count * h + (names.count + 1) * gap)
+        // Top-left tile: progress 0 of the first transition is the from screen, made small.
+        let small = try TransitionRenderer(effect: EffectCatalog.builtIn(named: names[0])!, from: from,
+                                           to: try ImageFile.read(path: out + "/sample-to.png"), width: w, height: h, framesInFlight: 1)
+        let tile = try small.frame(progress: 0, time: 0, duration: 1)
+        for (x, y) in [(0, 0), (w / 2, h / 2), (w - 1, h - 1)] { #expect(sheet[gap + x, gap + y] == tile[x, y]) }
+    }
+
+    @Test("bad settings: one error line, exit 1")
+    func badSettings() throws {
+        let r = try segue(["demo", "--scale", "9", "-o", "/nonexistent/x"])
+        #expect(r.status == 1 && r.stderr == "error: --scale must be in (0, 4], got 9.0\n")
+    }
+}
