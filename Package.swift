@@ -23,13 +23,15 @@ let package = Package(
         .systemLibrary(name: "CSegueVulkan", path: "Sources/CSegueVulkan"),
         .systemLibrary(name: "CSeguePNG", path: "Sources/CSeguePNG"),
         .systemLibrary(name: "CSegueJPEG", path: "Sources/CSegueJPEG"),
+        .systemLibrary(name: "CSegueSDL", path: "Sources/CSegueSDL"),
 
         // MARK: - Back ends
         .target(name: "SegueVulkan", dependencies: ["SegueCore", "CSegueVulkan"]),
         .target(name: "SegueMedia", dependencies: ["SegueCore", "CSeguePNG", "CSegueJPEG"]),
+        .target(name: "SegueWindow", dependencies: ["SegueCore", "SegueAnimation", "CSegueSDL"]),
 
         // MARK: - Umbrella and CLI
-        .target(name: "Segue", dependencies: ["SegueMath", "SegueAnimation", "SegueCore", "SegueShaders", "SegueVulkan", "SegueMedia"]),
+        .target(name: "Segue", dependencies: ["SegueMath", "SegueAnimation", "SegueCore", "SegueShaders", "SegueVulkan", "SegueMedia", "SegueWindow"]),
         .executableTarget(name: "segue", dependencies: [
             "Segue", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

@@ -8,6 +8,7 @@ packages=(
   libshaderc-dev glslang-dev spirv-tools  # GLSL -> SPIR-V at run time (static link, see Package.swift)
   libpng-dev libturbojpeg0-dev            # PNG and JPEG
   ffmpeg               # video output and the xfade benchmark peer
+  libsdl2-dev          # windows, input and Vulkan surfaces (SegueWindow)
 )
 missing=()
 for p in "${packages[@]}"; do
