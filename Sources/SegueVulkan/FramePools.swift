@@ -5,7 +5,8 @@ import CSegueVulkan
 final class FramePools {
     let commandPool: VkCommandPool
     let descriptorPool: VkDescriptorPool
-    private unowned let context: GPUContext
+    /// Held strongly: the device must outlive every handle made from it.
+    private let context: GPUContext
 
     /// Pools for `slots` descriptor sets of one uniform block and `textureCount` textures each.
     /// `resettable` lets command buffers be re-recorded every frame.

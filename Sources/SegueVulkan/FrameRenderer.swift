@@ -44,10 +44,13 @@ public final class FrameRenderer {
     ///   - uniformSize: bytes in the uniform block at binding 0.
     ///   - textures: the textures for bindings 1, 2, ….
     ///   - readback: false renders without copying frames out (for measuring shading alone).
-    /// - Throws: `VulkanError` (compile errors carry the compiler's `file:line` messages).
+    /// - Throws: `VulkanError` (compile errors carry the compiler's `file:line` messages;
+    ///   `.uniformBlockTooLarge` when `uniformSize` exceeds the device's uniform buffer range,
+    ///   `.shaderTooLarge` when the shader declares too much private memory).
     public init(context: GPUContext, fragmentGLSL: String, fileName: String, uniformSize: Int, textures: [GPUTexture],
                 width: Int, height: Int, framesInFlight: Int = 3, readback: Bool = true) throws(VulkanError) {
         precondition(width > 0 && height > 0 && framesInFlight > 0 && uniformSize > 0)
+        try context.checkUniformBlock(size: uniformSize)
         self.context = context
         self.width = width
         self.height = height

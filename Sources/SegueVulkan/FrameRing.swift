@@ -15,7 +15,8 @@ final class FrameRing {
     let readbacks: [GPUBuffer?]
     private let fences: [VkFence]
     private var pending: [Int?]
-    private unowned let context: GPUContext
+    /// Held strongly: the device must outlive every handle made from it.
+    private let context: GPUContext
 
     init(context: GPUContext, slotCount: Int, width: Int, height: Int, readback: Bool) throws(VulkanError) {
         self.context = context

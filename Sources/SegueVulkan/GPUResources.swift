@@ -8,7 +8,8 @@ final class GPUBuffer {
     let size: Int
     let mapped: UnsafeMutableRawPointer?
     let coherent: Bool
-    private unowned let context: GPUContext
+    /// Held strongly: the device must outlive every handle made from it.
+    private let context: GPUContext
 
     init(context: GPUContext, size: Int, usage: VkBufferUsageFlags, hostVisible: Bool, preferCached: Bool = false) throws(VulkanError) {
         self.context = context
@@ -78,7 +79,8 @@ final class GPUImage {
     let view: VkImageView
     let width: Int
     let height: Int
-    private unowned let context: GPUContext
+    /// Held strongly: the device must outlive every handle made from it.
+    private let context: GPUContext
 
     init(context: GPUContext, width: Int, height: Int, usage: VkImageUsageFlags,
          format: VkFormat = GPUImage.format, samples: VkSampleCountFlagBits = VK_SAMPLE_COUNT_1_BIT) throws(VulkanError) {

@@ -42,7 +42,7 @@ struct BenchCommand: ParsableCommand {
             return
         }
         let (w, h) = try InputOptions.parseSize(size)
-        let context = try device.map { try GPUContext(device: $0) } ?? GPUContext.shared()
+        let context = try GPUContext(configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: device))
         if meshes {
             try MeshBench(width: w, height: h, frames: frames, context: context).run()
             return

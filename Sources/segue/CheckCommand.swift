@@ -19,7 +19,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let effect = try EffectCatalog.load(path: file)
-        let context = try device.map { try GPUContext(device: $0) } ?? GPUContext.shared()
+        let context = try GPUContext(configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: device))
         let check = TransitionCheck(effect: effect, context: context)
         if json {
             let object: [String: Any] = [

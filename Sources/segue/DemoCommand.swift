@@ -31,7 +31,7 @@ struct DemoCommand: ParsableCommand {
         do { try fm.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
             throw MediaError.unwritable(path: output, reason: error.localizedDescription)
         }
-        let context = try device.map { try GPUContext(device: $0) } ?? GPUContext.shared()
+        let context = try GPUContext(configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: device))
         let from = SampleScreens.home(scale: scale), to = SampleScreens.detail(scale: scale)
         try ImageFile.write(from, to: output + "/sample-from.png")
         try ImageFile.write(to, to: output + "/sample-to.png")

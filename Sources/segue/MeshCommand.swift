@@ -57,7 +57,7 @@ struct MeshCommand: ParsableCommand {
 
     func run() throws {
         let source = try ImageFile.read(path: image, scale: scale)
-        let context = try device.map { try GPUContext(device: $0) } ?? GPUContext.shared()
+        let context = try GPUContext(configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: device))
         let renderer = try MeshSceneRenderer(from: source, context: context, framesInFlight: toMesh == nil ? 1 : 3,
                                              antialiasing: antialias)
         let start = try scene(mesh ?? meshFile!, isFile: meshFile != nil, renderer: renderer)

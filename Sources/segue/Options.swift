@@ -73,10 +73,10 @@ struct InputOptions: ParsableArguments {
         return (a, b, w, h)
     }
 
-    /// The GPU context for `--device`.
+    /// The GPU context for `--device` (else `SEGUE_DEVICE`), caching shaders in the directory the
+    /// environment names (see `ShaderCache.defaultDirectory(environment:)`).
     func context() throws -> GPUContext {
-        if let device { return try GPUContext(device: device) }
-        return try GPUContext.shared()
+        try GPUContext(configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: device))
     }
 }
 
