@@ -26,7 +26,7 @@ final class FrameRing {
         do {
             for _ in 0..<slotCount {
                 fences.append(try context.makeFence(signaled: false))
-                readbacks.append(readback ? try GPUBuffer(context: context, size: width * height * 4, usage: VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue,
+                readbacks.append(readback ? try GPUBuffer(context: context, size: width * height * 4, usage: .transferDestination,
                                                           hostVisible: true, preferCached: true) : nil)
             }
         } catch {

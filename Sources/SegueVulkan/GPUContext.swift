@@ -84,7 +84,7 @@ public final class GPUContext: @unchecked Sendable {
         vkGetPhysicalDeviceQueueFamilyProperties(physical, &familyCount, nil)
         var families = [VkQueueFamilyProperties](repeating: VkQueueFamilyProperties(), count: Int(familyCount))
         vkGetPhysicalDeviceQueueFamilyProperties(physical, &familyCount, &families)
-        guard let family = families.firstIndex(where: { $0.queueFlags & VK_QUEUE_GRAPHICS_BIT.rawValue != 0 }) else {
+        guard let family = families.firstIndex(where: \.supportsGraphics) else {
             throw .unsupportedDevice("no graphics queue")
         }
 
@@ -95,8 +95,8 @@ public final class GPUContext: @unchecked Sendable {
         var priority: Float = 1
         var features13 = VkPhysicalDeviceVulkan13Features()
         features13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES
-        features13.dynamicRendering = VkBool32(VK_TRUE)
-        features13.synchronization2 = VkBool32(VK_TRUE)
+        features13.dynamicRendering = true.vk
+        features13.synchronization2 = true.vk
         var device: VkDevice?
         let result = withUnsafeMutablePointer(to: &features13) { f13 in
             withUnsafePointer(to: &priority) { prio in
@@ -144,7 +144,7 @@ public final class GPUContext: @unchecked Sendable {
         self.queueFamily = UInt32(family)
         self.memoryProperties = memory
         self.limits = props.limits
-        self.depthClampEnabled = supported.depthClamp == VkBool32(VK_TRUE)
+        self.depthClampEnabled = supported.depthClamp == true.vk
         self.info = chosen.1
         self.transferPool = pool!
         self.compiler = ShaderCompiler(cache: configuration.shaderCacheDirectory.map { ShaderCache(directory: $0) })
@@ -223,10 +223,7 @@ public final class GPUContext: @unchecked Sendable {
             info.pApplicationInfo = appPtr
             return vkCreateInstance(&info, nil, &instance)
         }
-        if result == VK_ERROR_INCOMPATIBLE_DRIVER || result == VK_ERROR_INITIALIZATION_FAILED {
-            throw .noDriver(detail: "vkCreateInstance returned \(result.rawValue)")
-        }
-        try check(result, "vkCreateInstance")
+        try checkInstanceCreation(result)
         return instance!
     }
 
@@ -252,7 +249,7 @@ public final class GPUContext: @unchecked Sendable {
             vkGetPhysicalDeviceQueueFamilyProperties(d, &familyCount, nil)
             var families = [VkQueueFamilyProperties](repeating: VkQueueFamilyProperties(), count: Int(familyCount))
             vkGetPhysicalDeviceQueueFamilyProperties(d, &familyCount, &families)
-            let graphics = families.contains { $0.queueFlags & VK_QUEUE_GRAPHICS_BIT.rawValue != 0 }
+            let graphics = families.contains(where: \.supportsGraphics)
             let driverName = cString(driver.driverName)
             let driverInfo = cString(driver.driverInfo)
             let info = GPUDeviceInfo(index: index, name: cString(p.deviceName), type: type,
@@ -265,22 +262,27 @@ public final class GPUContext: @unchecked Sendable {
 
     // MARK: - Memory, submission
 
-    /// A memory type index allowed by `bits` with all `required` flags, preferring `preferred`.
-    func memoryType(bits: UInt32, required: VkMemoryPropertyFlags, preferred: VkMemoryPropertyFlags = 0) throws(VulkanError) -> UInt32 {
-        var fallback: UInt32?
+    /// The properties of memory type `index`.
+    func memoryTypeProperties(_ index: UInt32) -> MemoryProperties {
         let types = withUnsafeBytes(of: memoryProperties.memoryTypes) { Array($0.bindMemory(to: VkMemoryType.self)) }
-        for i in 0..<Int(memoryProperties.memoryTypeCount) where bits & (1 << UInt32(i)) != 0 {
-            let flags = types[i].propertyFlags
-            guard flags & required == required else { continue }
-            if flags & preferred == preferred { return UInt32(i) }
-            if fallback == nil { fallback = UInt32(i) }
+        return MemoryProperties(vk: types[Int(index)].propertyFlags)
+    }
+
+    /// A memory type index allowed by `bits` with all `required` properties, preferring `preferred`.
+    func memoryType(bits: UInt32, required: MemoryProperties, preferred: MemoryProperties = []) throws(VulkanError) -> UInt32 {
+        var fallback: UInt32?
+        for i in 0..<memoryProperties.memoryTypeCount where bits & (1 << i) != 0 {
+            let properties = memoryTypeProperties(i)
+            guard properties.isSuperset(of: required) else { continue }
+            if properties.isSuperset(of: preferred) { return i }
+            if fallback == nil { fallback = i }
         }
-        guard let fallback else { throw .unsupportedDevice("no memory type with flags \(required)") }
+        guard let fallback else { throw .unsupportedDevice("no memory type with properties \(required)") }
         return fallback
     }
 
     /// Allocates device memory for `requirements` from the best matching memory type.
-    func allocate(_ requirements: VkMemoryRequirements, required: VkMemoryPropertyFlags, preferred: VkMemoryPropertyFlags = 0,
+    func allocate(_ requirements: VkMemoryRequirements, required: MemoryProperties, preferred: MemoryProperties = [],
                   what: String) throws(VulkanError) -> (memory: VkDeviceMemory, typeIndex: UInt32) {
         let typeIndex = try memoryType(bits: requirements.memoryTypeBits, required: required, preferred: preferred)
         var alloc = VkMemoryAllocateInfo()
@@ -348,7 +350,7 @@ public final class GPUContext: @unchecked Sendable {
 
     func wait(_ fence: VkFence) throws(VulkanError) {
         var f: VkFence? = fence
-        try check(vkWaitForFences(device, 1, &f, VkBool32(VK_TRUE), UInt64.max), "vkWaitForFences")
+        try check(vkWaitForFences(device, 1, &f, true.vk, UInt64.max), "vkWaitForFences")
     }
 
     // MARK: - Limits
