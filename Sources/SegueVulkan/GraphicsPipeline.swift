@@ -6,6 +6,8 @@
 import CSegueVulkan
 import Foundation
 
+/// Owned by its context's pipeline cache and destroyed in the context's deinit; every renderer
+/// using a pipeline also holds the context, so a pipeline outlives its users.
 final class GraphicsPipeline: @unchecked Sendable {
     /// The fixed-function state that differs between pipelines.
     struct State {
