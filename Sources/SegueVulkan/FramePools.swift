@@ -5,7 +5,8 @@ import CSegueVulkan
 final class FramePools {
     let commandPool: VkCommandPool
     let descriptorPool: VkDescriptorPool
-    private unowned let context: GPUContext
+    /// Held strongly: the device must outlive every handle made from it.
+    private let context: GPUContext
 
     /// Pools for `slots` descriptor sets of one uniform block and `textureCount` textures each.
     /// `resettable` lets command buffers be re-recorded every frame.
@@ -20,9 +21,9 @@ final class FramePools {
         try check(vkCreateCommandPool(device, &poolInfo, nil, &pool), "vkCreateCommandPool")
         commandPool = pool!
 
-        var sizes = [VkDescriptorPoolSize(type: VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, descriptorCount: UInt32(slots))]
+        var sizes = [VkDescriptorPoolSize(type: DescriptorKind.uniformBuffer.vk, descriptorCount: UInt32(slots))]
         if textureCount > 0 {
-            sizes.append(VkDescriptorPoolSize(type: VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, descriptorCount: UInt32(slots * textureCount)))
+            sizes.append(VkDescriptorPoolSize(type: DescriptorKind.sampledTexture.vk, descriptorCount: UInt32(slots * textureCount)))
         }
         var dpool: VkDescriptorPool?
         let r = sizes.withUnsafeBufferPointer { s in
@@ -65,7 +66,7 @@ final class FramePools {
     func writeDescriptors(_ set: VkDescriptorSet, pipeline: GraphicsPipeline, uniforms: GPUBuffer, uniformSize: Int, textures: [GPUTexture]) {
         var bufferInfo = VkDescriptorBufferInfo(buffer: uniforms.buffer, offset: 0, range: VkDeviceSize(uniformSize))
         var imageInfos = textures.map {
-            VkDescriptorImageInfo(sampler: pipeline.sampler, imageView: $0.image.view, imageLayout: VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)
+            VkDescriptorImageInfo(sampler: pipeline.sampler, imageView: $0.image.view, imageLayout: ImageLayout.shaderReadOnly.vk)
         }
         withUnsafePointer(to: &bufferInfo) { bi in
             imageInfos.withUnsafeMutableBufferPointer { ii in
@@ -75,7 +76,7 @@ final class FramePools {
                 w.dstSet = set
                 w.dstBinding = 0
                 w.descriptorCount = 1
-                w.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                w.descriptorType = DescriptorKind.uniformBuffer.vk
                 w.pBufferInfo = bi
                 writes.append(w)
                 for i in 0..<ii.count {
@@ -84,7 +85,7 @@ final class FramePools {
                     t.dstSet = set
                     t.dstBinding = UInt32(1 + i)
                     t.descriptorCount = 1
-                    t.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
+                    t.descriptorType = DescriptorKind.sampledTexture.vk
                     t.pImageInfo = UnsafePointer(ii.baseAddress! + i)
                     writes.append(t)
                 }

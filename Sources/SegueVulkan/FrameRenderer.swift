@@ -44,10 +44,13 @@ public final class FrameRenderer {
     ///   - uniformSize: bytes in the uniform block at binding 0.
     ///   - textures: the textures for bindings 1, 2, ….
     ///   - readback: false renders without copying frames out (for measuring shading alone).
-    /// - Throws: `VulkanError` (compile errors carry the compiler's `file:line` messages).
+    /// - Throws: `VulkanError` (compile errors carry the compiler's `file:line` messages;
+    ///   `.uniformBlockTooLarge` when `uniformSize` exceeds the device's uniform buffer range,
+    ///   `.shaderTooLarge` when the shader declares too much private memory).
     public init(context: GPUContext, fragmentGLSL: String, fileName: String, uniformSize: Int, textures: [GPUTexture],
                 width: Int, height: Int, framesInFlight: Int = 3, readback: Bool = true) throws(VulkanError) {
         precondition(width > 0 && height > 0 && framesInFlight > 0 && uniformSize > 0)
+        try context.checkUniformBlock(size: uniformSize)
         self.context = context
         self.width = width
         self.height = height
@@ -101,9 +104,8 @@ public final class FrameRenderer {
     // MARK: - Slots
 
     private func makeSlot(readback: GPUBuffer?) throws(VulkanError) -> Slot {
-        let ubo = try GPUBuffer(context: context, size: uniformSize, usage: VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT.rawValue, hostVisible: true)
-        let target = try GPUImage(context: context, width: width, height: height,
-                                  usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue)
+        let ubo = try GPUBuffer(context: context, size: uniformSize, usage: .uniform, hostVisible: true)
+        let target = try GPUImage(context: context, width: width, height: height, usage: [.colorAttachment, .transferSource])
         let set = try pools.makeDescriptorSet(for: pipeline, uniforms: ubo, uniformSize: uniformSize, textures: textures)
         let cb = try pools.makeCommandBuffer()
         try record(cb, target: target, descriptorSet: set, readback: readback)
@@ -114,16 +116,15 @@ public final class FrameRenderer {
         var begin = VkCommandBufferBeginInfo()
         begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
         try check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer")
-        imageBarrier(cb, target.image, from: VK_IMAGE_LAYOUT_UNDEFINED, to: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                     srcStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, srcAccess: VK_ACCESS_2_NONE,
-                     dstStage: VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, dstAccess: VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT)
+        imageBarrier(cb, target, from: .undefined, to: .colorAttachment, srcStages: .transfer, srcAccess: [],
+                     dstStages: .colorAttachmentOutput, dstAccess: .colorAttachmentWrite)
         var attachment = VkRenderingAttachmentInfo()
         attachment.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO
         attachment.imageView = target.view
-        attachment.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL
+        attachment.imageLayout = ImageLayout.colorAttachment.vk
         // The full-screen triangle writes every pixel: nothing to load or clear.
-        attachment.loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE
-        attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE
+        attachment.loadOp = LoadAction.dontCare.vk
+        attachment.storeOp = StoreAction.store.vk
         let extent = VkExtent2D(width: UInt32(width), height: UInt32(height))
         withUnsafePointer(to: &attachment) { att in
             var info = VkRenderingInfo()

@@ -15,7 +15,8 @@ final class FrameRing {
     let readbacks: [GPUBuffer?]
     private let fences: [VkFence]
     private var pending: [Int?]
-    private unowned let context: GPUContext
+    /// Held strongly: the device must outlive every handle made from it.
+    private let context: GPUContext
 
     init(context: GPUContext, slotCount: Int, width: Int, height: Int, readback: Bool) throws(VulkanError) {
         self.context = context
@@ -25,7 +26,7 @@ final class FrameRing {
         do {
             for _ in 0..<slotCount {
                 fences.append(try context.makeFence(signaled: false))
-                readbacks.append(readback ? try GPUBuffer(context: context, size: width * height * 4, usage: VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue,
+                readbacks.append(readback ? try GPUBuffer(context: context, size: width * height * 4, usage: .transferDestination,
                                                           hostVisible: true, preferCached: true) : nil)
             }
         } catch {

@@ -1,8 +1,12 @@
 // The Vulkan instance, the chosen device and its graphics queue, shared by every renderer.
 //
-// Device choice: `SEGUE_DEVICE` (or an explicit selector) as an index or a case-insensitive name
-// substring; otherwise the first usable device in the order discrete GPU, integrated GPU, virtual
-// GPU, CPU (lavapipe). Segue needs Vulkan 1.3 (dynamic rendering, synchronization2).
+// Device choice: `Configuration.deviceSelector`, all digits for an index (never a name), anything
+// else a case-insensitive name substring; otherwise the first usable device in the order discrete
+// GPU, integrated GPU, virtual GPU, CPU (lavapipe). Segue needs Vulkan 1.3 (dynamic rendering,
+// synchronization2). The library reads no environment: the executable builds the Configuration.
+//
+// Ownership: every object that uses the device (buffers, images, pools, rings, renderers) holds
+// its context strongly, so the device is destroyed only after the last of them.
 import CSegueVulkan
 import Foundation
 
@@ -27,35 +31,52 @@ public final class GPUContext: @unchecked Sendable {
 
     // MARK: - Creation
 
-    /// Opens the device chosen by `selector` (an index or a name substring); nil uses
-    /// `SEGUE_DEVICE` when set, otherwise the preferred device.
+    /// How a context is set up. The library reads no environment variables: the executable
+    /// passes what it read (see `init(environment:deviceSelector:)`).
+    public struct Configuration: Sendable, Equatable {
+        /// The device: all digits select the device with that index, anything else is a
+        /// case-insensitive name substring; nil picks the preferred device (discrete GPU,
+        /// integrated GPU, virtual GPU, CPU).
+        public var deviceSelector: String?
+        /// Where compiled SPIR-V is cached between runs; nil keeps no disk cache.
+        public var shaderCacheDirectory: String?
+
+        /// A configuration with the given values (defaults: preferred device, no disk cache).
+        public init(deviceSelector: String? = nil, shaderCacheDirectory: String? = nil) {
+            self.deviceSelector = deviceSelector
+            self.shaderCacheDirectory = shaderCacheDirectory
+        }
+
+        /// The configuration an executable derives from its environment: `deviceSelector`
+        /// (e.g. `--device`) or else `SEGUE_DEVICE`, and the cache directory of
+        /// `ShaderCache.defaultDirectory(environment:)`. Empty values count as unset.
+        public init(environment: [String: String], deviceSelector: String? = nil) {
+            let fromEnvironment = environment["SEGUE_DEVICE"].flatMap { $0.isEmpty ? nil : $0 }
+            self.init(deviceSelector: deviceSelector ?? fromEnvironment,
+                      shaderCacheDirectory: ShaderCache.defaultDirectory(environment: environment))
+        }
+    }
+
+    /// The configuration the context was created with.
+    public let configuration: Configuration
+
+    /// Opens the device chosen by `selector` (an index or a name substring; nil: the preferred
+    /// device), without a disk cache for shaders.
+    /// - Throws: as `init(configuration:)`.
+    public convenience init(device selector: String?) throws(VulkanError) {
+        try self.init(configuration: Configuration(deviceSelector: selector))
+    }
+
+    /// Opens the device `configuration` selects.
     /// - Throws: `VulkanError.noDriver` when no driver answers, `.deviceNotFound` when the
     ///   selector matches nothing, `.unsupportedDevice` when the match cannot run Segue.
-    public init(device selector: String? = nil) throws(VulkanError) {
+    public init(configuration: Configuration = Configuration()) throws(VulkanError) {
         let instance = try GPUContext.makeInstance()
         var ok = false
         defer { if !ok { vkDestroyInstance(instance, nil) } }
 
         let candidates = try GPUContext.describeDevices(instance)
-        let wanted = selector ?? ProcessInfo.processInfo.environment["SEGUE_DEVICE"].flatMap { $0.isEmpty ? nil : $0 }
-        let chosen: (VkPhysicalDevice, GPUDeviceInfo)
-        if let wanted {
-            let lower = wanted.lowercased()
-            let match = Int(wanted).flatMap { i in candidates.first { $0.1.index == i } }
-                ?? candidates.first { $0.1.name.lowercased().contains(lower) }
-            guard let match else {
-                throw .deviceNotFound(selector: wanted, available: candidates.map { "\($0.1.index): \($0.1.name)" })
-            }
-            guard match.1.usable else {
-                throw .unsupportedDevice("\(match.1.name) supports Vulkan \(match.1.apiVersion); Segue needs 1.3 with a graphics queue")
-            }
-            chosen = match
-        } else {
-            guard let best = candidates.filter({ $0.1.usable }).min(by: { ($0.1.type.rank, $0.1.index) < ($1.1.type.rank, $1.1.index) }) else {
-                throw .unsupportedDevice("no device supports Vulkan 1.3 with a graphics queue (found: \(candidates.map(\.1.name).joined(separator: ", ")))")
-            }
-            chosen = best
-        }
+        let chosen = candidates[try GPUContext.choose(configuration.deviceSelector, among: candidates.map(\.1))]
         let physical = chosen.0
 
         // One graphics queue.
@@ -63,7 +84,7 @@ public final class GPUContext: @unchecked Sendable {
         vkGetPhysicalDeviceQueueFamilyProperties(physical, &familyCount, nil)
         var families = [VkQueueFamilyProperties](repeating: VkQueueFamilyProperties(), count: Int(familyCount))
         vkGetPhysicalDeviceQueueFamilyProperties(physical, &familyCount, &families)
-        guard let family = families.firstIndex(where: { $0.queueFlags & VK_QUEUE_GRAPHICS_BIT.rawValue != 0 }) else {
+        guard let family = families.firstIndex(where: \.supportsGraphics) else {
             throw .unsupportedDevice("no graphics queue")
         }
 
@@ -74,8 +95,8 @@ public final class GPUContext: @unchecked Sendable {
         var priority: Float = 1
         var features13 = VkPhysicalDeviceVulkan13Features()
         features13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES
-        features13.dynamicRendering = VkBool32(VK_TRUE)
-        features13.synchronization2 = VkBool32(VK_TRUE)
+        features13.dynamicRendering = true.vk
+        features13.synchronization2 = true.vk
         var device: VkDevice?
         let result = withUnsafeMutablePointer(to: &features13) { f13 in
             withUnsafePointer(to: &priority) { prio in
@@ -123,10 +144,11 @@ public final class GPUContext: @unchecked Sendable {
         self.queueFamily = UInt32(family)
         self.memoryProperties = memory
         self.limits = props.limits
-        self.depthClampEnabled = supported.depthClamp == VkBool32(VK_TRUE)
+        self.depthClampEnabled = supported.depthClamp == true.vk
         self.info = chosen.1
         self.transferPool = pool!
-        self.compiler = ShaderCompiler()
+        self.compiler = ShaderCompiler(cache: configuration.shaderCacheDirectory.map { ShaderCache(directory: $0) })
+        self.configuration = configuration
         ok = true
     }
 
@@ -141,7 +163,8 @@ public final class GPUContext: @unchecked Sendable {
     private static let sharedLock = NSLock()
     nonisolated(unsafe) private static var sharedContext: GPUContext?
 
-    /// A process-wide context on the default device (or `SEGUE_DEVICE`), created on first use.
+    /// A process-wide context on the preferred device without a disk cache for shaders
+    /// (`Configuration()`), created on first use.
     public static func shared() throws(VulkanError) -> GPUContext {
         sharedLock.lock()
         defer { sharedLock.unlock() }
@@ -149,6 +172,30 @@ public final class GPUContext: @unchecked Sendable {
         let c = try GPUContext()
         sharedContext = c
         return c
+    }
+
+    /// The index into `devices` that `selector` picks: all digits select by `GPUDeviceInfo.index`
+    /// only, anything else is a case-insensitive name substring; nil picks the first usable device
+    /// in the order discrete, integrated, virtual, CPU.
+    static func choose(_ selector: String?, among devices: [GPUDeviceInfo]) throws(VulkanError) -> Int {
+        guard let selector else {
+            guard let best = devices.indices.filter({ devices[$0].usable })
+                .min(by: { (devices[$0].type.rank, devices[$0].index) < (devices[$1].type.rank, devices[$1].index) }) else {
+                throw .unsupportedDevice("no device supports Vulkan 1.3 with a graphics queue (found: \(devices.map(\.name).joined(separator: ", ")))")
+            }
+            return best
+        }
+        let isIndex = !selector.isEmpty && selector.utf8.allSatisfy { (0x30...0x39).contains($0) }
+        let match = isIndex
+            ? Int(selector).flatMap { i in devices.indices.first { devices[$0].index == i } }
+            : devices.indices.first { devices[$0].name.lowercased().contains(selector.lowercased()) }
+        guard let match else {
+            throw .deviceNotFound(selector: selector, available: devices.map { "\($0.index): \($0.name)" })
+        }
+        guard devices[match].usable else {
+            throw .unsupportedDevice("\(devices[match].name) supports Vulkan \(devices[match].apiVersion); Segue needs 1.3 with a graphics queue")
+        }
+        return match
     }
 
     /// Every Vulkan device the drivers report, usable or not.
@@ -176,10 +223,7 @@ public final class GPUContext: @unchecked Sendable {
             info.pApplicationInfo = appPtr
             return vkCreateInstance(&info, nil, &instance)
         }
-        if result == VK_ERROR_INCOMPATIBLE_DRIVER || result == VK_ERROR_INITIALIZATION_FAILED {
-            throw .noDriver(detail: "vkCreateInstance returned \(result.rawValue)")
-        }
-        try check(result, "vkCreateInstance")
+        try checkInstanceCreation(result)
         return instance!
     }
 
@@ -200,18 +244,12 @@ public final class GPUContext: @unchecked Sendable {
                 vkGetPhysicalDeviceProperties2(d, &props2)
             }
             let p = props2.properties
-            let type: GPUDeviceType = switch p.deviceType {
-            case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: .discrete
-            case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: .integrated
-            case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: .virtual
-            case VK_PHYSICAL_DEVICE_TYPE_CPU: .cpu
-            default: .other
-            }
+            let type = GPUDeviceType(p.deviceType)
             var familyCount: UInt32 = 0
             vkGetPhysicalDeviceQueueFamilyProperties(d, &familyCount, nil)
             var families = [VkQueueFamilyProperties](repeating: VkQueueFamilyProperties(), count: Int(familyCount))
             vkGetPhysicalDeviceQueueFamilyProperties(d, &familyCount, &families)
-            let graphics = families.contains { $0.queueFlags & VK_QUEUE_GRAPHICS_BIT.rawValue != 0 }
+            let graphics = families.contains(where: \.supportsGraphics)
             let driverName = cString(driver.driverName)
             let driverInfo = cString(driver.driverInfo)
             let info = GPUDeviceInfo(index: index, name: cString(p.deviceName), type: type,
@@ -224,22 +262,27 @@ public final class GPUContext: @unchecked Sendable {
 
     // MARK: - Memory, submission
 
-    /// A memory type index allowed by `bits` with all `required` flags, preferring `preferred`.
-    func memoryType(bits: UInt32, required: VkMemoryPropertyFlags, preferred: VkMemoryPropertyFlags = 0) throws(VulkanError) -> UInt32 {
-        var fallback: UInt32?
+    /// The properties of memory type `index`.
+    func memoryTypeProperties(_ index: UInt32) -> MemoryProperties {
         let types = withUnsafeBytes(of: memoryProperties.memoryTypes) { Array($0.bindMemory(to: VkMemoryType.self)) }
-        for i in 0..<Int(memoryProperties.memoryTypeCount) where bits & (1 << UInt32(i)) != 0 {
-            let flags = types[i].propertyFlags
-            guard flags & required == required else { continue }
-            if flags & preferred == preferred { return UInt32(i) }
-            if fallback == nil { fallback = UInt32(i) }
+        return MemoryProperties(vk: types[Int(index)].propertyFlags)
+    }
+
+    /// A memory type index allowed by `bits` with all `required` properties, preferring `preferred`.
+    func memoryType(bits: UInt32, required: MemoryProperties, preferred: MemoryProperties = []) throws(VulkanError) -> UInt32 {
+        var fallback: UInt32?
+        for i in 0..<memoryProperties.memoryTypeCount where bits & (1 << i) != 0 {
+            let properties = memoryTypeProperties(i)
+            guard properties.isSuperset(of: required) else { continue }
+            if properties.isSuperset(of: preferred) { return i }
+            if fallback == nil { fallback = i }
         }
-        guard let fallback else { throw .unsupportedDevice("no memory type with flags \(required)") }
+        guard let fallback else { throw .unsupportedDevice("no memory type with properties \(required)") }
         return fallback
     }
 
     /// Allocates device memory for `requirements` from the best matching memory type.
-    func allocate(_ requirements: VkMemoryRequirements, required: VkMemoryPropertyFlags, preferred: VkMemoryPropertyFlags = 0,
+    func allocate(_ requirements: VkMemoryRequirements, required: MemoryProperties, preferred: MemoryProperties = [],
                   what: String) throws(VulkanError) -> (memory: VkDeviceMemory, typeIndex: UInt32) {
         let typeIndex = try memoryType(bits: requirements.memoryTypeBits, required: required, preferred: preferred)
         var alloc = VkMemoryAllocateInfo()
@@ -307,7 +350,19 @@ public final class GPUContext: @unchecked Sendable {
 
     func wait(_ fence: VkFence) throws(VulkanError) {
         var f: VkFence? = fence
-        try check(vkWaitForFences(device, 1, &f, VkBool32(VK_TRUE), UInt64.max), "vkWaitForFences")
+        try check(vkWaitForFences(device, 1, &f, true.vk, UInt64.max), "vkWaitForFences")
+    }
+
+    // MARK: - Limits
+
+    /// The largest uniform block the device can bind, in bytes (`maxUniformBufferRange`);
+    /// an effect whose parameters need more is refused.
+    public var maxUniformBlockSize: Int { Int(limits.maxUniformBufferRange) }
+
+    /// Throws when a uniform block of `size` bytes exceeds the device's `maxUniformBufferRange`.
+    func checkUniformBlock(size: Int) throws(VulkanError) {
+        let limit = maxUniformBlockSize
+        if size > limit { throw .uniformBlockTooLarge(bytes: size, limit: limit) }
     }
 
     // MARK: - Pipeline cache
@@ -345,13 +400,4 @@ struct PipelineKey: Hashable {
     let textureCount: Int
     /// Distinguishes pipelines built from the same source with different fixed-function state.
     var variant: String = ""
-}
-
-/// A String from a fixed-size C char array imported as a tuple.
-func cString<T>(_ tuple: T) -> String {
-    withUnsafeBytes(of: tuple) { raw in
-        let bytes = raw.bindMemory(to: UInt8.self)
-        let end = bytes.firstIndex(of: 0) ?? bytes.count
-        return String(decoding: bytes[..<end], as: UTF8.self)
-    }
 }

@@ -8,24 +8,25 @@ final class GPUBuffer {
     let size: Int
     let mapped: UnsafeMutableRawPointer?
     let coherent: Bool
-    private unowned let context: GPUContext
+    /// Held strongly: the device must outlive every handle made from it.
+    private let context: GPUContext
 
-    init(context: GPUContext, size: Int, usage: VkBufferUsageFlags, hostVisible: Bool, preferCached: Bool = false) throws(VulkanError) {
+    init(context: GPUContext, size: Int, usage: BufferUsage, hostVisible: Bool, preferCached: Bool = false) throws(VulkanError) {
         self.context = context
         self.size = size
         let device = context.device
         var info = VkBufferCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO
         info.size = VkDeviceSize(size)
-        info.usage = usage
+        info.usage = usage.vk
         info.sharingMode = VK_SHARING_MODE_EXCLUSIVE
         var buffer: VkBuffer?
         try check(vkCreateBuffer(device, &info, nil, &buffer), "vkCreateBuffer(\(size) bytes)")
         var req = VkMemoryRequirements()
         vkGetBufferMemoryRequirements(device, buffer, &req)
-        let required: VkMemoryPropertyFlags = hostVisible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue
-        var preferred: VkMemoryPropertyFlags = hostVisible ? VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue : 0
-        if preferCached { preferred |= VK_MEMORY_PROPERTY_HOST_CACHED_BIT.rawValue }
+        let required: MemoryProperties = hostVisible ? .hostVisible : .deviceLocal
+        var preferred: MemoryProperties = hostVisible ? .hostCoherent : []
+        if preferCached { preferred.insert(.hostCached) }
         let memory: VkDeviceMemory, typeIndex: UInt32
         do {
             (memory, typeIndex) = try context.allocate(req, required: required, preferred: preferred, what: "\(size) bytes")
@@ -39,8 +40,7 @@ final class GPUBuffer {
             if m != VK_SUCCESS { vkFreeMemory(device, memory, nil); vkDestroyBuffer(device, buffer, nil) }
             try check(m, "vkMapMemory")
         }
-        let types = withUnsafeBytes(of: context.memoryProperties.memoryTypes) { Array($0.bindMemory(to: VkMemoryType.self)) }
-        self.coherent = types[Int(typeIndex)].propertyFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue != 0
+        self.coherent = context.memoryTypeProperties(typeIndex).contains(.hostCoherent)
         self.buffer = buffer!
         self.memory = memory
         self.mapped = ptr
@@ -71,20 +71,21 @@ final class GPUBuffer {
 /// A 2D image in device memory with a view: RGBA8 unless told otherwise (depth formats get a
 /// depth view), single-sampled unless told otherwise.
 final class GPUImage {
-    static let format = VK_FORMAT_R8G8B8A8_UNORM
-    static let depthFormat = VK_FORMAT_D32_SFLOAT
     let image: VkImage
     let memory: VkDeviceMemory
     let view: VkImageView
     let width: Int
     let height: Int
-    private unowned let context: GPUContext
+    let format: PixelFormat
+    /// Held strongly: the device must outlive every handle made from it.
+    private let context: GPUContext
 
-    init(context: GPUContext, width: Int, height: Int, usage: VkImageUsageFlags,
-         format: VkFormat = GPUImage.format, samples: VkSampleCountFlagBits = VK_SAMPLE_COUNT_1_BIT) throws(VulkanError) {
+    init(context: GPUContext, width: Int, height: Int, usage: ImageUsage,
+         format: PixelFormat = .rgba8Unorm, samples: SampleCount = .one) throws(VulkanError) {
         self.context = context
         self.width = width
         self.height = height
+        self.format = format
         let device = context.device
         let maxSide = Int(context.limits.maxImageDimension2D)
         guard width <= maxSide, height <= maxSide else {
@@ -93,22 +94,22 @@ final class GPUImage {
         var info = VkImageCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO
         info.imageType = VK_IMAGE_TYPE_2D
-        info.format = format
+        info.format = format.vk
         info.extent = VkExtent3D(width: UInt32(width), height: UInt32(height), depth: 1)
         info.mipLevels = 1
         info.arrayLayers = 1
-        info.samples = samples
+        info.samples = samples.vk
         info.tiling = VK_IMAGE_TILING_OPTIMAL
-        info.usage = usage
+        info.usage = usage.vk
         info.sharingMode = VK_SHARING_MODE_EXCLUSIVE
-        info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED
+        info.initialLayout = ImageLayout.undefined.vk
         var image: VkImage?
         try check(vkCreateImage(device, &info, nil, &image), "vkCreateImage(\(width)x\(height))")
         var req = VkMemoryRequirements()
         vkGetImageMemoryRequirements(device, image, &req)
         let memory: VkDeviceMemory
         do {
-            memory = try context.allocate(req, required: VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue, what: "image \(width)x\(height)").memory
+            memory = try context.allocate(req, required: .deviceLocal, what: "image \(width)x\(height)").memory
         } catch {
             vkDestroyImage(device, image, nil); throw error
         }
@@ -118,8 +119,8 @@ final class GPUImage {
         viewInfo.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO
         viewInfo.image = image
         viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D
-        viewInfo.format = format
-        viewInfo.subresourceRange = format == GPUImage.depthFormat ? depthRange : colorRange
+        viewInfo.format = format.vk
+        viewInfo.subresourceRange = format.subresourceRange
         var view: VkImageView?
         let v = vkCreateImageView(device, &viewInfo, nil, &view)
         if v != VK_SUCCESS { vkFreeMemory(device, memory, nil); vkDestroyImage(device, image, nil) }
@@ -136,26 +137,23 @@ final class GPUImage {
     }
 }
 
-let colorRange = VkImageSubresourceRange(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, baseMipLevel: 0, levelCount: 1, baseArrayLayer: 0, layerCount: 1)
-let depthRange = VkImageSubresourceRange(aspectMask: VK_IMAGE_ASPECT_DEPTH_BIT.rawValue, baseMipLevel: 0, levelCount: 1, baseArrayLayer: 0, layerCount: 1)
-
 /// Records an image layout transition (synchronization2).
-func imageBarrier(_ cb: VkCommandBuffer, _ image: VkImage,
-                  from oldLayout: VkImageLayout, to newLayout: VkImageLayout,
-                  srcStage: VkPipelineStageFlags2, srcAccess: VkAccessFlags2,
-                  dstStage: VkPipelineStageFlags2, dstAccess: VkAccessFlags2, range: VkImageSubresourceRange = colorRange) {
+func imageBarrier(_ cb: VkCommandBuffer, _ image: GPUImage,
+                  from oldLayout: ImageLayout, to newLayout: ImageLayout,
+                  srcStages: PipelineStages, srcAccess: MemoryAccess,
+                  dstStages: PipelineStages, dstAccess: MemoryAccess) {
     var barrier = VkImageMemoryBarrier2()
     barrier.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2
-    barrier.srcStageMask = srcStage
-    barrier.srcAccessMask = srcAccess
-    barrier.dstStageMask = dstStage
-    barrier.dstAccessMask = dstAccess
-    barrier.oldLayout = oldLayout
-    barrier.newLayout = newLayout
+    barrier.srcStageMask = srcStages.vk
+    barrier.srcAccessMask = srcAccess.vk
+    barrier.dstStageMask = dstStages.vk
+    barrier.dstAccessMask = dstAccess.vk
+    barrier.oldLayout = oldLayout.vk
+    barrier.newLayout = newLayout.vk
     barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
     barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
-    barrier.image = image
-    barrier.subresourceRange = range
+    barrier.image = image.image
+    barrier.subresourceRange = image.format.subresourceRange
     withUnsafePointer(to: &barrier) { b in
         var dep = VkDependencyInfo()
         dep.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO
@@ -169,10 +167,10 @@ func imageBarrier(_ cb: VkCommandBuffer, _ image: VkImage,
 func transferToHostBarrier(_ cb: VkCommandBuffer, _ buffer: VkBuffer) {
     var barrier = VkBufferMemoryBarrier2()
     barrier.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2
-    barrier.srcStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT
-    barrier.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT
-    barrier.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT
-    barrier.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT
+    barrier.srcStageMask = PipelineStages.transfer.vk
+    barrier.srcAccessMask = MemoryAccess.transferWrite.vk
+    barrier.dstStageMask = PipelineStages.host.vk
+    barrier.dstAccessMask = MemoryAccess.hostRead.vk
     barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
     barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
     barrier.buffer = buffer
@@ -189,13 +187,12 @@ func transferToHostBarrier(_ cb: VkCommandBuffer, _ buffer: VkBuffer) {
 /// Records the copy of a rendered colour target (in COLOR_ATTACHMENT_OPTIMAL) into a host-visible
 /// buffer, with the barriers that make the pixels visible to the host after the fence.
 func recordReadback(_ cb: VkCommandBuffer, from target: GPUImage, into buffer: GPUBuffer) {
-    imageBarrier(cb, target.image, from: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, to: VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                 srcStage: VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, srcAccess: VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                 dstStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, dstAccess: VK_ACCESS_2_TRANSFER_READ_BIT)
+    imageBarrier(cb, target, from: .colorAttachment, to: .transferSource,
+                 srcStages: .colorAttachmentOutput, srcAccess: .colorAttachmentWrite, dstStages: .transfer, dstAccess: .transferRead)
     var region = VkBufferImageCopy()
-    region.imageSubresource = VkImageSubresourceLayers(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, mipLevel: 0, baseArrayLayer: 0, layerCount: 1)
+    region.imageSubresource = target.format.subresourceLayers
     region.imageExtent = VkExtent3D(width: UInt32(target.width), height: UInt32(target.height), depth: 1)
-    vkCmdCopyImageToBuffer(cb, target.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer.buffer, 1, &region)
+    vkCmdCopyImageToBuffer(cb, target.image, ImageLayout.transferSource.vk, buffer.buffer, 1, &region)
     transferToHostBarrier(cb, buffer.buffer)
 }
 

@@ -6,23 +6,34 @@
 import CSegueVulkan
 import Foundation
 
+/// Owned by its context's pipeline cache and destroyed in the context's deinit; every renderer
+/// using a pipeline also holds the context, so a pipeline outlives its users.
 final class GraphicsPipeline: @unchecked Sendable {
     /// The fixed-function state that differs between pipelines.
     struct State {
-        /// Vertex buffer bindings (none: vertices come from `gl_VertexIndex`).
-        var vertexBindings: [VkVertexInputBindingDescription] = []
-        /// Vertex attributes read from `vertexBindings`.
-        var vertexAttributes: [VkVertexInputAttributeDescription] = []
+        /// One attribute of an interleaved vertex.
+        struct VertexAttribute {
+            var location: UInt32
+            var format: VertexFormat
+            /// Byte offset in the vertex.
+            var offset: UInt32
+        }
+
+        /// Bytes per vertex of the one vertex buffer; nil: no vertex buffer (vertices come from
+        /// `gl_VertexIndex`).
+        var vertexStride: UInt32?
+        /// Vertex attributes read from the vertex buffer.
+        var vertexAttributes: [VertexAttribute] = []
         /// Shader stages that read the uniform block.
-        var uniformStages: VkShaderStageFlags = VK_SHADER_STAGE_FRAGMENT_BIT.rawValue
+        var uniformStages: ShaderStages = .fragment
         /// A depth attachment format: depth test (LESS) and write on. Nil: no depth.
-        var depthFormat: VkFormat?
+        var depthFormat: PixelFormat?
         /// Clamps depth to the viewport range instead of clipping (needs the device feature).
         var depthClamp = false
-        /// Premultiplied-alpha blending (ONE, ONE_MINUS_SRC_ALPHA); false replaces.
-        var premultipliedBlending = false
+        /// How fragments are written to the colour attachment.
+        var blending = BlendMode.replace
         /// Rasterization samples.
-        var samples: VkSampleCountFlagBits = VK_SAMPLE_COUNT_1_BIT
+        var samples = SampleCount.one
     }
 
     let setLayout: VkDescriptorSetLayout
@@ -37,11 +48,11 @@ final class GraphicsPipeline: @unchecked Sendable {
 
         // Bindings: 0 uniform block, 1… textures.
         var bindings = [VkDescriptorSetLayoutBinding]()
-        bindings.append(VkDescriptorSetLayoutBinding(binding: 0, descriptorType: VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, descriptorCount: 1,
-                                                     stageFlags: state.uniformStages, pImmutableSamplers: nil))
+        bindings.append(VkDescriptorSetLayoutBinding(binding: 0, descriptorType: DescriptorKind.uniformBuffer.vk, descriptorCount: 1,
+                                                     stageFlags: state.uniformStages.vk, pImmutableSamplers: nil))
         for i in 0..<textureCount {
-            bindings.append(VkDescriptorSetLayoutBinding(binding: UInt32(1 + i), descriptorType: VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                                                         descriptorCount: 1, stageFlags: VK_SHADER_STAGE_FRAGMENT_BIT.rawValue, pImmutableSamplers: nil))
+            bindings.append(VkDescriptorSetLayoutBinding(binding: UInt32(1 + i), descriptorType: DescriptorKind.sampledTexture.vk,
+                                                         descriptorCount: 1, stageFlags: ShaderStages.fragment.vk, pImmutableSamplers: nil))
         }
         var setLayout: VkDescriptorSetLayout?
         let r1 = bindings.withUnsafeBufferPointer { b in
@@ -125,9 +136,9 @@ final class GraphicsPipeline: @unchecked Sendable {
         let main = strdup("main")
         defer { free(main) }
         var stages = [VkPipelineShaderStageCreateInfo](repeating: VkPipelineShaderStageCreateInfo(), count: 2)
-        for (i, (stage, module)) in [(VK_SHADER_STAGE_VERTEX_BIT, vs), (VK_SHADER_STAGE_FRAGMENT_BIT, fs)].enumerated() {
+        for (i, (stage, module)) in [(ShaderStage.vertex, vs), (ShaderStage.fragment, fs)].enumerated() {
             stages[i].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO
-            stages[i].stage = stage
+            stages[i].stage = stage.vk
             stages[i].module = module
             stages[i].pName = UnsafePointer(main)
         }
@@ -143,35 +154,29 @@ final class GraphicsPipeline: @unchecked Sendable {
         raster.polygonMode = VK_POLYGON_MODE_FILL
         raster.cullMode = VK_CULL_MODE_NONE.rawValue
         raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE
-        raster.depthClampEnable = VkBool32(state.depthClamp ? VK_TRUE : VK_FALSE)
+        raster.depthClampEnable = state.depthClamp.vk
         raster.lineWidth = 1
         var multisample = VkPipelineMultisampleStateCreateInfo()
         multisample.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO
-        multisample.rasterizationSamples = state.samples
+        multisample.rasterizationSamples = state.samples.vk
         var depthStencil = VkPipelineDepthStencilStateCreateInfo()
         depthStencil.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO
         if state.depthFormat != nil {
-            depthStencil.depthTestEnable = VkBool32(VK_TRUE)
-            depthStencil.depthWriteEnable = VkBool32(VK_TRUE)
+            depthStencil.depthTestEnable = true.vk
+            depthStencil.depthWriteEnable = true.vk
             depthStencil.depthCompareOp = VK_COMPARE_OP_LESS
         }
-        var attachment = VkPipelineColorBlendAttachmentState()
-        attachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT.rawValue | VK_COLOR_COMPONENT_G_BIT.rawValue | VK_COLOR_COMPONENT_B_BIT.rawValue | VK_COLOR_COMPONENT_A_BIT.rawValue
-        if state.premultipliedBlending {
-            attachment.blendEnable = VkBool32(VK_TRUE)
-            attachment.srcColorBlendFactor = VK_BLEND_FACTOR_ONE
-            attachment.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA
-            attachment.colorBlendOp = VK_BLEND_OP_ADD
-            attachment.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE
-            attachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA
-            attachment.alphaBlendOp = VK_BLEND_OP_ADD
-        }
+        var attachment = state.blending.vk
         let dynamicStates = [VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR]
-        var format = GPUImage.format
+        let vertexBindings = state.vertexStride.map { [VkVertexInputBindingDescription(binding: 0, stride: $0, inputRate: VK_VERTEX_INPUT_RATE_VERTEX)] } ?? []
+        let vertexAttributes = state.vertexAttributes.map {
+            VkVertexInputAttributeDescription(location: $0.location, binding: 0, format: $0.format.vk, offset: $0.offset)
+        }
+        var format = PixelFormat.rgba8Unorm.vk
         var rendering = VkPipelineRenderingCreateInfo()
         rendering.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO
         rendering.colorAttachmentCount = 1
-        rendering.depthAttachmentFormat = state.depthFormat ?? VK_FORMAT_UNDEFINED
+        rendering.depthAttachmentFormat = state.depthFormat?.vk ?? VK_FORMAT_UNDEFINED
 
         let r = withUnsafePointer(to: &attachment) { att in
             var blend = VkPipelineColorBlendStateCreateInfo()
@@ -183,8 +188,8 @@ final class GraphicsPipeline: @unchecked Sendable {
                 dynamic.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO
                 dynamic.dynamicStateCount = UInt32(ds.count)
                 dynamic.pDynamicStates = ds.baseAddress
-                return state.vertexBindings.withUnsafeBufferPointer { vb in
-                    state.vertexAttributes.withUnsafeBufferPointer { va in
+                return vertexBindings.withUnsafeBufferPointer { vb in
+                    vertexAttributes.withUnsafeBufferPointer { va in
                         var vertexInput = VkPipelineVertexInputStateCreateInfo()
                         vertexInput.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO
                         vertexInput.vertexBindingDescriptionCount = UInt32(vb.count)

@@ -83,24 +83,23 @@ enum MeshPipeline {
     """
 
     /// The mesh pipeline for `samples` rasterization samples, compiled and cached on first use.
-    static func pipeline(context: GPUContext, samples: VkSampleCountFlagBits) throws(VulkanError) -> GraphicsPipeline {
+    static func pipeline(context: GPUContext, samples: SampleCount) throws(VulkanError) -> GraphicsPipeline {
         let key = PipelineKey(source: vertexSource + fragmentSource, textureCount: 2, variant: "mesh-\(samples.rawValue)")
         return try context.cachedPipeline(key) { () throws(VulkanError) in
             let vertex = try context.compiler.compile(vertexSource, stage: .vertex, fileName: "segue-mesh.vert")
             let fragment = try context.compiler.compile(fragmentSource, stage: .fragment, fileName: "segue-mesh.frag")
-            let stride = UInt32(floatsPerVertex * MemoryLayout<Float>.size)
             var state = GraphicsPipeline.State()
-            state.vertexBindings = [VkVertexInputBindingDescription(binding: 0, stride: stride, inputRate: VK_VERTEX_INPUT_RATE_VERTEX)]
+            state.vertexStride = UInt32(floatsPerVertex * MemoryLayout<Float>.size)
             state.vertexAttributes = [
-                VkVertexInputAttributeDescription(location: 0, binding: 0, format: VK_FORMAT_R32G32B32_SFLOAT, offset: 0),
-                VkVertexInputAttributeDescription(location: 1, binding: 0, format: VK_FORMAT_R32G32_SFLOAT, offset: 12),
-                VkVertexInputAttributeDescription(location: 2, binding: 0, format: VK_FORMAT_R32G32B32_SFLOAT, offset: 20),
-                VkVertexInputAttributeDescription(location: 3, binding: 0, format: VK_FORMAT_R32_SFLOAT, offset: 32),
+                .init(location: 0, format: .float3, offset: 0),
+                .init(location: 1, format: .float2, offset: 12),
+                .init(location: 2, format: .float3, offset: 20),
+                .init(location: 3, format: .float, offset: 32),
             ]
-            state.uniformStages = VK_SHADER_STAGE_VERTEX_BIT.rawValue | VK_SHADER_STAGE_FRAGMENT_BIT.rawValue
-            state.depthFormat = GPUImage.depthFormat
+            state.uniformStages = [.vertex, .fragment]
+            state.depthFormat = .depth32Float
             state.depthClamp = context.depthClampEnabled
-            state.premultipliedBlending = true
+            state.blending = .premultipliedOver
             state.samples = samples
             return try GraphicsPipeline(context: context, vertexSPIRV: vertex, fragmentSPIRV: fragment, textureCount: 2, state: state)
         }

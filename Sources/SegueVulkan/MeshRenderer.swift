@@ -75,20 +75,19 @@ public final class MeshRenderer {
         self.height = height
         self.options = options
         self.textures = textures
-        let samples = options.antialiasing ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT
+        let samples: SampleCount = options.antialiasing ? .four : .one
         if options.antialiasing {
             let supported = context.limits.framebufferColorSampleCounts & context.limits.framebufferDepthSampleCounts
-            guard supported & samples.rawValue != 0 else {
+            guard supported & samples.vk.rawValue != 0 else {
                 throw .unsupportedDevice("no 4× multisampling for colour and depth; render meshes without antialiasing")
             }
         }
         pipeline = try MeshPipeline.pipeline(context: context, samples: samples)
         pools = try FramePools(context: context, slots: options.framesInFlight, textureCount: 2, resettable: true)
         ring = try FrameRing(context: context, slotCount: options.framesInFlight, width: width, height: height, readback: options.readback)
-        depth = try GPUImage(context: context, width: width, height: height, usage: VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT.rawValue,
-                             format: GPUImage.depthFormat, samples: samples)
+        depth = try GPUImage(context: context, width: width, height: height, usage: .depthAttachment, format: .depth32Float, samples: samples)
         multisampled = options.antialiasing
-            ? try GPUImage(context: context, width: width, height: height, usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue, samples: samples)
+            ? try GPUImage(context: context, width: width, height: height, usage: .colorAttachment, samples: samples)
             : nil
         for _ in 0..<options.framesInFlight { slots.append(try makeSlot()) }
     }
@@ -103,8 +102,8 @@ public final class MeshRenderer {
     public func setMesh(_ geometry: MeshGeometry) throws(VulkanError) {
         ring.waitIdle()
         staticMesh = nil
-        let v = try upload(geometry.vertices, usage: VK_BUFFER_USAGE_VERTEX_BUFFER_BIT.rawValue)
-        let i = try upload(geometry.indices, usage: VK_BUFFER_USAGE_INDEX_BUFFER_BIT.rawValue)
+        let v = try upload(geometry.vertices, usage: .vertex)
+        let i = try upload(geometry.indices, usage: .index)
         staticMesh = (v, i, geometry.indices.count)
     }
 
@@ -154,8 +153,8 @@ public final class MeshRenderer {
 
         let vertexBuffer: VkBuffer, indexBuffer: VkBuffer, indexCount: Int
         if let geometry = draw.geometry {
-            let v = try grow(slots[s].vertices, to: geometry.vertices.count * 4, usage: VK_BUFFER_USAGE_VERTEX_BUFFER_BIT.rawValue)
-            let i = try grow(slots[s].indices, to: geometry.indices.count * 4, usage: VK_BUFFER_USAGE_INDEX_BUFFER_BIT.rawValue)
+            let v = try grow(slots[s].vertices, to: geometry.vertices.count * 4, usage: .vertex)
+            let i = try grow(slots[s].indices, to: geometry.indices.count * 4, usage: .index)
             slots[s].vertices = v
             slots[s].indices = i
             write(geometry.vertices, to: v)
@@ -174,7 +173,7 @@ public final class MeshRenderer {
     // MARK: - Buffers
 
     /// `buffer` when it holds `bytes`, else a new host-visible buffer of at least twice its size.
-    private func grow(_ buffer: GPUBuffer?, to bytes: Int, usage: VkBufferUsageFlags) throws(VulkanError) -> GPUBuffer {
+    private func grow(_ buffer: GPUBuffer?, to bytes: Int, usage: BufferUsage) throws(VulkanError) -> GPUBuffer {
         if let buffer, buffer.size >= bytes { return buffer }
         let size = max(bytes, 2 * (buffer?.size ?? 0), 4096)
         return try GPUBuffer(context: context, size: size, usage: usage, hostVisible: true)
@@ -187,21 +186,21 @@ public final class MeshRenderer {
     }
 
     /// A device-local buffer holding `values`, copied through a staging buffer.
-    private func upload<T>(_ values: [T], usage: VkBufferUsageFlags) throws(VulkanError) -> GPUBuffer {
+    private func upload<T>(_ values: [T], usage: BufferUsage) throws(VulkanError) -> GPUBuffer {
         let bytes = max(values.count * MemoryLayout<T>.stride, 4)
-        let staging = try GPUBuffer(context: context, size: bytes, usage: VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue, hostVisible: true)
+        let staging = try GPUBuffer(context: context, size: bytes, usage: .transferSource, hostVisible: true)
         write(values, to: staging)
-        let buffer = try GPUBuffer(context: context, size: bytes, usage: usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue, hostVisible: false)
+        let buffer = try GPUBuffer(context: context, size: bytes, usage: usage.union(.transferDestination), hostVisible: false)
         try context.runOnce { cb in
             var region = VkBufferCopy(srcOffset: 0, dstOffset: 0, size: VkDeviceSize(bytes))
             vkCmdCopyBuffer(cb, staging.buffer, buffer.buffer, 1, &region)
             // Later submissions on the queue read it as vertices or indices.
             var barrier = VkMemoryBarrier2()
             barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2
-            barrier.srcStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT
-            barrier.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT
-            barrier.dstStageMask = VK_PIPELINE_STAGE_2_VERTEX_INPUT_BIT
-            barrier.dstAccessMask = VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_2_INDEX_READ_BIT
+            barrier.srcStageMask = PipelineStages.transfer.vk
+            barrier.srcAccessMask = MemoryAccess.transferWrite.vk
+            barrier.dstStageMask = PipelineStages.vertexInput.vk
+            barrier.dstAccessMask = MemoryAccess([.vertexAttributeRead, .indexRead]).vk
             withUnsafePointer(to: &barrier) { b in
                 var dep = VkDependencyInfo()
                 dep.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO
@@ -216,9 +215,8 @@ public final class MeshRenderer {
     // MARK: - Slots and commands
 
     private func makeSlot() throws(VulkanError) -> Slot {
-        let ubo = try GPUBuffer(context: context, size: MeshPipeline.uniformSize, usage: VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT.rawValue, hostVisible: true)
-        let target = try GPUImage(context: context, width: width, height: height,
-                                  usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue)
+        let ubo = try GPUBuffer(context: context, size: MeshPipeline.uniformSize, usage: .uniform, hostVisible: true)
+        let target = try GPUImage(context: context, width: width, height: height, usage: [.colorAttachment, .transferSource])
         let set = try pools.makeDescriptorSet(for: pipeline, uniforms: ubo, uniformSize: MeshPipeline.uniformSize, textures: boundTextures)
         let cb = try pools.makeCommandBuffer()
         return Slot(commandBuffer: cb, uniforms: ubo, descriptorSet: set, target: target)
@@ -233,42 +231,37 @@ public final class MeshRenderer {
         try check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer")
 
         // The shared depth (and multisampled colour) image: after the previous frame's use.
-        let fragmentTests = VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT
-        imageBarrier(cb, depth.image, from: VK_IMAGE_LAYOUT_UNDEFINED, to: VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-                     srcStage: fragmentTests, srcAccess: VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-                     dstStage: fragmentTests,
-                     dstAccess: VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-                     range: depthRange)
-        let colourImages = [slot.target.image] + (multisampled.map { [$0.image] } ?? [])
+        imageBarrier(cb, depth, from: .undefined, to: .depthAttachment,
+                     srcStages: .fragmentTests, srcAccess: .depthAttachmentWrite,
+                     dstStages: .fragmentTests, dstAccess: [.depthAttachmentRead, .depthAttachmentWrite])
+        let colourImages = [slot.target] + (multisampled.map { [$0] } ?? [])
         for image in colourImages {
-            imageBarrier(cb, image, from: VK_IMAGE_LAYOUT_UNDEFINED, to: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                         srcStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                         srcAccess: VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                         dstStage: VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                         dstAccess: VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT)
+            imageBarrier(cb, image, from: .undefined, to: .colorAttachment,
+                         srcStages: [.transfer, .colorAttachmentOutput], srcAccess: .colorAttachmentWrite,
+                         dstStages: .colorAttachmentOutput, dstAccess: [.colorAttachmentRead, .colorAttachmentWrite])
         }
 
         var colour = VkRenderingAttachmentInfo()
         colour.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO
-        colour.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL
-        colour.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR
+        colour.imageLayout = ImageLayout.colorAttachment.vk
+        colour.loadOp = LoadAction.clear.vk
         colour.clearValue.color.float32 = (0, 0, 0, 0)
         if let multisampled {
             colour.imageView = multisampled.view
-            colour.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE
+            colour.storeOp = StoreAction.dontCare.vk
             colour.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT
             colour.resolveImageView = slot.target.view
-            colour.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL
+            colour.resolveImageLayout = ImageLayout.colorAttachment.vk
         } else {
             colour.imageView = slot.target.view
-            colour.storeOp = VK_ATTACHMENT_STORE_OP_STORE
+            colour.storeOp = StoreAction.store.vk
         }
         var depthAttachment = VkRenderingAttachmentInfo()
         depthAttachment.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO
         depthAttachment.imageView = depth.view
-        depthAttachment.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL
-        depthAttachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR
-        depthAttachment.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE
+        depthAttachment.imageLayout = ImageLayout.depthAttachment.vk
+        depthAttachment.loadOp = LoadAction.clear.vk
+        depthAttachment.storeOp = StoreAction.dontCare.vk
         depthAttachment.clearValue.depthStencil = VkClearDepthStencilValue(depth: 1, stencil: 0)
         withUnsafePointer(to: &colour) { c in
             withUnsafePointer(to: &depthAttachment) { d in

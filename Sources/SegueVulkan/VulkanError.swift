@@ -1,17 +1,23 @@
-// The Vulkan layer's one error type, and the mapping of VkResult codes onto it.
+// The Vulkan layer's one error type (VkResult codes map onto it in VulkanConversions.swift).
 import SegueMath
-import CSegueVulkan
 
 /// What went wrong on the GPU side, with a message a user can act on.
 public enum VulkanError: SegueError, Sendable, Equatable, CustomStringConvertible {
     /// No Vulkan driver (ICD) answered.
     case noDriver(detail: String)
-    /// `SEGUE_DEVICE` / `--device` matched no device.
+    /// The device selector matched no device (an all-digits selector is an index only).
     case deviceNotFound(selector: String, available: [String])
     /// The device lacks something Segue needs (Vulkan 1.3, a graphics queue, a format).
     case unsupportedDevice(String)
     /// GLSL failed to compile; `log` carries the compiler's `file:line: error` lines.
     case shaderCompilation(file: String, log: String)
+    /// A shader declares more local or global (private) memory than Segue allows: `detail`
+    /// names the size and the limit.
+    case shaderTooLarge(file: String, detail: String)
+    /// An effect's uniform block is larger than the device can bind. (`indirect`: with an
+    /// inline `(Int, Int)` payload, Swift 6.3 debug builds crash when this case is thrown
+    /// through `throws(VulkanError)` under swift-testing's throw hook.)
+    indirect case uniformBlockTooLarge(bytes: Int, limit: Int)
     /// The device or host ran out of memory.
     case outOfMemory(String)
     /// The device was lost (driver crash or reset).
@@ -24,11 +30,19 @@ public enum VulkanError: SegueError, Sendable, Equatable, CustomStringConvertibl
         case let .noDriver(detail):
             return "no Vulkan driver found (\(detail)); install a driver, e.g. the Debian package 'mesa-vulkan-drivers' for the CPU renderer lavapipe"
         case let .deviceNotFound(selector, available):
-            return "no Vulkan device matches '\(selector)'; available: \(available.isEmpty ? "none" : available.joined(separator: ", "))"
+            let list = available.isEmpty ? "none" : available.joined(separator: ", ")
+            if !selector.isEmpty, selector.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+                return "no Vulkan device has the index \(selector) (available: \(list)); choose one of these indices or part of a device name"
+            }
+            return "no Vulkan device name contains '\(selector)' (available: \(list)); choose a device by its index or part of its name"
         case let .unsupportedDevice(why):
             return "the Vulkan device cannot run Segue: \(why)"
         case let .shaderCompilation(file, log):
             return "shader '\(file)' does not compile:\n\(log)"
+        case let .shaderTooLarge(file, detail):
+            return "shader '\(file)' declares \(detail); make its arrays smaller"
+        case let .uniformBlockTooLarge(bytes, limit):
+            return "the effect's parameters take \(bytes) bytes, more than this device's limit of \(limit) bytes for a uniform block (maxUniformBufferRange); declare fewer or smaller parameters"
         case let .outOfMemory(what):
             return "out of memory while \(what)"
         case .deviceLost:
@@ -38,25 +52,3 @@ public enum VulkanError: SegueError, Sendable, Equatable, CustomStringConvertibl
         }
     }
 }
-
-/// Throws for a failing VkResult.
-@inline(__always)
-func check(_ result: VkResult, _ what: @autoclosure () -> String) throws(VulkanError) {
-    if result == VK_SUCCESS { return }
-    switch result {
-    case VK_ERROR_OUT_OF_HOST_MEMORY, VK_ERROR_OUT_OF_DEVICE_MEMORY:
-        throw .outOfMemory(what())
-    case VK_ERROR_DEVICE_LOST:
-        throw .deviceLost
-    case VK_ERROR_INCOMPATIBLE_DRIVER:
-        throw .noDriver(detail: "\(what()) reported an incompatible driver")
-    default:
-        throw .call(what(), code: result.rawValue)
-    }
-}
-
-/// `VK_MAKE_API_VERSION(0, major, minor, 0)`; the C macro does not import into Swift.
-func vkVersion(_ major: UInt32, _ minor: UInt32) -> UInt32 { (major << 22) | (minor << 12) }
-
-/// "1.3.230" from a packed version.
-func versionString(_ v: UInt32) -> String { "\(v >> 22 & 0x7f).\(v >> 12 & 0x3ff).\(v & 0xfff)" }

@@ -1,6 +1,7 @@
 // `--device`: the one declaration of the Vulkan device option, shared by every command that
 // renders.
 import ArgumentParser
+import Foundation
 import Segue
 
 /// `--device I|NAME`, falling back to `SEGUE_DEVICE`, then the best device.
@@ -8,9 +9,9 @@ struct DeviceOptions: ParsableArguments {
     @Option(help: "Vulkan device: an index or a name substring (see 'segue devices'); default SEGUE_DEVICE or the best GPU.")
     var device: String?
 
-    /// The GPU context for `--device`.
+    /// The GPU context for `--device` (else `SEGUE_DEVICE`), caching shaders in the directory the
+    /// environment names (`SEGUE_CACHE_DIR`, else the XDG cache; see `ShaderCache.defaultDirectory`).
     func context() throws -> GPUContext {
-        if let device { return try GPUContext(device: device) }
-        return try GPUContext.shared()
+        try GPUContext(configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: device))
     }
 }

@@ -142,7 +142,7 @@ struct DevicesCommand: ParsableCommand {
             print(try jsonString(devices))
             return
         }
-        let chosen = try? GPUContext.shared().info.index
+        let chosen = try? GPUContext(configuration: .init(environment: ProcessInfo.processInfo.environment)).info.index
         for d in devices {
             let mark = d.index == chosen ? "*" : " "
             print("\(mark) \(d.index): \(d.name) — \(d.type.rawValue), driver \(d.driver), Vulkan \(d.apiVersion)\(d.usable ? "" : " (unusable: needs Vulkan 1.3)")")

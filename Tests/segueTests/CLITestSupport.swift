@@ -40,6 +40,10 @@ func runProduct(_ binary: String, _ args: [String], environment: [String: String
     p.executableURL = URL(fileURLWithPath: binary)
     p.arguments = args
     var env = ProcessInfo.processInfo.environment
+    // Each run caches shaders in its own directory, never in ~/.cache.
+    let cacheDir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-cli-cache-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: cacheDir) }
+    env["SEGUE_CACHE_DIR"] = cacheDir
     for (k, v) in environment { env[k] = v }
     p.environment = env
     if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }

@@ -1,0 +1,146 @@
+// Compiled SPIR-V kept on disk between runs, one file per shader, with integrity checks.
+//
+// Entry format (32-bit little-endian words):
+//   0      magic 0x50534753 ("SGSP")
+//   1      format version (`ShaderCache.formatVersion`)
+//   2      SPIR-V word count n
+//   3      header word count (20)
+//   4…11   SHA-256 of the key material (compiler identity, stage, file name, source)
+//   12…19  SHA-256 of the SPIR-V bytes
+//   20…    the n SPIR-V words
+// The file is named after the first 16 bytes of the key hash. An entry is used only when every
+// check passes: file length, magic, version, the key hash (an entry of another shader stored
+// under this name is refused), the content checksum, and the SPIR-V header (magic 0x07230203,
+// a 1.x version word, 0 < id bound ≤ word count, a well-formed instruction stream). Anything
+// else is treated as a miss: the shader is recompiled and the entry overwritten.
+//
+// Writes go to a temporary file in the same directory that is renamed over the entry; when any
+// step fails the temporary file is removed. The cache is an optimisation only: failures to read
+// or write it are never errors.
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The on-disk cache of compiled shaders (SPIR-V).
+public struct ShaderCache: Sendable {
+    /// The directory holding the entries.
+    let directory: URL
+
+    /// Bumped when the entry format changes.
+    static let formatVersion: UInt32 = 1
+    static let magic: UInt32 = 0x5053_4753
+    static let headerWords = 20
+    /// Entries larger than this are not read (no shader of Segue's comes close).
+    static let maxEntryBytes = 16 << 20
+
+    init(directory: String) {
+        self.directory = URL(fileURLWithPath: directory, isDirectory: true)
+    }
+
+    /// The default cache directory for an environment: `SEGUE_CACHE_DIR`, else
+    /// `$XDG_CACHE_HOME/segue/spirv`, else `$HOME/.cache/segue/spirv`; nil when none is set
+    /// (empty values count as unset). The library never reads the process environment itself:
+    /// an executable passes `ProcessInfo.processInfo.environment`.
+    public static func defaultDirectory(environment: [String: String]) -> String? {
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        if let dir = value("SEGUE_CACHE_DIR") { return dir }
+        if let xdg = value("XDG_CACHE_HOME") { return URL(fileURLWithPath: xdg).appendingPathComponent("segue/spirv").path }
+        if let home = value("HOME") { return URL(fileURLWithPath: home).appendingPathComponent(".cache/segue/spirv").path }
+        return nil
+    }
+
+    // MARK: - Keys
+
+    /// The SHA-256 of everything that determines a shader's SPIR-V.
+    static func key(compilerIdentity: String, stage: ShaderStage, fileName: String, source: String) -> [UInt8] {
+        var h = SHA256()
+        for field in ["segue-shader-cache", compilerIdentity, stage.rawValue, fileName, source] { h.update(field: field) }
+        return h.finalize()
+    }
+
+    /// The entry file for a key.
+    func url(for key: [UInt8]) -> URL {
+        directory.appendingPathComponent(key.prefix(16).map { String(format: "%02x", $0) }.joined() + ".spv")
+    }
+
+    // MARK: - Reading
+
+    /// The SPIR-V stored for `key`, or nil when the entry is missing or fails any check.
+    func load(_ key: [UInt8]) -> [UInt32]? {
+        let path = url(for: key).path
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= ShaderCache.maxEntryBytes,
+              let data = FileManager.default.contents(atPath: path) else { return nil }
+        return ShaderCache.decode(data, key: key)
+    }
+
+    /// The SPIR-V of an entry's bytes when every check passes.
+    static func decode(_ data: Data, key: [UInt8]) -> [UInt32]? {
+        guard data.count % 4 == 0, data.count >= 4 * headerWords else { return nil }
+        let words = data.withUnsafeBytes { raw in (0..<raw.count / 4).map { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self)) } }
+        guard words[0] == magic, words[1] == formatVersion, words[3] == UInt32(headerWords),
+              Int(words[2]) == words.count - headerWords else { return nil }
+        guard bytes(words[4..<12]) == key else { return nil }
+        let spirv = Array(words[headerWords...])
+        guard bytes(words[12..<20]) == checksum(spirv), SPIRVModule.isWellFormed(spirv) else { return nil }
+        return spirv
+    }
+
+    /// The SHA-256 of SPIR-V words (as little-endian bytes).
+    static func checksum(_ spirv: [UInt32]) -> [UInt8] {
+        var h = SHA256()
+        for w in spirv { h.update(withUnsafeBytes(of: w.littleEndian, Array.init)) }
+        return h.finalize()
+    }
+
+    private static func bytes(_ words: ArraySlice<UInt32>) -> [UInt8] {
+        words.flatMap { withUnsafeBytes(of: $0.bigEndian, Array.init) }
+    }
+
+    private static func words(_ bytes: [UInt8]) -> [UInt32] {
+        stride(from: 0, to: bytes.count, by: 4).map { i in
+            UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
+        }
+    }
+
+    /// An entry's bytes.
+    static func encode(_ spirv: [UInt32], key: [UInt8]) -> [UInt8] {
+        let header: [UInt32] = [magic, formatVersion, UInt32(spirv.count), UInt32(headerWords)] + words(key) + words(checksum(spirv))
+        return (header + spirv).flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) }
+    }
+
+    // MARK: - Writing
+
+    /// Writes the entry for `key` atomically (temporary file, then rename). Returns whether the
+    /// entry was written; on failure no temporary file is left behind.
+    @discardableResult
+    func store(_ spirv: [UInt32], key: [UInt8]) -> Bool {
+        let target = url(for: key)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            return false
+        }
+        let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp").path
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return false }
+        let bytes = ShaderCache.encode(spirv, key: key)
+        var written = 0
+        let ok = bytes.withUnsafeBytes { raw -> Bool in
+            while written < raw.count {
+                let n = write(fd, raw.baseAddress! + written, raw.count - written)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                written += n
+            }
+            return true
+        }
+        let closed = close(fd) == 0
+        guard ok, closed, rename(temporary, target.path) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,350 @@
+// Every mapping between Segue's Swift types and Vulkan's (and shaderc's) enums, flags, formats,
+// layouts and result codes, in one place, in the spirit of wgpu-hal's `vulkan/conv.rs`. The rest
+// of the layer says what it means in Swift terms (`ImageUsage`, `ImageLayout`, `PixelFormat`, …)
+// and converts here; no `Vk*` type reaches a public signature. Fixed create-info constants that
+// no Swift value chooses (structure types, triangle lists, one-time-submit command buffers) stay
+// next to the structures they fill.
+import CSegueVulkan
+
+// MARK: - Results and versions
+
+/// Throws for a failing VkResult.
+@inline(__always)
+func check(_ result: VkResult, _ what: @autoclosure () -> String) throws(VulkanError) {
+    if result == VK_SUCCESS { return }
+    switch result {
+    case VK_ERROR_OUT_OF_HOST_MEMORY, VK_ERROR_OUT_OF_DEVICE_MEMORY:
+        throw .outOfMemory(what())
+    case VK_ERROR_DEVICE_LOST:
+        throw .deviceLost
+    case VK_ERROR_INCOMPATIBLE_DRIVER:
+        throw .noDriver(detail: "\(what()) reported an incompatible driver")
+    default:
+        throw .call(what(), code: result.rawValue)
+    }
+}
+
+/// Throws for a failing vkCreateInstance: no driver, or an incompatible one, is `.noDriver`.
+func checkInstanceCreation(_ result: VkResult) throws(VulkanError) {
+    if result == VK_ERROR_INCOMPATIBLE_DRIVER || result == VK_ERROR_INITIALIZATION_FAILED {
+        throw .noDriver(detail: "vkCreateInstance returned \(result.rawValue)")
+    }
+    try check(result, "vkCreateInstance")
+}
+
+/// `VK_MAKE_API_VERSION(0, major, minor, 0)`; the C macro does not import into Swift.
+func vkVersion(_ major: UInt32, _ minor: UInt32) -> UInt32 { (major << 22) | (minor << 12) }
+
+/// "1.3.230" from a packed version.
+func versionString(_ v: UInt32) -> String { "\(v >> 22 & 0x7f).\(v >> 12 & 0x3ff).\(v & 0xfff)" }
+
+// MARK: - Strings
+
+/// A String from a fixed-size C char array imported as a tuple.
+func cString<T>(_ tuple: T) -> String {
+    withUnsafeBytes(of: tuple) { raw in
+        let bytes = raw.bindMemory(to: UInt8.self)
+        let end = bytes.firstIndex(of: 0) ?? bytes.count
+        return String(decoding: bytes[..<end], as: UTF8.self)
+    }
+}
+
+// MARK: - Devices
+
+extension GPUDeviceType {
+    /// The Swift type of a Vulkan physical-device type.
+    init(_ type: VkPhysicalDeviceType) {
+        switch type {
+        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: self = .discrete
+        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: self = .integrated
+        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: self = .virtual
+        case VK_PHYSICAL_DEVICE_TYPE_CPU: self = .cpu
+        default: self = .other
+        }
+    }
+}
+
+extension VkQueueFamilyProperties {
+    /// Whether the family's queues run graphics work.
+    var supportsGraphics: Bool { queueFlags & VK_QUEUE_GRAPHICS_BIT.rawValue != 0 }
+}
+
+// MARK: - Shaders
+
+extension ShaderStage {
+    /// shaderc's kind for the stage.
+    var shadercKind: shaderc_shader_kind {
+        switch self {
+        case .vertex: shaderc_glsl_vertex_shader
+        case .fragment: shaderc_glsl_fragment_shader
+        }
+    }
+
+    /// Vulkan's stage bit.
+    var vk: VkShaderStageFlagBits {
+        switch self {
+        case .vertex: VK_SHADER_STAGE_VERTEX_BIT
+        case .fragment: VK_SHADER_STAGE_FRAGMENT_BIT
+        }
+    }
+}
+
+extension ShaderStages {
+    /// Vulkan's stage flags.
+    var vk: VkShaderStageFlags {
+        (contains(.vertex) ? VK_SHADER_STAGE_VERTEX_BIT.rawValue : 0) | (contains(.fragment) ? VK_SHADER_STAGE_FRAGMENT_BIT.rawValue : 0)
+    }
+}
+
+/// Shader stages that read a binding.
+struct ShaderStages: OptionSet {
+    let rawValue: UInt8
+    static let vertex = ShaderStages(rawValue: 1)
+    static let fragment = ShaderStages(rawValue: 2)
+}
+
+extension Bool {
+    /// VK_TRUE or VK_FALSE.
+    var vk: VkBool32 { VkBool32(self ? VK_TRUE : VK_FALSE) }
+}
+
+// MARK: - Formats
+
+/// The image formats Segue renders and samples.
+enum PixelFormat {
+    /// RGBA, 8 bits a channel, stored as given (premultiplied, sRGB-encoded values).
+    case rgba8Unorm
+    /// 32-bit float depth.
+    case depth32Float
+
+    var vk: VkFormat {
+        switch self {
+        case .rgba8Unorm: VK_FORMAT_R8G8B8A8_UNORM
+        case .depth32Float: VK_FORMAT_D32_SFLOAT
+        }
+    }
+
+    /// The one mip level and layer of an image of this format, with its aspect.
+    var subresourceRange: VkImageSubresourceRange {
+        VkImageSubresourceRange(aspectMask: aspect, baseMipLevel: 0, levelCount: 1, baseArrayLayer: 0, layerCount: 1)
+    }
+
+    /// The subresource layers of a copy from or to an image of this format.
+    var subresourceLayers: VkImageSubresourceLayers {
+        VkImageSubresourceLayers(aspectMask: aspect, mipLevel: 0, baseArrayLayer: 0, layerCount: 1)
+    }
+
+    private var aspect: VkImageAspectFlags {
+        switch self {
+        case .rgba8Unorm: VK_IMAGE_ASPECT_COLOR_BIT.rawValue
+        case .depth32Float: VK_IMAGE_ASPECT_DEPTH_BIT.rawValue
+        }
+    }
+}
+
+/// The formats of vertex attributes.
+enum VertexFormat {
+    case float, float2, float3
+
+    var vk: VkFormat {
+        switch self {
+        case .float: VK_FORMAT_R32_SFLOAT
+        case .float2: VK_FORMAT_R32G32_SFLOAT
+        case .float3: VK_FORMAT_R32G32B32_SFLOAT
+        }
+    }
+}
+
+/// Rasterization samples per pixel.
+enum SampleCount: Int {
+    case one = 1, four = 4
+
+    var vk: VkSampleCountFlagBits {
+        switch self {
+        case .one: VK_SAMPLE_COUNT_1_BIT
+        case .four: VK_SAMPLE_COUNT_4_BIT
+        }
+    }
+}
+
+// MARK: - Usage and memory
+
+/// What a buffer is used for.
+struct BufferUsage: OptionSet {
+    let rawValue: UInt8
+    static let uniform = BufferUsage(rawValue: 1 << 0)
+    static let vertex = BufferUsage(rawValue: 1 << 1)
+    static let index = BufferUsage(rawValue: 1 << 2)
+    static let transferSource = BufferUsage(rawValue: 1 << 3)
+    static let transferDestination = BufferUsage(rawValue: 1 << 4)
+
+    var vk: VkBufferUsageFlags {
+        let map: [(BufferUsage, VkBufferUsageFlagBits)] = [
+            (.uniform, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT), (.vertex, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT),
+            (.index, VK_BUFFER_USAGE_INDEX_BUFFER_BIT), (.transferSource, VK_BUFFER_USAGE_TRANSFER_SRC_BIT),
+            (.transferDestination, VK_BUFFER_USAGE_TRANSFER_DST_BIT),
+        ]
+        return map.reduce(0) { contains($1.0) ? $0 | $1.1.rawValue : $0 }
+    }
+}
+
+/// What an image is used for.
+struct ImageUsage: OptionSet {
+    let rawValue: UInt8
+    static let sampled = ImageUsage(rawValue: 1 << 0)
+    static let colorAttachment = ImageUsage(rawValue: 1 << 1)
+    static let depthAttachment = ImageUsage(rawValue: 1 << 2)
+    static let transferSource = ImageUsage(rawValue: 1 << 3)
+    static let transferDestination = ImageUsage(rawValue: 1 << 4)
+
+    var vk: VkImageUsageFlags {
+        let map: [(ImageUsage, VkImageUsageFlagBits)] = [
+            (.sampled, VK_IMAGE_USAGE_SAMPLED_BIT), (.colorAttachment, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT),
+            (.depthAttachment, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT), (.transferSource, VK_IMAGE_USAGE_TRANSFER_SRC_BIT),
+            (.transferDestination, VK_IMAGE_USAGE_TRANSFER_DST_BIT),
+        ]
+        return map.reduce(0) { contains($1.0) ? $0 | $1.1.rawValue : $0 }
+    }
+}
+
+/// Properties of a memory type.
+struct MemoryProperties: OptionSet {
+    let rawValue: UInt8
+    static let deviceLocal = MemoryProperties(rawValue: 1 << 0)
+    static let hostVisible = MemoryProperties(rawValue: 1 << 1)
+    static let hostCoherent = MemoryProperties(rawValue: 1 << 2)
+    static let hostCached = MemoryProperties(rawValue: 1 << 3)
+
+    private static let map: [(MemoryProperties, VkMemoryPropertyFlagBits)] = [
+        (.deviceLocal, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT), (.hostVisible, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT),
+        (.hostCoherent, VK_MEMORY_PROPERTY_HOST_COHERENT_BIT), (.hostCached, VK_MEMORY_PROPERTY_HOST_CACHED_BIT),
+    ]
+
+    var vk: VkMemoryPropertyFlags { Self.map.reduce(0) { contains($1.0) ? $0 | $1.1.rawValue : $0 } }
+
+    /// The properties Segue knows among Vulkan's flags.
+    init(vk flags: VkMemoryPropertyFlags) {
+        self = MemoryProperties(Self.map.filter { flags & $0.1.rawValue != 0 }.map(\.0))
+    }
+
+    init(rawValue: UInt8) { self.rawValue = rawValue }
+}
+
+// MARK: - Layouts, stages and access
+
+/// The layouts Segue's images pass through.
+enum ImageLayout {
+    case undefined, transferSource, transferDestination, shaderReadOnly, colorAttachment, depthAttachment
+
+    var vk: VkImageLayout {
+        switch self {
+        case .undefined: VK_IMAGE_LAYOUT_UNDEFINED
+        case .transferSource: VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
+        case .transferDestination: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL
+        case .shaderReadOnly: VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL
+        case .colorAttachment: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL
+        case .depthAttachment: VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL
+        }
+    }
+}
+
+/// Pipeline stages in barriers (empty: none).
+struct PipelineStages: OptionSet {
+    let rawValue: UInt8
+    static let transfer = PipelineStages(rawValue: 1 << 0)
+    static let host = PipelineStages(rawValue: 1 << 1)
+    static let vertexInput = PipelineStages(rawValue: 1 << 2)
+    static let fragmentShader = PipelineStages(rawValue: 1 << 3)
+    static let fragmentTests = PipelineStages(rawValue: 1 << 4)
+    static let colorAttachmentOutput = PipelineStages(rawValue: 1 << 5)
+
+    var vk: VkPipelineStageFlags2 {
+        var flags = VK_PIPELINE_STAGE_2_NONE
+        if contains(.transfer) { flags |= VK_PIPELINE_STAGE_2_TRANSFER_BIT }
+        if contains(.host) { flags |= VK_PIPELINE_STAGE_2_HOST_BIT }
+        if contains(.vertexInput) { flags |= VK_PIPELINE_STAGE_2_VERTEX_INPUT_BIT }
+        if contains(.fragmentShader) { flags |= VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT }
+        if contains(.fragmentTests) { flags |= VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT }
+        if contains(.colorAttachmentOutput) { flags |= VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT }
+        return flags
+    }
+}
+
+/// Memory accesses in barriers (empty: none).
+struct MemoryAccess: OptionSet {
+    let rawValue: UInt16
+    static let transferRead = MemoryAccess(rawValue: 1 << 0)
+    static let transferWrite = MemoryAccess(rawValue: 1 << 1)
+    static let hostRead = MemoryAccess(rawValue: 1 << 2)
+    static let shaderSampledRead = MemoryAccess(rawValue: 1 << 3)
+    static let colorAttachmentRead = MemoryAccess(rawValue: 1 << 4)
+    static let colorAttachmentWrite = MemoryAccess(rawValue: 1 << 5)
+    static let depthAttachmentRead = MemoryAccess(rawValue: 1 << 6)
+    static let depthAttachmentWrite = MemoryAccess(rawValue: 1 << 7)
+    static let vertexAttributeRead = MemoryAccess(rawValue: 1 << 8)
+    static let indexRead = MemoryAccess(rawValue: 1 << 9)
+
+    var vk: VkAccessFlags2 {
+        let map: [(MemoryAccess, VkAccessFlags2)] = [
+            (.transferRead, VK_ACCESS_2_TRANSFER_READ_BIT), (.transferWrite, VK_ACCESS_2_TRANSFER_WRITE_BIT),
+            (.hostRead, VK_ACCESS_2_HOST_READ_BIT), (.shaderSampledRead, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT),
+            (.colorAttachmentRead, VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT), (.colorAttachmentWrite, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT),
+            (.depthAttachmentRead, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT),
+            (.depthAttachmentWrite, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT),
+            (.vertexAttributeRead, VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT), (.indexRead, VK_ACCESS_2_INDEX_READ_BIT),
+        ]
+        return map.reduce(VK_ACCESS_2_NONE) { contains($1.0) ? $0 | $1.1 : $0 }
+    }
+}
+
+// MARK: - Descriptors, blending, attachments
+
+/// The kinds of descriptor Segue's pipelines bind.
+enum DescriptorKind {
+    case uniformBuffer, sampledTexture
+
+    var vk: VkDescriptorType {
+        switch self {
+        case .uniformBuffer: VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+        case .sampledTexture: VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
+        }
+    }
+}
+
+/// How a pipeline writes its colour attachment.
+enum BlendMode {
+    /// The fragment replaces the pixel.
+    case replace
+    /// Premultiplied-alpha "over": ONE, ONE_MINUS_SRC_ALPHA for colour and alpha.
+    case premultipliedOver
+
+    var vk: VkPipelineColorBlendAttachmentState {
+        var a = VkPipelineColorBlendAttachmentState()
+        a.colorWriteMask = VK_COLOR_COMPONENT_R_BIT.rawValue | VK_COLOR_COMPONENT_G_BIT.rawValue
+            | VK_COLOR_COMPONENT_B_BIT.rawValue | VK_COLOR_COMPONENT_A_BIT.rawValue
+        if self == .premultipliedOver {
+            a.blendEnable = true.vk
+            a.srcColorBlendFactor = VK_BLEND_FACTOR_ONE
+            a.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA
+            a.colorBlendOp = VK_BLEND_OP_ADD
+            a.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE
+            a.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA
+            a.alphaBlendOp = VK_BLEND_OP_ADD
+        }
+        return a
+    }
+}
+
+/// What an attachment holds when rendering begins.
+enum LoadAction {
+    case clear, dontCare
+
+    var vk: VkAttachmentLoadOp { self == .clear ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_DONT_CARE }
+}
+
+/// Whether an attachment's contents are kept when rendering ends.
+enum StoreAction {
+    case store, dontCare
+
+    var vk: VkAttachmentStoreOp { self == .store ? VK_ATTACHMENT_STORE_OP_STORE : VK_ATTACHMENT_STORE_OP_DONT_CARE }
+}

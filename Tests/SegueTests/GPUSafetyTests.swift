@@ -1,0 +1,101 @@
+// The Vulkan layer's safety through the high-level API: renderers keep a non-shared context
+// alive, and gl-transitions files with a huge array or a uniform block beyond the device's limit
+// are refused with clear errors in bounded time.
+import Foundation
+import Segue
+import Testing
+
+@Suite("GPU safety through the renderers")
+struct GPUSafetyTests {
+    /// A gl-transitions file with `body` in a temporary directory; returns its path and the directory.
+    private func transitionFile(_ name: String, _ body: String) throws -> (path: String, dir: String) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-gpu-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let path = dir + "/\(name).glsl"
+        try body.write(toFile: path, atomically: true, encoding: .utf8)
+        return (path, dir)
+    }
+
+    @Test("a non-shared context dropped first, the renderers (full-screen, mesh transition, mesh scene) last: no crash, no leak")
+    func nonSharedContextLifetime() throws {
+        let black = Image(width: 8, height: 8, fill: .black), white = Image(width: 8, height: 8, fill: .white)
+        weak var weakContext: GPUContext?
+        var renderers: [TransitionRenderer] = []
+        var scene: MeshSceneRenderer?
+        do {
+            let context = try GPUContext(configuration: .init())
+            weakContext = context
+            for name in ["fade", "cube"] {
+                renderers.append(try TransitionRenderer(effect: try EffectCatalog.effect(name), from: black, to: white,
+                                                        context: context, framesInFlight: 2))
+            }
+            scene = try MeshSceneRenderer(from: white, context: context)
+        }
+        #expect(weakContext != nil)
+        let fade = try renderers[0].frame(progress: 0.5, time: 0.5, duration: 1)
+        #expect(abs(Int(fade[4, 4].r) - 128) <= 1)
+        // The cube at its ends shows exactly from and to.
+        #expect(try renderers[1].frame(progress: 0, time: 0, duration: 1)[4, 4] == .black)
+        #expect(try renderers[1].frame(progress: 1, time: 1, duration: 1)[4, 4] == .white)
+        let flat = try #require(scene).frame(mesh: .identity(rows: 1, columns: 1))
+        #expect(flat == white)
+        renderers.removeAll()
+        #expect(weakContext != nil)
+        scene = nil
+        #expect(weakContext == nil)
+    }
+
+    @Test("a .glsl transition with a local or global array of 100 000 000 floats is refused in bounded time",
+          .timeLimit(.minutes(1)), arguments: ["local", "global"])
+    func hugeArray(kind: String) throws {
+        let declaration = "float a[100000000];"
+        let source = """
+        // Name: huge-\(kind)
+        \(kind == "global" ? declaration : "")
+        vec4 transition(vec2 uv) {
+            \(kind == "local" ? declaration : "")
+            a[int(uv.x * 7.0)] = progress;
+            return mix(getFromColor(uv), getToColor(uv), a[int(uv.y * 5.0)]);
+        }
+        """
+        let (path, dir) = try transitionFile("huge-\(kind)", source)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let effect = try EffectCatalog.effect(path)
+        let image = Image(width: 4, height: 4, fill: .black)
+        do {
+            _ = try TransitionRenderer(effect: effect, from: image, to: image, framesInFlight: 1)
+            Issue.record("accepted")
+        } catch let error as VulkanError {
+            #expect(error.message.contains("declares an array of 100000000 elements, more than the limit of 65536; make its arrays smaller"),
+                    "\(error.message)")
+        }
+    }
+
+    @Test("a .glsl transition whose parameters exceed maxUniformBufferRange is refused naming the size and the limit",
+          .timeLimit(.minutes(1)))
+    func uniformBlockTooLarge() throws {
+        let context = try GPUContext.shared()
+        let limit = context.maxUniformBlockSize
+        guard limit <= 1 << 20 else { return }  // devices with huge limits: nothing to exceed cheaply
+        // Enough vec4 parameters to pass the limit after the 64-byte header.
+        let count = limit / 16 + 1
+        let names = (0..<count).map { "p\($0)" }.joined(separator: ", ")
+        let source = """
+        // Name: many-parameters
+        uniform vec4 \(names);
+        vec4 transition(vec2 uv) {
+            return mix(getFromColor(uv), getToColor(uv), progress) + p\(count - 1);
+        }
+        """
+        let (path, dir) = try transitionFile("many-parameters", source)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let effect = try EffectCatalog.effect(path)
+        let image = Image(width: 4, height: 4, fill: .black)
+        do {
+            _ = try TransitionRenderer(effect: effect, from: image, to: image, context: context, framesInFlight: 1)
+            Issue.record("accepted")
+        } catch let error as VulkanError {
+            #expect(error.message == "the effect's parameters take \(64 + 16 * count) bytes, more than this device's limit of \(limit) bytes for a uniform block (maxUniformBufferRange); declare fewer or smaller parameters")
+        }
+    }
+}

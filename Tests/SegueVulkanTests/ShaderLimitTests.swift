@@ -1,0 +1,86 @@
+// Shader limits: huge private arrays are refused before they reach the driver (lavapipe would
+// spend minutes creating the pipeline), and a uniform block larger than the device can bind is
+// refused instead of reading zeros.
+import Foundation
+import SegueCore
+@testable import SegueVulkan
+import Testing
+
+@Suite("Shader limits")
+struct ShaderLimitTests {
+    @Test("a local or global array of 100 000 000 floats is refused, naming the limit",
+          arguments: [("local", "", "float a[100000000];\n a[int(vUV.x * 7.0)] = u.progress;\n color = vec4(a[int(vUV.y * 5.0)]);"),
+                      ("global", "float g[100000000];", "g[int(vUV.x * 7.0)] = u.progress;\n color = vec4(g[int(vUV.y * 5.0)]);"),
+                      ("nested", "", "vec4 a[1000][1000];\n a[int(vUV.x * 7.0)][int(vUV.y * 3.0)] = vec4(u.progress);\n color = a[2][1];")])
+    func hugeArrays(kind: String, globals: String, body: String) throws {
+        let context = try GPUContext.shared()
+        let source = fragmentShader(body, globals: globals)
+        do {
+            _ = try renderFullScreen(context, source, fileName: "\(kind).frag", progress: 0.5)
+            Issue.record("a \(kind) array of 100 000 000 elements was accepted")
+        } catch let error as VulkanError {
+            guard case let .shaderTooLarge(file, _) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(file == "\(kind).frag")
+            #expect(error.message.contains("more than the limit of 65536"), "\(error.message)")
+            #expect(error.message.hasPrefix("shader '\(kind).frag' declares an array of "), "\(error.message)")
+        }
+    }
+
+    @Test("many arrays under the element limit but over 1 MiB together are refused; modest arrays render")
+    func privateBytes() throws {
+        let context = try GPUContext.shared()
+        // Five arrays of 60 000 vec4 (960 000 bytes each).
+        let decls = (0..<5).map { "vec4 a\($0)[60000];" }.joined(separator: " ")
+        let uses = (0..<5).map { "a\($0)[int(vUV.x * 9.0)] = vec4(u.progress); s += a\($0)[int(vUV.y * 3.0)];" }.joined(separator: "\n")
+        let big = fragmentShader("vec4 s = vec4(0.0);\n \(uses)\n color = s;", globals: decls)
+        #expect(throws: VulkanError.self) { try renderFullScreen(context, big, fileName: "bytes.frag", progress: 0.5) }
+        do {
+            _ = try renderFullScreen(context, big, fileName: "bytes.frag", progress: 0.5)
+        } catch let error as VulkanError {
+            #expect(error.message.contains("bytes of local and global variables, more than the limit of 1048576 bytes (1 MiB)"), "\(error.message)")
+        }
+        // 9 coefficients, as blur kernels use, render as before.
+        let modest = fragmentShader("""
+            float k[9];
+            for (int i = 0; i < 9; i++) k[i] = float(i) / 8.0;
+            color = vec4(vec3(k[int(vUV.x * 8.99)] * 0.0 + u.progress), 1.0);
+            """)
+        let pixels = try renderFullScreen(context, modest, fileName: "modest.frag", progress: 0.5)
+        #expect(abs(Int(pixels[0]) - 128) <= 1 && pixels[3] == 255)
+    }
+
+    @Test("the private-memory count of compiled SPIR-V: arrays multiply, structs add")
+    func privateMemoryCount() throws {
+        let context = try GPUContext.shared()
+        let words = try context.compiler.compile(fragmentShader("""
+            float a[1000];
+            vec3 b[10][20];
+            a[int(vUV.x * 999.0)] = u.progress;
+            b[int(vUV.x * 9.0)][int(vUV.y * 19.0)] = vec3(u.progress);
+            color = vec4(b[3][4], a[7]);
+            """), stage: .fragment, fileName: "count.frag")
+        let memory = SPIRVModule.privateMemory(words)
+        #expect(memory.largestArray == 1000)
+        #expect(memory.bytes == 1000 * 4 + 200 * 12)
+    }
+
+    @Test("a uniform block larger than maxUniformBufferRange is refused with its size and the limit")
+    func uniformBlockTooLarge() throws {
+        let context = try GPUContext.shared()
+        let limit = Int(context.limits.maxUniformBufferRange)
+        let textures = [try GPUTexture(context: context, image: Image(width: 1, height: 1, fill: .black))]
+        let size = limit + 16
+        let glsl = """
+        #version 450
+        layout(set = 0, binding = 0) uniform U { vec4 v[\(size / 16)]; } u;
+        layout(location = 0) out vec4 color;
+        void main() { color = u.v[\(size / 16 - 1)]; }
+        """
+        #expect(throws: VulkanError.uniformBlockTooLarge(bytes: size, limit: limit)) {
+            try FrameRenderer(context: context, fragmentGLSL: glsl, fileName: "ubo.frag", uniformSize: size, textures: textures,
+                              width: 1, height: 1, framesInFlight: 1)
+        }
+        #expect(VulkanError.uniformBlockTooLarge(bytes: 65600, limit: 65536).message
+                == "the effect's parameters take 65600 bytes, more than this device's limit of 65536 bytes for a uniform block (maxUniformBufferRange); declare fewer or smaller parameters")
+    }
+}
