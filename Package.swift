@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "SegueVulkanTests", dependencies: ["SegueVulkan"]),
         .testTarget(name: "SegueMediaTests", dependencies: ["SegueMedia"]),
         .testTarget(name: "SegueTests", dependencies: ["Segue"], exclude: ["__Snapshots__", "Fixtures"]),
-        .testTarget(name: "segueTests", dependencies: ["Segue"]),
+        .testTarget(name: "segueTests", dependencies: ["Segue"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,6 +9,7 @@ packages=(
   libpng-dev libturbojpeg0-dev            # PNG and JPEG
   ffmpeg               # video output and the xfade benchmark peer
   libsdl2-dev          # windows, input and Vulkan surfaces (SegueWindow)
+  chromium             # the gallery page test (headless screenshots, console errors)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -17,10 +17,17 @@ struct GalleryCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The site's folder (replaced whole).", valueName: "SITE"))
     var output: String
 
+    @Option(parsing: .unconditional, help: "Pixels per point of the sample screens in the previews (390×844 points).")
+    var scale: Double = 0.5
+
     @OptionGroup var deviceOptions: DeviceOptions
 
+    func validate() throws {
+        guard scale.isFinite, scale >= 0.1, scale <= 2 else { throw ValidationError("--scale must be from 0.1 to 2, got \(scale)") }
+    }
+
     func run() throws {
-        let gallery = Gallery(folders: folders, output: output, context: try deviceOptions.context())
+        let gallery = Gallery(folders: folders, output: output, context: try deviceOptions.context(), scale: scale)
         let total = EffectCatalog.builtIns.count + (try gallery.effectFiles()).count
         let progress = ProgressLine(total: total)
         var done = 0

@@ -1,0 +1,1 @@
+this is not a shader <script>alert(1)</script>

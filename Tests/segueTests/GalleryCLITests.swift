@@ -1,0 +1,77 @@
+// `segue gallery` in a real browser: headless Chromium (Debian package `chromium`) loads the page
+// from the file system with no console message, every preview plays, and a screenshot shows the
+// grid of cards. The page's own script reports how many previews are playing in
+// `<body data-playing=…>`, which `--dump-dom` prints after some virtual time.
+import Foundation
+import Segue
+import Testing
+
+@Suite("segue gallery")
+struct GalleryCLITests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/gallery").path
+
+    /// Runs headless Chromium; nil when it is not installed (`scripts/install-deps.sh` installs it).
+    static func chromium(_ arguments: [String]) throws -> CLIResult? {
+        for candidate in ["chromium", "chromium-browser", "google-chrome"] {
+            for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+                let path = "\(dir)/\(candidate)"
+                if FileManager.default.isExecutableFile(atPath: path) {
+                    return try runProduct(path, ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                                                 "--autoplay-policy=no-user-gesture-required", "--enable-logging=stderr", "--v=0"]
+                                                 + arguments, timeout: 120)
+                }
+            }
+        }
+        return nil
+    }
+
+    @Test("the page loads without console messages, every preview plays, the grid shows")
+    func galleryInChromium() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let site = dir + "/site"
+        let r = try segue(["gallery", Self.fixtures, "--scale", "0.25", "-o", site])
+        #expect(r.status == 0, "\(r.stderr)")
+        let builtIns = EffectCatalog.builtIns.count
+        // The fixtures: tint.glsl and slide.metal:slide preview; broken.glsl is listed with its error.
+        #expect(r.stdoutText.hasPrefix("\(site)/index.html: \(builtIns + 3) effects, \(builtIns + 2) previews\n"), "\(r.stdoutText)")
+        #expect(r.stdoutText.contains("broken.glsl: "))
+        #expect(listing(dir) == ["site"])
+        let page = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
+        #expect(!page.contains("<script>alert"), "file text must be escaped")
+        #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(page.contains("with markup in the summary &amp; quotes &quot;like this&quot;"))
+
+        let url = "file://" + site + "/index.html"
+        guard let dom = try Self.chromium(["--virtual-time-budget=5000", "--dump-dom", url]) else {
+            Issue.record("headless Chromium is needed for this test: apt-get install chromium (scripts/install-deps.sh does)")
+            return
+        }
+        #expect(dom.status == 0, "\(dom.stderr)")
+        let body = dom.stdoutText.range(of: "<body[^>]*>", options: .regularExpression).map { String(dom.stdoutText[$0]) } ?? ""
+        #expect(body.contains("data-previews=\"\(builtIns + 2)\""), "\(body)")
+        #expect(body.contains("data-playing=\"\(builtIns + 2)\""), "not every preview plays: \(body)")
+        let console = dom.stderr.split(separator: "\n").filter { $0.contains(":CONSOLE") }
+        #expect(console.isEmpty, "console messages: \(console)")
+
+        let shot = dir + "/shot.png"
+        let screenshot = try #require(try Self.chromium(["--window-size=1280,900", "--virtual-time-budget=2000", "--screenshot=\(shot)", url]))
+        #expect(screenshot.status == 0, "\(screenshot.stderr)")
+        let image = try ImageFile.read(path: shot)
+        #expect(image.width == 1280 && image.height == 900)
+        // A row of cards: along a line through the cards' text area, runs of the card colour
+        // (#222226) separated by the page background (#17171a).
+        let card = Pixel(0x22, 0x22, 0x26, 255), page0 = Pixel(0x17, 0x17, 0x1a, 255)
+        var bestRow = 0
+        for y in stride(from: 60, to: 899, by: 10) {
+            var runs = 0, inCard = false
+            for x in 0..<1280 {
+                let p = image[x, y]
+                if p == card, !inCard { runs += 1; inCard = true } else if p == page0 { inCard = false }
+            }
+            bestRow = max(bestRow, runs)
+        }
+        #expect(bestRow >= 4, "expected a row of at least 4 cards in the screenshot, found \(bestRow)")
+        try? FileManager.default.removeItem(atPath: shot)
+    }
+}
