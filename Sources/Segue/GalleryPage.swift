@@ -79,9 +79,14 @@ public enum GalleryPage {
           }
           count.textContent = shown + ' of ' + cards.length + ' effects';
         });
-        // How many previews are running, on the page itself: videos that have played, and stills that loaded.
+        // How many previews run, on the page itself: videos whose time has advanced while playing
+        // (remembered, so a loop's restart at 0 does not uncount one), and stills that loaded.
+        const played = new Set();
+        for (const v of document.querySelectorAll('video.preview')) {
+          v.addEventListener('timeupdate', () => { if (v.currentTime > 0 && !v.paused) played.add(v); });
+        }
         function countPlaying() {
-          const videos = Array.from(document.querySelectorAll('video.preview')).filter((v) => v.currentTime > 0 && !v.paused && !v.error);
+          const videos = Array.from(document.querySelectorAll('video.preview')).filter((v) => (played.has(v) || (v.currentTime > 0 && !v.paused)) && !v.error);
           const stills = Array.from(document.querySelectorAll('img.preview')).filter((i) => i.complete && i.naturalWidth > 0);
           document.body.dataset.playing = String(videos.length + stills.length);
         }

@@ -53,6 +53,11 @@ public final class MeshSceneRenderer {
         return Image(width: width, height: height, scale: scale, premultipliedRGBA: pixels)
     }
 
+    /// Renders one image of `mesh` for a presenter (create the renderer with `readback: false`).
+    public func presentationSource(mesh: MeshTransform, appearance: MeshAppearance = .default) throws -> PresentationSource {
+        try renderer.renderForPresentation(draw(mesh: mesh, appearance: appearance))
+    }
+
     /// Renders `count` frames, frame i showing `scene(i)`; meshes are uploaded into each frame's
     /// own buffers, so they may change every frame without stalling the frames in flight.
     public func render(count: Int, scene: (Int) throws -> (mesh: MeshTransform, appearance: MeshAppearance),

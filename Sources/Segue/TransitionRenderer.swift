@@ -145,6 +145,24 @@ public final class TransitionRenderer {
         }
     }
 
+    /// One frame at `progress` rendered on the GPU for a presenter, without readback (create the
+    /// renderer with `readback: false` for live views).
+    /// - Throws: `RenderError.invalidValue` for NaN or infinite inputs; `VulkanError`.
+    public func presentationSource(progress: Double, time: Double, duration: Double,
+                                   overrides: [String: ParameterValue] = [:]) throws -> PresentationSource {
+        guard progress.isFinite, time.isFinite, duration.isFinite, duration > 0 else {
+            throw RenderError.invalidValue("progress, time and duration must be finite (duration positive); got progress \(progress), time \(time), duration \(duration)")
+        }
+        switch backend {
+        case let .mesh(renderer):
+            let s = try scene(renderer, progress: progress, overrides: overrides)
+            return try renderer.presentationSource(mesh: s.mesh, appearance: s.appearance)
+        case let .fullScreen(renderer, _, _):
+            return try renderer.renderForPresentation(uniforms: uniformBytes(progress: progress, time: time, duration: duration,
+                                                                               overrides: overrides))
+        }
+    }
+
     /// The frame of `timeline` at `time` seconds: its progress and keyframed parameters there.
     public func frame(of timeline: Timeline, at time: Double) throws -> Image {
         let t = min(max(time, 0), timeline.duration)

@@ -83,6 +83,13 @@ public final class FrameRenderer {
         try ring.runOne { s throws(VulkanError) in try prepare(slot: s, uniformBytes: uniforms) }
     }
 
+    /// Renders one frame into the colour target, waits for it, and hands the target to a
+    /// presenter (no readback needed: create the renderer with `readback: false`).
+    public func renderForPresentation(uniforms: [UInt8]) throws -> PresentationSource {
+        try ring.run(count: 1, prepare: { _, s in try prepare(slot: s, uniformBytes: uniforms) }, consume: { _, _ in })
+        return PresentationSource(image: slots[0].target, layout: readsBack ? .transferSource : .colorAttachment)
+    }
+
     /// Replaces the textures (same count), after the frames in flight finish.
     public func setTextures(_ newTextures: [GPUTexture]) {
         precondition(newTextures.count == textures.count, "texture count is fixed by the pipeline")

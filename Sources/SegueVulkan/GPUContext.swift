@@ -40,11 +40,17 @@ public final class GPUContext: @unchecked Sendable {
         public var deviceSelector: String?
         /// Where compiled SPIR-V is cached between runs; nil keeps no disk cache.
         public var shaderCacheDirectory: String?
+        /// Instance extensions a window system needs for presenting (e.g. `VK_KHR_surface` and
+        /// `VK_KHR_xlib_surface`, as a window reports them). When `VK_KHR_surface` is among them
+        /// the device is opened with `VK_KHR_swapchain`, so a `SwapchainPresenter` can show frames.
+        public var presentationExtensions: [String]
 
-        /// A configuration with the given values (defaults: preferred device, no disk cache).
-        public init(deviceSelector: String? = nil, shaderCacheDirectory: String? = nil) {
+        /// A configuration with the given values (defaults: preferred device, no disk cache, no
+        /// presentation).
+        public init(deviceSelector: String? = nil, shaderCacheDirectory: String? = nil, presentationExtensions: [String] = []) {
             self.deviceSelector = deviceSelector
             self.shaderCacheDirectory = shaderCacheDirectory
+            self.presentationExtensions = presentationExtensions
         }
 
         /// The configuration an executable derives from its environment: `deviceSelector`
@@ -71,7 +77,7 @@ public final class GPUContext: @unchecked Sendable {
     /// - Throws: `VulkanError.noDriver` when no driver answers, `.deviceNotFound` when the
     ///   selector matches nothing, `.unsupportedDevice` when the match cannot run Segue.
     public init(configuration: Configuration = Configuration()) throws(VulkanError) {
-        let instance = try GPUContext.makeInstance()
+        let instance = try GPUContext.makeInstance(extensions: configuration.presentationExtensions)
         var ok = false
         defer { if !ok { vkDestroyInstance(instance, nil) } }
 
@@ -97,6 +103,11 @@ public final class GPUContext: @unchecked Sendable {
         features13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES
         features13.dynamicRendering = true.vk
         features13.synchronization2 = true.vk
+        let presenting = configuration.presentationExtensions.contains("VK_KHR_surface")
+        if presenting, !GPUContext.deviceExtensions(physical).contains("VK_KHR_swapchain") {
+            throw .unsupportedDevice("\(chosen.1.name) cannot present to a window (no VK_KHR_swapchain)")
+        }
+        let deviceExtensions = CStringArray(presenting ? ["VK_KHR_swapchain"] : [])
         var device: VkDevice?
         let result = withUnsafeMutablePointer(to: &features13) { f13 in
             withUnsafePointer(to: &priority) { prio in
@@ -111,6 +122,8 @@ public final class GPUContext: @unchecked Sendable {
                     info.pNext = UnsafeRawPointer(f13)
                     info.queueCreateInfoCount = 1
                     info.pQueueCreateInfos = q
+                    info.enabledExtensionCount = UInt32(deviceExtensions.count)
+                    info.ppEnabledExtensionNames = deviceExtensions.pointer
                     return withUnsafePointer(to: &enabled) { features in
                         info.pEnabledFeatures = features
                         return vkCreateDevice(physical, &info, nil, &device)
@@ -149,8 +162,15 @@ public final class GPUContext: @unchecked Sendable {
         self.transferPool = pool!
         self.compiler = ShaderCompiler(cache: configuration.shaderCacheDirectory.map { ShaderCache(directory: $0) })
         self.configuration = configuration
+        self.canPresent = presenting
         ok = true
     }
+
+    /// Whether the device was opened for presenting to windows (see `Configuration.presentationExtensions`).
+    public let canPresent: Bool
+
+    /// The `VkInstance`, for a window system to make a surface with (as an opaque handle).
+    public var instanceHandle: OpaquePointer { instance }
 
     deinit {
         vkDeviceWaitIdle(device)
@@ -208,10 +228,15 @@ public final class GPUContext: @unchecked Sendable {
 
     // MARK: - Instance and device discovery
 
-    private static func makeInstance() throws(VulkanError) -> VkInstance {
+    private static func makeInstance(extensions: [String] = []) throws(VulkanError) -> VkInstance {
         var instance: VkInstance?
         let name = strdup("segue")
         defer { free(name) }
+        let available = instanceExtensions()
+        if let missing = extensions.first(where: { !available.contains($0) }) {
+            throw .unsupportedDevice("the Vulkan driver cannot present to this window system (no instance extension \(missing))")
+        }
+        let names = CStringArray(extensions)
         var app = VkApplicationInfo()
         app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO
         app.pApplicationName = UnsafePointer(name)
@@ -221,10 +246,30 @@ public final class GPUContext: @unchecked Sendable {
             var info = VkInstanceCreateInfo()
             info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO
             info.pApplicationInfo = appPtr
+            info.enabledExtensionCount = UInt32(names.count)
+            info.ppEnabledExtensionNames = names.pointer
             return vkCreateInstance(&info, nil, &instance)
         }
         try checkInstanceCreation(result)
         return instance!
+    }
+
+    /// The instance extensions the loader offers.
+    private static func instanceExtensions() -> Set<String> {
+        var count: UInt32 = 0
+        guard vkEnumerateInstanceExtensionProperties(nil, &count, nil) == VK_SUCCESS, count > 0 else { return [] }
+        var props = [VkExtensionProperties](repeating: VkExtensionProperties(), count: Int(count))
+        guard vkEnumerateInstanceExtensionProperties(nil, &count, &props) == VK_SUCCESS else { return [] }
+        return Set(props.prefix(Int(count)).map { cString($0.extensionName) })
+    }
+
+    /// The device extensions `physical` offers.
+    private static func deviceExtensions(_ physical: VkPhysicalDevice) -> Set<String> {
+        var count: UInt32 = 0
+        guard vkEnumerateDeviceExtensionProperties(physical, nil, &count, nil) == VK_SUCCESS, count > 0 else { return [] }
+        var props = [VkExtensionProperties](repeating: VkExtensionProperties(), count: Int(count))
+        guard vkEnumerateDeviceExtensionProperties(physical, nil, &count, &props) == VK_SUCCESS else { return [] }
+        return Set(props.prefix(Int(count)).map { cString($0.extensionName) })
     }
 
     private static func describeDevices(_ instance: VkInstance) throws(VulkanError) -> [(VkPhysicalDevice, GPUDeviceInfo)] {
@@ -307,6 +352,22 @@ public final class GPUContext: @unchecked Sendable {
             return vkQueueSubmit(queue, 1, &submit, fence)
         }
         try check(result, "vkQueueSubmit")
+    }
+
+    /// Submits `info` on the queue, serialized with every other submission.
+    func submit(_ info: VkSubmitInfo, fence: VkFence?) -> VkResult {
+        var info = info
+        lock.lock()
+        defer { lock.unlock() }
+        return vkQueueSubmit(queue, 1, &info, fence)
+    }
+
+    /// Presents on the queue, serialized with every submission.
+    func present(_ info: VkPresentInfoKHR) -> VkResult {
+        var info = info
+        lock.lock()
+        defer { lock.unlock() }
+        return vkQueuePresentKHR(queue, &info)
     }
 
     /// Records commands with `record`, submits them and waits for them to finish (uploads,
@@ -400,4 +461,24 @@ struct PipelineKey: Hashable {
     let textureCount: Int
     /// Distinguishes pipelines built from the same source with different fixed-function state.
     var variant: String = ""
+}
+
+/// C strings for Vulkan's `const char* const*` name lists, kept alive as long as the value.
+final class CStringArray {
+    private let buffer: UnsafeMutablePointer<UnsafePointer<CChar>?>
+    /// Number of strings.
+    let count: Int
+    /// The pointer to pass (nil for an empty list).
+    var pointer: UnsafePointer<UnsafePointer<CChar>?>? { count == 0 ? nil : UnsafePointer(buffer) }
+
+    init(_ strings: [String]) {
+        count = strings.count
+        buffer = .allocate(capacity: max(count, 1))
+        for (i, s) in strings.enumerated() { buffer[i] = UnsafePointer(strdup(s)) }
+    }
+
+    deinit {
+        for i in 0..<count { free(UnsafeMutablePointer(mutating: buffer[i])) }
+        buffer.deallocate()
+    }
 }

@@ -141,6 +141,13 @@ public final class MeshRenderer {
         try ring.runOne { s throws(VulkanError) in try prepare(slot: s, draw: draw) }
     }
 
+    /// Renders one frame into the colour target, waits for it, and hands the target to a
+    /// presenter (create the renderer without readback).
+    public func renderForPresentation(_ draw: MeshDraw) throws -> PresentationSource {
+        try ring.run(count: 1, prepare: { _, s in try prepare(slot: s, draw: draw) }, consume: { _, _ in })
+        return PresentationSource(image: slots[0].target, layout: options.readback ? .transferSource : .colorAttachment)
+    }
+
     private var boundTextures: [GPUTexture] { [textures[0], textures[textures.count - 1]] }
 
     /// Writes the slot's uniforms and geometry (its previous frame is done) and records its commands.

@@ -161,7 +161,15 @@ public final class Window {
         videoLock.lock()
         defer { videoLock.unlock() }
         if videoStarted { return }
+        // X11 (XWayland on Wayland desktops, Xvfb headless): one driver to test and support.
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
         guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else { throw .noDisplay(detail: lastError) }
+        // Without an X11 or Wayland display SDL falls back to drivers that show nothing.
+        let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
+        guard !["offscreen", "dummy", "evdev", "none"].contains(driver) else {
+            SDL_QuitSubSystem(SDL_INIT_VIDEO)
+            throw .noDisplay(detail: "no X11 or Wayland display is reachable; SDL fell back to its '\(driver)' driver")
+        }
         videoStarted = true
     }
 

@@ -1,0 +1,66 @@
+// A window that shows Segue's GPU rendering directly: SegueWindow opens the window and makes the
+// Vulkan surface, SegueVulkan presents into it (FIFO, the display's rate, no readback). The
+// window's extensions decide how the GPU context is opened, so the view owns its context.
+import Foundation
+import SegueCore
+import SegueVulkan
+import SegueWindow
+
+/// A window presenting frames rendered on the GPU.
+public final class LiveView {
+    /// The window.
+    public let window: Window
+    /// The GPU context, opened for presenting to the window.
+    public let context: GPUContext
+    /// Frame-to-frame intervals of presented frames, in seconds (for `--stats`).
+    public private(set) var frameIntervals: [Double] = []
+
+    private let presenter: SwapchainPresenter
+    private var lastPresent: Double?
+
+    /// Opens a `width` × `height`-point window titled `title` and a context on the device
+    /// `configuration` selects, with the window's presentation extensions.
+    /// - Throws: `WindowError` (no display, no Vulkan surface), `VulkanError`.
+    public init(title: String, width: Int, height: Int, configuration: GPUContext.Configuration = .init()) throws {
+        let window = try Window(title: title, width: width, height: height)
+        var configuration = configuration
+        configuration.presentationExtensions = try window.vulkanInstanceExtensions()
+        let context = try GPUContext(configuration: configuration)
+        let surface = try window.makeVulkanSurface(instance: context.instanceHandle)
+        let pixels = window.pixelSize
+        presenter = try SwapchainPresenter(context: context, surface: surface, width: pixels.width, height: pixels.height)
+        self.window = window
+        self.context = context
+    }
+
+    /// The window's drawable size in pixels.
+    public var pixelSize: (width: Int, height: Int) { window.pixelSize }
+
+    /// Events since the last call (waiting up to `timeout` seconds for one); a resize also
+    /// resizes the swapchain.
+    public func events(timeout: Double = 0) -> [WindowEvent] {
+        let events = window.pollEvents(timeout: timeout)
+        for case let .resized(_, _, w, h) in events { presenter.resize(width: w, height: h) }
+        return events
+    }
+
+    /// Shows `source`, waiting for the display (FIFO); `now` (seconds, any origin) records the
+    /// interval since the previous frame.
+    @discardableResult
+    public func present(_ source: PresentationSource, now: Double) throws -> Bool {
+        let shown = try presenter.present(source)
+        if shown {
+            if let lastPresent { frameIntervals.append(now - lastPresent) }
+            lastPresent = now
+        }
+        return shown
+    }
+
+    /// The 50th, 90th, 99th percentiles and the maximum of the frame intervals, in milliseconds.
+    public var frameStatistics: (count: Int, p50: Double, p90: Double, p99: Double, max: Double)? {
+        guard !frameIntervals.isEmpty else { return nil }
+        let sorted = frameIntervals.sorted()
+        func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int((p * Double(sorted.count - 1)).rounded()))] * 1000 }
+        return (sorted.count, percentile(0.5), percentile(0.9), percentile(0.99), sorted[sorted.count - 1] * 1000)
+    }
+}

@@ -1,0 +1,93 @@
+// `segue preview` in a real window on a private X server, driven by real input events and judged
+// from screenshots: a drag scrubs the fade to the pointer's x, `s` saves the frame, Escape quits,
+// --watch shows a rewritten effect and keeps the last good one when the file breaks.
+import Foundation
+import Segue
+import Testing
+
+@Suite("segue preview (window, Xvfb)")
+struct PreviewWindowTests {
+    /// The grey level in the middle of the window.
+    private func centreGrey(_ shot: Image, _ g: (x: Int, y: Int, width: Int, height: Int)) -> Int {
+        Int(shot[g.x + g.width / 2, g.y + g.height / 2].r)
+    }
+
+    @Test("a drag scrubs the fade to the pointer's x; s saves the frame; Escape quits")
+    func scrubSaveQuit() throws {
+        guard let display = try VirtualDisplay() else { return }
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try writeInputs(dir, width: 200, height: 100)
+        let live = try LiveProcess(["preview", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--duration", "1"],
+                                   display: display, cwd: dir)
+        let id = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
+        let g = try display.geometry(of: id)
+        #expect(g.width == 200 && g.height == 100, "window \(g)")
+
+        // Press at a quarter of the width: the fade shows progress 0.25 (grey 64 of 255).
+        try display.run("xdotool", ["mousemove", "--window", id, "50", "50", "mousedown", "1"])
+        let (quarter, ok1) = try display.waitForScreen { abs(centreGrey($0, g) - 64) <= 2 }
+        #expect(ok1, "expected grey 64 at progress 0.25, saw \(centreGrey(quarter, g))")
+        // Drag to three quarters: 191.
+        try display.run("xdotool", ["mousemove", "--window", id, "150", "50"])
+        let (threeQuarters, ok2) = try display.waitForScreen { abs(centreGrey($0, g) - 191) <= 2 }
+        #expect(ok2, "expected grey 191 at progress 0.75, saw \(centreGrey(threeQuarters, g))")
+        try display.run("xdotool", ["mouseup", "1"])
+        // Released, it stays paused where the finger left it.
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(abs(centreGrey(try display.screenshot(), g) - 191) <= 2)
+
+        // s saves the frame at the input's size.
+        try display.run("xdotool", ["key", "--window", id, "s"])
+        let saved = dir + "/segue-preview-001.png"
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: saved) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let image = try ImageFile.read(path: saved)
+        #expect(image.width == 200 && image.height == 100)
+        #expect(abs(Int(image[100, 50].r) - 191) <= 1)
+
+        try display.run("xdotool", ["key", "--window", id, "Escape"])
+        #expect(live.waitForExit() == 0, "\(live.stderr)")
+    }
+
+    @Test("--watch: a rewritten effect shows at once; a broken one is reported with its line and the last good one keeps running")
+    func watch() throws {
+        guard let display = try VirtualDisplay() else { return }
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try writeInputs(dir, width: 120, height: 80)
+        let effect = dir + "/solid.glsl"
+        func write(_ body: String) throws {
+            try "// Name: solid\n\(body)\n".write(toFile: effect, atomically: true, encoding: .utf8)
+        }
+        try write("vec4 transition(vec2 uv) {\n    return vec4(1.0, 0.0, 0.0, 1.0);\n}")
+        let live = try LiveProcess(["preview", "--from", "from.png", "--to", "to.png", "--effect", effect, "--watch"],
+                                   display: display, cwd: dir)
+        let id = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
+        let g = try display.geometry(of: id)
+        let centre = { (shot: Image) in shot[g.x + g.width / 2, g.y + g.height / 2] }
+        let (red, isRed) = try display.waitForScreen { centre($0) == Pixel(255, 0, 0, 255) }
+        #expect(isRed, "expected red, saw \(centre(red))")
+
+        try write("vec4 transition(vec2 uv) {\n    return vec4(0.0, 1.0, 0.0, 1.0);\n}")
+        let (green, isGreen) = try display.waitForScreen { centre($0) == Pixel(0, 255, 0, 255) }
+        #expect(isGreen, "expected green after the rewrite, saw \(centre(green))")
+        #expect(live.waitForStderr("reloaded \(effect)"))
+
+        // Line 4 of the file (after the header line) has the mistake.
+        try write("vec4 transition(vec2 uv) {\n    vec4 c = vec4(0.0, 0.0, 1.0, 1.0)\n    return c;\n}")
+        #expect(live.waitForStderr("error: "), "no error reported: \(live.stderr)")
+        let report = live.stderr
+        #expect(report.contains("\(effect):4: error:"), "the error should name the file's own line 4: \(report)")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(centre(try display.screenshot()) == Pixel(0, 255, 0, 255), "the last good version keeps running")
+        #expect(live.process.isRunning)
+    }
+
+    @Test("no display: one error line naming DISPLAY and Xvfb, exit 1")
+    func noDisplay() throws {
+        let r = try segue(["preview", "--effect", "fade", "--frames", "1"], environment: ["DISPLAY": ":59999"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "error: no display to open a window on (x11 not available); set DISPLAY, or run under a virtual X server: xvfb-run -a segue …\n")
+    }
+}

@@ -1,0 +1,205 @@
+// Window tests as a person would run them: a private X server (Xvfb) per test, the real `segue`
+// binary in it, real input events from `xdotool`, and screenshots of the X server's screen taken
+// with ImageMagick's `import`. Nothing here touches the test process's own environment: the
+// display is passed to children explicitly. Every wait is bounded.
+import Foundation
+import Segue
+import Testing
+
+/// Finds a tool on PATH.
+func tool(_ name: String) -> String? {
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        let path = "\(dir)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+}
+
+/// A private Xvfb server, stopped when the value is released.
+final class VirtualDisplay {
+    let number: Int
+    let width: Int, height: Int
+    private let server: Process
+    var name: String { ":\(number)" }
+
+    /// Starts Xvfb on a free display number; nil (with an issue recorded) when Xvfb, xdotool or
+    /// import is missing: `scripts/install-deps.sh` installs them.
+    init?(width: Int = 800, height: Int = 900) throws {
+        guard let xvfb = tool("Xvfb"), tool("xdotool") != nil, tool("import") != nil else {
+            Issue.record("window tests need Xvfb, xdotool and ImageMagick's import: apt-get install xvfb xdotool imagemagick")
+            return nil
+        }
+        self.width = width
+        self.height = height
+        var chosen: Int?
+        var started: Process?
+        for _ in 0..<20 {
+            let n = Int.random(in: 200...60000)
+            if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") || FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") { continue }
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: xvfb)
+            p.arguments = [":\(n)", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            // Ready when its socket appears (bounded).
+            let deadline = Date().addingTimeInterval(10)
+            while p.isRunning && Date() < deadline && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            if p.isRunning && FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
+                chosen = n
+                started = p
+                break
+            }
+            if p.isRunning { p.terminate() }
+            p.waitUntilExit()
+        }
+        guard let chosen, let started else { throw CLIFailureForTests("could not start Xvfb") }
+        number = chosen
+        server = started
+    }
+
+    deinit {
+        // Children of the test process may inherit a blocked SIGTERM (Xvfb then ignores
+        // terminate()), so the wait is bounded and SIGKILL follows; the server's lock and socket
+        // are removed by hand after a kill.
+        if server.isRunning { server.terminate() }
+        let deadline = Date().addingTimeInterval(3)
+        while server.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if server.isRunning {
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
+            try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
+        }
+    }
+
+    /// The environment for a child on this display.
+    var environment: [String: String] { ["DISPLAY": name] }
+
+    /// Runs a tool on this display and returns its stdout.
+    @discardableResult
+    func run(_ name: String, _ arguments: [String]) throws -> CLIResult {
+        try runProduct(tool(name) ?? name, arguments, environment: environment, timeout: 30)
+    }
+
+    /// A screenshot of the whole screen.
+    func screenshot() throws -> Image {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try run("import", ["-window", "root", dir + "/shot.png"])
+        guard r.status == 0 else { throw CLIFailureForTests("import failed: \(r.stderr)") }
+        return try ImageFile.read(path: dir + "/shot.png")
+    }
+
+    /// The id of the first window whose name contains `title`, waiting up to `timeout` seconds.
+    func window(named title: String, timeout: Double = 30) throws -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let r = try run("xdotool", ["search", "--name", title])
+            if let id = r.stdoutText.split(separator: "\n").first { return String(id) }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return nil
+    }
+
+    /// The window's position and size on the screen.
+    func geometry(of window: String) throws -> (x: Int, y: Int, width: Int, height: Int) {
+        let text = try run("xdotool", ["getwindowgeometry", "--shell", window]).stdoutText
+        var values: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "=")
+            if parts.count == 2, let v = Int(parts[1]) { values[String(parts[0])] = v }
+        }
+        return (values["X"] ?? 0, values["Y"] ?? 0, values["WIDTH"] ?? 0, values["HEIGHT"] ?? 0)
+    }
+
+    /// Polls screenshots until `condition` holds (bounded); returns the last screenshot.
+    func waitForScreen(timeout: Double = 20, _ condition: (Image) -> Bool) throws -> (Image, Bool) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var shot = try screenshot()
+        while !condition(shot) {
+            if Date() > deadline { return (shot, false) }
+            Thread.sleep(forTimeInterval: 0.1)
+            shot = try screenshot()
+        }
+        return (shot, true)
+    }
+}
+
+/// A running `segue` child (a live window), killed when released.
+final class LiveProcess {
+    let process: Process
+    private let errorPipe = Pipe()
+    private let outputPipe = Pipe()
+    private let collected = Collected()
+    private let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("segue-live-cache-\(UUID().uuidString)").path
+
+    final class Collected: @unchecked Sendable {
+        let lock = NSLock()
+        var stderr = Data()
+        var stdout = Data()
+    }
+
+    init(_ arguments: [String], display: VirtualDisplay, cwd: String? = nil) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: segueBinary)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = display.name
+        // Shaders cached in this run's own directory, never in ~/.cache.
+        env["SEGUE_CACHE_DIR"] = cacheDirectory
+        process.environment = env
+        if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
+        process.standardError = errorPipe
+        process.standardOutput = outputPipe
+        let collected = self.collected
+        errorPipe.fileHandleForReading.readabilityHandler = { h in
+            let d = h.availableData
+            collected.lock.lock(); collected.stderr.append(d); collected.lock.unlock()
+        }
+        outputPipe.fileHandleForReading.readabilityHandler = { h in
+            let d = h.availableData
+            collected.lock.lock(); collected.stdout.append(d); collected.lock.unlock()
+        }
+        try process.run()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: cacheDirectory)
+    }
+
+    var stderr: String { collected.lock.lock(); defer { collected.lock.unlock() }; return String(decoding: collected.stderr, as: UTF8.self) }
+    var stdout: String { collected.lock.lock(); defer { collected.lock.unlock() }; return String(decoding: collected.stdout, as: UTF8.self) }
+
+    /// Waits (bounded) until stderr contains `text`.
+    func waitForStderr(_ text: String, timeout: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if stderr.contains(text) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return stderr.contains(text)
+    }
+
+    /// Waits (bounded) until the process exits; returns its status, or nil if it did not.
+    func waitForExit(timeout: Double = 20) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+        if waitForExit(timeout: 5) == nil { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        errorPipe.fileHandleForReading.readabilityHandler = nil
+        outputPipe.fileHandleForReading.readabilityHandler = nil
+    }
+}
+
+struct CLIFailureForTests: Error, CustomStringConvertible {
+    let description: String
+    init(_ text: String) { description = text }
+}
