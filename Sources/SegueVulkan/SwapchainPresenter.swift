@@ -37,6 +37,9 @@ public final class SwapchainPresenter {
     private let pool: VkCommandPool
     private var slots: [(commandBuffer: VkCommandBuffer, acquired: VkSemaphore, fence: VkFence)] = []
     private var next = 0
+    /// The source each slot's submitted blit reads, kept alive until that slot's fence passes
+    /// (its renderer may be released meanwhile).
+    private var reading: [PresentationSource?] = [nil, nil]
     private var needsRebuild = false
 
     /// Takes ownership of `surface` (a `VkSurfaceKHR` made by the window for
@@ -90,6 +93,7 @@ public final class SwapchainPresenter {
             vkDestroyFence(device, s.fence, nil)
         }
         slots = []
+        reading = []
         vkDestroyCommandPool(device, pool, nil)
         vkDestroySurfaceKHR(context.instance, surface, nil)
     }
@@ -125,6 +129,7 @@ public final class SwapchainPresenter {
         }
         if acquire != VK_SUBOPTIMAL_KHR { try check(acquire, "vkAcquireNextImageKHR") }
         try check(vkResetFences(device, 1, &fence), "vkResetFences")
+        reading[next] = source
 
         let cb = slot.commandBuffer
         try check(vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer")

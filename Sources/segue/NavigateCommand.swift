@@ -1,0 +1,70 @@
+// `segue navigate`: a navigation stack in a window; push, pop and the interactive edge-drag pop.
+import ArgumentParser
+import Foundation
+import Segue
+
+struct NavigateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "navigate", abstract: "A navigation stack in a window: push and pop screens with an effect, or drag from the left edge.",
+        discussion: """
+        Right arrow, Enter or a click on the right half pushes the next screen; Left arrow or Backspace pops; a drag
+        that starts within 20 points of the left edge pops interactively, following the finger, and on release
+        finishes past half way (or on a flick) and otherwise springs back. A pop plays the effect backwards unless it
+        has its own reverse (ios-push pops with ios-pop). Without images the built-in sample screens are used. Escape
+        or closing the window quits.
+        """)
+
+    @Argument(help: "The screens, in push order (PNG or JPEG; default: the built-in sample screens).")
+    var images: [String] = []
+
+    @Option(name: .shortAndLong, help: "Effect name (see 'segue list'), a .glsl transition file, or a stitchable file.metal[:NAME].")
+    var effect = "ios-push"
+
+    @Option(name: .customLong("param"), help: ArgumentHelp("Set an effect parameter.", valueName: "name=value"))
+    var params: [String] = []
+
+    @Option(parsing: .unconditional, help: "Duration of a push in seconds (default: the effect's own).")
+    var duration: Double?
+
+    @Option(parsing: .unconditional, help: "Pixels per point of the screens; the window is their size in points.")
+    var scale: Double = 1
+
+    @OptionGroup var timing: TimingOptions
+
+    @Flag(help: "Print frame-time percentiles at exit.")
+    var stats = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Quit after this many frames (for scripts and measurements).", valueName: "N"))
+    var frames: Int?
+
+    @OptionGroup var deviceOptions: DeviceOptions
+
+    func validate() throws {
+        guard scale.isFinite, scale > 0, scale <= 8 else { throw ValidationError("--scale must be in (0, 8], got \(scale)") }
+        if let frames { guard frames > 0 else { throw ValidationError("--frames must be at least 1, got \(frames)") } }
+        if timing.repeatCount != nil || timing.autoreverse || !timing.keyframes.isEmpty {
+            throw ValidationError("--repeat, --autoreverse and --param-keyframes do not apply to navigate")
+        }
+    }
+
+    func run() throws {
+        let screens = images.isEmpty
+            ? [SampleScreens.home(scale: scale), SampleScreens.detail(scale: scale), SampleScreens.settings(scale: scale)]
+            : try images.map { try ImageFile.read(path: $0, scale: scale) }
+        let assignments = try params.map { text throws(ParameterError) in try parseAssignment(text) }
+        let resolved = try EffectRequest(effect: effect, parameters: assignments).resolve(scale: scale)
+        let reverse = try LiveNavigator.reverseEffectName(of: resolved.effect.name).map {
+            try EffectRequest(effect: $0, parameters: assignments).resolve(scale: scale)
+        }
+        let pushTiming = try timing.timing(defaultCurve: resolved.effect.defaultTiming, defaultDuration: resolved.effect.defaultDuration,
+                                           duration: duration)
+        let navigator = try LiveNavigator(screens: screens, effect: resolved, reverse: reverse, timing: pushTiming, scale: scale,
+                                          configuration: .init(environment: ProcessInfo.processInfo.environment,
+                                                               deviceSelector: deviceOptions.device))
+        let clock = ContinuousClock(), start = clock.now
+        try navigator.run(frames: frames) { (clock.now - start) / .seconds(1) }
+        if stats, let s = navigator.view.frameStatistics {
+            print(String(format: "frames %d  p50 %.2f ms  p90 %.2f ms  p99 %.2f ms  max %.2f ms", s.count, s.p50, s.p90, s.p99, s.max))
+        }
+    }
+}

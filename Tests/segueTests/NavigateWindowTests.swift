@@ -1,0 +1,125 @@
+// `segue navigate` in a real window on a private X server, driven by real key and mouse events
+// from xdotool and judged from screenshots as a person would: the first screen, a frame in the
+// middle of a push, the pushed screen, an edge drag that springs back and one that pops.
+// Screens are flat greys (0 and 255) and the effect is a linear fade, so every frame's grey level
+// says where the transition is: a pop plays the fade backwards, so at pop progress p the screen
+// shows 255·(1 − p).
+import Foundation
+import Segue
+import Testing
+
+@Suite("segue navigate (window, Xvfb)")
+struct NavigateWindowTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+
+    private func grey(_ shot: Image, _ g: (x: Int, y: Int, width: Int, height: Int)) -> Int {
+        Int(shot[g.x + g.width / 2, g.y + g.height / 2].r)
+    }
+
+    @Test("opens on the first screen; Right pushes through a mid-push frame to the next screen; Left pops back")
+    func pushAndPop() throws {
+        guard let display = try VirtualDisplay() else { return }
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try writeInputs(dir, width: 160, height: 120)
+        let live = try LiveProcess(["navigate", "from.png", "to.png", "--effect", "fade", "--duration", "3"], display: display, cwd: dir)
+        let id = try #require(try display.window(named: "segue navigate"), "no window appeared: \(live.stderr)")
+        let g = try display.geometry(of: id)
+        #expect(g.width == 160 && g.height == 120, "window \(g)")
+        let (first, isFirst) = try display.waitForScreen { grey($0, g) == 0 }
+        #expect(isFirst, "the first screen (black) should show, saw \(grey(first, g))")
+
+        try display.run("xdotool", ["key", "--window", id, "Right"])
+        let (mid, isMid) = try display.waitForScreen { (40...215).contains(grey($0, g)) }
+        #expect(isMid, "a frame in the middle of the push should mix both screens, saw \(grey(mid, g))")
+        let (pushed, isPushed) = try display.waitForScreen { grey($0, g) == 255 }
+        #expect(isPushed, "the pushed screen (white) should show, saw \(grey(pushed, g))")
+        // Pushing past the last screen does nothing.
+        try display.run("xdotool", ["key", "--window", id, "Right"])
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(grey(try display.screenshot(), g) == 255)
+
+        try display.run("xdotool", ["key", "--window", id, "Left"])
+        let (popped, isPopped) = try display.waitForScreen { grey($0, g) == 0 }
+        #expect(isPopped, "Left pops back to the first screen, saw \(grey(popped, g))")
+        try display.run("xdotool", ["key", "--window", id, "Escape"])
+        #expect(live.waitForExit() == 0, "\(live.stderr)")
+    }
+
+    @Test("an edge drag follows the finger; released before half way it springs back, past half way it pops")
+    func edgeDrag() throws {
+        guard let display = try VirtualDisplay() else { return }
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try writeInputs(dir, width: 200, height: 100)
+        let live = try LiveProcess(["navigate", "from.png", "to.png", "--effect", "fade", "--duration", "0.3"], display: display, cwd: dir)
+        let id = try #require(try display.window(named: "segue navigate"), "no window appeared: \(live.stderr)")
+        let g = try display.geometry(of: id)
+        try display.run("xdotool", ["key", "--window", id, "Return"])
+        let (_, isPushed) = try display.waitForScreen { grey($0, g) == 255 }
+        #expect(isPushed, "Enter pushes the second screen")
+
+        // A press away from the edge on the left half does nothing.
+        try display.run("xdotool", ["mousemove", "--window", id, "60", "50", "mousedown", "1", "mousemove", "--window", id, "150", "50", "mouseup", "1"])
+        Thread.sleep(forTimeInterval: 0.4)
+        #expect(grey(try display.screenshot(), g) == 255)
+
+        // From the edge (x = 5) to x = 65: 30 % of the width; the fade backwards shows 255·0.7.
+        try display.run("xdotool", ["mousemove", "--window", id, "5", "50", "mousedown", "1"])
+        try display.run("xdotool", ["mousemove", "--window", id, "35", "50"])
+        try display.run("xdotool", ["mousemove", "--window", id, "65", "50"])
+        let (held, isHeld) = try display.waitForScreen { abs(grey($0, g) - 178) <= 3 }
+        #expect(isHeld, "at 30 % of the way the pop shows grey 178, saw \(grey(held, g))")
+        // Held still, then released: no flick, under half way: it springs back.
+        Thread.sleep(forTimeInterval: 0.3)
+        try display.run("xdotool", ["mouseup", "1"])
+        let (back, isBack) = try display.waitForScreen { grey($0, g) == 255 }
+        #expect(isBack, "a release before half way cancels the pop, saw \(grey(back, g))")
+
+        // Again to x = 165: 80 %; released, the pop finishes on the first screen.
+        try display.run("xdotool", ["mousemove", "--window", id, "5", "50", "mousedown", "1"])
+        try display.run("xdotool", ["mousemove", "--window", id, "85", "50"])
+        try display.run("xdotool", ["mousemove", "--window", id, "165", "50"])
+        let (far, isFar) = try display.waitForScreen { abs(grey($0, g) - 51) <= 3 }
+        #expect(isFar, "at 80 % the pop shows grey 51, saw \(grey(far, g))")
+        Thread.sleep(forTimeInterval: 0.3)
+        try display.run("xdotool", ["mouseup", "1"])
+        let (done, isDone) = try display.waitForScreen { grey($0, g) == 0 }
+        #expect(isDone, "a release past half way finishes the pop, saw \(grey(done, g))")
+        // The stack now holds one screen: another edge drag does nothing.
+        try display.run("xdotool", ["mousemove", "--window", id, "5", "50", "mousedown", "1", "mousemove", "--window", id, "150", "50"])
+        Thread.sleep(forTimeInterval: 0.4)
+        #expect(grey(try display.screenshot(), g) == 0)
+        try display.run("xdotool", ["mouseup", "1"])
+
+        // Closing the window (a window manager's WM_DELETE_WINDOW request) quits cleanly, also
+        // mid-transition.
+        try display.run("xdotool", ["key", "--window", id, "Return"])
+        let close = try display.run("python3", [Self.fixtures + "/wm-close.py", id])
+        #expect(close.status == 0, "\(close.stderr)")
+        #expect(live.waitForExit() == 0, "\(live.stderr)")
+    }
+
+    @Test("--frames and --stats: quits by itself and prints frame-time percentiles")
+    func stats() throws {
+        guard let display = try VirtualDisplay() else { return }
+        let live = try LiveProcess(["navigate", "--effect", "fade", "--frames", "30", "--stats"], display: display)
+        #expect(live.waitForExit(timeout: 60) == 0, "\(live.stderr)")
+        let line = live.stdout
+        #expect(line.range(of: #"^frames 29  p50 [0-9.]+ ms  p90 [0-9.]+ ms  p99 [0-9.]+ ms  max [0-9.]+ ms\n$"#, options: .regularExpression) != nil,
+                "\(line)")
+    }
+
+    @Test("bad options: one error line, exit 1")
+    func badOptions() throws {
+        let r = try segue(["navigate", "--scale", "0"])
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("error: --scale must be in (0, 8], got 0.0"), "\(r.stderr)")
+        let missing = try segue(["navigate", "/nonexistent/a.png"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("error: "), "\(missing.stderr)")
+        let repeated = try segue(["navigate", "--repeat", "2"])
+        #expect(repeated.status == 1)
+        #expect(repeated.stderr.hasPrefix("error: --repeat, --autoreverse and --param-keyframes do not apply to navigate"), "\(repeated.stderr)")
+    }
+}
