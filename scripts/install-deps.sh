@@ -10,6 +10,7 @@ packages=(
   ffmpeg               # video output and the xfade benchmark peer
   libsdl2-dev          # windows, input and Vulkan surfaces (SegueWindow)
   chromium             # the gallery page test (headless screenshots, console errors)
+  xvfb xdotool imagemagick  # window tests: a private X server, real input events, screenshots
 )
 missing=()
 for p in "${packages[@]}"; do

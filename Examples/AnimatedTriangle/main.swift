@@ -9,9 +9,13 @@
 // The engine never reads the wall clock: a FrameClock steps it at i/fps. Each frame the context
 // updates the presentation values; when the layer needs display, the triangle is redrawn on the
 // GPU with the presentation scale, otherwise the previous picture is repeated. Frames go to a
-// video (ffmpeg) or a directory of PNGs.
+// video (ffmpeg) or a directory of PNGs, or, with --window, to the screen: then the clock is set
+// from a monotonic clock once per displayed frame (the display link of Core Animation), the
+// triangle is drawn straight into the window's swapchain (no readback) at the display's rate,
+// and the last frame stays until Escape or the window is closed.
 //
 //   swift run AnimatedTriangle triangle.mp4 [--fps 30] [--size 640x360]
+//   swift run AnimatedTriangle --window [--size 640x360]
 import ArgumentParser
 import Foundation
 import Segue
@@ -72,14 +76,22 @@ struct AnimatedTriangle: ParsableCommand {
     @Option(parsing: .unconditional, help: "Frames per second.")
     var fps: Double = 30
 
-    @Option(help: "Output size in pixels, WxH.")
+    @Option(help: "Output size in pixels, WxH (with --window: the window's size in points).")
     var size = "640x360"
+
+    @Flag(help: "Animate live in a window at the display's rate instead of writing a file.")
+    var window = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --window: quit after this many frames.", valueName: "N"))
+    var frames: Int?
 
     func run() throws {
         let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
         guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw ValidationError("--size must look like 640x360") }
         guard fps.isFinite, fps > 0 else { throw ValidationError("--fps must be positive") }
         let (width, height) = (parts[0], parts[1])
+
+        if window { return try runInWindow(width: width, height: height) }
 
         // The engine: a frame clock, a context, the layer.
         let clock = FrameClock(framesPerSecond: fps)
@@ -110,23 +122,7 @@ struct AnimatedTriangle: ParsableCommand {
         }
         layer.delegate = display
 
-        // 1. Implicit animation 1 → 2 in a 2 s easeInEaseOut transaction; 2. keyframes after it.
-        context.perform { tx in
-            tx.animationDuration = TriangleLayer.scaleUpDuration
-            tx.animationTimingFunction = .easeInEaseOut
-            tx.completion = {
-                let keyframes = try! KeyframeAnimation(
-                    values: [1.0, -1, 2, -2, 1], keyTimes: [0, 0.2, 0.5, 0.8, 1],
-                    timingFunctions: Array(repeating: .easeInEaseOut, count: 4),
-                    timing: MediaTiming(duration: TriangleLayer.keyframeDuration))
-                context.perform { tx in
-                    tx.disableActions = true
-                    layer.scale = 1   // the model value the keyframes end on
-                    layer.addAnimation(keyframes, forKey: "wobble", toProperty: "scale")
-                }
-            }
-            layer.scale = 2
-        }
+        startAnimations(context: context, layer: layer)
 
         let total = TriangleLayer.scaleUpDuration + TriangleLayer.keyframeDuration
         let frameCount = try Timeline.frameCount(duration: total, fps: fps)
@@ -147,6 +143,82 @@ struct AnimatedTriangle: ParsableCommand {
             throw error
         }
         print("wrote \(output): \(frameCount) frames at \(fps) fps, \(redraws) redraws of the triangle")
+    }
+
+    /// 1. Implicit animation 1 → 2 in a 2 s easeInEaseOut transaction; 2. keyframes after it.
+    func startAnimations(context: AnimationContext, layer: TriangleLayer) {
+        context.perform { tx in
+            tx.animationDuration = TriangleLayer.scaleUpDuration
+            tx.animationTimingFunction = .easeInEaseOut
+            tx.completion = {
+                let keyframes = try! KeyframeAnimation(
+                    values: [1.0, -1, 2, -2, 1], keyTimes: [0, 0.2, 0.5, 0.8, 1],
+                    timingFunctions: Array(repeating: .easeInEaseOut, count: 4),
+                    timing: MediaTiming(duration: TriangleLayer.keyframeDuration))
+                context.perform { tx in
+                    tx.disableActions = true
+                    layer.scale = 1   // the model value the keyframes end on
+                    layer.addAnimation(keyframes, forKey: "wobble", toProperty: "scale")
+                }
+            }
+            layer.scale = 2
+        }
+    }
+
+    /// The same animation live: the context's clock is set once per displayed frame from a
+    /// monotonic clock, and the triangle is redrawn into the window only when it needs display.
+    func runInWindow(width: Int, height: Int) throws {
+        let view = try LiveView(title: "AnimatedTriangle", width: width, height: height,
+                                configuration: .init(environment: ProcessInfo.processInfo.environment))
+        let clock = ManualClock()
+        let context = AnimationContext(clock: clock)
+        let layer = TriangleLayer(context: context)
+        let effect = try TransitionSourceParser.parse(triangleShader, name: "animated-triangle", source: .builtIn,
+                                                      defaultOrigin: .topLeft)
+        let blank = Image(width: 1, height: 1, fill: .black)
+        var renderer: TransitionRenderer?
+        var source: PresentationSource?
+        final class Display: AnimationHostDelegate {
+            let draw: (AnimationHost) -> Void
+            init(draw: @escaping (AnimationHost) -> Void) { self.draw = draw }
+            func display(_ host: AnimationHost) { draw(host) }
+        }
+        var drawError: Error?
+        let display = Display { _ in
+            do {
+                let size = view.pixelSize
+                if renderer == nil || renderer?.width != size.width || renderer?.height != size.height {
+                    renderer = try TransitionRenderer(effect: effect, from: blank, to: blank, width: size.width, height: size.height,
+                                                      context: view.context, framesInFlight: 1, readback: false)
+                }
+                source = try renderer?.presentationSource(progress: 0, time: clock.now, duration: 1,
+                                                          overrides: ["triangleScale": .float(layer.presentationScale)])
+            } catch { drawError = error }
+        }
+        layer.delegate = display
+        let monotonic = ContinuousClock(), start = monotonic.now
+        func now() -> Double { (monotonic.now - start) / .seconds(1) }
+        startAnimations(context: context, layer: layer)
+        layer.setNeedsDisplay()
+        var shown = 0
+        loop: while true {
+            for event in view.events() {
+                switch event {
+                case .quit, .keyDown(.escape, _, _): break loop
+                case .resized, .exposed: layer.setNeedsDisplay()
+                default: break
+                }
+            }
+            clock.now = now()
+            context.update()
+            layer.displayIfNeeded()
+            if let drawError { throw drawError }
+            if let source, try view.present(source) { shown += 1 }
+            if let frames, shown >= frames { break }
+        }
+        if let s = view.frameStatistics {
+            print(String(format: "frames %d  p50 %.2f ms  p90 %.2f ms  p99 %.2f ms  max %.2f ms", s.count, s.p50, s.p90, s.p99, s.max))
+        }
     }
 }
 

@@ -69,7 +69,7 @@ public final class LiveNavigator {
                 }
             }
             let frame = session.frame(at: clock())
-            if try view.present(try source(for: frame), now: clock()) { shown += 1 }
+            if try view.present(try source(for: frame)) { shown += 1 }
             if let frames, shown >= frames { break }
         }
     }

@@ -17,6 +17,10 @@ public final class LiveView {
 
     private let presenter: SwapchainPresenter
     private var lastPresent: Double?
+    private let clock = ContinuousClock()
+    private let opened: ContinuousClock.Instant
+    /// Seconds between frames at the display's refresh rate.
+    private let period: Double
 
     /// Opens a `width` × `height`-point window titled `title` and a context on the device
     /// `configuration` selects, with the window's presentation extensions.
@@ -31,6 +35,8 @@ public final class LiveView {
         presenter = try SwapchainPresenter(context: context, surface: surface, width: pixels.width, height: pixels.height)
         self.window = window
         self.context = context
+        period = 1 / window.refreshRate
+        opened = clock.now
     }
 
     /// The window's drawable size in pixels.
@@ -44,17 +50,30 @@ public final class LiveView {
         return events
     }
 
-    /// Shows `source`, waiting for the display (FIFO); `now` (seconds, any origin) records the
-    /// interval since the previous frame.
+    /// Shows `source` at the display's rate: FIFO presentation waits for the display, and where
+    /// the window system does not (a virtual X server has no vertical blank) frames are spaced by
+    /// the display's refresh period, so a live view never spins faster than the screen shows.
+    /// Records the interval since the previous frame (for `frameStatistics`).
+    /// - Returns: false when the frame was skipped while the swapchain was rebuilt.
     @discardableResult
-    public func present(_ source: PresentationSource, now: Double) throws -> Bool {
+    public func present(_ source: PresentationSource) throws -> Bool {
+        // Intervals are measured between the starts of presents: the cadence the display sees.
+        // With a window system that paces by itself they are a period already, and nothing waits.
+        if let lastPresent {
+            let wait = period - (seconds() - lastPresent)
+            if wait > 0.0005 { Thread.sleep(forTimeInterval: wait) }
+        }
+        let start = seconds()
         let shown = try presenter.present(source)
         if shown {
-            if let lastPresent { frameIntervals.append(now - lastPresent) }
-            lastPresent = now
+            if let lastPresent { frameIntervals.append(start - lastPresent) }
+            lastPresent = start
         }
         return shown
     }
+
+    /// Seconds on a monotonic clock since the view opened.
+    private func seconds() -> Double { (clock.now - opened) / .seconds(1) }
 
     /// The 50th, 90th, 99th percentiles and the maximum of the frame intervals, in milliseconds.
     public var frameStatistics: (count: Int, p50: Double, p90: Double, p99: Double, max: Double)? {

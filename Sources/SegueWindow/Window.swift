@@ -54,6 +54,14 @@ public final class Window {
         return width > 0 && pixels.width > 0 ? Double(pixels.width) / width : 1
     }
 
+    /// The refresh rate of the display the window is on, in hertz; 60 when the display does not
+    /// say (virtual X servers report none).
+    public var refreshRate: Double {
+        var mode = SDL_DisplayMode()
+        guard SDL_GetWindowDisplayMode(window, &mode) == 0, mode.refresh_rate > 0 else { return 60 }
+        return Double(mode.refresh_rate)
+    }
+
     /// The title shown by the window manager.
     public var title: String {
         get { String(cString: SDL_GetWindowTitle(window)) }

@@ -109,7 +109,7 @@ struct PreviewCommand: ParsableCommand {
             let moment = session.moment(at: now())
             let source = try renderer.presentationSource(progress: moment.progress, time: moment.time, duration: timeline.duration,
                                                          overrides: timeline.parameters(at: moment.time))
-            if try view.present(source, now: now()) { shown += 1 }
+            if try view.present(source) { shown += 1 }
             if let frames, shown >= frames { break }
         }
     }

@@ -128,7 +128,7 @@ final class VirtualDisplay {
     }
 }
 
-/// A running `segue` child (a live window), killed when released.
+/// A running `segue` (or example) child with a live window, killed when released.
 final class LiveProcess {
     let process: Process
     private let errorPipe = Pipe()
@@ -142,9 +142,9 @@ final class LiveProcess {
         var stdout = Data()
     }
 
-    init(_ arguments: [String], display: VirtualDisplay, cwd: String? = nil) throws {
+    init(_ arguments: [String], display: VirtualDisplay, cwd: String? = nil, binary: String = segueBinary) throws {
         process = Process()
-        process.executableURL = URL(fileURLWithPath: segueBinary)
+        process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["DISPLAY"] = display.name
