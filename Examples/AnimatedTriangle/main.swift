@@ -216,9 +216,7 @@ struct AnimatedTriangle: ParsableCommand {
             if let source, try view.present(source) { shown += 1 }
             if let frames, shown >= frames { break }
         }
-        if let s = view.frameStatistics {
-            print(String(format: "frames %d  p50 %.2f ms  p90 %.2f ms  p99 %.2f ms  max %.2f ms", s.count, s.p50, s.p90, s.p99, s.max))
-        }
+        if let line = view.statisticsLine { print(line) }
     }
 }
 

@@ -50,13 +50,13 @@ public final class LiveView {
         return events
     }
 
-    /// Shows `source` at the display's rate: FIFO presentation waits for the display, and where
+    /// Shows `source` (with `overlay` across the top, e.g. a `MessageCard`) at the display's rate: FIFO presentation waits for the display, and where
     /// the window system does not (a virtual X server has no vertical blank) frames are spaced by
     /// the display's refresh period, so a live view never spins faster than the screen shows.
     /// Records the interval since the previous frame (for `frameStatistics`).
     /// - Returns: false when the frame was skipped while the swapchain was rebuilt.
     @discardableResult
-    public func present(_ source: PresentationSource) throws -> Bool {
+    public func present(_ source: PresentationSource, overlay: PresentationSource? = nil) throws -> Bool {
         // Intervals are measured between the starts of presents: the cadence the display sees.
         // With a window system that paces by itself they are a period already, and nothing waits.
         if let lastPresent {
@@ -64,7 +64,7 @@ public final class LiveView {
             if wait > 0.0005 { Thread.sleep(forTimeInterval: wait) }
         }
         let start = seconds()
-        let shown = try presenter.present(source)
+        let shown = try presenter.present(source, overlay: overlay)
         if shown {
             if let lastPresent { frameIntervals.append(start - lastPresent) }
             lastPresent = start
@@ -74,6 +74,12 @@ public final class LiveView {
 
     /// Seconds on a monotonic clock since the view opened.
     private func seconds() -> Double { (clock.now - opened) / .seconds(1) }
+
+    /// `frames N  p50 … ms  p90 … ms  p99 … ms  max … ms`: the frame-interval statistics as one
+    /// line (nil before two frames were shown).
+    public var statisticsLine: String? {
+        frameStatistics.map { String(format: "frames %d  p50 %.2f ms  p90 %.2f ms  p99 %.2f ms  max %.2f ms", $0.count, $0.p50, $0.p90, $0.p99, $0.max) }
+    }
 
     /// The 50th, 90th, 99th percentiles and the maximum of the frame intervals, in milliseconds.
     public var frameStatistics: (count: Int, p50: Double, p90: Double, p99: Double, max: Double)? {

@@ -139,24 +139,30 @@ public enum SampleScreens {
 // MARK: - Rasteriser
 
 /// An opaque 8-bit colour.
-private struct SampleRGB {
+struct SampleRGB {
     var r, g, b: UInt8
     init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { self.r = r; self.g = g; self.b = b }
 }
 
 /// A tiny software rasteriser over an opaque RGBA8 buffer; coordinates are in points.
-private struct SampleCanvas {
+struct SampleCanvas {
     let width: Int
     let height: Int
     let scale: Double
     var pixels: [UInt8]
 
+    /// A sample screen's canvas (390 × 844 points) at `scale`.
     init(scale: Double, background: SampleRGB) {
-        precondition(scale.isFinite && scale > 0, "scale must be positive and finite")
         let size = SampleScreens.pixelSize(scale: scale)
-        precondition((try? Image.validateSize(width: size.width, height: size.height)) != nil, "scale \(scale) is too large")
-        width = size.width
-        height = size.height
+        self.init(width: size.width, height: size.height, scale: scale, background: background)
+    }
+
+    /// A canvas of `width` × `height` pixels at `scale` pixels per point.
+    init(width: Int, height: Int, scale: Double, background: SampleRGB) {
+        precondition(scale.isFinite && scale > 0, "scale must be positive and finite")
+        precondition((try? Image.validateSize(width: width, height: height)) != nil, "\(width)x\(height) is too large")
+        self.width = width
+        self.height = height
         self.scale = scale
         pixels = [UInt8](repeating: 255, count: width * height * 4)
         pixels.withUnsafeMutableBufferPointer { p in
@@ -280,7 +286,7 @@ private struct SampleCanvas {
     mutating func text(_ string: String, x: Double, y: Double, cell: Double, _ color: SampleRGB) {
         var left = x
         for character in string {
-            guard let rows = SampleBlockFont.glyphs[character] else { left += 6 * cell; continue }
+            guard let rows = BlockFont.rows(character) else { left += 6 * cell; continue }
             for (row, bits) in rows.enumerated() {
                 for (column, bit) in bits.enumerated() where bit == "#" {
                     rect(left + Double(column) * cell, y + Double(row) * cell, cell, cell, color)
@@ -289,25 +295,4 @@ private struct SampleCanvas {
             left += 6 * cell
         }
     }
-}
-
-/// A 5x7 block font with just the characters the sample screens use.
-private enum SampleBlockFont {
-    static let glyphs: [Character: [String]] = [
-        "1": ["..#..", ".##..", "#.#..", "..#..", "..#..", "..#..", "#####"],
-        "2": [".###.", "#...#", "....#", "...#.", "..#..", ".#...", "#####"],
-        "3": ["####.", "....#", "....#", ".###.", "....#", "....#", "####."],
-        "A": [".###.", "#...#", "#...#", "#####", "#...#", "#...#", "#...#"],
-        "D": ["####.", "#...#", "#...#", "#...#", "#...#", "#...#", "####."],
-        "E": ["#####", "#....", "#....", "####.", "#....", "#....", "#####"],
-        "G": [".###.", "#...#", "#....", "#.###", "#...#", "#...#", ".###."],
-        "H": ["#...#", "#...#", "#...#", "#####", "#...#", "#...#", "#...#"],
-        "I": [".###.", "..#..", "..#..", "..#..", "..#..", "..#..", ".###."],
-        "L": ["#....", "#....", "#....", "#....", "#....", "#....", "#####"],
-        "M": ["#...#", "##.##", "#.#.#", "#.#.#", "#...#", "#...#", "#...#"],
-        "N": ["#...#", "##..#", "#.#.#", "#..##", "#...#", "#...#", "#...#"],
-        "O": [".###.", "#...#", "#...#", "#...#", "#...#", "#...#", ".###."],
-        "S": [".####", "#....", "#....", ".###.", "....#", "....#", "####."],
-        "T": ["#####", "..#..", "..#..", "..#..", "..#..", "..#..", "..#.."],
-    ]
 }

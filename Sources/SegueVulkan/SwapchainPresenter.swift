@@ -39,7 +39,7 @@ public final class SwapchainPresenter {
     private var next = 0
     /// The source each slot's submitted blit reads, kept alive until that slot's fence passes
     /// (its renderer may be released meanwhile).
-    private var reading: [PresentationSource?] = [nil, nil]
+    private var reading: [[PresentationSource]] = [[], []]
     private var needsRebuild = false
 
     /// Takes ownership of `surface` (a `VkSurfaceKHR` made by the window for
@@ -108,13 +108,14 @@ public final class SwapchainPresenter {
 
     // MARK: - Presenting
 
-    /// Shows `source`, scaled to fill the window, and waits for a free slot first (FIFO: at most
-    /// two frames queued, so this paces the caller to the display).
+    /// Shows `source`, scaled to fill the window, with `overlay` (if any) across the top at the
+    /// window's width and its own aspect ratio; waits for a free slot first (FIFO: at most two
+    /// frames queued, so this paces the caller to the display).
     /// - Returns: false when the frame was skipped because the swapchain had to be rebuilt
     ///   (call again with the next frame).
     /// - Throws: `VulkanError` (`.deviceLost`, …).
     @discardableResult
-    public func present(_ source: PresentationSource) throws(VulkanError) -> Bool {
+    public func present(_ source: PresentationSource, overlay: PresentationSource? = nil) throws(VulkanError) -> Bool {
         if needsRebuild { try rebuild() }
         let device = context.device
         let slot = slots[next]
@@ -129,7 +130,7 @@ public final class SwapchainPresenter {
         }
         if acquire != VK_SUBOPTIMAL_KHR { try check(acquire, "vkAcquireNextImageKHR") }
         try check(vkResetFences(device, 1, &fence), "vkResetFences")
-        reading[next] = source
+        reading[next] = [source] + (overlay.map { [$0] } ?? [])
 
         let cb = slot.commandBuffer
         try check(vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer")
@@ -138,28 +139,22 @@ public final class SwapchainPresenter {
         begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
         try check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer")
         let target = images[Int(index)]
-        if source.layout != .transferSource {
-            imageBarrier(cb, source.image, from: source.layout, to: .transferSource, srcStages: .colorAttachmentOutput,
-                         srcAccess: .colorAttachmentWrite, dstStages: .transfer, dstAccess: .transferRead)
-        }
         swapchainBarrier(cb, target, from: VK_IMAGE_LAYOUT_UNDEFINED, to: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                          srcStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, srcAccess: VK_ACCESS_2_NONE,
                          dstStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, dstAccess: VK_ACCESS_2_TRANSFER_WRITE_BIT)
-        var blit = VkImageBlit()
-        blit.srcSubresource = source.image.format.subresourceLayers
-        blit.srcOffsets.1 = VkOffset3D(x: Int32(source.image.width), y: Int32(source.image.height), z: 1)
-        blit.dstSubresource = PixelFormat.rgba8Unorm.subresourceLayers
-        blit.dstOffsets.1 = VkOffset3D(x: Int32(width), y: Int32(height), z: 1)
-        vkCmdBlitImage(cb, source.image.image, ImageLayout.transferSource.vk, target, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                       1, &blit, source.image.width == width && source.image.height == height ? VK_FILTER_NEAREST : VK_FILTER_LINEAR)
+        blit(cb, source, into: target, height: height)
+        if let overlay {
+            // Across the top at the window's width; the blit after the first one writes over it
+            // (transfer writes to one image in submission order need a barrier between them).
+            swapchainBarrier(cb, target, from: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, to: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                             srcStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, srcAccess: VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                             dstStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, dstAccess: VK_ACCESS_2_TRANSFER_WRITE_BIT)
+            let h = min(height, max(1, overlay.image.height * width / max(overlay.image.width, 1)))
+            blit(cb, overlay, into: target, height: h)
+        }
         swapchainBarrier(cb, target, from: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, to: VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
                          srcStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, srcAccess: VK_ACCESS_2_TRANSFER_WRITE_BIT,
                          dstStage: VK_PIPELINE_STAGE_2_NONE, dstAccess: VK_ACCESS_2_NONE)
-        if source.layout != .transferSource {
-            // Back to where the renderer's recorded commands expect it.
-            imageBarrier(cb, source.image, from: .transferSource, to: source.layout, srcStages: .transfer,
-                         srcAccess: .transferRead, dstStages: .colorAttachmentOutput, dstAccess: .colorAttachmentWrite)
-        }
         try check(vkEndCommandBuffer(cb), "vkEndCommandBuffer")
 
         var waitSemaphore: VkSemaphore? = slot.acquired
@@ -208,6 +203,28 @@ public final class SwapchainPresenter {
         }
         try check(presented, "vkQueuePresentKHR")
         return true
+    }
+
+    /// Records a blit of `source` (moved to transfer-source layout and back around it) into the
+    /// top `height` rows of `target`, at the swapchain's width.
+    private func blit(_ cb: VkCommandBuffer, _ source: PresentationSource, into target: VkImage, height: Int) {
+        if source.layout != .transferSource {
+            imageBarrier(cb, source.image, from: source.layout, to: .transferSource, srcStages: .colorAttachmentOutput,
+                         srcAccess: .colorAttachmentWrite, dstStages: .transfer, dstAccess: .transferRead)
+        }
+        var region = VkImageBlit()
+        region.srcSubresource = source.image.format.subresourceLayers
+        region.srcOffsets.1 = VkOffset3D(x: Int32(source.image.width), y: Int32(source.image.height), z: 1)
+        region.dstSubresource = PixelFormat.rgba8Unorm.subresourceLayers
+        region.dstOffsets.1 = VkOffset3D(x: Int32(width), y: Int32(height), z: 1)
+        let exact = source.image.width == width && source.image.height == height
+        vkCmdBlitImage(cb, source.image.image, ImageLayout.transferSource.vk, target, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                       1, &region, exact ? VK_FILTER_NEAREST : VK_FILTER_LINEAR)
+        if source.layout != .transferSource {
+            // Back to where the renderer's recorded commands expect it.
+            imageBarrier(cb, source.image, from: .transferSource, to: source.layout, srcStages: .transfer,
+                         srcAccess: .transferRead, dstStages: .colorAttachmentOutput, dstAccess: .colorAttachmentWrite)
+        }
     }
 
     // MARK: - Swapchain

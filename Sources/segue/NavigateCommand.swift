@@ -63,8 +63,6 @@ struct NavigateCommand: ParsableCommand {
                                                                deviceSelector: deviceOptions.device))
         let clock = ContinuousClock(), start = clock.now
         try navigator.run(frames: frames) { (clock.now - start) / .seconds(1) }
-        if stats, let s = navigator.view.frameStatistics {
-            print(String(format: "frames %d  p50 %.2f ms  p90 %.2f ms  p99 %.2f ms  max %.2f ms", s.count, s.p50, s.p90, s.p99, s.max))
-        }
+        if stats, let line = navigator.view.statisticsLine { print(line) }
     }
 }

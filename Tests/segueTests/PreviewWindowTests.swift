@@ -79,8 +79,13 @@ struct PreviewWindowTests {
         #expect(live.waitForStderr("error: "), "no error reported: \(live.stderr)")
         let report = live.stderr
         #expect(report.contains("\(effect):4: error:"), "the error should name the file's own line 4: \(report)")
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(centre(try display.screenshot()) == Pixel(0, 255, 0, 255), "the last good version keeps running")
+        // The error shows across the top of the window as white text on dark red; below it the
+        // last good version keeps running.
+        let (card, isCard) = try display.waitForScreen { $0[g.x + 1, g.y + 1] == Pixel(120, 16, 24, 255) }
+        #expect(isCard, "the error card should show at the top, saw \(card[g.x + 1, g.y + 1])")
+        let top = (0..<g.width).flatMap { x in (0..<(g.height / 2)).map { y in card[g.x + x, g.y + y] } }
+        #expect(top.contains(Pixel(255, 255, 255, 255)), "the card has text")
+        #expect(card[g.x + g.width / 2, g.y + g.height - 10] == Pixel(0, 255, 0, 255), "the last good version keeps running")
         #expect(live.process.isRunning)
     }
 
