@@ -31,6 +31,8 @@ struct NavigateCommand: ParsableCommand {
 
     @OptionGroup var timing: TimingOptions
 
+    @OptionGroup(title: "Stitchable shader options") var stitchable: StitchableOptions
+
     @Flag(help: "Print frame-time percentiles at exit.")
     var stats = false
 
@@ -52,7 +54,7 @@ struct NavigateCommand: ParsableCommand {
             ? [SampleScreens.home(scale: scale), SampleScreens.detail(scale: scale), SampleScreens.settings(scale: scale)]
             : try images.map { try ImageFile.read(path: $0, scale: scale) }
         let assignments = try params.map { text throws(ParameterError) in try parseAssignment(text) }
-        let resolved = try EffectRequest(effect: effect, parameters: assignments).resolve(scale: scale)
+        let resolved = try EffectRequest(effect: effect, parameters: assignments, stitchable: try stitchable.request()).resolve(scale: scale)
         let reverse = try LiveNavigator.reverseEffectName(of: resolved.effect.name).map {
             try EffectRequest(effect: $0, parameters: assignments).resolve(scale: scale)
         }

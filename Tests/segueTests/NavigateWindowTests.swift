@@ -110,6 +110,29 @@ struct NavigateWindowTests {
                 "\(line)")
     }
 
+    @Test("every effect kind runs live: built-in, mesh, .glsl and stitchable .metal", arguments: [
+        ["--effect", "doom-melt"], ["--effect", "cube"], ["--effect", "page-curl"],
+        ["--effect", "gallery/tint.glsl"], ["--effect", "gallery/slide.metal:slide", "--insertion", "1:0", "--removal", "0:-1"],
+    ])
+    func effectKinds(arguments: [String]) throws {
+        guard let display = try VirtualDisplay() else { return }
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try writeInputs(dir, width: 120, height: 90)
+        let args = arguments.map { $0.hasPrefix("gallery/") ? Self.fixtures + "/" + $0 : $0 }
+        let live = try LiveProcess(["navigate", "from.png", "to.png"] + args, display: display, cwd: dir)
+        let id = try #require(try display.window(named: "segue navigate"), "no window appeared: \(live.stderr)")
+        let g = try display.geometry(of: id)
+        let (_, isFirst) = try display.waitForScreen { $0[g.x + g.width / 2, g.y + g.height / 2] == Pixel(0, 0, 0, 255) }
+        #expect(isFirst, "the first screen (black) shows")
+        try display.run("xdotool", ["key", "--window", id, "Right"])
+        let (_, isPushed) = try display.waitForScreen(timeout: 30) { $0[g.x + g.width / 2, g.y + g.height / 2] == Pixel(255, 255, 255, 255) }
+        #expect(isPushed, "the pushed screen (white) shows")
+        try display.run("xdotool", ["key", "--window", id, "Escape"])
+        #expect(live.waitForExit(timeout: 30) == 0, "\(live.stderr)")
+        #expect(live.stderr.isEmpty, "\(live.stderr)")
+    }
+
     @Test("bad options: one error line, exit 1")
     func badOptions() throws {
         let r = try segue(["navigate", "--scale", "0"])
