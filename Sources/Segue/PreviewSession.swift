@@ -55,7 +55,7 @@ public struct PreviewSession: Sendable {
         case let .pointerDown(x, _, _):
             isScrubbing = true
             scrub(x: x, width: width)
-        case let .pointerMoved(x, _, pressed, _) where pressed && isScrubbing:
+        case let .pointerMoved(x, _, _, _) where isScrubbing:
             scrub(x: x, width: width)
         case .pointerUp:
             isScrubbing = false

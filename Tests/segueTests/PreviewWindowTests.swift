@@ -28,6 +28,9 @@ struct PreviewWindowTests {
         try display.run("xdotool", ["mousemove", "--window", id, "50", "50", "mousedown", "1"])
         let (quarter, ok1) = try display.waitForScreen { abs(centreGrey($0, g) - 64) <= 2 }
         #expect(ok1, "expected grey 64 at progress 0.25, saw \(centreGrey(quarter, g))")
+        // Held there (the loop alone would have moved on by 0.3 of the way).
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(abs(centreGrey(try display.screenshot(), g) - 64) <= 2, "the press holds the preview at 0.25")
         // Drag to three quarters: 191.
         try display.run("xdotool", ["mousemove", "--window", id, "150", "50"])
         let (threeQuarters, ok2) = try display.waitForScreen { abs(centreGrey($0, g) - 191) <= 2 }

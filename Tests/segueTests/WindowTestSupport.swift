@@ -97,7 +97,8 @@ final class VirtualDisplay {
     func window(named title: String, timeout: Double = 30) throws -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let r = try run("xdotool", ["search", "--name", title])
+            // Only a mapped window takes input: events sent before it is viewable are lost.
+            let r = try run("xdotool", ["search", "--onlyvisible", "--name", title])
             if let id = r.stdoutText.split(separator: "\n").first { return String(id) }
             Thread.sleep(forTimeInterval: 0.1)
         }
