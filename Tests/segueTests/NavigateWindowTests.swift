@@ -39,9 +39,19 @@ struct NavigateWindowTests {
         Thread.sleep(forTimeInterval: 0.5)
         #expect(grey(try display.screenshot(), g) == 255)
 
+        // A resized window is filled at its new size (the swapchain and renderers follow).
+        try display.run("xdotool", ["windowsize", id, "300", "200"])
+        let (resized, isResized) = try display.waitForScreen { shot in
+            let r = try? display.geometry(of: id)
+            guard let r, r.width == 300, r.height == 200 else { return false }
+            return [(1, 1), (298, 1), (1, 198), (298, 198), (150, 100)].allSatisfy { shot[r.x + $0.0, r.y + $0.1] == Pixel(255, 255, 255, 255) }
+        }
+        let g2 = try display.geometry(of: id)
+        #expect(isResized, "the resized window should be white edge to edge: \(g2), \(grey(resized, g2))")
+
         try display.run("xdotool", ["key", "--window", id, "Left"])
-        let (popped, isPopped) = try display.waitForScreen { grey($0, g) == 0 }
-        #expect(isPopped, "Left pops back to the first screen, saw \(grey(popped, g))")
+        let (popped, isPopped) = try display.waitForScreen { grey($0, g2) == 0 }
+        #expect(isPopped, "Left pops back to the first screen, saw \(grey(popped, g2))")
         try display.run("xdotool", ["key", "--window", id, "Escape"])
         #expect(live.waitForExit() == 0, "\(live.stderr)")
     }
