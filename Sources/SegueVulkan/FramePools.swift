@@ -96,13 +96,6 @@ final class FramePools {
 
     /// A primary command buffer from the command pool.
     func makeCommandBuffer() throws(VulkanError) -> VkCommandBuffer {
-        var alloc = VkCommandBufferAllocateInfo()
-        alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
-        alloc.commandPool = commandPool
-        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY
-        alloc.commandBufferCount = 1
-        var cb: VkCommandBuffer?
-        try check(vkAllocateCommandBuffers(context.device, &alloc, &cb), "vkAllocateCommandBuffers")
-        return cb!
+        try allocateCommandBuffer(context.device, pool: commandPool)
     }
 }

@@ -142,18 +142,27 @@ func imageBarrier(_ cb: VkCommandBuffer, _ image: GPUImage,
                   from oldLayout: ImageLayout, to newLayout: ImageLayout,
                   srcStages: PipelineStages, srcAccess: MemoryAccess,
                   dstStages: PipelineStages, dstAccess: MemoryAccess) {
+    imageBarrier(cb, image.image, range: image.format.subresourceRange, from: oldLayout.vk, to: newLayout.vk,
+                 srcStages: srcStages.vk, srcAccess: srcAccess.vk, dstStages: dstStages.vk, dstAccess: dstAccess.vk)
+}
+
+/// Records a layout transition of any image (a swapchain's too), in Vulkan's own terms.
+func imageBarrier(_ cb: VkCommandBuffer, _ image: VkImage, range: VkImageSubresourceRange,
+                  from oldLayout: VkImageLayout, to newLayout: VkImageLayout,
+                  srcStages: VkPipelineStageFlags2, srcAccess: VkAccessFlags2,
+                  dstStages: VkPipelineStageFlags2, dstAccess: VkAccessFlags2) {
     var barrier = VkImageMemoryBarrier2()
     barrier.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2
-    barrier.srcStageMask = srcStages.vk
-    barrier.srcAccessMask = srcAccess.vk
-    barrier.dstStageMask = dstStages.vk
-    barrier.dstAccessMask = dstAccess.vk
-    barrier.oldLayout = oldLayout.vk
-    barrier.newLayout = newLayout.vk
+    barrier.srcStageMask = srcStages
+    barrier.srcAccessMask = srcAccess
+    barrier.dstStageMask = dstStages
+    barrier.dstAccessMask = dstAccess
+    barrier.oldLayout = oldLayout
+    barrier.newLayout = newLayout
     barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
     barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
-    barrier.image = image.image
-    barrier.subresourceRange = image.format.subresourceRange
+    barrier.image = image
+    barrier.subresourceRange = range
     withUnsafePointer(to: &barrier) { b in
         var dep = VkDependencyInfo()
         dep.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO
@@ -161,6 +170,18 @@ func imageBarrier(_ cb: VkCommandBuffer, _ image: GPUImage,
         dep.pImageMemoryBarriers = b
         vkCmdPipelineBarrier2(cb, &dep)
     }
+}
+
+/// A primary command buffer from `pool`.
+func allocateCommandBuffer(_ device: VkDevice, pool: VkCommandPool) throws(VulkanError) -> VkCommandBuffer {
+    var alloc = VkCommandBufferAllocateInfo()
+    alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
+    alloc.commandPool = pool
+    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY
+    alloc.commandBufferCount = 1
+    var cb: VkCommandBuffer?
+    try check(vkAllocateCommandBuffers(device, &alloc, &cb), "vkAllocateCommandBuffers")
+    return cb!
 }
 
 /// Records a buffer barrier making transfer writes visible to host reads.

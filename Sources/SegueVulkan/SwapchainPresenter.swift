@@ -74,7 +74,7 @@ public final class SwapchainPresenter {
         }
         self.pool = pool
         do {
-            for _ in 0..<2 { slots.append((try makeCommandBuffer(), try makeSemaphore(), try context.makeFence(signaled: true))) }
+            for _ in 0..<2 { slots.append((try allocateCommandBuffer(context.device, pool: pool), try makeSemaphore(), try context.makeFence(signaled: true))) }
             try build()
         } catch {
             destroy()
@@ -314,38 +314,10 @@ public final class SwapchainPresenter {
         return semaphore!
     }
 
-    private func makeCommandBuffer() throws(VulkanError) -> VkCommandBuffer {
-        var alloc = VkCommandBufferAllocateInfo()
-        alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
-        alloc.commandPool = pool
-        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY
-        alloc.commandBufferCount = 1
-        var cb: VkCommandBuffer?
-        try check(vkAllocateCommandBuffers(context.device, &alloc, &cb), "vkAllocateCommandBuffers")
-        return cb!
-    }
-
     private func swapchainBarrier(_ cb: VkCommandBuffer, _ image: VkImage, from: VkImageLayout, to: VkImageLayout,
                                   srcStage: VkPipelineStageFlags2, srcAccess: VkAccessFlags2,
                                   dstStage: VkPipelineStageFlags2, dstAccess: VkAccessFlags2) {
-        var barrier = VkImageMemoryBarrier2()
-        barrier.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2
-        barrier.srcStageMask = srcStage
-        barrier.srcAccessMask = srcAccess
-        barrier.dstStageMask = dstStage
-        barrier.dstAccessMask = dstAccess
-        barrier.oldLayout = from
-        barrier.newLayout = to
-        barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
-        barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
-        barrier.image = image
-        barrier.subresourceRange = PixelFormat.rgba8Unorm.subresourceRange
-        withUnsafePointer(to: &barrier) { b in
-            var dep = VkDependencyInfo()
-            dep.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO
-            dep.imageMemoryBarrierCount = 1
-            dep.pImageMemoryBarriers = b
-            vkCmdPipelineBarrier2(cb, &dep)
-        }
+        imageBarrier(cb, image, range: PixelFormat.rgba8Unorm.subresourceRange, from: from, to: to,
+                     srcStages: srcStage, srcAccess: srcAccess, dstStages: dstStage, dstAccess: dstAccess)
     }
 }
