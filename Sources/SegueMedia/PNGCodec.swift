@@ -5,6 +5,9 @@
 //
 // 16-bit files without colour-space chunks are read as sRGB-encoded (PNG_IMAGE_FLAG_16BIT_sRGB),
 // as every other tool treats them; libpng would otherwise assume linear 16-bit values.
+//
+// Interlaced (Adam7) files go through libpng's row API instead (`decodeRows`): the simplified
+// API of Debian's libpng security update returns wrong pixels for interlaced 16-bit files.
 
 import CSeguePNG
 import SegueCore
@@ -38,6 +41,10 @@ enum PNGCodec {
                 png_image_free(&png)
                 return .failure(problem)
             }
+            if PNGCodec.isInterlaced(bytes) {
+                png_image_free(&png)
+                return PNGCodec.decodeRows(bytes, width: width, height: height, path: path, scale: scale)
+            }
             png.format = PNGCodec.formatRGBA
             png.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
             var failure: String?
@@ -54,6 +61,30 @@ enum PNGCodec {
             return .success(Image(width: width, height: height, scale: scale, straightRGBA: pixels))
         }
         return try result.get()
+    }
+
+    /// Whether the header (IHDR, the first chunk: its interlace byte is at offset 28) says Adam7.
+    static func isInterlaced(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count > 28 && bytes[12..<16].elementsEqual("IHDR".utf8) && bytes[28] == 1
+    }
+
+    /// Decodes with libpng's row API (the C function in CSeguePNG's shim), for interlaced files,
+    /// which the simplified API of Debian's libpng 1.6.39 security update decodes wrongly at
+    /// 16 bits. The size was checked from the header before this allocates.
+    static func decodeRows(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int, path: String,
+                           scale: Double) -> Result<Image, MediaError> {
+        var message = [CChar](repeating: 0, count: 256)
+        var status: Int32 = 0
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            status = segue_png_decode_rgba8(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, buffer.baseAddress,
+                                            UInt32(width), UInt32(height), &message, message.count)
+            count = status == 0 ? width * height * 4 : 0
+        }
+        guard status == 0 else {
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return .failure(.corrupt(path: path, format: "PNG", message: text))
+        }
+        return .success(Image(width: width, height: height, scale: scale, straightRGBA: pixels))
     }
 
     // MARK: - Encoding

@@ -24,7 +24,7 @@ struct AnimatedTriangleWindowTests {
         let binary = productBinary("AnimatedTriangle")
         let live = try LiveProcess(["--window", "--size", "320x180"], display: display, binary: binary)
         let id = try #require(try display.window(named: "AnimatedTriangle"), "no window appeared: \(live.stderr)")
-        let g = try display.geometry(of: id)
+        let g = try display.settledGeometry(of: id)
         #expect(g.width == 320 && g.height == 180, "window \(g)")
         // At scale 1 the triangle (height 2h, base 2h, h = 0.15 × 180 = 27 points) covers about
         // 2h² = 1458 pixels; at scale 2 four times that. Sample until both a small and a large

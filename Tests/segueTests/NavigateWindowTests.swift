@@ -24,7 +24,7 @@ struct NavigateWindowTests {
         try writeInputs(dir, width: 160, height: 120)
         let live = try LiveProcess(["navigate", "from.png", "to.png", "--effect", "fade", "--duration", "3"], display: display, cwd: dir)
         let id = try #require(try display.window(named: "segue navigate"), "no window appeared: \(live.stderr)")
-        let g = try display.geometry(of: id)
+        let g = try display.settledGeometry(of: id)
         #expect(g.width == 160 && g.height == 120, "window \(g)")
         let (first, isFirst) = try display.waitForScreen { grey($0, g) == 0 }
         #expect(isFirst, "the first screen (black) should show, saw \(grey(first, g))")
@@ -64,7 +64,7 @@ struct NavigateWindowTests {
         try writeInputs(dir, width: 200, height: 100)
         let live = try LiveProcess(["navigate", "from.png", "to.png", "--effect", "fade", "--duration", "0.3"], display: display, cwd: dir)
         let id = try #require(try display.window(named: "segue navigate"), "no window appeared: \(live.stderr)")
-        let g = try display.geometry(of: id)
+        let g = try display.settledGeometry(of: id)
         try display.run("xdotool", ["key", "--window", id, "Return"])
         let (_, isPushed) = try display.waitForScreen { grey($0, g) == 255 }
         #expect(isPushed, "Enter pushes the second screen")
@@ -132,7 +132,7 @@ struct NavigateWindowTests {
         let args = arguments.map { $0.hasPrefix("gallery/") ? Self.fixtures + "/" + $0 : $0 }
         let live = try LiveProcess(["navigate", "from.png", "to.png"] + args, display: display, cwd: dir)
         let id = try #require(try display.window(named: "segue navigate"), "no window appeared: \(live.stderr)")
-        let g = try display.geometry(of: id)
+        let g = try display.settledGeometry(of: id)
         let (_, isFirst) = try display.waitForScreen { $0[g.x + g.width / 2, g.y + g.height / 2] == Pixel(0, 0, 0, 255) }
         #expect(isFirst, "the first screen (black) shows")
         try display.run("xdotool", ["key", "--window", id, "Right"])

@@ -21,9 +21,12 @@ struct PreviewWindowTests {
         let live = try LiveProcess(["preview", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--duration", "1"],
                                    display: display, cwd: dir)
         let id = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
-        let g = try display.geometry(of: id)
+        let g = try display.settledGeometry(of: id)
         #expect(g.width == 200 && g.height == 100, "window \(g)")
 
+        // The loop runs where the window is: a frame part-way through the fade shows.
+        let (running, isRunning) = try display.waitForScreen(timeout: 60) { (10...245).contains(centreGrey($0, g)) }
+        #expect(isRunning, "the loop should show the fade part-way, saw \(centreGrey(running, g))")
         // Press at a quarter of the width: the fade shows progress 0.25 (grey 64 of 255).
         try display.run("xdotool", ["mousemove", "--window", id, "50", "50", "mousedown", "1"])
         let (quarter, ok1) = try display.waitForScreen { abs(centreGrey($0, g) - 64) <= 2 }
@@ -67,7 +70,7 @@ struct PreviewWindowTests {
         let live = try LiveProcess(["preview", "--from", "from.png", "--to", "to.png", "--effect", effect, "--watch"],
                                    display: display, cwd: dir)
         let id = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
-        let g = try display.geometry(of: id)
+        let g = try display.settledGeometry(of: id)
         let centre = { (shot: Image) in shot[g.x + g.width / 2, g.y + g.height / 2] }
         let (red, isRed) = try display.waitForScreen { centre($0) == Pixel(255, 0, 0, 255) }
         #expect(isRed, "expected red, saw \(centre(red))")

@@ -105,6 +105,20 @@ final class VirtualDisplay {
         return nil
     }
 
+    /// The window's position and size once they stop changing (SDL may move a new window to the
+    /// centre after mapping it): two readings 0.2 s apart agree (bounded).
+    func settledGeometry(of window: String, timeout: Double = 10) throws -> (x: Int, y: Int, width: Int, height: Int) {
+        var last = try geometry(of: window)
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+            let now = try geometry(of: window)
+            if now == last { return now }
+            last = now
+        }
+        return last
+    }
+
     /// The window's position and size on the screen.
     func geometry(of window: String) throws -> (x: Int, y: Int, width: Int, height: Int) {
         let text = try run("xdotool", ["getwindowgeometry", "--shell", window]).stdoutText
