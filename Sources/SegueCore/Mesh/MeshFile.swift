@@ -43,6 +43,17 @@ public struct MeshFile: Sendable, Hashable {
     ///   `.invalidFile` (with the JSON path of the offending entry).
     public init(contentsOf url: URL) throws {
         let data: Data
+        // A regular file of bounded size: a FIFO or device would block or never end, and a
+        // file past the limit could not hold a mesh within the vertex limit anyway.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        if let attributes {
+            guard attributes[.type] as? FileAttributeType == .typeRegular else {
+                throw MeshError(.unreadableFile, "cannot read mesh file \(url.path): not a regular file")
+            }
+            if let size = attributes[.size] as? NSNumber, size.int64Value > Int64(MeshFile.maximumFileSize) {
+                throw MeshError(.unreadableFile, "cannot read mesh file \(url.path): \(size.int64Value) bytes is more than the limit of \(MeshFile.maximumFileSize) bytes")
+            }
+        }
         do {
             data = try Data(contentsOf: url)
         } catch {
@@ -54,6 +65,9 @@ public struct MeshFile: Sendable, Hashable {
             throw MeshError(error.kind, "\(url.path): \(error.message)")
         }
     }
+
+    /// The largest mesh file read, in bytes (256 MiB).
+    public static let maximumFileSize = 256 << 20
 
     /// Decodes and validates a mesh file from JSON data.
     ///

@@ -191,14 +191,25 @@ enum MeshFileDecoder {
             let size = try identity.object(allowed: ["rows", "columns"])
             let rows = try count(size["rows"], in: identity, name: "rows")
             let columns = try count(size["columns"], in: identity, name: "columns")
+            // Checked before building: (rows + 1)(columns + 1) vertices, rows × columns faces.
+            guard rows <= MeshTransform.maximumFaceCount, columns <= MeshTransform.maximumFaceCount else {
+                throw identity.fail("\(rows) × \(columns) faces is more than a mesh may have (at most \(MeshTransform.maximumVertexCount) vertices and \(MeshTransform.maximumFaceCount) faces)")
+            }
+            do { try MeshTransform.checkSize(vertices: (rows + 1) * (columns + 1), faces: rows * columns) } catch {
+                throw identity.fail("\(rows) × \(columns) faces: \(error.message)")
+            }
             mesh = MeshTransform.identity(rows: rows, columns: columns).withDepthNormalization(normalization ?? .average)
         } else {
             guard let verticesEntry = members["vertices"], let facesEntry = members["faces"] else {
                 let missing = members["vertices"] == nil ? (members["faces"] == nil ? "\"vertices\" and \"faces\"" : "\"vertices\"") : "\"faces\""
                 throw top.fail("missing \(missing): a mesh file needs \"vertices\" and \"faces\", or \"identity\": {\"rows\": r, \"columns\": c}")
             }
-            let vertices = try verticesEntry.array().map(vertex)
+            let vertexEntries = try verticesEntry.array()
             let faceEntries = try facesEntry.array()
+            do { try MeshTransform.checkSize(vertices: vertexEntries.count, faces: faceEntries.count) } catch {
+                throw top.fail(error.message)
+            }
+            let vertices = try vertexEntries.map(vertex)
             guard !faceEntries.isEmpty else {
                 throw facesEntry.fail("a mesh needs at least one face, got an empty list")
             }

@@ -123,7 +123,21 @@ public struct MeshTransform: Sendable, Hashable {
     // MARK: - Validation
 
     /// Checks the construction rules; throws the first one broken.
+    /// The most vertices a mesh may have (a 999 × 999-face grid has 1,000,000).
+    public static let maximumVertexCount = 1_000_000
+    /// The most faces a mesh may have.
+    public static let maximumFaceCount = 1_000_000
+
+    /// Throws unless `vertices` and `faces` are within ``maximumVertexCount`` and
+    /// ``maximumFaceCount`` (checked before anything of that size is built).
+    public static func checkSize(vertices: Int, faces: Int) throws(MeshError) {
+        guard vertices <= maximumVertexCount, faces <= maximumFaceCount else {
+            throw MeshError(.invalidParameter, "a mesh may have at most \(maximumVertexCount) vertices and \(maximumFaceCount) faces, got \(vertices) vertices and \(faces) faces")
+        }
+    }
+
     static func validate(vertices: [MeshVertex], faces: [MeshFace]) throws {
+        try checkSize(vertices: vertices.count, faces: faces.count)
         guard !faces.isEmpty else {
             throw MeshError(.noFaces, "a mesh needs at least one face, got none (\(vertices.count) vertices)")
         }
