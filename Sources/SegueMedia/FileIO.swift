@@ -75,10 +75,14 @@ enum FileIO {
 
     // MARK: - Reading
 
-    /// Reads a whole file.
-    /// - Throws: `.fileNotFound`, or `.unreadable` for directories, permissions and I/O errors.
-    static func readAll(path: String) throws(MediaError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// Reads a whole regular file of at most `limit` bytes. Anything else (a FIFO, socket or
+    /// device, which may block or never end) is refused before a byte is read, a larger file
+    /// from its size, and `head` sees the first bytes (up to 64 KiB) before the rest is read,
+    /// so a file of the wrong kind is refused at once however large it is.
+    static func readAll(path: String, limit: Int,
+                        head: ([UInt8]) throws(MediaError) -> Void = { _ throws(MediaError) in }) throws(MediaError) -> [UInt8] {
+        // O_NONBLOCK: opening a FIFO without a writer would otherwise wait for one.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
             if code == ENOENT { throw .fileNotFound(path: path) }
@@ -88,17 +92,32 @@ enum FileIO {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: message(errno)) }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw .unreadable(path: path, reason: "it is a directory, not a file")
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw .unreadable(path: path, reason: "it is a directory, not a file")
+        case S_IFIFO: throw .unreadable(path: path, reason: "it is a pipe (FIFO), not a regular file; save the image to a file first")
+        case S_IFCHR, S_IFBLK: throw .unreadable(path: path, reason: "it is a device, not a regular file")
+        default: throw .unreadable(path: path, reason: "it is not a regular file")
+        }
+        let size = Int(info.st_size)
+        guard size <= limit else {
+            throw .unreadable(path: path, reason: "it is \(size) bytes, more than the \(limit)-byte limit for an input image")
         }
         var bytes = [UInt8]()
-        bytes.reserveCapacity(max(Int(info.st_size), 0))
+        bytes.reserveCapacity(max(min(size, limit), 0))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var checked = false
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n > 0 {
+                // A file that grows while it is read is still held to the limit.
+                guard bytes.count + n <= limit else {
+                    throw .unreadable(path: path, reason: "it is more than the \(limit)-byte limit for an input image")
+                }
                 bytes.append(contentsOf: chunk[0..<n])
+                if !checked { checked = true; try head(bytes) }
             } else if n == 0 {
+                if !checked { try head(bytes) }
                 return bytes
             } else if errno != EINTR {
                 throw .unreadable(path: path, reason: message(errno))

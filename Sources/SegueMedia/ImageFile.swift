@@ -15,12 +15,20 @@ public enum ImageFile {
     /// - Parameters:
     ///   - path: The file to read.
     ///   - scale: Pixels per point to give the image (its pixel size is unchanged).
-    /// - Throws: `MediaError`: `.fileNotFound`, `.unreadable`, `.unknownFormat`, `.corrupt`, or
-    ///   `.imageTooLarge` (checked from the header, before pixel memory is allocated).
+    /// - Throws: `MediaError`: `.fileNotFound`, `.unreadable` (also for a FIFO, a device or a
+    ///   file over ``maximumFileSize``), `.unknownFormat` (from the first bytes, before the rest
+    ///   is read), `.corrupt`, or `.imageTooLarge` (checked from the header, before pixel memory
+    ///   is allocated).
     public static func read(path: String, scale: Double = 1) throws(MediaError) -> Image {
-        let data = try FileIO.readAll(path: path)
+        let data = try FileIO.readAll(path: path, limit: maximumFileSize) { (head) throws(MediaError) in
+            _ = try detect(head, path: path)
+        }
         return try decode(data: data, scale: scale, path: path)
     }
+
+    /// The largest image file read, in bytes (1 GiB): far more than any PNG or JPEG within the
+    /// pixel limit needs. Only regular files are read (not FIFOs or devices).
+    public static let maximumFileSize = 1 << 30
 
     /// Decodes PNG or JPEG bytes, recognised by their signature.
     /// - Parameters:
