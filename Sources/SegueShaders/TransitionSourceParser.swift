@@ -42,6 +42,9 @@ public enum TransitionSourceParser {
     public static func parse(_ text: String, name: String, source: EffectSource,
                              defaultOrigin: EffectOrigin = .bottomLeft) throws(ShaderSourceError) -> Effect {
         let fileLabel: String = if case let .file(path) = source { path } else { name }
+        // CRLF and CR line ends become LF: Swift reads "\r\n" as one Character, so splitting on
+        // "\n" alone would leave a Windows file as a single line.
+        let text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var headers: [String: String] = [:]
         var parameters: [EffectParameter] = []
@@ -69,7 +72,15 @@ public enum TransitionSourceParser {
             }
             if code.hasPrefix("/*") && !code.contains("*/") { inBlockComment = true; continue }
             guard code.hasPrefix("uniform ") || code.hasPrefix("uniform\t") else { continue }
-            let decl = try parseDeclaration(code, file: fileLabel, line: lineNumber)
+            // A declaration may run over several lines (a multi-line `/* = … */` default): join
+            // lines until its comment is closed and its `;` is found (at most 64 lines).
+            var statement = code, last = index
+            while needsMoreLines(statement), last + 1 < lines.count, last - index < 64 {
+                last += 1
+                statement += " " + lines[last].trimmed()
+            }
+            let decl = try parseDeclaration(statement, file: fileLabel, line: lineNumber)
+            for k in (index + 1)...max(index + 1, last) where k <= last { lines[k] = "" }
             for n in decl.names {
                 if reservedNames.contains(n) {
                     throw ShaderSourceError(file: fileLabel, line: lineNumber, message: "'\(n)' is provided by Segue and cannot be declared as a parameter")
@@ -114,6 +125,20 @@ public enum TransitionSourceParser {
                       parameters: parameters, defaultDuration: duration,
                       defaultTiming: headers["timing"] ?? "linear",
                       author: headers["author"], license: headers["license"])
+    }
+
+    /// Whether a uniform declaration continues on the next line: a `/*` comment is still open,
+    /// or no `;` stands outside the comments yet.
+    private static func needsMoreLines(_ statement: String) -> Bool {
+        var rest = Substring(statement), code = ""
+        while let open = rest.range(of: "/*") {
+            code += rest[..<open.lowerBound]
+            guard let close = rest.range(of: "*/", range: open.upperBound..<rest.endIndex) else { return true }
+            rest = rest[close.upperBound...]
+        }
+        code += rest
+        if let slash = code.range(of: "//") { code = String(code[..<slash.lowerBound]) }
+        return !code.contains(";")
     }
 
     private static func headerLine(of key: String, in text: String) -> Int {
