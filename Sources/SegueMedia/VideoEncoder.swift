@@ -146,6 +146,14 @@ public final class VideoEncoder {
             removeTemporary()
             throw .ffmpegFailed(path: path, status: status, stderr: stderr)
         }
+        // ffmpeg said it succeeded; the file must say so too (an encoder that wrote nothing, or a
+        // stand-in for ffmpeg, must not leave an empty video behind an exit status of 0).
+        var info = stat()
+        guard stat(temporaryPath, &info) == 0, info.st_size > 0 else {
+            removeTemporary()
+            throw .encodingFailed(path: path, format: format.description,
+                                  message: "ffmpeg exited with status 0 but wrote no \(format.description) data")
+        }
         let fd = open(temporaryPath, O_RDONLY | O_CLOEXEC)
         if fd >= 0 { _ = fsync(fd); close(fd) }
         guard rename(temporaryPath, path) == 0 else {

@@ -184,6 +184,22 @@ struct CLITests {
         #expect(listing(dir) == ["from.png", "to.png"])
     }
 
+    @Test("an ffmpeg that exits 0 but writes nothing: clear error, no empty video")
+    func silentFFmpeg() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try writeInputs(dir)
+        // A stand-in that reads its input and exits 0 without writing the output.
+        let fake = dir + "/fake-ffmpeg"
+        try "#!/bin/sh\ncat >/dev/null\nexit 0\n".write(toFile: fake, atomically: true, encoding: .utf8)
+        #expect(chmod(fake, 0o755) == 0)
+        let r = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "0.2", "-o", dir + "/o.mp4"],
+                          environment: ["SEGUE_FFMPEG": fake])
+        #expect(r.status == 1)
+        #expect(r.stderr == "error: \(dir)/o.mp4: MP4 encoding failed: ffmpeg exited with status 0 but wrote no MP4 data\n", "\(r.stderr)")
+        #expect(listing(dir) == ["fake-ffmpeg", "from.png", "to.png"])
+    }
+
     @Test("Ctrl-C during a render removes what it started")
     func interrupt() throws {
         let dir = try temporaryDirectory()
