@@ -72,6 +72,11 @@ final class DirectorySink: FrameSink {
         if fm.fileExists(atPath: path) && !fm.isDirectory(path) {
             throw MediaError.unwritable(path: path, reason: "it exists and is not a directory")
         }
+        // An existing directory is replaced whole at the end (never a mix of two renders), so it
+        // may only hold frames of an earlier render.
+        if fm.isDirectory(path), let other = try? fm.contentsOfDirectory(atPath: path).first(where: { !DirectorySink.isFrameName($0) }) {
+            throw MediaError.unwritable(path: path, reason: "the directory holds '\(other)', which is not a frame of an earlier render; give a new or empty directory")
+        }
         self.path = url.path
         self.width = width
         self.height = height
@@ -92,18 +97,36 @@ final class DirectorySink: FrameSink {
         }
     }
 
+    /// `frame-NNNNN.png`: a name this sink writes.
+    static func isFrameName(_ name: String) -> Bool {
+        name.hasPrefix("frame-") && name.hasSuffix(".png") && name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber)
+    }
+
     func finish() throws {
+        // As one write: an interrupt waits until the directories are swapped.
+        try TemporaryFiles.whileAcceptingWrites { () throws in try swapIntoPlace() }
+    }
+
+    private func swapIntoPlace() throws {
         let fm = FileManager.default
-        if !fm.fileExists(atPath: path) {
-            guard rename(temporary, path) == 0 else { throw MediaError.unwritable(path: path, reason: String(cString: strerror(errno))) }
-        } else {
-            // Existing directory: move each frame in, replacing same-named files.
-            for name in try fm.contentsOfDirectory(atPath: temporary).sorted() {
-                guard rename(temporary + "/" + name, path + "/" + name) == 0 else {
-                    throw MediaError.unwritable(path: path + "/" + name, reason: String(cString: strerror(errno)))
-                }
+        if fm.fileExists(atPath: path) {
+            // Replace the earlier render whole: move it aside, move the new one in, remove it.
+            let aside = temporary + "-old"
+            TemporaryFiles.register(aside)
+            guard rename(path, aside) == 0 else {
+                TemporaryFiles.unregister(aside)
+                throw MediaError.unwritable(path: path, reason: String(cString: strerror(errno)))
             }
-            try? fm.removeItem(atPath: temporary)
+            guard rename(temporary, path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                _ = rename(aside, path)
+                TemporaryFiles.unregister(aside)
+                throw MediaError.unwritable(path: path, reason: reason)
+            }
+            try? fm.removeItem(atPath: aside)
+            TemporaryFiles.unregister(aside)
+        } else {
+            guard rename(temporary, path) == 0 else { throw MediaError.unwritable(path: path, reason: String(cString: strerror(errno))) }
         }
         TemporaryFiles.unregister(temporary)
     }

@@ -113,15 +113,18 @@ public final class AtomicFile {
 
     /// Opens `path` atomically, lets `body` write to it, and commits when `body` returns.
     /// If `body` throws, the temporary is removed, `path` is untouched and the error is rethrown.
+    /// The write never overlaps an interrupt's cleanup (see `TemporaryFiles.whileAcceptingWrites`).
     public static func write(to path: String, _ body: (AtomicFile) throws(MediaError) -> Void) throws(MediaError) {
-        let file = try AtomicFile(path: path)
-        do {
-            try body(file)
-        } catch {
-            file.discard()
-            throw error
+        try TemporaryFiles.whileAcceptingWrites { () throws(MediaError) in
+            let file = try AtomicFile(path: path)
+            do throws(MediaError) {
+                try body(file)
+            } catch {
+                file.discard()
+                throw error
+            }
+            try file.commit()
         }
-        try file.commit()
     }
 
     /// Makes a completed rename durable; failures are ignored (some file systems refuse).

@@ -63,6 +63,36 @@ public enum TemporaryFiles {
         }
     }
 
+    // MARK: - Writes that must not race the cleanup
+
+    /// Runs `body`, a write that creates files (an atomic file write), so that it never overlaps
+    /// the interrupt cleanup: writes share a read lock that the cleanup takes exclusively before
+    /// removing anything, and a write that would start after the cleanup began waits for the
+    /// process to exit instead (it could only recreate a file in a directory being removed).
+    public static func whileAcceptingWrites<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        pthread_rwlock_rdlock(writeGate)
+        if writesClosed {
+            pthread_rwlock_unlock(writeGate)
+            while true { pause() }
+        }
+        defer { pthread_rwlock_unlock(writeGate) }
+        return try body()
+    }
+
+    /// Waits for the writes in progress, then refuses new ones for the rest of the process.
+    private static func closeWrites() {
+        pthread_rwlock_wrlock(writeGate)
+        writesClosed = true
+        pthread_rwlock_unlock(writeGate)
+    }
+
+    nonisolated(unsafe) private static var writesClosed = false
+    nonisolated(unsafe) private static let writeGate: UnsafeMutablePointer<pthread_rwlock_t> = {
+        let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
+        pthread_rwlock_init(lock, nil)
+        return lock
+    }()
+
     // MARK: - Interrupts
 
     /// Installs (once) handlers for SIGINT and SIGTERM that call `removeAll()` and exit the
@@ -88,6 +118,9 @@ public enum TemporaryFiles {
                     if n < 0 && errno == EINTR { continue }
                     return
                 }
+                // Stop the writers first (the render threads may still be producing frames),
+                // then remove what they wrote.
+                closeWrites()
                 removeAll()
                 exit(128 + Int32(byte))
             }

@@ -200,6 +200,54 @@ struct CLITests {
         #expect(listing(dir) == ["fake-ffmpeg", "from.png", "to.png"])
     }
 
+    @Test("SIGINT or SIGTERM at any moment of a PNG-directory render leaves nothing behind",
+          arguments: [(SIGINT, 1), (SIGINT, 8), (SIGINT, 30), (SIGTERM, 1), (SIGTERM, 8), (SIGTERM, 30)])
+    func signalAtSeveralMoments(signal: Int32, afterFrames: Int) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try writeInputs(dir, width: 320, height: 240)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: segueBinary)
+        p.arguments = ["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "60", "--fps", "30", "-o", dir + "/frames"]
+        p.environment = ["SEGUE_CACHE_DIR": dir + "/cache"]
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Signal once at least `afterFrames` frames are in the temporary directory.
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline && p.isRunning {
+            if let tmp = listing(dir).first(where: { $0.contains("segue-tmp") }), listing(dir + "/" + tmp).count >= afterFrames { break }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(p.isRunning, "the render ended before it was signalled")
+        kill(p.processIdentifier, signal)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 128 + signal)
+        // The workers may not leave anything once the process is gone.
+        #expect(listing(dir).filter { $0 != "cache" } == ["from.png", "to.png"])
+    }
+
+    @Test("rendering into an earlier render's directory replaces it whole; a directory of other files is refused")
+    func replaceWhole() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try writeInputs(dir)
+        let base = ["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--fps", "10", "-o", dir + "/frames"]
+        #expect(try segue(base + ["--duration", "1"]).status == 0)
+        #expect(listing(dir + "/frames").count == 11)
+        #expect(try segue(base + ["--duration", "0.3"]).status == 0)
+        #expect(listing(dir + "/frames") == (0...3).map { String(format: "frame-%05d.png", $0) }, "only the second render's frames")
+        // The last frame of the second render is `to` (white), not a left-over of the first.
+        #expect(try ImageFile.read(path: dir + "/frames/frame-00003.png")[0, 0] == Pixel(255, 255, 255, 255))
+
+        try FileManager.default.createDirectory(atPath: dir + "/mine", withIntermediateDirectories: false)
+        try "notes".write(toFile: dir + "/mine/notes.txt", atomically: true, encoding: .utf8)
+        let r = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "0.2", "-o", dir + "/mine"])
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("error: \(dir)/mine: "), "\(r.stderr)")
+        #expect(r.stderr.contains("'notes.txt', which is not a frame of an earlier render"), "\(r.stderr)")
+        #expect(listing(dir + "/mine") == ["notes.txt"])
+    }
+
     @Test("Ctrl-C during a render removes what it started")
     func interrupt() throws {
         let dir = try temporaryDirectory()
