@@ -5,6 +5,8 @@
 // Alpha: JPEG has none. Encoding passes the premultiplied RGB values, which is exactly the image
 // composited over opaque black. Decoding treats libjpeg warnings (a truncated file, corrupt
 // entropy data) as errors, because the decoder would otherwise fill the missing part with grey.
+// The EXIF Orientation tag is applied after decoding (ExifOrientation); CMYK/YCCK files are
+// refused with a clear message (their conversion needs a colour-managed print profile).
 
 import CSegueJPEG
 import SegueCore
@@ -30,6 +32,11 @@ enum JPEGCodec {
                 return .failure(.corrupt(path: path, format: "JPEG", message: "the data ends before the frame header"))
             }
             if let problem = MediaError.sizeProblem(width: w, height: h, path: path) { return .failure(problem) }
+            if colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) {
+                // CMYK to RGB needs the print profile (a colour management system); guessing would
+                // give wrong colours without a word.
+                return .failure(.unsupportedImage(path: path, reason: "a CMYK JPEG (print colours); Segue reads RGB and greyscale JPEGs: convert it to sRGB first, e.g. 'convert \(path) -colorspace sRGB out.png'"))
+            }
             var failure: String?
             let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buffer, count in
                 let status = tjDecompress2(handle, jpeg.baseAddress, UInt(jpeg.count), buffer.baseAddress,
@@ -43,7 +50,8 @@ enum JPEGCodec {
                 }
             }
             if let failure { return .failure(.corrupt(path: path, format: "JPEG", message: failure)) }
-            return .success(Image(width: w, height: h, scale: scale, premultipliedRGBA: pixels))
+            // Turned as the EXIF Orientation tag says (a phone photo held upright stays upright).
+            return .success(ExifOrientation.read(data).apply(to: Image(width: w, height: h, scale: scale, premultipliedRGBA: pixels)))
         }
         return try result.get()
     }

@@ -13,6 +13,8 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
     case unknownFormat(path: String, reason: String)
     /// The input looked like `format` but its data is damaged or cut short; `message` is the codec's.
     case corrupt(path: String, format: String, message: String)
+    /// A valid image of a kind Segue does not read (a CMYK JPEG); `reason` says what to do.
+    case unsupportedImage(path: String, reason: String)
     /// The image header declares a size Segue refuses to allocate.
     case imageTooLarge(path: String, ImageSizeError)
     /// The output path's extension names no format Segue writes.
@@ -34,7 +36,7 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
     public var path: String {
         switch self {
         case let .fileNotFound(path), let .unreadable(path, _), let .unknownFormat(path, _),
-             let .corrupt(path, _, _), let .imageTooLarge(path, _), let .unknownOutputFormat(path, _),
+             let .corrupt(path, _, _), let .unsupportedImage(path, _), let .imageTooLarge(path, _), let .unknownOutputFormat(path, _),
              let .unwritable(path, _), let .writeFailed(path, _), let .encodingFailed(path, _, _),
              let .ffmpegNotFound(path, _), let .ffmpegFailed(path, _, _), let .invalidVideo(path, _):
             path
@@ -50,6 +52,8 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
             "\(path): cannot read the file: \(reason)"
         case let .unknownFormat(path, reason):
             "\(path): not a PNG or JPEG image (\(reason)); Segue reads PNG and JPEG files"
+        case let .unsupportedImage(path, reason):
+            "\(path): \(reason)"
         case let .corrupt(path, format, message):
             "\(path): the \(format) data is corrupt or truncated: \(message)"
         case let .imageTooLarge(path, error):
