@@ -1,0 +1,17 @@
+// swift-tools-version: 6.0
+// libFuzzer targets for the parsers of untrusted bytes: image decoders, gl-transitions files,
+// the Metal (stitchable) front end and mesh files. Built with sanitizers by scripts/fuzz.sh:
+//   swift build -c release --package-path Fuzz --sanitize fuzzer --sanitize address
+// Each target is an executable whose entry point is LLVMFuzzerTestOneInput.
+import PackageDescription
+
+let package = Package(
+    name: "SegueFuzz",
+    platforms: [.macOS(.v13)],
+    dependencies: [.package(name: "Segue", path: "..")],
+    targets: ["FuzzImage", "FuzzTransitionFile", "FuzzMetal", "FuzzMeshFile"].map { name in
+        .executableTarget(name: name, dependencies: [.product(name: "Segue", package: "Segue")],
+                          swiftSettings: [.unsafeFlags(["-parse-as-library"])])
+    },
+    swiftLanguageModes: [.v6]
+)

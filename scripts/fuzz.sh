@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Fuzzes Segue's parsers of untrusted bytes with libFuzzer (Swift's -sanitize=fuzzer) and
+# AddressSanitizer: PNG/JPEG decoding, gl-transitions files, the Metal front end, mesh files.
+#
+#   scripts/fuzz.sh                 # 1,000,000 executions of each target
+#   scripts/fuzz.sh -runs=20000     # any libFuzzer options, e.g. -max_total_time=5 (seconds)
+#   FUZZ_TARGETS="FuzzImage" scripts/fuzz.sh
+#
+# Seeds come from the test fixtures and generated samples; corpora and crash files go to
+# .build-fuzz/corpus/<target> and .build-fuzz/crashes (a crash ends the script with status 1
+# and the input that caused it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+options=("$@")
+[ ${#options[@]} -gt 0 ] || options=(-runs=1000000)
+targets=(${FUZZ_TARGETS:-FuzzImage FuzzTransitionFile FuzzMetal FuzzMeshFile})
+scratch=.build-fuzz
+(cd Fuzz && swift build -c release --sanitize fuzzer --sanitize address --scratch-path "../$scratch" >/dev/null)
+mkdir -p "$scratch/crashes"
+
+seed() {  # target, files...
+  local dir="$scratch/corpus/$1"; shift
+  mkdir -p "$dir"
+  for f in "$@"; do [ -f "$f" ] && cp -n "$f" "$dir/" 2>/dev/null || true; done
+  echo "$dir"
+}
+
+for target in "${targets[@]}"; do
+  case "$target" in
+    FuzzImage) corpus=$(seed "$target" Tests/*/__Snapshots__/cube-25.png Tests/*/__Snapshots__/fade-25.png)
+               # A small JPEG and an interlaced PNG made by ffmpeg, when it is there.
+               if command -v ffmpeg >/dev/null; then
+                 ffmpeg -v error -y -f lavfi -i testsrc2=s=16x12 -frames:v 1 "$corpus/seed.jpg" || true
+                 ffmpeg -v error -y -f lavfi -i testsrc2=s=16x12 -frames:v 1 -pix_fmt rgba64be "$corpus/seed16.png" || true
+               fi ;;
+    FuzzTransitionFile) corpus=$(seed "$target" Tests/segueTests/Fixtures/gallery/*.glsl Sources/SegueShaders/BuiltIns/*.glsl) ;;
+    FuzzMetal) corpus=$(seed "$target" Tests/SegueTests/Fixtures/*.metal Tests/segueTests/Fixtures/gallery/*.metal) ;;
+    FuzzMeshFile) corpus=$(seed "$target" Docs/*.json Tests/SegueCoreTests/Fixtures/*.json)
+                  [ -n "$(ls -A "$corpus")" ] || printf '{"identity":{"rows":2,"columns":3},"lightDirection":[0,0,1]}' > "$corpus/identity.json" ;;
+    *) echo "error: unknown fuzz target '$target'" >&2; exit 1 ;;
+  esac
+  echo "== $target"
+  start=$(date +%s)
+  if ! "$scratch/release/$target" "$corpus" -artifact_prefix="$scratch/crashes/$target-" -print_final_stats=1 \
+        -rss_limit_mb=4096 -max_len=65536 "${options[@]}" 2>"$scratch/$target.log"; then
+    tail -40 "$scratch/$target.log" >&2
+    echo "error: $target crashed; the input is in $scratch/crashes/" >&2
+    exit 1
+  fi
+  runs=$(grep -E '^stat::number_of_executed_units' "$scratch/$target.log" | awk '{print $2}')
+  echo "$target: ${runs:-?} executions in $(( $(date +%s) - start )) s, no crash"
+done
