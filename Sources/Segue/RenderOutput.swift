@@ -158,45 +158,17 @@ final class RawSink: FrameSink {
 /// A video through ffmpeg.
 final class VideoSink: FrameSink {
     let encoder: VideoEncoder
-    private let straight: StraightAlphaBuffer
 
     init(path: String, width: Int, height: Int, fps: Double, format: VideoFormat) throws {
         encoder = try VideoEncoder(path: path, width: width, height: height, fps: fps, format: format)
-        straight = StraightAlphaBuffer(byteCount: width * height * 4)
     }
 
     func write(frame index: Int, pixels: UnsafeRawBufferPointer) throws {
-        try straight.withStraightAlpha(pixels) { raw in try encoder.append(frame: raw) }
+        try encoder.append(premultiplied: pixels)
     }
 
     func finish() throws { try encoder.finish() }
     func cancel() { encoder.cancel() }
-}
-
-/// Turns premultiplied frames into straight alpha for file formats, without copying opaque frames.
-final class StraightAlphaBuffer {
-    private var scratch: [UInt8]
-
-    init(byteCount: Int) { scratch = [UInt8](repeating: 0, count: byteCount) }
-
-    /// Calls `body` with `pixels` in straight alpha: the same memory when every pixel is opaque
-    /// (premultiplied and straight agree), else an unpremultiplied copy.
-    func withStraightAlpha(_ pixels: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        if isOpaque(pixels) { return try body(pixels) }
-        try scratch.withUnsafeMutableBytes { buffer in
-            buffer.copyMemory(from: pixels)
-            Image.unpremultiply(buffer)
-            try body(UnsafeRawBufferPointer(buffer))
-        }
-    }
-}
-
-/// True when every alpha byte is 255 (then premultiplied and straight alpha agree).
-func isOpaque(_ p: UnsafeRawBufferPointer) -> Bool {
-    let words = p.bindMemory(to: UInt32.self)
-    // Little-endian RGBA: alpha is the top byte.
-    for w in words where w < 0xFF00_0000 { return false }
-    return true
 }
 
 /// Runs `render` with a consumer that writes each frame into `sink` and reports progress, then

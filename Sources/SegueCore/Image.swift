@@ -133,11 +133,24 @@ public struct Image: Sendable, Equatable {
 
     /// True when every pixel has alpha 255.
     public var isOpaque: Bool {
-        pixels.withUnsafeBufferPointer { p in
-            var i = 3
-            while i < p.count { if p[i] != 255 { return false }; i += 4 }
+        pixels.withUnsafeBytes { Image.isOpaque($0) }
+    }
+
+    /// True when every alpha byte of RGBA8 `pixels` is 255 (then premultiplied and straight
+    /// alpha agree).
+    public static func isOpaque(_ pixels: UnsafeRawBufferPointer) -> Bool {
+        if let base = pixels.baseAddress, Int(bitPattern: base) % 4 == 0, pixels.count % 4 == 0 {
+            // A word at a time: in little-endian RGBA the alpha byte is the top one.
+            let words = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt32.self), count: pixels.count / 4)
+            for w in words where UInt32(littleEndian: w) < 0xFF00_0000 { return false }
             return true
         }
+        var i = 3
+        while i < pixels.count {
+            if pixels[i] != 255 { return false }
+            i += 4
+        }
+        return true
     }
 
     // MARK: - Pixel loops

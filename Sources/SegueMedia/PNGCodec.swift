@@ -94,7 +94,7 @@ enum PNGCodec {
                        compression: PNGCompression, path: String) throws(MediaError) -> [UInt8] {
         precondition(pixels.count == width * height * 4, "expected \(width * height * 4) bytes, got \(pixels.count)")
         if let problem = MediaError.sizeProblem(width: width, height: height, path: path) { throw problem }
-        if isOpaque(pixels) {
+        if Image.isOpaque(pixels) {
             // Pack to RGB: a quarter less data to filter and deflate, and smaller files.
             let rgb = [UInt8](unsafeUninitializedCapacity: width * height * 3) { out, count in
                 var i = 0, o = 0
@@ -165,12 +165,4 @@ enum PNGCodec {
         return text.isEmpty ? "libpng reported an unspecified error" : text
     }
 
-    private static func isOpaque(_ pixels: UnsafeRawBufferPointer) -> Bool {
-        var i = 3
-        while i < pixels.count {
-            if pixels[i] != 255 { return false }
-            i += 4
-        }
-        return true
-    }
 }

@@ -121,13 +121,21 @@ public final class VideoEncoder {
         try frame.withBytes { (raw) throws(MediaError) in try append(frame: raw) }
     }
 
-    /// Appends an image of the encoder's size. Formats with alpha get straight alpha; MP4 gets
-    /// the premultiplied colours, which is the image composited over black.
+    /// Appends an image of the encoder's size (see ``append(premultiplied:)``).
     public func append(_ image: Image) throws(MediaError) {
         precondition(image.width == width && image.height == height, "frame is \(image.width)x\(image.height), video is \(width)x\(height)")
-        let bytes = format.supportsAlpha && !image.isOpaque ? image.straightRGBA() : image.pixels
-        try append(frame: bytes)
+        try image.pixels.withBytes { (raw) throws(MediaError) in try append(premultiplied: raw) }
     }
+
+    /// Appends premultiplied RGBA8 bytes, the one rule for alpha in videos: formats with alpha
+    /// get straight alpha; the others (MP4) get the premultiplied colours, which is the frame
+    /// composited over black, what a player shows.
+    public func append(premultiplied frame: UnsafeRawBufferPointer) throws(MediaError) {
+        guard format.supportsAlpha else { return try append(frame: frame) }
+        try straight.withStraightAlpha(frame) { (raw) throws(MediaError) in try append(frame: raw) }
+    }
+
+    private lazy var straight = StraightAlphaBuffer(byteCount: width * height * 4)
 
     // MARK: - Ending
 
