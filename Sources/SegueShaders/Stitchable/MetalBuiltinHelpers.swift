@@ -17,10 +17,11 @@ struct GLSLPrelude: Sendable, Equatable {
         let key = "\(name)/\(t.glsl { $0 })"
         guard definitions[key] == nil else { return }
         guard let template = Self.templates[name] else { preconditionFailure("no helper template for \(name)") }
-        for (dependency, scalarOnly) in template.dependencies {
-            require(dependency, scalarOnly ? .scalar(t.scalar!) : t)
-        }
         let n = t.width ?? 1
+        // A vector version may call the scalar one (`$EACH`).
+        for (dependency, scalar) in template.dependencies where n > 1 {
+            require(dependency, scalar ? .scalar(t.scalar!) : t)
+        }
         let source = n == 1 ? template.scalar : (template.vector ?? template.scalar)
         var s = source
         let components = ["x", "y", "z", "w"].prefix(n)
@@ -43,7 +44,7 @@ struct GLSLPrelude: Sendable, Equatable {
     private struct Template {
         var scalar: String
         var vector: String?
-        /// Helpers it calls: (name, whether the scalar version).
+        /// Helpers its vector version calls: (name, whether the scalar version).
         var dependencies: [(String, Bool)] = []
     }
 
