@@ -46,7 +46,7 @@ public struct EffectRequest: Sendable {
             assignments = configured.arguments + parameters
         } else {
             if self.stitchable != nil {
-                throw StitchableConfigurationError("--function, --arg, --animate, --insertion, --removal and --max-sample-offset apply to stitchable shader effects (.metal files, shift); '\(self.effect)' is a \(base.kind.rawValue) effect: use --param")
+                throw StitchableConfigurationError("--function, --arg, --animate, --insertion, --removal, --removal-function and --max-sample-offset apply to stitchable shader effects (.metal files, shift); '\(self.effect)' is a \(base.kind.rawValue) effect: use --param")
             }
             resolved = base
         }
@@ -80,19 +80,23 @@ public struct StitchableRequest: Sendable {
     public var insertion: (from: Double, to: Double)?
     /// Effect values of the removed screen at progress 0 and 1 (default 0 → −1).
     public var removal: (from: Double, to: Double)?
-    /// Farthest a sample may lie from its destination, in points per axis.
+    /// SwiftUI's `maxSampleOffset`: how far the layer's drawing area is padded, in points per axis
+    /// (checked; a layer fills the output, so no pixel changes).
     public var maxSampleOffset: Vector2?
+    /// Another function of the same file for the removed screen (an LTR/RTL pair).
+    public var removalFunction: String?
 
     /// A request; every field optional.
     public init(function: String? = nil, arguments: [(name: String, value: String)] = [], animate: String? = nil,
                 insertion: (from: Double, to: Double)? = nil, removal: (from: Double, to: Double)? = nil,
-                maxSampleOffset: Vector2? = nil) {
+                maxSampleOffset: Vector2? = nil, removalFunction: String? = nil) {
         self.function = function
         self.arguments = arguments
         self.animate = animate
         self.insertion = insertion
         self.removal = removal
         self.maxSampleOffset = maxSampleOffset
+        self.removalFunction = removalFunction
     }
 
     /// The transition built from the function, and the argument values to resolve as parameters.
@@ -102,17 +106,27 @@ public struct StitchableRequest: Sendable {
         if let insertion { configuration.insertion = insertion }
         if let removal { configuration.removal = removal }
         if let maxSampleOffset { configuration.maxSampleOffset = maxSampleOffset }
-        var automatic = fn.defaultAutomatic
+        var functions = [fn]
+        if let removalFunction {
+            let path = EffectCatalog.stitchablePath(nameOrPath)?.path ?? nameOrPath
+            let other = try EffectCatalog.stitchableFunction(path, function: removalFunction)
+            configuration.removalFunction = other
+            if other != fn { functions.append(other) }
+        }
+        var automatic = functions.reduce(into: Set<String>()) { $0.formUnion($1.defaultAutomatic) }
         var assignments: [(name: String, value: String)] = []
         for (name, value) in arguments {
-            guard fn.arguments.contains(where: { $0.name == name }) else {
-                throw StitchableConfigurationError("'\(fn.name)' has no argument '\(name)'; its arguments are: \(fn.arguments.map { "\($0.name) (\($0.metalType))" }.joined(separator: ", "))")
+            guard functions.contains(where: { f in f.arguments.contains { $0.name == name } }) else {
+                var known: [String] = []
+                for a in functions.flatMap(\.arguments) where !known.contains("\(a.name) (\(a.metalType))") { known.append("\(a.name) (\(a.metalType))") }
+                throw StitchableConfigurationError("'\(fn.name)' has no argument '\(name)'; its arguments are: \(known.joined(separator: ", "))")
             }
             if value.lowercased() == "auto" { automatic.insert(name) } else { automatic.remove(name); assignments.append((name, value)) }
         }
         configuration.automatic = automatic
         let animated = try fn.animatedArgument(configuration)
-        if let clash = assignments.first(where: { $0.name == animated.name }) {
+        let removalAnimated = try (configuration.removalFunction ?? fn).removalAnimatedArgument(configuration)
+        if let clash = assignments.first(where: { $0.name == animated.name || $0.name == removalAnimated.name }) {
             throw StitchableConfigurationError("'\(clash.name)' is the animated argument; set its range with --insertion and --removal instead of --arg")
         }
         let effect = try fn.effect(configuration, summary: base.summary, source: base.source,

@@ -130,7 +130,7 @@ public struct Gallery {
         return try functions.map { function in
             let name = "\(file):\(function)"
             do {
-                let effect = try EffectCatalog.effect(name)
+                let effect = try EffectCatalog.describableEffect(name)
                 return try entry(for: effect, name: name, origin: file, source: text, from: from, to: to, staging: staging)
             } catch let error as EffectLookupError {
                 return failed(name, error)

@@ -19,6 +19,16 @@ public enum EffectOrigin: String, Sendable, Codable {
     case bottomLeft = "bottom-left"
 }
 
+/// How the colour an effect's shader returns is to be read.
+public enum EffectAlpha: String, Sendable, Codable {
+    /// Premultiplied, like Segue's textures: what Segue's own effects and SwiftUI layers return.
+    case premultiplied
+    /// Straight (colour not multiplied by alpha), as the gl-transitions format's renderers read a
+    /// transition's result and the colours of its textures: `getFromColor`/`getToColor` return
+    /// straight colour and the result is premultiplied after the transition function.
+    case straight
+}
+
 /// One declared parameter of an effect.
 public struct EffectParameter: Sendable, Equatable {
     /// The GLSL identifier.
@@ -157,16 +167,19 @@ public struct Effect: Sendable, Equatable {
     public let license: String?
     /// The built-in collection it belongs to; nil for effects loaded from files.
     public var family: EffectFamily?
+    /// How the shader's colours are read (a mesh effect's are premultiplied).
+    public var alpha: EffectAlpha
 
-    /// A shader effect (kind `.fullScreen` or `.stitchable`).
+    /// A shader effect (kind `.fullScreen` or `.stitchable`); `alpha` defaults to straight for a
+    /// full-screen effect (the gl-transitions format) and premultiplied for a stitchable one.
     public init(name: String, summary: String, kind: EffectKind = .fullScreen, source: EffectSource, glsl: String,
                 origin: EffectOrigin, parameters: [EffectParameter], defaultDuration: Double = 1,
                 defaultTiming: String = "linear", author: String? = nil, license: String? = nil,
-                family: EffectFamily? = nil) {
+                family: EffectFamily? = nil, alpha: EffectAlpha? = nil) {
         precondition(kind != .mesh, "a mesh effect is made with init(name:summary:mesh:…)")
         self.init(name: name, summary: summary, kind: kind, source: source, program: .shader(glsl: glsl), origin: origin,
                   parameters: parameters, defaultDuration: defaultDuration, defaultTiming: defaultTiming,
-                  author: author, license: license, family: family)
+                  author: author, license: license, family: family, alpha: alpha ?? (kind == .fullScreen ? .straight : .premultiplied))
     }
 
     /// A mesh effect (kind `.mesh`).
@@ -175,12 +188,12 @@ public struct Effect: Sendable, Equatable {
                 family: EffectFamily? = nil) {
         self.init(name: name, summary: summary, kind: .mesh, source: source, program: .mesh(mesh), origin: .topLeft,
                   parameters: parameters, defaultDuration: defaultDuration, defaultTiming: defaultTiming,
-                  author: nil, license: nil, family: family)
+                  author: nil, license: nil, family: family, alpha: .premultiplied)
     }
 
     private init(name: String, summary: String, kind: EffectKind, source: EffectSource, program: EffectProgram,
                  origin: EffectOrigin, parameters: [EffectParameter], defaultDuration: Double, defaultTiming: String,
-                 author: String?, license: String?, family: EffectFamily?) {
+                 author: String?, license: String?, family: EffectFamily?, alpha: EffectAlpha) {
         self.name = name
         self.summary = summary
         self.kind = kind
@@ -193,6 +206,7 @@ public struct Effect: Sendable, Equatable {
         self.author = author
         self.license = license
         self.family = family
+        self.alpha = alpha
     }
 
     /// Effects are equal when their descriptions and GLSL are; two mesh effects of the same name
@@ -201,6 +215,7 @@ public struct Effect: Sendable, Equatable {
         a.name == b.name && a.summary == b.summary && a.kind == b.kind && a.source == b.source && a.glsl == b.glsl
             && a.origin == b.origin && a.parameters == b.parameters && a.defaultDuration == b.defaultDuration
             && a.defaultTiming == b.defaultTiming && a.author == b.author && a.license == b.license && a.family == b.family
+            && a.alpha == b.alpha
     }
 
     /// The mesh and appearance of a mesh effect at `progress` for a `width` × `height`-point

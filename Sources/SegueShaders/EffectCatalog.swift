@@ -66,6 +66,8 @@ public enum EffectCatalog {
             do {
                 var effect = try TransitionSourceParser.parse(source, name: "built-in", source: .builtIn, defaultOrigin: .topLeft)
                 effect.family = family
+                // Segue's own sources blend premultiplied colour, as Core Animation does.
+                effect.alpha = .premultiplied
                 return effect
             } catch {
                 fatalError("built-in effect failed to parse: \(error)")
@@ -114,8 +116,9 @@ public enum EffectCatalog {
 
     // MARK: - Stitchable shaders
 
-    /// Splits `file.metal:function` (or `file.metal`) into the path and the function name.
-    static func stitchablePath(_ text: String) -> (path: String, function: String?)? {
+    /// Splits `file.metal:function` (or `file.metal`) into the path and the function name; nil
+    /// for anything else.
+    public static func stitchablePath(_ text: String) -> (path: String, function: String?)? {
         if text.hasSuffix(".metal") { return (text, nil) }
         guard let colon = text.lastIndex(of: ":") else { return nil }
         let path = String(text[..<colon]), function = String(text[text.index(after: colon)...])
@@ -132,6 +135,23 @@ public enum EffectCatalog {
             return try f.effect(source: .file(path))
         } catch {
             throw .stitchable(path: path, message: error.message)
+        }
+    }
+
+    /// The effect `segue info` and the gallery describe: `effect(nameOrPath)`, or — for a
+    /// stitchable function with no `float` to animate — the function applied to one image.
+    /// - Throws: `EffectLookupError`, as `effect(_:)`.
+    public static func describableEffect(_ nameOrPath: String) throws(EffectLookupError) -> Effect {
+        do {
+            return try effect(nameOrPath)
+        } catch {
+            guard case .stitchable = error, let fn = try? stitchableFunction(nameOrPath),
+                  (try? fn.animatedArgument(StitchableConfiguration())) == nil else { throw error }
+            do {
+                return try fn.imageEffect(source: .file(fn.file))
+            } catch let e {
+                throw .stitchable(path: fn.file, message: e.message)
+            }
         }
     }
 

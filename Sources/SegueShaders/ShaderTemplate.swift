@@ -4,6 +4,17 @@
 // Bindings (descriptor set 0): 0 = uniform block, 1 = from, 2 = to, 3… = the effect's sampler2D
 // parameters in declaration order. The user's source follows a `#line 1` directive so compile
 // errors carry the user's own line numbers.
+//
+// Names: everything Segue adds to the shader's scope starts with `_segue_`, except the names the
+// effect interface defines (`progress`, `ratio`, `getFromColor`, `getToColor`, `transition`) and,
+// for full-screen sources, `time`, `duration`, `resolution` and `scale` — which are declared only
+// when the source does not declare the same name at global scope itself (a function, constant or
+// variable named `scale` is the file's own, and compiles). A stitchable shader's arguments are
+// uniforms named `_segue_arg_NAME`, so no argument name can collide with anything.
+//
+// Alpha: a `.straight` effect (the gl-transitions format) sees straight colour from
+// `getFromColor`/`getToColor` and returns straight colour, premultiplied after its `transition`,
+// as the format's WebGL renderers blend; a `.premultiplied` one works on the textures as stored.
 import SegueCore
 
 /// A complete, compilable fragment shader for an effect.
@@ -20,40 +31,51 @@ public struct FragmentShader: Sendable, Equatable {
 
 /// Builds shaders from effects.
 public enum ShaderTemplate {
-    /// Names of the header members of the uniform block, renamed with a `_segue_` prefix when
-    /// an effect declares a parameter of the same name.
+    /// Names of the header members of the uniform block that full-screen sources may use.
     static let headerNames = ["time", "duration", "resolution", "scale"]
+
+    /// The prefix of the uniforms holding a stitchable shader's arguments.
+    static let argumentPrefix = "_segue_arg_"
 
     /// The fragment shader for `effect`.
     public static func fragmentShader(for effect: Effect) -> FragmentShader {
         let layout = UniformLayout(parameters: effect.parameters)
-        let declared = Set(effect.parameters.map(\.name))
-        func header(_ n: String) -> String { declared.contains(n) ? "_segue_\(n)" : n }
+        let stitchable = effect.kind == .stitchable
+        func uniform(_ name: String) -> String { stitchable ? argumentPrefix + name : name }
         let extra = effect.parameters.filter { $0.type == .sampler2D }.map(\.name)
+        guard let glsl = effect.glsl else { preconditionFailure("'\(effect.name)' is a mesh effect; it has no fragment shader") }
+        let straight = effect.alpha == .straight
 
         var s = """
         #version 450
         #define texture2D texture
-        layout(location = 0) in vec2 vUV;
-        layout(location = 0) out vec4 segueOutColor;
+        layout(location = 0) in vec2 _segue_vUV;
+        layout(location = 0) out vec4 _segue_outColor;
         layout(std140, set = 0, binding = 0) uniform SegueUniforms {
             float progress;
-            float \(header("time"));
-            float \(header("duration"));
+            float _segue_time;
+            float _segue_duration;
             float ratio;
-            vec2 \(header("resolution"));
-            float \(header("scale"));
+            vec2 _segue_resolution;
+            float _segue_scale;
             float _segue_pad0;
             vec4 _segue_fromFit;
             vec4 _segue_toFit;
 
         """
-        for m in layout.members { s += "    \(m.type.rawValue) \(m.name);\n" }
+        for m in layout.members { s += "    \(m.type.rawValue) \(uniform(m.name));\n" }
         s += "};\n"
         s += "layout(set = 0, binding = 1) uniform sampler2D _segue_from;\n"
         s += "layout(set = 0, binding = 2) uniform sampler2D _segue_to;\n"
         for (i, name) in extra.enumerated() {
-            s += "layout(set = 0, binding = \(3 + i)) uniform sampler2D \(name);\n"
+            s += "layout(set = 0, binding = \(3 + i)) uniform sampler2D \(uniform(name));\n"
+        }
+        // The header values under their plain names, unless the source takes a name itself.
+        var aliases: [String] = []
+        if !stitchable {
+            let taken = GLSLScope.globalNames(in: glsl).union(effect.parameters.map(\.name))
+            aliases = headerNames.filter { !taken.contains($0) }
+            for name in aliases { s += "\(name == "resolution" ? "vec2" : "float") \(name);\n" }
         }
         // Effect uv → texture coordinates: flip y for bottom-left sources, then fit.
         let flip = effect.origin == .bottomLeft
@@ -67,28 +89,88 @@ public enum ShaderTemplate {
                     if (t.x < 0.0 || t.x > 1.0 || t.y < 0.0 || t.y > 1.0) return vec4(0.0);
                 }
             }
-            return texture(s, t);
+            \(straight ? "vec4 c = texture(s, t);\n        return c.a > 0.0 ? vec4(c.rgb / c.a, c.a) : vec4(0.0);" : "return texture(s, t);")
         }
 
         vec4 getFromColor(vec2 uv) { return _segue_sample(_segue_from, _segue_fromFit, uv); }
         vec4 getToColor(vec2 uv) { return _segue_sample(_segue_to, _segue_toFit, uv); }
+        void _segue_setAliases() {\(aliases.map { " \($0) = _segue_\($0);" }.joined()) }
         #line 1
 
         """
-        guard let glsl = effect.glsl else { preconditionFailure("'\(effect.name)' is a mesh effect; it has no fragment shader") }
         s += glsl
         // uv from the exact pixel centre (gl_FragCoord is (x + 0.5, y + 0.5), top-left origin),
         // not from interpolating vUV, which can be an ulp off and so move hash-based effects.
-        let res = header("resolution")
         s += """
 
         void main() {
-            vec2 uv = gl_FragCoord.xy / \(res);
-            segueOutColor = transition(\(flip ? "vec2(uv.x, 1.0 - uv.y)" : "uv"));
+            _segue_setAliases();
+            vec2 _segue_uv = gl_FragCoord.xy / _segue_resolution;
+            vec4 _segue_color = transition(\(flip ? "vec2(_segue_uv.x, 1.0 - _segue_uv.y)" : "_segue_uv"));
+            _segue_outColor = \(straight ? "vec4(_segue_color.rgb * _segue_color.a, _segue_color.a)" : "_segue_color");
         }
 
         """
         let fileName: String = if case let .file(path) = effect.source { path } else { effect.name + ".glsl" }
         return FragmentShader(glsl: s, fileName: fileName, layout: layout, extraTextures: extra)
+    }
+}
+
+/// What a GLSL source declares at global scope.
+enum GLSLScope {
+    /// Names declared outside every function: functions, global variables and constants, struct
+    /// types and `#define`d macros (a name after another name — a type — or after a `,` in a
+    /// declaration, at brace and parenthesis depth 0). Comments are skipped.
+    static func globalNames(in source: String) -> Set<String> {
+        var names: Set<String> = []
+        let chars = Array(source.unicodeScalars)
+        var i = 0
+        var braces = 0, parens = 0
+        var previous = ""          // the previous token at depth 0 ("" at a statement start)
+        func isIdentStart(_ c: Unicode.Scalar) -> Bool { c == "_" || (c.isASCII && c.properties.isAlphabetic) }
+        func isIdent(_ c: Unicode.Scalar) -> Bool { isIdentStart(c) || ("0"..."9").contains(c) }
+        while i < chars.count {
+            let c = chars[i]
+            if c == "/" && i + 1 < chars.count && chars[i + 1] == "/" {
+                while i < chars.count && chars[i] != "\n" { i += 1 }
+                continue
+            }
+            if c == "/" && i + 1 < chars.count && chars[i + 1] == "*" {
+                i += 2
+                while i + 1 < chars.count && !(chars[i] == "*" && chars[i + 1] == "/") { i += 1 }
+                i += 2
+                continue
+            }
+            if c == "#" {
+                var line = ""
+                while i < chars.count && chars[i] != "\n" { line.unicodeScalars.append(chars[i]); i += 1 }
+                let words = line.dropFirst().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "(" })
+                if words.count >= 2, words[0] == "define" { names.insert(String(words[1])) }
+                continue
+            }
+            if isIdentStart(c) {
+                var word = ""
+                while i < chars.count && isIdent(chars[i]) { word.unicodeScalars.append(chars[i]); i += 1 }
+                if braces == 0 && parens == 0 {
+                    let afterName = !previous.isEmpty && (previous.first.map { $0 == "_" || $0.isLetter } ?? false)
+                        && !["return", "else", "uniform", "in", "out", "const", "highp", "mediump", "lowp", "precision"].contains(previous) || previous == ","
+                    if afterName { names.insert(word) }
+                    previous = word
+                }
+                continue
+            }
+            switch c {
+            case "{": braces += 1
+            case "}": braces -= 1; if braces == 0 { previous = "" }
+            case "(": parens += 1
+            case ")": parens -= 1
+            default: break
+            }
+            if braces == 0 && parens == 0 && !c.properties.isWhitespace && c != ")" {
+                previous = c == ";" ? "" : String(Character(c))
+            }
+            i += 1
+        }
+        return names
     }
 }

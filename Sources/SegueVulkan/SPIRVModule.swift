@@ -12,18 +12,21 @@
 /// Reads just enough of a SPIR-V module to validate it before it reaches a driver.
 enum SPIRVModule {
     static let magic: UInt32 = 0x0723_0203
+    /// SPIR-V's universal limit on the id bound (specification 2.17). An optimised module's bound
+    /// can exceed its word count (ids of removed instructions stay retired).
+    static let maxIdBound: UInt32 = 4_194_303
     /// The most elements one array in Function or Private storage may have.
     static let maxArrayElements = 65_536
     /// The most bytes all Function and Private variables together may take.
     static let maxPrivateBytes = 1 << 20
 
-    /// Whether `words` has a valid header (magic, a 1.x version word, 0 < id bound ≤ word
-    /// count, schema 0) and an instruction stream whose word counts tile the module exactly.
+    /// Whether `words` has a valid header (magic, a 1.x version word, 0 < id bound ≤ 4,194,303,
+    /// schema 0) and an instruction stream whose word counts tile the module exactly.
     static func isWellFormed(_ words: [UInt32]) -> Bool {
         guard words.count >= 5, words[0] == magic else { return false }
         let version = words[1]
         guard version & 0xff00_00ff == 0, (version >> 16) & 0xff == 1, (version >> 8) & 0xff <= 6 else { return false }
-        guard words[3] > 0, Int(words[3]) <= words.count, words[4] == 0 else { return false }
+        guard words[3] > 0, words[3] <= maxIdBound, words[4] == 0 else { return false }
         var i = 5
         while i < words.count {
             let count = Int(words[i] >> 16)

@@ -59,7 +59,7 @@ struct InfoCommand: ParsableCommand {
     var source = false
 
     func run() throws {
-        let effect = try EffectCatalog.effect(name)
+        let effect = try EffectCatalog.describableEffect(name)
         if source {
             guard let glsl = effect.glsl else {
                 throw CLIFailure(message: "'\(effect.name)' is a mesh effect, built in Swift: it has no GLSL source")

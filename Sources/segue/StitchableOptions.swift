@@ -4,7 +4,7 @@ import ArgumentParser
 import Foundation
 import Segue
 
-/// `--function`, `--arg`, `--animate`, `--insertion`, `--removal`, `--max-sample-offset`.
+/// `--function`, `--arg`, `--animate`, `--insertion`, `--removal`, `--removal-function`, `--max-sample-offset`.
 struct StitchableOptions: ParsableArguments {
     @Option(help: "Stitchable function of the .metal effect file (or write file.metal:NAME).")
     var function: String?
@@ -21,12 +21,16 @@ struct StitchableOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Effect values of the removed screen at progress 0 and 1 (default 0:-1).", valueName: "A:B"))
     var removal: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Farthest a distortion or layer effect may sample from the destination, in points (samples beyond are transparent; default unlimited).", valueName: "W[,H]"))
+    @Option(name: .customLong("removal-function"), help: ArgumentHelp("Another function of the same file for the removed screen (SwiftUI .asymmetric transitions: LTR/RTL pairs).", valueName: "name"))
+    var removalFunction: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("SwiftUI's maxSampleOffset: how far the layer's drawing area is padded, in points (a layer fills the output, so no pixel changes; samples outside the layer are transparent either way).", valueName: "W[,H]"))
     var maxSampleOffset: String?
 
     /// Whether any of these options was given.
     var isUsed: Bool {
         function != nil || !args.isEmpty || animate != nil || insertion != nil || removal != nil || maxSampleOffset != nil
+            || removalFunction != nil
     }
 
     func validate() throws {
@@ -44,7 +48,8 @@ struct StitchableOptions: ParsableArguments {
             animate: animate,
             insertion: try insertion.map { try StitchableRequest.parseRange($0, option: "--insertion") },
             removal: try removal.map { try StitchableRequest.parseRange($0, option: "--removal") },
-            maxSampleOffset: try maxSampleOffset.map { try StitchableRequest.parseOffset($0) })
+            maxSampleOffset: try maxSampleOffset.map { try StitchableRequest.parseOffset($0) },
+            removalFunction: removalFunction)
     }
 
     /// The effect of `effectOptions` with these options, resolved (parameters checked, textures read).
@@ -55,7 +60,8 @@ struct StitchableOptions: ParsableArguments {
     }
 }
 
-/// `segue info` lines for a stitchable effect: its kind, signature and how each argument is filled.
+/// `segue info` lines for a stitchable effect: its kind, signature, how each argument is filled,
+/// and the flags that apply it as a transition or to one image.
 func stitchableInfoLines(_ nameOrPath: String) throws -> [String] {
     let fn = try EffectCatalog.stitchableFunction(nameOrPath)
     let configuration = StitchableConfiguration()
@@ -64,15 +70,29 @@ func stitchableInfoLines(_ nameOrPath: String) throws -> [String] {
     lines.append(fn.arguments.isEmpty ? "  arguments: none" : "  arguments:")
     for a in fn.arguments {
         let role: String
+        let fallback = a.effectiveDefault.map { "default \($0.description)\(a.defaultValue == nil ? "" : ", from the source")" }
         if a.name == animated?.name {
             role = "animated: insertion \(configuration.insertion.from)→\(configuration.insertion.to), removal \(configuration.removal.from)→\(configuration.removal.to) (--animate, --insertion, --removal)"
+                + "; on one image \(fallback!)"
+        } else if a.type == .sampler2D {
+            role = "texture: --texture \(a.name)=PATH"
         } else if fn.defaultAutomatic.contains(a.name) {
             role = "auto: \(a.type == .vec2 ? "the layer size in points" : "the layer's bounding rectangle") (or --arg \(a.name)=VALUE)"
+        } else if fn.defaultImageAutomatic.contains(a.name) {
+            role = "--arg \(a.name)=VALUE (\(fallback!)); on one image: auto, the time in seconds"
         } else {
-            role = "--arg \(a.name)=VALUE (default 0\(a.type == .float ? "; 'auto': the time in seconds" : ""))"
+            role = "--arg \(a.name)=VALUE (\(fallback!)\(a.type == .float ? "; 'auto': the time in seconds" : ""))"
         }
         lines.append("    \(a.name): \(a.metalType)  — \(role)")
     }
-    if animated == nil { lines.append("  (no float argument: it cannot run as a transition)") }
+    let spec = EffectCatalog.stitchablePath(nameOrPath).map { "\($0.path):\(fn.name)" } ?? fn.name
+    let suggestion = fn.suggestion
+    if suggestion.animated != nil {
+        lines.append("  as a transition: segue render --from A.png --to B.png --effect \(spec) \(suggestion.flags.joined(separator: " ")) -o out.mp4")
+        lines.append("    (if \(suggestion.animated!) = 1 shows the view unchanged, use: \(suggestion.swappedFlags.joined(separator: " ")))")
+    } else {
+        lines.append("  (no float argument: it cannot run as a transition)")
+    }
+    lines.append("  on one image:    segue effect --input IMAGE --effect \(spec) --time 0 -o out.png")
     return lines
 }

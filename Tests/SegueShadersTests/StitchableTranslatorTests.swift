@@ -92,8 +92,8 @@ struct StitchableTranslatorTests {
 
     @Test("unsupported constructs are rejected with the construct and its line", arguments: [
         ("#include <metal_stdlib>\n#include \"mine.h\"\n", "user.metal:2: unsupported #include: '\"mine.h\"' (only <metal_stdlib> and <SwiftUI/SwiftUI_Metal.h> are available)"),
-        ("#define SCALE 2.0\n", "user.metal:1: unsupported preprocessor directive: '#define SCALE 2.0'"),
-        ("using namespace metal;\n\nstruct S { float x; };\n", "user.metal:3: unsupported struct: 'struct'"),
+        ("#if DEBUG\n#endif\n", "user.metal:1: unsupported preprocessor directive: '#if DEBUG'"),
+        ("using namespace metal;\n\nstruct S { float x; float get() { return x; } };\n", "user.metal:3: unsupported member function in a struct: 'get'"),
         ("template <typename T> T id(T x) { return x; }\n", "user.metal:1: unsupported template: 'template'"),
         ("\n[[ stitchable ]] float2 f(float2 position, device float *values, float v) { return position; }\n",
          "user.metal:2: unsupported address space: 'device'"),
@@ -103,8 +103,8 @@ struct StitchableTranslatorTests {
          "user.metal:3: unsupported function: 'noise'"),
         ("[[ stitchable ]] float2 f(float2 position, float v) {\n    return position * (float)v;\n}\n",
          "user.metal:2: unsupported C-style cast (write float(x)): 'float'"),
-        ("[[ stitchable ]] half4 f(float2 position, half4 color, texture2d<half> image, float v) { return color; }\n",
-         "user.metal:1: unsupported texture type: 'texture2d'"),
+        ("[[ stitchable ]] half4 f(float2 position, half4 color, texture3d<half> volume, float v) { return color; }\n",
+         "user.metal:1: unsupported texture type: 'texture3d'"),
         ("[[ stitchable ]] float2 f(float2 position, float v) {\n    float2 q = position;\n    return q + float2(vec<float, 2>(1));\n}\n",
          "user.metal:3: unsupported template type: 'vec'"),
         ("[[ stitchable ]] float2 f(float2 position, float v) { return static_cast<float2>(position); }\n",
@@ -135,7 +135,7 @@ struct StitchableTranslatorTests {
         let f = translationError("\n[[ stitchable ]] half4 f(float2 position, float amount) { return half4(0); }")
         #expect(f?.hasPrefix("user.metal:2: 'f': a stitchable function must be 'float2 f(float2 position, …)' (distortion)") == true)
         let g = translationError("[[ stitchable ]] float2 g(float2 position,\n  int count) { return position; }")
-        #expect(g == "user.metal:2: unsupported stitchable argument type: 'int' of 'count' (arguments are float, half, float2–4 or half2–4)")
+        #expect(g == "user.metal:2: unsupported stitchable argument type: 'int' of 'count' (arguments are float, half, float2–4, half2–4 or texture2d<half>)")
         #expect(translationError("[[ stitchable ]] float2 f(float2 position, float v) {\n  return position;\n")
             == "user.metal:2: expected '}' before the end of the file")
     }
@@ -157,11 +157,11 @@ struct StitchableConfigurationTests {
         #expect(effect.kind == .stitchable)
         #expect(effect.parameters.map(\.name) == ["amplitude"])
         #expect(effect.parameters.first?.effectiveDefault == .float(0))
-        #expect(effect.glsl!.contains("_m_wave(_segue_destination, _segue_layerSize, amplitude, _segue_value)"))
+        #expect(effect.glsl!.contains("_m_wave(_segue_destination, _segue_layerSize, _segue_arg_amplitude, _segue_value)"))
         #expect(effect.glsl!.contains("mix(1.0, 0.0, progress)") && effect.glsl!.contains("mix(0.0, -1.0, progress)"))
         let other = try wave.effect(StitchableConfiguration(animated: "amplitude", insertion: (2, 0.5), automatic: []), source: .file("c.metal"))
         #expect(other.parameters.map(\.name) == ["size", "phase"])
-        #expect(other.glsl!.contains("_m_wave(_segue_destination, size, _segue_value, phase)"))
+        #expect(other.glsl!.contains("_m_wave(_segue_destination, _segue_arg_size, _segue_value, _segue_arg_phase)"))
         #expect(other.glsl!.contains("mix(2.0, 0.5, progress)"))
     }
 
@@ -180,9 +180,12 @@ struct StitchableConfigurationTests {
         #expect(message(wave, StitchableConfiguration(automatic: ["phase"])) == "'phase' is the animated argument; it cannot also be 'auto'")
         #expect(message(tint, StitchableConfiguration(animated: "progress", automatic: ["sample"]))?.hasPrefix("'sample' is a float3; only float") == true)
         let timed = try? wave.effect(StitchableConfiguration(automatic: ["amplitude"]), source: .builtIn)
-        #expect(timed?.glsl?.contains("_m_wave(_segue_destination, size, time, _segue_value)") == true)
+        #expect(timed?.glsl?.contains("_m_wave(_segue_destination, _segue_arg_size, _segue_time, _segue_value)") == true)
         #expect(message(wave, StitchableConfiguration(insertion: (.nan, 0)))?.contains("finite") == true)
-        #expect(message(tint, StitchableConfiguration(animated: "progress"))?.hasPrefix("argument 'sample' of 'tint' cannot be set") == true)
+        // Arguments are uniforms with a `_segue_arg_` prefix, so GLSL words such as `sample` can be parameters.
+        let tinted = try? tint.effect(StitchableConfiguration(animated: "progress"), source: .builtIn)
+        #expect(tinted?.parameters.map(\.name) == ["sample"])
+        #expect(tinted?.glsl?.contains("_m_tint(_segue_destination, _segue_sampleLayer(1, _segue_destination), _segue_value, _segue_arg_sample)") == true)
         #expect(message(Self.module.functions[3], StitchableConfiguration(maxSampleOffset: .init(1, 1)))?
             .hasPrefix("'fade' is a colour effect, which samples only its own pixel") == true)
     }

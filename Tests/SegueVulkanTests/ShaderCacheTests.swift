@@ -88,6 +88,16 @@ struct ShaderCacheTests {
         #expect(SPIRVModule.isWellFormed(words))
     }
 
+    @Test("an optimised module's id bound may exceed its word count; the spec's limit (4,194,303) is the bound")
+    func idBoundAboveWordCount() {
+        var words = [SPIRVModule.magic, 0x0001_0600, 0, 1846, 0]
+        #expect(SPIRVModule.isWellFormed(words))
+        words[3] = 4_194_303
+        #expect(SPIRVModule.isWellFormed(words))
+        words[3] = 4_194_304
+        #expect(!SPIRVModule.isWellFormed(words))
+    }
+
     @Test("a truncated entry is recompiled and rewritten")
     func truncated() throws {
         try damaged("truncated") { mix, gradient in

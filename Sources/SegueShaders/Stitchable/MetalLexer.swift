@@ -35,7 +35,7 @@ struct MetalToken: Sendable, Equatable {
 enum MetalLexer {
     /// Punctuation, longest first so `<<=` wins over `<<` and `<`.
     private static let punctuation: [String] = [
-        "<<=", ">>=", "...",
+        "<<=", ">>=", "...", "##",
         "[[", "]]", "::", "->", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
         "==", "!=", "<=", ">=", "&&", "||", "<<", ">>",
         "+", "-", "*", "/", "%", "=", "<", ">", "!", "~", "&", "|", "^", "?", ":", ";", ",", ".",

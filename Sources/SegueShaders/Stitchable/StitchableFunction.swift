@@ -1,13 +1,17 @@
-// A translated SwiftUI `[[ stitchable ]]` shader function and the transition effect built from it.
+// A translated SwiftUI `[[ stitchable ]]` shader function, and the effects built from it: a
+// transition (SwiftUI's `.transition(.modifier(active:identity:))` with the shader on each view)
+// and an effect on one image (a `colorEffect`, `distortionEffect` or `layerEffect` modifier).
 //
 // Composition (shared/reference/effects.md, "Shift transition"): each screen is a layer the size
 // of the output (size in points = resolution / scale) with the effect applied on its own texture.
-// The removed screen (`from`) gets effect value mix(removal.from, removal.to, progress); the
-// inserted one (`to`) mix(insertion.from, insertion.to, progress). A distortion samples its layer
-// where the function says; a sample outside the layer, or farther than `maxSampleOffset` from the
-// destination, is transparent. Each layer's result is clamped to [0, 1] and the inserted layer is
-// drawn over the removed one with premultiplied source-over, as SwiftUI puts an inserted view
-// above the view it replaces.
+// The removed screen (`from`) gets effect value mix(removal.from, removal.to, progress) — through
+// another function of the file when one is given for the removal, as SwiftUI's `.asymmetric`
+// transitions pair left-to-right and right-to-left shaders; the inserted one (`to`)
+// mix(insertion.from, insertion.to, progress). A distortion samples its layer where the function
+// says; a sample outside the layer's bounds is transparent. `maxSampleOffset` pads the area the
+// layer is drawn in, as in SwiftUI; since a layer fills the output, it changes no pixel. Each
+// layer's result is clamped to [0, 1] and the inserted layer is drawn over the removed one with
+// premultiplied source-over, as SwiftUI puts an inserted view above the view it replaces.
 import Foundation
 import SegueCore
 import SegueMath
@@ -26,14 +30,31 @@ public enum StitchableKind: String, Sendable, Equatable, CaseIterable {
 public struct StitchableArgument: Sendable, Equatable {
     /// The name in the Metal source.
     public let name: String
-    /// The parameter type it becomes (`float` for `float`/`half`, `vec2` for `float2`/`half2`, …).
+    /// The parameter type it becomes (`float` for `float`/`half`, `vec2` for `float2`/`half2`, …,
+    /// `sampler2D` for a `texture2d<half>`).
     public let type: ParameterType
     /// The type as written in Metal.
     public let metalType: String
+    /// The default argument written in the source (`float windSize = 0.2`); nil without one.
+    public let defaultValue: ParameterValue?
+
+    /// An argument.
+    public init(name: String, type: ParameterType, metalType: String, defaultValue: ParameterValue? = nil) {
+        self.name = name
+        self.type = type
+        self.metalType = metalType
+        self.defaultValue = defaultValue
+    }
 
     /// Whether `auto` can fill it: a `float2` with the layer's size in points, a `float4` with
-    /// its bounding rectangle (0, 0, width, height), a `float` with the transition's time in seconds.
+    /// its bounding rectangle (0, 0, width, height), a `float` with the time in seconds.
     public var canBeAutomatic: Bool { type == .vec2 || type == .vec4 || type == .float }
+
+    /// The value it takes when none is given: its default argument, else zero (a colour:
+    /// transparent). Nil for a texture.
+    public var effectiveDefault: ParameterValue? {
+        type == .sampler2D ? nil : defaultValue ?? ParameterValue(type, Array(repeating: 0, count: type.componentCount))
+    }
 }
 
 /// Why a stitchable function cannot run as configured.
@@ -55,28 +76,34 @@ public struct StitchableConfiguration: Sendable, Equatable {
     public var insertion: (from: Double, to: Double)
     /// Effect values of the removed screen at progress 0 and 1.
     public var removal: (from: Double, to: Double)
-    /// Farthest a sample may lie from its destination, in points per axis; nil for unlimited.
+    /// SwiftUI's `maxSampleOffset`: how far (points per axis) the layer's drawing area is padded
+    /// beyond its bounds. A layer fills the output, so it changes no pixel; it is checked and kept
+    /// so a configuration says what the Swift code says. Nil is SwiftUI's default (`.zero`).
     public var maxSampleOffset: Vector2?
     /// Arguments filled automatically (a `float2` with the layer size, a `float4` with its bounding
     /// rectangle, a `float` with the time in seconds); nil takes `float2 size` and
     /// `float4 boundingRect`/`bounds`.
     public var automatic: Set<String>?
+    /// Another function of the same file for the removed screen (SwiftUI `.asymmetric(insertion:
+    /// removal:)` with two shaders); nil uses the same function for both.
+    public var removalFunction: StitchableFunction?
 
     /// A configuration; the defaults are the reference's shift transition (insertion 1 → 0,
-    /// removal 0 → −1, unlimited sample offset).
+    /// removal 0 → −1, one function for both screens).
     public init(animated: String? = nil, insertion: (from: Double, to: Double) = (1, 0),
                 removal: (from: Double, to: Double) = (0, -1), maxSampleOffset: Vector2? = nil,
-                automatic: Set<String>? = nil) {
+                automatic: Set<String>? = nil, removalFunction: StitchableFunction? = nil) {
         self.animated = animated
         self.insertion = insertion
         self.removal = removal
         self.maxSampleOffset = maxSampleOffset
         self.automatic = automatic
+        self.removalFunction = removalFunction
     }
 
     public static func == (a: StitchableConfiguration, b: StitchableConfiguration) -> Bool {
         a.animated == b.animated && a.insertion == b.insertion && a.removal == b.removal
-            && a.maxSampleOffset == b.maxSampleOffset && a.automatic == b.automatic
+            && a.maxSampleOffset == b.maxSampleOffset && a.automatic == b.automatic && a.removalFunction == b.removalFunction
     }
 }
 
@@ -96,15 +123,30 @@ public struct StitchableFunction: Sendable, Equatable {
     let glslName: String
     /// The whole file's GLSL, on the user's lines.
     let moduleGLSL: String
+    /// The library helpers the file uses.
+    let preludeGLSL: String
     /// Lines in the source file.
     let lineCount: Int
+    /// The names of every stitchable function of the file (this one included), in order.
+    public let siblings: [String]
 
     /// Names filled from the layer by default: `float2 size`, `float4 boundingRect` or `bounds`.
     public var defaultAutomatic: Set<String> {
         Set(arguments.filter { ($0.name == "size" && $0.type == .vec2) || (["boundingRect", "bounds"].contains($0.name) && $0.type == .vec4) }.map(\.name))
     }
 
-    /// The argument a configuration animates (its `animated`, else the last `float`).
+    /// Names filled automatically when the function is applied to one image: the transition's
+    /// (`size`, `boundingRect`/`bounds`) and a `float time` (seconds).
+    public var defaultImageAutomatic: Set<String> {
+        defaultAutomatic.union(arguments.filter { $0.name == "time" && $0.type == .float }.map(\.name))
+    }
+
+    /// Names that mark the animated argument, in order of preference.
+    public static let progressNames = ["progress", "amount", "effectValue", "value", "percent", "fraction", "t"]
+
+    /// The argument a configuration animates: its `animated`, else a `float` named `progress`,
+    /// `amount`, `effectValue`, `value`, `percent`, `fraction` or `t`, else the last `float`
+    /// without a default argument (and not named `time`), else the last `float`.
     /// - Throws: `StitchableConfigurationError` when the name is not a `float` argument or there is none.
     public func animatedArgument(_ configuration: StitchableConfiguration) throws(StitchableConfigurationError) -> StitchableArgument {
         let floats = arguments.filter { $0.type == .float }
@@ -117,31 +159,48 @@ public struct StitchableFunction: Sendable, Equatable {
             }
             return a
         }
-        guard let last = floats.last else {
+        // A float named like a progress, else the last float without a default value.
+        if let named = Self.progressNames.lazy.compactMap({ n in floats.first { $0.name == n } }).first { return named }
+        guard let last = floats.last(where: { $0.defaultValue == nil && $0.name != "time" }) ?? floats.last else {
             throw StitchableConfigurationError("'\(self.name)' has no float argument for a transition to animate; add one (e.g. 'float amount')")
         }
         return last
     }
 
-    private func list(_ args: [StitchableArgument]) -> String { args.isEmpty ? "none" : args.map(\.name).joined(separator: ", ") }
+    /// The animated argument of the function run on the removed screen (`configuration.
+    /// removalFunction`): the configured name when it has a `float` of that name, else its default.
+    public func removalAnimatedArgument(_ configuration: StitchableConfiguration) throws(StitchableConfigurationError) -> StitchableArgument {
+        if let name = configuration.animated, let a = arguments.first(where: { $0.name == name }), a.type == .float { return a }
+        var c = configuration
+        c.animated = nil
+        return try animatedArgument(c)
+    }
+
+    func list(_ args: [StitchableArgument]) -> String { args.isEmpty ? "none" : args.map(\.name).joined(separator: ", ") }
 
     /// The transition effect running this function with `configuration`: an effect of kind
     /// `.stitchable` whose parameters are the arguments that are neither animated nor automatic
-    /// (default zero).
+    /// (of both functions when the removal has its own), with their default arguments or zero.
     /// - Throws: `StitchableConfigurationError` for a bad animated or automatic argument, a
-    ///   non-finite range or offset, a sample offset on a colour effect, or an argument name that
-    ///   cannot be a uniform (`progress`, `ratio` or a GLSL reserved word).
+    ///   non-finite range or offset, a sample offset on a colour effect, a removal function of
+    ///   another file, or an argument with two types in the two functions.
     public func effect(_ configuration: StitchableConfiguration = StitchableConfiguration(),
                        summary: String? = nil, source: EffectSource, defaultDuration: Double = 1,
                        defaultTiming: String = "linear") throws(StitchableConfigurationError) -> Effect {
+        let removalFunction = configuration.removalFunction ?? self
+        guard removalFunction.file == file, removalFunction.moduleGLSL == moduleGLSL else {
+            throw StitchableConfigurationError("the removal function '\(removalFunction.name)' must be in the same file as '\(name)' (\(file))")
+        }
         let animated = try animatedArgument(configuration)
-        let automatic = configuration.automatic ?? defaultAutomatic
+        let removalAnimated = try removalFunction.removalAnimatedArgument(configuration)
+        let functions = removalFunction == self ? [self] : [self, removalFunction]
+        let automatic = configuration.automatic ?? functions.reduce(into: Set<String>()) { $0.formUnion($1.defaultAutomatic) }
         for name in automatic {
-            guard let a = arguments.first(where: { $0.name == name }) else {
+            guard let a = functions.lazy.compactMap({ $0.arguments.first { $0.name == name } }).first else {
                 throw StitchableConfigurationError("'\(self.name)' has no argument '\(name)'; its arguments are: \(list(arguments))")
             }
-            guard a.canBeAutomatic, a.name != animated.name else {
-                throw StitchableConfigurationError(a.name == animated.name
+            guard a.canBeAutomatic, a.name != animated.name, a.name != removalAnimated.name || removalFunction == self else {
+                throw StitchableConfigurationError(a.name == animated.name || a.name == removalAnimated.name
                     ? "'\(name)' is the animated argument; it cannot also be 'auto'"
                     : "'\(name)' is a \(a.metalType); only float (the time), float2 (the layer size) and float4 (its bounding rectangle) arguments can be 'auto'")
             }
@@ -157,18 +216,80 @@ public struct StitchableFunction: Sendable, Equatable {
                 throw StitchableConfigurationError("'\(name)' is a colour effect, which samples only its own pixel; a maximum sample offset applies to distortion and layer effects")
             }
         }
-        var parameters: [EffectParameter] = []
-        for a in arguments where a.name != animated.name && !automatic.contains(a.name) {
-            if TransitionSourceParser.reservedNames.contains(a.name) || MetalVocabulary.isReservedInGLSL(a.name) {
-                throw StitchableConfigurationError("argument '\(a.name)' of '\(name)' cannot be set as a parameter (the name is reserved in Segue's GLSL); rename it, or animate it with --animate \(a.name)")
-            }
-            parameters.append(EffectParameter(name: a.name, type: a.type, defaultValue: nil, summary: "\(a.metalType) argument of \(name)"))
+        var animatedNames = [name: animated.name]
+        animatedNames[removalFunction.name] = removalAnimated.name
+        let parameters = try Self.parameters(functions, excluding: animatedNames, automatic: automatic)
+        var glsl = layerModel()
+        let range = { (r: (from: Double, to: Double)) in "mix(\(Self.literal(r.from)), \(Self.literal(r.to)), progress)" }
+        glsl += "vec4 _segue_removedLayer(float _segue_value) {\n    \(removalFunction.layerReturn(layer: 0, animated: removalAnimated.name, automatic: automatic))\n}\n"
+        glsl += "vec4 _segue_insertedLayer(float _segue_value) {\n    \(layerReturn(layer: 1, animated: animated.name, automatic: automatic))\n}\n\n"
+        glsl += """
+        vec4 transition(vec2 uv) {
+            _segue_layerSize = _segue_resolution / _segue_scale;
+            _segue_destination = uv * _segue_layerSize;
+            vec4 removed = _segue_removedLayer(\(range(configuration.removal)));
+            vec4 inserted = _segue_insertedLayer(\(range(configuration.insertion)));
+            return inserted + removed * (1.0 - inserted.a);
         }
-        let glsl = transitionGLSL(animated: animated.name, automatic: automatic, parameters: Set(parameters.map(\.name)),
-                                  configuration: configuration)
-        return Effect(name: name, summary: summary ?? "SwiftUI \(kind.rawValue) shader '\(name)' from \((file as NSString).lastPathComponent)",
+
+        """
+        let pair = removalFunction == self ? "" : " (removal: '\(removalFunction.name)')"
+        return Effect(name: name, summary: summary ?? "SwiftUI \(kind.rawValue) shader '\(name)'\(pair) from \((file as NSString).lastPathComponent)",
                       kind: .stitchable, source: source, glsl: glsl, origin: .topLeft, parameters: parameters,
                       defaultDuration: defaultDuration, defaultTiming: defaultTiming)
+    }
+
+    /// The function applied to one image (the `from` texture), as SwiftUI's `colorEffect`,
+    /// `distortionEffect` or `layerEffect` modifier draws it: every argument that is not automatic
+    /// is a parameter (default: its default argument, else zero — a colour is transparent);
+    /// `automatic` defaults to `defaultImageAutomatic` (a `float time` gets the time in seconds).
+    /// - Throws: `StitchableConfigurationError` for an automatic name that is not an argument or
+    ///   cannot be filled.
+    public func imageEffect(automatic: Set<String>? = nil, summary: String? = nil, source: EffectSource,
+                            defaultDuration: Double = 1) throws(StitchableConfigurationError) -> Effect {
+        let automatic = automatic ?? defaultImageAutomatic
+        for name in automatic {
+            guard let a = arguments.first(where: { $0.name == name }) else {
+                throw StitchableConfigurationError("'\(self.name)' has no argument '\(name)'; its arguments are: \(list(arguments))")
+            }
+            guard a.canBeAutomatic else {
+                throw StitchableConfigurationError("'\(name)' is a \(a.metalType); only float (the time), float2 (the layer size) and float4 (its bounding rectangle) arguments can be 'auto'")
+            }
+        }
+        let parameters = try Self.parameters([self], excluding: [:], automatic: automatic)
+        var glsl = layerModel()
+        glsl += """
+        vec4 transition(vec2 uv) {
+            _segue_layerSize = _segue_resolution / _segue_scale;
+            _segue_destination = uv * _segue_layerSize;
+            float _segue_value = 0.0;
+            \(layerReturn(layer: 0, animated: nil, automatic: automatic))
+        }
+
+        """
+        return Effect(name: name, summary: summary ?? "SwiftUI \(kind.rawValue) shader '\(name)' from \((file as NSString).lastPathComponent), on one image",
+                      kind: .stitchable, source: source, glsl: glsl, origin: .topLeft, parameters: parameters,
+                      defaultDuration: defaultDuration, defaultTiming: "linear")
+    }
+
+    /// The parameters of `functions`: their arguments that are neither animated (`excluding`:
+    /// function → argument) nor automatic, each name once.
+    static func parameters(_ functions: [StitchableFunction], excluding: [String: String],
+                           automatic: Set<String>) throws(StitchableConfigurationError) -> [EffectParameter] {
+        var parameters: [EffectParameter] = []
+        for f in functions {
+            for a in f.arguments where a.name != excluding[f.name] && !automatic.contains(a.name) {
+                if let p = parameters.first(where: { $0.name == a.name }) {
+                    guard p.type == a.type else {
+                        throw StitchableConfigurationError("argument '\(a.name)' is a \(p.type.rawValue) in '\(functions[0].name)' but a \(a.metalType) in '\(f.name)'; rename one")
+                    }
+                    continue
+                }
+                parameters.append(EffectParameter(name: a.name, type: a.type, defaultValue: a.defaultValue,
+                                                  summary: "\(a.metalType) argument of \(f.name)"))
+            }
+        }
+        return parameters
     }
 
     // MARK: - GLSL
@@ -178,23 +299,14 @@ public struct StitchableFunction: Sendable, Equatable {
         return s.contains(".") || s.contains("e") ? s : s + ".0"
     }
 
-    private func transitionGLSL(animated: String, automatic: Set<String>, parameters: Set<String>,
-                                configuration: StitchableConfiguration) -> String {
-        // Header uniforms are renamed by ShaderTemplate when a parameter takes their name.
-        func header(_ n: String) -> String { parameters.contains(n) ? "_segue_\(n)" : n }
-        let lit = Self.literal
-        var s = MetalVocabulary.preludeGLSL
+    /// The prelude, Segue's layer model and the file's GLSL on its own lines.
+    private func layerModel() -> String {
+        var s = preludeGLSL
         s += """
         // Segue's layer model: sizes and positions in points, top-left origin.
         vec2 _segue_layerSize;
         vec2 _segue_destination;
         vec4 _segue_sampleLayer(int layer, vec2 p) {
-
-        """
-        if let m = configuration.maxSampleOffset {
-            s += "    if (any(greaterThan(abs(p - _segue_destination), vec2(\(lit(m.x)), \(lit(m.y)))))) return vec4(0.0);\n"
-        }
-        s += """
             if (p.x < 0.0 || p.y < 0.0 || p.x > _segue_layerSize.x || p.y > _segue_layerSize.y) return vec4(0.0);
             vec2 uv = p / _segue_layerSize;
             return layer == 0 ? getFromColor(uv) : getToColor(uv);
@@ -204,38 +316,27 @@ public struct StitchableFunction: Sendable, Equatable {
         """
         s += moduleGLSL
         s += "\n#line \(lineCount + 1)\n"
+        return s
+    }
+
+    /// `return …;` running the function on layer `layer` with `_segue_value` as the animated argument.
+    private func layerReturn(layer: Int, animated: String?, automatic: Set<String>) -> String {
         let args: [String] = arguments.map { a in
             if a.name == animated { return "_segue_value" }
             if automatic.contains(a.name) {
                 switch a.type {
-                case .float: return header("time")
+                case .float: return "_segue_time"
                 case .vec2: return "_segue_layerSize"
                 default: return "vec4(0.0, 0.0, _segue_layerSize)"
                 }
             }
-            return a.name
+            return ShaderTemplate.argumentPrefix + a.name
         }
-        let call = (["_segue_destination"] + (kind == .distortion ? [] : [kind == .color ? "_segue_sampleLayer(_segue_layer, _segue_destination)" : "_segue_layer"]) + args)
+        let call = (["_segue_destination"] + (kind == .distortion ? [] : [kind == .color ? "_segue_sampleLayer(\(layer), _segue_destination)" : "\(layer)"]) + args)
             .joined(separator: ", ")
-        s += "vec4 _segue_layerEffect(int _segue_layer, float _segue_value) {\n"
         switch kind {
-        case .distortion:
-            s += "    return _segue_sampleLayer(_segue_layer, \(glslName)(\(call)));\n"
-        case .color, .layer:
-            s += "    return clamp(\(glslName)(\(call)), 0.0, 1.0);\n"
+        case .distortion: return "return _segue_sampleLayer(\(layer), \(glslName)(\(call)));"
+        case .color, .layer: return "return clamp(\(glslName)(\(call)), 0.0, 1.0);"
         }
-        s += """
-        }
-
-        vec4 transition(vec2 uv) {
-            _segue_layerSize = \(header("resolution")) / \(header("scale"));
-            _segue_destination = uv * _segue_layerSize;
-            vec4 removed = _segue_layerEffect(0, mix(\(lit(configuration.removal.from)), \(lit(configuration.removal.to)), progress));
-            vec4 inserted = _segue_layerEffect(1, mix(\(lit(configuration.insertion.from)), \(lit(configuration.insertion.to)), progress));
-            return inserted + removed * (1.0 - inserted.a);
-        }
-
-        """
-        return s
     }
 }

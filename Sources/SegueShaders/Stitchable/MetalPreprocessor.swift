@@ -1,0 +1,157 @@
+// The part of the C preprocessor that stitchable shaders use: the SwiftUI and Metal includes,
+// `#pragma once`, and `#define`/`#undef` of object-like (`#define PI 3.14159`) and function-like
+// (`#define SQ(x) ((x) * (x))`) macros, expanded as C does (arguments expanded first, the result
+// rescanned, a macro never expanding inside itself). Expanded tokens take the line of the use, so
+// errors and the GLSL stay on the user's line. Conditionals (`#if`, `#ifdef`), `#`/`##` and other
+// directives are rejected with their line.
+
+/// Expands the directives and macros of a token stream.
+struct MetalPreprocessor {
+    /// The includes a stitchable shader may use.
+    static let allowedIncludes: Set<String> = ["<metal_stdlib>", "<SwiftUI/SwiftUI_Metal.h>", "<SwiftUI/SwiftUI.h>",
+                                               "<metal_math>"]
+
+    private struct Macro {
+        let parameters: [String]?
+        let body: [MetalToken]
+    }
+
+    let file: String
+    private var macros: [String: Macro] = [:]
+
+    init(file: String) { self.file = file }
+
+    /// Handles the directives and expands the macros of `tokens`.
+    /// - Throws: `ShaderSourceError` for an unsupported directive or a malformed macro use.
+    mutating func run(_ tokens: [MetalToken]) throws(ShaderSourceError) -> [MetalToken] {
+        var out: [MetalToken] = []
+        var pending: [MetalToken] = []
+        func flush(_ p: inout MetalPreprocessor) throws(ShaderSourceError) {
+            out += try p.expand(pending, active: [])
+            pending = []
+        }
+        for t in tokens {
+            guard t.kind == .directive else { pending.append(t); continue }
+            try flush(&self)
+            try directive(t)
+        }
+        try flush(&self)
+        return out
+    }
+
+    private func error(_ message: String, _ line: Int) -> ShaderSourceError { ShaderSourceError(file: file, line: line, message: message) }
+
+    private mutating func directive(_ t: MetalToken) throws(ShaderSourceError) {
+        let text = String(t.text.dropFirst()).trimmed()
+        let head = String(text.prefix { $0.isLetter })
+        let rest = String(text.dropFirst(head.count)).trimmed()
+        switch head {
+        case "include":
+            guard Self.allowedIncludes.contains(rest) else {
+                throw error("unsupported #include: '\(rest)' (only <metal_stdlib> and <SwiftUI/SwiftUI_Metal.h> are available)", t.line)
+            }
+        case "pragma" where rest == "once":
+            return
+        case "define":
+            try define(rest, t)
+        case "undef":
+            macros[rest] = nil
+        default:
+            throw error("unsupported preprocessor directive: '\(t.text)'", t.line)
+        }
+    }
+
+    private mutating func define(_ text: String, _ directive: MetalToken) throws(ShaderSourceError) {
+        var tokens = try MetalLexer.tokenize(text, file: file)
+        for k in tokens.indices { tokens[k] = MetalToken(kind: tokens[k].kind, text: tokens[k].text, line: directive.line,
+                                                         column: tokens[k].column, spaceBefore: tokens[k].spaceBefore) }
+        guard let name = tokens.first, name.kind == .identifier else {
+            throw error("expected a macro name after #define", directive.line)
+        }
+        var i = 1
+        var parameters: [String]?
+        if i < tokens.count, tokens[i].text == "(", !tokens[i].spaceBefore {
+            var names: [String] = []
+            i += 1
+            while i < tokens.count, tokens[i].text != ")" {
+                if !names.isEmpty {
+                    guard tokens[i].text == "," else { throw error("expected ',' between the parameters of macro '\(name.text)'", directive.line) }
+                    i += 1
+                }
+                guard i < tokens.count, tokens[i].kind == .identifier else {
+                    throw error("unsupported macro parameter in '\(name.text)' (only names)", directive.line)
+                }
+                names.append(tokens[i].text)
+                i += 1
+            }
+            guard i < tokens.count else { throw error("expected ')' in the parameters of macro '\(name.text)'", directive.line) }
+            i += 1
+            parameters = names
+        }
+        let body = Array(tokens[i...])
+        if let op = body.first(where: { $0.text == "#" || $0.text == "##" }) {
+            throw error("unsupported macro operator '\(op.text)' in '\(name.text)'", directive.line)
+        }
+        macros[name.text] = Macro(parameters: parameters, body: body)
+    }
+
+    /// Expands macros in `tokens`; `active` are the macros being expanded (not expanded again).
+    private func expand(_ tokens: [MetalToken], active: Set<String>) throws(ShaderSourceError) -> [MetalToken] {
+        var out: [MetalToken] = []
+        var i = 0
+        while i < tokens.count {
+            let t = tokens[i]
+            guard t.kind == .identifier, let macro = macros[t.text], !active.contains(t.text),
+                  !(i > 0 && (tokens[i - 1].text == "." || tokens[i - 1].text == "::")) else {
+                out.append(t)
+                i += 1
+                continue
+            }
+            var body = macro.body
+            if let parameters = macro.parameters {
+                // A function-like macro not followed by `(` is an ordinary name.
+                guard i + 1 < tokens.count, tokens[i + 1].text == "(" else { out.append(t); i += 1; continue }
+                let (arguments, end) = try collectArguments(tokens, from: i + 1, macro: t)
+                guard arguments.count == parameters.count || (parameters.isEmpty && arguments.count == 1 && arguments[0].isEmpty) else {
+                    throw error("macro '\(t.text)' takes \(parameters.count) argument\(parameters.count == 1 ? "" : "s"), got \(arguments.count)", t.line)
+                }
+                var expanded: [[MetalToken]] = []
+                for a in arguments { expanded.append(try expand(a, active: active)) }
+                body = body.flatMap { b -> [MetalToken] in
+                    if b.kind == .identifier, let k = parameters.firstIndex(of: b.text) { return expanded[k] }
+                    return [b]
+                }
+                i = end
+            } else {
+                i += 1
+            }
+            // The expansion sits where the use was.
+            let placed = body.enumerated().map { k, b in
+                MetalToken(kind: b.kind, text: b.text, line: t.line, column: t.column, spaceBefore: k == 0 ? t.spaceBefore : b.spaceBefore)
+            }
+            out += try expand(placed, active: active.union([t.text]))
+        }
+        return out
+    }
+
+    /// The arguments of a macro call whose `(` is at `open`, and the index after its `)`.
+    private func collectArguments(_ tokens: [MetalToken], from open: Int, macro: MetalToken) throws(ShaderSourceError) -> ([[MetalToken]], Int) {
+        var arguments: [[MetalToken]] = [[]]
+        var depth = 0
+        var i = open + 1
+        while i < tokens.count {
+            let t = tokens[i]
+            if t.kind == .punctuation {
+                if ["(", "[", "{"].contains(t.text) { depth += 1 }
+                if [")", "]", "}"].contains(t.text) {
+                    if depth == 0 && t.text == ")" { return (arguments, i + 1) }
+                    depth -= 1
+                }
+                if t.text == "," && depth == 0 { arguments.append([]); i += 1; continue }
+            }
+            arguments[arguments.count - 1].append(t)
+            i += 1
+        }
+        throw error("unterminated use of macro '\(macro.text)'", macro.line)
+    }
+}

@@ -1,0 +1,76 @@
+// `segue effect`: a shader effect on one image, at one time (an image) or over time (frames or a video).
+import ArgumentParser
+import Foundation
+import Segue
+
+struct EffectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "effect", abstract: "Apply a shader effect to one image, at one time or animated over time.",
+        discussion: """
+        The effect is a SwiftUI stitchable function (file.metal[:NAME]: colour, distortion or layer), a
+        single-input .glsl effect in the gl-transitions interface, or a built-in full-screen effect.
+        A stitchable function's float2 size, float4 boundingRect/bounds and float time are filled in;
+        every other argument not given takes its default from the source, else 0 (colours transparent):
+        'segue info FILE.metal:NAME' lists them. A GLSL effect gets time in seconds and progress =
+        time / duration. With --time, -o is an image; with --duration, a directory, '-' or a video.
+        """)
+
+    @Option(help: "The image (PNG or JPEG).")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "file.metal[:NAME], a .glsl effect file, or a built-in effect name.")
+    var effect: String
+
+    @Option(name: .customLong("arg"), help: ArgumentHelp("An argument (a parameter of a GLSL effect); 'auto' fills a float with the time, a float2 with the size, a float4 with the bounds.", valueName: "name=value"))
+    var args: [String] = []
+
+    @Option(name: .customLong("texture"), help: ArgumentHelp("Image for a texture2d argument (sampler2D parameter).", valueName: "name=path"))
+    var textures: [String] = []
+
+    @Option(parsing: .unconditional, help: "Render one image at this time in seconds.")
+    var time: Double?
+
+    @Option(parsing: .unconditional, help: "Render an animation of this many seconds (frame i at i/fps).")
+    var duration: Double?
+
+    @Option(parsing: .unconditional, help: "Frames per second (with --duration).")
+    var fps: Double = 30
+
+    @Option(parsing: .unconditional, help: "Pixels per point of the image (like UIScreen.scale); positions are in points.")
+    var scale: Double = 1
+
+    @OptionGroup var deviceOptions: DeviceOptions
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output: an image (.png/.jpg) with --time; a directory, '-' or a video with --duration.", valueName: "OUT"))
+    var output: String
+
+    func validate() throws {
+        guard (time == nil) != (duration == nil) else { throw ValidationError("give exactly one of --time (an image) or --duration (an animation)") }
+        if let time { guard time.isFinite, time >= 0 else { throw ValidationError("--time must be a finite number of seconds ≥ 0, got \(time)") } }
+        if let duration { guard duration.isFinite, duration > 0 else { throw ValidationError("--duration must be a positive number of seconds, got \(duration)") } }
+        guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000], got \(fps)") }
+        guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a positive number, got \(scale)") }
+    }
+
+    func run() throws {
+        let request = ImageEffectRequest(
+            effect: effect,
+            arguments: try args.map { text throws(ParameterError) in try parseAssignment(text) },
+            textures: try textures.map { text throws(ParameterError) in
+                let (name, path) = try parseAssignment(text)
+                return (name: name, path: path)
+            })
+        let destination: RenderOutput? = duration == nil ? nil : try RenderOutput(path: output)
+        let resolved = try request.resolve(scale: scale)
+        let image = try ImageFile.read(path: input, scale: scale)
+        let renderer = try ImageEffectRenderer(resolved, input: image, context: deviceOptions.context(), framesInFlight: duration == nil ? 1 : 3)
+        guard let duration, let destination else {
+            try ImageFile.write(try renderer.frame(time: time!), to: output)
+            return
+        }
+        let sink = try makeFrameSink(destination, width: renderer.width, height: renderer.height, fps: fps)
+        let progress = ProgressLine(total: try Timeline.frameCount(duration: duration, fps: fps))
+        defer { progress.finish() }
+        try renderer.render(duration: duration, fps: fps, to: sink, progress: progress.update)
+    }
+}

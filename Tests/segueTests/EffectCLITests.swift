@@ -1,0 +1,203 @@
+// `segue effect` (a colour, distortion or layer function, or a single-input GLSL effect, on one
+// image at a time or over time), `--removal-function` with an In/Out pair, `--max-sample-offset 0`
+// as libraries pass it, and what `segue info` says about such functions — against CPU formulas
+// and exact pixels.
+import Foundation
+import Segue
+import Testing
+
+@Suite("segue effect and stitchable transitions from the command line")
+struct EffectCLITests {
+    static let effects = """
+    #include <metal_stdlib>
+    #include <SwiftUI/SwiftUI_Metal.h>
+    using namespace metal;
+
+    /// Washes the colour toward `tint` by `amount`, more toward the right, pulsing over time.
+    [[ stitchable ]] half4 wash(float2 position, half4 color, float2 size, float time, half4 tint, float amount = 0.5) {
+        float t = amount * (position.x / size.x) * (0.5 + 0.5 * cos(time * M_PI_F));
+        return mix(color, tint * color.a, t);
+    }
+
+    /// Moves the image by `offset` points per second.
+    [[ stitchable ]] float2 drift(float2 position, float2 offset, float time) {
+        return position - offset * time;
+    }
+
+    /// Mirrors the layer left to right.
+    [[ stitchable ]] half4 mirror(float2 position, SwiftUI::Layer layer, float2 size) {
+        return layer.sample(float2(size.x - position.x, position.y));
+    }
+
+    /// A pair: the inserted view slides in from the right, the removed one out to the right.
+    [[ stitchable ]] float2 pushIn(float2 position, float2 size, float amount) {
+        return position + float2(size.x * amount, 0);
+    }
+    [[ stitchable ]] float2 pushOut(float2 position, float2 size, float amount) {
+        return position - float2(size.x * amount, 0);
+    }
+    """
+
+    static let invert = """
+    // Description: Inverts the colours by strength × progress.
+    // Duration: 2
+    uniform float strength; // = 1
+    vec4 transition(vec2 uv) {
+      vec4 c = getFromColor(uv);
+      return vec4(mix(c.rgb, 1.0 - c.rgb, strength * progress), c.a);
+    }
+    """
+
+    /// A 8×4 image with distinct pixels.
+    static let input = Image(width: 8, height: 4) { x, y in Pixel(UInt8(20 + 30 * x), UInt8(40 + 50 * y), UInt8(200 - 20 * x), 255) }
+
+    /// A fresh directory with `input.png`, `effects.metal` and `invert.glsl`.
+    static func workspace() throws -> String {
+        let dir = try temporaryDirectory()
+        try ImageFile.write(input, to: dir + "/input.png")
+        try effects.write(toFile: dir + "/effects.metal", atomically: true, encoding: .utf8)
+        try invert.write(toFile: dir + "/invert.glsl", atomically: true, encoding: .utf8)
+        return dir
+    }
+
+    @Test("a colour function at a time: size and time filled in, a colour argument given, a default argument used", arguments: [0.0, 0.5, 1.0])
+    func colour(time: Double) throws {
+        let dir = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try segue(["effect", "--input", dir + "/input.png", "--effect", dir + "/effects.metal:wash", "--arg", "tint=0,0,1,1",
+                           "--time", String(time), "-o", dir + "/out.png"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let image = try ImageFile.read(path: dir + "/out.png")
+        for y in 0..<4 {
+            for x in 0..<8 {
+                let c = Self.input[x, y]
+                let t = 0.5 * ((Double(x) + 0.5) / 8) * (0.5 + 0.5 * cos(time * Double.pi))
+                let expected = [Double(c.r) * (1 - t), Double(c.g) * (1 - t), Double(c.b) + (255 - Double(c.b)) * t]
+                let got = [Double(image[x, y].r), Double(image[x, y].g), Double(image[x, y].b)]
+                #expect(zip(got, expected).allSatisfy { abs($0 - $1) <= 1 } && image[x, y].a == 255, "pixel \(x),\(y) at \(time): \(got) vs \(expected)")
+            }
+        }
+        // Without --arg tint the tint is transparent: the colour fades toward clear.
+        let clear = try segue(["effect", "--input", dir + "/input.png", "--effect", dir + "/effects.metal:wash", "--time", "0", "-o", dir + "/clear.png"])
+        #expect(clear.status == 0, "\(clear.stderr)")
+        let faded = try ImageFile.read(path: dir + "/clear.png")
+        #expect(faded[7, 0].a == UInt8((255 * (1 - 0.5 * 7.5 / 8)).rounded()))
+    }
+
+    @Test("a distortion over time into a directory of frames: frame i at i/fps")
+    func distortionOverTime() throws {
+        let dir = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try segue(["effect", "--input", dir + "/input.png", "--effect", dir + "/effects.metal:drift", "--arg", "offset=4,2",
+                           "--duration", "1", "--fps", "2", "-o", dir + "/frames"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(listing(dir + "/frames") == ["frame-00000.png", "frame-00001.png", "frame-00002.png"])
+        for (k, shift) in [(0, (0, 0)), (1, (2, 1)), (2, (4, 2))] {
+            let image = try ImageFile.read(path: dir + "/frames/frame-0000\(k).png")
+            for y in 0..<4 {
+                for x in 0..<8 {
+                    let sx = x - shift.0, sy = y - shift.1
+                    #expect(image[x, y] == (sx >= 0 && sy >= 0 ? Self.input[sx, sy] : .clear), "frame \(k), pixel \(x),\(y)")
+                }
+            }
+        }
+    }
+
+    @Test("a layer function with no float argument: info describes it, effect applies it")
+    func layerWithoutFloat() throws {
+        let dir = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try segue(["effect", "--input", dir + "/input.png", "--effect", dir + "/effects.metal:mirror", "--time", "0", "-o", dir + "/m.png"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let image = try ImageFile.read(path: dir + "/m.png")
+        for y in 0..<4 { for x in 0..<8 { #expect(image[x, y] == Self.input[7 - x, y], "pixel \(x),\(y)") } }
+        let info = try segue(["info", dir + "/effects.metal:mirror"])
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(info.stdoutText.contains("  (no float argument: it cannot run as a transition)\n"))
+        #expect(info.stdoutText.contains("  on one image:    segue effect --input IMAGE --effect \(dir)/effects.metal:mirror --time 0 -o out.png\n"))
+        let render = try segue(["frame", "--from", dir + "/input.png", "--to", dir + "/input.png", "--effect", dir + "/effects.metal:mirror",
+                                "--progress", "0.5", "-o", dir + "/f.png"])
+        #expect(render.status == 1)
+        #expect(render.stderr == "error: \(dir)/effects.metal: 'mirror' has no float argument for a transition to animate; add one (e.g. 'float amount')\n")
+    }
+
+    @Test("a single-input GLSL effect: progress is time / duration, parameters by --arg")
+    func glslEffect() throws {
+        let dir = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for (args, amount) in [(["--time", "1"], 0.5), (["--time", "1", "--arg", "strength=0.5"], 0.25), (["--time", "5"], 1.0)] {
+            let r = try segue(["effect", "--input", dir + "/input.png", "--effect", dir + "/invert.glsl"] + args + ["-o", dir + "/i.png"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let image = try ImageFile.read(path: dir + "/i.png")
+            for y in 0..<4 {
+                for x in 0..<8 {
+                    let c = Self.input[x, y]
+                    let expected = [c.r, c.g, c.b].map { Double($0) + (255 - 2 * Double($0)) * amount }
+                    let got = [image[x, y].r, image[x, y].g, image[x, y].b].map(Double.init)
+                    #expect(zip(got, expected).allSatisfy { abs($0 - $1) <= 1 }, "\(args): pixel \(x),\(y) \(got) vs \(expected)")
+                }
+            }
+        }
+    }
+
+    @Test("errors: one line, exit 1, no output written", arguments: [
+        (["--effect", "bulge", "--time", "0", "-o", "o.png"], "'bulge' is a mesh effect: apply it to an image with 'segue mesh IMAGE --mesh bulge'"),
+        (["--effect", "effects.metal:wash", "--arg", "tnt=1", "--time", "0", "-o", "o.png"],
+         "'wash' has no argument 'tnt'; its arguments are: size (float2), time (float), tint (half4), amount (float)"),
+        (["--effect", "effects.metal:wash", "--arg", "tint=1,2", "--time", "0", "-o", "o.png"],
+         "parameter 'tint' is a vec4 with 4 components; got 2"),
+        (["--effect", "invert.glsl", "--arg", "strength=auto", "--time", "0", "-o", "o.png"],
+         "'auto' (for 'strength') applies to stitchable shader arguments; 'invert.glsl' is a GLSL effect whose 'time' and 'progress' are set already"),
+        (["--effect", "effects.metal:wash", "--time", "0", "--duration", "1", "-o", "o.png"],
+         "give exactly one of --time (an image) or --duration (an animation) (see 'segue effect --help')"),
+        (["--effect", "effects.metal:drift", "--duration", "1", "-o", "o.png"],
+         "cannot tell what to write to 'o.png': use a directory, '-' for raw frames on stdout, or a .mp4, .webm, .gif or .apng file"),
+        (["--effect", "effects.metal", "--time", "0", "-o", "o.png"],
+         "effects.metal: several stitchable functions (wash, drift, mirror, pushIn, pushOut); choose one with effects.metal:NAME or --function NAME"),
+    ] as [([String], String)])
+    func errors(args: [String], message: String) throws {
+        let dir = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let before = listing(dir)
+        let r = try segue(["effect", "--input", "input.png"] + args, cwd: dir)
+        #expect(r.status == 1)
+        #expect(r.stderr == "error: \(message)\n")
+        #expect(listing(dir) == before)
+    }
+
+    @Test("--removal-function runs the other function of a pair on the removed view; info suggests it; --max-sample-offset 0 changes nothing")
+    func removalFunction() throws {
+        let dir = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let to = Image(width: 8, height: 4) { x, y in Pixel(200, UInt8(10 + 20 * x), UInt8(30 * y), 255) }
+        try ImageFile.write(to, to: dir + "/to.png")
+        let base = ["frame", "--from", dir + "/input.png", "--to", dir + "/to.png", "--effect", dir + "/effects.metal:pushIn",
+                    "--insertion", "1:0", "--removal-function", "pushOut", "--removal", "0:1", "--progress", "0.5"]
+        let r = try segue(base + ["-o", dir + "/pair.png"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let image = try ImageFile.read(path: dir + "/pair.png")
+        // Inserted: samples x + 4 (left half shows to's right half); removed: samples x − 4.
+        for y in 0..<4 { for x in 0..<8 { #expect(image[x, y] == (x < 4 ? to[x + 4, y] : Self.input[x - 4, y]), "pixel \(x),\(y)") } }
+        let zero = try segue(base + ["--max-sample-offset", "0", "-o", dir + "/zero.png"])
+        #expect(zero.status == 0, "\(zero.stderr)")
+        #expect(try ImageFile.read(path: dir + "/zero.png") == image)
+        let info = try segue(["info", dir + "/effects.metal:pushIn"])
+        #expect(info.stdoutText.contains("  as a transition: segue render --from A.png --to B.png --effect \(dir)/effects.metal:pushIn --animate amount --insertion 1:0 --removal-function pushOut --removal 0:1 -o out.mp4\n"),
+                "\(info.stdoutText)")
+        let bad = try segue(base.dropLast(2) + ["--removal-function", "pushAway", "--progress", "0.5", "-o", dir + "/bad.png"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr == "error: \(dir)/effects.metal: no [[ stitchable ]] function 'pushAway' (it has: wash, drift, mirror, pushIn, pushOut)\n")
+    }
+
+    @Test("info shows every argument's default for one image, from the source or zero")
+    func infoDefaults() throws {
+        let dir = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let info = try segue(["info", dir + "/effects.metal:wash"])
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(info.stdoutText.contains("    time: float  — --arg time=VALUE (default 0); on one image: auto, the time in seconds\n"), "\(info.stdoutText)")
+        #expect(info.stdoutText.contains("    tint: half4  — --arg tint=VALUE (default 0,0,0,0)\n"), "\(info.stdoutText)")
+        #expect(info.stdoutText.contains("    amount: float  — animated: insertion 1.0→0.0, removal 0.0→-1.0 (--animate, --insertion, --removal); on one image default 0.5, from the source\n"),
+                "\(info.stdoutText)")
+    }
+}
