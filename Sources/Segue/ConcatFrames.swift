@@ -54,9 +54,12 @@ final class ClipFrames {
 
     /// The frame shown at `time` seconds into the clip (times must not decrease between calls).
     /// Valid until the next call.
+    ///
+    /// Timestamps are whole microseconds; a time within half a microsecond of a frame's
+    /// timestamp reaches it, so the rounding in `i / fps − clipStart` never shows the frame before.
     func frame(at time: Double) throws -> UnsafeRawBufferPointer {
         guard let decoder else { return UnsafeRawBufferPointer(current) }
-        while let next = pendingTime, next <= time {
+        while let next = pendingTime, next <= time + 5e-7 {
             swap(&current, &pending)
             pendingTime = try decoder.read(into: pending)
         }

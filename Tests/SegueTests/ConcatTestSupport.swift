@@ -59,13 +59,13 @@ func ffmpeg(_ arguments: [String]) throws -> Data {
 }
 
 /// A clip of `seconds` at `fps`: a solid colour, with a 12×32 box of `box` colour moving right by
-/// 40 pixels a second when given, and a sine tone of `tone` Hz (amplitude 1/8) at
+/// 80 pixels a second (wrapping every 52 pixels; overlay rounds x to even) when given, and a sine tone of `tone` Hz (amplitude 1/8) at
 /// `sampleRate`/`channels`, or no sound.
 func makeClip(_ path: String, color: String, width: Int = 64, height: Int = 48, fps: Int = 25, seconds: Double = 2,
               tone: Double? = nil, sampleRate: Int = 48_000, channels: Int = 2, box: String? = nil) throws {
     var video = "color=c=\(color):s=\(width)x\(height):r=\(fps):d=\(seconds)"
     if let box {
-        video += "[bg];color=c=\(box):s=12x32:r=\(fps):d=\(seconds)[box];[bg][box]overlay=x='t*40':y=8[out0]"
+        video += "[bg];color=c=\(box):s=12x32:r=\(fps):d=\(seconds)[box];[bg][box]overlay=x='mod(t*80\\,52)':y=8[out0]"
     }
     var arguments = ["-f", "lavfi", "-i", video]
     if let tone { arguments += ["-f", "lavfi", "-i", "sine=frequency=\(tone):sample_rate=\(sampleRate):duration=\(seconds)"] }
