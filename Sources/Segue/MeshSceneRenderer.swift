@@ -16,6 +16,7 @@ public final class MeshSceneRenderer {
     public var layerHeight: Double { Double(height) / scale }
 
     private let renderer: MeshRenderer
+    private let textures: [GPUTexture]
 
     /// Uploads the textures: `from`, and `to` for meshes with faces of both textures (`from`
     /// serves both when `to` is nil).
@@ -32,9 +33,18 @@ public final class MeshSceneRenderer {
         scale = from.scale
         var textures = [try GPUTexture(context: context, image: from)]
         if let to { textures.append(try GPUTexture(context: context, image: to)) }
+        self.textures = textures
         renderer = try MeshRenderer(context: context, width: self.width, height: self.height, textures: textures,
                                     options: MeshRenderer.Options(framesInFlight: framesInFlight, antialiasing: antialiasing,
                                                                   readback: readback))
+    }
+
+    /// Replaces the pixels of `from` and `to` (each `width × height × 4` premultiplied RGBA8
+    /// bytes, the sizes the renderer was created with), e.g. the next frames of two videos.
+    /// Call between frames, not during `render`.
+    public func replaceImages(from: UnsafeRawBufferPointer, to: UnsafeRawBufferPointer?) throws {
+        try textures[0].replace(pixels: from)
+        if let to, textures.count > 1 { try textures[1].replace(pixels: to) }
     }
 
     /// The draw for a mesh: validated appearance, subdivided mesh, geometry in points.

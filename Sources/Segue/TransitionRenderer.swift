@@ -43,7 +43,7 @@ public final class TransitionRenderer {
     /// How frames are drawn: a full-screen shader (whose per-frame uniforms start from `base`,
     /// the fields fixed for the renderer's life), or the mesh pipeline for mesh transitions.
     private enum Backend {
-        case fullScreen(FrameRenderer, layout: UniformLayout, base: FrameUniforms)
+        case fullScreen(FrameRenderer, layout: UniformLayout, base: FrameUniforms, textures: [GPUTexture])
         case mesh(MeshSceneRenderer)
     }
 
@@ -98,7 +98,21 @@ public final class TransitionRenderer {
         let renderer = try FrameRenderer(context: context, fragmentGLSL: shader.glsl, fileName: shader.fileName,
                                          uniformSize: shader.layout.size, textures: gpuTextures, width: self.width, height: self.height,
                                          framesInFlight: framesInFlight, readback: readback)
-        backend = .fullScreen(renderer, layout: shader.layout, base: base)
+        backend = .fullScreen(renderer, layout: shader.layout, base: base, textures: gpuTextures)
+    }
+
+    /// Replaces the pixels of `from` and `to` with new ones of the sizes the renderer was created
+    /// with (premultiplied RGBA8, rows top to bottom): the next frames of two moving clips. Call
+    /// between frames, not during `render`.
+    /// - Throws: `VulkanError`.
+    public func replaceImages(from: UnsafeRawBufferPointer, to: UnsafeRawBufferPointer) throws {
+        switch backend {
+        case let .mesh(renderer):
+            try renderer.replaceImages(from: from, to: to)
+        case let .fullScreen(_, _, _, textures):
+            try textures[0].replace(pixels: from)
+            try textures[1].replace(pixels: to)
+        }
     }
 
     /// The parameter values of one frame: the renderer's, with `overrides` (keyframes) on top.
@@ -111,7 +125,7 @@ public final class TransitionRenderer {
     /// - Precondition: the effect is not a mesh transition (those have no uniform block).
     public func uniformBytes(progress: Double, time: Double, duration: Double,
                              overrides: [String: ParameterValue] = [:]) -> [UInt8] {
-        guard case let .fullScreen(_, layout, base) = backend else {
+        guard case let .fullScreen(_, layout, base, _) = backend else {
             preconditionFailure("mesh transitions have no uniform block")
         }
         var uniforms = base
@@ -138,7 +152,7 @@ public final class TransitionRenderer {
         case let .mesh(renderer):
             let s = try scene(renderer, progress: progress, overrides: overrides)
             return try renderer.frame(mesh: s.mesh, appearance: s.appearance)
-        case let .fullScreen(renderer, _, _):
+        case let .fullScreen(renderer, _, _, _):
             let pixels = try renderer.renderFrame(uniforms: uniformBytes(progress: progress, time: time, duration: duration,
                                                                          overrides: overrides))
             return Image(width: width, height: height, scale: scale, premultipliedRGBA: pixels)
@@ -157,7 +171,7 @@ public final class TransitionRenderer {
         case let .mesh(renderer):
             let s = try scene(renderer, progress: progress, overrides: overrides)
             return try renderer.presentationSource(mesh: s.mesh, appearance: s.appearance)
-        case let .fullScreen(renderer, _, _):
+        case let .fullScreen(renderer, _, _, _):
             return try renderer.renderForPresentation(uniforms: uniformBytes(progress: progress, time: time, duration: duration,
                                                                                overrides: overrides))
         }
@@ -183,7 +197,7 @@ public final class TransitionRenderer {
             try renderer.render(count: timeline.frameCount, scene: { i in
                 try scene(renderer, progress: try progress(ofFrame: i), overrides: timeline.parameters(ofFrame: i))
             }, consume: consume)
-        case let .fullScreen(renderer, _, _):
+        case let .fullScreen(renderer, _, _, _):
             try renderer.render(count: timeline.frameCount, uniforms: { i in
                 uniformBytes(progress: try progress(ofFrame: i), time: timeline.time(ofFrame: i), duration: timeline.duration,
                              overrides: timeline.parameters(ofFrame: i))

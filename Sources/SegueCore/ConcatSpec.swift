@@ -63,6 +63,16 @@ public struct CutSpec: Sendable, Hashable, Codable {
         self.init(effect: name, duration: seconds)
     }
 
+    /// Parses `N=EFFECT[:SECONDS]` (`--cut 2=cube:1.5`): cut N lies between clips N and N+1
+    /// (counted from 1).
+    /// - Throws: `CompositionError` when N is not a whole number ≥ 1 or the cut does not parse.
+    public static func numbered(parsing text: String) throws(CompositionError) -> (cut: Int, spec: CutSpec) {
+        guard let equals = text.firstIndex(of: "="), let n = Int(text[..<equals].trimmingCharacters(in: .whitespaces)), n >= 1 else {
+            throw CompositionError("a cut is written N=EFFECT[:SECONDS] with N from 1 (cut N joins clips N and N+1), e.g. 2=cube:1.5, got '\(text)'")
+        }
+        return (n, try CutSpec(parsing: String(text[text.index(after: equals)...])))
+    }
+
     enum CodingKeys: String, CodingKey { case effect, duration, params, timing, keyframes }
 
     public init(from decoder: Decoder) throws {
@@ -139,6 +149,17 @@ public struct ConcatSpec: Sendable, Hashable, Codable {
     /// The cut after clip `k`: its own, else the default transition.
     public func cut(after k: Int) -> CutSpec {
         (k < cuts.count ? cuts[k] : nil) ?? transition
+    }
+
+    /// Sets cut `n` (1-based: between clips n and n+1), filling the cuts before it with the default.
+    /// - Throws: `CompositionError` when there is no such cut.
+    public mutating func setCut(_ n: Int, to cut: CutSpec) throws(CompositionError) {
+        guard n >= 1, n < clips.count else {
+            throw CompositionError(clips.count < 2 ? "there is no cut \(n): one clip has no cuts"
+                : "there is no cut \(n): \(clips.count) clips have cuts 1 to \(clips.count - 1)")
+        }
+        while cuts.count < n { cuts.append(nil) }
+        cuts[n - 1] = cut
     }
 
     /// Checks counts and numbers.

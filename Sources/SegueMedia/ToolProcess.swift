@@ -24,8 +24,11 @@ final class ToolProcess {
     private var waited = false
 
     /// Starts `executable` with `arguments`.
+    /// - Parameter stderrLines: called on the draining thread with each complete stderr line;
+    ///   a line for which it returns true is consumed (not kept for error messages).
     /// - Throws: `.ffmpegNotFound` when the executable cannot be started.
-    init(executable: String, arguments: [String], pipeInput: Bool, pipeOutput: Bool, path: String) throws(MediaError) {
+    init(executable: String, arguments: [String], pipeInput: Bool, pipeOutput: Bool, path: String,
+         stderrLines: (@Sendable (Substring) -> Bool)? = nil) throws(MediaError) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -46,7 +49,7 @@ final class ToolProcess {
         self.input = stdinPipe?.fileHandleForWriting
         if let input { FileIO.enlargePipeBuffer(input.fileDescriptor) }
         self.output = stdoutPipe?.fileHandleForReading
-        self.errors = StderrCollector(stderrPipe.fileHandleForReading)
+        self.errors = StderrCollector(stderrPipe.fileHandleForReading, lines: stderrLines)
         TemporaryFiles.register(process: process.processIdentifier)
     }
 
@@ -115,7 +118,8 @@ final class ToolProcess {
     }
 }
 
-/// Drains a pipe on a background thread, keeping the last bytes.
+/// Drains a pipe on a background thread, keeping the last bytes. With a line handler, each
+/// complete line is offered to it first and only the lines it does not consume are kept.
 final class StderrCollector: Sendable {
     /// How many trailing bytes of stderr are kept.
     static let limit = 16 * 1024
@@ -123,17 +127,33 @@ final class StderrCollector: Sendable {
     private let data = Locked([UInt8]())
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ handle: FileHandle) {
+    init(_ handle: FileHandle, lines handler: (@Sendable (Substring) -> Bool)? = nil) {
         let data = self.data, done = self.done
         Thread.detachNewThread {
             var chunk = [UInt8](repeating: 0, count: 4096)
+            var partial = [UInt8]()
+            func keep(_ bytes: ArraySlice<UInt8>) {
+                data.withLock { stored in
+                    stored += bytes
+                    if stored.count > StderrCollector.limit { stored.removeFirst(stored.count - StderrCollector.limit) }
+                }
+            }
             while true {
                 let n = chunk.withUnsafeMutableBytes { FileIO.readSome(handle.fileDescriptor, $0) }
                 guard n > 0 else { break }
-                data.withLock { stored in
-                    stored += chunk[0..<n]
-                    if stored.count > StderrCollector.limit { stored.removeFirst(stored.count - StderrCollector.limit) }
+                guard let handler else { keep(chunk[0..<n]); continue }
+                partial += chunk[0..<n]
+                var start = 0
+                while let newline = partial[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: partial[start..<newline], as: UTF8.self)
+                    if !handler(line[...]) { keep(partial[start...newline]) }
+                    start = newline + 1
                 }
+                partial.removeFirst(start)
+            }
+            if let handler, !partial.isEmpty {
+                let line = String(decoding: partial, as: UTF8.self)
+                if !handler(line[...]) { keep(partial[...]) }
             }
             try? handle.close()
             done.signal()

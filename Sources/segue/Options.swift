@@ -83,7 +83,9 @@ struct ProgressLine {
         let width = 30
         let filled = total > 0 ? width * done / total : width
         let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-        FileHandle.standardError.write(Data(String(format: "\r[%@] %d/%d frames  %.1f fps", bar, done, total, fps).utf8))
+        let remaining = fps > 0 ? Int((Double(total - done) / fps).rounded()) : 0
+        let eta = done < total && fps > 0 ? String(format: "  ETA %d:%02d", remaining / 60, remaining % 60) : "        "
+        FileHandle.standardError.write(Data(String(format: "\r[%@] %d/%d frames  %.1f fps%@", bar, done, total, fps, eta).utf8))
     }
 
     func finish() {

@@ -1,0 +1,120 @@
+// The picture side of a concatenation: per clip a stream of fitted frames that answers "the frame
+// shown at time t" (the frame whose timestamp covers t, for constant and variable frame rates:
+// the decoder's frames are read ahead by one and advanced while the next one's timestamp is not
+// after t), and per cut a transition renderer whose two textures are refilled every frame.
+//
+// Frames of a clip playing alone are handed to the encoder straight from the decoder's buffer:
+// no GPU work and no copy. Only transition frames go through the GPU.
+import Foundation
+import SegueCore
+import SegueMedia
+
+/// The fitted frames of one clip, selected by time. Not thread-safe.
+final class ClipFrames {
+    let clip: ConcatClip
+    private let decoder: TimedVideoDecoder?
+    private var current: UnsafeMutableRawBufferPointer
+    private var pending: UnsafeMutableRawBufferPointer
+    private var pendingTime: Double?
+
+    /// Starts the clip's decoder and reads its first frame (and, for a video, the next one).
+    /// - Throws: `MediaError`; `.invalidVideo` when the clip yields no frame.
+    init(_ clip: ConcatClip, width: Int, height: Int, resize: ResizeMode) throws {
+        self.clip = clip
+        let bytes = width * height * 4
+        current = .allocate(byteCount: bytes, alignment: 16)
+        pending = .allocate(byteCount: bytes, alignment: 16)
+        do {
+            let decoder = try TimedVideoDecoder(path: clip.path, stream: clip.video, start: clip.start, width: width, height: height,
+                                                resize: resize, frameLimit: clip.isStill ? 1 : nil)
+            guard try decoder.read(into: current) != nil else {
+                throw MediaError.invalidVideo(path: clip.path, reason: clip.start > 0
+                    ? "it has no frame after \(clip.start) s" : "it has no video frames")
+            }
+            if clip.isStill {
+                decoder.close()
+                Self.premultiply(current)  // a still's transparent parts are shown over black
+                self.decoder = nil
+            } else {
+                pendingTime = try decoder.read(into: pending)
+                self.decoder = decoder
+            }
+        } catch {
+            current.deallocate()
+            pending.deallocate()
+            throw error
+        }
+    }
+
+    deinit {
+        decoder?.close()
+        current.deallocate()
+        pending.deallocate()
+    }
+
+    /// The frame shown at `time` seconds into the clip (times must not decrease between calls).
+    /// Valid until the next call.
+    ///
+    /// Timestamps are whole microseconds; a time within half a microsecond of a frame's
+    /// timestamp reaches it, so the rounding in `i / fps − clipStart` never shows the frame before.
+    func frame(at time: Double) throws -> UnsafeRawBufferPointer {
+        guard let decoder else { return UnsafeRawBufferPointer(current) }
+        while let next = pendingTime, next <= time + 5e-7 {
+            swap(&current, &pending)
+            pendingTime = try decoder.read(into: pending)
+        }
+        return UnsafeRawBufferPointer(current)
+    }
+
+    /// Stops the decoder.
+    func close() { decoder?.close() }
+
+    /// Straight to premultiplied alpha in place, rounding to nearest (as `Image` does).
+    private static func premultiply(_ pixels: UnsafeMutableRawBufferPointer) {
+        let p = pixels.bindMemory(to: UInt8.self)
+        var i = 0
+        while i + 3 < p.count {
+            let a = UInt32(p[i + 3])
+            if a != 255 {
+                for c in 0..<3 { p[i + c] = UInt8((UInt32(p[i + c]) * a + 127) / 255) }
+            }
+            i += 4
+        }
+    }
+}
+
+/// One cut's transition on the GPU: created at its first frame, its textures refilled per frame.
+final class CutRenderer {
+    let cut: ConcatCut
+    private let timeline: Timeline
+    private var renderer: TransitionRenderer?
+    private let width: Int, height: Int
+    private let context: GPUContext
+
+    init(_ cut: ConcatCut, fps: Double, width: Int, height: Int, context: GPUContext) throws {
+        precondition(!cut.isHardCut, "a hard cut has nothing to render")
+        self.cut = cut
+        self.width = width
+        self.height = height
+        self.context = context
+        timeline = try Timeline(timing: cut.timing!, fps: fps, keyframes: cut.keyframes)
+    }
+
+    /// The transition's frame at linear `fraction` (0…1) of its span between `from` and `to`
+    /// (premultiplied RGBA8 of the output size).
+    func frame(fraction: Double, from: UnsafeRawBufferPointer, to: UnsafeRawBufferPointer) throws -> Image {
+        let effect = cut.effect!
+        if let renderer {
+            try renderer.replaceImages(from: from, to: to)
+        } else {
+            let a = Image(width: width, height: height, premultipliedRGBA: [UInt8](from))
+            let b = Image(width: width, height: height, premultipliedRGBA: [UInt8](to))
+            renderer = try TransitionRenderer(effect: effect.effect, from: a, to: b, width: width, height: height, resize: .stretch,
+                                              parameters: effect.parameters, textures: effect.textures, context: context,
+                                              framesInFlight: 1)
+        }
+        let t = fraction * cut.duration
+        return try renderer!.frame(progress: timeline.progress(at: t), time: t, duration: cut.duration,
+                                   overrides: timeline.parameters(at: t))
+    }
+}

@@ -1,0 +1,151 @@
+// Streams a concatenation into a movie: output frame i at i/fps is clip k's frame at that time
+// (straight from its decoder to the encoder) or, during cut k, the transition rendered on the GPU
+// between the two clips' moving frames; the sound is mixed on a second thread into the encoder's
+// sound pipe. Decoders and the encoder are ffmpeg subprocesses; at most two clips decode at once,
+// so memory stays flat however long the output. A failure (or Ctrl-C, through TemporaryFiles)
+// leaves no output file.
+import Foundation
+import SegueCore
+import SegueMedia
+
+/// How far a render has come.
+public struct ConcatProgress: Sendable, Hashable {
+    /// Frames written.
+    public let framesDone: Int
+    /// Frames in all.
+    public let frameCount: Int
+}
+
+/// Renders a `Concatenation` to a movie file.
+///
+/// ```swift
+/// let concatenation = try Concatenation(spec: ConcatSpec(clips: [ClipSpec(path: "a.mp4"), ClipSpec(path: "b.mp4")]))
+/// let renderer = try ConcatRenderer(concatenation, output: "out.mp4", settings: MovieSettings(preset: "fast", crf: 20))
+/// try renderer.render { progress in print(progress.framesDone, "of", progress.frameCount) }
+/// ```
+public final class ConcatRenderer {
+    /// What is rendered.
+    public let concatenation: Concatenation
+    /// The destination.
+    public let output: String
+    /// The container, from the destination's extension.
+    public let format: MovieFormat
+    /// Codec, preset and quality.
+    public let settings: MovieSettings
+    /// The sound's rate and channels.
+    public let audioLayout: AudioLayout
+    private let makeContext: () throws -> GPUContext
+    private var context: GPUContext?
+
+    /// Checks the output before anything is rendered.
+    /// - Parameters:
+    ///   - context: gives the GPU for transitions; called only when the first transition is
+    ///     reached (an edit of hard cuts needs no GPU). Default: the shared context.
+    /// - Throws: `MediaError.unknownOutputFormat`, `.encodingFailed` for settings that do not fit
+    ///   the container.
+    public init(_ concatenation: Concatenation, output: String, settings: MovieSettings = MovieSettings(),
+                audioLayout: AudioLayout = .standard, context: @escaping () throws -> GPUContext = { try GPUContext.shared() }) throws {
+        guard let format = MovieFormat(pathExtensionOf: output) else {
+            throw MediaError.unknownOutputFormat(path: output, supported: MovieFormat.extensions)
+        }
+        guard audioLayout.sampleRate >= 8000, audioLayout.sampleRate <= 192_000, (1...8).contains(audioLayout.channels) else {
+            throw RenderError.invalidValue("the sound must be 8000 to 192000 Hz with 1 to 8 channels, got \(audioLayout.sampleRate) Hz, \(audioLayout.channels) channels")
+        }
+        try settings.validate(for: format, path: output)
+        self.concatenation = concatenation
+        self.output = output
+        self.format = format
+        self.settings = settings
+        self.audioLayout = audioLayout
+        makeContext = context
+    }
+
+    /// Renders the whole output, calling `progress` after each frame.
+    /// - Throws: `MediaError` (a decoder or the encoder), `VulkanError`, `RenderError`; the
+    ///   output is then not created (nor left half-written).
+    public func render(progress: (ConcatProgress) -> Void = { _ in }) throws {
+        let c = concatenation
+        let encoder = try MovieEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format,
+                                       settings: settings, audio: audioLayout)
+        // The sound on its own thread, into the encoder's FIFO.
+        let audioError = LockedBox<Error?>(nil)
+        let audioDone = DispatchSemaphore(value: 0)
+        if let writer = encoder.audioWriter() {
+            let audio = ConcatAudio(c, layout: audioLayout)
+            Thread.detachNewThread {
+                do { try audio.run(into: writer) } catch {
+                    audioError.set(error)
+                    encoder.abort()  // unblocks the picture side at once
+                }
+                audioDone.signal()
+            }
+        } else {
+            audioDone.signal()
+        }
+        do {
+            try renderPicture(into: encoder, progress: progress)
+            try encoder.finish()
+        } catch {
+            // The sound's error first when it stopped the encoder (it is recorded before the abort).
+            let cause = audioError.get()
+            encoder.cancel()
+            audioDone.wait()
+            throw cause ?? error
+        }
+        audioDone.wait()
+        if let error = audioError.get() {
+            encoder.cancel()
+            throw error
+        }
+        try encoder.commit()
+    }
+
+    /// Writes every frame of the picture into `encoder`.
+    private func renderPicture(into encoder: MovieEncoder, progress: (ConcatProgress) -> Void) throws {
+        let c = concatenation
+        var sources: [Int: ClipFrames] = [:]
+        var cutRenderers: [Int: CutRenderer] = [:]
+        defer { for s in sources.values { s.close() } }
+        func source(_ k: Int) throws -> ClipFrames {
+            if let s = sources[k] { return s }
+            let s = try ClipFrames(c.clips[k], width: c.width, height: c.height, resize: c.resize)
+            sources[k] = s
+            return s
+        }
+        /// Closes the clips and transitions before clip `k`.
+        func release(before k: Int) {
+            for key in sources.keys where key < k { sources.removeValue(forKey: key)?.close() }
+            for key in cutRenderers.keys where key < k { cutRenderers.removeValue(forKey: key) }
+        }
+        for i in 0..<c.frameCount {
+            let t = Double(i) / c.fps
+            switch c.timeline.moment(at: t) {
+            case let .clip(k, time):
+                release(before: k)
+                try encoder.append(frame: try source(k).frame(at: time))
+            case let .transition(k, fraction, fromTime, toTime):
+                release(before: k)
+                let from = try source(k).frame(at: fromTime)
+                let to = try source(k + 1).frame(at: toTime)
+                if context == nil { context = try makeContext() }
+                let renderer = try cutRenderers[k] ?? CutRenderer(c.cuts[k], fps: c.fps, width: c.width, height: c.height,
+                                                                  context: context!)
+                cutRenderers[k] = renderer
+                let image = try renderer.frame(fraction: fraction, from: from, to: to)
+                try image.pixels.withUnsafeBytes { raw in try encoder.append(frame: raw) }
+            }
+            progress(ConcatProgress(framesDone: i + 1, frameCount: c.frameCount))
+        }
+    }
+}
+
+/// A value shared between threads behind a lock.
+final class LockedBox<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
+    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
+}

@@ -1,0 +1,210 @@
+// What a media file holds, as ffprobe reports it: the container's start and duration, the first
+// video stream (stored size, display rotation, pixel aspect, rate, time base, codec parameters)
+// and the first audio stream (codec, rate, channels).
+//
+//   ffprobe -v error -show_format -show_streams -of json FILE
+//
+// `rotation` is ffprobe's: the display matrix's counter-clockwise rotation in degrees. ffmpeg
+// applies it when decoding (autorotate), so frames come out at the display size.
+import Foundation
+
+/// The first video stream of a file.
+public struct VideoStreamInfo: Sendable, Hashable {
+    /// The stream's index in the file (for `-map 0:INDEX`).
+    public var index: Int
+    /// Stored width in pixels.
+    public var width: Int
+    /// Stored height in pixels.
+    public var height: Int
+    /// Counter-clockwise display rotation in degrees (0, 90, 180, 270; ffprobe's sign).
+    public var rotation: Int
+    /// Pixel aspect ratio (sample aspect ratio) as a number; 1 for square pixels.
+    public var pixelAspect: Double
+    /// Frames per second: the average rate, else the base rate.
+    public var fps: Double
+    /// The rate as ffprobe wrote it ("30000/1001").
+    public var rateText: String
+    /// The stream's time base ("1/15360").
+    public var timeBase: String
+    /// ffmpeg's codec name ("h264").
+    public var codec: String
+    /// The codec profile ("High"), empty when unknown.
+    public var profile: String
+    /// The codec level, 0 when unknown.
+    public var level: Int
+    /// The pixel format ("yuv420p"), empty when unknown.
+    public var pixelFormat: String
+    /// Colour space, range, primaries and transfer as ffprobe names them (empty when unknown).
+    public var colorSpace: String, colorRange: String, colorPrimaries: String, colorTransfer: String
+    /// Seconds from the container's start to the stream's first timestamp.
+    public var startOffset: Double
+    /// The stream's duration in seconds, when known.
+    public var duration: Double?
+    /// Frames the container records, when it does.
+    public var frameCount: Int?
+
+    /// The stream of a still image of `width`×`height` (one frame, square pixels, upright).
+    public static func image(width: Int, height: Int) -> VideoStreamInfo {
+        VideoStreamInfo(index: 0, width: width, height: height, rotation: 0, pixelAspect: 1, fps: 0, rateText: "", timeBase: "",
+                        codec: "image", profile: "", level: 0, pixelFormat: "rgba", colorSpace: "", colorRange: "",
+                        colorPrimaries: "", colorTransfer: "", startOffset: 0, duration: nil, frameCount: 1)
+    }
+
+    /// The size a player shows: rotated by `rotation`, non-square pixels made square.
+    public var displaySize: (width: Int, height: Int) {
+        let w = max(1, Int((Double(width) * (pixelAspect > 0 ? pixelAspect : 1)).rounded()))
+        return rotation % 180 == 0 ? (w, height) : (height, w)
+    }
+}
+
+/// The first audio stream of a file.
+public struct AudioStreamInfo: Sendable, Hashable {
+    /// The stream's index in the file (for `-map 0:INDEX`).
+    public var index: Int
+    /// ffmpeg's codec name ("aac").
+    public var codec: String
+    /// The codec profile ("LC"), empty when unknown.
+    public var profile: String
+    /// Samples per second.
+    public var sampleRate: Int
+    /// Channels.
+    public var channels: Int
+    /// The channel layout ("stereo"), empty when unknown.
+    public var channelLayout: String
+    /// Seconds from the container's start to the stream's first timestamp.
+    public var startOffset: Double
+    /// The stream's duration in seconds, when known.
+    public var duration: Double?
+}
+
+/// What ffprobe says about a media file.
+public struct MediaInfo: Sendable, Hashable {
+    /// The file.
+    public var path: String
+    /// The container ("mov,mp4,m4a,3gp,3g2,mj2").
+    public var formatName: String
+    /// The container's duration in seconds, when known.
+    public var duration: Double?
+    /// The first video stream, if any.
+    public var video: VideoStreamInfo?
+    /// The first audio stream, if any.
+    public var audio: AudioStreamInfo?
+
+    /// A description.
+    public init(path: String, formatName: String, duration: Double?, video: VideoStreamInfo?, audio: AudioStreamInfo?) {
+        self.path = path
+        self.formatName = formatName
+        self.duration = duration
+        self.video = video
+        self.audio = audio
+    }
+
+    /// Seconds of picture: from the container's start to the end of the video stream (the
+    /// container's duration when the stream gives none).
+    public var videoDuration: Double? {
+        guard let video else { return nil }
+        if let d = video.duration { return video.startOffset + d }
+        return duration
+    }
+}
+
+/// Probing media files with ffprobe.
+public enum MediaProbe {
+    /// Describes `path`.
+    /// - Throws: `.fileNotFound`, `.unreadable`, `.ffmpegNotFound`, `.invalidVideo` (ffprobe
+    ///   cannot read it; the reason is ffprobe's last line).
+    public static func probe(path: String) throws(MediaError) -> MediaInfo {
+        try VideoFile.checkReadable(path)
+        let ffprobe = try FFmpeg.ffprobeExecutable(for: path)
+        let result = try ToolProcess.run(executable: ffprobe, arguments: [
+            "-v", "error", "-show_format", "-show_streams", "-of", "json", path,
+        ], path: path)
+        guard result.status == 0 else {
+            throw .invalidVideo(path: path, reason: lastLine(result.stderr, dropping: path) ?? "ffprobe exited with status \(result.status)")
+        }
+        return try parse(json: result.stdout, path: path)
+    }
+
+    /// Parses ffprobe's JSON (`-show_format -show_streams -of json`).
+    /// - Throws: `.invalidVideo` when it is not ffprobe's JSON.
+    static func parse(json: [UInt8], path: String) throws(MediaError) -> MediaInfo {
+        guard let root = (try? JSONSerialization.jsonObject(with: Data(json))) as? [String: Any] else {
+            throw .invalidVideo(path: path, reason: "ffprobe's answer could not be read")
+        }
+        let format = root["format"] as? [String: Any] ?? [:]
+        let containerStart = double(format["start_time"]) ?? 0
+        var info = MediaInfo(path: path, formatName: format["format_name"] as? String ?? "",
+                             duration: double(format["duration"]), video: nil, audio: nil)
+        for stream in root["streams"] as? [[String: Any]] ?? [] {
+            let start = (double(stream["start_time"]) ?? containerStart) - containerStart
+            switch stream["codec_type"] as? String {
+            case "video" where info.video == nil:
+                let disposition = stream["disposition"] as? [String: Any] ?? [:]
+                if (disposition["attached_pic"] as? Int) == 1 { continue }  // cover art
+                guard let w = stream["width"] as? Int, let h = stream["height"] as? Int, w > 0, h > 0 else { continue }
+                let rateText = (stream["avg_frame_rate"] as? String).flatMap { VideoFile.rate($0) != nil ? $0 : nil }
+                    ?? (stream["r_frame_rate"] as? String) ?? ""
+                info.video = VideoStreamInfo(
+                    index: stream["index"] as? Int ?? 0, width: w, height: h, rotation: rotation(of: stream), pixelAspect: ratio(stream["sample_aspect_ratio"]) ?? 1,
+                    fps: VideoFile.rate(rateText) ?? 0, rateText: rateText, timeBase: stream["time_base"] as? String ?? "",
+                    codec: stream["codec_name"] as? String ?? "unknown", profile: stream["profile"] as? String ?? "",
+                    level: stream["level"] as? Int ?? 0, pixelFormat: stream["pix_fmt"] as? String ?? "",
+                    colorSpace: stream["color_space"] as? String ?? "", colorRange: stream["color_range"] as? String ?? "",
+                    colorPrimaries: stream["color_primaries"] as? String ?? "", colorTransfer: stream["color_transfer"] as? String ?? "",
+                    startOffset: start, duration: double(stream["duration"]), frameCount: (stream["nb_frames"] as? String).flatMap { Int($0) })
+            case "audio" where info.audio == nil:
+                guard let rate = (stream["sample_rate"] as? String).flatMap({ Int($0) }), rate > 0,
+                      let channels = stream["channels"] as? Int, channels > 0 else { continue }
+                info.audio = AudioStreamInfo(index: stream["index"] as? Int ?? 0, codec: stream["codec_name"] as? String ?? "unknown", profile: stream["profile"] as? String ?? "",
+                                             sampleRate: rate, channels: channels, channelLayout: stream["channel_layout"] as? String ?? "",
+                                             startOffset: start, duration: double(stream["duration"]))
+            default:
+                continue
+            }
+        }
+        return info
+    }
+
+    /// The display rotation normalised to 0, 90, 180 or 270: from the display-matrix side
+    /// data, else a `rotate` tag.
+    private static func rotation(of stream: [String: Any]) -> Int {
+        var degrees = 0.0
+        if let side = (stream["side_data_list"] as? [[String: Any]])?.first(where: { $0["rotation"] != nil }),
+           let r = double(side["rotation"]) {
+            degrees = r
+        } else if let tag = (stream["tags"] as? [String: Any])?["rotate"], let r = double(tag) {
+            degrees = r
+        }
+        guard degrees.isFinite else { return 0 }
+        let quarter = Int((degrees / 90).rounded()) % 4
+        return (quarter + 4) % 4 * 90
+    }
+
+    /// A JSON number or numeric string.
+    private static func double(_ value: Any?) -> Double? {
+        if let d = value as? Double { return d.isFinite ? d : nil }
+        if let i = value as? Int { return Double(i) }
+        if let s = value as? String, let d = Double(s), d.isFinite { return d }
+        return nil
+    }
+
+    /// "16:11" as 16/11; nil for "0:1", "N/A" and nonsense.
+    private static func ratio(_ value: Any?) -> Double? {
+        guard let text = value as? String else { return nil }
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]), a > 0, b > 0 else { return nil }
+        return a / b
+    }
+
+    /// The last non-empty line of a tool's stderr, without a leading "PATH: ".
+    static func lastLine(_ stderr: String, dropping path: String) -> String? {
+        guard var line = stderr.split(whereSeparator: \.isNewline).last.map(String.init) else { return nil }
+        if line.hasPrefix(path + ": ") { line.removeFirst(path.count + 2) }
+        // "[h264 @ 0x55bc81fdafc0] Error …": the codec's name without the address.
+        if line.hasPrefix("["), let at = line.range(of: " @ 0x"), let close = line.range(of: "] ", range: at.upperBound..<line.endIndex) {
+            line = String(line[line.index(after: line.startIndex)..<at.lowerBound]) + ": " + line[close.upperBound...]
+        }
+        line = line.trimmingCharacters(in: .whitespaces)
+        return line.isEmpty ? nil : line
+    }
+}

@@ -1,0 +1,318 @@
+// A movie with sound encoded by one ffmpeg subprocess that reads raw RGBA frames on its stdin and
+// raw Float32 samples from a named pipe (FIFO):
+//
+//   ffmpeg -y -f rawvideo -pix_fmt rgba -s WxH -r FPS -i pipe:0 \
+//          -f f32le -ar RATE -ac CH -i DIR/audio.f32 -map 0:v:0 -map 1:a:0 <codec options> TEMPORARY
+//
+// Why a FIFO for the sound: ffmpeg must read two live streams, and Foundation's Process passes a
+// child only stdin, stdout and stderr. A FIFO in a private temporary directory is a second pipe
+// with a name. The picture and the sound are written by two threads, so neither can block the
+// other: ffmpeg reads whichever it needs next and the other writer waits on its full pipe. (A
+// temporary WAV written first would also work, but holds the whole mix on disk and delays the
+// picture until the sound is done.) The FIFO is opened non-blocking in a retry loop, so a writer
+// never hangs on an ffmpeg that died before opening it, and `cancel()` stops the loop.
+//
+// The output is written under a hidden temporary name next to the destination (registered with
+// TemporaryFiles, as is the FIFO's directory) and renamed into place only by `commit()` after
+// ffmpeg exits with status 0: a failure, a cancel or Ctrl-C leaves no output behind.
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The sound stream of a movie: rate and interleaved channels of Float32 samples.
+public struct AudioLayout: Sendable, Hashable {
+    /// Samples per second.
+    public var sampleRate: Int
+    /// Channels, interleaved.
+    public var channels: Int
+
+    /// 48 kHz stereo.
+    public static let standard = AudioLayout(sampleRate: 48_000, channels: 2)
+
+    /// A layout.
+    public init(sampleRate: Int, channels: Int) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+    }
+}
+
+/// Encodes RGBA frames and Float32 sound into a movie through ffmpeg.
+///
+/// Feed frames from one thread with `append(frame:)`; write the sound from another through
+/// `audioWriter()`; then `finish()` and `commit()`. Dropping the encoder before `commit()`
+/// cancels it.
+public final class MovieEncoder: @unchecked Sendable {
+    /// The destination.
+    public let path: String
+    /// The container.
+    public let format: MovieFormat
+    /// Frame size in pixels.
+    public let width: Int, height: Int
+    /// Frames per second.
+    public let fps: Double
+    /// The sound stream, nil for a silent movie.
+    public let audio: AudioLayout?
+    /// The hidden file ffmpeg writes.
+    public let temporaryPath: String
+    /// Frames appended so far.
+    public private(set) var frameCount = 0
+
+    private var tool: ToolProcess?
+    /// The same process, for `abort()` from another thread.
+    private let process: ToolProcess
+    private let fifoDirectory: String?
+    private let cancelled = Locked(false)
+    private var exitStatus: (status: Int32, stderr: String)?
+    private var committed = false
+
+    /// Starts ffmpeg.
+    /// - Parameters:
+    ///   - audio: the layout of the sound written through `audioWriter()`; nil (or a GIF) for none.
+    /// - Throws: `.unknownOutputFormat`, `.encodingFailed` (settings that do not fit the
+    ///   container), `.imageTooLarge`, `.ffmpegNotFound`, `.unwritable` — all before anything
+    ///   is created at the destination.
+    public init(path: String, width: Int, height: Int, fps: Double, format: MovieFormat? = nil,
+                settings: MovieSettings = MovieSettings(), audio: AudioLayout? = .standard) throws(MediaError) {
+        precondition(fps.isFinite && fps > 0, "fps must be positive and finite")
+        guard let format = format ?? MovieFormat(pathExtensionOf: path) else {
+            throw .unknownOutputFormat(path: path, supported: MovieFormat.extensions)
+        }
+        try settings.validate(for: format, path: path)
+        if let problem = MediaError.sizeProblem(width: width, height: height, path: path) { throw problem }
+        let executable = try FFmpeg.ffmpegExecutable(for: path)
+        if FileIO.isDirectory(path) { throw .unwritable(path: path, reason: "it is a directory; give a file name") }
+        let temporary = AtomicFile.temporaryPath(for: path, suffix: "." + format.rawValue)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw .unwritable(path: path, reason: FileIO.creationFailure(errno, path: path)) }
+        closeDescriptor(fd)
+        TemporaryFiles.register(temporary)
+        let audio = format.hasAudio ? audio : nil
+        var fifoDirectory: String?
+        if let audio {
+            precondition(audio.sampleRate > 0 && (1...8).contains(audio.channels), "invalid audio layout")
+            var template = Array((NSTemporaryDirectory() + "/segue-audio-XXXXXX").utf8CString)
+            let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+            let dir = made.map { String(cString: $0) }
+            guard let dir, mkfifo(dir + "/audio.f32", 0o600) == 0 else {
+                let code = errno
+                if let dir { rmdir(dir) }
+                unlink(temporary)
+                TemporaryFiles.unregister(temporary)
+                throw .unwritable(path: path, reason: "cannot create a pipe for the sound in \(NSTemporaryDirectory()): \(FileIO.message(code))")
+            }
+            TemporaryFiles.register(dir)
+            fifoDirectory = dir
+        }
+        self.path = path
+        self.format = format
+        self.width = width
+        self.height = height
+        self.fps = fps
+        self.audio = audio
+        self.temporaryPath = temporary
+        self.fifoDirectory = fifoDirectory
+        var arguments = ["-hide_banner", "-loglevel", "error", "-y",
+                         "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-r", FFmpeg.rate(fps), "-i", "pipe:0"]
+        if let audio, let fifoDirectory {
+            arguments += ["-f", "f32le", "-ar", String(audio.sampleRate), "-ac", String(audio.channels), "-i", fifoDirectory + "/audio.f32",
+                          "-map", "0:v:0", "-map", "1:a:0"]
+        } else {
+            arguments += ["-map", "0:v:0"]
+        }
+        arguments += settings.videoArguments(for: format, width: width, height: height)
+        arguments += audio == nil ? ["-an"] : settings.audioArguments(for: format)
+        if format == .mp4 || format == .mov { arguments += ["-movflags", "+faststart"] }
+        arguments += ["-f", format.muxer, temporary]
+        do {
+            process = try ToolProcess(executable: executable, arguments: arguments, pipeInput: true, pipeOutput: false, path: path)
+            tool = process
+        } catch {
+            Self.remove(temporary: temporary, fifoDirectory: fifoDirectory)
+            throw error
+        }
+    }
+
+    deinit { cancel() }
+
+    // MARK: - Picture
+
+    /// Appends one frame of RGBA8, `width × height × 4` bytes, rows top to bottom (alpha is
+    /// ignored: pass colours composited over black, i.e. premultiplied).
+    /// - Throws: `.ffmpegFailed` when ffmpeg stopped (the output is then removed).
+    public func append(frame: UnsafeRawBufferPointer) throws(MediaError) {
+        precondition(frame.count == width * height * 4, "expected a \(width)x\(height) RGBA frame")
+        guard let tool else { preconditionFailure("MovieEncoder used after finish() or cancel()") }
+        if let code = tool.write(frame) {
+            self.tool = nil
+            cancelled.withLock { $0 = true }
+            let (status, stderr) = tool.wait()
+            removeTemporaries()
+            if status != 0 { throw .ffmpegFailed(path: path, status: status, stderr: stderr) }
+            throw .writeFailed(path: path, reason: "ffmpeg stopped reading frames (\(FileIO.message(code)))")
+        }
+        frameCount += 1
+    }
+
+    // MARK: - Sound
+
+    /// A writer for the sound, to be used on one other thread; nil for a silent movie.
+    public func audioWriter() -> MovieAudioWriter? {
+        guard let audio, let fifoDirectory else { return nil }
+        return MovieAudioWriter(fifo: fifoDirectory + "/audio.f32", channels: audio.channels, cancelled: cancelled, path: path)
+    }
+
+    // MARK: - Ending
+
+    /// Ends the picture and waits for ffmpeg to finish (the sound writer must close its stream
+    /// too). The output stays under its temporary name until `commit()`.
+    /// - Throws: `.encodingFailed` without frames, `.ffmpegFailed`; the temporary is then removed.
+    public func finish() throws(MediaError) {
+        guard let tool else { preconditionFailure("MovieEncoder used after finish() or cancel()") }
+        guard frameCount > 0 else {
+            cancel()
+            throw .encodingFailed(path: path, format: format.description, message: "no frames were appended")
+        }
+        self.tool = nil
+        let (status, stderr) = tool.wait()
+        guard status == 0 else {
+            cancelled.withLock { $0 = true }
+            removeTemporaries()
+            throw .ffmpegFailed(path: path, status: status, stderr: stderr)
+        }
+        exitStatus = (status, stderr)
+    }
+
+    /// Renames the finished movie onto `path`.
+    /// - Throws: `.unwritable`; the temporary is then removed.
+    public func commit() throws(MediaError) {
+        precondition(exitStatus != nil, "commit() needs a successful finish()")
+        exitStatus = nil
+        let fd = open(temporaryPath, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 { _ = fsync(fd); closeDescriptor(fd) }
+        guard rename(temporaryPath, path) == 0 else {
+            let code = errno
+            removeTemporaries()
+            throw .unwritable(path: path, reason: FileIO.creationFailure(code, path: path))
+        }
+        TemporaryFiles.unregister(temporaryPath)
+        committed = true
+        removeFIFO()
+    }
+
+    /// Stops ffmpeg and the sound writer, and removes the partial output. Thread-safe with
+    /// respect to the sound writer; does nothing after `commit()`.
+    public func cancel() {
+        cancelled.withLock { $0 = true }
+        if let tool {
+            self.tool = nil
+            tool.kill()
+            _ = tool.wait()
+        }
+        exitStatus = nil
+        if !committed { removeTemporaries() }
+    }
+
+    /// Kills ffmpeg and stops the sound writer, from any thread; the thread feeding frames then
+    /// sees a failure and calls `cancel()`, which removes the output.
+    public func abort() {
+        cancelled.withLock { $0 = true }
+        process.kill()
+    }
+
+    private func removeTemporaries() {
+        Self.remove(temporary: temporaryPath, fifoDirectory: fifoDirectory)
+    }
+
+    private func removeFIFO() {
+        Self.remove(temporary: nil, fifoDirectory: fifoDirectory)
+    }
+
+    private static func remove(temporary: String?, fifoDirectory: String?) {
+        if let temporary {
+            unlink(temporary)
+            TemporaryFiles.unregister(temporary)
+        }
+        if let fifoDirectory {
+            unlink(fifoDirectory + "/audio.f32")
+            rmdir(fifoDirectory)
+            TemporaryFiles.unregister(fifoDirectory)
+        }
+    }
+}
+
+/// Writes a movie's sound into ffmpeg's FIFO. Use it from one thread; `MovieEncoder.cancel()`
+/// (from any thread) makes a waiting `open` or `write` give up.
+public final class MovieAudioWriter: @unchecked Sendable {
+    /// Channels per sample frame.
+    public let channels: Int
+    private let fifo: String
+    private let cancelled: Locked<Bool>
+    private let path: String
+    private var fd: Int32 = -1
+    private var finished = false
+
+    fileprivate init(fifo: String, channels: Int, cancelled: Locked<Bool>, path: String) {
+        self.fifo = fifo
+        self.channels = channels
+        self.cancelled = cancelled
+        self.path = path
+        FileIO.ignoreSIGPIPE()
+    }
+
+    deinit { if fd >= 0 { closeDescriptor(fd) } }
+
+    /// Writes interleaved samples (whole sample frames).
+    /// - Throws: `.writeFailed` when the encoder was cancelled or ffmpeg stopped reading.
+    public func write(_ samples: UnsafeBufferPointer<Float>) throws(MediaError) {
+        precondition(samples.count % channels == 0 && !finished, "whole sample frames, before close()")
+        if fd < 0 { try openFIFO() }
+        var base = UnsafeRawPointer(samples.baseAddress)
+        var remaining = samples.count * 4
+        while remaining > 0, let pointer = base {
+            if cancelled.withLock({ $0 }) { throw .writeFailed(path: path, reason: "the encoder was stopped") }
+            let n = writeDescriptor(fd, pointer, remaining)
+            if n > 0 {
+                remaining -= n
+                base = pointer + n
+            } else if n < 0 && (errno == EAGAIN || errno == EINTR) {
+                var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&poller, 1, 100)
+            } else {
+                throw .writeFailed(path: path, reason: "ffmpeg stopped reading the sound (\(FileIO.message(errno)))")
+            }
+        }
+    }
+
+    /// Ends the sound stream (ffmpeg sees its end).
+    /// - Throws: `.writeFailed` when ffmpeg never opened the stream before a cancel.
+    public func close() throws(MediaError) {
+        guard !finished else { return }
+        if fd < 0 { try openFIFO() }
+        finished = true
+        closeDescriptor(fd)
+        fd = -1
+    }
+
+    /// Opens the FIFO once ffmpeg has opened it for reading (non-blocking retries every 5 ms).
+    private func openFIFO() throws(MediaError) {
+        while true {
+            if cancelled.withLock({ $0 }) { throw .writeFailed(path: path, reason: "the encoder was stopped") }
+            let opened = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            if opened >= 0 { fd = opened; FileIO.enlargePipeBuffer(opened); return }
+            guard errno == ENXIO || errno == EINTR else {
+                throw .writeFailed(path: path, reason: "cannot open the sound pipe: \(FileIO.message(errno))")
+            }
+            usleep(5_000)
+        }
+    }
+}
+
+/// `close(2)`, named apart from the types' own `close()` methods.
+private func closeDescriptor(_ fd: Int32) { _ = close(fd) }
+
+/// `write(2)`, named apart from the writer's own `write` method.
+private func writeDescriptor(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }

@@ -1,0 +1,156 @@
+// Video frames with their presentation timestamps, fitted to an output size, from an ffmpeg
+// subprocess:
+//
+//   ffmpeg -nostdin -loglevel error -xerror [-ss IN] -i FILE -map 0:V -an -sn -dn \
+//     -vf "scale=SW:SH,crop|pad=W:H,setsar=1,settb=1/1000000,
+//          metadata=mode=add:key=segue:value=1,metadata=mode=print:file='pipe\:2':direct=1" \
+//     -fps_mode passthrough -f rawvideo -pix_fmt rgba pipe:1
+//
+// Timestamps: `-fps_mode passthrough` passes every decoded frame once, with its own timestamp
+// (no duplication or dropping, so variable frame rates survive). The last filter prints each
+// frame's `pts` on stderr (unbuffered, `direct=1`) in a time base of one microsecond (`settb`),
+// while the frame is still in the filter graph — so by the time a frame's bytes have been read
+// from stdout its timestamp line has been written, and the two streams pair up frame by frame.
+// Integer microseconds keep full precision for long files (`pts_time` is printed with only six
+// significant digits).
+//
+// Rotation: ffmpeg applies the display matrix (autorotate) before the filters, so frames are
+// upright. Non-square pixels: the scale goes to a size computed from the display size, so it
+// squares the pixels too. `-ss` before `-i` seeks accurately: frames before IN are dropped and
+// timestamps count from IN. `-xerror` makes a decoding error (a file corrupt in the middle) stop
+// ffmpeg with an error instead of being concealed.
+import Foundation
+import SegueCore
+
+/// Decodes a video's frames, fitted to an output size, with their timestamps. Not thread-safe.
+public final class TimedVideoDecoder {
+    /// The file being read.
+    public let path: String
+    /// Output frame width in pixels.
+    public let width: Int
+    /// Output frame height in pixels.
+    public let height: Int
+    /// Bytes in one frame (`width × height × 4`, straight-alpha RGBA8).
+    public var frameByteCount: Int { width * height * 4 }
+    /// Frames read so far.
+    public private(set) var framesRead = 0
+
+    private var tool: ToolProcess?
+    private let timestamps: TimestampQueue
+    private var lastTimestamp: Double?
+    private let frameInterval: Double
+
+    /// Starts decoding `path` from `start` seconds (counted from the container's start).
+    /// - Parameters:
+    ///   - stream: the probed video stream (its index, display size and rate are used).
+    ///   - frameLimit: stop after this many frames (1 for a still image).
+    /// - Throws: `.ffmpegNotFound`, `.imageTooLarge`.
+    public init(path: String, stream: VideoStreamInfo, start: Double = 0, width: Int, height: Int, resize: ResizeMode,
+                frameLimit: Int? = nil) throws(MediaError) {
+        precondition(start.isFinite && start >= 0, "start must be ≥ 0")
+        if let problem = MediaError.sizeProblem(width: width, height: height, path: path) { throw problem }
+        let ffmpeg = try FFmpeg.ffmpegExecutable(for: path)
+        self.path = path
+        self.width = width
+        self.height = height
+        frameInterval = stream.fps > 0 ? 1 / stream.fps : 1.0 / 30
+        let display = stream.displaySize
+        let chain = Self.filterChain(imageWidth: display.width, imageHeight: display.height, width: width, height: height, resize: resize)
+        var arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-xerror"]
+        if start > 0 { arguments += ["-ss", String(format: "%.6f", start)] }
+        arguments += ["-i", path, "-map", "0:\(stream.index)", "-an", "-sn", "-dn", "-vf", chain, "-fps_mode", "passthrough"]
+        if let frameLimit { arguments += ["-frames:v", String(frameLimit)] }
+        arguments += ["-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"]
+        let queue = TimestampQueue()
+        timestamps = queue
+        tool = try ToolProcess(executable: ffmpeg, arguments: arguments, pipeInput: false, pipeOutput: true, path: path,
+                               stderrLines: { line in queue.offer(line) })
+    }
+
+    deinit { close() }
+
+    /// The `-vf` chain fitting an image of `imageWidth`×`imageHeight` display pixels into
+    /// `width`×`height`, then printing timestamps.
+    public static func filterChain(imageWidth: Int, imageHeight: Int, width: Int, height: Int, resize: ResizeMode) -> String {
+        let fitted = resize.fittedSize(imageWidth: imageWidth, imageHeight: imageHeight, outputWidth: width, outputHeight: height)
+        var filters = ["scale=\(fitted.width):\(fitted.height)"]
+        if fitted.width != width || fitted.height != height {
+            switch resize {
+            case .cover: filters.append("crop=\(width):\(height)")
+            case .contain: filters.append("pad=\(width):\(height):(ow-iw)/2:(oh-ih)/2:color=black")
+            case .stretch: break
+            }
+        }
+        filters += ["setsar=1", "settb=1/1000000", "metadata=mode=add:key=segue:value=1",
+                    "metadata=mode=print:file='pipe\\:2':direct=1"]
+        return filters.joined(separator: ",")
+    }
+
+    /// Reads the next frame into `buffer` (`frameByteCount` bytes) and returns its timestamp in
+    /// seconds from the start point, or nil after the last frame.
+    /// - Throws: `.corrupt` when ffmpeg stops on a decoding error (naming ffmpeg's reason) or a
+    ///   frame is cut short; `.ffmpegFailed` for other failures.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(MediaError) -> Double? {
+        precondition(buffer.count == frameByteCount, "expected a \(frameByteCount)-byte buffer")
+        guard let tool else { return nil }
+        let got = tool.read(into: buffer)
+        if got == frameByteCount {
+            // The frame's timestamp line precedes its bytes; wait boundedly in case it is malformed.
+            guard let stamp = timestamps.next(timeout: 60) else {
+                close()
+                throw .invalidVideo(path: path, reason: "ffmpeg gave frame \(framesRead + 1) without a timestamp")
+            }
+            framesRead += 1
+            let seconds = stamp.map { Double($0) / 1_000_000 } ?? (lastTimestamp.map { $0 + frameInterval } ?? 0)
+            lastTimestamp = seconds
+            return seconds
+        }
+        self.tool = nil
+        let (status, stderr) = tool.wait()
+        if status != 0 {
+            let reason = MediaProbe.lastLine(stderr, dropping: path) ?? "ffmpeg exited with status \(status)"
+            throw .corrupt(path: path, format: "video", message: "decoding stopped after \(framesRead) frames: \(reason)")
+        }
+        if got != 0 {
+            throw .corrupt(path: path, format: "video", message: "the last frame is incomplete (\(got) of \(frameByteCount) bytes)")
+        }
+        return nil
+    }
+
+    /// Stops decoding (kills ffmpeg). Called on deinit.
+    public func close() {
+        guard let tool else { return }
+        self.tool = nil
+        tool.kill()
+        _ = tool.wait()
+    }
+}
+
+/// Timestamp lines from ffmpeg's `metadata=mode=print` filter, handed over between the stderr
+/// thread and the reader.
+final class TimestampQueue: Sendable {
+    private let stamps = Locked((values: [Int64?](), head: 0))
+    private let available = DispatchSemaphore(value: 0)
+
+    /// Consumes `frame:N pts:P pts_time:T` and `segue=1` lines; leaves others for error messages.
+    func offer(_ line: Substring) -> Bool {
+        if line == "segue=1" { return true }
+        guard line.hasPrefix("frame:"), let range = line.range(of: " pts:") else { return false }
+        let value = line[range.upperBound...].drop(while: { $0 == " " }).prefix(while: { !$0.isWhitespace })
+        stamps.withLock { $0.values.append(Int64(value)) }
+        available.signal()
+        return true
+    }
+
+    /// The next timestamp (nil inside when ffmpeg printed none, e.g. NOPTS), or nil after
+    /// `timeout` seconds without one.
+    func next(timeout: Double) -> Int64?? {
+        guard available.wait(timeout: .now() + timeout) == .success else { return nil }
+        return stamps.withLock { state in
+            let value = state.values[state.head]
+            state.head += 1
+            if state.head > 1024 { state.values.removeFirst(state.head); state.head = 0 }
+            return .some(value)
+        }
+    }
+}

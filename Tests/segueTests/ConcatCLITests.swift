@@ -1,0 +1,177 @@
+// `segue concat` from the command line: a spec file with trims and per-cut effects, options
+// overriding it, and every kind of bad input — each prints exactly one `error: …` line, exits 1
+// and leaves nothing behind but the inputs. Media are made by ffmpeg's lavfi sources.
+import Foundation
+import Segue
+import Testing
+
+@Suite("segue concat CLI")
+struct ConcatCLITests {
+    /// Runs an executable found on PATH with a bounded wait; throws on a non-zero exit.
+    private func tool(_ name: String, _ args: [String]) throws -> Data {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = [name] + args
+        p.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let watchdog = DispatchWorkItem { [p] in if p.isRunning { p.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+        defer { watchdog.cancel() }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw CLIFailure("\(name) \(args.joined(separator: " ")) exited with \(p.terminationStatus)") }
+        return data
+    }
+
+    struct CLIFailure: Error { let text: String; init(_ text: String) { self.text = text } }
+
+    /// a.mp4: red 64×48 at 25 fps with 440 Hz, 2 s; b.mp4: blue, 1000 Hz, 2 s; still.png: green 32×32.
+    private func makeMedia(_ dir: String) throws {
+        for (name, color, tone) in [("a", "red", 440), ("b", "blue", 1000)] {
+            _ = try tool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):s=64x48:r=25:d=2",
+                                    "-f", "lavfi", "-i", "sine=frequency=\(tone):duration=2", "-c:v", "libx264", "-preset", "ultrafast",
+                                    "-pix_fmt", "yuv420p", "-c:a", "aac", dir + "/\(name).mp4"])
+        }
+        try ImageFile.write(Image(width: 32, height: 32, fill: Pixel(0, 255, 0)), to: dir + "/still.png")
+    }
+
+    private func frameCount(_ path: String) throws -> Int {
+        let text = String(decoding: try tool("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                                          "stream=nb_read_frames", "-of", "csv=p=0", path]), as: UTF8.self)
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    @Test("a spec with trims, a still, per-cut effects, parameters and timing; relative paths are the spec's; --fps overrides it")
+    func specFile() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/media", withIntermediateDirectories: true)
+        try makeMedia(dir + "/media")
+        let spec = """
+        {
+          "clips": [ {"path": "a.mp4", "in": 0.5, "out": 1.5}, {"path": "still.png", "duration": 1.2}, {"path": "b.mp4"} ],
+          "cuts": [ {"effect": "wipe", "duration": 0.4, "params": {"direction": [-1, 0]}, "timing": "ease-in-out"}, "none" ],
+          "transition": "fade:1", "size": "64x48", "fps": 25, "resize": "contain", "audioCurve": "linear"
+        }
+        """
+        try spec.write(toFile: dir + "/media/edit.json", atomically: true, encoding: .utf8)
+        let result = try segue(["concat", "--spec", "media/edit.json", "--fps", "10", "-o", "edit.mp4"], cwd: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty && result.stdout.isEmpty)
+        // 1 + 1.2 + 2 − 0.4 = 3.8 s at 10 fps.
+        #expect(try frameCount(dir + "/edit.mp4") == 38)
+        #expect(listing(dir) == ["edit.mp4", "media"])
+    }
+
+    @Test("stills and --cut: a slideshow with a hard cut and a cube, sized by --size")
+    func slideshowOptions() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try makeMedia(dir)
+        let result = try segue(["concat", "still.png", "a.mp4", "still.png", "-o", "show.gif", "--image-duration", "1",
+                                "--cut", "1=none", "--cut", "2=cube:0.5", "--size", "40x30", "--fps", "10"], cwd: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        // 1 + 2 + 1 − 0.5 = 3.5 s at 10 fps.
+        #expect(try frameCount(dir + "/show.gif") == 35)
+    }
+
+    /// Bad inputs: arguments (after `concat`), the exact message, and an environment.
+    static let cases: [(args: [String], message: String, environment: [String: String])] = [
+        (["a.mp4", "missing.mp4", "-o", "out.mp4"], "missing.mp4: no such file; check the path", [:]),
+        (["a.mp4", "junk.mp4", "-o", "out.mp4"], "junk.mp4: cannot read the video: Invalid data found when processing input", [:]),
+        (["a.mp4", "empty.mp4", "-o", "out.mp4"], "clip 2 (empty.mp4) has no length (0 s); a clip must last longer than 0 s", [:]),
+        (["a.mp4", "b.mp4", "-o", "out.mp4", "--transition", "fade:3"],
+         "the 3 s transition between clip 1 (a.mp4) and clip 2 (b.mp4) is longer than clip 1 (a.mp4) (2 s)", [:]),
+        (["a.mp4", "still.png", "-o", "out.mp4", "--image-duration", "0.5"],
+         "the 1 s transition between clip 1 (a.mp4) and clip 2 (still.png) is longer than clip 2 (still.png) (0.5 s)", [:]),
+        (["a.mp4", "b.mp4", "-o", "out.mp4", "--transition", "fadee"],
+         "cut 1 (between clip 1 (a.mp4) and clip 2 (b.mp4)): unknown effect 'fadee'; did you mean 'fade'? (run 'segue list' to see them all)", [:]),
+        (["a.mp4", "b.mp4", "-o", "out.mp4"],
+         "a.mp4: ffmpeg is needed for video but was not found (no `ffprobe` on PATH=/nonexistent-bin); install the Debian package `ffmpeg` (apt-get install ffmpeg) or set SEGUE_FFMPEG to its path",
+         ["PATH": "/nonexistent-bin", "SEGUE_FFMPEG": "", "SEGUE_FFPROBE": ""]),
+        (["a.mp4", "b.mp4", "-o", "no-such-dir/out.mp4"], "no-such-dir/out.mp4: cannot write the output: the directory no-such-dir does not exist", [:]),
+        (["a.mp4", "b.mp4", "-o", "out.avi"],
+         "out.avi: cannot tell the output format from the file extension; use one of .mp4, .m4v, .mov, .mkv, .webm, .gif", [:]),
+        (["a.mp4", "b.mp4", "-o", "out.webm", "--codec", "h264"], "out.webm: WebM encoding failed: the codec h264 cannot be written to .webm; use vp9", [:]),
+        (["a.mp4", "b.mp4", "-o", "out.mp4", "--crf", "99"], "out.mp4: MP4 encoding failed: --crf for h264 must be from 0 to 51, got 99", [:]),
+        (["a.mp4", "b.mp4", "-o", "out.mp4", "--cut", "5=fade"], "there is no cut 5: 2 clips have cuts 1 to 1", [:]),
+        (["a.mp4", "b.mp4", "-o", "out.mp4", "--fps", "0"], "fps must be a number in (0, 1000], got 0.0", [:]),
+        (["--spec", "bad.json", "-o", "out.mp4"], "bad.json: the spec is not valid: clips[0].in: expected a number", [:]),
+        (["-o", "out.mp4"], "give the clips as INPUT arguments or in --spec (see 'segue concat --help')", [:]),
+    ]
+
+    @Test("each bad input prints one exact error line, exits 1 and leaves only the inputs", arguments: 0..<cases.count)
+    func badInput(index: Int) throws {
+        let (args, message, environment) = Self.cases[index]
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try makeMedia(dir)
+        try "not a video\n".write(toFile: dir + "/junk.mp4", atomically: true, encoding: .utf8)
+        try #"{"clips": [{"path": "a.mp4", "in": "x"}]}"#.write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
+        _ = try tool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=red:s=64x48:r=25:d=1",
+                                "-frames:v", "0", dir + "/empty.mp4"])
+        let before = listing(dir)
+        let result = try segue(["concat"] + args, environment: environment, cwd: dir)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: \(message)\n")
+        #expect(listing(dir) == before)
+    }
+
+    @Test("a video corrupt in the middle stops the render with one error line and no output")
+    func corruptInTheMiddle() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try makeMedia(dir)
+        _ = try tool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=64x48:r=25:d=2",
+                                "-c:v", "libx264", "-preset", "ultrafast", "-g", "10", dir + "/damaged.mp4"])
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/damaged.mp4")))
+        let middle = bytes.count / 2
+        for k in middle..<(middle + 400) { bytes[k] = UInt8(truncatingIfNeeded: k &* 37) }
+        try Data(bytes).write(to: URL(fileURLWithPath: dir + "/damaged.mp4"))
+        let before = listing(dir)
+        let result = try segue(["concat", "a.mp4", "damaged.mp4", "-o", "out.mp4"], cwd: dir)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: damaged.mp4: the video data is corrupt or truncated: decoding stopped after "))
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1, "one line: \(result.stderr)")
+        #expect(listing(dir) == before)
+    }
+
+    @Test("Ctrl-C during a render exits 130 and leaves no output")
+    func interrupt() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try makeMedia(dir)
+        let before = listing(dir)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: segueBinary)
+        // A slow encode of a large frame, so the render is still going when the signal comes.
+        p.arguments = ["concat", "a.mp4", "b.mp4", "a.mp4", "b.mp4", "-o", "out.mp4", "--size", "1280x960", "--preset", "veryslow"]
+        p.currentDirectoryURL = URL(fileURLWithPath: dir)
+        let cache = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["SEGUE_CACHE_DIR"] = cache
+        p.environment = environment
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Wait (at most 60 s) for the temporary output to appear, then interrupt.
+        var started = false
+        for _ in 0..<600 where p.isRunning {
+            if listing(dir).contains(where: { $0.hasPrefix(".out.mp4.segue-tmp-") }) { started = true; break }
+            usleep(100_000)
+        }
+        #expect(started, "the render started")
+        usleep(300_000)
+        kill(p.processIdentifier, SIGINT)
+        let watchdog = DispatchWorkItem { [p] in if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        p.waitUntilExit()
+        watchdog.cancel()
+        #expect(p.terminationStatus == 130)
+        #expect(listing(dir) == before)
+    }
+}
