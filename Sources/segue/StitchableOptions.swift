@@ -89,7 +89,9 @@ func stitchableInfoLines(_ nameOrPath: String) throws -> [String] {
     let suggestion = fn.suggestion
     if suggestion.animated != nil {
         lines.append("  as a transition: segue render --from A.png --to B.png --effect \(spec) \(suggestion.flags.joined(separator: " ")) -o out.mp4")
-        lines.append("    (if \(suggestion.animated!) = 1 shows the view unchanged, use: \(suggestion.swappedFlags.joined(separator: " ")))")
+        if !suggestion.swappedFlags.isEmpty {
+            lines.append("    (if \(suggestion.animated!) = 1 shows the view unchanged, use: \(suggestion.swappedFlags.joined(separator: " ")))")
+        }
     } else {
         lines.append("  (no float argument: it cannot run as a transition)")
     }

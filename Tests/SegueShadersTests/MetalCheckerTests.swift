@@ -235,6 +235,7 @@ struct StitchableSuggestionTests {
         // A float with a default value is a setting, not the progress.
         #expect(f[2].suggestion.flags == ["--animate", "amount", "--insertion", "1:0", "--removal", "0:1"])
         #expect(f[3].suggestion.flags == ["--animate", "effectValue", "--insertion", "1:0", "--removal", "0:-1"])
+        #expect(f[3].suggestion.swappedFlags.isEmpty)
         #expect(f[4].suggestion.animated == "time")
         #expect(f[5].suggestion.animated == nil && f[5].suggestion.flags.isEmpty)
         #expect(f[4].defaultImageAutomatic == ["size", "time"])

@@ -21,11 +21,11 @@ public struct StitchableSuggestion: Sendable, Equatable {
         return ["--animate", animated, "--insertion", insertion] + (removalFunction.map { ["--removal-function", $0] } ?? []) + ["--removal", removal]
     }
 
-    /// The flags with the ranges swapped (for functions whose value 1 leaves the view unchanged).
+    /// The flags with the ranges swapped, for functions whose value 1 leaves the view unchanged
+    /// (empty for an `effectValue`, which runs from 1 through 0 to −1).
     public var swappedFlags: [String] {
-        guard let animated else { return [] }
-        let swapped = insertion == "1:0" && removal == "0:1" ? ("0:1", "1:0") : (insertion.split(separator: ":").reversed().joined(separator: ":"), removal)
-        return ["--animate", animated, "--insertion", swapped.0] + (removalFunction.map { ["--removal-function", $0] } ?? []) + ["--removal", swapped.1]
+        guard let animated, removal == "0:1" else { return [] }
+        return ["--animate", animated, "--insertion", "0:1"] + (removalFunction.map { ["--removal-function", $0] } ?? []) + ["--removal", "1:0"]
     }
 }
 
