@@ -194,8 +194,9 @@ public enum TransitionSourceParser {
         guard let type = ParameterType(rawValue: words[typeIndex]) else {
             throw fail("unknown parameter type '\(words[typeIndex])' (supported: \(ParameterType.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
-        let names = words[(typeIndex + 1)...].joined().split(separator: ",").map { String($0) }
+        let names = words[(typeIndex + 1)...].joined().split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
         for n in names where !isIdentifier(n) {
+            if n.isEmpty { throw fail("expected a parameter name") }
             throw fail("'\(n)' is not a valid parameter name")
         }
         var value: ParameterValue?

@@ -52,4 +52,16 @@ struct TransitionSourceLineEndTests {
             #expect(error.line == 1, "\(error)")
         }
     }
+
+    @Test("a declaration without a name is an error, not a crash (found by the fuzzer)",
+          arguments: ["uniform vec3 ,; // = vec3(1.0)", "uniform float a,,b; // = 1", "uniform float ,"])
+    func missingName(line: String) {
+        do {
+            _ = try TransitionSourceParser.parse(line + "\nvec4 transition(vec2 uv) { return vec4(0.0); }\n", name: "n", source: .file("n.glsl"))
+            Issue.record("'\(line)' should be refused")
+        } catch {
+            #expect(error.line == 1)
+            #expect(error.message == "expected a parameter name" || error.message.hasPrefix("expected"), "\(error.message)")
+        }
+    }
 }
