@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 // libFuzzer targets for the parsers of untrusted bytes: image decoders, gl-transitions files,
 // the Metal (stitchable) front end and mesh files. Built with sanitizers by scripts/fuzz.sh:
-//   swift build -c release --package-path Fuzz --sanitize fuzzer --sanitize address
+//   swift build -c release --package-path Fuzz --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address
 // Each target is an executable whose entry point is LLVMFuzzerTestOneInput.
 import PackageDescription
 

@@ -218,3 +218,42 @@ struct StitchableConfigurationTests {
         #expect(try EffectCatalog.stitchableFunction("shift").arguments.map(\.name) == ["size", "effectValue"])
     }
 }
+
+@Suite("Metal front end: nesting limit")
+struct MetalNestingTests {
+    private func body(_ expression: String) -> String {
+        header + "[[ stitchable ]] half4 f(float2 p, half4 c) {\n    return c * half(\(expression));\n}\n"
+    }
+
+    @Test("deep but reasonable nesting translates")
+    func reasonable() {
+        let depth = 150
+        #expect(translationError(body(String(repeating: "(", count: depth) + "1.0" + String(repeating: ")", count: depth))) == nil)
+        #expect(translationError(body(String(repeating: "- ", count: depth) + "1.0")) == nil)
+    }
+
+    // Found by FuzzMetal: thousands of nested parentheses overflowed the stack of the recursive parser.
+    @Test("nesting past the limit is an error on its line, not a stack overflow",
+          arguments: ["parentheses", "unary minus", "calls", "conditionals", "assignments"])
+    func tooDeep(kind: String) throws {
+        let n = 5_000
+        let expression = switch kind {
+        case "parentheses": String(repeating: "(", count: n) + "1.0" + String(repeating: ")", count: n)
+        case "unary minus": String(repeating: "- ", count: n) + "1.0"
+        case "calls": String(repeating: "max(1.0, ", count: n) + "1.0" + String(repeating: ")", count: n)
+        case "conditionals": String(repeating: "true ? 1.0 : ", count: n) + "1.0"
+        default: "(p.x" + String(repeating: " = p.x", count: n) + ")"
+        }
+        let message = try #require(translationError(body(expression)))
+        #expect(message.contains("user.metal:5:"), "\(message.prefix(200))")
+        #expect(message.contains("nested more than \(MetalParser.maximumNesting) levels deep"), "\(message.prefix(200))")
+    }
+
+    @Test("deeply nested blocks are an error too")
+    func blocks() throws {
+        let source = header + "[[ stitchable ]] half4 f(float2 p, half4 c) {\n" + String(repeating: "{", count: 5_000)
+            + String(repeating: "}", count: 5_000) + "\n    return c;\n}\n"
+        let message = try #require(translationError(source))
+        #expect(message.contains("nested more than"), "\(message.prefix(200))")
+    }
+}

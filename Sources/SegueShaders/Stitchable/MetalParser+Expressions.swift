@@ -21,6 +21,8 @@ extension MetalParser {
         let lhs = try conditionalExpression()
         if let op = peek(), op.kind == .punctuation, Self.assignmentOperators.contains(op.text) {
             i += 1
+            try descend()  // `a = b = c = …` nests to the right
+            defer { depth -= 1 }
             return .assign(lhs, op, try assignmentExpression())
         }
         return lhs
@@ -30,6 +32,8 @@ extension MetalParser {
         let condition = try binaryExpression(1)
         guard isText("?") else { return condition }
         let question = next()
+        try descend()  // `a ? b : c ? d : …` nests to the right
+        defer { depth -= 1 }
         let a = try assignmentExpression()
         let colon = try expect(":", "in 'condition ? a : b'")
         return .conditional(condition, question, a, colon, try assignmentExpression())
@@ -45,6 +49,8 @@ extension MetalParser {
     }
 
     mutating func unaryExpression() throws(ShaderSourceError) -> MetalExpr {
+        try descend()
+        defer { depth -= 1 }
         let t = try current("an expression")
         if t.kind == .punctuation, ["-", "+", "!", "~", "++", "--"].contains(t.text) {
             i += 1

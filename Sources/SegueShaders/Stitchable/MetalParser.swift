@@ -13,6 +13,12 @@ struct MetalParser {
     var structNames: Set<String> = []
     /// Whether `using namespace SwiftUI;` allows a plain `Layer`.
     var usingSwiftUI = false
+    /// How deep the expressions and statements being parsed are nested.
+    var depth = 0
+
+    /// The deepest nesting of expressions and statements accepted. Real shaders stay far below it;
+    /// the parser, checker and translator recurse once per level, so it bounds their stack use.
+    static let maximumNesting = 200
 
     init(tokens: [MetalToken], file: String) {
         self.tokens = tokens
@@ -26,6 +32,15 @@ struct MetalParser {
     }
 
     func error(_ message: String, _ line: Int) -> ShaderSourceError { ShaderSourceError(file: file, line: line, message: message) }
+
+    /// Goes one level deeper, or throws when that is past `maximumNesting`. The caller leaves the
+    /// level with `defer { depth -= 1 }` after this returns.
+    mutating func descend() throws(ShaderSourceError) {
+        guard depth < Self.maximumNesting else {
+            throw error("expressions or blocks nested more than \(Self.maximumNesting) levels deep", peek()?.line ?? lastLine)
+        }
+        depth += 1
+    }
 
     func peek(_ k: Int = 0) -> MetalToken? { i + k < tokens.count ? tokens[i + k] : nil }
 
@@ -310,6 +325,8 @@ struct MetalParser {
     }
 
     mutating func statement() throws(ShaderSourceError) -> MetalStmt {
+        try descend()
+        defer { depth -= 1 }
         let t = try current("a statement")
         if t.kind == .string { throw unsupported("string literal", t) }
         if t.kind == .directive { throw unsupported("preprocessor directive inside a function", t) }
