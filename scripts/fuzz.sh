@@ -49,7 +49,7 @@ for target in "${targets[@]}"; do
   # What the fuzzer is here for is memory safety, traps and hangs; ASan still checks every access.
   start=$(date +%s)
   if ! ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" "$scratch/release/$target" "$corpus" -artifact_prefix="$scratch/crashes/$target-" -print_final_stats=1 \
-        -rss_limit_mb=4096 -max_len=65536 "${options[@]}" 2>"$scratch/$target.log"; then
+        -rss_limit_mb=4096 -timeout=30 -max_len=65536 "${options[@]}" 2>"$scratch/$target.log"; then
     tail -40 "$scratch/$target.log" >&2
     echo "error: $target crashed; the input is in $scratch/crashes/" >&2
     exit 1
