@@ -67,11 +67,20 @@ public final class ConcatRenderer {
         let c = concatenation
         let encoder = try MovieEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format,
                                        settings: settings, audio: audioLayout)
-        // The sound on its own thread, into the encoder's FIFO.
+        try withSound(encoder) {
+            try renderPicture(into: encoder, frames: 0..<c.frameCount) { done in
+                progress(ConcatProgress(framesDone: done, frameCount: c.frameCount))
+            }
+        }
+    }
+
+    /// Mixes the sound into `encoder` on its own thread while `picture` feeds the picture, then
+    /// finishes and commits the movie; on any failure the movie is cancelled (nothing is left).
+    func withSound(_ encoder: MovieEncoder, picture: () throws -> Void) throws {
         let audioError = LockedBox<Error?>(nil)
         let audioDone = DispatchSemaphore(value: 0)
         if let writer = encoder.audioWriter() {
-            let audio = ConcatAudio(c, layout: audioLayout)
+            let audio = ConcatAudio(concatenation, layout: audioLayout)
             Thread.detachNewThread {
                 do { try audio.run(into: writer) } catch {
                     audioError.set(error)
@@ -83,7 +92,7 @@ public final class ConcatRenderer {
             audioDone.signal()
         }
         do {
-            try renderPicture(into: encoder, progress: progress)
+            try picture()
             try encoder.finish()
         } catch {
             // The sound's error first when it stopped the encoder (it is recorded before the abort).
@@ -100,15 +109,16 @@ public final class ConcatRenderer {
         try encoder.commit()
     }
 
-    /// Writes every frame of the picture into `encoder`.
-    private func renderPicture(into encoder: MovieEncoder, progress: (ConcatProgress) -> Void) throws {
+    /// Writes output frames `frames` of the picture into `encoder`, calling `progress` with the
+    /// count written after each. Clips are decoded from the first frame needed.
+    func renderPicture(into encoder: MovieEncoder, frames: Range<Int>, progress: (Int) -> Void) throws {
         let c = concatenation
         var sources: [Int: ClipFrames] = [:]
         var cutRenderers: [Int: CutRenderer] = [:]
         defer { for s in sources.values { s.close() } }
-        func source(_ k: Int) throws -> ClipFrames {
+        func source(_ k: Int, at time: Double) throws -> ClipFrames {
             if let s = sources[k] { return s }
-            let s = try ClipFrames(c.clips[k], width: c.width, height: c.height, resize: c.resize)
+            let s = try ClipFrames(c.clips[k], from: time, width: c.width, height: c.height, resize: c.resize)
             sources[k] = s
             return s
         }
@@ -117,16 +127,16 @@ public final class ConcatRenderer {
             for key in sources.keys where key < k { sources.removeValue(forKey: key)?.close() }
             for key in cutRenderers.keys where key < k { cutRenderers.removeValue(forKey: key) }
         }
-        for i in 0..<c.frameCount {
+        for i in frames {
             let t = Double(i) / c.fps
             switch c.timeline.moment(at: t) {
             case let .clip(k, time):
                 release(before: k)
-                try encoder.append(frame: try source(k).frame(at: time))
+                try encoder.append(frame: try source(k, at: time).frame(at: time))
             case let .transition(k, fraction, fromTime, toTime):
                 release(before: k)
-                let from = try source(k).frame(at: fromTime)
-                let to = try source(k + 1).frame(at: toTime)
+                let from = try source(k, at: fromTime).frame(at: fromTime)
+                let to = try source(k + 1, at: toTime).frame(at: toTime)
                 if context == nil { context = try makeContext() }
                 let renderer = try cutRenderers[k] ?? CutRenderer(c.cuts[k], fps: c.fps, width: c.width, height: c.height,
                                                                   context: context!)
@@ -134,7 +144,7 @@ public final class ConcatRenderer {
                 let image = try renderer.frame(fraction: fraction, from: from, to: to)
                 try image.pixels.withUnsafeBytes { raw in try encoder.append(frame: raw) }
             }
-            progress(ConcatProgress(framesDone: i + 1, frameCount: c.frameCount))
+            progress(i + 1 - frames.lowerBound)
         }
     }
 }

@@ -40,6 +40,15 @@ public struct AudioLayout: Sendable, Hashable {
     }
 }
 
+/// Where a movie's picture comes from.
+public enum MovieVideoInput: Sendable, Hashable {
+    /// Raw RGBA frames appended with `append(frame:)`.
+    case rawFrames
+    /// An ffmpeg input (its arguments, ending with `-i SOURCE`) whose first video stream is
+    /// copied as it is (`-c:v copy`), e.g. a concat list of stretches.
+    case copy(inputArguments: [String])
+}
+
 /// Encodes RGBA frames and Float32 sound into a movie through ffmpeg.
 ///
 /// Feed frames from one thread with `append(frame:)`; write the sound from another through
@@ -56,6 +65,8 @@ public final class MovieEncoder: @unchecked Sendable {
     public let fps: Double
     /// The sound stream, nil for a silent movie.
     public let audio: AudioLayout?
+    /// Where the picture comes from.
+    public let videoInput: MovieVideoInput
     /// The hidden file ffmpeg writes.
     public let temporaryPath: String
     /// Frames appended so far.
@@ -76,7 +87,8 @@ public final class MovieEncoder: @unchecked Sendable {
     ///   container), `.imageTooLarge`, `.ffmpegNotFound`, `.unwritable` — all before anything
     ///   is created at the destination.
     public init(path: String, width: Int, height: Int, fps: Double, format: MovieFormat? = nil,
-                settings: MovieSettings = MovieSettings(), audio: AudioLayout? = .standard) throws(MediaError) {
+                settings: MovieSettings = MovieSettings(), audio: AudioLayout? = .standard,
+                videoInput: MovieVideoInput = .rawFrames) throws(MediaError) {
         precondition(fps.isFinite && fps > 0, "fps must be positive and finite")
         guard let format = format ?? MovieFormat(pathExtensionOf: path) else {
             throw .unknownOutputFormat(path: path, supported: MovieFormat.extensions)
@@ -113,22 +125,32 @@ public final class MovieEncoder: @unchecked Sendable {
         self.height = height
         self.fps = fps
         self.audio = audio
+        self.videoInput = videoInput
         self.temporaryPath = temporary
         self.fifoDirectory = fifoDirectory
-        var arguments = ["-hide_banner", "-loglevel", "error", "-y",
-                         "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-r", FFmpeg.rate(fps), "-i", "pipe:0"]
+        var arguments = ["-hide_banner", "-loglevel", "error", "-y"]
+        switch videoInput {
+        case .rawFrames:
+            arguments += ["-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-r", FFmpeg.rate(fps), "-i", "pipe:0"]
+        case let .copy(inputArguments):
+            arguments += ["-nostdin"] + inputArguments
+        }
         if let audio, let fifoDirectory {
             arguments += ["-f", "f32le", "-ar", String(audio.sampleRate), "-ac", String(audio.channels), "-i", fifoDirectory + "/audio.f32",
                           "-map", "0:v:0", "-map", "1:a:0"]
         } else {
             arguments += ["-map", "0:v:0"]
         }
-        arguments += settings.videoArguments(for: format, width: width, height: height)
+        if case .copy = videoInput {
+            arguments += ["-c:v", "copy"]
+        } else {
+            arguments += settings.videoArguments(for: format, width: width, height: height)
+        }
         arguments += audio == nil ? ["-an"] : settings.audioArguments(for: format)
         if format == .mp4 || format == .mov { arguments += ["-movflags", "+faststart"] }
         arguments += ["-f", format.muxer, temporary]
         do {
-            process = try ToolProcess(executable: executable, arguments: arguments, pipeInput: true, pipeOutput: false, path: path)
+            process = try ToolProcess(executable: executable, arguments: arguments, pipeInput: videoInput == .rawFrames, pipeOutput: false, path: path)
             tool = process
         } catch {
             Self.remove(temporary: temporary, fifoDirectory: fifoDirectory)
@@ -144,6 +166,7 @@ public final class MovieEncoder: @unchecked Sendable {
     /// ignored: pass colours composited over black, i.e. premultiplied).
     /// - Throws: `.ffmpegFailed` when ffmpeg stopped (the output is then removed).
     public func append(frame: UnsafeRawBufferPointer) throws(MediaError) {
+        precondition(videoInput == .rawFrames, "frames are appended only to a movie made from raw frames")
         precondition(frame.count == width * height * 4, "expected a \(width)x\(height) RGBA frame")
         guard let tool else { preconditionFailure("MovieEncoder used after finish() or cancel()") }
         if let code = tool.write(frame) {
@@ -172,7 +195,7 @@ public final class MovieEncoder: @unchecked Sendable {
     /// - Throws: `.encodingFailed` without frames, `.ffmpegFailed`; the temporary is then removed.
     public func finish() throws(MediaError) {
         guard let tool else { preconditionFailure("MovieEncoder used after finish() or cancel()") }
-        guard frameCount > 0 else {
+        guard frameCount > 0 || videoInput != .rawFrames else {
             cancel()
             throw .encodingFailed(path: path, format: format.description, message: "no frames were appended")
         }
