@@ -16,6 +16,21 @@ public struct ConcatProgress: Sendable, Hashable {
     public let frameCount: Int
 }
 
+/// Where a render's time went, measured on the thread that feeds the encoder (the decoders and
+/// the encoder run in parallel in their own processes).
+public struct ConcatTimings: Sendable, Hashable {
+    /// Seconds waiting for decoded frames.
+    public var decoding: Double = 0
+    /// Seconds drawing transitions on the GPU (texture uploads, shading, readback).
+    public var transitions: Double = 0
+    /// Seconds blocked handing frames to the encoder (its pipe was full: encoding is the limit).
+    public var encoding: Double = 0
+    /// Seconds preparing a smart render: video-only copies of the sources and their keyframes.
+    public var smartPreparation: Double = 0
+    /// Seconds joining a smart render's pieces with the sound.
+    public var smartJoin: Double = 0
+}
+
 /// Renders a `Concatenation` to a movie file.
 ///
 /// ```swift
@@ -36,6 +51,8 @@ public final class ConcatRenderer {
     public let audioLayout: AudioLayout
     private let makeContext: () throws -> GPUContext
     private var context: GPUContext?
+    /// Where the last render's time went.
+    public internal(set) var timings = ConcatTimings()
 
     /// Checks the output before anything is rendered.
     /// - Parameters:
@@ -65,6 +82,7 @@ public final class ConcatRenderer {
     ///   output is then not created (nor left half-written).
     public func render(progress: (ConcatProgress) -> Void = { _ in }) throws {
         let c = concatenation
+        timings = ConcatTimings()
         let encoder = try MovieEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format,
                                        settings: settings, audio: audioLayout)
         try withSound(encoder) {
@@ -132,20 +150,40 @@ public final class ConcatRenderer {
             switch c.timeline.moment(at: t) {
             case let .clip(k, time):
                 release(before: k)
-                try encoder.append(frame: try source(k, at: time).frame(at: time))
+                var clock = Stopwatch()
+                let frame = try source(k, at: time).frame(at: time)
+                timings.decoding += clock.lap()
+                try encoder.append(frame: frame)
+                timings.encoding += clock.lap()
             case let .transition(k, fraction, fromTime, toTime):
                 release(before: k)
+                var clock = Stopwatch()
                 let from = try source(k, at: fromTime).frame(at: fromTime)
                 let to = try source(k + 1, at: toTime).frame(at: toTime)
+                timings.decoding += clock.lap()
                 if context == nil { context = try makeContext() }
                 let renderer = try cutRenderers[k] ?? CutRenderer(c.cuts[k], fps: c.fps, width: c.width, height: c.height,
                                                                   context: context!)
                 cutRenderers[k] = renderer
                 let image = try renderer.frame(fraction: fraction, from: from, to: to)
+                timings.transitions += clock.lap()
                 try image.pixels.withUnsafeBytes { raw in try encoder.append(frame: raw) }
+                timings.encoding += clock.lap()
             }
             progress(i + 1 - frames.lowerBound)
         }
+    }
+}
+
+/// Seconds between laps, from the monotonic clock (measurements, never decisions).
+struct Stopwatch {
+    private var last = DispatchTime.now().uptimeNanoseconds
+
+    /// Seconds since the last lap (or the start), starting a new lap.
+    mutating func lap() -> Double {
+        let now = DispatchTime.now().uptimeNanoseconds
+        defer { last = now }
+        return Double(now - last) / 1e9
     }
 }
 

@@ -41,6 +41,8 @@ extension ConcatRenderer {
             return SmartReport(fallbackReason: reason, plan: nil)
         }
         let c = concatenation
+        timings = ConcatTimings()
+        var clock = Stopwatch()
         let directory = try Self.makeTemporaryDirectory()
         defer {
             try? FileManager.default.removeItem(atPath: directory)
@@ -50,7 +52,7 @@ extension ConcatRenderer {
         var copies: [String] = [], keyframes: [[Int]] = [], counts: [Int] = [], packets: [VideoPackets] = []
         for (k, clip) in c.clips.enumerated() {
             let copy = directory + "/source-\(k).mp4"
-            try Self.ffmpeg(["-i", clip.path, "-map", "0:\(clip.video.index)", "-c", "copy", "-an", "-sn", "-dn", "-f", "mp4", copy], for: clip.path)
+            try runFFmpeg(["-i", clip.path, "-map", "0:\(clip.video.index)", "-c", "copy", "-an", "-sn", "-dn", "-f", "mp4", copy], for: clip.path)
             let list = try MediaProbe.videoPackets(path: copy)
             let frames = list.packets.compactMap { $0.pts }.sorted()
             guard let first = frames.first else { throw MediaError.invalidVideo(path: clip.path, reason: "it has no video frames") }
@@ -65,6 +67,7 @@ extension ConcatRenderer {
             keyframes.append(list.packets.filter(\.isKeyframe).compactMap { $0.pts }.map { Int((list.seconds($0 - first) * c.fps).rounded()) }.sorted())
             counts.append(frames.count)
         }
+        timings.smartPreparation = clock.lap()
         let plan: SmartPlan
         do {
             plan = try SmartPlan(timeline: c.timeline, fps: c.fps, inPoints: c.clips.map(\.start), keyframes: keyframes, sourceFrameCounts: counts)
@@ -115,9 +118,11 @@ extension ConcatRenderer {
         let listPath = directory + "/pieces.ffconcat"
         try list.write(toFile: listPath, atomically: true, encoding: .utf8)
         // 4: the pieces joined, with the sound.
+        _ = clock.lap()
         let encoder = try MovieEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format, settings: settings,
                                        audio: audioLayout, videoInput: .copy(inputArguments: ["-f", "concat", "-safe", "0", "-i", listPath]))
         try withSound(encoder) {}
+        timings.smartJoin = clock.lap()
         return SmartReport(fallbackReason: nil, plan: plan)
     }
 
@@ -158,27 +163,6 @@ extension ConcatRenderer {
         TemporaryFiles.register(path)
         return path
     }
-
-    /// Runs ffmpeg to completion (stream copies, no pipes).
-    private static func ffmpeg(_ arguments: [String], for path: String) throws {
-        let executable = try FFmpeg.ffmpegExecutable(for: path)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        TemporaryFiles.register(process: process.processIdentifier)
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        TemporaryFiles.unregister(process: process.processIdentifier)
-        guard process.terminationStatus == 0 else {
-            throw MediaError.ffmpegFailed(path: path, status: process.terminationStatus,
-                                          stderr: String(decoding: stderr, as: UTF8.self).split(whereSeparator: \.isNewline).last.map(String.init) ?? "")
-        }
-    }
 }
 
 /// Numbers as ffmpeg's concat scripts and messages take them.
@@ -192,5 +176,27 @@ enum FFmpegText {
     /// "30" or "29.97".
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(format: "%.3f", value)
+    }
+}
+
+/// Runs ffmpeg to completion (stream copies, clip generation; no pipes), registered for Ctrl-C.
+/// - Throws: `MediaError.ffmpegNotFound`, `.invalidVideo` with its last stderr line.
+func runFFmpeg(_ arguments: [String], for path: String) throws {
+    let executable = try FFmpeg.ffmpegExecutable(for: path)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    TemporaryFiles.register(process: process.processIdentifier)
+    let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    TemporaryFiles.unregister(process: process.processIdentifier)
+    guard process.terminationStatus == 0 else {
+        let line = MediaProbe.lastLine(String(decoding: stderr, as: UTF8.self), dropping: path).map { ": " + $0 } ?? ""
+        throw MediaError.invalidVideo(path: path, reason: "ffmpeg exited with status \(process.terminationStatus)\(line)")
     }
 }

@@ -250,7 +250,7 @@ public enum MediaProbe {
     }
 
     /// The last non-empty line of a tool's stderr, without a leading "PATH: ".
-    static func lastLine(_ stderr: String, dropping path: String) -> String? {
+    public static func lastLine(_ stderr: String, dropping path: String) -> String? {
         guard var line = stderr.split(whereSeparator: \.isNewline).last.map(String.init) else { return nil }
         if line.hasPrefix(path + ": ") { line.removeFirst(path.count + 2) }
         // "[h264 @ 0x55bc81fdafc0] Error …": the codec's name without the address.

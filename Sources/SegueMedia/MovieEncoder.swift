@@ -164,7 +164,7 @@ public final class MovieEncoder: @unchecked Sendable {
 
     /// Appends one frame of RGBA8, `width × height × 4` bytes, rows top to bottom (alpha is
     /// ignored: pass colours composited over black, i.e. premultiplied).
-    /// - Throws: `.ffmpegFailed` when ffmpeg stopped (the output is then removed).
+    /// - Throws: `.writeFailed` naming ffmpeg's last message when it stopped (the output is then removed).
     public func append(frame: UnsafeRawBufferPointer) throws(MediaError) {
         precondition(videoInput == .rawFrames, "frames are appended only to a movie made from raw frames")
         precondition(frame.count == width * height * 4, "expected a \(width)x\(height) RGBA frame")
@@ -174,7 +174,7 @@ public final class MovieEncoder: @unchecked Sendable {
             cancelled.withLock { $0 = true }
             let (status, stderr) = tool.wait()
             removeTemporaries()
-            if status != 0 { throw .ffmpegFailed(path: path, status: status, stderr: stderr) }
+            if status != 0 { throw Self.failure(path: path, status: status, stderr: stderr, temporary: temporaryPath) }
             throw .writeFailed(path: path, reason: "ffmpeg stopped reading frames (\(FileIO.message(code)))")
         }
         frameCount += 1
@@ -192,7 +192,7 @@ public final class MovieEncoder: @unchecked Sendable {
 
     /// Ends the picture and waits for ffmpeg to finish (the sound writer must close its stream
     /// too). The output stays under its temporary name until `commit()`.
-    /// - Throws: `.encodingFailed` without frames, `.ffmpegFailed`; the temporary is then removed.
+    /// - Throws: `.encodingFailed` without frames, `.writeFailed` when ffmpeg fails; the temporary is then removed.
     public func finish() throws(MediaError) {
         guard let tool else { preconditionFailure("MovieEncoder used after finish() or cancel()") }
         guard frameCount > 0 || videoInput != .rawFrames else {
@@ -204,7 +204,7 @@ public final class MovieEncoder: @unchecked Sendable {
         guard status == 0 else {
             cancelled.withLock { $0 = true }
             removeTemporaries()
-            throw .ffmpegFailed(path: path, status: status, stderr: stderr)
+            throw Self.failure(path: path, status: status, stderr: stderr, temporary: temporaryPath)
         }
         exitStatus = (status, stderr)
     }
@@ -237,6 +237,12 @@ public final class MovieEncoder: @unchecked Sendable {
         }
         exitStatus = nil
         if !committed { removeTemporaries() }
+    }
+
+    /// ffmpeg's failure in one line: its last line of stderr (a full disk reads "No space left on device").
+    private static func failure(path: String, status: Int32, stderr: String, temporary: String) -> MediaError {
+        let line = MediaProbe.lastLine(stderr, dropping: temporary).map { ": " + $0 } ?? ""
+        return .writeFailed(path: path, reason: "ffmpeg exited with status \(status)\(line)")
     }
 
     /// Kills ffmpeg and stops the sound writer, from any thread; the thread feeding frames then
