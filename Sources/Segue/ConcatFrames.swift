@@ -16,17 +16,24 @@ final class ClipFrames {
     private var current: UnsafeMutableRawBufferPointer
     private var pending: UnsafeMutableRawBufferPointer
     private var pendingTime: Double?
+    /// Seconds into the clip where decoding started (added to the decoder's timestamps).
+    private let offset: Double
 
     /// Starts the clip's decoder and reads its first frame (and, for a video, the next one).
+    /// - Parameter time: the first time (seconds into the clip) that will be asked for. Decoding
+    ///   starts a few frames before it, so the frame covering it is among those read.
     /// - Throws: `MediaError`; `.invalidVideo` when the clip yields no frame.
-    init(_ clip: ConcatClip, width: Int, height: Int, resize: ResizeMode) throws {
+    init(_ clip: ConcatClip, from time: Double = 0, width: Int, height: Int, resize: ResizeMode) throws {
         self.clip = clip
+        let margin = max(3 / (clip.video.fps > 0 ? clip.video.fps : 30), 0.05)
+        let offset = clip.isStill || time <= margin ? 0 : time - margin
+        self.offset = offset
         let bytes = width * height * 4
         current = .allocate(byteCount: bytes, alignment: 16)
         pending = .allocate(byteCount: bytes, alignment: 16)
         do {
-            let decoder = try TimedVideoDecoder(path: clip.path, stream: clip.video, start: clip.start, width: width, height: height,
-                                                resize: resize, frameLimit: clip.isStill ? 1 : nil)
+            let decoder = try TimedVideoDecoder(path: clip.path, stream: clip.video, start: clip.start + offset, width: width,
+                                                height: height, resize: resize, frameLimit: clip.isStill ? 1 : nil)
             guard try decoder.read(into: current) != nil else {
                 throw MediaError.invalidVideo(path: clip.path, reason: clip.start > 0
                     ? "it has no frame after \(clip.start) s" : "it has no video frames")
@@ -36,7 +43,7 @@ final class ClipFrames {
                 Self.premultiply(current)  // a still's transparent parts are shown over black
                 self.decoder = nil
             } else {
-                pendingTime = try decoder.read(into: pending)
+                pendingTime = try decoder.read(into: pending).map { $0 + offset }
                 self.decoder = decoder
             }
         } catch {
@@ -61,7 +68,7 @@ final class ClipFrames {
         guard let decoder else { return UnsafeRawBufferPointer(current) }
         while let next = pendingTime, next <= time + 5e-7 {
             swap(&current, &pending)
-            pendingTime = try decoder.read(into: pending)
+            pendingTime = try decoder.read(into: pending).map { $0 + offset }
         }
         return UnsafeRawBufferPointer(current)
     }

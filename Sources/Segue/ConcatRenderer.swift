@@ -16,6 +16,21 @@ public struct ConcatProgress: Sendable, Hashable {
     public let frameCount: Int
 }
 
+/// Where a render's time went, measured on the thread that feeds the encoder (the decoders and
+/// the encoder run in parallel in their own processes).
+public struct ConcatTimings: Sendable, Hashable {
+    /// Seconds waiting for decoded frames.
+    public var decoding: Double = 0
+    /// Seconds drawing transitions on the GPU (texture uploads, shading, readback).
+    public var transitions: Double = 0
+    /// Seconds blocked handing frames to the encoder (its pipe was full: encoding is the limit).
+    public var encoding: Double = 0
+    /// Seconds preparing a smart render: video-only copies of the sources and their keyframes.
+    public var smartPreparation: Double = 0
+    /// Seconds joining a smart render's pieces with the sound.
+    public var smartJoin: Double = 0
+}
+
 /// Renders a `Concatenation` to a movie file.
 ///
 /// ```swift
@@ -36,6 +51,8 @@ public final class ConcatRenderer {
     public let audioLayout: AudioLayout
     private let makeContext: () throws -> GPUContext
     private var context: GPUContext?
+    /// Where the last render's time went.
+    public internal(set) var timings = ConcatTimings()
 
     /// Checks the output before anything is rendered.
     /// - Parameters:
@@ -65,13 +82,23 @@ public final class ConcatRenderer {
     ///   output is then not created (nor left half-written).
     public func render(progress: (ConcatProgress) -> Void = { _ in }) throws {
         let c = concatenation
+        timings = ConcatTimings()
         let encoder = try MovieEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format,
                                        settings: settings, audio: audioLayout)
-        // The sound on its own thread, into the encoder's FIFO.
+        try withSound(encoder) {
+            try renderPicture(into: encoder, frames: 0..<c.frameCount) { done in
+                progress(ConcatProgress(framesDone: done, frameCount: c.frameCount))
+            }
+        }
+    }
+
+    /// Mixes the sound into `encoder` on its own thread while `picture` feeds the picture, then
+    /// finishes and commits the movie; on any failure the movie is cancelled (nothing is left).
+    func withSound(_ encoder: MovieEncoder, picture: () throws -> Void) throws {
         let audioError = LockedBox<Error?>(nil)
         let audioDone = DispatchSemaphore(value: 0)
         if let writer = encoder.audioWriter() {
-            let audio = ConcatAudio(c, layout: audioLayout)
+            let audio = ConcatAudio(concatenation, layout: audioLayout)
             Thread.detachNewThread {
                 do { try audio.run(into: writer) } catch {
                     audioError.set(error)
@@ -83,7 +110,7 @@ public final class ConcatRenderer {
             audioDone.signal()
         }
         do {
-            try renderPicture(into: encoder, progress: progress)
+            try picture()
             try encoder.finish()
         } catch {
             // The sound's error first when it stopped the encoder (it is recorded before the abort).
@@ -100,15 +127,16 @@ public final class ConcatRenderer {
         try encoder.commit()
     }
 
-    /// Writes every frame of the picture into `encoder`.
-    private func renderPicture(into encoder: MovieEncoder, progress: (ConcatProgress) -> Void) throws {
+    /// Writes output frames `frames` of the picture into `encoder`, calling `progress` with the
+    /// count written after each. Clips are decoded from the first frame needed.
+    func renderPicture(into encoder: MovieEncoder, frames: Range<Int>, progress: (Int) -> Void) throws {
         let c = concatenation
         var sources: [Int: ClipFrames] = [:]
         var cutRenderers: [Int: CutRenderer] = [:]
         defer { for s in sources.values { s.close() } }
-        func source(_ k: Int) throws -> ClipFrames {
+        func source(_ k: Int, at time: Double) throws -> ClipFrames {
             if let s = sources[k] { return s }
-            let s = try ClipFrames(c.clips[k], width: c.width, height: c.height, resize: c.resize)
+            let s = try ClipFrames(c.clips[k], from: time, width: c.width, height: c.height, resize: c.resize)
             sources[k] = s
             return s
         }
@@ -117,25 +145,45 @@ public final class ConcatRenderer {
             for key in sources.keys where key < k { sources.removeValue(forKey: key)?.close() }
             for key in cutRenderers.keys where key < k { cutRenderers.removeValue(forKey: key) }
         }
-        for i in 0..<c.frameCount {
+        for i in frames {
             let t = Double(i) / c.fps
             switch c.timeline.moment(at: t) {
             case let .clip(k, time):
                 release(before: k)
-                try encoder.append(frame: try source(k).frame(at: time))
+                var clock = Stopwatch()
+                let frame = try source(k, at: time).frame(at: time)
+                timings.decoding += clock.lap()
+                try encoder.append(frame: frame)
+                timings.encoding += clock.lap()
             case let .transition(k, fraction, fromTime, toTime):
                 release(before: k)
-                let from = try source(k).frame(at: fromTime)
-                let to = try source(k + 1).frame(at: toTime)
+                var clock = Stopwatch()
+                let from = try source(k, at: fromTime).frame(at: fromTime)
+                let to = try source(k + 1, at: toTime).frame(at: toTime)
+                timings.decoding += clock.lap()
                 if context == nil { context = try makeContext() }
                 let renderer = try cutRenderers[k] ?? CutRenderer(c.cuts[k], fps: c.fps, width: c.width, height: c.height,
                                                                   context: context!)
                 cutRenderers[k] = renderer
                 let image = try renderer.frame(fraction: fraction, from: from, to: to)
+                timings.transitions += clock.lap()
                 try image.pixels.withUnsafeBytes { raw in try encoder.append(frame: raw) }
+                timings.encoding += clock.lap()
             }
-            progress(ConcatProgress(framesDone: i + 1, frameCount: c.frameCount))
+            progress(i + 1 - frames.lowerBound)
         }
+    }
+}
+
+/// Seconds between laps, from the monotonic clock (measurements, never decisions).
+struct Stopwatch {
+    private var last = DispatchTime.now().uptimeNanoseconds
+
+    /// Seconds since the last lap (or the start), starting a new lap.
+    mutating func lap() -> Double {
+        let now = DispatchTime.now().uptimeNanoseconds
+        defer { last = now }
+        return Double(now - last) / 1e9
     }
 }
 

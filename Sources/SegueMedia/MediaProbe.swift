@@ -42,12 +42,16 @@ public struct VideoStreamInfo: Sendable, Hashable {
     public var duration: Double?
     /// Frames the container records, when it does.
     public var frameCount: Int?
+    /// How many frames the decoder holds back to reorder B-frames (ffprobe's `has_b_frames`).
+    public var reorderDelay: Int = 0
+    /// The base rate ffprobe reports (`r_frame_rate`); equal to `rateText` for a constant rate.
+    public var baseRateText: String = ""
 
     /// The stream of a still image of `width`×`height` (one frame, square pixels, upright).
     public static func image(width: Int, height: Int) -> VideoStreamInfo {
         VideoStreamInfo(index: 0, width: width, height: height, rotation: 0, pixelAspect: 1, fps: 0, rateText: "", timeBase: "",
                         codec: "image", profile: "", level: 0, pixelFormat: "rgba", colorSpace: "", colorRange: "",
-                        colorPrimaries: "", colorTransfer: "", startOffset: 0, duration: nil, frameCount: 1)
+                        colorPrimaries: "", colorTransfer: "", startOffset: 0, duration: nil, frameCount: 1, reorderDelay: 0, baseRateText: "")
     }
 
     /// The size a player shows: rotated by `rotation`, non-square pixels made square.
@@ -75,6 +79,27 @@ public struct AudioStreamInfo: Sendable, Hashable {
     public var startOffset: Double
     /// The stream's duration in seconds, when known.
     public var duration: Double?
+}
+
+/// The packets of a video stream in decode order (`MediaProbe.videoPackets`).
+public struct VideoPackets: Sendable, Hashable {
+    /// One packet's timestamps (nil when the container has none) and keyframe flag.
+    public struct Packet: Sendable, Hashable {
+        /// Presentation timestamp in time-base units.
+        public var pts: Int64?
+        /// Decoding timestamp in time-base units.
+        public var dts: Int64?
+        /// Whether decoding can start here.
+        public var isKeyframe: Bool
+    }
+
+    /// The time base: one unit is numerator/denominator seconds.
+    public var timeBaseNumerator: Int64, timeBaseDenominator: Int64
+    /// The packets in file order.
+    public var packets: [Packet]
+
+    /// `units` in seconds.
+    public func seconds(_ units: Int64) -> Double { Double(units) * Double(timeBaseNumerator) / Double(timeBaseDenominator) }
 }
 
 /// What ffprobe says about a media file.
@@ -125,6 +150,33 @@ public enum MediaProbe {
         return try parse(json: result.stdout, path: path)
     }
 
+    /// The packets of the first video stream, in file (decode) order: timestamps in the stream's
+    /// time base and whether each is a keyframe. Reads the container only (no decoding).
+    /// - Throws: `.invalidVideo` when ffprobe cannot read the file.
+    public static func videoPackets(path: String) throws(MediaError) -> VideoPackets {
+        try VideoFile.checkReadable(path)
+        let ffprobe = try FFmpeg.ffprobeExecutable(for: path)
+        let result = try ToolProcess.run(executable: ffprobe, arguments: [
+            "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=time_base:packet=pts,dts,flags", "-of", "csv=p=0", path,
+        ], path: path)
+        guard result.status == 0 else {
+            throw .invalidVideo(path: path, reason: lastLine(result.stderr, dropping: path) ?? "ffprobe exited with status \(result.status)")
+        }
+        var packets: [VideoPackets.Packet] = []
+        var timeBase: (Int64, Int64)?
+        for line in String(decoding: result.stdout, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            if fields.count == 1, fields[0].contains("/") {
+                let parts = fields[0].split(separator: "/")
+                if parts.count == 2, let n = Int64(parts[0]), let d = Int64(parts[1]), n > 0, d > 0 { timeBase = (n, d) }
+            } else if fields.count >= 3 {
+                packets.append(VideoPackets.Packet(pts: Int64(fields[0]), dts: Int64(fields[1]), isKeyframe: fields[2].hasPrefix("K")))
+            }
+        }
+        guard let timeBase else { throw .invalidVideo(path: path, reason: "ffprobe gave no time base") }
+        return VideoPackets(timeBaseNumerator: timeBase.0, timeBaseDenominator: timeBase.1, packets: packets)
+    }
+
     /// Parses ffprobe's JSON (`-show_format -show_streams -of json`).
     /// - Throws: `.invalidVideo` when it is not ffprobe's JSON.
     static func parse(json: [UInt8], path: String) throws(MediaError) -> MediaInfo {
@@ -151,7 +203,8 @@ public enum MediaProbe {
                     level: stream["level"] as? Int ?? 0, pixelFormat: stream["pix_fmt"] as? String ?? "",
                     colorSpace: stream["color_space"] as? String ?? "", colorRange: stream["color_range"] as? String ?? "",
                     colorPrimaries: stream["color_primaries"] as? String ?? "", colorTransfer: stream["color_transfer"] as? String ?? "",
-                    startOffset: start, duration: double(stream["duration"]), frameCount: (stream["nb_frames"] as? String).flatMap { Int($0) })
+                    startOffset: start, duration: double(stream["duration"]), frameCount: (stream["nb_frames"] as? String).flatMap { Int($0) },
+                    reorderDelay: stream["has_b_frames"] as? Int ?? 0, baseRateText: stream["r_frame_rate"] as? String ?? "")
             case "audio" where info.audio == nil:
                 guard let rate = (stream["sample_rate"] as? String).flatMap({ Int($0) }), rate > 0,
                       let channels = stream["channels"] as? Int, channels > 0 else { continue }
@@ -197,7 +250,7 @@ public enum MediaProbe {
     }
 
     /// The last non-empty line of a tool's stderr, without a leading "PATH: ".
-    static func lastLine(_ stderr: String, dropping path: String) -> String? {
+    public static func lastLine(_ stderr: String, dropping path: String) -> String? {
         guard var line = stderr.split(whereSeparator: \.isNewline).last.map(String.init) else { return nil }
         if line.hasPrefix(path + ": ") { line.removeFirst(path.count + 2) }
         // "[h264 @ 0x55bc81fdafc0] Error …": the codec's name without the address.

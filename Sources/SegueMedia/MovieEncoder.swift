@@ -40,6 +40,15 @@ public struct AudioLayout: Sendable, Hashable {
     }
 }
 
+/// Where a movie's picture comes from.
+public enum MovieVideoInput: Sendable, Hashable {
+    /// Raw RGBA frames appended with `append(frame:)`.
+    case rawFrames
+    /// An ffmpeg input (its arguments, ending with `-i SOURCE`) whose first video stream is
+    /// copied as it is (`-c:v copy`), e.g. a concat list of stretches.
+    case copy(inputArguments: [String])
+}
+
 /// Encodes RGBA frames and Float32 sound into a movie through ffmpeg.
 ///
 /// Feed frames from one thread with `append(frame:)`; write the sound from another through
@@ -56,6 +65,8 @@ public final class MovieEncoder: @unchecked Sendable {
     public let fps: Double
     /// The sound stream, nil for a silent movie.
     public let audio: AudioLayout?
+    /// Where the picture comes from.
+    public let videoInput: MovieVideoInput
     /// The hidden file ffmpeg writes.
     public let temporaryPath: String
     /// Frames appended so far.
@@ -76,7 +87,8 @@ public final class MovieEncoder: @unchecked Sendable {
     ///   container), `.imageTooLarge`, `.ffmpegNotFound`, `.unwritable` — all before anything
     ///   is created at the destination.
     public init(path: String, width: Int, height: Int, fps: Double, format: MovieFormat? = nil,
-                settings: MovieSettings = MovieSettings(), audio: AudioLayout? = .standard) throws(MediaError) {
+                settings: MovieSettings = MovieSettings(), audio: AudioLayout? = .standard,
+                videoInput: MovieVideoInput = .rawFrames) throws(MediaError) {
         precondition(fps.isFinite && fps > 0, "fps must be positive and finite")
         guard let format = format ?? MovieFormat(pathExtensionOf: path) else {
             throw .unknownOutputFormat(path: path, supported: MovieFormat.extensions)
@@ -113,22 +125,32 @@ public final class MovieEncoder: @unchecked Sendable {
         self.height = height
         self.fps = fps
         self.audio = audio
+        self.videoInput = videoInput
         self.temporaryPath = temporary
         self.fifoDirectory = fifoDirectory
-        var arguments = ["-hide_banner", "-loglevel", "error", "-y",
-                         "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-r", FFmpeg.rate(fps), "-i", "pipe:0"]
+        var arguments = ["-hide_banner", "-loglevel", "error", "-y"]
+        switch videoInput {
+        case .rawFrames:
+            arguments += ["-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-r", FFmpeg.rate(fps), "-i", "pipe:0"]
+        case let .copy(inputArguments):
+            arguments += ["-nostdin"] + inputArguments
+        }
         if let audio, let fifoDirectory {
             arguments += ["-f", "f32le", "-ar", String(audio.sampleRate), "-ac", String(audio.channels), "-i", fifoDirectory + "/audio.f32",
                           "-map", "0:v:0", "-map", "1:a:0"]
         } else {
             arguments += ["-map", "0:v:0"]
         }
-        arguments += settings.videoArguments(for: format, width: width, height: height)
+        if case .copy = videoInput {
+            arguments += ["-c:v", "copy"]
+        } else {
+            arguments += settings.videoArguments(for: format, width: width, height: height)
+        }
         arguments += audio == nil ? ["-an"] : settings.audioArguments(for: format)
         if format == .mp4 || format == .mov { arguments += ["-movflags", "+faststart"] }
         arguments += ["-f", format.muxer, temporary]
         do {
-            process = try ToolProcess(executable: executable, arguments: arguments, pipeInput: true, pipeOutput: false, path: path)
+            process = try ToolProcess(executable: executable, arguments: arguments, pipeInput: videoInput == .rawFrames, pipeOutput: false, path: path)
             tool = process
         } catch {
             Self.remove(temporary: temporary, fifoDirectory: fifoDirectory)
@@ -142,8 +164,9 @@ public final class MovieEncoder: @unchecked Sendable {
 
     /// Appends one frame of RGBA8, `width × height × 4` bytes, rows top to bottom (alpha is
     /// ignored: pass colours composited over black, i.e. premultiplied).
-    /// - Throws: `.ffmpegFailed` when ffmpeg stopped (the output is then removed).
+    /// - Throws: `.writeFailed` naming ffmpeg's last message when it stopped (the output is then removed).
     public func append(frame: UnsafeRawBufferPointer) throws(MediaError) {
+        precondition(videoInput == .rawFrames, "frames are appended only to a movie made from raw frames")
         precondition(frame.count == width * height * 4, "expected a \(width)x\(height) RGBA frame")
         guard let tool else { preconditionFailure("MovieEncoder used after finish() or cancel()") }
         if let code = tool.write(frame) {
@@ -151,7 +174,7 @@ public final class MovieEncoder: @unchecked Sendable {
             cancelled.withLock { $0 = true }
             let (status, stderr) = tool.wait()
             removeTemporaries()
-            if status != 0 { throw .ffmpegFailed(path: path, status: status, stderr: stderr) }
+            if status != 0 { throw Self.failure(path: path, status: status, stderr: stderr, temporary: temporaryPath) }
             throw .writeFailed(path: path, reason: "ffmpeg stopped reading frames (\(FileIO.message(code)))")
         }
         frameCount += 1
@@ -169,10 +192,10 @@ public final class MovieEncoder: @unchecked Sendable {
 
     /// Ends the picture and waits for ffmpeg to finish (the sound writer must close its stream
     /// too). The output stays under its temporary name until `commit()`.
-    /// - Throws: `.encodingFailed` without frames, `.ffmpegFailed`; the temporary is then removed.
+    /// - Throws: `.encodingFailed` without frames, `.writeFailed` when ffmpeg fails; the temporary is then removed.
     public func finish() throws(MediaError) {
         guard let tool else { preconditionFailure("MovieEncoder used after finish() or cancel()") }
-        guard frameCount > 0 else {
+        guard frameCount > 0 || videoInput != .rawFrames else {
             cancel()
             throw .encodingFailed(path: path, format: format.description, message: "no frames were appended")
         }
@@ -181,7 +204,7 @@ public final class MovieEncoder: @unchecked Sendable {
         guard status == 0 else {
             cancelled.withLock { $0 = true }
             removeTemporaries()
-            throw .ffmpegFailed(path: path, status: status, stderr: stderr)
+            throw Self.failure(path: path, status: status, stderr: stderr, temporary: temporaryPath)
         }
         exitStatus = (status, stderr)
     }
@@ -214,6 +237,12 @@ public final class MovieEncoder: @unchecked Sendable {
         }
         exitStatus = nil
         if !committed { removeTemporaries() }
+    }
+
+    /// ffmpeg's failure in one line: its last line of stderr (a full disk reads "No space left on device").
+    private static func failure(path: String, status: Int32, stderr: String, temporary: String) -> MediaError {
+        let line = MediaProbe.lastLine(stderr, dropping: temporary).map { ": " + $0 } ?? ""
+        return .writeFailed(path: path, reason: "ffmpeg exited with status \(status)\(line)")
     }
 
     /// Kills ffmpeg and stops the sound writer, from any thread; the thread feeding frames then

@@ -29,12 +29,25 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Benchmark the mesh pipeline instead: a 100×100 grid static, re-uploaded and rebuilt every frame.")
     var meshes = false
 
+    @Flag(help: "Benchmark segue concat instead: three 10 s clips of --size at 30 fps with two 1 s fades, full and --smart, against ffmpeg xfade + acrossfade.")
+    var concat = false
+
+    @Option(help: ArgumentHelp("x264 preset of every encode (--concat).", valueName: "P"))
+    var preset: String = "veryfast"
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("x264 CRF of every encode (--concat).", valueName: "N"))
+    var crf: Int = 23
+
     func run() throws {
         if animations {
             try AnimationBenchmark(counts: [1_000, 10_000, 100_000], frames: frames).run()
             return
         }
         let (w, h) = try InputOptions.parseSize(size)
+        if concat {
+            try ConcatBench(width: w, height: h, preset: preset, crf: crf, device: deviceOptions).run()
+            return
+        }
         let context = try deviceOptions.context()
         if meshes {
             try MeshBench(width: w, height: h, frames: frames, context: context).run()

@@ -78,6 +78,20 @@ struct ConcatCLITests {
         #expect(try frameCount(dir + "/show.gif") == 35)
     }
 
+    @Test("--smart: matching inputs render quietly; a still makes it say why it renders everything")
+    func smart() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try makeMedia(dir)
+        let matching = try segue(["concat", "a.mp4", "b.mp4", "-o", "smart.mp4", "--smart", "--preset", "ultrafast"], cwd: dir)
+        #expect(matching.status == 0 && matching.stderr.isEmpty, "\(matching.stderr)")
+        #expect(try frameCount(dir + "/smart.mp4") == 75)
+        let still = try segue(["concat", "a.mp4", "still.png", "-o", "mixed.mp4", "--smart", "--preset", "ultrafast"], cwd: dir)
+        #expect(still.status == 0)
+        #expect(still.stderr == "note: clip 2 (still.png) is a still image; rendering everything\n")
+        #expect(try frameCount(dir + "/mixed.mp4") == 100)
+    }
+
     /// Bad inputs: arguments (after `concat`), the exact message, and an environment.
     static let cases: [(args: [String], message: String, environment: [String: String])] = [
         (["a.mp4", "missing.mp4", "-o", "out.mp4"], "missing.mp4: no such file; check the path", [:]),

@@ -1,0 +1,40 @@
+// `segue bench --concat`: prints the concatenation benchmark's table (the work is in the library).
+import Foundation
+import Segue
+
+struct ConcatBench {
+    let width: Int, height: Int, preset: String, crf: Int
+    let device: DeviceOptions
+
+    func run() throws {
+        let bench = try ConcatBenchmark(width: width, height: height, preset: preset, crf: crf, context: { try device.context() })
+        let results = try bench.run { FileHandle.standardError.write(Data("… \($0)\n".utf8)) }
+        print("segue bench --concat: 3 × \(bench.clipSeconds) s \(width)x\(height) at \(bench.fps) fps (H.264, keyframe every second, AAC), "
+              + "two 1 s fades; x264 --preset \(preset) --crf \(crf); \(ProcessInfo.processInfo.activeProcessorCount) CPU cores")
+        print(pad("mode", 16) + pad("seconds", 10, right: true) + pad("fps", 9, right: true) + pad("× ffmpeg", 10, right: true)
+              + pad("cpu self", 10, right: true) + pad("cpu ffmpeg", 12, right: true))
+        let reference = results.first { $0.mode == "ffmpeg xfade" }?.seconds ?? 0
+        for r in results {
+            print(pad(r.mode, 16) + pad(String(format: "%.2f", r.seconds), 10, right: true) + pad(String(format: "%.1f", r.fps), 9, right: true)
+                  + pad(String(format: "%.2f", reference / r.seconds), 10, right: true)
+                  + pad(String(format: "%.1f s", r.processCPU), 10, right: true) + pad(String(format: "%.1f s", r.childCPU), 12, right: true))
+        }
+        print("")
+        print("where segue's time goes (its feeding thread; decoders and the encoder run in parallel in ffmpeg processes):")
+        for r in results {
+            guard let t = r.timings else { continue }
+            var line = "  \(r.mode): waiting for decoders \(String(format: "%.2f", t.decoding)) s, transitions on the GPU "
+                + "\(String(format: "%.2f", t.transitions)) s, blocked on the encoder \(String(format: "%.2f", t.encoding)) s"
+            if let rendered = r.renderedFrames {
+                line += "; \(rendered) of \(r.frames) frames rendered, sources copied and indexed in \(String(format: "%.2f", t.smartPreparation)) s, "
+                    + "pieces joined with the sound in \(String(format: "%.2f", t.smartJoin)) s"
+            }
+            print(line)
+        }
+    }
+
+    private func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let fill = String(repeating: " ", count: max(0, width - text.count))
+        return right ? fill + text : text + fill
+    }
+}
