@@ -40,7 +40,7 @@ final class ClipFrames {
             }
             if clip.isStill {
                 decoder.close()
-                Self.premultiply(current)  // a still's transparent parts are shown over black
+                Image.premultiply(current)  // a still's transparent parts are shown over black
                 self.decoder = nil
             } else {
                 pendingTime = try decoder.read(into: pending).map { $0 + offset }
@@ -75,19 +75,6 @@ final class ClipFrames {
 
     /// Stops the decoder.
     func close() { decoder?.close() }
-
-    /// Straight to premultiplied alpha in place, rounding to nearest (as `Image` does).
-    private static func premultiply(_ pixels: UnsafeMutableRawBufferPointer) {
-        let p = pixels.bindMemory(to: UInt8.self)
-        var i = 0
-        while i + 3 < p.count {
-            let a = UInt32(p[i + 3])
-            if a != 255 {
-                for c in 0..<3 { p[i + c] = UInt8((UInt32(p[i + c]) * a + 127) / 255) }
-            }
-            i += 4
-        }
-    }
 }
 
 /// One cut's transition on the GPU: created at its first frame, its textures refilled per frame.

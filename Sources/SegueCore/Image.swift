@@ -157,15 +157,20 @@ public struct Image: Sendable, Equatable {
 
     /// Premultiplies straight-alpha RGBA8 bytes in place, rounding to nearest.
     public static func premultiply(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBufferPointer { p in
-            var i = 0
-            while i + 3 < p.count {
-                let a = UInt32(p[i + 3])
-                if a != 255 {
-                    for c in 0..<3 { p[i + c] = UInt8((UInt32(p[i + c]) * a + 127) / 255) }
-                }
-                i += 4
+        bytes.withUnsafeMutableBytes { premultiply($0) }
+    }
+
+    /// Premultiplies straight-alpha RGBA8 bytes in place (raw-buffer form, for frames decoded
+    /// into reused buffers).
+    public static func premultiply(_ pixels: UnsafeMutableRawBufferPointer) {
+        let p = pixels.bindMemory(to: UInt8.self)
+        var i = 0
+        while i + 3 < p.count {
+            let a = UInt32(p[i + 3])
+            if a != 255 {
+                for c in 0..<3 { p[i + c] = UInt8((UInt32(p[i + c]) * a + 127) / 255) }
             }
+            i += 4
         }
     }
 

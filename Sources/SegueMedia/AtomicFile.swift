@@ -50,6 +50,20 @@ public final class AtomicFile {
         return "\(prefix).\(name).segue-tmp-\(getpid())-\(FileIO.randomToken())\(suffix)"
     }
 
+    /// Creates an empty temporary file next to `path` for another writer (an ffmpeg process) to
+    /// fill, and registers it for removal on an interrupt. Creating it first proves the directory
+    /// is writable before anything starts.
+    /// - Throws: `.unwritable` when `path` is a directory or the file cannot be created.
+    static func reserveTemporary(for path: String, suffix: String) throws(MediaError) -> String {
+        if FileIO.isDirectory(path) { throw .unwritable(path: path, reason: "it is a directory; give a file name") }
+        let temporary = temporaryPath(for: path, suffix: suffix)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw .unwritable(path: path, reason: FileIO.creationFailure(errno, path: path)) }
+        close(fd)
+        TemporaryFiles.register(temporary)
+        return temporary
+    }
+
     // MARK: - Writing
 
     /// Appends bytes to the temporary file.

@@ -96,12 +96,7 @@ public final class MovieEncoder: @unchecked Sendable {
         try settings.validate(for: format, path: path)
         if let problem = MediaError.sizeProblem(width: width, height: height, path: path) { throw problem }
         let executable = try FFmpeg.ffmpegExecutable(for: path)
-        if FileIO.isDirectory(path) { throw .unwritable(path: path, reason: "it is a directory; give a file name") }
-        let temporary = AtomicFile.temporaryPath(for: path, suffix: "." + format.rawValue)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard fd >= 0 else { throw .unwritable(path: path, reason: FileIO.creationFailure(errno, path: path)) }
-        closeDescriptor(fd)
-        TemporaryFiles.register(temporary)
+        let temporary = try AtomicFile.reserveTemporary(for: path, suffix: "." + format.rawValue)
         let audio = format.hasAudio ? audio : nil
         var fifoDirectory: String?
         if let audio {

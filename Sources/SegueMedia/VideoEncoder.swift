@@ -54,14 +54,7 @@ public final class VideoEncoder {
         }
         if let problem = MediaError.sizeProblem(width: width, height: height, path: path) { throw problem }
         let executable = try FFmpeg.ffmpegExecutable(for: path)
-        if FileIO.isDirectory(path) { throw .unwritable(path: path, reason: "it is a directory; give a file name") }
-
-        // Create the temporary ourselves: proves the directory is writable before ffmpeg starts.
-        let temporary = AtomicFile.temporaryPath(for: path, suffix: "." + format.fileExtension)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard fd >= 0 else { throw .unwritable(path: path, reason: FileIO.creationFailure(errno, path: path)) }
-        close(fd)
-        TemporaryFiles.register(temporary)
+        let temporary = try AtomicFile.reserveTemporary(for: path, suffix: "." + format.fileExtension)
 
         self.path = path
         self.width = width
