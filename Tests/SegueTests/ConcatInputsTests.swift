@@ -45,6 +45,24 @@ struct ConcatInputsTests {
         #expect(pixel(frames[5], w, 28, 24).r > 230 && pixel(frames[5], w, 36, 24).b > 230)
     }
 
+    @Test("a 10-bit clip (yuv420p10le, High 10) joins an 8-bit one: colours right on both sides of the cut")
+    func tenBitClip() throws {
+        let dir = try MediaDirectory()
+        let deep = dir.file("deep.mkv"), plain = dir.file("plain.mp4")
+        try ffmpeg(["-f", "lavfi", "-i", "color=c=0x3080C0:s=64x48:r=25:d=1", "-c:v", "libx264", "-preset", "ultrafast",
+                    "-pix_fmt", "yuv420p10le", deep])
+        let probe = try runTool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=pix_fmt", "-of", "csv=p=0", deep])
+        #expect(String(decoding: probe.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "yuv420p10le")
+        try makeClip(plain, color: "0xC08030", seconds: 1)
+        let out = dir.file("out.mp4")
+        _ = try renderConcat(ConcatSpec(clips: [ClipSpec(path: deep), ClipSpec(path: plain)], transition: CutSpec(parsing: "none")), to: out)
+        let (_, _, frames) = try decodeFrames(out)
+        #expect(frames.count == 50)
+        // 0x3080C0 = (48, 128, 192) from the 10-bit clip, then 0xC08030 = (192, 128, 48).
+        #expect(near(meanColor(frames[12]), 48, 128, 192, 6), "\(meanColor(frames[12]))")
+        #expect(near(meanColor(frames[37]), 192, 128, 48, 6), "\(meanColor(frames[37]))")
+    }
+
     @Test("variable frame rate: each output frame shows the source frame whose timestamp covers its time")
     func variableFrameRate() throws {
         let dir = try MediaDirectory()
