@@ -12,10 +12,13 @@ import SegueMedia
 /// The fitted frames of one clip, selected by time. Not thread-safe.
 final class ClipFrames {
     let clip: ConcatClip
-    private let decoder: TimedVideoDecoder?
-    private var current: UnsafeMutableRawBufferPointer
-    private var pending: UnsafeMutableRawBufferPointer
-    private var pendingTime: Double?
+    /// A video's frames, decoded ahead on their own thread (nil for a still).
+    private let frames: ReadAheadVideoDecoder?
+    /// A still's only frame (premultiplied).
+    private let still: UnsafeMutableRawBufferPointer?
+    /// The frame shown now and the one after it (nil past the last).
+    private var current: ReadAheadVideoDecoder.Frame?
+    private var pending: ReadAheadVideoDecoder.Frame?
     /// Seconds into the clip where decoding started (added to the decoder's timestamps).
     private let offset: Double
 
@@ -28,35 +31,38 @@ final class ClipFrames {
         let margin = max(3 / (clip.video.fps > 0 ? clip.video.fps : 30), 0.05)
         let offset = clip.isStill || time <= margin ? 0 : time - margin
         self.offset = offset
-        let bytes = width * height * 4
-        current = .allocate(byteCount: bytes, alignment: 16)
-        pending = .allocate(byteCount: bytes, alignment: 16)
-        do {
-            let decoder = try TimedVideoDecoder(path: clip.path, stream: clip.video, start: clip.start + offset, width: width,
-                                                height: height, resize: resize, frameLimit: clip.isStill ? 1 : nil)
-            guard try decoder.read(into: current) != nil else {
-                throw MediaError.invalidVideo(path: clip.path, reason: clip.start > 0
-                    ? "it has no frame after \(clip.start) s" : "it has no video frames")
+        let noFrame = MediaError.invalidVideo(path: clip.path, reason: clip.start > 0
+            ? "it has no frame after \(clip.start) s" : "it has no video frames")
+        let decoder = try TimedVideoDecoder(path: clip.path, stream: clip.video, start: clip.start + offset, width: width,
+                                            height: height, resize: resize, frameLimit: clip.isStill ? 1 : nil)
+        if clip.isStill {
+            let pixels = UnsafeMutableRawBufferPointer.allocate(byteCount: decoder.frameByteCount, alignment: 64)
+            defer { decoder.close() }
+            do {
+                guard try decoder.read(into: pixels) != nil else { throw noFrame }
+            } catch {
+                pixels.deallocate()
+                throw error
             }
-            if clip.isStill {
-                decoder.close()
-                Image.premultiply(current)  // a still's transparent parts are shown over black
-                self.decoder = nil
-            } else {
-                pendingTime = try decoder.read(into: pending).map { $0 + offset }
-                self.decoder = decoder
+            Image.premultiply(pixels)  // a still's transparent parts are shown over black
+            (still, frames) = (pixels, nil)
+        } else {
+            let frames = ReadAheadVideoDecoder(decoder)
+            do {
+                guard let first = try frames.next() else { throw noFrame }
+                current = first
+                pending = try frames.next()
+            } catch {
+                frames.close()
+                throw error
             }
-        } catch {
-            current.deallocate()
-            pending.deallocate()
-            throw error
+            (still, self.frames) = (nil, frames)
         }
     }
 
     deinit {
-        decoder?.close()
-        current.deallocate()
-        pending.deallocate()
+        frames?.close()
+        still?.deallocate()
     }
 
     /// The frame shown at `time` seconds into the clip (times must not decrease between calls).
@@ -65,16 +71,19 @@ final class ClipFrames {
     /// Timestamps are whole microseconds; a time within half a microsecond of a frame's
     /// timestamp reaches it, so the rounding in `i / fps − clipStart` never shows the frame before.
     func frame(at time: Double) throws -> UnsafeRawBufferPointer {
-        guard let decoder else { return UnsafeRawBufferPointer(current) }
-        while let next = pendingTime, next <= time + 5e-7 {
-            swap(&current, &pending)
-            pendingTime = try decoder.read(into: pending).map { $0 + offset }
+        guard let frames, let shown = current else { return UnsafeRawBufferPointer(still!) }
+        var now = shown
+        while let next = pending, next.time + offset <= time + 5e-7 {
+            frames.recycle(now)
+            now = next
+            pending = try frames.next()
         }
-        return UnsafeRawBufferPointer(current)
+        current = now
+        return UnsafeRawBufferPointer(now.pixels)
     }
 
     /// Stops the decoder.
-    func close() { decoder?.close() }
+    func close() { frames?.close() }
 }
 
 /// One cut's transition on the GPU: created at its first frame, its textures refilled per frame.
