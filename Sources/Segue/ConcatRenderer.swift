@@ -29,6 +29,13 @@ public struct ConcatTimings: Sendable, Hashable {
     public var smartPreparation: Double = 0
     /// Seconds joining a smart render's pieces with the sound.
     public var smartJoin: Double = 0
+
+    /// Adds the picture's times of `other` (its decoding, transitions and encoding) to these.
+    mutating func add(_ other: ConcatTimings) {
+        decoding += other.decoding
+        transitions += other.transitions
+        encoding += other.encoding
+    }
 }
 
 /// Renders a `Concatenation` to a movie file.
@@ -51,6 +58,7 @@ public final class ConcatRenderer {
     public let audioLayout: AudioLayout
     private let makeContext: () throws -> GPUContext
     private var context: GPUContext?
+    private let contextLock = NSLock()
     /// Where the last render's time went.
     public internal(set) var timings = ConcatTimings()
 
@@ -86,9 +94,10 @@ public final class ConcatRenderer {
         let encoder = try MovieEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format,
                                        settings: settings, audio: audioLayout)
         try withSound(encoder) {
-            try renderPicture(into: encoder, frames: 0..<c.frameCount) { done in
+            let picture = try renderPicture(into: encoder, frames: 0..<c.frameCount) { done in
                 progress(ConcatProgress(framesDone: done, frameCount: c.frameCount))
             }
+            timings.add(picture)
         }
     }
 
@@ -127,10 +136,22 @@ public final class ConcatRenderer {
         try encoder.commit()
     }
 
+    /// The GPU, made when the first transition needs it (from any thread).
+    private func gpu() throws -> GPUContext {
+        contextLock.lock()
+        defer { contextLock.unlock() }
+        if let context { return context }
+        let made = try makeContext()
+        context = made
+        return made
+    }
+
     /// Writes output frames `frames` of the picture into `encoder`, calling `progress` with the
-    /// count written after each. Clips are decoded from the first frame needed.
-    func renderPicture(into encoder: MovieEncoder, frames: Range<Int>, progress: (Int) -> Void) throws {
+    /// count written after each, and returns where the time went. Clips are decoded from the first
+    /// frame needed. Several calls may run at once on different threads (for different frames).
+    func renderPicture(into encoder: MovieEncoder, frames: Range<Int>, progress: (Int) -> Void) throws -> ConcatTimings {
         let c = concatenation
+        var timings = ConcatTimings()
         var sources: [Int: ClipFrames] = [:]
         var cutRenderers: [Int: CutRenderer] = [:]
         defer { for s in sources.values { s.close() } }
@@ -161,9 +182,8 @@ public final class ConcatRenderer {
                 let from = try source(k, at: fromTime).frame(at: fromTime)
                 let to = try source(k + 1, at: toTime).frame(at: toTime)
                 timings.decoding += clock.lap()
-                if context == nil { context = try makeContext() }
                 let renderer = try cutRenderers[k] ?? CutRenderer(c.cuts[k], fps: c.fps, width: c.width, height: c.height,
-                                                                  context: context!)
+                                                                  context: try gpu())
                 cutRenderers[k] = renderer
                 let image = try renderer.frame(fraction: fraction, from: from, to: to)
                 timings.transitions += clock.lap()
@@ -172,6 +192,7 @@ public final class ConcatRenderer {
             }
             progress(i + 1 - frames.lowerBound)
         }
+        return timings
     }
 }
 
@@ -196,4 +217,33 @@ final class LockedBox<Value>: @unchecked Sendable {
 
     func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
     func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
+
+    /// Changes the value under the lock and returns the new value.
+    func update(_ change: (inout Value) -> Void) -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        change(&value)
+        return value
+    }
+}
+
+/// `transform` of each index, run on up to as many threads as there are cores; results in order.
+/// `transform` must be safe to call from several threads at once (callers keep what it shares
+/// behind locks: `LockedBox`, the GPU context's queue lock).
+func concurrentMap<T>(_ indices: Range<Int>, _ transform: (Int) -> T) -> [T] {
+    return withoutActuallyEscaping(transform) { transform in
+        let shared = ConcurrentWork(transform: transform, results: LockedBox([:]))
+        DispatchQueue.concurrentPerform(iterations: indices.count) { i in
+            let value = shared.transform(indices.lowerBound + i)
+            _ = shared.results.update { $0[indices.lowerBound + i] = value }
+        }
+        let all = shared.results.get()
+        return indices.map { all[$0]! }
+    }
+}
+
+/// A closure and its results handed to Dispatch's worker threads (which Swift cannot check).
+private struct ConcurrentWork<T>: @unchecked Sendable {
+    let transform: (Int) -> T
+    let results: LockedBox<[Int: T]>
 }

@@ -48,12 +48,18 @@ extension ConcatRenderer {
             try? FileManager.default.removeItem(atPath: directory)
             TemporaryFiles.unregister(directory)
         }
-        // 1–2: video-only copies and their keyframes.
+        // 1–2: video-only copies and their keyframes (each clip's ffmpeg and ffprobe at once).
+        let prepared = concurrentMap(c.clips.indices) { k -> Result<(String, VideoPackets), Error> in
+            Result {
+                let clip = c.clips[k]
+                let copy = directory + "/source-\(k).mp4"
+                try runFFmpeg(["-i", clip.path, "-map", "0:\(clip.video.index)", "-c", "copy", "-an", "-sn", "-dn", "-f", "mp4", copy], for: clip.path)
+                return (copy, try MediaProbe.videoPackets(path: copy))
+            }
+        }
         var copies: [String] = [], keyframes: [[Int]] = [], counts: [Int] = [], packets: [VideoPackets] = []
         for (k, clip) in c.clips.enumerated() {
-            let copy = directory + "/source-\(k).mp4"
-            try runFFmpeg(["-i", clip.path, "-map", "0:\(clip.video.index)", "-c", "copy", "-an", "-sn", "-dn", "-f", "mp4", copy], for: clip.path)
-            let list = try MediaProbe.videoPackets(path: copy)
+            let (copy, list) = try prepared[k].get()
             let frames = list.packets.compactMap { $0.pts }.sorted()
             guard let first = frames.first else { throw MediaError.invalidVideo(path: clip.path, reason: "it has no video frames") }
             let indices = frames.map { list.seconds($0 - first) * c.fps }
@@ -79,23 +85,12 @@ extension ConcatRenderer {
         var matched = settings
         matched.matching = MatchedVideo(c.clips[0].video)
         var list = "ffconcat version 1.0\n"
-        var rendered = 0
+        var rendered: [(path: String, frames: Range<Int>)] = []
         for (n, piece) in plan.pieces.enumerated() {
             switch piece {
             case let .render(frames):
                 let path = directory + "/piece-\(n).mp4"
-                let encoder = try MovieEncoder(path: path, width: c.width, height: c.height, fps: c.fps, format: .mp4, settings: matched, audio: nil)
-                do {
-                    try renderPicture(into: encoder, frames: frames) { done in
-                        progress(ConcatProgress(framesDone: rendered + done, frameCount: plan.renderedFrames))
-                    }
-                    try encoder.finish()
-                    try encoder.commit()
-                } catch {
-                    encoder.cancel()
-                    throw error
-                }
-                rendered += frames.count
+                rendered.append((path, frames))
                 list += "file '\(path)'\nduration \(FFmpegText.seconds(Double(frames.count) / c.fps))\n"
             case let .copy(k, sourceFrames, _):
                 let p = packets[k]
@@ -115,6 +110,32 @@ extension ConcatRenderer {
                 list += "duration \(FFmpegText.seconds(Double(sourceFrames.count) / c.fps))\n"
             }
         }
+        // The pieces around the transitions, rendered at once (each has its own decoders and encoder).
+        let done = LockedBox(0)
+        let outcomes = concurrentMap(rendered.indices) { n -> Result<ConcatTimings, Error> in
+            Result {
+                let piece = rendered[n]
+                let encoder = try MovieEncoder(path: piece.path, width: c.width, height: c.height, fps: c.fps, format: .mp4,
+                                               settings: matched, audio: nil)
+                do {
+                    var previous = 0
+                    let timings = try renderPicture(into: encoder, frames: piece.frames) { count in
+                        _ = done.update { total in  // one report at a time, under the lock
+                            total += count - previous
+                            progress(ConcatProgress(framesDone: total, frameCount: plan.renderedFrames))
+                        }
+                        previous = count
+                    }
+                    try encoder.finish()
+                    try encoder.commit()
+                    return timings
+                } catch {
+                    encoder.cancel()
+                    throw error
+                }
+            }
+        }
+        for outcome in outcomes { timings.add(try outcome.get()) }
         let listPath = directory + "/pieces.ffconcat"
         try list.write(toFile: listPath, atomically: true, encoding: .utf8)
         // 4: the pieces joined, with the sound.
