@@ -60,7 +60,10 @@ public struct ConcatBenchmark {
             try runFFmpeg(["-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=\(fps):d=\(clipSeconds),hue=h=\(k * 120)",
                                   "-f", "lavfi", "-i", "sine=frequency=\(300 * (k + 1)):sample_rate=48000:duration=\(clipSeconds)",
                                   "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-g", String(fps), "-keyint_min", String(fps),
-                                  "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2", path], for: path)
+                                  "-sc_threshold", "0", "-vf", "scale=out_color_matrix=bt709:out_range=tv", "-pix_fmt", "yuv420p",
+                                  // Tagged as HD video is (cameras and phones tag it).
+                                  "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
+                                  "-c:a", "aac", "-ac", "2", path], for: path)
             clips.append(path)
         }
         var results: [Result] = []

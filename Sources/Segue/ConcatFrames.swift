@@ -26,7 +26,9 @@ final class ClipFrames {
     /// - Parameter time: the first time (seconds into the clip) that will be asked for. Decoding
     ///   starts a few frames before it, so the frame covering it is among those read.
     /// - Throws: `MediaError`; `.invalidVideo` when the clip yields no frame.
-    init(_ clip: ConcatClip, from time: Double = 0, width: Int, height: Int, resize: ResizeMode) throws {
+    /// - Parameter pixelFormat: how frames are handed out (`.yuv420p`: BT.709 4:2:0, for clips
+    ///   tagged BT.709 and stills).
+    init(_ clip: ConcatClip, from time: Double = 0, width: Int, height: Int, resize: ResizeMode, pixelFormat: RawPixelFormat = .rgba) throws {
         self.clip = clip
         let margin = max(3 / (clip.video.fps > 0 ? clip.video.fps : 30), 0.05)
         let offset = clip.isStill || time <= margin ? 0 : time - margin
@@ -34,7 +36,8 @@ final class ClipFrames {
         let noFrame = MediaError.invalidVideo(path: clip.path, reason: clip.start > 0
             ? "it has no frame after \(clip.start) s" : "it has no video frames")
         let decoder = try TimedVideoDecoder(path: clip.path, stream: clip.video, start: clip.start + offset, width: width,
-                                            height: height, resize: resize, frameLimit: clip.isStill ? 1 : nil)
+                                            height: height, resize: resize, frameLimit: clip.isStill ? 1 : nil,
+                                            pixelFormat: clip.isStill ? .rgba : pixelFormat)
         if clip.isStill {
             let pixels = UnsafeMutableRawBufferPointer.allocate(byteCount: decoder.frameByteCount, alignment: 64)
             defer { decoder.close() }
@@ -45,7 +48,14 @@ final class ClipFrames {
                 throw error
             }
             Image.premultiply(pixels)  // a still's transparent parts are shown over black
-            (still, frames) = (pixels, nil)
+            if pixelFormat == .yuv420p {
+                let planar = UnsafeMutableRawBufferPointer.allocate(byteCount: pixelFormat.byteCount(width: width, height: height), alignment: 64)
+                YUV420.fromRGBA(UnsafeRawBufferPointer(pixels), width: width, height: height, into: planar)
+                pixels.deallocate()
+                (still, frames) = (planar, nil)
+            } else {
+                (still, frames) = (pixels, nil)
+            }
         } else {
             let frames = ReadAheadVideoDecoder(decoder)
             do {

@@ -91,10 +91,11 @@ public final class ConcatRenderer {
     public func render(progress: (ConcatProgress) -> Void = { _ in }) throws {
         let c = concatenation
         timings = ConcatTimings()
+        let layout = pictureLayout
         let encoder = try MovieEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format,
-                                       settings: settings, audio: audioLayout)
+                                       settings: settings, audio: audioLayout, videoInput: layout == .yuv420p ? .rawYUV420 : .rawFrames)
         try withSound(encoder) {
-            let picture = try renderPicture(into: encoder, frames: 0..<c.frameCount) { done in
+            let picture = try renderPicture(into: encoder, frames: 0..<c.frameCount, layout: layout) { done in
                 progress(ConcatProgress(framesDone: done, frameCount: c.frameCount))
             }
             timings.add(picture)
@@ -146,18 +147,41 @@ public final class ConcatRenderer {
         return made
     }
 
-    /// Writes output frames `frames` of the picture into `encoder`, calling `progress` with the
-    /// count written after each, and returns where the time went. Clips are decoded from the first
-    /// frame needed. Several calls may run at once on different threads (for different frames).
-    func renderPicture(into encoder: MovieEncoder, frames: Range<Int>, progress: (Int) -> Void) throws -> ConcatTimings {
+    /// How frames travel from the decoders to the encoder. Y'CbCr 4:2:0 when the encoder codes
+    /// that and every video is tagged BT.709 (HD and phone video): frames outside transitions then
+    /// go through with no colour conversion at either end and 1.5 bytes a pixel instead of 4; only
+    /// transition frames are converted, to RGBA for the GPU and back. Otherwise RGBA, which ffmpeg
+    /// converts from each source's own matrix.
+    var pictureLayout: RawPixelFormat {
+        let c = concatenation
+        guard settings.matching == nil, settings.codec(for: format).pixelFormat == "yuv420p", c.width % 2 == 0, c.height % 2 == 0,
+              c.clips.allSatisfy({ $0.isStill || ($0.video.colorSpace == "bt709" && ["tv", ""].contains($0.video.colorRange)) })
+        else { return .rgba }
+        return .yuv420p
+    }
+
+    /// Writes output frames `frames` of the picture into `encoder` (its frames laid out as
+    /// `layout`), calling `progress` with the count written after each, and returns where the time
+    /// went. Clips are decoded from the first frame needed. Several calls may run at once on
+    /// different threads (for different frames).
+    func renderPicture(into encoder: MovieEncoder, frames: Range<Int>, layout: RawPixelFormat = .rgba,
+                       progress: (Int) -> Void) throws -> ConcatTimings {
         let c = concatenation
         var timings = ConcatTimings()
+        // Transition frames in and out of 4:2:0: the two inputs as RGBA, the output as 4:2:0.
+        let rgbaBytes = c.width * c.height * 4
+        let scratch = layout == .yuv420p
+            ? (from: UnsafeMutableRawBufferPointer.allocate(byteCount: rgbaBytes, alignment: 64),
+               to: UnsafeMutableRawBufferPointer.allocate(byteCount: rgbaBytes, alignment: 64),
+               out: UnsafeMutableRawBufferPointer.allocate(byteCount: layout.byteCount(width: c.width, height: c.height), alignment: 64))
+            : nil
+        defer { if let scratch { scratch.from.deallocate(); scratch.to.deallocate(); scratch.out.deallocate() } }
         var sources: [Int: ClipFrames] = [:]
         var cutRenderers: [Int: CutRenderer] = [:]
         defer { for s in sources.values { s.close() } }
         func source(_ k: Int, at time: Double) throws -> ClipFrames {
             if let s = sources[k] { return s }
-            let s = try ClipFrames(c.clips[k], from: time, width: c.width, height: c.height, resize: c.resize)
+            let s = try ClipFrames(c.clips[k], from: time, width: c.width, height: c.height, resize: c.resize, pixelFormat: layout)
             sources[k] = s
             return s
         }
@@ -179,15 +203,27 @@ public final class ConcatRenderer {
             case let .transition(k, fraction, fromTime, toTime):
                 release(before: k)
                 var clock = Stopwatch()
-                let from = try source(k, at: fromTime).frame(at: fromTime)
-                let to = try source(k + 1, at: toTime).frame(at: toTime)
+                var from = try source(k, at: fromTime).frame(at: fromTime)
+                var to = try source(k + 1, at: toTime).frame(at: toTime)
                 timings.decoding += clock.lap()
+                if let scratch {
+                    YUV420.toRGBA(from, width: c.width, height: c.height, into: scratch.from)
+                    YUV420.toRGBA(to, width: c.width, height: c.height, into: scratch.to)
+                    (from, to) = (UnsafeRawBufferPointer(scratch.from), UnsafeRawBufferPointer(scratch.to))
+                }
                 let renderer = try cutRenderers[k] ?? CutRenderer(c.cuts[k], fps: c.fps, width: c.width, height: c.height,
                                                                   context: try gpu())
                 cutRenderers[k] = renderer
                 let image = try renderer.frame(fraction: fraction, from: from, to: to)
                 timings.transitions += clock.lap()
-                try image.pixels.withUnsafeBytes { raw in try encoder.append(frame: raw) }
+                try image.pixels.withUnsafeBytes { raw in
+                    if let scratch {
+                        YUV420.fromRGBA(raw, width: c.width, height: c.height, into: scratch.out)
+                        try encoder.append(frame: UnsafeRawBufferPointer(scratch.out))
+                    } else {
+                        try encoder.append(frame: raw)
+                    }
+                }
                 timings.encoding += clock.lap()
             }
             progress(i + 1 - frames.lowerBound)

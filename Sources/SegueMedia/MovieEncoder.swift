@@ -44,6 +44,15 @@ public struct AudioLayout: Sendable, Hashable {
 public enum MovieVideoInput: Sendable, Hashable {
     /// Raw RGBA frames appended with `append(frame:)`.
     case rawFrames
+    /// Raw Y'CbCr 4:2:0 frames (BT.709, limited range; `YUV420`) appended with `append(frame:)`:
+    /// the encoder takes them as they are, with no colour conversion.
+    case rawYUV420
+
+    /// Whether frames are appended (rather than copied from an input).
+    var isRaw: Bool {
+        if case .copy = self { return false }
+        return true
+    }
     /// An ffmpeg input (its arguments, ending with `-i SOURCE`) whose first video stream is
     /// copied as it is (`-c:v copy`), e.g. a concat list of stretches.
     case copy(inputArguments: [String])
@@ -125,8 +134,9 @@ public final class MovieEncoder: @unchecked Sendable {
         self.fifoDirectory = fifoDirectory
         var arguments = ["-hide_banner", "-loglevel", "error", "-y"]
         switch videoInput {
-        case .rawFrames:
-            arguments += ["-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-r", FFmpeg.rate(fps), "-i", "pipe:0"]
+        case .rawFrames, .rawYUV420:
+            let layout: RawPixelFormat = videoInput == .rawYUV420 ? .yuv420p : .rgba
+            arguments += ["-f", "rawvideo", "-pix_fmt", layout.rawValue, "-s", "\(width)x\(height)", "-r", FFmpeg.rate(fps), "-i", "pipe:0"]
         case let .copy(inputArguments):
             arguments += ["-nostdin"] + inputArguments
         }
@@ -139,13 +149,13 @@ public final class MovieEncoder: @unchecked Sendable {
         if case .copy = videoInput {
             arguments += ["-c:v", "copy"]
         } else {
-            arguments += settings.videoArguments(for: format, width: width, height: height)
+            arguments += settings.videoArguments(for: format, width: width, height: height, yuvInput: videoInput == .rawYUV420)
         }
         arguments += audio == nil ? ["-an"] : settings.audioArguments(for: format)
         if format == .mp4 || format == .mov { arguments += ["-movflags", "+faststart"] }
         arguments += ["-f", format.muxer, temporary]
         do {
-            process = try ToolProcess(executable: executable, arguments: arguments, pipeInput: videoInput == .rawFrames, pipeOutput: false, path: path)
+            process = try ToolProcess(executable: executable, arguments: arguments, pipeInput: videoInput.isRaw, pipeOutput: false, path: path)
             tool = process
         } catch {
             Self.remove(temporary: temporary, fifoDirectory: fifoDirectory)
@@ -161,8 +171,9 @@ public final class MovieEncoder: @unchecked Sendable {
     /// ignored: pass colours composited over black, i.e. premultiplied).
     /// - Throws: `.writeFailed` naming ffmpeg's last message when it stopped (the output is then removed).
     public func append(frame: UnsafeRawBufferPointer) throws(MediaError) {
-        precondition(videoInput == .rawFrames, "frames are appended only to a movie made from raw frames")
-        precondition(frame.count == width * height * 4, "expected a \(width)x\(height) RGBA frame")
+        precondition(videoInput != .rawYUV420 || frame.count == YUV420.byteCount(width: width, height: height), "expected a \(width)x\(height) 4:2:0 frame")
+        precondition(videoInput != .rawFrames || frame.count == width * height * 4, "expected a \(width)x\(height) RGBA frame")
+        if case .copy = videoInput { preconditionFailure("frames are appended only to a movie made from raw frames") }
         guard let tool else { preconditionFailure("MovieEncoder used after finish() or cancel()") }
         if let code = tool.write(frame) {
             self.tool = nil
@@ -190,7 +201,7 @@ public final class MovieEncoder: @unchecked Sendable {
     /// - Throws: `.encodingFailed` without frames, `.writeFailed` when ffmpeg fails; the temporary is then removed.
     public func finish() throws(MediaError) {
         guard let tool else { preconditionFailure("MovieEncoder used after finish() or cancel()") }
-        guard frameCount > 0 || videoInput != .rawFrames else {
+        guard frameCount > 0 || !videoInput.isRaw else {
             cancel()
             throw .encodingFailed(path: path, format: format.description, message: "no frames were appended")
         }

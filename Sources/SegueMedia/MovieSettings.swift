@@ -121,8 +121,8 @@ public enum MovieCodec: String, Sendable, CaseIterable {
     /// Whether `--preset` applies (x264/x265 names; VP9 maps them onto its speed).
     public var takesPreset: Bool { self == .h264 || self == .hevc || self == .vp9 }
 
-    /// The pixel format encoded.
-    var pixelFormat: String {
+    /// The pixel format the codec encodes ("yuv420p", "pal8", …).
+    public var pixelFormat: String {
         switch self {
         case .h264, .hevc, .vp9: "yuv420p"
         case .prores: "yuv422p10le"
@@ -181,11 +181,12 @@ public struct MovieSettings: Sendable, Hashable {
         guard (8...1024).contains(audioBitrate) else { throw fail("the audio bit rate must be from 8 to 1024 kbit/s, got \(audioBitrate)") }
     }
 
-    /// ffmpeg's output options for the video stream of `format` at `width`×`height`.
-    func videoArguments(for format: MovieFormat, width: Int, height: Int) -> [String] {
+    /// ffmpeg's output options for the video stream of `format` at `width`×`height`; `yuvInput`:
+    /// the frames come as BT.709 limited-range 4:2:0 (said so first, so no conversion follows).
+    func videoArguments(for format: MovieFormat, width: Int, height: Int, yuvInput: Bool = false) -> [String] {
         let codec = codec(for: format)
         let preset = preset ?? "medium"
-        var filters: [String] = []
+        var filters: [String] = yuvInput ? ["setparams=colorspace=bt709:color_primaries=bt709:color_trc=bt709:range=tv"] : []
         if codec != .gif, width % 2 != 0 || height % 2 != 0 {
             filters.append("pad=ceil(iw/2)*2:ceil(ih/2)*2")  // 4:2:x needs even sizes: one black column/row
         }

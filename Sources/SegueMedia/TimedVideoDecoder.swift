@@ -30,8 +30,10 @@ public final class TimedVideoDecoder {
     public let width: Int
     /// Output frame height in pixels.
     public let height: Int
-    /// Bytes in one frame (`width × height × 4`, straight-alpha RGBA8).
-    public var frameByteCount: Int { width * height * 4 }
+    /// How frames are laid out: straight-alpha RGBA8, or Y'CbCr 4:2:0 (BT.709, limited range).
+    public let pixelFormat: RawPixelFormat
+    /// Bytes in one frame.
+    public var frameByteCount: Int { pixelFormat.byteCount(width: width, height: height) }
     /// Frames read so far.
     public private(set) var framesRead = 0
 
@@ -44,23 +46,28 @@ public final class TimedVideoDecoder {
     /// - Parameters:
     ///   - stream: the probed video stream (its index, display size and rate are used).
     ///   - frameLimit: stop after this many frames (1 for a still image).
+    ///   - pixelFormat: `.yuv420p` needs an even size; the frames are converted to BT.709 from the
+    ///     stream's own matrix only when ffmpeg can (use it for streams tagged BT.709).
     /// - Throws: `.ffmpegNotFound`, `.imageTooLarge`.
     public init(path: String, stream: VideoStreamInfo, start: Double = 0, width: Int, height: Int, resize: ResizeMode,
-                frameLimit: Int? = nil) throws(MediaError) {
+                frameLimit: Int? = nil, pixelFormat: RawPixelFormat = .rgba) throws(MediaError) {
         precondition(start.isFinite && start >= 0, "start must be ≥ 0")
+        precondition(pixelFormat == .rgba || (width % 2 == 0 && height % 2 == 0), "4:2:0 frames need an even size")
         if let problem = MediaError.sizeProblem(width: width, height: height, path: path) { throw problem }
         let ffmpeg = try FFmpeg.ffmpegExecutable(for: path)
         self.path = path
         self.width = width
         self.height = height
+        self.pixelFormat = pixelFormat
         frameInterval = stream.fps > 0 ? 1 / stream.fps : 1.0 / 30
         let display = stream.displaySize
-        let chain = Self.filterChain(imageWidth: display.width, imageHeight: display.height, width: width, height: height, resize: resize)
+        let chain = Self.filterChain(imageWidth: display.width, imageHeight: display.height, width: width, height: height, resize: resize,
+                                     pixelFormat: pixelFormat)
         var arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-xerror"]
         if start > 0 { arguments += ["-ss", String(format: "%.6f", start)] }
         arguments += ["-i", path, "-map", "0:\(stream.index)", "-an", "-sn", "-dn", "-vf", chain, "-fps_mode", "passthrough"]
         if let frameLimit { arguments += ["-frames:v", String(frameLimit)] }
-        arguments += ["-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"]
+        arguments += ["-f", "rawvideo", "-pix_fmt", pixelFormat.rawValue, "pipe:1"]
         let queue = TimestampQueue()
         timestamps = queue
         tool = try ToolProcess(executable: ffmpeg, arguments: arguments, pipeInput: false, pipeOutput: true, path: path,
@@ -70,10 +77,11 @@ public final class TimedVideoDecoder {
     deinit { close() }
 
     /// The `-vf` chain fitting an image of `imageWidth`×`imageHeight` display pixels into
-    /// `width`×`height`, then printing timestamps.
-    public static func filterChain(imageWidth: Int, imageHeight: Int, width: Int, height: Int, resize: ResizeMode) -> String {
+    /// `width`×`height` (in `pixelFormat`), then printing timestamps.
+    public static func filterChain(imageWidth: Int, imageHeight: Int, width: Int, height: Int, resize: ResizeMode,
+                                   pixelFormat: RawPixelFormat = .rgba) -> String {
         let fitted = resize.fittedSize(imageWidth: imageWidth, imageHeight: imageHeight, outputWidth: width, outputHeight: height)
-        var filters = ["scale=\(fitted.width):\(fitted.height)"]
+        var filters = ["scale=\(fitted.width):\(fitted.height)" + (pixelFormat == .yuv420p ? ":out_color_matrix=bt709:out_range=tv" : "")]
         if fitted.width != width || fitted.height != height {
             switch resize {
             case .cover: filters.append("crop=\(width):\(height)")
@@ -81,6 +89,7 @@ public final class TimedVideoDecoder {
             case .stretch: break
             }
         }
+        if pixelFormat == .yuv420p { filters.append("format=yuv420p") }
         filters += ["setsar=1", "settb=1/1000000", "metadata=mode=add:key=segue:value=1",
                     "metadata=mode=print:file='pipe\\:2':direct=1"]
         return filters.joined(separator: ",")

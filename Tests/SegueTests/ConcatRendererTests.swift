@@ -4,7 +4,7 @@
 // tone alone, both during a crossfade at the levels the curve predicts), for inputs that differ
 // in size, frame rate, sample rate and channel layout.
 import Foundation
-import Segue
+@testable import Segue
 import Testing
 
 @Suite("Concatenation: timeline, picture and sound")
@@ -83,6 +83,36 @@ struct ConcatRendererTests {
             - meanGain(.equalPower, outgoing: true, window: early, transition: (1.6, 2.0))) < 0.04)
         #expect(abs(toneAmplitude(window(left, late.0, late.1), frequency: 1000) / b1000
             - meanGain(.equalPower, outgoing: false, window: late, transition: (1.6, 2.0))) < 0.04)
+    }
+
+    @Test("HD clips tagged BT.709 and a still travel as 4:2:0: colours right alone and through each fade; untagged clips as RGBA")
+    func planarPicture() throws {
+        let dir = try MediaDirectory()
+        let a = dir.file("a.mp4"), b = dir.file("b.mp4"), still = dir.file("green.png"), plain = dir.file("plain.mp4")
+        try makeClip(a, color: "red", seconds: 1, bt709: true)
+        try makeClip(b, color: "blue", seconds: 1, bt709: true)
+        try makeClip(plain, color: "blue", seconds: 1)
+        _ = try ffmpeg(["-f", "lavfi", "-i", "color=c=0x00FF00:s=64x48", "-frames:v", "1", still])
+        var spec = ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: still, duration: 1), ClipSpec(path: b)],
+                              transition: CutSpec(effect: "fade", duration: 0.4))
+        let concatenation = try Concatenation(spec: spec)
+        let out = dir.file("out.mp4")
+        let renderer = try ConcatRenderer(concatenation, output: out, settings: MovieSettings(preset: "ultrafast", crf: 12))
+        #expect(renderer.pictureLayout == .yuv420p)
+        try renderer.render()
+        spec.clips[2] = ClipSpec(path: plain)
+        #expect(try ConcatRenderer(Concatenation(spec: spec), output: dir.file("other.mp4")).pictureLayout == .rgba)
+        // 1 + 1 + 1 − 0.8 = 2.2 s: 55 frames; fades over frames 15–25 and 30–40.
+        let (_, _, frames) = try decodeFrames(out)
+        #expect(frames.count == 55)
+        func mix(_ x: (Double, Double, Double), _ y: (Double, Double, Double), _ p: Double) -> (Double, Double, Double) {
+            (x.0 * (1 - p) + y.0 * p, x.1 * (1 - p) + y.1 * p, x.2 * (1 - p) + y.2 * p)
+        }
+        let red = (255.0, 0.0, 0.0), green = (0.0, 255.0, 0.0), blue = (0.0, 0.0, 255.0)
+        for (i, expected) in [(5, red), (15, red), (20, mix(red, green, 0.5)), (27, green), (35, mix(green, blue, 0.5)), (50, blue)] {
+            let m = meanColor(frames[i])
+            #expect(near(m, expected.0, expected.1, expected.2, 6), "frame \(i): \(m), expected \(expected)")
+        }
     }
 
     @Test("--audio-curve linear: both tones at half their level in the middle of the crossfade")

@@ -61,8 +61,9 @@ func ffmpeg(_ arguments: [String]) throws -> Data {
 /// A clip of `seconds` at `fps`: a solid colour, with a 12×32 box of `box` colour moving right by
 /// 80 pixels a second (wrapping every 52 pixels; overlay rounds x to even) when given, and a sine tone of `tone` Hz (amplitude 1/8) at
 /// `sampleRate`/`channels`, or no sound.
+/// `bt709`: converted with the HD matrix and tagged so, as cameras and phones tag HD video.
 func makeClip(_ path: String, color: String, width: Int = 64, height: Int = 48, fps: Int = 25, seconds: Double = 2,
-              tone: Double? = nil, sampleRate: Int = 48_000, channels: Int = 2, box: String? = nil) throws {
+              tone: Double? = nil, sampleRate: Int = 48_000, channels: Int = 2, box: String? = nil, bt709: Bool = false) throws {
     var video = "color=c=\(color):s=\(width)x\(height):r=\(fps):d=\(seconds)"
     if let box {
         video += "[bg];color=c=\(box):s=12x32:r=\(fps):d=\(seconds)[box];[bg][box]overlay=x='mod(t*80\\,52)':y=8[out0]"
@@ -70,6 +71,10 @@ func makeClip(_ path: String, color: String, width: Int = 64, height: Int = 48, 
     var arguments = ["-f", "lavfi", "-i", video]
     if let tone { arguments += ["-f", "lavfi", "-i", "sine=frequency=\(tone):sample_rate=\(sampleRate):duration=\(seconds)"] }
     arguments += ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "5"]
+    if bt709 {
+        arguments += ["-vf", "scale=out_color_matrix=bt709:out_range=tv", "-colorspace", "bt709", "-color_primaries", "bt709",
+                      "-color_trc", "bt709", "-color_range", "tv"]
+    }
     if tone != nil { arguments += ["-c:a", "aac", "-ac", String(channels)] }
     try ffmpeg(arguments + [path])
 }
