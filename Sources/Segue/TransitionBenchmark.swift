@@ -114,18 +114,18 @@ public struct TransitionBenchmark {
 
     // MARK: - Helpers
 
-    private func median(_ measure: () throws -> Double) rethrows -> Double {
+    func median(_ measure: () throws -> Double) rethrows -> Double {
         var times: [Double] = []
         for _ in 0..<runs { times.append(try measure()) }
         return times.sorted()[runs / 2]
     }
 
-    private static func seconds(since start: DispatchTime) -> Double {
+    static func seconds(since start: DispatchTime) -> Double {
         Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 
     /// Times `write`, which writes into a pipe's write end while another thread drains it.
-    private static func timeIntoPipe(_ write: (Int32) throws -> Void) throws -> Double {
+    static func timeIntoPipe(_ write: (Int32) throws -> Void) throws -> Double {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw RenderError.invalidValue("cannot create a pipe: \(String(cString: strerror(errno)))") }
         let reader = fds[0], writer = fds[1]

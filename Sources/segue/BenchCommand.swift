@@ -38,6 +38,12 @@ struct BenchCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("x264 CRF of every encode (--concat).", valueName: "N"))
     var crf: Int = 23
 
+    @Flag(help: "Account for a frame stage by stage instead: shading, readback, straight alpha, pipe write, end to end, and the encoder's colour conversion.")
+    var account = false
+
+    @Option(name: .customLong("effect"), help: ArgumentHelp("An effect for --account (name or .glsl path; repeat; default: fade, wipe, ios-push, doom-melt, cube).", valueName: "E"))
+    var accountEffects: [String] = []
+
     func run() throws {
         if animations {
             try AnimationBenchmark(counts: [1_000, 10_000, 100_000], frames: frames).run()
@@ -54,6 +60,10 @@ struct BenchCommand: ParsableCommand {
             return
         }
         let bench = try TransitionBenchmark(width: w, height: h, frames: frames, runs: runs, context: context)
+        if account {
+            try runAccount(bench)
+            return
+        }
         print("Segue bench: \(w)x\(h), \(frames) frames, median of \(runs) runs, device \(context.info.name) (\(context.info.type.rawValue)), \(ProcessInfo.processInfo.activeProcessorCount) CPU cores")
         print(row("effect", "mode", "fps", "ms/frame"))
         var endToEnd: [String: Double] = [:]
@@ -81,6 +91,29 @@ struct BenchCommand: ParsableCommand {
             }
             print(row(peer.xfade, "pipe", String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps)) + ratios)
         }
+    }
+
+    private func runAccount(_ bench: TransitionBenchmark) throws {
+        let names = accountEffects.isEmpty ? ["fade", "wipe", "ios-push", "doom-melt", "cube"] : accountEffects
+        let effects = try names.map { try EffectCatalog.effect($0) }
+        let context = bench.context
+        print("Segue frame account: \(bench.width)x\(bench.height), \(bench.frames) frames, median of \(bench.runs) runs, device \(context.info.name) (\(context.info.type.rawValue)), \(ProcessInfo.processInfo.activeProcessorCount) CPU cores; ms per frame")
+        let header = ["effect", "shading", "readback", "straight", "pipe", "sum", "end-to-end", "fps", "translucent"]
+        print(accountRow(header))
+        for effect in effects {
+            let a = try bench.account(effect)
+            print(accountRow([a.effect] + [a.shading, a.readback, a.straightAlpha, a.pipeWrite, a.stageSum, a.endToEnd].map { String(format: "%.2f", $0) }
+                             + [String(format: "%.1f", 1000 / a.endToEnd), "\(a.translucentFrames)/\(a.frames)"]))
+        }
+        guard !noFFmpeg else { return }
+        let conversion = try bench.encoderColourConversion()
+        print(String(format: "encoder colour conversion (ffmpeg rgba -> yuv420p, any effect): %.2f ms per frame", conversion))
+    }
+
+    private func accountRow(_ cells: [String]) -> String {
+        cells.enumerated().map { i, c in
+            i == 0 ? c.padding(toLength: 12, withPad: " ", startingAt: 0) : String(repeating: " ", count: max(0, 11 - c.count)) + c
+        }.joined()
     }
 
     private func row(_ a: String, _ b: String, _ c: String, _ d: String) -> String {
