@@ -38,7 +38,11 @@ public enum ShaderTemplate {
     static let argumentPrefix = "_segue_arg_"
 
     /// The fragment shader for `effect`.
-    public static func fragmentShader(for effect: Effect) -> FragmentShader {
+    /// - Parameter identityFit: true when both inputs are sampled unscaled (their fit uniforms are
+    ///   (1, 1): the size of the output, or stretched). The shader then leaves out the resize
+    ///   branch, which it would skip anyway: the same pixels, for about a quarter less shading on
+    ///   lavapipe, whose SIMD code pays for the branch's masks on every pixel (`segue bench --account`).
+    public static func fragmentShader(for effect: Effect, identityFit: Bool = false) -> FragmentShader {
         let layout = UniformLayout(parameters: effect.parameters)
         let stitchable = effect.kind == .stitchable
         func uniform(_ name: String) -> String { stitchable ? argumentPrefix + name : name }
@@ -79,18 +83,23 @@ public enum ShaderTemplate {
         }
         // Effect uv → texture coordinates: flip y for bottom-left sources, then fit.
         let flip = effect.origin == .bottomLeft
-        s += """
-        // fit.xy: texture-coordinate scale of the resize mode; fit.zw: the texture's size in texels.
-        vec4 _segue_sample(sampler2D s, vec4 fit, vec2 uv) {
-            vec2 t = vec2(uv.x, \(flip ? "1.0 - uv.y" : "uv.y"));
+        let resize = identityFit ? "" : """
             if (fit.x != 1.0 || fit.y != 1.0) {
                 t = 0.5 + (t - 0.5) * fit.xy;
                 if (fit.x > 1.0 || fit.y > 1.0) {
                     if (t.x < 0.0 || t.x > 1.0 || t.y < 0.0 || t.y > 1.0) return vec4(0.0);
                 }
             }
-            \(straight ? "vec4 c = texture(s, t);\n        return c.a > 0.0 ? vec4(c.rgb / c.a, c.a) : vec4(0.0);" : "return texture(s, t);")
+
+        """
+        s += """
+        // fit.xy: texture-coordinate scale of the resize mode; fit.zw: the texture's size in texels.
+        vec4 _segue_sample(sampler2D s, vec4 fit, vec2 uv) {
+            vec2 t = vec2(uv.x, \(flip ? "1.0 - uv.y" : "uv.y"));
+        \(resize)    \(straight ? "vec4 c = texture(s, t);\n        return c.a > 0.0 ? vec4(c.rgb / c.a, c.a) : vec4(0.0);" : "return texture(s, t);")
         }
+        """
+        s += """
 
         vec4 getFromColor(vec2 uv) { return _segue_sample(_segue_from, _segue_fromFit, uv); }
         vec4 getToColor(vec2 uv) { return _segue_sample(_segue_to, _segue_toFit, uv); }
