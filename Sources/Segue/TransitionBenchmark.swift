@@ -101,8 +101,7 @@ public struct TransitionBenchmark {
             process.standardError = FileHandle.nullDevice
             let start = DispatchTime.now()
             try process.run()
-            let handle = out.fileHandleForReading
-            while !handle.availableData.isEmpty {}
+            Self.drain(out.fileHandleForReading.fileDescriptor)
             process.waitUntilExit()
             guard process.terminationStatus == 0 else {
                 throw RenderError.invalidValue("ffmpeg xfade=\(transition) failed with status \(process.terminationStatus)")
@@ -124,6 +123,16 @@ public struct TransitionBenchmark {
         Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 
+    /// Reads `fd` to its end, discarding the bytes (retrying reads a signal interrupts).
+    static func drain(_ fd: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 || (n < 0 && errno == EINTR) { continue }
+            return
+        }
+    }
+
     /// Times `write`, which writes into a pipe's write end while another thread drains it.
     static func timeIntoPipe(_ write: (Int32) throws -> Void) throws -> Double {
         var fds: [Int32] = [0, 0]
@@ -131,8 +140,7 @@ public struct TransitionBenchmark {
         let reader = fds[0], writer = fds[1]
         let drained = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            var buffer = [UInt8](repeating: 0, count: 1 << 20)
-            while buffer.withUnsafeMutableBytes({ read(reader, $0.baseAddress, $0.count) }) > 0 {}
+            drain(reader)
             close(reader)
             drained.signal()
         }

@@ -23,6 +23,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .customLong("no-ffmpeg"), help: "Skip the ffmpeg xfade peers.")
     var noFFmpeg = false
 
+    @Flag(name: .customLong("no-moderngl"), help: "Skip the moderngl peer (the fade through OpenGL on the same driver).")
+    var noModernGL = false
+
     @Flag(help: "Benchmark the animation engine instead: cost per frame for 1,000 to 100,000 animated properties.")
     var animations = false
 
@@ -78,6 +81,17 @@ struct BenchCommand: ParsableCommand {
                 let fps = try bench.framesPerSecond(effect, parameters: values, mode: mode)
                 if mode == .pipe { endToEnd[effect.name] = fps }
                 print(row(effect.name, mode.rawValue, String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps)))
+            }
+        }
+        if !noModernGL {
+            print("")
+            if ModernGLPeer.isAvailable() {
+                let fps = try bench.modernGLFadeFramesPerSecond()
+                print(row("moderngl", "pipe", "fps", "ms/frame") + "   segue end-to-end / moderngl")
+                print(row("fade", "pipe", String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps))
+                      + String(format: "   fade: %.2fx", (endToEnd["fade"] ?? 0) / fps))
+            } else {
+                print("moderngl peer skipped: python3 cannot import moderngl (install it with '\(ModernGLPeer.installHint)')")
             }
         }
         guard !noFFmpeg else { return }
