@@ -126,7 +126,7 @@ struct BenchCommand: ParsableCommand {
 
     private func accountRow(_ cells: [String]) -> String {
         cells.enumerated().map { i, c in
-            i == 0 ? c.padding(toLength: 12, withPad: " ", startingAt: 0) : String(repeating: " ", count: max(0, 11 - c.count)) + c
+            i == 0 ? c.padding(toLength: 12, withPad: " ", startingAt: 0) : String(repeating: " ", count: max(1, 11 - c.count)) + c
         }.joined()
     }
 
