@@ -1,7 +1,8 @@
 // `segue bench`: frames per second of each built-in, (a) shading only, (b) with readback,
 // (c) end to end as raw frames into a pipe, beside ffmpeg's xfade on the same inputs and
-// frame count. ffmpeg decodes each input once (loop filter) so the comparison is of
-// transition rendering, not PNG decoding.
+// frame count and the moderngl peer (the fade through OpenGL on the same driver). ffmpeg decodes
+// each input once (loop filter) so the comparison is of transition rendering, not PNG decoding.
+// `--account` prints where a frame's time goes instead (Docs/Performance.md).
 import ArgumentParser
 import Foundation
 import Segue
