@@ -84,7 +84,8 @@ public final class TransitionRenderer {
         let toFit = resize.textureScale(imageWidth: to.width, imageHeight: to.height, outputWidth: self.width, outputHeight: self.height)
         // As the uniform block holds them (Float): when both are 1 the shader's resize branch is dead.
         let identityFit = [fromFit.x, fromFit.y, toFit.x, toFit.y].allSatisfy { Float($0) == 1 }
-        let shader = ShaderTemplate.fragmentShader(for: effect, identityFit: identityFit)
+        let texelAligned = identityFit && [from.width, to.width] == [self.width, self.width] && [from.height, to.height] == [self.height, self.height]
+        let shader = ShaderTemplate.fragmentShader(for: effect, identityFit: identityFit, texelAligned: texelAligned)
         let declared = shader.extraTextures
         for name in textures.keys where !declared.contains(name) {
             throw RenderError.unknownTexture(name: name, effect: effect.name, declared: declared)

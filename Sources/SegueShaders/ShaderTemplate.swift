@@ -42,7 +42,12 @@ public enum ShaderTemplate {
     ///   (1, 1): the size of the output, or stretched). The shader then leaves out the resize
     ///   branch, which it would skip anyway: the same pixels, for about a quarter less shading on
     ///   lavapipe, whose SIMD code pays for the branch's masks on every pixel (`segue bench --account`).
-    public static func fragmentShader(for effect: Effect, identityFit: Bool = false) -> FragmentShader {
+    /// - Parameter texelAligned: true when, besides `identityFit`, both inputs have exactly the
+    ///   output's size, so output pixel (x, y) lies on texel (x, y). The shader then defines
+    ///   `_SEGUE_TEXEL_ALIGNED` and `_segue_fromTexel(ivec2)`/`_segue_toTexel(ivec2)` (texels, rows
+    ///   top to bottom, as `getFromColor` returns them), which the xfade equivalents read instead
+    ///   of filtering at texel centres: the same values without the filtering work.
+    public static func fragmentShader(for effect: Effect, identityFit: Bool = false, texelAligned: Bool = false) -> FragmentShader {
         let layout = UniformLayout(parameters: effect.parameters)
         let stitchable = effect.kind == .stitchable
         func uniform(_ name: String) -> String { stitchable ? argumentPrefix + name : name }
@@ -103,6 +108,20 @@ public enum ShaderTemplate {
 
         vec4 getFromColor(vec2 uv) { return _segue_sample(_segue_from, _segue_fromFit, uv); }
         vec4 getToColor(vec2 uv) { return _segue_sample(_segue_to, _segue_toFit, uv); }
+
+        """
+        if texelAligned && identityFit {
+            s += """
+            #define _SEGUE_TEXEL_ALIGNED 1
+            vec4 _segue_texel(sampler2D s, ivec2 p) {
+                \(straight ? "vec4 c = texelFetch(s, p, 0);\n        return c.a > 0.0 ? vec4(c.rgb / c.a, c.a) : vec4(0.0);" : "return texelFetch(s, p, 0);")
+            }
+            vec4 _segue_fromTexel(ivec2 p) { return _segue_texel(_segue_from, p); }
+            vec4 _segue_toTexel(ivec2 p) { return _segue_texel(_segue_to, p); }
+
+            """
+        }
+        s += """
         void _segue_setAliases() {\(aliases.map { " \($0) = _segue_\($0);" }.joined()) }
         #line 1
 
