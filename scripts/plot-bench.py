@@ -4,9 +4,11 @@
     plot-bench.py BENCH.txt ACCOUNT.txt OUT.png
 
 Left: frames per second end to end (raw RGBA into a pipe) of Segue's effects beside the peers
-(ffmpeg xfade, and the same fade through OpenGL with moderngl). Right: milliseconds per frame
+(ffmpeg xfade, and the same fade through OpenGL with moderngl); Segue's figure is the one
+measured alongside the peer where the output has it. Right: milliseconds per frame
 by stage from the account (the last table in ACCOUNT.txt). Needs matplotlib (pip install matplotlib).
 """
+import re
 import sys
 
 import matplotlib
@@ -17,8 +19,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 def parse_bench(path):
     segue, xfade, moderngl = {}, {}, {}
+    alongside = {}  # Segue's fps measured next to a peer (what the printed ratios use)
     section = "segue"
     for line in open(path):
+        for name, fps in re.findall(r"([\w-]+): [\d.]+x \(segue ([\d.]+) fps alongside\)", line):
+            alongside[name] = float(fps)
         cells = line.split()
         if len(cells) >= 4 and cells[1] == "pipe" and cells[2] == "fps":
             section = cells[0]  # "xfade" or "moderngl" header rows
@@ -34,6 +39,7 @@ def parse_bench(path):
                 xfade[cells[0]] = fps
             elif section == "moderngl":
                 moderngl[cells[0]] = fps
+    segue.update(alongside)
     return segue, xfade, moderngl
 
 

@@ -34,6 +34,12 @@ public enum ShaderTemplate {
     /// Names of the header members of the uniform block that full-screen sources may use.
     static let headerNames = ["time", "duration", "resolution", "scale"]
 
+    /// Built-ins that call `getFromColor`/`getToColor` only with the pixel's own `uv`: with
+    /// texel-aligned inputs their shader reads the texel under the pixel (what linear filtering
+    /// at its centre returns) instead of filtering. Guarded by IdentityFitShaderTests, which
+    /// compares their frames with the general shader's byte for byte.
+    static let pixelCentredBuiltIns: Set<String> = ["fade", "wipe", "circle"]
+
     /// The prefix of the uniforms holding a stitchable shader's arguments.
     static let argumentPrefix = "_segue_arg_"
 
@@ -104,20 +110,31 @@ public enum ShaderTemplate {
         \(resize)    \(straight ? "vec4 c = texture(s, t);\n        return c.a > 0.0 ? vec4(c.rgb / c.a, c.a) : vec4(0.0);" : "return texture(s, t);")
         }
         """
-        s += """
-
-        vec4 getFromColor(vec2 uv) { return _segue_sample(_segue_from, _segue_fromFit, uv); }
-        vec4 getToColor(vec2 uv) { return _segue_sample(_segue_to, _segue_toFit, uv); }
-
-        """
-        if texelAligned && identityFit {
+        let aligned = texelAligned && identityFit
+        if aligned {
             s += """
+
             #define _SEGUE_TEXEL_ALIGNED 1
             vec4 _segue_texel(sampler2D s, ivec2 p) {
                 \(straight ? "vec4 c = texelFetch(s, p, 0);\n        return c.a > 0.0 ? vec4(c.rgb / c.a, c.a) : vec4(0.0);" : "return texelFetch(s, p, 0);")
             }
             vec4 _segue_fromTexel(ivec2 p) { return _segue_texel(_segue_from, p); }
             vec4 _segue_toTexel(ivec2 p) { return _segue_texel(_segue_to, p); }
+            """
+        }
+        if aligned && !flip && effect.source == .builtIn && pixelCentredBuiltIns.contains(effect.name) {
+            // Every call passes the pixel's own uv: the texel under the pixel is the answer.
+            s += """
+
+            vec4 getFromColor(vec2 uv) { return _segue_fromTexel(ivec2(gl_FragCoord.xy)); }
+            vec4 getToColor(vec2 uv) { return _segue_toTexel(ivec2(gl_FragCoord.xy)); }
+
+            """
+        } else {
+            s += """
+
+            vec4 getFromColor(vec2 uv) { return _segue_sample(_segue_from, _segue_fromFit, uv); }
+            vec4 getToColor(vec2 uv) { return _segue_sample(_segue_to, _segue_toFit, uv); }
 
             """
         }

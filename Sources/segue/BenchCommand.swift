@@ -70,7 +70,7 @@ struct BenchCommand: ParsableCommand {
         }
         print("Segue bench: \(w)x\(h), \(frames) frames, median of \(runs) runs, device \(context.info.name) (\(context.info.type.rawValue)), \(ProcessInfo.processInfo.activeProcessorCount) CPU cores")
         print(row("effect", "mode", "fps", "ms/frame"))
-        var endToEnd: [String: Double] = [:]
+        var resolved: [String: (Effect, [String: ParameterValue])] = [:]
         // Segue's own full-screen effects and the xfade equivalents of the ffmpeg peers.
         let peers = TransitionBenchmark.xfadePeers
         let effects = EffectCatalog.builtIns(in: .segue).filter { $0.kind == .fullScreen }
@@ -78,19 +78,31 @@ struct BenchCommand: ParsableCommand {
         for effect in effects {
             let params = peers.first { $0.effect == effect.name }?.params ?? []
             let values = try effect.resolveParameters(params.map { (name: $0.0, value: $0.1) })
+            resolved[effect.name] = (effect, values)
             for mode in TransitionBenchmark.Mode.allCases {
                 let fps = try bench.framesPerSecond(effect, parameters: values, mode: mode)
-                if mode == .pipe { endToEnd[effect.name] = fps }
                 print(row(effect.name, mode.rawValue, String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps)))
             }
+        }
+        // A peer's ratio compares it with Segue's end to end measured right before and right after
+        // it (their mean time per frame), so that load from elsewhere hits both alike.
+        func alongside(_ name: String, _ peer: () throws -> Double) throws -> (peer: Double, segue: [String: Double]) {
+            let names = name.split(separator: ",").map(String.init).filter { resolved[$0] != nil }
+            func segue() throws -> [Double] {
+                try names.map { let (e, v) = resolved[$0]!; return 1 / (try bench.framesPerSecond(e, parameters: v, mode: .pipe)) }
+            }
+            let before = try segue(), fps = try peer(), after = try segue()
+            return (fps, Dictionary(uniqueKeysWithValues: names.indices.map { (names[$0], 2 / (before[$0] + after[$0])) }))
+        }
+        func ratio(_ name: String, _ segue: [String: Double], _ peer: Double) -> String {
+            String(format: "%@: %.2fx (segue %.1f fps alongside)", name, (segue[name] ?? 0) / peer, segue[name] ?? 0)
         }
         if !noModernGL {
             print("")
             if ModernGLPeer.isAvailable() {
-                let fps = try bench.modernGLFadeFramesPerSecond()
+                let (fps, ours) = try alongside("fade") { try bench.modernGLFadeFramesPerSecond() }
                 print(row("moderngl", "pipe", "fps", "ms/frame") + "   segue end-to-end / moderngl")
-                print(row("fade", "pipe", String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps))
-                      + String(format: "   fade: %.2fx", (endToEnd["fade"] ?? 0) / fps))
+                print(row("fade", "pipe", String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps)) + "   " + ratio("fade", ours, fps))
             } else {
                 print("moderngl peer skipped: python3 cannot import moderngl (install it with '\(ModernGLPeer.installHint)')")
             }
@@ -99,12 +111,10 @@ struct BenchCommand: ParsableCommand {
         print("")
         print(row("xfade", "pipe", "fps", "ms/frame") + "   segue end-to-end / xfade")
         for peer in peers {
-            let fps = try bench.xfadeFramesPerSecond(peer.xfade)
-            var ratios = String(format: "   %@: %.2fx", peer.effect, (endToEnd[peer.effect] ?? 0) / fps)
-            if peer.xfade != peer.effect, let same = endToEnd[peer.xfade] {
-                ratios += String(format: ", %@: %.2fx", peer.xfade, same / fps)
-            }
-            print(row(peer.xfade, "pipe", String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps)) + ratios)
+            let both = peer.xfade == peer.effect ? peer.effect : peer.effect + "," + peer.xfade
+            let (fps, ours) = try alongside(both) { try bench.xfadeFramesPerSecond(peer.xfade) }
+            let ratios = both.split(separator: ",").map { ratio(String($0), ours, fps) }.joined(separator: ", ")
+            print(row(peer.xfade, "pipe", String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps)) + "   " + ratios)
         }
     }
 
