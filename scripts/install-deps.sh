@@ -11,6 +11,7 @@ packages=(
   libsdl2-dev          # windows, input and Vulkan surfaces (SegueWindow)
   chromium             # the gallery page test (headless screenshots, console errors)
   xvfb xdotool imagemagick  # window tests: a private X server, real input events, screenshots
+  libegl1 libegl-mesa0 libgl1-mesa-dri  # headless EGL on Mesa: the moderngl peer of segue bench
 )
 missing=()
 for p in "${packages[@]}"; do

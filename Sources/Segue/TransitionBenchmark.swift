@@ -101,8 +101,7 @@ public struct TransitionBenchmark {
             process.standardError = FileHandle.nullDevice
             let start = DispatchTime.now()
             try process.run()
-            let handle = out.fileHandleForReading
-            while !handle.availableData.isEmpty {}
+            Self.drain(out.fileHandleForReading.fileDescriptor)
             process.waitUntilExit()
             guard process.terminationStatus == 0 else {
                 throw RenderError.invalidValue("ffmpeg xfade=\(transition) failed with status \(process.terminationStatus)")
@@ -114,25 +113,34 @@ public struct TransitionBenchmark {
 
     // MARK: - Helpers
 
-    private func median(_ measure: () throws -> Double) rethrows -> Double {
+    func median(_ measure: () throws -> Double) rethrows -> Double {
         var times: [Double] = []
         for _ in 0..<runs { times.append(try measure()) }
         return times.sorted()[runs / 2]
     }
 
-    private static func seconds(since start: DispatchTime) -> Double {
+    static func seconds(since start: DispatchTime) -> Double {
         Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 
+    /// Reads `fd` to its end, discarding the bytes (retrying reads a signal interrupts).
+    static func drain(_ fd: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 || (n < 0 && errno == EINTR) { continue }
+            return
+        }
+    }
+
     /// Times `write`, which writes into a pipe's write end while another thread drains it.
-    private static func timeIntoPipe(_ write: (Int32) throws -> Void) throws -> Double {
+    static func timeIntoPipe(_ write: (Int32) throws -> Void) throws -> Double {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw RenderError.invalidValue("cannot create a pipe: \(String(cString: strerror(errno)))") }
         let reader = fds[0], writer = fds[1]
         let drained = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            var buffer = [UInt8](repeating: 0, count: 1 << 20)
-            while buffer.withUnsafeMutableBytes({ read(reader, $0.baseAddress, $0.count) }) > 0 {}
+            drain(reader)
             close(reader)
             drained.signal()
         }

@@ -80,7 +80,12 @@ public final class TransitionRenderer {
             return
         }
 
-        let shader = ShaderTemplate.fragmentShader(for: effect)
+        let fromFit = resize.textureScale(imageWidth: from.width, imageHeight: from.height, outputWidth: self.width, outputHeight: self.height)
+        let toFit = resize.textureScale(imageWidth: to.width, imageHeight: to.height, outputWidth: self.width, outputHeight: self.height)
+        // As the uniform block holds them (Float): when both are 1 the shader's resize branch is dead.
+        let identityFit = [fromFit.x, fromFit.y, toFit.x, toFit.y].allSatisfy { Float($0) == 1 }
+        let texelAligned = identityFit && [from.width, to.width] == [self.width, self.width] && [from.height, to.height] == [self.height, self.height]
+        let shader = ShaderTemplate.fragmentShader(for: effect, identityFit: identityFit, texelAligned: texelAligned)
         let declared = shader.extraTextures
         for name in textures.keys where !declared.contains(name) {
             throw RenderError.unknownTexture(name: name, effect: effect.name, declared: declared)
@@ -92,8 +97,7 @@ public final class TransitionRenderer {
         }
         let base = FrameUniforms(
             progress: 0, time: 0, duration: 1, width: self.width, height: self.height, scale: scale,
-            fromFit: resize.textureScale(imageWidth: from.width, imageHeight: from.height, outputWidth: self.width, outputHeight: self.height),
-            toFit: resize.textureScale(imageWidth: to.width, imageHeight: to.height, outputWidth: self.width, outputHeight: self.height),
+            fromFit: fromFit, toFit: toFit,
             fromSize: (from.width, from.height), toSize: (to.width, to.height))
         let renderer = try FrameRenderer(context: context, fragmentGLSL: shader.glsl, fileName: shader.fileName,
                                          uniformSize: shader.layout.size, textures: gpuTextures, width: self.width, height: self.height,

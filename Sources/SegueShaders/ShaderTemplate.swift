@@ -34,11 +34,26 @@ public enum ShaderTemplate {
     /// Names of the header members of the uniform block that full-screen sources may use.
     static let headerNames = ["time", "duration", "resolution", "scale"]
 
+    /// Built-ins that call `getFromColor`/`getToColor` only with the pixel's own `uv`: with
+    /// texel-aligned inputs their shader reads the texel under the pixel (what linear filtering
+    /// at its centre returns) instead of filtering. Guarded by IdentityFitShaderTests, which
+    /// compares their frames with the general shader's byte for byte.
+    static let pixelCentredBuiltIns: Set<String> = ["fade", "wipe", "circle"]
+
     /// The prefix of the uniforms holding a stitchable shader's arguments.
     static let argumentPrefix = "_segue_arg_"
 
     /// The fragment shader for `effect`.
-    public static func fragmentShader(for effect: Effect) -> FragmentShader {
+    /// - Parameter identityFit: true when both inputs are sampled unscaled (their fit uniforms are
+    ///   (1, 1): the size of the output, or stretched). The shader then leaves out the resize
+    ///   branch, which it would skip anyway: the same pixels, for about a quarter less shading on
+    ///   lavapipe, whose SIMD code pays for the branch's masks on every pixel (`segue bench --account`).
+    /// - Parameter texelAligned: true when, besides `identityFit`, both inputs have exactly the
+    ///   output's size, so output pixel (x, y) lies on texel (x, y). The shader then defines
+    ///   `_SEGUE_TEXEL_ALIGNED` and `_segue_fromTexel(ivec2)`/`_segue_toTexel(ivec2)` (texels, rows
+    ///   top to bottom, as `getFromColor` returns them), which the xfade equivalents read instead
+    ///   of filtering at texel centres: the same values without the filtering work.
+    public static func fragmentShader(for effect: Effect, identityFit: Bool = false, texelAligned: Bool = false) -> FragmentShader {
         let layout = UniformLayout(parameters: effect.parameters)
         let stitchable = effect.kind == .stitchable
         func uniform(_ name: String) -> String { stitchable ? argumentPrefix + name : name }
@@ -79,21 +94,51 @@ public enum ShaderTemplate {
         }
         // Effect uv → texture coordinates: flip y for bottom-left sources, then fit.
         let flip = effect.origin == .bottomLeft
-        s += """
-        // fit.xy: texture-coordinate scale of the resize mode; fit.zw: the texture's size in texels.
-        vec4 _segue_sample(sampler2D s, vec4 fit, vec2 uv) {
-            vec2 t = vec2(uv.x, \(flip ? "1.0 - uv.y" : "uv.y"));
+        let resize = identityFit ? "" : """
             if (fit.x != 1.0 || fit.y != 1.0) {
                 t = 0.5 + (t - 0.5) * fit.xy;
                 if (fit.x > 1.0 || fit.y > 1.0) {
                     if (t.x < 0.0 || t.x > 1.0 || t.y < 0.0 || t.y > 1.0) return vec4(0.0);
                 }
             }
-            \(straight ? "vec4 c = texture(s, t);\n        return c.a > 0.0 ? vec4(c.rgb / c.a, c.a) : vec4(0.0);" : "return texture(s, t);")
-        }
 
-        vec4 getFromColor(vec2 uv) { return _segue_sample(_segue_from, _segue_fromFit, uv); }
-        vec4 getToColor(vec2 uv) { return _segue_sample(_segue_to, _segue_toFit, uv); }
+        """
+        s += """
+        // fit.xy: texture-coordinate scale of the resize mode; fit.zw: the texture's size in texels.
+        vec4 _segue_sample(sampler2D s, vec4 fit, vec2 uv) {
+            vec2 t = vec2(uv.x, \(flip ? "1.0 - uv.y" : "uv.y"));
+        \(resize)    \(straight ? "vec4 c = texture(s, t);\n        return c.a > 0.0 ? vec4(c.rgb / c.a, c.a) : vec4(0.0);" : "return texture(s, t);")
+        }
+        """
+        let aligned = texelAligned && identityFit
+        if aligned {
+            s += """
+
+            #define _SEGUE_TEXEL_ALIGNED 1
+            vec4 _segue_texel(sampler2D s, ivec2 p) {
+                \(straight ? "vec4 c = texelFetch(s, p, 0);\n        return c.a > 0.0 ? vec4(c.rgb / c.a, c.a) : vec4(0.0);" : "return texelFetch(s, p, 0);")
+            }
+            vec4 _segue_fromTexel(ivec2 p) { return _segue_texel(_segue_from, p); }
+            vec4 _segue_toTexel(ivec2 p) { return _segue_texel(_segue_to, p); }
+            """
+        }
+        if aligned && !flip && effect.source == .builtIn && pixelCentredBuiltIns.contains(effect.name) {
+            // Every call passes the pixel's own uv: the texel under the pixel is the answer.
+            s += """
+
+            vec4 getFromColor(vec2 uv) { return _segue_fromTexel(ivec2(gl_FragCoord.xy)); }
+            vec4 getToColor(vec2 uv) { return _segue_toTexel(ivec2(gl_FragCoord.xy)); }
+
+            """
+        } else {
+            s += """
+
+            vec4 getFromColor(vec2 uv) { return _segue_sample(_segue_from, _segue_fromFit, uv); }
+            vec4 getToColor(vec2 uv) { return _segue_sample(_segue_to, _segue_toFit, uv); }
+
+            """
+        }
+        s += """
         void _segue_setAliases() {\(aliases.map { " \($0) = _segue_\($0);" }.joined()) }
         #line 1
 

@@ -1,7 +1,8 @@
 // `segue bench`: frames per second of each built-in, (a) shading only, (b) with readback,
 // (c) end to end as raw frames into a pipe, beside ffmpeg's xfade on the same inputs and
-// frame count. ffmpeg decodes each input once (loop filter) so the comparison is of
-// transition rendering, not PNG decoding.
+// frame count and the moderngl peer (the fade through OpenGL on the same driver). ffmpeg decodes
+// each input once (loop filter) so the comparison is of transition rendering, not PNG decoding.
+// `--account` prints where a frame's time goes instead (Docs/Performance.md).
 import ArgumentParser
 import Foundation
 import Segue
@@ -23,6 +24,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .customLong("no-ffmpeg"), help: "Skip the ffmpeg xfade peers.")
     var noFFmpeg = false
 
+    @Flag(name: .customLong("no-moderngl"), help: "Skip the moderngl peer (the fade through OpenGL on the same driver).")
+    var noModernGL = false
+
     @Flag(help: "Benchmark the animation engine instead: cost per frame for 1,000 to 100,000 animated properties.")
     var animations = false
 
@@ -37,6 +41,12 @@ struct BenchCommand: ParsableCommand {
 
     @Option(parsing: .unconditional, help: ArgumentHelp("x264 CRF of every encode (--concat).", valueName: "N"))
     var crf: Int = 23
+
+    @Flag(help: "Account for a frame stage by stage instead: shading, readback, straight alpha, pipe write, end to end, and the encoder's colour conversion.")
+    var account = false
+
+    @Option(name: .customLong("effect"), help: ArgumentHelp("An effect for --account (name or .glsl path; repeat; default: fade, wipe, ios-push, doom-melt, cube).", valueName: "E"))
+    var accountEffects: [String] = []
 
     func run() throws {
         if animations {
@@ -54,9 +64,13 @@ struct BenchCommand: ParsableCommand {
             return
         }
         let bench = try TransitionBenchmark(width: w, height: h, frames: frames, runs: runs, context: context)
+        if account {
+            try runAccount(bench)
+            return
+        }
         print("Segue bench: \(w)x\(h), \(frames) frames, median of \(runs) runs, device \(context.info.name) (\(context.info.type.rawValue)), \(ProcessInfo.processInfo.activeProcessorCount) CPU cores")
         print(row("effect", "mode", "fps", "ms/frame"))
-        var endToEnd: [String: Double] = [:]
+        var resolved: [String: (Effect, [String: ParameterValue])] = [:]
         // Segue's own full-screen effects and the xfade equivalents of the ffmpeg peers.
         let peers = TransitionBenchmark.xfadePeers
         let effects = EffectCatalog.builtIns(in: .segue).filter { $0.kind == .fullScreen }
@@ -64,23 +78,67 @@ struct BenchCommand: ParsableCommand {
         for effect in effects {
             let params = peers.first { $0.effect == effect.name }?.params ?? []
             let values = try effect.resolveParameters(params.map { (name: $0.0, value: $0.1) })
+            resolved[effect.name] = (effect, values)
             for mode in TransitionBenchmark.Mode.allCases {
                 let fps = try bench.framesPerSecond(effect, parameters: values, mode: mode)
-                if mode == .pipe { endToEnd[effect.name] = fps }
                 print(row(effect.name, mode.rawValue, String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps)))
+            }
+        }
+        // A peer's ratio compares it with Segue's end to end measured right before and right after
+        // it (their mean time per frame), so that load from elsewhere hits both alike.
+        func alongside(_ name: String, _ peer: () throws -> Double) throws -> (peer: Double, segue: [String: Double]) {
+            let names = name.split(separator: ",").map(String.init).filter { resolved[$0] != nil }
+            func segue() throws -> [Double] {
+                try names.map { let (e, v) = resolved[$0]!; return 1 / (try bench.framesPerSecond(e, parameters: v, mode: .pipe)) }
+            }
+            let before = try segue(), fps = try peer(), after = try segue()
+            return (fps, Dictionary(uniqueKeysWithValues: names.indices.map { (names[$0], 2 / (before[$0] + after[$0])) }))
+        }
+        func ratio(_ name: String, _ segue: [String: Double], _ peer: Double) -> String {
+            String(format: "%@: %.2fx (segue %.1f fps alongside)", name, (segue[name] ?? 0) / peer, segue[name] ?? 0)
+        }
+        if !noModernGL {
+            print("")
+            if ModernGLPeer.isAvailable() {
+                let (fps, ours) = try alongside("fade") { try bench.modernGLFadeFramesPerSecond() }
+                print(row("moderngl", "pipe", "fps", "ms/frame") + "   segue end-to-end / moderngl")
+                print(row("fade", "pipe", String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps)) + "   " + ratio("fade", ours, fps))
+            } else {
+                print("moderngl peer skipped: python3 cannot import moderngl (install it with '\(ModernGLPeer.installHint)')")
             }
         }
         guard !noFFmpeg else { return }
         print("")
         print(row("xfade", "pipe", "fps", "ms/frame") + "   segue end-to-end / xfade")
         for peer in peers {
-            let fps = try bench.xfadeFramesPerSecond(peer.xfade)
-            var ratios = String(format: "   %@: %.2fx", peer.effect, (endToEnd[peer.effect] ?? 0) / fps)
-            if peer.xfade != peer.effect, let same = endToEnd[peer.xfade] {
-                ratios += String(format: ", %@: %.2fx", peer.xfade, same / fps)
-            }
-            print(row(peer.xfade, "pipe", String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps)) + ratios)
+            let both = peer.xfade == peer.effect ? peer.effect : peer.effect + "," + peer.xfade
+            let (fps, ours) = try alongside(both) { try bench.xfadeFramesPerSecond(peer.xfade) }
+            let ratios = both.split(separator: ",").map { ratio(String($0), ours, fps) }.joined(separator: ", ")
+            print(row(peer.xfade, "pipe", String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps)) + "   " + ratios)
         }
+    }
+
+    private func runAccount(_ bench: TransitionBenchmark) throws {
+        let names = accountEffects.isEmpty ? ["fade", "wipe", "ios-push", "doom-melt", "cube"] : accountEffects
+        let effects = try names.map { try EffectCatalog.effect($0) }
+        let context = bench.context
+        print("Segue frame account: \(bench.width)x\(bench.height), \(bench.frames) frames, median of \(bench.runs) runs, device \(context.info.name) (\(context.info.type.rawValue)), \(ProcessInfo.processInfo.activeProcessorCount) CPU cores; ms per frame")
+        let header = ["effect", "shading", "readback", "straight", "pipe", "sum", "end-to-end", "fps", "translucent"]
+        print(accountRow(header))
+        for effect in effects {
+            let a = try bench.account(effect)
+            print(accountRow([a.effect] + [a.shading, a.readback, a.straightAlpha, a.pipeWrite, a.stageSum, a.endToEnd].map { String(format: "%.2f", $0) }
+                             + [String(format: "%.1f", 1000 / a.endToEnd), "\(a.translucentFrames)/\(a.frames)"]))
+        }
+        guard !noFFmpeg else { return }
+        let conversion = try bench.encoderColourConversion()
+        print(String(format: "encoder colour conversion (ffmpeg rgba -> yuv420p, any effect): %.2f ms per frame", conversion))
+    }
+
+    private func accountRow(_ cells: [String]) -> String {
+        cells.enumerated().map { i, c in
+            i == 0 ? c.padding(toLength: 12, withPad: " ", startingAt: 0) : String(repeating: " ", count: max(1, 11 - c.count)) + c
+        }.joined()
     }
 
     private func row(_ a: String, _ b: String, _ c: String, _ d: String) -> String {

@@ -73,8 +73,15 @@ enum XfadeSources {
     ivec2 xfPixel(vec2 uv) { return min(ivec2(floor(uv * resolution)), xfSize() - 1); }
     vec2 xfCentre(ivec2 p) { return (vec2(clamp(p, ivec2(0), xfSize() - 1)) + 0.5) / resolution; }
     // Texels of from (xfade's a) and to (b): as colours, or as 0…255 values.
+    // Inputs of the output's size (Segue's renderer says so with _SEGUE_TEXEL_ALIGNED): the texel
+    // itself, which is what linear filtering at its centre returns, without the filtering.
+    #ifdef _SEGUE_TEXEL_ALIGNED
+    vec4 xfFrom(ivec2 p) { return _segue_fromTexel(clamp(p, ivec2(0), xfSize() - 1)); }
+    vec4 xfTo(ivec2 p) { return _segue_toTexel(clamp(p, ivec2(0), xfSize() - 1)); }
+    #else
     vec4 xfFrom(ivec2 p) { return getFromColor(xfCentre(p)); }
     vec4 xfTo(ivec2 p) { return getToColor(xfCentre(p)); }
+    #endif
     vec4 xfA(ivec2 p) { return floor(xfFrom(p) * 255.0 + 0.5); }
     vec4 xfB(ivec2 p) { return floor(xfTo(p) * 255.0 + 0.5); }
     // xfade's mix(a, b, m) = a·m + b·(1 − m), evaluated as C does (no fused multiply-add).
