@@ -30,25 +30,25 @@ public enum YUV420 {
     public static func fromRGBA(_ rgba: UnsafeRawBufferPointer, width: Int, height: Int, into yuv: UnsafeMutableRawBufferPointer) {
         precondition(width % 2 == 0 && height % 2 == 0, "4:2:0 needs an even size")
         precondition(rgba.count == width * height * 4 && yuv.count == byteCount(width: width, height: height), "buffer sizes")
-        let src = rgba.bindMemory(to: UInt8.self), dst = yuv.bindMemory(to: UInt8.self)
+        let src = rgba.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let dst = yuv.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let cw = width / 2
-        let cbBase = width * height, crBase = cbBase + cw * (height / 2)
+        let cb = dst + width * height, cr = cb + cw * (height / 2)
         for cy in 0..<(height / 2) {
+            let top = src + cy * 2 * width * 4, bottom = top + width * 4
+            let lumaTop = dst + cy * 2 * width, lumaBottom = lumaTop + width
             for cx in 0..<cw {
-                var sr = 0, sg = 0, sb = 0
-                for dy in 0..<2 {
-                    let y = cy * 2 + dy
-                    for dx in 0..<2 {
-                        let x = cx * 2 + dx
-                        let i = (y * width + x) * 4
-                        let r = Int(src[i]), g = Int(src[i + 1]), b = Int(src[i + 2])
-                        sr += r; sg += g; sb += b
-                        dst[y * width + x] = UInt8(((11966 * r + 40254 * g + 4064 * b + 32768) >> 16) + 16)
-                    }
+                var sr: Int32 = 0, sg: Int32 = 0, sb: Int32 = 0
+                @inline(__always) func pixel(_ row: UnsafePointer<UInt8>, _ luma: UnsafeMutablePointer<UInt8>, _ x: Int) {
+                    let r = Int32(row[x * 4]), g = Int32(row[x * 4 + 1]), b = Int32(row[x * 4 + 2])
+                    sr += r; sg += g; sb += b
+                    luma[x] = UInt8(truncatingIfNeeded: ((11966 * r + 40254 * g + 4064 * b + 32768) >> 16) + 16)
                 }
+                pixel(top, lumaTop, cx * 2); pixel(top, lumaTop, cx * 2 + 1)
+                pixel(bottom, lumaBottom, cx * 2); pixel(bottom, lumaBottom, cx * 2 + 1)
                 // The block's mean colour (the sums are ×4: a shift of 18 instead of 16).
-                dst[cbBase + cy * cw + cx] = UInt8(clamping: ((-6596 * sr - 22189 * sg + 28785 * sb + 131_072) >> 18) + 128)
-                dst[crBase + cy * cw + cx] = UInt8(clamping: ((28784 * sr - 26145 * sg - 2639 * sb + 131_072) >> 18) + 128)
+                cb[cy * cw + cx] = UInt8(truncatingIfNeeded: ((-6596 * sr - 22189 * sg + 28785 * sb + 131_072) >> 18) + 128)
+                cr[cy * cw + cx] = UInt8(truncatingIfNeeded: ((28784 * sr - 26145 * sg - 2639 * sb + 131_072) >> 18) + 128)
             }
         }
     }
@@ -57,20 +57,22 @@ public enum YUV420 {
     public static func toRGBA(_ yuv: UnsafeRawBufferPointer, width: Int, height: Int, into rgba: UnsafeMutableRawBufferPointer) {
         precondition(width % 2 == 0 && height % 2 == 0, "4:2:0 needs an even size")
         precondition(rgba.count == width * height * 4 && yuv.count == byteCount(width: width, height: height), "buffer sizes")
-        let src = yuv.bindMemory(to: UInt8.self), dst = rgba.bindMemory(to: UInt8.self)
+        let src = yuv.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let dst = rgba.baseAddress!.assumingMemoryBound(to: UInt32.self)
         let cw = width / 2
-        let cbBase = width * height, crBase = cbBase + cw * (height / 2)
+        let cb = src + width * height, cr = cb + cw * (height / 2)
+        @inline(__always) func clamp(_ v: Int32) -> UInt32 { UInt32(truncatingIfNeeded: min(max(v >> 16, 0), 255)) }
         for y in 0..<height {
-            let chromaRow = (y / 2) * cw
-            for x in 0..<width {
-                let c = 76309 * (Int(src[y * width + x]) - 16) + 32768
-                let d = Int(src[cbBase + chromaRow + x / 2]) - 128
-                let e = Int(src[crBase + chromaRow + x / 2]) - 128
-                let i = (y * width + x) * 4
-                dst[i] = UInt8(clamping: (c + 117_489 * e) >> 16)
-                dst[i + 1] = UInt8(clamping: (c - 13975 * d - 34925 * e) >> 16)
-                dst[i + 2] = UInt8(clamping: (c + 138_438 * d) >> 16)
-                dst[i + 3] = 255
+            let luma = src + y * width, out = dst + y * width
+            let cbRow = cb + (y / 2) * cw, crRow = cr + (y / 2) * cw
+            for cx in 0..<cw {
+                let d = Int32(cbRow[cx]) - 128, e = Int32(crRow[cx]) - 128
+                let rc = 117_489 * e, gc = -13975 * d - 34925 * e, bc = 138_438 * d
+                for dx in 0..<2 {
+                    let x = cx * 2 + dx
+                    let c = 76309 * (Int32(luma[x]) - 16) + 32768
+                    out[x] = (clamp(c + rc) | clamp(c + gc) << 8 | clamp(c + bc) << 16 | 0xFF00_0000).littleEndian
+                }
             }
         }
     }
