@@ -1,7 +1,7 @@
 // The OpenGL peer of `segue bench`: the same cross-fade rendered through OpenGL on the same driver
 // by a small Python script (moderngl, headless EGL), read back and written as raw RGBA8 into a
-// pipe. The script is `scripts/peers/moderngl_fade.py`; its text is kept here too so that an
-// installed `segue` can run it (a test checks that the two agree). It times its own frame loop
+// pipe. The script's text is kept here, so that an installed `segue` can run it (it is written to
+// a temporary file for each run). It times its own frame loop
 // after a warm-up frame, so Python's start and the EGL set-up are not counted against it.
 import Foundation
 import SegueMedia
@@ -45,7 +45,7 @@ public enum ModernGLPeer {
         return nil
     }
 
-    /// The text of `scripts/peers/moderngl_fade.py`.
+    /// The peer script (Python), as `segue bench` runs it.
     public static let script = #"""
 #!/usr/bin/env python3
 """The OpenGL peer of `segue bench`: a cross-fade rendered through OpenGL on the same Mesa
