@@ -43,6 +43,14 @@ public enum TemporaryFiles {
         state.withLock { _ = $0.processes.remove(pid) }
     }
 
+    /// Parks the calling thread for good when an interrupt is being handled: killing the children
+    /// makes the work fail, and the thread reporting that failure must not exit with its own status
+    /// before the interrupt handler exits with 130 or 143. Returns at once otherwise.
+    public static func yieldToInterrupt() {
+        guard state.withLock({ $0.interrupted }) else { return }
+        while true { sleep(60) }
+    }
+
     /// The paths registered now, sorted.
     public static var registeredPaths: [String] {
         state.withLock { $0.paths.sorted() }
@@ -120,6 +128,7 @@ public enum TemporaryFiles {
                 }
                 // Stop the writers first (the render threads may still be producing frames),
                 // then remove what they wrote.
+                TemporaryFiles.state.withLock { $0.interrupted = true }
                 closeWrites()
                 removeAll()
                 exit(128 + Int32(byte))
@@ -143,6 +152,7 @@ public enum TemporaryFiles {
         var paths = Set<String>()
         var processes = Set<Int32>()
         var handlerInstalled = false
+        var interrupted = false
     }
 
     private static let state = Locked(State())

@@ -64,6 +64,7 @@ struct SegueCommand: ParsableCommand {
     }
 
     static func fail(_ message: String) -> Never {
+        TemporaryFiles.yieldToInterrupt()  // Ctrl-C made this failure: exit 130, not 1
         FileHandle.standardError.write(Data("error: \(message)\n".utf8))
         Foundation.exit(1)
     }
