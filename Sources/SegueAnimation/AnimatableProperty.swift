@@ -16,12 +16,13 @@ import SegueMath
 /// presentation value (what is shown now, with running animations applied).
 ///
 /// Create properties with ``AnimationHost/addProperty(_:initialValue:needsDisplay:defaultAction:)``.
-/// A property lives as long as its host; keep the host alive while using it.
+/// The host owns its properties; a property kept after its host is gone holds its model value
+/// and animates no more.
 public final class AnimatableProperty<Value: Interpolatable> {
     /// The property's key in its host.
     public let key: String
-    /// The host that owns the property.
-    public unowned let host: AnimationHost
+    /// The host that owns the property (nil once the host is gone).
+    public private(set) weak var host: AnimationHost?
     /// Whether a change of the presentation value marks the host as needing display
     /// (`needsDisplay(forKey:)`).
     public let needsDisplayOnChange: Bool
@@ -59,12 +60,20 @@ public final class AnimatableProperty<Value: Interpolatable> {
     /// animation) in the current transaction; see ``AnimationHost/setValue(_:forKey:)``.
     public var value: Value {
         get { modelValue }
-        set { host.setValue(newValue, for: self) }
+        set {
+            if let host {
+                host.setValue(newValue, for: self)
+            } else {
+                modelValue = newValue
+                committedValue = newValue
+                generation += 1
+            }
+        }
     }
 
     /// The presentation value at the clock's current time.
     public var presentationValue: Value {
-        presentationValue(at: host.context.currentTime)
+        host.map { presentationValue(at: $0.context.currentTime) } ?? committedValue
     }
 
     /// The presentation value at `time`: the committed model value with the committed
@@ -103,8 +112,10 @@ public final class AnimatableProperty<Value: Interpolatable> {
     // MARK: - Animations
 
     /// Adds an animation to this property; see ``AnimationHost/addAnimation(_:forKey:toProperty:completion:)``.
+    /// Without a host (it is gone) nothing animates and `completion` is called with false.
     public func addAnimation(_ animation: some PropertyAnimation<Value>, forKey animationKey: String?,
                              completion: ((_ finished: Bool) -> Void)? = nil) {
+        guard let host else { completion?(false); return }
         host.addAnimation(animation, forKey: animationKey, toProperty: key, completion: completion)
     }
 
@@ -126,7 +137,7 @@ public final class AnimatableProperty<Value: Interpolatable> {
         entries.append(entry)
         runningCount += 1
         generation += 1
-        host.context.scheduleCommit(self)
+        host?.context.scheduleCommit(self)
     }
 
     /// Removes the entry at `index`, ending it as not finished if it was still running.
@@ -134,14 +145,14 @@ public final class AnimatableProperty<Value: Interpolatable> {
         let entry = entries.remove(at: index)
         generation += 1
         end(entry, finished: false)
-        host.scheduleUpdate(self)  // one more frame to notice the presentation change
+        host?.scheduleUpdate(self)  // one more frame to notice the presentation change
     }
 
     private func end(_ entry: AnimationEntry<Value>, finished: Bool) {
         guard !entry.hasEnded else { return }
         entry.hasEnded = true
         runningCount -= 1
-        host.context.animationEnded(groups: entry.groups, completion: entry.completion, finished: finished)
+        host?.context.animationEnded(groups: entry.groups, completion: entry.completion, finished: finished)
     }
 }
 
@@ -174,13 +185,13 @@ extension AnimatableProperty: PropertyStorage {
         }
         generation += 1
         if runningCount > 0 {
-            host.scheduleUpdate(self)
+            host?.scheduleUpdate(self)
         }
         if needsDisplayOnChange {
             let now = presentationValue(at: time)
             if now != displayedValue {
                 displayedValue = now
-                host.markNeedsDisplay(key)
+                host?.markNeedsDisplay(key)
             }
         }
     }
@@ -209,7 +220,7 @@ extension AnimatableProperty: PropertyStorage {
         let value = presentationValue(at: time)
         if needsDisplayOnChange && value != displayedValue {
             displayedValue = value
-            host.markNeedsDisplay(key)
+            host?.markNeedsDisplay(key)
         }
         return runningCount > 0
     }
@@ -219,7 +230,7 @@ extension AnimatableProperty: PropertyStorage {
         entries.removeAll { $0.hasEnded && $0.isRemovedOnCompletion }
         generation += 1
         for key in keys {
-            host.forgetAnimationKey(key)
+            host?.forgetAnimationKey(key)
         }
     }
 

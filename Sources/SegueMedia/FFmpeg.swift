@@ -11,6 +11,13 @@ public enum FFmpeg {
     /// The environment variable that overrides the `ffprobe` executable.
     public static let ffprobeVariable = "SEGUE_FFPROBE"
 
+    /// The environment the executables are looked up in, for the current task: nil (the
+    /// default) is the process's own. Bind it with `FFmpeg.$environment.withValue(…)` to choose
+    /// the tools for one piece of work without changing the process (tests run in parallel).
+    @TaskLocal public static var environment: [String: String]?
+
+    private static var currentEnvironment: [String: String] { environment ?? ProcessInfo.processInfo.environment }
+
     /// The `ffmpeg` executable to run.
     /// - Parameter path: The media file the tool is wanted for, named in the error.
     /// - Throws: `.ffmpegNotFound`, saying where Segue looked.
@@ -20,13 +27,12 @@ public enum FFmpeg {
 
     /// The `ffprobe` executable to run (part of the same Debian package as ffmpeg).
     public static func ffprobeExecutable(for path: String) throws(MediaError) -> String {
-        let environment = ProcessInfo.processInfo.environment
-        let sibling = environment[ffmpegVariable].map { FileIO.directory(of: $0) + "/ffprobe" }
+        let sibling = currentEnvironment[ffmpegVariable].map { FileIO.directory(of: $0) + "/ffprobe" }
         return try locate("ffprobe", variable: ffprobeVariable, near: sibling, for: path)
     }
 
     private static func locate(_ name: String, variable: String, near sibling: String?, for path: String) throws(MediaError) -> String {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = currentEnvironment
         if let override = environment[variable], !override.isEmpty {
             guard isExecutableFile(override) else {
                 throw .ffmpegNotFound(path: path, searched: "\(variable)=\(override) is not an executable file")

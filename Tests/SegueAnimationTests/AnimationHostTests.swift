@@ -230,6 +230,33 @@ struct AnimationHostTests {
     }
 }
 
+@Suite("A property outliving its host")
+struct PropertyLifetimeTests {
+    @Test("a property kept after its host is released holds its values and animates no more, without a trap")
+    func outlivesHost() {
+        let clock = ManualClock()
+        let context = AnimationContext(clock: clock)
+        var host: AnimationHost? = AnimationHost(context: context)
+        let x = host!.addProperty("x", initialValue: 0.0, defaultAction: .implicitAnimation)
+        x.value = 1
+        clock.now = 0.125
+        #expect(x.presentationValue > 0 && x.presentationValue < 1)
+        host = nil
+        clock.now = 1
+        context.update()  // the context lets go of the host once its animation has ended
+        #expect(x.host == nil)
+        #expect(x.modelValue == 1)
+        x.value = 3
+        #expect(x.modelValue == 3 && x.presentationValue == 3)
+        var finished: Bool?
+        x.addAnimation(BasicAnimation<Double>(fromValue: 0, toValue: 10), forKey: "late") { finished = $0 }
+        #expect(finished == false)
+        #expect(x.presentationValue == 3)
+        context.update()
+        #expect(x.presentationValue == 3)
+    }
+}
+
 @Suite("Clocks")
 struct ClockTests {
     @Test func manualClock() {

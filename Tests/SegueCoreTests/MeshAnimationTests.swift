@@ -119,7 +119,7 @@ struct MeshAnimationTests {
         #expect(matches(mesh.presentationValue, expected(a, b, 0.5)))
         clock.now = 1.5
         #expect(matches(mesh.presentationValue, expected(b, c, 0.5)))
-        mesh.host.removeAnimation(forKey: "k")
+        host.removeAnimation(forKey: "k")
 
         // Additive: an offset mesh from zero (nothing) to `offset`, added to the model mesh.
         let offset = b - a

@@ -31,10 +31,11 @@ struct VideoTests {
         #expect(video.frameCount == frames)
     }
 
+    /// Runs `body` with `value` as the ffmpeg executable, for this test's task only.
     private func withFFmpeg<T>(_ value: String, _ body: () throws -> T) rethrows -> T {
-        setenv(FFmpeg.ffmpegVariable, value, 1)
-        defer { unsetenv(FFmpeg.ffmpegVariable) }
-        return try body()
+        var environment = ProcessInfo.processInfo.environment
+        environment[FFmpeg.ffmpegVariable] = value
+        return try FFmpeg.$environment.withValue(environment) { try body() }
     }
 
     // MARK: - Encoding
