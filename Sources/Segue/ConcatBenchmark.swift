@@ -1,7 +1,8 @@
 // `segue bench --concat`: three 10 s 1080p30 H.264 clips (a keyframe every second, AAC sound)
-// joined with two 1 s fades, three ways in one run: ffmpeg's own filtergraph (`xfade` +
+// joined with two 1 s fades, four ways in one run: ffmpeg's own filtergraph (`xfade` +
 // `acrossfade`, everything decoded and re-encoded), Segue's full render, and Segue's smart render
-// — the same x264 preset and CRF for all. Wall-clock seconds, output frames per second, the
+// (also with the fade given as a `.glsl` file, so its frames are drawn on the GPU) — the same x264
+// preset and CRF for all. Wall-clock seconds, output frames per second, the
 // speed-up over ffmpeg, and where the time went: the CPU seconds of Segue's own process and of
 // its ffmpeg children, and for Segue's renders the time its feeding thread spent waiting for
 // decoders, drawing transitions and blocked on the encoder.
@@ -13,7 +14,7 @@ import SegueMedia
 public struct ConcatBenchmark {
     /// One measured way of making the output.
     public struct Result: Sendable {
-        /// "ffmpeg xfade", "segue full" or "segue --smart".
+        /// "ffmpeg xfade", "segue full", "segue --smart" or "--smart .glsl".
         public let mode: String
         /// Wall-clock seconds.
         public let seconds: Double
@@ -93,6 +94,19 @@ public struct ConcatBenchmark {
             let report = try smart.renderSmart()
             if let reason = report.fallbackReason { throw RenderError.invalidValue("the smart render fell back: \(reason)") }
             return (concatenation.frameCount, smart.timings, report.plan?.renderedFrames)
+        })
+        // The same fade as a transition file, which is drawn on the GPU (the built-in `fade` is
+        // dissolved on the CPU in the frames' own layout): what any other effect costs.
+        let fadeFile = dir + "/fade.glsl"
+        try "// Origin: top-left\nvec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress); }\n"
+            .write(toFile: fadeFile, atomically: true, encoding: .utf8)
+        let onGPU = try Concatenation(spec: ConcatSpec(clips: clips.map { ClipSpec(path: $0) }, transition: CutSpec(effect: fadeFile, duration: 1)))
+        log("segue concat --smart, the fade as a .glsl file (GPU)")
+        let smartGPU = try ConcatRenderer(onGPU, output: dir + "/smart-gpu.mp4", settings: settings, context: context)
+        results.append(try measure("--smart .glsl") {
+            let report = try smartGPU.renderSmart()
+            if let reason = report.fallbackReason { throw RenderError.invalidValue("the smart render fell back: \(reason)") }
+            return (onGPU.frameCount, smartGPU.timings, report.plan?.renderedFrames)
         })
         return results
     }

@@ -96,21 +96,36 @@ final class ClipFrames {
     func close() { frames?.close() }
 }
 
-/// One cut's transition on the GPU: created at its first frame, its textures refilled per frame.
+/// One cut's transition: on the GPU, created at its first frame, its textures refilled per frame;
+/// or, for the built-in cross-dissolve, on the CPU without a GPU (`dissolveProgress`).
 final class CutRenderer {
     let cut: ConcatCut
     private let timeline: Timeline
     private var renderer: TransitionRenderer?
     private let width: Int, height: Int
-    private let context: GPUContext
+    private let context: () throws -> GPUContext
+    /// Whether the effect is the built-in `fade` (which has no parameters).
+    private let isDissolve: Bool
 
-    init(_ cut: ConcatCut, fps: Double, width: Int, height: Int, context: GPUContext) throws {
+    /// - Parameter context: gives the GPU when the first frame needs it.
+    init(_ cut: ConcatCut, fps: Double, width: Int, height: Int, context: @escaping () throws -> GPUContext) throws {
         precondition(!cut.isHardCut, "a hard cut has nothing to render")
         self.cut = cut
         self.width = width
         self.height = height
         self.context = context
         timeline = try Timeline(timing: cut.timing!, fps: fps, keyframes: cut.keyframes)
+        let effect = cut.effect!.effect
+        isDissolve = effect.source == .builtIn && effect.name == "fade" && effect.parameters.isEmpty
+    }
+
+    /// The progress at linear `fraction` of the span when the frame is a plain cross-dissolve
+    /// within 0…1 (the built-in `fade`, whatever its timing), which `CrossDissolve` draws exactly
+    /// like the GPU; nil when the frame needs the GPU (another effect, or a spring's overshoot).
+    func dissolveProgress(at fraction: Double) -> Double? {
+        guard isDissolve else { return nil }
+        let progress = timeline.progress(at: fraction * cut.duration)
+        return (0...1).contains(progress) ? progress : nil
     }
 
     /// The transition's frame at linear `fraction` (0…1) of its span between `from` and `to`
@@ -123,11 +138,28 @@ final class CutRenderer {
             let a = Image(width: width, height: height, premultipliedRGBA: [UInt8](from))
             let b = Image(width: width, height: height, premultipliedRGBA: [UInt8](to))
             renderer = try TransitionRenderer(effect: effect.effect, from: a, to: b, width: width, height: height, resize: .stretch,
-                                              parameters: effect.parameters, textures: effect.textures, context: context,
+                                              parameters: effect.parameters, textures: effect.textures, context: try context(),
                                               framesInFlight: 1)
         }
         let t = fraction * cut.duration
         return try renderer!.frame(progress: timeline.progress(at: t), time: t, duration: cut.duration,
                                    overrides: timeline.parameters(at: t))
+    }
+}
+
+/// The cross-dissolve of two frames, byte by byte: `a·(1 − p) + b·p` rounded, with `p` in 16-bit
+/// fixed point (0 gives `a` and 1 gives `b` exactly). Premultiplied RGBA dissolves so, like the
+/// GPU's `fade`; so does Y'CbCr 4:2:0, an affine image of RGB (each chroma sample the mean of its
+/// block), without converting it: the result is the converted GPU dissolve to within rounding.
+enum CrossDissolve {
+    static func mix(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, progress: Double, into out: UnsafeMutableRawBufferPointer) {
+        precondition(a.count == b.count && out.count == a.count, "frames of one size")
+        precondition((0...1).contains(progress), "progress within 0…1")
+        let w = UInt32((progress * 65536).rounded()), v = 65536 - w
+        let pa = a.baseAddress!.assumingMemoryBound(to: UInt8.self), pb = b.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let po = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        for i in 0..<a.count {
+            po[i] = UInt8(truncatingIfNeeded: (UInt32(pa[i]) &* v &+ UInt32(pb[i]) &* w &+ 32768) >> 16)
+        }
     }
 }

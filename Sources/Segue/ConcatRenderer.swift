@@ -21,7 +21,8 @@ public struct ConcatProgress: Sendable, Hashable {
 public struct ConcatTimings: Sendable, Hashable {
     /// Seconds waiting for decoded frames.
     public var decoding: Double = 0
-    /// Seconds drawing transitions on the GPU (texture uploads, shading, readback).
+    /// Seconds drawing transitions: on the GPU (colour conversions, texture uploads, shading,
+    /// readback), or dissolving on the CPU.
     public var transitions: Double = 0
     /// Seconds blocked handing frames to the encoder (its pipe was full: encoding is the limit).
     public var encoding: Double = 0
@@ -91,7 +92,7 @@ public final class ConcatRenderer {
     public func render(progress: (ConcatProgress) -> Void = { _ in }) throws {
         let c = concatenation
         timings = ConcatTimings()
-        let layout = pictureLayout
+        let layout = pictureLayout(for: settings)
         let encoder = try MovieEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format,
                                        settings: settings, audio: audioLayout, videoInput: layout == .yuv420p ? .rawYUV420 : .rawFrames)
         try withSound(encoder) {
@@ -151,10 +152,12 @@ public final class ConcatRenderer {
     /// that and every video is tagged BT.709 (HD and phone video): frames outside transitions then
     /// go through with no colour conversion at either end and 1.5 bytes a pixel instead of 4; only
     /// transition frames are converted, to RGBA for the GPU and back. Otherwise RGBA, which ffmpeg
-    /// converts from each source's own matrix.
-    var pictureLayout: RawPixelFormat {
+    /// converts from each source's own matrix. `settings`: the encoder's (a smart render's pieces
+    /// match the sources' pixel format, which must then be 4:2:0 too).
+    func pictureLayout(for settings: MovieSettings) -> RawPixelFormat {
         let c = concatenation
-        guard settings.matching == nil, settings.codec(for: format).pixelFormat == "yuv420p", c.width % 2 == 0, c.height % 2 == 0,
+        guard settings.matching.map({ $0.pixelFormat == "yuv420p" }) ?? true, settings.codec(for: format).pixelFormat == "yuv420p",
+              c.width % 2 == 0, c.height % 2 == 0,
               c.clips.allSatisfy({ $0.isStill || ($0.video.colorSpace == "bt709" && ["tv", ""].contains($0.video.colorRange)) })
         else { return .rgba }
         return .yuv420p
@@ -172,10 +175,14 @@ public final class ConcatRenderer {
         let rgbaBytes = c.width * c.height * 4
         let scratch = layout == .yuv420p
             ? (from: UnsafeMutableRawBufferPointer.allocate(byteCount: rgbaBytes, alignment: 64),
-               to: UnsafeMutableRawBufferPointer.allocate(byteCount: rgbaBytes, alignment: 64),
-               out: UnsafeMutableRawBufferPointer.allocate(byteCount: layout.byteCount(width: c.width, height: c.height), alignment: 64))
+               to: UnsafeMutableRawBufferPointer.allocate(byteCount: rgbaBytes, alignment: 64))
             : nil
-        defer { if let scratch { scratch.from.deallocate(); scratch.to.deallocate(); scratch.out.deallocate() } }
+        // An output frame drawn here (4:2:0 from the GPU's RGBA, or a dissolve in either layout).
+        let out = UnsafeMutableRawBufferPointer.allocate(byteCount: layout.byteCount(width: c.width, height: c.height), alignment: 64)
+        defer {
+            if let scratch { scratch.from.deallocate(); scratch.to.deallocate() }
+            out.deallocate()
+        }
         var sources: [Int: ClipFrames] = [:]
         var cutRenderers: [Int: CutRenderer] = [:]
         defer { for s in sources.values { s.close() } }
@@ -206,20 +213,27 @@ public final class ConcatRenderer {
                 var from = try source(k, at: fromTime).frame(at: fromTime)
                 var to = try source(k + 1, at: toTime).frame(at: toTime)
                 timings.decoding += clock.lap()
+                let renderer = try cutRenderers[k] ?? CutRenderer(c.cuts[k], fps: c.fps, width: c.width, height: c.height, context: gpu)
+                cutRenderers[k] = renderer
+                if let p = renderer.dissolveProgress(at: fraction) {  // no GPU: the frames dissolved in their own layout
+                    CrossDissolve.mix(from, to, progress: p, into: out)
+                    timings.transitions += clock.lap()
+                    try encoder.append(frame: UnsafeRawBufferPointer(out))
+                    timings.encoding += clock.lap()
+                    progress(i + 1 - frames.lowerBound)
+                    continue
+                }
                 if let scratch {
                     YUV420.toRGBA(from, width: c.width, height: c.height, into: scratch.from)
                     YUV420.toRGBA(to, width: c.width, height: c.height, into: scratch.to)
                     (from, to) = (UnsafeRawBufferPointer(scratch.from), UnsafeRawBufferPointer(scratch.to))
                 }
-                let renderer = try cutRenderers[k] ?? CutRenderer(c.cuts[k], fps: c.fps, width: c.width, height: c.height,
-                                                                  context: try gpu())
-                cutRenderers[k] = renderer
                 let image = try renderer.frame(fraction: fraction, from: from, to: to)
                 timings.transitions += clock.lap()
                 try image.pixels.withUnsafeBytes { raw in
-                    if let scratch {
-                        YUV420.fromRGBA(raw, width: c.width, height: c.height, into: scratch.out)
-                        try encoder.append(frame: UnsafeRawBufferPointer(scratch.out))
+                    if scratch != nil {
+                        YUV420.fromRGBA(raw, width: c.width, height: c.height, into: out)
+                        try encoder.append(frame: UnsafeRawBufferPointer(out))
                     } else {
                         try encoder.append(frame: raw)
                     }

@@ -88,10 +88,11 @@ public struct Concatenation: Sendable {
             guard let directory, !path.hasPrefix("/") else { return path }
             return (directory as NSString).appendingPathComponent(path)
         }
-        var clips: [ConcatClip] = []
-        for (k, clip) in spec.clips.enumerated() {
-            clips.append(try Self.probe(clip, index: k, path: resolvePath(clip.path), imageDuration: spec.imageDuration))
+        // Probed at once (an ffprobe each); the first failure in the order given is reported.
+        let probed = concurrentMap(spec.clips.indices) { k in
+            Result { try Self.probe(spec.clips[k], index: k, path: resolvePath(spec.clips[k].path), imageDuration: spec.imageDuration) }
         }
+        let clips = try probed.map { try $0.get() }
         var cuts: [ConcatCut] = []
         for k in 0..<max(clips.count - 1, 0) {
             let place = "cut \(k + 1) (between \(clips[k].name) and \(clips[k + 1].name))"

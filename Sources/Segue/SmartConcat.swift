@@ -8,11 +8,13 @@
 //      temporary directory, so the concat list holds only video streams and an out point cannot
 //      be reached early through another stream's packets;
 //   2. its packets give the keyframes (ffprobe, no decoding); `SmartPlan` decides the pieces;
-//   3. each rendered piece is a video-only MP4 made by the normal renderer over its output frames;
+//   3. each rendered piece is a video-only MP4 made by the normal renderer over its output frames
+//      (as 4:2:0 when the sources are BT.709 4:2:0, so untouched inputs meet no colour conversion);
+//      meanwhile the whole sound is mixed and encoded once into a sound-only file;
 //   4. an ffconcat list names the copied stretches (`inpoint` at the keyframe's timestamp,
 //      `outpoint` just before the next keyframe's decoding timestamp, `duration` exact) and the
 //      rendered pieces; ffmpeg reads it with `-c:v copy` (the demuxer's `auto_convert` puts each
-//      piece's own SPS/PPS in band before its keyframes) beside the sound from the FIFO.
+//      piece's own SPS/PPS in band before its keyframes) beside the sound file, copying both.
 //
 // The sound is always mixed and encoded whole: it is cheap, and a crossfade changes it anyway.
 // Copied frames decode bit-identically to the source's. When the inputs differ (or are stills,
@@ -110,19 +112,44 @@ extension ConcatRenderer {
                 list += "duration \(FFmpegText.seconds(Double(sourceFrames.count) / c.fps))\n"
             }
         }
-        // The pieces around the transitions, rendered at once (each has its own decoders and encoder).
+        // The sound, mixed and encoded on its own thread while the pieces around the transitions
+        // are rendered at once (each with its own decoders and encoder).
+        let layout = pictureLayout(for: matched)
+        let soundPath = directory + "/sound.mp4"
+        let sound = try MovieEncoder(path: soundPath, width: c.width, height: c.height, fps: c.fps, format: .mp4, settings: settings,
+                                     audio: audioLayout, videoInput: .none)
+        try withSound(sound) {
+            try renderPieces(rendered, settings: matched, layout: layout, total: plan.renderedFrames, progress: progress)
+        }
+        let listPath = directory + "/pieces.ffconcat"
+        try list.write(toFile: listPath, atomically: true, encoding: .utf8)
+        // 4: the pieces joined, with the sound, both copied.
+        _ = clock.lap()
+        let encoder = try MovieEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format, settings: settings,
+                                       videoInput: .copy(inputArguments: ["-f", "concat", "-safe", "0", "-i", listPath]), copiedSound: soundPath)
+        try encoder.finish()
+        try encoder.commit()
+        timings.smartJoin = clock.lap()
+        return SmartReport(fallbackReason: nil, plan: plan)
+    }
+
+    /// Renders each of `pieces` (output frames into a video-only MP4 at its path) at once,
+    /// adding their timings to `timings`.
+    private func renderPieces(_ pieces: [(path: String, frames: Range<Int>)], settings: MovieSettings, layout: RawPixelFormat,
+                              total frameCount: Int, progress: (ConcatProgress) -> Void) throws {
+        let c = concatenation
         let done = LockedBox(0)
-        let outcomes = concurrentMap(rendered.indices) { n -> Result<ConcatTimings, Error> in
+        let outcomes = concurrentMap(pieces.indices) { n -> Result<ConcatTimings, Error> in
             Result {
-                let piece = rendered[n]
+                let piece = pieces[n]
                 let encoder = try MovieEncoder(path: piece.path, width: c.width, height: c.height, fps: c.fps, format: .mp4,
-                                               settings: matched, audio: nil)
+                                               settings: settings, audio: nil, videoInput: layout == .yuv420p ? .rawYUV420 : .rawFrames)
                 do {
                     var previous = 0
-                    let timings = try renderPicture(into: encoder, frames: piece.frames) { count in
+                    let timings = try renderPicture(into: encoder, frames: piece.frames, layout: layout) { count in
                         _ = done.update { total in  // one report at a time, under the lock
                             total += count - previous
-                            progress(ConcatProgress(framesDone: total, frameCount: plan.renderedFrames))
+                            progress(ConcatProgress(framesDone: total, frameCount: frameCount))
                         }
                         previous = count
                     }
@@ -136,15 +163,6 @@ extension ConcatRenderer {
             }
         }
         for outcome in outcomes { timings.add(try outcome.get()) }
-        let listPath = directory + "/pieces.ffconcat"
-        try list.write(toFile: listPath, atomically: true, encoding: .utf8)
-        // 4: the pieces joined, with the sound.
-        _ = clock.lap()
-        let encoder = try MovieEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format, settings: settings,
-                                       audio: audioLayout, videoInput: .copy(inputArguments: ["-f", "concat", "-safe", "0", "-i", listPath]))
-        try withSound(encoder) {}
-        timings.smartJoin = clock.lap()
-        return SmartReport(fallbackReason: nil, plan: plan)
     }
 
     /// Why the inputs cannot be copied in part, nil when they can.

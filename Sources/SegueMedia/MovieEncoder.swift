@@ -48,14 +48,14 @@ public enum MovieVideoInput: Sendable, Hashable {
     /// the encoder takes them as they are, with no colour conversion.
     case rawYUV420
 
-    /// Whether frames are appended (rather than copied from an input).
-    var isRaw: Bool {
-        if case .copy = self { return false }
-        return true
-    }
     /// An ffmpeg input (its arguments, ending with `-i SOURCE`) whose first video stream is
     /// copied as it is (`-c:v copy`), e.g. a concat list of stretches.
     case copy(inputArguments: [String])
+    /// No picture: a file of sound alone (encoded once, e.g. for a join that copies it).
+    case none
+
+    /// Whether frames are appended (rather than copied from an input or absent).
+    var isRaw: Bool { self == .rawFrames || self == .rawYUV420 }
 }
 
 /// Encodes RGBA frames and Float32 sound into a movie through ffmpeg.
@@ -92,13 +92,16 @@ public final class MovieEncoder: @unchecked Sendable {
     /// Starts ffmpeg.
     /// - Parameters:
     ///   - audio: the layout of the sound written through `audioWriter()`; nil (or a GIF) for none.
+    ///   - copiedSound: a file whose first audio stream is the movie's sound as it is (`-c:a
+    ///     copy`), instead of sound written through `audioWriter()` (`audio` is then ignored).
     /// - Throws: `.unknownOutputFormat`, `.encodingFailed` (settings that do not fit the
     ///   container), `.imageTooLarge`, `.ffmpegNotFound`, `.unwritable` — all before anything
     ///   is created at the destination.
     public init(path: String, width: Int, height: Int, fps: Double, format: MovieFormat? = nil,
                 settings: MovieSettings = MovieSettings(), audio: AudioLayout? = .standard,
-                videoInput: MovieVideoInput = .rawFrames) throws(MediaError) {
+                videoInput: MovieVideoInput = .rawFrames, copiedSound: String? = nil) throws(MediaError) {
         precondition(fps.isFinite && fps > 0, "fps must be positive and finite")
+        precondition(videoInput != .none || copiedSound == nil, "a sound-only movie encodes its sound")
         guard let format = format ?? MovieFormat(pathExtensionOf: path) else {
             throw .unknownOutputFormat(path: path, supported: MovieFormat.extensions)
         }
@@ -106,7 +109,8 @@ public final class MovieEncoder: @unchecked Sendable {
         if let problem = MediaError.sizeProblem(width: width, height: height, path: path) { throw problem }
         let executable = try FFmpeg.ffmpegExecutable(for: path)
         let temporary = try AtomicFile.reserveTemporary(for: path, suffix: "." + format.rawValue)
-        let audio = format.hasAudio ? audio : nil
+        let audio = format.hasAudio && copiedSound == nil ? audio : nil
+        precondition(videoInput != .none || audio != nil, "a movie needs a picture or a sound")
         var fifoDirectory: String?
         if let audio {
             precondition(audio.sampleRate > 0 && (1...8).contains(audio.channels), "invalid audio layout")
@@ -133,25 +137,35 @@ public final class MovieEncoder: @unchecked Sendable {
         self.temporaryPath = temporary
         self.fifoDirectory = fifoDirectory
         var arguments = ["-hide_banner", "-loglevel", "error", "-y"]
+        // Inputs: the picture (first, when there is one), then the sound.
         switch videoInput {
         case .rawFrames, .rawYUV420:
             let layout: RawPixelFormat = videoInput == .rawYUV420 ? .yuv420p : .rgba
             arguments += ["-f", "rawvideo", "-pix_fmt", layout.rawValue, "-s", "\(width)x\(height)", "-r", FFmpeg.rate(fps), "-i", "pipe:0"]
         case let .copy(inputArguments):
             arguments += ["-nostdin"] + inputArguments
+        case .none:
+            arguments += ["-nostdin"]
         }
+        let soundInput = videoInput == .none ? 0 : 1
         if let audio, let fifoDirectory {
-            arguments += ["-f", "f32le", "-ar", String(audio.sampleRate), "-ac", String(audio.channels), "-i", fifoDirectory + "/audio.f32",
-                          "-map", "0:v:0", "-map", "1:a:0"]
-        } else {
-            arguments += ["-map", "0:v:0"]
+            arguments += ["-f", "f32le", "-ar", String(audio.sampleRate), "-ac", String(audio.channels), "-i", fifoDirectory + "/audio.f32"]
+        } else if let copiedSound {
+            arguments += ["-i", copiedSound]
         }
-        if case .copy = videoInput {
-            arguments += ["-c:v", "copy"]
-        } else {
+        if videoInput != .none { arguments += ["-map", "0:v:0"] }
+        if audio != nil || copiedSound != nil { arguments += ["-map", "\(soundInput):a:0"] }
+        switch videoInput {
+        case .copy: arguments += ["-c:v", "copy"]
+        case .none: arguments += ["-vn"]
+        case .rawFrames, .rawYUV420:
             arguments += settings.videoArguments(for: format, width: width, height: height, yuvInput: videoInput == .rawYUV420)
         }
-        arguments += audio == nil ? ["-an"] : settings.audioArguments(for: format)
+        if copiedSound != nil {
+            arguments += ["-c:a", "copy"]
+        } else {
+            arguments += audio == nil ? ["-an"] : settings.audioArguments(for: format)
+        }
         if format == .mp4 || format == .mov { arguments += ["-movflags", "+faststart"] }
         arguments += ["-f", format.muxer, temporary]
         do {
@@ -173,7 +187,7 @@ public final class MovieEncoder: @unchecked Sendable {
     public func append(frame: UnsafeRawBufferPointer) throws(MediaError) {
         precondition(videoInput != .rawYUV420 || frame.count == YUV420.byteCount(width: width, height: height), "expected a \(width)x\(height) 4:2:0 frame")
         precondition(videoInput != .rawFrames || frame.count == width * height * 4, "expected a \(width)x\(height) RGBA frame")
-        if case .copy = videoInput { preconditionFailure("frames are appended only to a movie made from raw frames") }
+        precondition(videoInput.isRaw, "frames are appended only to a movie made from raw frames")
         guard let tool else { preconditionFailure("MovieEncoder used after finish() or cancel()") }
         if let code = tool.write(frame) {
             self.tool = nil

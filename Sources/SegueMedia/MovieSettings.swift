@@ -198,8 +198,10 @@ public struct MovieSettings: Sendable, Hashable {
                 // Stretches that join a copied stream: its profile, level, pixel format, B-frame
                 // delay and colour description.
                 arguments += matching.x264Arguments
-                filters.append("scale=out_color_matrix=\(matching.colorMatrix):out_range=\(matching.colorRange == "pc" ? "pc" : "tv")")
-                filters.append("format=\(matching.pixelFormat)")
+                if !yuvInput || matching.pixelFormat != "yuv420p" || matching.colorMatrix != "bt709" || matching.colorRange == "pc" {
+                    filters.append("scale=out_color_matrix=\(matching.colorMatrix):out_range=\(matching.colorRange == "pc" ? "pc" : "tv")")
+                    filters.append("format=\(matching.pixelFormat)")
+                }
                 return arguments + ["-vf", filters.joined(separator: ",")] + matching.tagArguments
             }
         case .hevc:

@@ -23,7 +23,7 @@ struct ConcatBench {
         print("where segue's time goes (its feeding thread; decoders and the encoder run in parallel in ffmpeg processes):")
         for r in results {
             guard let t = r.timings else { continue }
-            var line = "  \(r.mode): waiting for decoders \(String(format: "%.2f", t.decoding)) s, transitions on the GPU "
+            var line = "  \(r.mode): waiting for decoders \(String(format: "%.2f", t.decoding)) s, drawing transitions "
                 + "\(String(format: "%.2f", t.transitions)) s, blocked on the encoder \(String(format: "%.2f", t.encoding)) s"
             if let rendered = r.renderedFrames {
                 line += "; \(rendered) of \(r.frames) frames rendered, sources copied and indexed in \(String(format: "%.2f", t.smartPreparation)) s, "

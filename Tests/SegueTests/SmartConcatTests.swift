@@ -3,7 +3,7 @@
 // sources' (framemd5); frames inside them must equal a full render's within the codec's error;
 // inputs that differ fall back to a full render and say why.
 import Foundation
-import Segue
+@testable import Segue
 import Testing
 
 @Suite("Concatenation: smart rendering")
@@ -16,22 +16,32 @@ struct SmartConcatTests {
 
     /// A 4 s 160×120 clip at 30 fps: a moving pattern, H.264 with B-frames and a keyframe every
     /// 40 frames, and an AAC tone.
-    private func makeSource(_ path: String, hue: Int, tone: Int, size: String = "160x120") throws {
+    /// `bt709`: converted and tagged as HD video is (the pieces then travel as 4:2:0).
+    private func makeSource(_ path: String, hue: Int, tone: Int, size: String = "160x120", bt709: Bool = false) throws {
+        let colour = bt709 ? ["-vf", "scale=out_color_matrix=bt709:out_range=tv", "-colorspace", "bt709", "-color_primaries", "bt709",
+                              "-color_trc", "bt709", "-color_range", "tv"] : []
         try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=\(size):r=30:d=4,hue=h=\(hue)", "-f", "lavfi", "-i", "sine=frequency=\(tone):duration=4",
-                    "-c:v", "libx264", "-preset", "veryfast", "-g", "40", "-keyint_min", "40", "-sc_threshold", "0", "-pix_fmt", "yuv420p",
-                    "-c:a", "aac", path])
+                    "-c:v", "libx264", "-preset", "veryfast", "-g", "40", "-keyint_min", "40", "-sc_threshold", "0", "-pix_fmt", "yuv420p"]
+                   + colour + ["-c:a", "aac", path])
     }
 
-    @Test("copied frames are bit-identical to the sources; rendered ones match a full render; the file decodes cleanly")
-    func copiesAndRenders() throws {
+    /// Untagged sources with the built-in fade (RGBA pieces, dissolved on the CPU); BT.709 sources
+    /// with the fade (4:2:0 pieces, dissolved in place) and with a wipe (4:2:0 pieces, converted
+    /// for the GPU and back).
+    @Test("copied frames are bit-identical to the sources; rendered ones match a full render; the file decodes cleanly",
+          arguments: [(false, "fade"), (true, "fade"), (true, "wipe")])
+    func copiesAndRenders(bt709: Bool, effect: String) throws {
         let dir = try MediaDirectory()
         let paths = [dir.file("a.mp4"), dir.file("b.mp4"), dir.file("c.mp4")]
-        for (k, path) in paths.enumerated() { try makeSource(path, hue: k * 120, tone: 300 * (k + 1)) }
-        let spec = ConcatSpec(clips: paths.map { ClipSpec(path: $0) }, transition: CutSpec(effect: "fade", duration: 1))
+        for (k, path) in paths.enumerated() { try makeSource(path, hue: k * 120, tone: 300 * (k + 1), bt709: bt709) }
+        let spec = ConcatSpec(clips: paths.map { ClipSpec(path: $0) }, transition: CutSpec(effect: effect, duration: 1))
         let concatenation = try Concatenation(spec: spec)
         let settings = MovieSettings(preset: "veryfast", crf: 18)
         let smart = dir.file("smart.mp4"), full = dir.file("full.mp4")
-        let report = try ConcatRenderer(concatenation, output: smart, settings: settings).renderSmart()
+        let renderer = try ConcatRenderer(concatenation, output: smart, settings: settings)
+        let pieceSettings = MovieSettings(preset: "veryfast", crf: 18, matching: MatchedVideo(concatenation.clips[0].video))
+        #expect(renderer.pictureLayout(for: pieceSettings) == (bt709 ? .yuv420p : .rgba))
+        let report = try renderer.renderSmart()
         #expect(report.fallbackReason == nil)
         let plan = try #require(report.plan)
         // Clips start at output frames 0, 90, 180 (300 in all); keyframes at source frames 0, 40, 80;
@@ -55,10 +65,10 @@ struct SmartConcatTests {
                 var sum = 0
                 for j in smartFrames[i].indices where j % 4 != 3 { sum += abs(Int(smartFrames[i][j]) - Int(fullFrames[i][j])) }
                 let mean = Double(sum) / Double(smartFrames[i].count / 4 * 3)
-                // Two independent lossy encodes (CRF 18) of testsrc2's fine detail, with different
-                // RGB→Y'CbCr matrices (the sources' BT.601 here, BT.709 in the full render): each is
-                // about 2 levels from the rendered RGBA, so they differ by 3–3.5 on average.
-                #expect(mean < 5, "rendered frame \(i) differs from the full render by \(mean)")
+                // Two independent lossy encodes (CRF 18) of testsrc2's fine detail: each is about 2
+                // levels from the rendered frame, so they differ by up to 3.5 on average (untagged
+                // sources: also different RGB→Y'CbCr matrices, BT.601 here and BT.709 in the full render).
+                #expect(mean < 5, "\(effect): rendered frame \(i) differs from the full render by \(mean)")
             }
         }
         let errors = try runTool("ffmpeg", ["-v", "error", "-i", smart, "-f", "null", "-"])
