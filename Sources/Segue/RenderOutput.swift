@@ -43,10 +43,13 @@ public protocol FrameSink: AnyObject {
 }
 
 /// Opens the sink for an output.
-public func makeFrameSink(_ output: RenderOutput, width: Int, height: Int, fps: Double) throws -> FrameSink {
+/// - Parameter settings: the encoder's preset and CRF for an MP4 (default: x264's medium, 23).
+public func makeFrameSink(_ output: RenderOutput, width: Int, height: Int, fps: Double,
+                          settings: MovieSettings = MovieSettings()) throws -> FrameSink {
     switch output {
     case let .directory(path): return try DirectorySink(path: path, width: width, height: height)
     case .standardOutput: return RawSink(fd: STDOUT_FILENO, width: width, height: height)
+    case let .video(path, .mp4): return try MovieSink(path: path, width: width, height: height, fps: fps, settings: settings)
     case let .video(path, format): return try VideoSink(path: path, width: width, height: height, fps: fps, format: format)
     }
 }
@@ -155,7 +158,37 @@ final class RawSink: FrameSink {
     func cancel() {}
 }
 
-/// A video through ffmpeg.
+/// An MP4 (H.264, BT.709, tagged so). Frames of an even size are converted here to 4:2:0
+/// (`YUV420`, while the device draws the next frames), so the pipe carries 1.5 bytes a pixel
+/// instead of 4 and ffmpeg converts nothing; odd sizes go as RGBA, padded by ffmpeg.
+final class MovieSink: FrameSink {
+    let encoder: MovieEncoder
+    private let planar: UnsafeMutableRawBufferPointer?
+
+    init(path: String, width: Int, height: Int, fps: Double, settings: MovieSettings) throws {
+        let even = width % 2 == 0 && height % 2 == 0
+        encoder = try MovieEncoder(path: path, width: width, height: height, fps: fps, format: .mp4, settings: settings, audio: nil,
+                                   videoInput: even ? .rawYUV420 : .rawFrames)
+        planar = even ? .allocate(byteCount: YUV420.byteCount(width: width, height: height), alignment: 64) : nil
+    }
+
+    deinit { planar?.deallocate() }
+
+    func write(frame index: Int, pixels: UnsafeRawBufferPointer) throws {
+        guard let planar else { return try encoder.append(frame: pixels) }  // premultiplied: colour over black
+        YUV420.fromRGBA(pixels, width: encoder.width, height: encoder.height, into: planar)
+        try encoder.append(frame: UnsafeRawBufferPointer(planar))
+    }
+
+    func finish() throws {
+        try encoder.finish()
+        try encoder.commit()
+    }
+
+    func cancel() { encoder.cancel() }
+}
+
+/// A WebM, GIF or APNG through ffmpeg.
 final class VideoSink: FrameSink {
     let encoder: VideoEncoder
 

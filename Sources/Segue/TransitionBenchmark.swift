@@ -88,7 +88,8 @@ public struct TransitionBenchmark {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try ImageFile.write(from, to: dir + "/from.png")
         try ImageFile.write(to, to: dir + "/to.png")
-        let graph = "[0:v]loop=loop=-1:size=1,fps=30,format=gbrp[a];[1:v]loop=loop=-1:size=1,fps=30,format=gbrp[b];"
+        // Each input decoded and converted once (the conversion before the loop).
+        let graph = "[0:v]format=gbrp,loop=loop=-1:size=1,fps=30[a];[1:v]format=gbrp,loop=loop=-1:size=1,fps=30[b];"
             + "[a][b]xfade=transition=\(transition):duration=\(duration):offset=0,format=rgba"
         let arguments = ["-hide_banner", "-loglevel", "error", "-i", dir + "/from.png", "-i", dir + "/to.png",
                          "-filter_complex", graph, "-frames:v", String(frames), "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"]

@@ -212,7 +212,8 @@ public final class MovieEncoder: @unchecked Sendable {
 
     /// Ends the picture and waits for ffmpeg to finish (the sound writer must close its stream
     /// too). The output stays under its temporary name until `commit()`.
-    /// - Throws: `.encodingFailed` without frames, `.writeFailed` when ffmpeg fails; the temporary is then removed.
+    /// - Throws: `.encodingFailed` without frames or when ffmpeg wrote nothing, `.writeFailed` when
+    ///   ffmpeg fails; the temporary is then removed.
     public func finish() throws(MediaError) {
         guard let tool else { preconditionFailure("MovieEncoder used after finish() or cancel()") }
         guard frameCount > 0 || !videoInput.isRaw else {
@@ -225,6 +226,14 @@ public final class MovieEncoder: @unchecked Sendable {
             cancelled.withLock { $0 = true }
             removeTemporaries()
             throw Self.failure(path: path, status: status, stderr: stderr, temporary: temporaryPath)
+        }
+        // ffmpeg said it succeeded; the file must say so too (an encoder that wrote nothing, or a
+        // stand-in for ffmpeg, must not leave an empty movie behind an exit status of 0).
+        var info = stat()
+        guard stat(temporaryPath, &info) == 0, info.st_size > 0 else {
+            cancelled.withLock { $0 = true }
+            removeTemporaries()
+            throw .encodingFailed(path: path, format: format.description, message: "ffmpeg exited with status 0 but wrote no \(format.description) data")
         }
         exitStatus = (status, stderr)
     }

@@ -1,7 +1,8 @@
 // `segue bench`: frames per second of each built-in, (a) shading only, (b) with readback,
 // (c) end to end as raw frames into a pipe, beside ffmpeg's xfade on the same inputs and
 // frame count and the moderngl peer (the fade through OpenGL on the same driver). ffmpeg decodes
-// each input once (loop filter) so the comparison is of transition rendering, not PNG decoding.
+// each input once (loop filter) so the comparison is of transition rendering, not PNG decoding;
+// then the same into an MP4 beside xfade and x264 alone.
 // `--account` prints where a frame's time goes instead (Docs/Performance.md).
 import ArgumentParser
 import Foundation
@@ -36,10 +37,10 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Benchmark segue concat instead: three 10 s clips of --size at 30 fps with two 1 s fades, full and --smart, against ffmpeg xfade + acrossfade.")
     var concat = false
 
-    @Option(help: ArgumentHelp("x264 preset of every encode (--concat).", valueName: "P"))
+    @Option(help: ArgumentHelp("x264 preset of every encode (--concat and the MP4 comparison).", valueName: "P"))
     var preset: String = "veryfast"
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("x264 CRF of every encode (--concat).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("x264 CRF of every encode (--concat and the MP4 comparison).", valueName: "N"))
     var crf: Int = 23
 
     @Flag(help: "Account for a frame stage by stage instead: shading, readback, straight alpha, pipe write, end to end, and the encoder's colour conversion.")
@@ -115,6 +116,28 @@ struct BenchCommand: ParsableCommand {
             let (fps, ours) = try alongside(both) { try bench.xfadeFramesPerSecond(peer.xfade) }
             let ratios = both.split(separator: ",").map { ratio(String($0), ours, fps) }.joined(separator: ", ")
             print(row(peer.xfade, "pipe", String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps)) + "   " + ratios)
+        }
+        try runMP4Comparison(bench, resolved: resolved)
+    }
+
+    /// Into an MP4 with the same x264 settings: Segue (before and after the peer, averaged), ffmpeg
+    /// xfade, and x264 alone on the same frames, the floor both share.
+    private func runMP4Comparison(_ bench: TransitionBenchmark, resolved: [String: (Effect, [String: ParameterValue])]) throws {
+        let settings = MovieSettings(preset: preset, crf: crf)
+        try settings.validate(for: .mp4, path: "bench.mp4")
+        print("")
+        print("MP4 (libx264 --preset \(preset) --crf \(crf), \(bench.frames) frames): fps")
+        print("effect".padding(toLength: 12, withPad: " ", startingAt: 0) + "     segue     xfade  x264 alone   segue/xfade   ceiling (x264 alone/xfade)")
+        for (name, xfade) in [("fade", "fade"), ("wipe", "wipeleft")] {
+            guard let (effect, values) = resolved[name] else { continue }
+            let before = try bench.mp4Seconds(effect, parameters: values, settings: settings)
+            let peer = try bench.xfadeMP4Seconds(xfade, settings: settings)
+            let after = try bench.mp4Seconds(effect, parameters: values, settings: settings)
+            let alone = try bench.x264AloneSeconds(effect, parameters: values, settings: settings)
+            let n = Double(bench.frames), ours = (before + after) / 2
+            let cells = [n / ours, n / peer, n / alone].map { String(format: "%10.1f", $0) }.joined()
+            print("\(name)/\(xfade)".padding(toLength: 12, withPad: " ", startingAt: 0) + cells
+                  + String(format: "   %10.2fx   %10.2fx", peer / ours, peer / alone))
         }
     }
 
