@@ -2,7 +2,7 @@
 // (c) end to end as raw frames into a pipe, beside ffmpeg's xfade on the same inputs and
 // frame count and the moderngl peer (the fade through OpenGL on the same driver). ffmpeg decodes
 // each input once (loop filter) so the comparison is of transition rendering, not PNG decoding;
-// then the same into an MP4 beside xfade and x264 alone.
+// then the same into an MP4 beside xfade and x264 alone, and the mesh pipeline (`--meshes`).
 // `--account` prints where a frame's time goes instead (Docs/Performance.md).
 import ArgumentParser
 import Foundation
@@ -118,6 +118,9 @@ struct BenchCommand: ParsableCommand {
             print(row(peer.xfade, "pipe", String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps)) + "   " + ratios)
         }
         try runMP4Comparison(bench, resolved: resolved)
+        // The mesh targets too, so that one command prints every figure and ratio.
+        print("")
+        try MeshBench(width: bench.width, height: bench.height, frames: frames, context: bench.context).run()
     }
 
     /// Into an MP4 with the same x264 settings: Segue (before and after the peer, averaged), ffmpeg

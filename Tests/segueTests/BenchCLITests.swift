@@ -1,10 +1,11 @@
 // `segue bench --account`: the per-stage table (one row per effect, nine columns, stages that add
 // up to the printed sum), a gl-transitions file among the effects, and one error line for an
-// unknown effect. (Speed itself is never asserted.)
+// unknown effect; the whole `segue bench` at a tiny size: every section present, the MP4 ratios
+// equal to the quotients of the printed rates. (Speed itself is never asserted.)
 import Foundation
 import Testing
 
-@Suite("segue bench --account")
+@Suite("segue bench")
 struct BenchCLITests {
     private static let glsl = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/gallery/tint.glsl").path
@@ -28,6 +29,31 @@ struct BenchCLITests {
             #expect(abs(numbers[0] + numbers[1] + numbers[2] + numbers[3] - numbers[4]) <= 0.021, "\(line)")
             #expect(cells[8].hasSuffix("/3"))
         }
+    }
+
+    @Test("the whole bench: every built-in, the xfade peers, the MP4 comparison with its ceiling, the mesh rows with their ratios")
+    func whole() throws {
+        let r = try segue(["bench", "--size", "32x16", "--frames", "3", "--runs", "1", "--no-moderngl", "--preset", "ultrafast"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("fade        pipe") && $0.contains("fade: ") && $0.contains("x (segue") }, "\(r.stdoutText)")
+        let mp4 = try #require(lines.firstIndex { $0.hasPrefix("MP4 (libx264 --preset ultrafast --crf 23, 3 frames)") }, "\(r.stdoutText)")
+        for (offset, name) in [(2, "fade/fade"), (3, "wipe/wipelef")] {
+            let cells = lines[mp4 + offset].split(separator: " ").map(String.init)
+            try #require(cells.count == 6, "\(lines[mp4 + offset])")
+            #expect(cells[0] == name)
+            let fps = cells[1...3].compactMap(Double.init)
+            #expect(fps.count == 3 && fps.allSatisfy { $0 > 0 })
+            // The ratios are the fps columns' quotients (segue/xfade, x264 alone/xfade), to rounding.
+            let ratios = cells[4...5].compactMap { Double($0.dropLast()) }
+            try #require(ratios.count == 2 && fps.count == 3)
+            #expect(abs(ratios[0] - fps[0] / fps[1]) <= 0.01 * ratios[0] + 0.06 && abs(ratios[1] - fps[2] / fps[1]) <= 0.01 * ratios[1] + 0.06,
+                    "\(lines[mp4 + offset])")
+        }
+        for label in ["static ", "re-uploaded ", "  no readback ", "  1x1 grid ", "fade (readback) ", "rebuilt "] {
+            #expect(lines.contains { $0.hasPrefix(label) && $0.contains(" fps ") }, "no mesh row \(label)")
+        }
+        #expect(lines.contains { $0.contains("static mesh / fade: ") } && lines.contains { $0.contains("rebuilt / static: ") })
     }
 
     @Test("an unknown effect is one error line")
