@@ -88,26 +88,23 @@ public struct ConcatBenchmark {
             try full.render()
             return (concatenation.frameCount, full.timings, nil)
         })
-        log("segue concat --smart")
-        let smart = try ConcatRenderer(concatenation, output: dir + "/smart.mp4", settings: settings, context: context)
-        results.append(try measure("segue --smart") {
-            let report = try smart.renderSmart()
-            if let reason = report.fallbackReason { throw RenderError.invalidValue("the smart render fell back: \(reason)") }
-            return (concatenation.frameCount, smart.timings, report.plan?.renderedFrames)
-        })
+        func smart(_ concatenation: Concatenation, _ mode: String, _ output: String) throws {
+            log(mode)
+            let renderer = try ConcatRenderer(concatenation, output: dir + "/" + output, settings: settings, context: context)
+            results.append(try measure(mode) {
+                let report = try renderer.renderSmart()
+                if let reason = report.fallbackReason { throw RenderError.invalidValue("the smart render fell back: \(reason)") }
+                return (concatenation.frameCount, renderer.timings, report.plan?.renderedFrames)
+            })
+        }
+        try smart(concatenation, "segue --smart", "smart.mp4")
         // The same fade as a transition file, which is drawn on the GPU (the built-in `fade` is
         // dissolved on the CPU in the frames' own layout): what any other effect costs.
         let fadeFile = dir + "/fade.glsl"
         try "// Origin: top-left\nvec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress); }\n"
             .write(toFile: fadeFile, atomically: true, encoding: .utf8)
-        let onGPU = try Concatenation(spec: ConcatSpec(clips: clips.map { ClipSpec(path: $0) }, transition: CutSpec(effect: fadeFile, duration: 1)))
-        log("segue concat --smart, the fade as a .glsl file (GPU)")
-        let smartGPU = try ConcatRenderer(onGPU, output: dir + "/smart-gpu.mp4", settings: settings, context: context)
-        results.append(try measure("--smart .glsl") {
-            let report = try smartGPU.renderSmart()
-            if let reason = report.fallbackReason { throw RenderError.invalidValue("the smart render fell back: \(reason)") }
-            return (onGPU.frameCount, smartGPU.timings, report.plan?.renderedFrames)
-        })
+        try smart(Concatenation(spec: ConcatSpec(clips: clips.map { ClipSpec(path: $0) }, transition: CutSpec(effect: fadeFile, duration: 1))),
+                  "--smart .glsl", "smart-gpu.mp4")
         return results
     }
 

@@ -1,7 +1,8 @@
 // `segue bench --account`: the per-stage table (one row per effect, nine columns, stages that add
 // up to the printed sum), a gl-transitions file among the effects, and one error line for an
 // unknown effect; the whole `segue bench` at a tiny size: every section present, the MP4 ratios
-// equal to the quotients of the printed rates. (Speed itself is never asserted.)
+// equal to the quotients of the printed rates; `--concat` on tiny clips. (Speed itself is never
+// asserted.)
 import Foundation
 import Testing
 
@@ -54,6 +55,25 @@ struct BenchCLITests {
             #expect(lines.contains { $0.hasPrefix(label) && $0.contains(" fps ") }, "no mesh row \(label)")
         }
         #expect(lines.contains { $0.contains("static mesh / fade: ") } && lines.contains { $0.contains("rebuilt / static: ") })
+    }
+
+    @Test("--concat: four rows whose ratios are the quotients of their seconds; the smart renders draw 60 of 840 frames")
+    func concat() throws {
+        let r = try segue(["bench", "--concat", "--size", "64x48", "--preset", "ultrafast"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdoutText.split(separator: "\n").map(String.init)
+        var seconds: [String: (Double, Double)] = [:]
+        for mode in ["ffmpeg xfade", "segue full", "segue --smart", "--smart .glsl"] {
+            let row = try #require(lines.first { $0.hasPrefix(mode + " ") }, "no row \(mode): \(r.stdoutText)")
+            let numbers = row.dropFirst(mode.count).split(separator: " ").compactMap { Double($0) }
+            try #require(numbers.count >= 3, "\(row)")
+            seconds[mode] = (numbers[0], numbers[2])
+        }
+        let reference = try #require(seconds["ffmpeg xfade"]).0
+        for (mode, (time, ratio)) in seconds {
+            #expect(abs(ratio - reference / time) <= 0.01 + 0.01 * ratio, "\(mode): \(ratio) against \(reference / time)")
+        }
+        #expect(lines.filter { $0.contains("60 of 840 frames rendered") }.count == 2, "\(r.stdoutText)")
     }
 
     @Test("an unknown effect is one error line")
