@@ -46,11 +46,7 @@ struct ConcatCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A soundtrack under the whole edit, faded out at the end.", valueName: "FILE"))
     var audio: String?
 
-    @Option(help: ArgumentHelp("Encoder speed preset (x264 names: ultrafast … veryslow; default medium).", valueName: "P"))
-    var preset: String?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Quality (constant rate factor; lower is better).", valueName: "N"))
-    var crf: Int?
+    @OptionGroup(title: "Encoding") var encoder: EncoderOptions
 
     @Option(help: ArgumentHelp("Video codec: h264, hevc, vp9 or prores (default: h264; vp9 for .webm).", valueName: "C"))
     var codec: String?
@@ -86,7 +82,7 @@ struct ConcatCommand: ParsableCommand {
         if let audio { description.audio = audio }
         let directory = spec.map { ($0 as NSString).deletingLastPathComponent }
         let concatenation = try Concatenation(spec: description, directory: directory.flatMap { $0.isEmpty ? nil : $0 })
-        let settings = MovieSettings(codec: codec.flatMap(MovieCodec.init(name:)), preset: preset, crf: crf)
+        let settings = MovieSettings(codec: codec.flatMap(MovieCodec.init(name:)), preset: encoder.preset, crf: encoder.crf)
         let device = deviceOptions
         let renderer = try ConcatRenderer(concatenation, output: output, settings: settings, context: { try device.context() })
         let progress = ProgressLine(total: concatenation.frameCount)

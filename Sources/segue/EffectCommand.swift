@@ -40,12 +40,14 @@ struct EffectCommand: ParsableCommand {
     var scale: Double = 1
 
     @OptionGroup var deviceOptions: DeviceOptions
+    @OptionGroup(title: "MP4 encoding") var encoder: EncoderOptions
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output: an image (.png/.jpg) with --time; a directory, '-' or a video with --duration.", valueName: "OUT"))
     var output: String
 
     func validate() throws {
         guard (time == nil) != (duration == nil) else { throw ValidationError("give exactly one of --time (an image) or --duration (an animation)") }
+        try encoder.validate(output: output)
         if let time { guard time.isFinite, time >= 0 else { throw ValidationError("--time must be a finite number of seconds ≥ 0, got \(time)") } }
         if let duration { guard duration.isFinite, duration > 0 else { throw ValidationError("--duration must be a positive number of seconds, got \(duration)") } }
         guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000], got \(fps)") }
@@ -68,7 +70,8 @@ struct EffectCommand: ParsableCommand {
             try ImageFile.write(try renderer.frame(time: time!), to: output)
             return
         }
-        let sink = try makeFrameSink(destination, width: renderer.width, height: renderer.height, fps: fps)
+        let sink = try makeFrameSink(destination, width: renderer.width, height: renderer.height, fps: fps,
+                                     settings: encoder.settings(for: destination))
         let progress = ProgressLine(total: try Timeline.frameCount(duration: duration, fps: fps))
         defer { progress.finish() }
         try renderer.render(duration: duration, fps: fps, to: sink, progress: progress.update)

@@ -44,12 +44,14 @@ struct MeshCommand: ParsableCommand {
     var antialias = false
 
     @OptionGroup var deviceOptions: DeviceOptions
+    @OptionGroup(title: "MP4 encoding") var encoder: EncoderOptions
 
     @Option(name: .shortAndLong, help: "Output: an image (.png/.jpg), or with --to-mesh a directory, '-' or a video.")
     var output: String
 
     func validate() throws {
         guard (mesh == nil) != (meshFile == nil) else { throw ValidationError("give exactly one of --mesh or --mesh-file") }
+        try encoder.validate(output: output)
         guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a positive number, got \(scale)") }
         guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be in (0, 1000], got \(fps)") }
     }
@@ -67,7 +69,9 @@ struct MeshCommand: ParsableCommand {
             return
         }
         let timeline = try Timeline(timing: timing.timing(defaultCurve: "linear", defaultDuration: duration, duration: duration), fps: fps)
-        let sink = try makeFrameSink(try RenderOutput(path: output), width: renderer.width, height: renderer.height, fps: fps)
+        let destination = try RenderOutput(path: output)
+        let sink = try makeFrameSink(destination, width: renderer.width, height: renderer.height, fps: fps,
+                                     settings: encoder.settings(for: destination))
         let progress = ProgressLine(total: timeline.frameCount)
         defer { progress.finish() }
         try renderer.render(from: start, to: end, timeline: timeline, to: sink, progress: progress.update)

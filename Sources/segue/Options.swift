@@ -68,6 +68,29 @@ struct InputOptions: ParsableArguments {
     }
 }
 
+/// The H.264 encoder's speed and quality, for commands that can write a movie.
+struct EncoderOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Encoder speed preset (x264 names: ultrafast … veryslow; default medium).", valueName: "P"))
+    var preset: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Quality (constant rate factor; lower is better; default: the codec's own, 23 for H.264).", valueName: "N"))
+    var crf: Int?
+
+    /// Refuses the options for an output that is not an MP4 (call from `validate()`).
+    func validate(output: String) throws {
+        if (preset != nil || crf != nil) && VideoFormat(pathExtensionOf: output) != .mp4 {
+            throw ValidationError("--preset and --crf apply to an .mp4 output, not '\(output)'")
+        }
+    }
+
+    /// The settings for `output`, checked against an MP4 (an unknown preset, a CRF out of range).
+    func settings(for output: RenderOutput) throws -> MovieSettings {
+        let settings = MovieSettings(preset: preset, crf: crf)
+        if case let .video(path, .mp4) = output { try settings.validate(for: .mp4, path: path) }
+        return settings
+    }
+}
+
 extension ResizeMode: ExpressibleByArgument {}
 
 /// Writes a progress line to stderr when stderr is a terminal.

@@ -19,6 +19,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var effectOptions: EffectOptions
     @OptionGroup(title: "Stitchable shader options") var stitchable: StitchableOptions
     @OptionGroup var timing: TimingOptions
+    @OptionGroup(title: "MP4 encoding") var encoder: EncoderOptions
 
     @Option(parsing: .unconditional, help: "Frames per second.")
     var fps: Double = 30
@@ -28,6 +29,7 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000], got \(fps)") }
+        try encoder.validate(output: output)
     }
 
     func run() throws {
@@ -38,7 +40,7 @@ struct RenderCommand: ParsableCommand {
         let timeline = try timing.timeline(for: effect, duration: effectOptions.duration, fps: fps)
         let renderer = try TransitionRenderer(effect: effect, from: from, to: to, width: w, height: h, resize: inputs.resize,
                                               parameters: values, textures: textures, context: deviceOptions.context())
-        let sink = try makeFrameSink(destination, width: w, height: h, fps: fps)
+        let sink = try makeFrameSink(destination, width: w, height: h, fps: fps, settings: encoder.settings(for: destination))
         let progress = ProgressLine(total: timeline.frameCount)
         defer { progress.finish() }
         try renderer.render(timeline, to: sink, progress: progress.update)

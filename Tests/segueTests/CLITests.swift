@@ -112,6 +112,28 @@ struct CLITests {
         #expect(listing(dir) == ["from.png", "out.mp4", "to.png"])
     }
 
+    @Test("--preset and --crf reach the MP4 encoder: a higher CRF gives a smaller file; other outputs and bad values are refused")
+    func encoderOptions() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try writeInputs(dir, width: 64, height: 48, from: Pixel(200, 30, 90), to: Pixel(20, 180, 240))
+        let base = ["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "doom-melt", "--duration", "0.5", "--fps", "20"]
+        var sizes: [Int] = []
+        for crf in ["5", "45"] {
+            let r = try segue(base + ["--preset", "ultrafast", "--crf", crf, "-o", dir + "/crf\(crf).mp4"])
+            #expect(r.status == 0, "\(r.stderr)")
+            sizes.append((try FileManager.default.attributesOfItem(atPath: dir + "/crf\(crf).mp4")[.size] as? Int) ?? 0)
+        }
+        #expect(sizes[0] > sizes[1] && sizes[1] > 0, "CRF 5 gives \(sizes[0]) bytes, CRF 45 \(sizes[1])")
+        let png = try segue(base + ["--crf", "20", "-o", dir + "/frames"])
+        #expect(png.status == 1 && png.stderr.hasPrefix("error: ") && png.stderr.contains("--preset and --crf apply to an .mp4 output"), "\(png.stderr)")
+        let bad = try segue(base + ["--preset", "warp", "-o", dir + "/bad.mp4"])
+        #expect(bad.status == 1 && bad.stderr.hasPrefix("error: ") && bad.stderr.contains("unknown preset 'warp'"), "\(bad.stderr)")
+        let range = try segue(base + ["--crf", "99", "-o", dir + "/bad.mp4"])
+        #expect(range.status == 1 && range.stderr.contains("--crf for h264 must be from 0 to 51, got 99"), "\(range.stderr)")
+        #expect(listing(dir) == ["crf45.mp4", "crf5.mp4", "from.png", "to.png"])
+    }
+
     // MARK: - Bad input
 
     func expectFailure(_ args: [String], _ message: String, environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws {
