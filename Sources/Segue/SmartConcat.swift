@@ -117,7 +117,7 @@ extension ConcatRenderer {
         let layout = pictureLayout(for: matched)
         let soundPath = directory + "/sound.mp4"
         let sound = try MovieEncoder(path: soundPath, width: c.width, height: c.height, fps: c.fps, format: .mp4, settings: settings,
-                                     audio: audioLayout, videoInput: .none)
+                                     audio: audioLayout, videoInput: .soundOnly)
         try withSound(sound) {
             try renderPieces(rendered, settings: matched, layout: layout, total: plan.renderedFrames, progress: progress)
         }

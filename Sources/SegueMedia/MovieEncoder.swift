@@ -52,7 +52,7 @@ public enum MovieVideoInput: Sendable, Hashable {
     /// copied as it is (`-c:v copy`), e.g. a concat list of stretches.
     case copy(inputArguments: [String])
     /// No picture: a file of sound alone (encoded once, e.g. for a join that copies it).
-    case none
+    case soundOnly
 
     /// Whether frames are appended (rather than copied from an input or absent).
     var isRaw: Bool { self == .rawFrames || self == .rawYUV420 }
@@ -101,7 +101,7 @@ public final class MovieEncoder: @unchecked Sendable {
                 settings: MovieSettings = MovieSettings(), audio: AudioLayout? = .standard,
                 videoInput: MovieVideoInput = .rawFrames, copiedSound: String? = nil) throws(MediaError) {
         precondition(fps.isFinite && fps > 0, "fps must be positive and finite")
-        precondition(videoInput != .none || copiedSound == nil, "a sound-only movie encodes its sound")
+        precondition(videoInput != .soundOnly || copiedSound == nil, "a sound-only movie encodes its sound")
         guard let format = format ?? MovieFormat(pathExtensionOf: path) else {
             throw .unknownOutputFormat(path: path, supported: MovieFormat.extensions)
         }
@@ -110,7 +110,7 @@ public final class MovieEncoder: @unchecked Sendable {
         let executable = try FFmpeg.ffmpegExecutable(for: path)
         let temporary = try AtomicFile.reserveTemporary(for: path, suffix: "." + format.rawValue)
         let audio = format.hasAudio && copiedSound == nil ? audio : nil
-        precondition(videoInput != .none || audio != nil, "a movie needs a picture or a sound")
+        precondition(videoInput != .soundOnly || audio != nil, "a movie needs a picture or a sound")
         var fifoDirectory: String?
         if let audio {
             precondition(audio.sampleRate > 0 && (1...8).contains(audio.channels), "invalid audio layout")
@@ -144,20 +144,20 @@ public final class MovieEncoder: @unchecked Sendable {
             arguments += ["-f", "rawvideo", "-pix_fmt", layout.rawValue, "-s", "\(width)x\(height)", "-r", FFmpeg.rate(fps), "-i", "pipe:0"]
         case let .copy(inputArguments):
             arguments += ["-nostdin"] + inputArguments
-        case .none:
+        case .soundOnly:
             arguments += ["-nostdin"]
         }
-        let soundInput = videoInput == .none ? 0 : 1
+        let soundInput = videoInput == .soundOnly ? 0 : 1
         if let audio, let fifoDirectory {
             arguments += ["-f", "f32le", "-ar", String(audio.sampleRate), "-ac", String(audio.channels), "-i", fifoDirectory + "/audio.f32"]
         } else if let copiedSound {
             arguments += ["-i", copiedSound]
         }
-        if videoInput != .none { arguments += ["-map", "0:v:0"] }
+        if videoInput != .soundOnly { arguments += ["-map", "0:v:0"] }
         if audio != nil || copiedSound != nil { arguments += ["-map", "\(soundInput):a:0"] }
         switch videoInput {
         case .copy: arguments += ["-c:v", "copy"]
-        case .none: arguments += ["-vn"]
+        case .soundOnly: arguments += ["-vn"]
         case .rawFrames, .rawYUV420:
             arguments += settings.videoArguments(for: format, width: width, height: height, yuvInput: videoInput == .rawYUV420)
         }

@@ -33,7 +33,7 @@ struct MovieEncoderTests {
     func soundAloneThenCopied() throws {
         let dir = TemporaryDirectory()
         let soundPath = dir.file("sound.mp4"), moviePath = dir.file("movie.mp4")
-        let sound = try MovieEncoder(path: soundPath, width: 64, height: 48, fps: 25, audio: .standard, videoInput: .none)
+        let sound = try MovieEncoder(path: soundPath, width: 64, height: 48, fps: 25, audio: .standard, videoInput: .soundOnly)
         try writeTone(sound)
         try sound.finish()
         try sound.commit()
