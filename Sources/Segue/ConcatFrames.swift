@@ -129,8 +129,9 @@ final class CutRenderer {
     }
 
     /// The transition's frame at linear `fraction` (0…1) of its span between `from` and `to`
-    /// (premultiplied RGBA8 of the output size).
-    func frame(fraction: Double, from: UnsafeRawBufferPointer, to: UnsafeRawBufferPointer) throws -> Image {
+    /// (premultiplied RGBA8 of the output size), handed to `consume` (valid during the call only).
+    func frame(fraction: Double, from: UnsafeRawBufferPointer, to: UnsafeRawBufferPointer,
+               consume: (UnsafeRawBufferPointer) throws -> Void) throws {
         let effect = cut.effect!
         if let renderer {
             try renderer.replaceImages(from: from, to: to)
@@ -142,8 +143,8 @@ final class CutRenderer {
                                               framesInFlight: 1)
         }
         let t = fraction * cut.duration
-        return try renderer!.frame(progress: timeline.progress(at: t), time: t, duration: cut.duration,
-                                   overrides: timeline.parameters(at: t))
+        try renderer!.frame(progress: timeline.progress(at: t), time: t, duration: cut.duration,
+                            overrides: timeline.parameters(at: t), consume: consume)
     }
 }
 

@@ -228,17 +228,16 @@ public final class ConcatRenderer {
                     YUV420.toRGBA(to, width: c.width, height: c.height, into: scratch.to)
                     (from, to) = (UnsafeRawBufferPointer(scratch.from), UnsafeRawBufferPointer(scratch.to))
                 }
-                let image = try renderer.frame(fraction: fraction, from: from, to: to)
-                timings.transitions += clock.lap()
-                try image.pixels.withUnsafeBytes { raw in
+                try renderer.frame(fraction: fraction, from: from, to: to) { raw in
+                    timings.transitions += clock.lap()
                     if scratch != nil {
                         YUV420.fromRGBA(raw, width: c.width, height: c.height, into: out)
                         try encoder.append(frame: UnsafeRawBufferPointer(out))
                     } else {
-                        try encoder.append(frame: raw)
+                        try encoder.append(frame: raw)  // straight from the readback buffer
                     }
+                    timings.encoding += clock.lap()
                 }
-                timings.encoding += clock.lap()
             }
             progress(i + 1 - frames.lowerBound)
         }

@@ -163,6 +163,21 @@ public final class TransitionRenderer {
         }
     }
 
+    /// The frame at `progress`, its premultiplied RGBA8 pixels handed to `consume` (valid only
+    /// during the call) instead of copied into a new `Image`: no allocation per frame.
+    /// - Throws: what `frame(progress:time:duration:overrides:)` throws, or what `consume` throws.
+    public func frame(progress: Double, time: Double, duration: Double, overrides: [String: ParameterValue] = [:],
+                      consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard case let .fullScreen(renderer, _, _, _) = backend else {
+            return try frame(progress: progress, time: time, duration: duration, overrides: overrides).pixels.withUnsafeBytes(consume)
+        }
+        guard progress.isFinite, time.isFinite, duration.isFinite, duration > 0 else {
+            throw RenderError.invalidValue("progress, time and duration must be finite (duration positive); got progress \(progress), time \(time), duration \(duration)")
+        }
+        let uniforms = uniformBytes(progress: progress, time: time, duration: duration, overrides: overrides)
+        try renderer.render(count: 1, uniforms: { _ in uniforms }, consume: { _, pixels in try consume(pixels) })
+    }
+
     /// One frame at `progress` rendered on the GPU for a presenter, without readback (create the
     /// renderer with `readback: false` for live views).
     /// - Throws: `RenderError.invalidValue` for NaN or infinite inputs; `VulkanError`.
