@@ -28,16 +28,20 @@ final class ClipFrames {
     /// - Throws: `MediaError`; `.invalidVideo` when the clip yields no frame.
     /// - Parameter pixelFormat: how frames are handed out (`.yuv420p`: BT.709 4:2:0, for clips
     ///   tagged BT.709 and stills).
-    init(_ clip: ConcatClip, from time: Double = 0, width: Int, height: Int, resize: ResizeMode, pixelFormat: RawPixelFormat = .rgba) throws {
+    /// - Parameter atKeyframe: `time` is at a keyframe of the source (a smart render's piece
+    ///   starts there): decoding starts exactly there, with no frames before it.
+    init(_ clip: ConcatClip, from time: Double = 0, width: Int, height: Int, resize: ResizeMode, pixelFormat: RawPixelFormat = .rgba,
+         atKeyframe: Bool = false) throws {
         self.clip = clip
         let margin = max(3 / (clip.video.fps > 0 ? clip.video.fps : 30), 0.05)
-        let offset = clip.isStill || time <= margin ? 0 : time - margin
+        let exact = atKeyframe && !clip.isStill && time > 0
+        let offset = exact ? time : clip.isStill || time <= margin ? 0 : time - margin
         self.offset = offset
         let noFrame = MediaError.invalidVideo(path: clip.path, reason: clip.start > 0
             ? "it has no frame after \(clip.start) s" : "it has no video frames")
         let decoder = try TimedVideoDecoder(path: clip.path, stream: clip.video, start: clip.start + offset, width: width,
                                             height: height, resize: resize, frameLimit: clip.isStill ? 1 : nil,
-                                            pixelFormat: clip.isStill ? .rgba : pixelFormat)
+                                            pixelFormat: clip.isStill ? .rgba : pixelFormat, startsAtKeyframe: exact)
         if clip.isStill {
             let pixels = UnsafeMutableRawBufferPointer.allocate(byteCount: decoder.frameByteCount, alignment: 64)
             defer { decoder.close() }

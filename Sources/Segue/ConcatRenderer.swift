@@ -167,7 +167,9 @@ public final class ConcatRenderer {
     /// `layout`), calling `progress` with the count written after each, and returns where the time
     /// went. Clips are decoded from the first frame needed. Several calls may run at once on
     /// different threads (for different frames).
-    func renderPicture(into encoder: MovieEncoder, frames: Range<Int>, layout: RawPixelFormat = .rgba,
+    /// `keyframeClip`: the clip whose frame at `frames.lowerBound` is a keyframe of its source
+    /// (a smart render's piece after a copied stretch), decoded from exactly there.
+    func renderPicture(into encoder: MovieEncoder, frames: Range<Int>, layout: RawPixelFormat = .rgba, keyframeClip: Int? = nil,
                        progress: (Int) -> Void) throws -> ConcatTimings {
         let c = concatenation
         var timings = ConcatTimings()
@@ -186,9 +188,11 @@ public final class ConcatRenderer {
         var sources: [Int: ClipFrames] = [:]
         var cutRenderers: [Int: CutRenderer] = [:]
         defer { for s in sources.values { s.close() } }
+        var first = true  // at frames.lowerBound
         func source(_ k: Int, at time: Double) throws -> ClipFrames {
             if let s = sources[k] { return s }
-            let s = try ClipFrames(c.clips[k], from: time, width: c.width, height: c.height, resize: c.resize, pixelFormat: layout)
+            let s = try ClipFrames(c.clips[k], from: time, width: c.width, height: c.height, resize: c.resize, pixelFormat: layout,
+                                   atKeyframe: first && k == keyframeClip)
             sources[k] = s
             return s
         }
@@ -221,6 +225,7 @@ public final class ConcatRenderer {
                     try encoder.append(frame: UnsafeRawBufferPointer(out))
                     timings.encoding += clock.lap()
                     progress(i + 1 - frames.lowerBound)
+                    first = false
                     continue
                 }
                 if let scratch {
@@ -240,6 +245,7 @@ public final class ConcatRenderer {
                 }
             }
             progress(i + 1 - frames.lowerBound)
+            first = false
         }
         return timings
     }

@@ -87,12 +87,15 @@ extension ConcatRenderer {
         var matched = settings
         matched.matching = MatchedVideo(c.clips[0].video)
         var list = "ffconcat version 1.0\n"
-        var rendered: [(path: String, frames: Range<Int>)] = []
+        var rendered: [RenderedPiece] = []
         for (n, piece) in plan.pieces.enumerated() {
             switch piece {
             case let .render(frames):
                 let path = directory + "/piece-\(n).mp4"
-                rendered.append((path, frames))
+                // After a stretch copied up to a keyframe, the piece starts on that keyframe.
+                var keyframeClip: Int?
+                if n > 0, case let .copy(k, sourceFrames, _) = plan.pieces[n - 1], sourceFrames.upperBound < counts[k] { keyframeClip = k }
+                rendered.append(RenderedPiece(path: path, frames: frames, keyframeClip: keyframeClip))
                 list += "file '\(path)'\nduration \(FFmpegText.seconds(Double(frames.count) / c.fps))\n"
             case let .copy(k, sourceFrames, _):
                 let p = packets[k]
@@ -135,7 +138,15 @@ extension ConcatRenderer {
 
     /// Renders each of `pieces` (output frames into a video-only MP4 at its path) at once,
     /// adding their timings to `timings`.
-    private func renderPieces(_ pieces: [(path: String, frames: Range<Int>)], settings: MovieSettings, layout: RawPixelFormat,
+    /// A stretch of output frames rendered into its own file.
+    private struct RenderedPiece {
+        let path: String
+        let frames: Range<Int>
+        /// The clip whose frame at the piece's start is a keyframe (nil at a source's start).
+        let keyframeClip: Int?
+    }
+
+    private func renderPieces(_ pieces: [RenderedPiece], settings: MovieSettings, layout: RawPixelFormat,
                               total frameCount: Int, progress: (ConcatProgress) -> Void) throws {
         let c = concatenation
         let done = LockedBox(0)
@@ -146,7 +157,7 @@ extension ConcatRenderer {
                                                settings: settings, audio: nil, videoInput: layout == .yuv420p ? .rawYUV420 : .rawFrames)
                 do {
                     var previous = 0
-                    let timings = try renderPicture(into: encoder, frames: piece.frames, layout: layout) { count in
+                    let timings = try renderPicture(into: encoder, frames: piece.frames, layout: layout, keyframeClip: piece.keyframeClip) { count in
                         _ = done.update { total in  // one report at a time, under the lock
                             total += count - previous
                             progress(ConcatProgress(framesDone: total, frameCount: frameCount))

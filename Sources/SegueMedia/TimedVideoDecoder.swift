@@ -41,6 +41,8 @@ public final class TimedVideoDecoder {
     private let timestamps: TimestampQueue
     private var lastTimestamp: Double?
     private let frameInterval: Double
+    /// Added to ffmpeg's timestamps so that they count from `start`.
+    private let timestampShift: Double
 
     /// Starts decoding `path` from `start` seconds (counted from the container's start).
     /// - Parameters:
@@ -48,9 +50,14 @@ public final class TimedVideoDecoder {
     ///   - frameLimit: stop after this many frames (1 for a still image).
     ///   - pixelFormat: `.yuv420p` needs an even size; the frames are converted to BT.709 from the
     ///     stream's own matrix only when ffmpeg can (use it for streams tagged BT.709).
+    ///   - startsAtKeyframe: `start` is a keyframe's timestamp: decoding begins at that keyframe
+    ///     (ffmpeg seeks to the keyframe at or before a quarter frame later, without decoding and
+    ///     dropping the frames before `start`, which an accurate seek from the previous keyframe
+    ///     does). Were it not a keyframe, the frames from the keyframe before come first, with
+    ///     negative times. Timestamps still count from `start`.
     /// - Throws: `.ffmpegNotFound`, `.imageTooLarge`.
     public init(path: String, stream: VideoStreamInfo, start: Double = 0, width: Int, height: Int, resize: ResizeMode,
-                frameLimit: Int? = nil, pixelFormat: RawPixelFormat = .rgba) throws(MediaError) {
+                frameLimit: Int? = nil, pixelFormat: RawPixelFormat = .rgba, startsAtKeyframe: Bool = false) throws(MediaError) {
         precondition(start.isFinite && start >= 0, "start must be ≥ 0")
         precondition(pixelFormat == .rgba || (width % 2 == 0 && height % 2 == 0), "4:2:0 frames need an even size")
         if let problem = MediaError.sizeProblem(width: width, height: height, path: path) { throw problem }
@@ -64,7 +71,15 @@ public final class TimedVideoDecoder {
         let chain = Self.filterChain(imageWidth: display.width, imageHeight: display.height, width: width, height: height, resize: resize,
                                      pixelFormat: pixelFormat)
         var arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-xerror"]
-        if start > 0 { arguments += ["-ss", String(format: "%.6f", start)] }
+        var shift = 0.0
+        if start > 0 && startsAtKeyframe {
+            let seek = String(format: "%.6f", start + frameInterval / 4)
+            shift = (Double(seek) ?? start) - start
+            arguments += ["-noaccurate_seek", "-ss", seek]
+        } else if start > 0 {
+            arguments += ["-ss", String(format: "%.6f", start)]
+        }
+        timestampShift = shift
         arguments += ["-i", path, "-map", "0:\(stream.index)", "-an", "-sn", "-dn", "-vf", chain, "-fps_mode", "passthrough"]
         if let frameLimit { arguments += ["-frames:v", String(frameLimit)] }
         arguments += ["-f", "rawvideo", "-pix_fmt", pixelFormat.rawValue, "pipe:1"]
@@ -110,7 +125,7 @@ public final class TimedVideoDecoder {
                 throw .invalidVideo(path: path, reason: "ffmpeg gave frame \(framesRead + 1) without a timestamp")
             }
             framesRead += 1
-            let seconds = stamp.map { Double($0) / 1_000_000 } ?? (lastTimestamp.map { $0 + frameInterval } ?? 0)
+            let seconds = stamp.map { Double($0) / 1_000_000 + timestampShift } ?? (lastTimestamp.map { $0 + frameInterval } ?? 0)
             lastTimestamp = seconds
             return seconds
         }
