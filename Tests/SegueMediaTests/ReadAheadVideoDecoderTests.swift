@@ -8,19 +8,10 @@ import Testing
 
 @Suite("Read-ahead video decoder")
 struct ReadAheadVideoDecoderTests {
-    /// A lossless 16×16 clip at 10 fps whose frame n is grey 10·n (20 frames).
-    private func greyRamp(_ dir: TemporaryDirectory) throws -> (path: String, stream: VideoStreamInfo) {
-        let path = dir.file("ramp.mkv")
-        let r = try runTool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
-                                       "color=c=black:s=16x16:r=10:d=2,format=gray,geq=lum='N*10'", "-c:v", "ffv1", "-pix_fmt", "gray", path])
-        #expect(r.status == 0, "\(r.stderr)")
-        return (path, try #require(try MediaProbe.probe(path: path).video))
-    }
-
     @Test("every frame once, in order, with its time and grey level, at depths 1 to 4", arguments: [1, 2, 4])
     func inOrder(depth: Int) throws {
         let dir = TemporaryDirectory()
-        let (path, stream) = try greyRamp(dir)
+        let (path, stream) = try greyRamp(dir, encoder: ["-c:v", "ffv1", "-pix_fmt", "gray"], name: "ramp.mkv")
         let decoder = try TimedVideoDecoder(path: path, stream: stream, width: 16, height: 16, resize: .stretch)
         let frames = ReadAheadVideoDecoder(decoder, depth: depth, held: 1)
         defer { frames.close() }
@@ -42,7 +33,7 @@ struct ReadAheadVideoDecoderTests {
     @Test("held frames stay intact while later ones are decoded into other buffers")
     func heldFrames() throws {
         let dir = TemporaryDirectory()
-        let (path, stream) = try greyRamp(dir)
+        let (path, stream) = try greyRamp(dir, encoder: ["-c:v", "ffv1", "-pix_fmt", "gray"], name: "ramp.mkv")
         let decoder = try TimedVideoDecoder(path: path, stream: stream, width: 16, height: 16, resize: .stretch)
         let frames = ReadAheadVideoDecoder(decoder, depth: 2, held: 2)
         defer { frames.close() }
@@ -60,7 +51,7 @@ struct ReadAheadVideoDecoderTests {
     @Test("closing after a few frames stops ffmpeg and the reading thread")
     func closeEarly() throws {
         let dir = TemporaryDirectory()
-        let (path, stream) = try greyRamp(dir)
+        let (path, stream) = try greyRamp(dir, encoder: ["-c:v", "ffv1", "-pix_fmt", "gray"], name: "ramp.mkv")
         let decoder = try TimedVideoDecoder(path: path, stream: stream, width: 16, height: 16, resize: .stretch)
         let frames = ReadAheadVideoDecoder(decoder)
         _ = try frames.next()

@@ -116,3 +116,15 @@ func mediaError<T>(_ body: () throws(MediaError) -> T) -> MediaError? {
         return error
     }
 }
+
+/// A lossless 16×16 clip at 10 fps whose frame n is grey 10·n (20 frames), encoded with `encoder`
+/// (ffmpeg's output options: codec, keyframes, pixel format) into `dir/name`.
+func greyRamp(_ dir: TemporaryDirectory, encoder: [String], name: String) throws -> (path: String, stream: VideoStreamInfo) {
+    let path = dir.file(name)
+    let r = try runTool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
+                                   "color=c=black:s=16x16:r=10:d=2,format=gray,geq=lum='N*10'"] + encoder + [path])
+    guard r.status == 0, let stream = try MediaProbe.probe(path: path).video else {
+        throw MediaError.invalidVideo(path: path, reason: "the test clip was not made: \(r.stderr)")
+    }
+    return (path, stream)
+}

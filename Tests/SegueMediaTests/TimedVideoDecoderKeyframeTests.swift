@@ -8,15 +8,8 @@ import Testing
 
 @Suite("Timed video decoder: starting at a keyframe")
 struct TimedVideoDecoderKeyframeTests {
-    /// A lossless H.264 16×16 clip at 10 fps, a keyframe every 5 frames, frame n grey 10·n (20 frames).
-    private func clip(_ dir: TemporaryDirectory) throws -> (path: String, stream: VideoStreamInfo) {
-        let path = dir.file("ramp.mp4")
-        let r = try runTool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
-                                       "color=c=black:s=16x16:r=10:d=2,format=gray,geq=lum='N*10'", "-c:v", "libx264", "-qp", "0",
-                                       "-g", "5", "-keyint_min", "5", "-sc_threshold", "0", "-bf", "0", "-pix_fmt", "yuv444p", path])
-        #expect(r.status == 0, "\(r.stderr)")
-        return (path, try #require(try MediaProbe.probe(path: path).video))
-    }
+    /// Lossless H.264, a keyframe every 5 frames, no B-frames.
+    private static let h264 = ["-c:v", "libx264", "-qp", "0", "-g", "5", "-keyint_min", "5", "-sc_threshold", "0", "-bf", "0", "-pix_fmt", "yuv444p"]
 
     /// Every frame's time and grey level.
     private func decode(_ path: String, _ stream: VideoStreamInfo, start: Double, atKeyframe: Bool) throws -> [(time: Double, grey: Int)] {
@@ -33,7 +26,7 @@ struct TimedVideoDecoderKeyframeTests {
     @Test("at a keyframe: the frames from it on, timed from it, as an accurate seek gives them")
     func atKeyframe() throws {
         let dir = TemporaryDirectory()
-        let (path, stream) = try clip(dir)
+        let (path, stream) = try greyRamp(dir, encoder: Self.h264, name: "ramp.mp4")
         let exact = try decode(path, stream, start: 1.0, atKeyframe: true)
         let accurate = try decode(path, stream, start: 1.0, atKeyframe: false)
         #expect(exact.count == 10 && accurate.count == 10)
@@ -46,7 +39,7 @@ struct TimedVideoDecoderKeyframeTests {
     @Test("not at a keyframe: the keyframe before comes first, at a negative time")
     func betweenKeyframes() throws {
         let dir = TemporaryDirectory()
-        let (path, stream) = try clip(dir)
+        let (path, stream) = try greyRamp(dir, encoder: Self.h264, name: "ramp.mp4")
         let frames = try decode(path, stream, start: 1.2, atKeyframe: true)
         #expect(frames.count == 10)
         for (n, frame) in frames.enumerated() {
