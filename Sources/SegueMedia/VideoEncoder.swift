@@ -79,12 +79,8 @@ public final class VideoEncoder {
                          "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-r", FFmpeg.rate(fps), "-i", "-"]
         switch format {
         case .mp4:
-            arguments += ["-c:v", "libx264", "-pix_fmt", "yuv420p"]
-            if width % 2 != 0 || height % 2 != 0 {
-                // yuv420p needs even sizes: add one black column/row on the right/bottom.
-                arguments += ["-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2"]
-            }
-            arguments += ["-movflags", "+faststart", "-f", "mp4"]
+            // The same H.264 as `MovieEncoder`'s: BT.709 limited range, tagged, odd sizes padded.
+            arguments += MovieSettings().videoArguments(for: .mp4, width: width, height: height) + ["-movflags", "+faststart", "-f", "mp4"]
         case .webm:
             arguments += ["-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", "-b:v", "0", "-crf", "32", "-row-mt", "1", "-f", "webm"]
         case .gif:
