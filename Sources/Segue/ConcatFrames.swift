@@ -132,19 +132,24 @@ final class CutRenderer {
         return (0...1).contains(progress) ? progress : nil
     }
 
-    /// The transition's frame at linear `fraction` (0…1) of its span between `from` and `to`
-    /// (premultiplied RGBA8 of the output size), handed to `consume` (valid during the call only).
-    func frame(fraction: Double, from: UnsafeRawBufferPointer, to: UnsafeRawBufferPointer,
+    /// The transition's frame at linear `fraction` (0…1) of its span, handed to `consume`
+    /// (premultiplied RGBA8 of the output size, valid during the call only). `fill(i, memory)`
+    /// writes input i's pixels (0 the outgoing clip's frame, 1 the incoming one's; premultiplied
+    /// RGBA8 of the output size) straight into the GPU's upload memory.
+    func frame(fraction: Double, fill: (Int, UnsafeMutableRawBufferPointer) -> Void,
                consume: (UnsafeRawBufferPointer) throws -> Void) throws {
         let effect = cut.effect!
         if let renderer {
-            try renderer.replaceImages(from: from, to: to)
+            try renderer.replaceImages(fill: fill)
         } else {
-            let a = Image(width: width, height: height, premultipliedRGBA: [UInt8](from))
-            let b = Image(width: width, height: height, premultipliedRGBA: [UInt8](to))
-            renderer = try TransitionRenderer(effect: effect.effect, from: a, to: b, width: width, height: height, resize: .stretch,
-                                              parameters: effect.parameters, textures: effect.textures, context: try context(),
-                                              framesInFlight: 1)
+            func image(_ i: Int) -> Image {
+                var pixels = [UInt8](repeating: 0, count: width * height * 4)
+                pixels.withUnsafeMutableBytes { fill(i, $0) }
+                return Image(width: width, height: height, premultipliedRGBA: pixels)
+            }
+            renderer = try TransitionRenderer(effect: effect.effect, from: image(0), to: image(1), width: width, height: height,
+                                              resize: .stretch, parameters: effect.parameters, textures: effect.textures,
+                                              context: try context(), framesInFlight: 1)
         }
         let t = fraction * cut.duration
         try renderer!.frame(progress: timeline.progress(at: t), time: t, duration: cut.duration,

@@ -173,18 +173,9 @@ public final class ConcatRenderer {
                        progress: (Int) -> Void) throws -> ConcatTimings {
         let c = concatenation
         var timings = ConcatTimings()
-        // Transition frames in and out of 4:2:0: the two inputs as RGBA, the output as 4:2:0.
-        let rgbaBytes = c.width * c.height * 4
-        let scratch = layout == .yuv420p
-            ? (from: UnsafeMutableRawBufferPointer.allocate(byteCount: rgbaBytes, alignment: 64),
-               to: UnsafeMutableRawBufferPointer.allocate(byteCount: rgbaBytes, alignment: 64))
-            : nil
-        // An output frame drawn here (4:2:0 from the GPU's RGBA, or a dissolve in either layout).
-        let out = UnsafeMutableRawBufferPointer.allocate(byteCount: layout.byteCount(width: c.width, height: c.height), alignment: 64)
-        defer {
-            if let scratch { scratch.from.deallocate(); scratch.to.deallocate() }
-            out.deallocate()
-        }
+        // A dissolved frame, in the frames' own layout.
+        let dissolved = UnsafeMutableRawBufferPointer.allocate(byteCount: layout.byteCount(width: c.width, height: c.height), alignment: 64)
+        defer { dissolved.deallocate() }
         var sources: [Int: ClipFrames] = [:]
         var cutRenderers: [Int: CutRenderer] = [:]
         defer { for s in sources.values { s.close() } }
@@ -214,35 +205,32 @@ public final class ConcatRenderer {
             case let .transition(k, fraction, fromTime, toTime):
                 release(before: k)
                 var clock = Stopwatch()
-                var from = try source(k, at: fromTime).frame(at: fromTime)
-                var to = try source(k + 1, at: toTime).frame(at: toTime)
+                let from = try source(k, at: fromTime).frame(at: fromTime)
+                let to = try source(k + 1, at: toTime).frame(at: toTime)
                 timings.decoding += clock.lap()
                 let renderer = try cutRenderers[k] ?? CutRenderer(c.cuts[k], fps: c.fps, width: c.width, height: c.height, context: gpu)
                 cutRenderers[k] = renderer
                 if let p = renderer.dissolveProgress(at: fraction) {  // no GPU: the frames dissolved in their own layout
-                    CrossDissolve.mix(from, to, progress: p, into: out)
+                    CrossDissolve.mix(from, to, progress: p, into: dissolved)
                     timings.transitions += clock.lap()
-                    try encoder.append(frame: UnsafeRawBufferPointer(out))
-                    timings.encoding += clock.lap()
-                    progress(i + 1 - frames.lowerBound)
-                    first = false
-                    continue
+                    try encoder.append(frame: UnsafeRawBufferPointer(dissolved))
+                } else {
+                    // The inputs written straight into the GPU's upload memory (4:2:0 converted on
+                    // the way); the frame from the readback memory to the encoder (which converts
+                    // it back to 4:2:0 when it takes that).
+                    try renderer.frame(fraction: fraction, fill: { i, rgba in
+                        let source = i == 0 ? from : to
+                        if layout == .yuv420p {
+                            YUV420.toRGBA(source, width: c.width, height: c.height, into: rgba)
+                        } else {
+                            rgba.copyMemory(from: source)
+                        }
+                    }, consume: { pixels in
+                        timings.transitions += clock.lap()
+                        try encoder.append(rgba: pixels)
+                    })
                 }
-                if let scratch {
-                    YUV420.toRGBA(from, width: c.width, height: c.height, into: scratch.from)
-                    YUV420.toRGBA(to, width: c.width, height: c.height, into: scratch.to)
-                    (from, to) = (UnsafeRawBufferPointer(scratch.from), UnsafeRawBufferPointer(scratch.to))
-                }
-                try renderer.frame(fraction: fraction, from: from, to: to) { raw in
-                    timings.transitions += clock.lap()
-                    if scratch != nil {
-                        YUV420.fromRGBA(raw, width: c.width, height: c.height, into: out)
-                        try encoder.append(frame: UnsafeRawBufferPointer(out))
-                    } else {
-                        try encoder.append(frame: raw)  // straight from the readback buffer
-                    }
-                    timings.encoding += clock.lap()
-                }
+                timings.encoding += clock.lap()
             }
             progress(i + 1 - frames.lowerBound)
             first = false

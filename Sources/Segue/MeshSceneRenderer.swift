@@ -43,8 +43,17 @@ public final class MeshSceneRenderer {
     /// bytes, the sizes the renderer was created with), e.g. the next frames of two videos.
     /// Call between frames, not during `render`.
     public func replaceImages(from: UnsafeRawBufferPointer, to: UnsafeRawBufferPointer?) throws {
-        try textures[0].replace(pixels: from)
-        if let to, textures.count > 1 { try textures[1].replace(pixels: to) }
+        if let to, textures.count > 1 {
+            try GPUTexture.replace(textures, pixels: [from, to])
+        } else {
+            try textures[0].replace(pixels: from)
+        }
+    }
+
+    /// Replaces the images' pixels in place: `fill(i, memory)` writes image i's (0 `from`, 1
+    /// `to`) premultiplied RGBA8 straight into the GPU's staging memory; one upload for both.
+    public func replaceImages(fill: (Int, UnsafeMutableRawBufferPointer) -> Void) throws {
+        try GPUTexture.replace(textures, fill: fill)
     }
 
     /// The draw for a mesh: validated appearance, subdivided mesh, geometry in points.

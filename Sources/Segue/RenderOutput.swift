@@ -158,26 +158,21 @@ final class RawSink: FrameSink {
     func cancel() {}
 }
 
-/// An MP4 (H.264, BT.709, tagged so). Frames of an even size are converted here to 4:2:0
-/// (`YUV420`, while the device draws the next frames), so the pipe carries 1.5 bytes a pixel
-/// instead of 4 and ffmpeg converts nothing; odd sizes go as RGBA, padded by ffmpeg.
+/// An MP4 (H.264, BT.709, tagged so). Frames of an even size are converted by the encoder to
+/// 4:2:0 (`MovieEncoder.append(rgba:)`, while the device draws the next frames), so the pipe
+/// carries 1.5 bytes a pixel instead of 4 and ffmpeg converts nothing; odd sizes go as RGBA,
+/// padded by ffmpeg.
 final class MovieSink: FrameSink {
     let encoder: MovieEncoder
-    private let planar: UnsafeMutableRawBufferPointer?
 
     init(path: String, width: Int, height: Int, fps: Double, settings: MovieSettings) throws {
         let even = width % 2 == 0 && height % 2 == 0
         encoder = try MovieEncoder(path: path, width: width, height: height, fps: fps, format: .mp4, settings: settings, audio: nil,
                                    videoInput: even ? .rawYUV420 : .rawFrames)
-        planar = even ? .allocate(byteCount: YUV420.byteCount(width: width, height: height), alignment: 64) : nil
     }
 
-    deinit { planar?.deallocate() }
-
     func write(frame index: Int, pixels: UnsafeRawBufferPointer) throws {
-        guard let planar else { return try encoder.append(frame: pixels) }  // premultiplied: colour over black
-        YUV420.fromRGBA(pixels, width: encoder.width, height: encoder.height, into: planar)
-        try encoder.append(frame: UnsafeRawBufferPointer(planar))
+        try encoder.append(rgba: pixels)  // premultiplied: colour over black
     }
 
     func finish() throws {

@@ -111,11 +111,22 @@ public final class TransitionRenderer {
     /// - Throws: `VulkanError`.
     public func replaceImages(from: UnsafeRawBufferPointer, to: UnsafeRawBufferPointer) throws {
         switch backend {
+        case let .mesh(renderer): try renderer.replaceImages(from: from, to: to)
+        case let .fullScreen(_, _, _, textures): try GPUTexture.replace(Array(textures.prefix(2)), pixels: [from, to])
+        }
+    }
+
+    /// Replaces the pixels of `from` and `to` in place: `fill(i, memory)` writes image i's (0
+    /// `from`, 1 `to`) premultiplied RGBA8 of the sizes the renderer was created with straight
+    /// into the GPU's staging memory (no intermediate copy), then one upload copies both. Call
+    /// between frames, not during `render`.
+    /// - Throws: `VulkanError`.
+    public func replaceImages(fill: (Int, UnsafeMutableRawBufferPointer) -> Void) throws {
+        switch backend {
         case let .mesh(renderer):
-            try renderer.replaceImages(from: from, to: to)
+            try renderer.replaceImages(fill: fill)
         case let .fullScreen(_, _, _, textures):
-            try textures[0].replace(pixels: from)
-            try textures[1].replace(pixels: to)
+            try GPUTexture.replace(Array(textures.prefix(2)), fill: fill)  // after them: the effect's own images
         }
     }
 

@@ -177,7 +177,10 @@ public final class MovieEncoder: @unchecked Sendable {
         }
     }
 
-    deinit { cancel() }
+    deinit {
+        cancel()
+        planarFrame?.deallocate()
+    }
 
     // MARK: - Picture
 
@@ -199,6 +202,21 @@ public final class MovieEncoder: @unchecked Sendable {
         }
         frameCount += 1
     }
+
+    /// Appends one frame of premultiplied RGBA8 (colour over black), converted here to BT.709
+    /// 4:2:0 when the movie takes 4:2:0 (`.rawYUV420`), as it is otherwise.
+    /// - Throws: what `append(frame:)` throws.
+    public func append(rgba frame: UnsafeRawBufferPointer) throws(MediaError) {
+        guard videoInput == .rawYUV420 else { return try append(frame: frame) }
+        precondition(frame.count == width * height * 4, "expected a \(width)x\(height) RGBA frame")
+        let planar = planarFrame ?? .allocate(byteCount: YUV420.byteCount(width: width, height: height), alignment: 64)
+        planarFrame = planar
+        YUV420.fromRGBA(frame, width: width, height: height, into: planar)
+        try append(frame: UnsafeRawBufferPointer(planar))
+    }
+
+    /// `append(rgba:)`'s converted frame, made at its first call and reused.
+    private var planarFrame: UnsafeMutableRawBufferPointer?
 
     // MARK: - Sound
 

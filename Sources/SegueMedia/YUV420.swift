@@ -28,12 +28,10 @@ public enum YUV420 {
     /// RGBA8 (premultiplied, so colour over black; alpha is dropped) to Y'CbCr 4:2:0. Each 2×2
     /// block's chroma is that of the block's mean colour.
     public static func fromRGBA(_ rgba: UnsafeRawBufferPointer, width: Int, height: Int, into yuv: UnsafeMutableRawBufferPointer) {
-        precondition(width % 2 == 0 && height % 2 == 0, "4:2:0 needs an even size")
-        precondition(rgba.count == width * height * 4 && yuv.count == byteCount(width: width, height: height), "buffer sizes")
+        let (cw, ch) = checkSizes(rgba: rgba.count, yuv: yuv.count, width: width, height: height)
         let src = rgba.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let dst = yuv.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let cw = width / 2
-        let cb = dst + width * height, cr = cb + cw * (height / 2)
+        let cb = dst + width * height, cr = cb + cw * ch
         for cy in 0..<(height / 2) {
             let top = src + cy * 2 * width * 4, bottom = top + width * 4
             let lumaTop = dst + cy * 2 * width, lumaBottom = lumaTop + width
@@ -53,14 +51,19 @@ public enum YUV420 {
         }
     }
 
+    /// Checks an even size and both buffers' lengths; returns the chroma planes' width and height.
+    private static func checkSizes(rgba: Int, yuv: Int, width: Int, height: Int) -> (width: Int, height: Int) {
+        precondition(width % 2 == 0 && height % 2 == 0, "4:2:0 needs an even size")
+        precondition(rgba == width * height * 4 && yuv == byteCount(width: width, height: height), "buffer sizes")
+        return (width / 2, height / 2)
+    }
+
     /// Y'CbCr 4:2:0 to opaque RGBA8; each chroma sample covers its 2×2 block.
     public static func toRGBA(_ yuv: UnsafeRawBufferPointer, width: Int, height: Int, into rgba: UnsafeMutableRawBufferPointer) {
-        precondition(width % 2 == 0 && height % 2 == 0, "4:2:0 needs an even size")
-        precondition(rgba.count == width * height * 4 && yuv.count == byteCount(width: width, height: height), "buffer sizes")
+        let (cw, ch) = checkSizes(rgba: rgba.count, yuv: yuv.count, width: width, height: height)
         let src = yuv.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let dst = rgba.baseAddress!.assumingMemoryBound(to: UInt32.self)
-        let cw = width / 2
-        let cb = src + width * height, cr = cb + cw * (height / 2)
+        let cb = src + width * height, cr = cb + cw * ch
         @inline(__always) func clamp(_ v: Int32) -> UInt32 { UInt32(truncatingIfNeeded: min(max(v >> 16, 0), 255)) }
         for y in 0..<height {
             let luma = src + y * width, out = dst + y * width

@@ -20,43 +20,63 @@ public final class GPUTexture: @unchecked Sendable {
         let staging = try GPUBuffer(context: context, size: source.pixels.count, usage: .transferSource, hostVisible: true)
         source.pixels.withUnsafeBytes { staging.mapped!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         staging.flush()
-        let img = image
-        let w = UInt32(source.width), h = UInt32(source.height)
-        try context.runOnce { cb in
-            imageBarrier(cb, img, from: .undefined, to: .transferDestination,
-                         srcStages: [], srcAccess: [], dstStages: .transfer, dstAccess: .transferWrite)
-            var region = VkBufferImageCopy()
-            region.imageSubresource = img.format.subresourceLayers
-            region.imageExtent = VkExtent3D(width: w, height: h, depth: 1)
-            vkCmdCopyBufferToImage(cb, staging.buffer, img.image, ImageLayout.transferDestination.vk, 1, &region)
-            imageBarrier(cb, img, from: .transferDestination, to: .shaderReadOnly,
-                         srcStages: .transfer, srcAccess: .transferWrite, dstStages: .fragmentShader, dstAccess: .shaderSampledRead)
-        }
+        try context.runOnce { cb in recordUpload(cb, from: staging, replacing: false) }
     }
 
     /// Replaces the pixels (premultiplied RGBA8, `width × height × 4` bytes) through a staging
     /// buffer kept for the next call, and waits for the copy. The caller makes sure no frame in
     /// flight samples the texture (renderers' one-frame calls return with none in flight).
     public func replace(pixels: UnsafeRawBufferPointer) throws(VulkanError) {
-        precondition(pixels.count == width * height * 4, "expected \(width)x\(height) RGBA8 pixels")
-        let buffer: GPUBuffer
-        if let staging { buffer = staging } else {
-            buffer = try GPUBuffer(context: context, size: pixels.count, usage: .transferSource, hostVisible: true)
-            staging = buffer
+        try Self.replace([self], pixels: [pixels])
+    }
+
+    /// Replaces the pixels of `textures[i]` with `pixels[i]` (premultiplied RGBA8 of its size)
+    /// in one submission, waited for.
+    public static func replace(_ textures: [GPUTexture], pixels: [UnsafeRawBufferPointer]) throws(VulkanError) {
+        precondition(textures.count == pixels.count, "one image a texture")
+        for (texture, source) in zip(textures, pixels) {
+            precondition(source.count == texture.width * texture.height * 4, "expected \(texture.width)x\(texture.height) RGBA8 pixels")
         }
-        buffer.mapped!.copyMemory(from: pixels.baseAddress!, byteCount: pixels.count)
-        buffer.flush()
-        let img = image
-        let w = UInt32(width), h = UInt32(height)
+        try replace(textures) { i, staging in staging.copyMemory(from: pixels[i]) }
+    }
+
+    /// Replaces the pixels of several textures of one context: `fill(i, memory)` writes texture
+    /// i's new premultiplied RGBA8 pixels (`width × height × 4` bytes) straight into its staging
+    /// buffer (kept for the next call), then one submission copies them all, and is waited for.
+    /// The caller makes sure no frame in flight samples the textures.
+    public static func replace(_ textures: [GPUTexture], fill: (Int, UnsafeMutableRawBufferPointer) -> Void) throws(VulkanError) {
+        guard let context = textures.first?.context else { return }
+        var buffers: [GPUBuffer] = []
+        for (i, texture) in textures.enumerated() {
+            precondition(texture.context === context, "textures of one context")
+            let bytes = texture.width * texture.height * 4
+            let buffer: GPUBuffer
+            if let staging = texture.staging { buffer = staging } else {
+                buffer = try GPUBuffer(context: context, size: bytes, usage: .transferSource, hostVisible: true)
+                texture.staging = buffer
+            }
+            fill(i, UnsafeMutableRawBufferPointer(start: buffer.mapped!, count: bytes))
+            buffer.flush()
+            buffers.append(buffer)
+        }
         try context.runOnce { cb in
-            imageBarrier(cb, img, from: .shaderReadOnly, to: .transferDestination,
-                         srcStages: .fragmentShader, srcAccess: .shaderSampledRead, dstStages: .transfer, dstAccess: .transferWrite)
-            var region = VkBufferImageCopy()
-            region.imageSubresource = img.format.subresourceLayers
-            region.imageExtent = VkExtent3D(width: w, height: h, depth: 1)
-            vkCmdCopyBufferToImage(cb, buffer.buffer, img.image, ImageLayout.transferDestination.vk, 1, &region)
-            imageBarrier(cb, img, from: .transferDestination, to: .shaderReadOnly,
-                         srcStages: .transfer, srcAccess: .transferWrite, dstStages: .fragmentShader, dstAccess: .shaderSampledRead)
+            for (texture, buffer) in zip(textures, buffers) { texture.recordUpload(cb, from: buffer, replacing: true) }
         }
     }
+
+    /// Records the copy of `buffer` into the image, from its first upload (`replacing` false:
+    /// nothing to wait for) or after earlier sampling, leaving it ready for fragment shaders.
+    private func recordUpload(_ cb: VkCommandBuffer, from buffer: GPUBuffer, replacing: Bool) {
+        let img = image
+        imageBarrier(cb, img, from: replacing ? .shaderReadOnly : .undefined, to: .transferDestination,
+                     srcStages: replacing ? .fragmentShader : [], srcAccess: replacing ? .shaderSampledRead : [],
+                     dstStages: .transfer, dstAccess: .transferWrite)
+        var region = VkBufferImageCopy()
+        region.imageSubresource = img.format.subresourceLayers
+        region.imageExtent = VkExtent3D(width: UInt32(width), height: UInt32(height), depth: 1)
+        vkCmdCopyBufferToImage(cb, buffer.buffer, img.image, ImageLayout.transferDestination.vk, 1, &region)
+        imageBarrier(cb, img, from: .transferDestination, to: .shaderReadOnly,
+                     srcStages: .transfer, srcAccess: .transferWrite, dstStages: .fragmentShader, dstAccess: .shaderSampledRead)
+    }
 }
+
