@@ -240,8 +240,7 @@ func runFFmpeg(_ arguments: [String], for path: String) throws {
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
-    try process.run()
-    TemporaryFiles.register(process: process.processIdentifier)
+    try TemporaryFiles.launch(process)
     let stderr = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     TemporaryFiles.unregister(process: process.processIdentifier)

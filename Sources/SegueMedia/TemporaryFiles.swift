@@ -38,6 +38,16 @@ public enum TemporaryFiles {
         state.withLock { _ = $0.processes.insert(pid) }
     }
 
+    /// Starts `process` and registers it, as one step that never overlaps the interrupt cleanup:
+    /// a child started between the cleanup's kill and the process's exit would go on writing
+    /// (or encoding) after its parent is gone.
+    public static func launch(_ process: Process) throws {
+        try whileAcceptingWrites { () throws in
+            try process.run()
+            register(process: process.processIdentifier)
+        }
+    }
+
     /// Forgets a child process (it has exited).
     public static func unregister(process pid: Int32) {
         state.withLock { _ = $0.processes.remove(pid) }
@@ -135,12 +145,14 @@ public enum TemporaryFiles {
             }
             _ = signal(SIGINT, interruptSignalHandler)
             _ = signal(SIGTERM, interruptSignalHandler)
+            _ = signal(SIGHUP, interruptSignalHandler)  // a closed terminal or ssh session
             // A process inherits its parent's signal mask across exec; a parent that blocks
             // SIGINT (some test runners and supervisors do) would make Ctrl-C a no-op here.
             var unblock = sigset_t()
             sigemptyset(&unblock)
             sigaddset(&unblock, SIGINT)
             sigaddset(&unblock, SIGTERM)
+            sigaddset(&unblock, SIGHUP)
             pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
             state.handlerInstalled = true
         }

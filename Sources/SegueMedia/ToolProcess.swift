@@ -40,7 +40,7 @@ final class ToolProcess {
         process.standardError = stderrPipe
         FileIO.ignoreSIGPIPE()
         do {
-            try process.run()
+            try TemporaryFiles.launch(process)
         } catch {
             throw .ffmpegNotFound(path: path, searched: "\(executable) could not be started: \(error.localizedDescription)")
         }
@@ -50,7 +50,6 @@ final class ToolProcess {
         if let input { FileIO.enlargePipeBuffer(input.fileDescriptor) }
         self.output = stdoutPipe?.fileHandleForReading
         self.errors = StderrCollector(stderrPipe.fileHandleForReading, lines: stderrLines)
-        TemporaryFiles.register(process: process.processIdentifier)
     }
 
     deinit {

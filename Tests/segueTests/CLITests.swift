@@ -222,8 +222,8 @@ struct CLITests {
         #expect(listing(dir) == ["fake-ffmpeg", "from.png", "to.png"])
     }
 
-    @Test("SIGINT or SIGTERM at any moment of a PNG-directory render leaves nothing behind",
-          arguments: [(SIGINT, 1), (SIGINT, 8), (SIGINT, 30), (SIGTERM, 1), (SIGTERM, 8), (SIGTERM, 30)])
+    @Test("SIGINT, SIGTERM or SIGHUP at any moment of a PNG-directory render leaves nothing behind",
+          arguments: [(SIGINT, 1), (SIGINT, 8), (SIGINT, 30), (SIGTERM, 1), (SIGTERM, 8), (SIGTERM, 30), (SIGHUP, 1), (SIGHUP, 8)])
     func signalAtSeveralMoments(signal: Int32, afterFrames: Int) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

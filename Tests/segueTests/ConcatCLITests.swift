@@ -153,39 +153,56 @@ struct ConcatCLITests {
         #expect(listing(dir) == before)
     }
 
-    @Test("Ctrl-C during a render exits 130 and leaves no output")
-    func interrupt() throws {
+    @Test("Ctrl-C, SIGTERM or a closed terminal (SIGHUP) during a render exits 128+signal, leaves no output, no temporary directory and no ffmpeg",
+          arguments: [(SIGINT, false), (SIGHUP, false), (SIGHUP, true), (SIGTERM, true)])
+    func interrupt(signal: Int32, smart: Bool) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try makeMedia(dir)
+        if smart {  // clips --smart can copy (same H.264 parameters), large enough to take a while
+            for (name, pattern) in [("c", "testsrc2"), ("d", "smptebars")] {
+                _ = try tool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "\(pattern)=s=1280x720:r=25:d=4",
+                                        "-f", "lavfi", "-i", "sine=frequency=500:duration=4", "-c:v", "libx264", "-preset", "ultrafast",
+                                        "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "aac", dir + "/\(name).mp4"])
+            }
+        }
+        let scratch = dir + "/scratch"  // the process's TMPDIR: where its audio and smart-piece directories go
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
         let before = listing(dir)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: segueBinary)
         // A slow encode of a large frame, so the render is still going when the signal comes.
-        p.arguments = ["concat", "a.mp4", "b.mp4", "a.mp4", "b.mp4", "-o", "out.mp4", "--size", "1280x960", "--preset", "veryslow"]
+        p.arguments = smart
+            ? ["concat", "c.mp4", "d.mp4", "c.mp4", "d.mp4", "-o", "out.mp4", "--smart", "--transition", "wipe:1", "--audio", "a.mp4"]
+            : ["concat", "a.mp4", "b.mp4", "a.mp4", "b.mp4", "-o", "out.mp4", "--size", "1280x960", "--preset", "veryslow", "--audio", "a.mp4"]
         p.currentDirectoryURL = URL(fileURLWithPath: dir)
         let cache = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: cache) }
         var environment = ProcessInfo.processInfo.environment
         environment["SEGUE_CACHE_DIR"] = cache
+        environment["TMPDIR"] = scratch
         p.environment = environment
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        // Wait (at most 60 s) for the temporary output to appear, then interrupt.
+        // Wait (at most 60 s) for work in progress (a temporary output or directory), then signal.
         var started = false
         for _ in 0..<600 where p.isRunning {
-            if listing(dir).contains(where: { $0.hasPrefix(".out.mp4.segue-tmp-") }) { started = true; break }
+            if listing(dir).contains(where: { $0.hasPrefix(".out.mp4.segue-tmp-") }) || !listing(scratch).isEmpty { started = true; break }
             usleep(100_000)
         }
         #expect(started, "the render started")
         usleep(300_000)
-        kill(p.processIdentifier, SIGINT)
+        kill(p.processIdentifier, signal)
         let watchdog = DispatchWorkItem { [p] in if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
         p.waitUntilExit()
         watchdog.cancel()
-        #expect(p.terminationStatus == 130)
+        #expect(p.terminationStatus == 128 + signal)
         #expect(listing(dir) == before)
+        #expect(listing(scratch).isEmpty, "temporary directories left: \(listing(scratch))")
+        // No ffmpeg of this render may go on encoding after segue is gone (they all name files in `dir`).
+        let survivors = try? tool("pgrep", ["-f", "--", dir])
+        #expect(survivors == nil, "processes still running: \(String(decoding: survivors ?? Data(), as: UTF8.self))")
     }
 }
