@@ -30,10 +30,17 @@ let package = Package(
         .target(name: "SegueMedia", dependencies: ["SegueCore", "CSeguePNG", "CSegueJPEG"]),
         .target(name: "SegueWindow", dependencies: ["SegueCore", "SegueAnimation", "CSegueSDL"]),
 
-        // MARK: - Umbrella and CLI
-        .target(name: "Segue", dependencies: ["SegueMath", "SegueAnimation", "SegueCore", "SegueShaders", "SegueVulkan", "SegueMedia", "SegueWindow"]),
+        // MARK: - Capability modules (each a whole feature; nothing process-wide)
+        .target(name: "SegueRender", dependencies: ["SegueCore", "SegueShaders", "SegueVulkan", "SegueMedia"]),
+        .target(name: "SegueConcat", dependencies: ["SegueRender"]),
+        .target(name: "SegueLive", dependencies: ["SegueRender", "SegueWindow"]),
+
+        // MARK: - Umbrella, executable-only tools and CLI
+        .target(name: "Segue", dependencies: ["SegueMath", "SegueAnimation", "SegueCore", "SegueShaders", "SegueVulkan", "SegueMedia",
+                                              "SegueWindow", "SegueRender", "SegueConcat", "SegueLive"]),
+        .target(name: "SegueTools", dependencies: ["Segue"]),
         .executableTarget(name: "segue", dependencies: [
-            "Segue", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Segue", "SegueTools", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // MARK: - Examples (built and tested with the package)
@@ -41,15 +48,19 @@ let package = Package(
             "Segue", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Examples/AnimatedTriangle"),
 
-        // MARK: - Tests (one target per module)
+        // MARK: - Tests (one target per module, and what the tests share)
+        .target(name: "SegueTestSupport", dependencies: ["Segue"], path: "Tests/SegueTestSupport"),
         .testTarget(name: "SegueMathTests", dependencies: ["SegueMath"]),
         .testTarget(name: "SegueAnimationTests", dependencies: ["SegueAnimation"]),
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
         .testTarget(name: "SegueShadersTests", dependencies: ["SegueShaders"]),
         .testTarget(name: "SegueVulkanTests", dependencies: ["SegueVulkan"]),
-        .testTarget(name: "SegueMediaTests", dependencies: ["SegueMedia"]),
-        .testTarget(name: "SegueTests", dependencies: ["Segue"], exclude: ["__Snapshots__", "Fixtures"]),
-        .testTarget(name: "segueTests", dependencies: ["Segue"], exclude: ["Fixtures"]),
+        .testTarget(name: "SegueMediaTests", dependencies: ["SegueMedia", "SegueTools"]),
+        .testTarget(name: "SegueRenderTests", dependencies: ["Segue", "SegueTools", "SegueTestSupport"], exclude: ["__Snapshots__", "Fixtures"]),
+        .testTarget(name: "SegueConcatTests", dependencies: ["Segue", "SegueTestSupport"]),
+        .testTarget(name: "SegueLiveTests", dependencies: ["Segue", "SegueTestSupport"]),
+        .testTarget(name: "SegueToolsTests", dependencies: ["Segue", "SegueTools", "SegueTestSupport"]),
+        .testTarget(name: "segueTests", dependencies: ["Segue", "SegueTools"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds in release mode and runs the benchmark: built-in effects at 1920x1080, 120 frames,
 # beside ffmpeg xfade on the same inputs and, where Python has moderngl, the same fade through
-# OpenGL on the same driver (the moderngl peer, whose script is in Sources/Segue/ModernGLPeer.swift).
+# OpenGL on the same driver (the moderngl peer, whose script is in Sources/SegueTools/ModernGLPeer.swift).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh

@@ -3,7 +3,7 @@
 // Lower case is drawn in upper case. The shapes are Segue's own.
 
 /// The glyphs of Segue's block font, for the sample screens and message cards.
-enum BlockFont {
+package enum BlockFont {
     /// Seven rows of five cells for each character the font has.
     static let glyphs: [Character: [String]] = [
         "!": ["..#..", "..#..", "..#..", "..#..", "..#..", ".....", "..#.."],

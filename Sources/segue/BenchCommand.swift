@@ -7,6 +7,7 @@
 import ArgumentParser
 import Foundation
 import Segue
+import SegueTools
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bench", abstract: "Benchmark built-in effects against ffmpeg xfade.")

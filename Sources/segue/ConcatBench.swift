@@ -1,6 +1,7 @@
 // `segue bench --concat`: prints the concatenation benchmark's table (the work is in the library).
 import Foundation
 import Segue
+import SegueTools
 
 struct ConcatBench {
     let width: Int, height: Int, preset: String, crf: Int

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import Segue
+import SegueTools
 
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

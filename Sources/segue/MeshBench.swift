@@ -4,6 +4,7 @@
 // frame without readback and as one quad, and a fade of the same size in the same run.
 import Foundation
 import Segue
+import SegueTools
 
 struct MeshBench {
     let width: Int

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import Segue
+import SegueTools
 
 struct NavigateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

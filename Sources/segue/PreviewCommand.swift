@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import Segue
+import SegueTools
 
 struct PreviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import Foundation
 import SegueCore
 import Testing
 import SegueMedia
+import SegueTools
 
 /// Timings for the report, not assertions: run with `SEGUE_BENCH=1 swift test -c release --filter Benchmarks`.
 @Suite("Benchmarks", .enabled(if: ProcessInfo.processInfo.environment["SEGUE_BENCH"] != nil))

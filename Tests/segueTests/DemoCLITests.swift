@@ -2,6 +2,7 @@
 // the mesh sheet, at a small scale.
 import Foundation
 import Segue
+import SegueTools
 import Testing
 
 @Suite("segue demo")

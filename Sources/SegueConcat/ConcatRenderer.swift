@@ -1,0 +1,300 @@
+// Streams a concatenation into a movie: output frame i at i/fps is clip k's frame at that time
+// (straight from its decoder to the encoder) or, during cut k, the transition rendered on the GPU
+// between the two clips' moving frames; the sound is mixed on a second thread into the encoder's
+// sound pipe. Decoders and the encoder are ffmpeg subprocesses; at most two clips decode at once,
+// so memory stays flat however long the output. A failure (or Ctrl-C, through TemporaryFiles)
+// leaves no output file.
+import Foundation
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+
+/// How far a render has come.
+public struct ConcatProgress: Sendable, Hashable {
+    /// Frames written.
+    public let framesDone: Int
+    /// Frames in all.
+    public let frameCount: Int
+}
+
+/// Where a render's time went, measured on the thread that feeds the encoder (the decoders and
+/// the encoder run in parallel in their own processes).
+public struct ConcatTimings: Sendable, Hashable {
+    /// Seconds waiting for decoded frames.
+    public var decoding: Double = 0
+    /// Seconds drawing transitions: on the GPU (colour conversions, texture uploads, shading,
+    /// readback), or dissolving on the CPU.
+    public var transitions: Double = 0
+    /// Seconds blocked handing frames to the encoder (its pipe was full: encoding is the limit).
+    public var encoding: Double = 0
+    /// Seconds preparing a smart render: video-only copies of the sources and their keyframes.
+    public var smartPreparation: Double = 0
+    /// Seconds joining a smart render's pieces with the sound.
+    public var smartJoin: Double = 0
+
+    /// Adds the picture's times of `other` (its decoding, transitions and encoding) to these.
+    mutating func add(_ other: ConcatTimings) {
+        decoding += other.decoding
+        transitions += other.transitions
+        encoding += other.encoding
+    }
+}
+
+/// Renders a `Concatenation` to a movie file.
+///
+/// ```swift
+/// let concatenation = try Concatenation(spec: ConcatSpec(clips: [ClipSpec(path: "a.mp4"), ClipSpec(path: "b.mp4")]))
+/// let renderer = try ConcatRenderer(concatenation, output: "out.mp4", settings: MovieSettings(preset: "fast", crf: 20))
+/// try renderer.render { progress in print(progress.framesDone, "of", progress.frameCount) }
+/// ```
+public final class ConcatRenderer {
+    /// What is rendered.
+    public let concatenation: Concatenation
+    /// The destination.
+    public let output: String
+    /// The container, from the destination's extension.
+    public let format: MovieFormat
+    /// Codec, preset and quality.
+    public let settings: MovieSettings
+    /// The sound's rate and channels.
+    public let audioLayout: AudioLayout
+    private let makeContext: () throws -> GPUContext
+    private var context: GPUContext?
+    private let contextLock = NSLock()
+    /// Where the last render's time went.
+    public internal(set) var timings = ConcatTimings()
+
+    /// Checks the output before anything is rendered.
+    /// - Parameters:
+    ///   - context: gives the GPU for transitions; called only when the first transition is
+    ///     reached (an edit of hard cuts needs no GPU). Default: the shared context.
+    /// - Throws: `MediaError.unknownOutputFormat`, `.encodingFailed` for settings that do not fit
+    ///   the container.
+    public init(_ concatenation: Concatenation, output: String, settings: MovieSettings = MovieSettings(),
+                audioLayout: AudioLayout = .standard, context: @escaping () throws -> GPUContext = { try GPUContext.shared() }) throws {
+        guard let format = MovieFormat(pathExtensionOf: output) else {
+            throw MediaError.unknownOutputFormat(path: output, supported: MovieFormat.extensions)
+        }
+        guard audioLayout.sampleRate >= 8000, audioLayout.sampleRate <= 192_000, (1...8).contains(audioLayout.channels) else {
+            throw RenderError.invalidValue("the sound must be 8000 to 192000 Hz with 1 to 8 channels, got \(audioLayout.sampleRate) Hz, \(audioLayout.channels) channels")
+        }
+        try settings.validate(for: format, path: output)
+        self.concatenation = concatenation
+        self.output = output
+        self.format = format
+        self.settings = settings
+        self.audioLayout = audioLayout
+        makeContext = context
+    }
+
+    /// Renders the whole output, calling `progress` after each frame.
+    /// - Throws: `MediaError` (a decoder or the encoder), `VulkanError`, `RenderError`; the
+    ///   output is then not created (nor left half-written).
+    public func render(progress: (ConcatProgress) -> Void = { _ in }) throws {
+        let c = concatenation
+        timings = ConcatTimings()
+        let layout = pictureLayout(for: settings)
+        let encoder = try MovieEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format,
+                                       settings: settings, audio: audioLayout, videoInput: layout == .yuv420p ? .rawYUV420 : .rawFrames)
+        try withSound(encoder) {
+            let picture = try renderPicture(into: encoder, frames: 0..<c.frameCount, layout: layout) { done in
+                progress(ConcatProgress(framesDone: done, frameCount: c.frameCount))
+            }
+            timings.add(picture)
+        }
+    }
+
+    /// Mixes the sound into `encoder` on its own thread while `picture` feeds the picture, then
+    /// finishes and commits the movie; on any failure the movie is cancelled (nothing is left).
+    func withSound(_ encoder: MovieEncoder, picture: () throws -> Void) throws {
+        let audioError = LockedBox<Error?>(nil)
+        let audioDone = DispatchSemaphore(value: 0)
+        if let writer = encoder.audioWriter() {
+            let audio = ConcatAudio(concatenation, layout: audioLayout)
+            Thread.detachNewThread {
+                do { try audio.run(into: writer) } catch {
+                    audioError.set(error)
+                    encoder.abort()  // unblocks the picture side at once
+                }
+                audioDone.signal()
+            }
+        } else {
+            audioDone.signal()
+        }
+        do {
+            try picture()
+            try encoder.finish()
+        } catch {
+            // The sound's error first when it stopped the encoder (it is recorded before the abort).
+            let cause = audioError.get()
+            encoder.cancel()
+            audioDone.wait()
+            throw cause ?? error
+        }
+        audioDone.wait()
+        if let error = audioError.get() {
+            encoder.cancel()
+            throw error
+        }
+        try encoder.commit()
+    }
+
+    /// The GPU, made when the first transition needs it (from any thread).
+    private func gpu() throws -> GPUContext {
+        contextLock.lock()
+        defer { contextLock.unlock() }
+        if let context { return context }
+        let made = try makeContext()
+        context = made
+        return made
+    }
+
+    /// How frames travel from the decoders to the encoder. Y'CbCr 4:2:0 when the encoder codes
+    /// that and every video is tagged BT.709 (HD and phone video): frames outside transitions then
+    /// go through with no colour conversion at either end and 1.5 bytes a pixel instead of 4; only
+    /// transition frames are converted, to RGBA for the GPU and back. Otherwise RGBA, which ffmpeg
+    /// converts from each source's own matrix. `settings`: the encoder's (a smart render's pieces
+    /// match the sources' pixel format, which must then be 4:2:0 too).
+    func pictureLayout(for settings: MovieSettings) -> RawPixelFormat {
+        let c = concatenation
+        guard settings.matching.map({ $0.pixelFormat == "yuv420p" }) ?? true, settings.codec(for: format).pixelFormat == "yuv420p",
+              c.width % 2 == 0, c.height % 2 == 0,
+              c.clips.allSatisfy({ $0.isStill || ($0.video.colorSpace == "bt709" && ["tv", ""].contains($0.video.colorRange)) })
+        else { return .rgba }
+        return .yuv420p
+    }
+
+    /// Writes output frames `frames` of the picture into `encoder` (its frames laid out as
+    /// `layout`), calling `progress` with the count written after each, and returns where the time
+    /// went. Clips are decoded from the first frame needed. Several calls may run at once on
+    /// different threads (for different frames).
+    /// `keyframeClip`: the clip whose frame at `frames.lowerBound` is a keyframe of its source
+    /// (a smart render's piece after a copied stretch), decoded from exactly there.
+    func renderPicture(into encoder: MovieEncoder, frames: Range<Int>, layout: RawPixelFormat = .rgba, keyframeClip: Int? = nil,
+                       progress: (Int) -> Void) throws -> ConcatTimings {
+        let c = concatenation
+        var timings = ConcatTimings()
+        // A dissolved frame, in the frames' own layout.
+        let dissolved = UnsafeMutableRawBufferPointer.allocate(byteCount: layout.byteCount(width: c.width, height: c.height), alignment: 64)
+        defer { dissolved.deallocate() }
+        var sources: [Int: ClipFrames] = [:]
+        var cutRenderers: [Int: CutRenderer] = [:]
+        defer { for s in sources.values { s.close() } }
+        var first = true  // at frames.lowerBound
+        func source(_ k: Int, at time: Double) throws -> ClipFrames {
+            if let s = sources[k] { return s }
+            let s = try ClipFrames(c.clips[k], from: time, width: c.width, height: c.height, resize: c.resize, pixelFormat: layout,
+                                   atKeyframe: first && k == keyframeClip)
+            sources[k] = s
+            return s
+        }
+        /// Closes the clips and transitions before clip `k`.
+        func release(before k: Int) {
+            for key in sources.keys where key < k { sources.removeValue(forKey: key)?.close() }
+            for key in cutRenderers.keys where key < k { cutRenderers.removeValue(forKey: key) }
+        }
+        for i in frames {
+            let t = Double(i) / c.fps
+            switch c.timeline.moment(at: t) {
+            case let .clip(k, time):
+                release(before: k)
+                var clock = Stopwatch()
+                let frame = try source(k, at: time).frame(at: time)
+                timings.decoding += clock.lap()
+                try encoder.append(frame: frame)
+                timings.encoding += clock.lap()
+            case let .transition(k, fraction, fromTime, toTime):
+                release(before: k)
+                var clock = Stopwatch()
+                let from = try source(k, at: fromTime).frame(at: fromTime)
+                let to = try source(k + 1, at: toTime).frame(at: toTime)
+                timings.decoding += clock.lap()
+                let renderer = try cutRenderers[k] ?? CutRenderer(c.cuts[k], fps: c.fps, width: c.width, height: c.height, context: gpu)
+                cutRenderers[k] = renderer
+                if let p = renderer.dissolveProgress(at: fraction) {  // no GPU: the frames dissolved in their own layout
+                    CrossDissolve.mix(from, to, progress: p, into: dissolved)
+                    timings.transitions += clock.lap()
+                    try encoder.append(frame: UnsafeRawBufferPointer(dissolved))
+                } else {
+                    // The inputs written straight into the GPU's upload memory (4:2:0 converted on
+                    // the way); the frame from the readback memory to the encoder (which converts
+                    // it back to 4:2:0 when it takes that).
+                    try renderer.frame(fraction: fraction, fill: { i, rgba in
+                        let source = i == 0 ? from : to
+                        if layout == .yuv420p {
+                            YUV420.toRGBA(source, width: c.width, height: c.height, into: rgba)
+                        } else {
+                            rgba.copyMemory(from: source)
+                        }
+                    }, consume: { pixels in
+                        timings.transitions += clock.lap()
+                        try encoder.append(rgba: pixels)
+                    })
+                }
+                timings.encoding += clock.lap()
+            }
+            progress(i + 1 - frames.lowerBound)
+            first = false
+        }
+        return timings
+    }
+}
+
+/// Seconds between laps, from the monotonic clock (measurements, never decisions).
+package struct Stopwatch {
+    private var last = DispatchTime.now().uptimeNanoseconds
+
+    /// A stopwatch whose first lap starts now.
+    package init() {}
+
+    /// Seconds since the last lap (or the start), starting a new lap.
+    package mutating func lap() -> Double {
+        let now = DispatchTime.now().uptimeNanoseconds
+        defer { last = now }
+        return Double(now - last) / 1e9
+    }
+}
+
+/// A value shared between threads behind a lock.
+final class LockedBox<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
+    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
+
+    /// Changes the value under the lock and returns the new value.
+    func update(_ change: (inout Value) -> Void) -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        change(&value)
+        return value
+    }
+}
+
+/// `transform` of each index, run on up to as many threads as there are cores; results in order.
+/// `transform` must be safe to call from several threads at once (callers keep what it shares
+/// behind locks: `LockedBox`, the GPU context's queue lock).
+func concurrentMap<T>(_ indices: Range<Int>, _ transform: (Int) -> T) -> [T] {
+    return withoutActuallyEscaping(transform) { transform in
+        let shared = ConcurrentWork(transform: transform, results: LockedBox([:]))
+        DispatchQueue.concurrentPerform(iterations: indices.count) { i in
+            let value = shared.transform(indices.lowerBound + i)
+            _ = shared.results.update { $0[indices.lowerBound + i] = value }
+        }
+        let all = shared.results.get()
+        return indices.map { all[$0]! }
+    }
+}
+
+/// A closure and its results handed to Dispatch's worker threads (which Swift cannot check).
+private struct ConcurrentWork<T>: @unchecked Sendable {
+    let transform: (Int) -> T
+    let results: LockedBox<[Int: T]>
+}

@@ -1,0 +1,294 @@
+// The description of a concatenation (`segue concat --spec FILE.json`, and the same built from
+// command-line options): clips with trim points, cuts with their transitions, output settings.
+// Pure data, decoded and checked here; effects and media are resolved by the layers above.
+//
+// JSON (every field but `clips` optional):
+// {
+//   "clips": [ {"path": "a.mp4", "in": 2, "out": 7.5}, {"path": "photo.jpg", "duration": 4} ],
+//   "cuts":  [ {"effect": "doom-melt", "duration": 1.5, "params": {"meltSpeed": 1.2},
+//               "timing": "ease-in-out", "keyframes": ["spread=0@0,0.5@1"]},
+//              {"effect": "none"} ],
+//   "transition": "fade:1",        // the default cut
+//   "imageDuration": 3,            // seconds a still lasts
+//   "size": "1920x1080", "fps": 30, "resize": "cover",
+//   "audioCurve": "equal-power", "audio": "music.mp3"
+// }
+import Foundation
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+
+/// A transition between two clips as written by a user: `EFFECT[:SECONDS]`, `none` for a hard cut.
+public struct CutSpec: Sendable, Hashable, Codable {
+    /// The effect name or file; `none` is a hard cut.
+    public var effect: String
+    /// Seconds; nil takes the effect's own duration.
+    public var duration: Double?
+    /// Parameter values as text (`--param` syntax), by name.
+    public var params: [String: String]
+    /// A timing curve (`ease-in-out`, `cubic-bezier(…)`) or `spring(…)`; nil takes the effect's.
+    public var timing: String?
+    /// Keyframed parameters in `--param-keyframes` syntax.
+    public var keyframes: [String]
+
+    /// A cut.
+    public init(effect: String, duration: Double? = nil, params: [String: String] = [:], timing: String? = nil,
+                keyframes: [String] = []) {
+        self.effect = effect
+        self.duration = duration
+        self.params = params
+        self.timing = timing
+        self.keyframes = keyframes
+    }
+
+    /// Whether this is a hard cut (no transition).
+    public var isHardCut: Bool { effect == "none" || duration == 0 }
+
+    /// Parses `EFFECT[:SECONDS]` (`fade:1`, `doom-melt`, `my.glsl:0.5`, `none`). A trailing
+    /// `:NUMBER` is the duration; anything else after a colon stays part of the name
+    /// (`file.metal:wave`).
+    /// - Throws: `CompositionError` for an empty name or a duration that is not ≥ 0 and finite.
+    public init(parsing text: String) throws(CompositionError) {
+        var name = text.trimmingCharacters(in: .whitespaces)
+        var seconds: Double?
+        if let colon = name.lastIndex(of: ":") {
+            let tail = name[name.index(after: colon)...]
+            if let value = Double(tail) {
+                guard value.isFinite, value >= 0 else {
+                    throw CompositionError("a transition's duration must be a number of seconds ≥ 0, got '\(tail)' in '\(text)'")
+                }
+                seconds = value
+                name = String(name[..<colon])
+            }
+        }
+        guard !name.isEmpty else { throw CompositionError("a transition is written EFFECT[:SECONDS] (e.g. fade:1), got '\(text)'") }
+        self.init(effect: name, duration: seconds)
+    }
+
+    /// Parses `N=EFFECT[:SECONDS]` (`--cut 2=cube:1.5`): cut N lies between clips N and N+1
+    /// (counted from 1).
+    /// - Throws: `CompositionError` when N is not a whole number ≥ 1 or the cut does not parse.
+    public static func numbered(parsing text: String) throws(CompositionError) -> (cut: Int, spec: CutSpec) {
+        guard let equals = text.firstIndex(of: "="), let n = Int(text[..<equals].trimmingCharacters(in: .whitespaces)), n >= 1 else {
+            throw CompositionError("a cut is written N=EFFECT[:SECONDS] with N from 1 (cut N joins clips N and N+1), e.g. 2=cube:1.5, got '\(text)'")
+        }
+        return (n, try CutSpec(parsing: String(text[text.index(after: equals)...])))
+    }
+
+    enum CodingKeys: String, CodingKey { case effect, duration, params, timing, keyframes }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        effect = try c.decode(String.self, forKey: .effect)
+        duration = try c.decodeIfPresent(Double.self, forKey: .duration)
+        params = try c.decodeIfPresent([String: ParameterText].self, forKey: .params)?.mapValues(\.text) ?? [:]
+        timing = try c.decodeIfPresent(String.self, forKey: .timing)
+        keyframes = try c.decodeIfPresent([String].self, forKey: .keyframes) ?? []
+    }
+}
+
+/// One input of a concatenation.
+public struct ClipSpec: Sendable, Hashable, Codable {
+    /// A video file, or a PNG/JPEG still.
+    public var path: String
+    /// Trim: seconds into the source where the clip starts (videos).
+    public var `in`: Double?
+    /// Trim: seconds into the source where the clip ends (videos).
+    public var out: Double?
+    /// How long a still lasts (default: the composition's image duration).
+    public var duration: Double?
+
+    /// A clip.
+    public init(path: String, in start: Double? = nil, out end: Double? = nil, duration: Double? = nil) {
+        self.path = path
+        self.in = start
+        self.out = end
+        self.duration = duration
+    }
+}
+
+/// A whole concatenation: clips, cuts and output settings.
+public struct ConcatSpec: Sendable, Hashable, Codable {
+    /// The inputs in order.
+    public var clips: [ClipSpec]
+    /// The cuts, one fewer than the clips; missing ones take `transition`.
+    public var cuts: [CutSpec?]
+    /// The default cut (`fade:1`).
+    public var transition: CutSpec
+    /// Seconds a still lasts unless its clip says otherwise (3).
+    public var imageDuration: Double
+    /// Output size `WxH` (default: the first video's, else the first image's).
+    public var size: String?
+    /// Frames per second (default: the first video's, else 30).
+    public var fps: Double?
+    /// `cover`, `contain` or `stretch` (default `cover`).
+    public var resize: String?
+    /// `equal-power` (default) or `linear`.
+    public var audioCurve: CrossfadeCurve
+    /// A soundtrack under the whole edit.
+    public var audio: String?
+
+    /// The most clips one concatenation may have.
+    public static let maximumClipCount = 10_000
+    /// The largest spec file read, in bytes.
+    public static let maximumFileSize = 4 << 20
+
+    /// A concatenation with defaults.
+    public init(clips: [ClipSpec], cuts: [CutSpec?] = [], transition: CutSpec = CutSpec(effect: "fade", duration: 1),
+                imageDuration: Double = 3, size: String? = nil, fps: Double? = nil, resize: String? = nil,
+                audioCurve: CrossfadeCurve = .equalPower, audio: String? = nil) {
+        self.clips = clips
+        self.cuts = cuts
+        self.transition = transition
+        self.imageDuration = imageDuration
+        self.size = size
+        self.fps = fps
+        self.resize = resize
+        self.audioCurve = audioCurve
+        self.audio = audio
+    }
+
+    /// The cut after clip `k`: its own, else the default transition.
+    public func cut(after k: Int) -> CutSpec {
+        (k < cuts.count ? cuts[k] : nil) ?? transition
+    }
+
+    /// Sets cut `n` (1-based: between clips n and n+1), filling the cuts before it with the default.
+    /// - Throws: `CompositionError` when there is no such cut.
+    public mutating func setCut(_ n: Int, to cut: CutSpec) throws(CompositionError) {
+        guard n >= 1, n < clips.count else {
+            throw CompositionError(clips.count < 2 ? "there is no cut \(n): one clip has no cuts"
+                : "there is no cut \(n): \(clips.count) clips have cuts 1 to \(clips.count - 1)")
+        }
+        while cuts.count < n { cuts.append(nil) }
+        cuts[n - 1] = cut
+    }
+
+    /// Checks counts and numbers.
+    /// - Throws: `CompositionError` naming the clip or cut.
+    public func validate() throws(CompositionError) {
+        guard !clips.isEmpty else { throw CompositionError("give at least one clip") }
+        guard clips.count <= Self.maximumClipCount else {
+            throw CompositionError("\(clips.count) clips is more than the limit of \(Self.maximumClipCount)")
+        }
+        guard cuts.count <= clips.count - 1 else {
+            throw CompositionError("\(clips.count) clips have \(clips.count - 1) cuts, but \(cuts.count) are given")
+        }
+        guard imageDuration.isFinite, imageDuration > 0 else {
+            throw CompositionError("the image duration must be a positive number of seconds, got \(imageDuration)")
+        }
+        if let fps, !(fps.isFinite && fps > 0 && fps <= 1000) {
+            throw CompositionError("fps must be a number in (0, 1000], got \(fps)")
+        }
+        for (k, clip) in clips.enumerated() {
+            let name = "clip \(k + 1) (\(clip.path))"
+            for (label, value) in [("in", clip.in), ("out", clip.out), ("duration", clip.duration)] {
+                if let value, !(value.isFinite && value >= 0) {
+                    throw CompositionError("\(name): '\(label)' must be a number of seconds ≥ 0, got \(value)")
+                }
+            }
+            if let a = clip.in, let b = clip.out, b <= a {
+                throw CompositionError("\(name): 'out' (\(b) s) must be after 'in' (\(a) s)")
+            }
+            if clip.duration == 0 { throw CompositionError("\(name): 'duration' must be more than 0 s") }
+        }
+        for k in 0..<max(clips.count - 1, 0) {
+            let cut = cut(after: k)
+            if let d = cut.duration, !(d.isFinite && d >= 0) {
+                throw CompositionError("cut \(k + 1): the duration must be a number of seconds ≥ 0, got \(d)")
+            }
+        }
+    }
+
+    // MARK: - JSON
+
+    enum CodingKeys: String, CodingKey { case clips, cuts, transition, imageDuration, size, fps, resize, audioCurve, audio }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        clips = try c.decode([ClipSpec].self, forKey: .clips)
+        cuts = try c.decodeIfPresent([CutOrText?].self, forKey: .cuts)?.map { $0?.cut } ?? []
+        transition = try c.decodeIfPresent(CutOrText.self, forKey: .transition)?.cut ?? CutSpec(effect: "fade", duration: 1)
+        imageDuration = try c.decodeIfPresent(Double.self, forKey: .imageDuration) ?? 3
+        size = try c.decodeIfPresent(String.self, forKey: .size)
+        fps = try c.decodeIfPresent(Double.self, forKey: .fps)
+        resize = try c.decodeIfPresent(String.self, forKey: .resize)
+        audioCurve = try c.decodeIfPresent(CrossfadeCurve.self, forKey: .audioCurve) ?? .equalPower
+        audio = try c.decodeIfPresent(String.self, forKey: .audio)
+    }
+
+    /// Decodes and validates a spec file's bytes.
+    /// - Throws: `CompositionError` with the JSON path of what is wrong.
+    public init(json data: Data) throws(CompositionError) {
+        guard data.count <= Self.maximumFileSize else {
+            throw CompositionError("the spec is \(data.count) bytes; the limit is \(Self.maximumFileSize)")
+        }
+        do {
+            self = try JSONDecoder().decode(ConcatSpec.self, from: data)
+        } catch let error as DecodingError {
+            throw CompositionError("the spec is not valid: \(Self.describe(error))")
+        } catch {
+            throw CompositionError("the spec is not valid JSON")
+        }
+        try validate()
+    }
+
+    /// "clips[2].in: expected a number" from a decoding error.
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [CodingKey]) -> String {
+            let text = keys.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+            return text.hasPrefix(".") ? String(text.dropFirst()) : text
+        }
+        switch error {
+        case let .typeMismatch(type, context):
+            return "\(path(context.codingPath)): expected \(type == Double.self ? "a number" : type == String.self ? "a string" : "\(type)")"
+        case let .valueNotFound(_, context):
+            return "\(path(context.codingPath)): a value is missing"
+        case let .keyNotFound(key, context):
+            return "\(path(context.codingPath + [key])): missing"
+        case let .dataCorrupted(context):
+            let at = path(context.codingPath)
+            return context.codingPath.isEmpty ? "not valid JSON" : at + ": " + context.debugDescription
+        @unknown default:
+            return "invalid"
+        }
+    }
+}
+
+/// A cut written either as text (`"fade:1"`) or as an object.
+private struct CutOrText: Decodable {
+    let cut: CutSpec
+
+    init(from decoder: Decoder) throws {
+        if let text = try? decoder.singleValueContainer().decode(String.self) {
+            do { cut = try CutSpec(parsing: text) } catch {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
+            }
+        } else {
+            cut = try CutSpec(from: decoder)
+        }
+    }
+}
+
+/// A parameter value written as a string, a number, a bool or an array of numbers.
+private struct ParameterText: Decodable {
+    let text: String
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let s = try? c.decode(String.self) { text = s }
+        else if let b = try? c.decode(Bool.self) { text = b ? "true" : "false" }
+        else if let d = try? c.decode(Double.self) { text = Self.number(d) }
+        else { text = try c.decode([Double].self).map(Self.number).joined(separator: ",") }
+    }
+
+    private static func number(_ d: Double) -> String {
+        d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+    }
+}
+
+extension CrossfadeCurve: Codable {}

@@ -1,0 +1,244 @@
+// A concatenation resolved against the files it names: each clip probed (video or still, its
+// duration after trimming, whether it has sound), each cut's effect, duration, timing and
+// keyframes resolved, the output size and frame rate chosen, and the timeline built and checked.
+// Everything a user can get wrong is found here, before any output is created.
+import Foundation
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+
+/// One input of a concatenation, probed.
+public struct ConcatClip: Sendable {
+    /// The file.
+    public let path: String
+    /// How messages name it: "clip 2 (b.mp4)".
+    public let name: String
+    /// True for a PNG/JPEG still.
+    public let isStill: Bool
+    /// What ffprobe says about the file.
+    public let media: MediaInfo
+    /// Its picture stream (for a still, the image).
+    public let video: VideoStreamInfo
+    /// Seconds into the source where the clip starts (the trim's in point; 0 for stills).
+    public let start: Double
+    /// Seconds the clip lasts in the output's time line (before transitions overlap it).
+    public let duration: Double
+
+    /// Whether the clip contributes sound.
+    public var hasAudio: Bool { !isStill && media.audio != nil }
+}
+
+/// One cut between two clips, resolved.
+public struct ConcatCut: Sendable {
+    /// The effect, nil for a hard cut.
+    public let effect: ResolvedEffect?
+    /// Seconds the transition lasts (0 for a hard cut).
+    public let duration: Double
+    /// How progress follows time during the transition (nil for a hard cut).
+    public let timing: TransitionTiming?
+    /// Keyframed parameters, evaluated over the transition.
+    public let keyframes: [ParameterKeyframes]
+
+    /// Whether the cut is hard (no transition).
+    public var isHardCut: Bool { effect == nil }
+}
+
+/// A concatenation ready to render: clips, cuts, the timeline and the output's size and rate.
+///
+/// ```swift
+/// var spec = ConcatSpec(clips: [ClipSpec(path: "a.mp4"), ClipSpec(path: "photo.jpg")])
+/// spec.transition = try CutSpec(parsing: "cube:1.5")
+/// let concatenation = try Concatenation(spec: spec)
+/// try ConcatRenderer(concatenation, output: "out.mp4").render()
+/// ```
+public struct Concatenation: Sendable {
+    /// The clips in order.
+    public let clips: [ConcatClip]
+    /// The cuts, one fewer than the clips.
+    public let cuts: [ConcatCut]
+    /// Where each clip starts and how long the whole lasts.
+    public let timeline: CompositionTimeline
+    /// Output width in pixels.
+    public let width: Int
+    /// Output height in pixels.
+    public let height: Int
+    /// Output frames per second.
+    public let fps: Double
+    /// Output frames: round(duration · fps).
+    public let frameCount: Int
+    /// How inputs of another shape are fitted.
+    public let resize: ResizeMode
+    /// How sound crossfades over transitions.
+    public let audioCurve: CrossfadeCurve
+    /// A soundtrack under the whole edit, probed.
+    public let soundtrack: MediaInfo?
+
+    /// The most output frames a concatenation may have (9 h 15 min at 30 fps).
+    public static let maximumFrameCount = Timeline.maximumFrameCount
+
+    /// Resolves `spec`.
+    /// - Parameter directory: the directory relative paths in the spec are taken from (a spec
+    ///   file's own directory); nil leaves them relative to the current directory.
+    /// - Throws: `CompositionError` (counts, numbers, trims, transitions longer than a clip,
+    ///   naming the clip and the numbers; an unknown effect or timing, naming the cut),
+    ///   `MediaError` (a missing, unreadable or corrupt input, no ffmpeg).
+    public init(spec: ConcatSpec, directory: String? = nil) throws {
+        try spec.validate()
+        func resolvePath(_ path: String) -> String {
+            guard let directory, !path.hasPrefix("/") else { return path }
+            return (directory as NSString).appendingPathComponent(path)
+        }
+        // Probed at once (an ffprobe each); the first failure in the order given is reported.
+        let probed = concurrentMap(spec.clips.indices) { k in
+            Result { try Self.probe(spec.clips[k], index: k, path: resolvePath(spec.clips[k].path), imageDuration: spec.imageDuration) }
+        }
+        let clips = try probed.map { try $0.get() }
+        var cuts: [ConcatCut] = []
+        for k in 0..<max(clips.count - 1, 0) {
+            let place = "cut \(k + 1) (between \(clips[k].name) and \(clips[k + 1].name))"
+            cuts.append(try Self.resolve(spec.cut(after: k), place: place, directory: directory))
+        }
+        timeline = try CompositionTimeline(clipDurations: clips.map(\.duration), cutDurations: cuts.map(\.duration),
+                                           names: clips.map(\.name))
+        // Size and rate: given, else the first video's, else the first image's at 30 fps.
+        let firstVideo = clips.first { !$0.isStill }
+        if let size = spec.size {
+            (width, height) = try Self.parseSize(size)
+        } else {
+            let display = (firstVideo ?? clips[0]).video.displaySize
+            // Even sides, as 4:2:0 video needs; never below 2.
+            (width, height) = (max(2, display.width & ~1), max(2, display.height & ~1))
+        }
+        fps = spec.fps ?? firstVideo.map { $0.video.fps > 0 && $0.video.fps <= 1000 ? $0.video.fps : 30 } ?? 30
+        frameCount = try timeline.frameCount(fps: fps, maximumFrameCount: Self.maximumFrameCount)
+        if let resize = spec.resize {
+            guard let mode = ResizeMode(rawValue: resize) else {
+                throw CompositionError("resize must be cover, contain or stretch, got '\(resize)'")
+            }
+            self.resize = mode
+        } else {
+            resize = .cover
+        }
+        audioCurve = spec.audioCurve
+        if let audio = spec.audio {
+            let info = try MediaProbe.probe(path: resolvePath(audio))
+            guard info.audio != nil else { throw CompositionError("the soundtrack \(audio) has no sound") }
+            soundtrack = info
+        } else {
+            soundtrack = nil
+        }
+        self.clips = clips
+        self.cuts = cuts
+    }
+
+    /// Reads and checks a spec file (JSON, at most `ConcatSpec.maximumFileSize` bytes).
+    /// - Throws: `MediaError` (missing, unreadable), `CompositionError` (too large, invalid,
+    ///   naming the JSON path of what is wrong).
+    public static func readSpec(path: String) throws -> ConcatSpec {
+        guard FileManager.default.fileExists(atPath: path) else { throw MediaError.fileNotFound(path: path) }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size <= ConcatSpec.maximumFileSize else {
+            throw CompositionError("\(path): the spec is \(size) bytes; the limit is \(ConcatSpec.maximumFileSize)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw MediaError.unreadable(path: path, reason: "it cannot be opened")
+        }
+        do { return try ConcatSpec(json: data) } catch { throw CompositionError("\(path): \(error.message)") }
+    }
+
+    /// "WxH" as a checked size.
+    /// - Throws: `CompositionError`.
+    public static func parseSize(_ text: String) throws(CompositionError) -> (width: Int, height: Int) {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
+            throw CompositionError("the size must look like 1920x1080, got '\(text)'")
+        }
+        do { try Image.validateSize(width: w, height: h) } catch { throw CompositionError("the size \(text) is too large: \(error)") }
+        return (w, h)
+    }
+
+    // MARK: - Clips
+
+    private static func probe(_ clip: ClipSpec, index k: Int, path: String, imageDuration: Double) throws -> ConcatClip {
+        let name = "clip \(k + 1) (\(clip.path))"
+        if try isStill(path) {
+            let image = try ImageFile.read(path: path)  // checks the file with Segue's own decoders
+            if clip.in != nil || clip.out != nil { throw CompositionError("\(name): 'in' and 'out' trim videos; give a still a 'duration'") }
+            let stream = VideoStreamInfo.image(width: image.width, height: image.height)
+            let media = MediaInfo(path: path, formatName: "image", duration: nil, video: stream, audio: nil)
+            return ConcatClip(path: path, name: name, isStill: true, media: media, video: stream, start: 0,
+                              duration: clip.duration ?? imageDuration)
+        }
+        if clip.duration != nil { throw CompositionError("\(name): 'duration' is for stills; trim a video with 'in' and 'out'") }
+        let media = try MediaProbe.probe(path: path)
+        if media.video == nil, (media.duration ?? 0) <= 0 {
+            throw CompositionError("\(name) has no length (0 s); a clip must last longer than 0 s")
+        }
+        guard let video = media.video else {
+            throw MediaError.invalidVideo(path: path, reason: "it has no video stream")
+        }
+        let end = media.videoDuration ?? 0
+        guard end.isFinite, end > 0 else {
+            throw CompositionError("\(name) has no length (0 s); a clip must last longer than 0 s")
+        }
+        let start = clip.in ?? 0
+        let stop = clip.out ?? end
+        if start >= end {
+            throw CompositionError("\(name): 'in' (\(seconds(start))) is not before the video's end (\(seconds(end)))")
+        }
+        if stop > end + 1e-3 {
+            throw CompositionError("\(name): 'out' (\(seconds(stop))) is past the video's end (\(seconds(end)))")
+        }
+        return ConcatClip(path: path, name: name, isStill: false, media: media, video: video, start: start,
+                          duration: min(stop, end) - start)
+    }
+
+    /// Whether `path` starts with a PNG or JPEG signature.
+    private static func isStill(_ path: String) throws -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            _ = try MediaProbe.probe(path: path)  // throws the precise error (missing, unreadable)
+            return false
+        }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 8)) ?? Data()
+        return ImageFormat(magic: [UInt8](head)) != nil
+    }
+
+    // MARK: - Cuts
+
+    private static func resolve(_ cut: CutSpec, place: String, directory: String?) throws -> ConcatCut {
+        if cut.isHardCut { return ConcatCut(effect: nil, duration: 0, timing: nil, keyframes: []) }
+        var name = cut.effect
+        if let directory, !name.hasPrefix("/"), name.hasSuffix(".glsl") || name.contains(".metal") {
+            let candidate = (directory as NSString).appendingPathComponent(name)
+            if FileManager.default.fileExists(atPath: candidate.components(separatedBy: ".metal:").first ?? candidate) { name = candidate }
+        }
+        do {
+            let request = EffectRequest(effect: name, parameters: cut.params.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) })
+            let resolved = try request.resolve()
+            let effect = resolved.effect
+            if let builder = effect.meshBuilder, !builder.isTransition { throw RenderError.notATransition(effect: effect.name) }
+            let duration = cut.duration ?? effect.defaultDuration
+            guard duration.isFinite, duration > 0 else { throw CompositionError("the duration must be a positive number of seconds, got \(duration)") }
+            let timing = try TransitionTiming(curve: TransitionTiming.Curve(parsing: cut.timing ?? effect.defaultTiming), duration: duration)
+            var seen: Set<String> = []
+            let keyframes = try cut.keyframes.map { text in
+                let track = try ParameterKeyframes.parse(text, effect: effect)
+                guard seen.insert(track.name).inserted else { throw CompositionError("parameter '\(track.name)' is keyframed twice") }
+                return track
+            }
+            return ConcatCut(effect: resolved, duration: duration, timing: timing, keyframes: keyframes)
+        } catch let error as SegueError {
+            throw CompositionError("\(place): \(error.message)")
+        }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? "\(Int64(rounded)) s" : "\(rounded) s"
+    }
+}

@@ -1,0 +1,108 @@
+// `segue navigate` as a library call: a window showing a navigation stack of screens, pushed and
+// popped with an effect, the edge-drag pop following the finger. Each frame: read the window's
+// events into the `NavigationSession`, ask it what to show, render that on the GPU at the
+// window's pixel size (no readback) and present it (FIFO: the display's rate).
+//
+// Renderers are made per (from, to, effect) pair when first needed and kept in a small
+// most-recently-used cache, so a push or pop only uploads its two screens once.
+import Foundation
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+import SegueWindow
+
+/// A live navigation stack in a window.
+public final class LiveNavigator {
+    /// The screens, in push order.
+    public let screens: [Image]
+    /// The push effect.
+    public let effect: ResolvedEffect
+    /// The pop effect when the push effect has its own reverse (ios-push → ios-pop).
+    public let reverse: ResolvedEffect?
+    /// The state machine.
+    public let session: NavigationSession
+    /// The window.
+    public let view: LiveView
+
+    private var cache: [(key: String, renderer: TransitionRenderer)] = []
+    private let cacheLimit = 4
+
+    /// The effect that plays a pop of `name` forwards, if it has one.
+    public static func reverseEffectName(of name: String) -> String? {
+        ["ios-push": "ios-pop", "ios-pop": "ios-push"][name]
+    }
+
+    /// Opens a window of the first screen's size in points (its pixels / `scale`).
+    /// - Parameters:
+    ///   - screens: at least one image; all are fitted to the window (`cover`).
+    ///   - effect: the push effect; `reverse`, when given, plays pops.
+    ///   - timing: the push's (and a key pop's) timing; an interactive pop completes with a spring.
+    /// - Throws: `WindowError` (no display), `VulkanError`, `RenderError`.
+    public init(screens: [Image], effect: ResolvedEffect, reverse: ResolvedEffect?, timing: TransitionTiming,
+                scale: Double, configuration: GPUContext.Configuration = .init(), title: String = "segue navigate") throws {
+        guard let first = screens.first else { throw RenderError.invalidValue("navigate needs at least one screen") }
+        self.screens = screens
+        self.effect = effect
+        self.reverse = reverse
+        session = NavigationSession(screenCount: screens.count, timing: timing, hasReverse: reverse != nil)
+        let points = (width: max(1, Int((Double(first.width) / scale).rounded())),
+                      height: max(1, Int((Double(first.height) / scale).rounded())))
+        view = try LiveView(title: "\(title) — \(effect.effect.name)", width: points.width, height: points.height,
+                            configuration: configuration)
+    }
+
+    /// Runs until the window is closed or Escape is pressed, or after `frames` presented frames.
+    /// - Parameter clock: seconds on a monotonic clock (any origin).
+    public func run(frames: Int? = nil, clock: () -> Double) throws {
+        var shown = 0
+        loop: while true {
+            let now = clock()
+            for event in view.events() {
+                switch event {
+                case .quit, .keyDown(.escape, _, _):
+                    break loop
+                case .resized:
+                    cache.removeAll()
+                default:
+                    session.handle(event, now: now, width: view.window.width)
+                }
+            }
+            let frame = session.frame(at: clock())
+            if try view.present(try source(for: frame)) { shown += 1 }
+            if let frames, shown >= frames { break }
+        }
+    }
+
+    /// Renders what `frame` shows.
+    func source(for frame: NavigationFrame) throws -> PresentationSource {
+        switch frame {
+        case let .screen(i):
+            // At progress 0 every transition shows exactly its `from`.
+            return try renderer(from: i, to: i, reverse: false).presentationSource(progress: 0, time: 0, duration: session.timing.totalDuration)
+        case let .transition(from, to, progress, time, reverse):
+            return try renderer(from: from, to: to, reverse: reverse)
+                .presentationSource(progress: progress, time: time, duration: session.timing.totalDuration)
+        }
+    }
+
+    private func renderer(from: Int, to: Int, reverse useReverse: Bool) throws -> TransitionRenderer {
+        let key = "\(from)>\(to)\(useReverse ? "r" : "")"
+        if let i = cache.firstIndex(where: { $0.key == key }) {
+            let hit = cache.remove(at: i)
+            cache.append(hit)
+            return hit.renderer
+        }
+        let r = useReverse ? (reverse ?? effect) : effect
+        let size = view.pixelSize
+        let renderer = try TransitionRenderer(effect: r.effect, from: screens[from], to: screens[to], width: size.width, height: size.height,
+                                              parameters: r.parameters, textures: r.textures, context: view.context,
+                                              framesInFlight: 1, readback: false)
+        cache.append((key, renderer))
+        if cache.count > cacheLimit { cache.removeFirst() }
+        return renderer
+    }
+}

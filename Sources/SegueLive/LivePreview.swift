@@ -1,0 +1,163 @@
+// `segue preview` as a library call: a transition looping in a window (`PreviewSession` decides
+// what shows when), drag to scrub, space to pause, `s` to save the frame as a PNG at the inputs'
+// size. With a watched effect file the effect is reloaded whenever the file changes on disk; a
+// compile error is reported (with the file's own line numbers) and shown across the top of the
+// window as a `MessageCard`, while the last good version keeps running.
+import Foundation
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+import SegueWindow
+
+/// A looping, scrubbable, hot-reloading preview of a transition in a window.
+public final class LivePreview {
+    /// What the preview needs of an effect: the resolved effect, its timing and its timeline
+    /// (keyframed parameters), made again on every reload.
+    public struct Program {
+        /// The effect and its parameters.
+        public var effect: ResolvedEffect
+        /// The loop's transition timing.
+        public var timing: TransitionTiming
+        /// Keyframed parameters over the transition.
+        public var timeline: Timeline
+
+        /// The parts of a program.
+        public init(effect: ResolvedEffect, timing: TransitionTiming, timeline: Timeline) {
+            self.effect = effect
+            self.timing = timing
+            self.timeline = timeline
+        }
+    }
+
+    /// The window.
+    public let view: LiveView
+    /// The frames saved with `s`, in order.
+    public private(set) var saved: [String] = []
+
+    private let from: Image, to: Image
+    private let load: () throws -> Program
+    private let watched: String?
+    private let saveDirectory: String
+    private let report: (String) -> Void
+    private var program: Program
+    private var renderer: TransitionRenderer
+    private var errorCard: (renderer: TransitionRenderer, source: PresentationSource)?
+
+    /// Opens a window of `from`'s size in points.
+    /// - Parameters:
+    ///   - load: makes the program; called once now and again whenever `watch` changes.
+    ///   - watch: a file whose changes reload the program (nil: no reloading).
+    ///   - saveDirectory: where `s` writes `segue-preview-NNN.png`.
+    ///   - report: receives one line for each reload, saved frame and error (for stderr).
+    /// - Throws: what `load` throws; `WindowError`, `VulkanError`.
+    public init(from: Image, to: Image, scale: Double, load: @escaping () throws -> Program, watch: String? = nil,
+                saveDirectory: String = ".", configuration: GPUContext.Configuration = .init(),
+                report: @escaping (String) -> Void = { _ in }) throws {
+        let program = try load()
+        let points = (width: max(1, Int((Double(from.width) / scale).rounded())), height: max(1, Int((Double(from.height) / scale).rounded())))
+        view = try LiveView(title: "segue preview — \(program.effect.effect.name)", width: points.width, height: points.height,
+                            configuration: configuration)
+        self.from = from
+        self.to = to
+        self.load = load
+        self.watched = watch
+        self.saveDirectory = saveDirectory
+        self.report = report
+        self.program = program
+        renderer = try LivePreview.makeRenderer(program.effect, from: from, to: to, view: view)
+    }
+
+    private static func makeRenderer(_ r: ResolvedEffect, from: Image, to: Image, view: LiveView) throws -> TransitionRenderer {
+        let size = view.pixelSize
+        return try TransitionRenderer(effect: r.effect, from: from, to: to, width: size.width, height: size.height,
+                                      parameters: r.parameters, textures: r.textures, context: view.context,
+                                      framesInFlight: 1, readback: false)
+    }
+
+    /// Runs until the window is closed or Escape is pressed, or after `frames` presented frames.
+    /// - Parameter clock: seconds on a monotonic clock (any origin).
+    public func run(frames: Int? = nil, clock: () -> Double) throws {
+        var session = PreviewSession(timing: program.timing, start: clock())
+        var lastModified = watched.flatMap(Self.modificationDate)
+        var shown = 0
+        loop: while true {
+            for event in view.events() {
+                switch event {
+                case .quit, .keyDown(.escape, _, _):
+                    break loop
+                case .resized:
+                    renderer = try Self.makeRenderer(program.effect, from: from, to: to, view: view)
+                    if let message = errorMessage { try showError(message) }
+                default:
+                    if session.handle(event, now: clock(), width: view.window.width) {
+                        let path = try save(session.moment(at: clock()))
+                        saved.append(path)
+                        report("saved \(path)")
+                    }
+                }
+            }
+            if let watched, let modified = Self.modificationDate(watched), modified != lastModified {
+                lastModified = modified
+                try reload(watched, session: &session)
+            }
+            let moment = session.moment(at: clock())
+            let source = try renderer.presentationSource(progress: moment.progress, time: moment.time, duration: program.timeline.duration,
+                                                         overrides: program.timeline.parameters(at: moment.time))
+            if try view.present(source, overlay: errorCard?.source) { shown += 1 }
+            if let frames, shown >= frames { break }
+        }
+    }
+
+    private var errorMessage: String?
+
+    /// Loads the watched file again; on a user-facing error keeps the running version and shows
+    /// the error.
+    private func reload(_ path: String, session: inout PreviewSession) throws {
+        do {
+            let next = try load()
+            let nextRenderer = try Self.makeRenderer(next.effect, from: from, to: to, view: view)
+            (program, renderer) = (next, nextRenderer)
+            session.timing = next.timing
+            errorMessage = nil
+            errorCard = nil
+            view.window.title = "segue preview — \(next.effect.effect.name)"
+            report("reloaded \(path)")
+        } catch let error as SegueError {
+            errorMessage = error.message
+            view.window.title = "segue preview — error in \(path)"
+            report("error: \(error.message)")
+            try showError(error.message)
+        }
+    }
+
+    /// Renders the message card shown across the top of the window.
+    private func showError(_ message: String) throws {
+        let width = view.pixelSize.width, scale = view.window.scale
+        let text = "error: " + message
+        let card = MessageCard.image(text, width: width, height: min(MessageCard.height(for: text, width: width, scale: scale),
+                                                                       max(1, view.pixelSize.height / 2)), scale: scale)
+        let fade = try EffectRequest(effect: "fade").resolve().effect
+        let r = try TransitionRenderer(effect: fade, from: card, to: card, context: view.context, framesInFlight: 1, readback: false)
+        errorCard = (r, try r.presentationSource(progress: 0, time: 0, duration: 1))
+    }
+
+    private static func modificationDate(_ path: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+
+    /// Renders the current moment at the inputs' size and writes it as a PNG.
+    private func save(_ moment: (progress: Double, time: Double)) throws -> String {
+        let r = program.effect
+        let renderer = try TransitionRenderer(effect: r.effect, from: from, to: to, parameters: r.parameters, textures: r.textures,
+                                              context: view.context, framesInFlight: 1)
+        let image = try renderer.frame(progress: moment.progress, time: moment.time, duration: program.timeline.duration,
+                                       overrides: program.timeline.parameters(at: moment.time))
+        let path = (saveDirectory as NSString).appendingPathComponent(String(format: "segue-preview-%03d.png", saved.count + 1))
+        try ImageFile.write(image, to: path)
+        return path
+    }
+}

@@ -1,0 +1,96 @@
+// A window that shows Segue's GPU rendering directly: SegueWindow opens the window and makes the
+// Vulkan surface, SegueVulkan presents into it (FIFO, the display's rate, no readback). The
+// window's extensions decide how the GPU context is opened, so the view owns its context.
+import Foundation
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+import SegueWindow
+
+/// A window presenting frames rendered on the GPU.
+public final class LiveView {
+    /// The window.
+    public let window: Window
+    /// The GPU context, opened for presenting to the window.
+    public let context: GPUContext
+    /// Frame-to-frame intervals of presented frames, in seconds (for `--stats`).
+    public private(set) var frameIntervals: [Double] = []
+
+    private let presenter: SwapchainPresenter
+    private var lastPresent: Double?
+    private let clock = ContinuousClock()
+    private let opened: ContinuousClock.Instant
+    /// Seconds between frames at the display's refresh rate.
+    private let period: Double
+
+    /// Opens a `width` × `height`-point window titled `title` and a context on the device
+    /// `configuration` selects, with the window's presentation extensions.
+    /// - Throws: `WindowError` (no display, no Vulkan surface), `VulkanError`.
+    public init(title: String, width: Int, height: Int, configuration: GPUContext.Configuration = .init()) throws {
+        let window = try Window(title: title, width: width, height: height)
+        var configuration = configuration
+        configuration.presentationExtensions = try window.vulkanInstanceExtensions()
+        let context = try GPUContext(configuration: configuration)
+        let surface = try window.makeVulkanSurface(instance: context.instanceHandle)
+        let pixels = window.pixelSize
+        presenter = try SwapchainPresenter(context: context, surface: surface, width: pixels.width, height: pixels.height)
+        self.window = window
+        self.context = context
+        period = 1 / window.refreshRate
+        opened = clock.now
+    }
+
+    /// The window's drawable size in pixels.
+    public var pixelSize: (width: Int, height: Int) { window.pixelSize }
+
+    /// Events since the last call (waiting up to `timeout` seconds for one); a resize also
+    /// resizes the swapchain.
+    public func events(timeout: Double = 0) -> [WindowEvent] {
+        let events = window.pollEvents(timeout: timeout)
+        for case let .resized(_, _, w, h) in events { presenter.resize(width: w, height: h) }
+        return events
+    }
+
+    /// Shows `source` (with `overlay` across the top, e.g. a `MessageCard`) at the display's rate: FIFO presentation waits for the display, and where
+    /// the window system does not (a virtual X server has no vertical blank) frames are spaced by
+    /// the display's refresh period, so a live view never spins faster than the screen shows.
+    /// Records the interval since the previous frame (for `frameStatistics`).
+    /// - Returns: false when the frame was skipped while the swapchain was rebuilt.
+    @discardableResult
+    public func present(_ source: PresentationSource, overlay: PresentationSource? = nil) throws -> Bool {
+        // Intervals are measured between the starts of presents: the cadence the display sees.
+        // With a window system that paces by itself they are a period already, and nothing waits.
+        if let lastPresent {
+            let wait = period - (seconds() - lastPresent)
+            if wait > 0.0005 { Thread.sleep(forTimeInterval: wait) }
+        }
+        let start = seconds()
+        let shown = try presenter.present(source, overlay: overlay)
+        if shown {
+            if let lastPresent { frameIntervals.append(start - lastPresent) }
+            lastPresent = start
+        }
+        return shown
+    }
+
+    /// Seconds on a monotonic clock since the view opened.
+    private func seconds() -> Double { (clock.now - opened) / .seconds(1) }
+
+    /// `frames N  p50 … ms  p90 … ms  p99 … ms  max … ms`: the frame-interval statistics as one
+    /// line (nil before two frames were shown).
+    public var statisticsLine: String? {
+        frameStatistics.map { String(format: "frames %d  p50 %.2f ms  p90 %.2f ms  p99 %.2f ms  max %.2f ms", $0.count, $0.p50, $0.p90, $0.p99, $0.max) }
+    }
+
+    /// The 50th, 90th, 99th percentiles and the maximum of the frame intervals, in milliseconds.
+    public var frameStatistics: (count: Int, p50: Double, p90: Double, p99: Double, max: Double)? {
+        guard !frameIntervals.isEmpty else { return nil }
+        let sorted = frameIntervals.sorted()
+        func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int((p * Double(sorted.count - 1)).rounded()))] * 1000 }
+        return (sorted.count, percentile(0.5), percentile(0.9), percentile(0.99), sorted[sorted.count - 1] * 1000)
+    }
+}

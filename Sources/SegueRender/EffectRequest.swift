@@ -1,0 +1,161 @@
+// What a user asks for when they name an effect: the effect (a built-in, a .glsl file or a
+// stitchable `file.metal[:NAME]`), its parameter assignments, extra textures and, for stitchable
+// shaders, how the function runs as a transition. `resolve` turns the request into an effect
+// with checked parameter values and loaded textures — the one place where `--param`, `--arg`
+// and `--texture` are interpreted, for every command and for library users alike.
+import Foundation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueShaders
+import SegueVulkan
+
+/// An effect as named by a user, with parameters given as text.
+public struct EffectRequest: Sendable {
+    /// A built-in name, a `.glsl` transition file, or a stitchable `file.metal[:NAME]`.
+    public var effect: String
+    /// `name=value` assignments of the effect's parameters (`--param`).
+    public var parameters: [(name: String, value: String)]
+    /// Images for the effect's `sampler2D` parameters, by parameter name (`--texture`).
+    public var textures: [(name: String, path: String)]
+    /// How a stitchable function runs; nil when none of its options was given.
+    public var stitchable: StitchableRequest?
+
+    /// A request; parameters and textures as `(name, value)` pairs.
+    public init(effect: String, parameters: [(name: String, value: String)] = [],
+                textures: [(name: String, path: String)] = [], stitchable: StitchableRequest? = nil) {
+        self.effect = effect
+        self.parameters = parameters
+        self.textures = textures
+        self.stitchable = stitchable
+    }
+
+    /// The effect with its resolved parameter values and loaded textures.
+    /// - Parameter scale: pixels per point given to loaded texture images.
+    /// - Throws: `EffectLookupError` (unknown effect, unreadable file), `ParameterError`
+    ///   (unknown parameter, bad value), `StitchableConfigurationError` (stitchable options on
+    ///   another kind of effect, unknown argument), `MediaError` (a texture image).
+    public func resolve(scale: Double = 1) throws -> ResolvedEffect {
+        let stitchable = self.stitchable ?? StitchableRequest()
+        let name = stitchable.function.map { f in self.effect.hasSuffix(".metal") ? "\(self.effect):\(f)" : self.effect } ?? self.effect
+        let base = try EffectCatalog.effect(name)
+        let resolved: Effect
+        var assignments = parameters
+        if base.kind == .stitchable {
+            let configured = try stitchable.configure(self.effect, base: base)
+            resolved = configured.effect
+            assignments = configured.arguments + parameters
+        } else {
+            if self.stitchable != nil {
+                throw StitchableConfigurationError("--function, --arg, --animate, --insertion, --removal, --removal-function and --max-sample-offset apply to stitchable shader effects (.metal files, shift); '\(self.effect)' is a \(base.kind.rawValue) effect: use --param")
+            }
+            resolved = base
+        }
+        let values = try resolved.resolveParameters(assignments)
+        var images: [String: Image] = [:]
+        for (name, path) in textures { images[name] = try ImageFile.read(path: path, scale: scale) }
+        return ResolvedEffect(effect: resolved, parameters: values, textures: images)
+    }
+}
+
+/// An effect ready to render: checked parameter values and loaded textures.
+public struct ResolvedEffect: Sendable {
+    /// The effect (for a stitchable function, the transition built from it).
+    public let effect: Effect
+    /// Values of the parameters that were given (the others take their defaults).
+    public let parameters: [String: ParameterValue]
+    /// Images for the effect's `sampler2D` parameters.
+    public let textures: [String: Image]
+}
+
+/// How a stitchable shader function runs as a transition (SwiftUI's `.transition` with a shader).
+public struct StitchableRequest: Sendable {
+    /// The function in the `.metal` file (or write `file.metal:NAME`).
+    public var function: String?
+    /// `name=value` argument values; the value `auto` fills a `float2` with the layer size, a
+    /// `float4` with its bounds and a `float` with the time in seconds.
+    public var arguments: [(name: String, value: String)]
+    /// The `float` argument the transition drives (default: the last `float` argument).
+    public var animate: String?
+    /// Effect values of the inserted screen at progress 0 and 1 (default 1 → 0).
+    public var insertion: (from: Double, to: Double)?
+    /// Effect values of the removed screen at progress 0 and 1 (default 0 → −1).
+    public var removal: (from: Double, to: Double)?
+    /// SwiftUI's `maxSampleOffset`: how far the layer's drawing area is padded, in points per axis
+    /// (checked; a layer fills the output, so no pixel changes).
+    public var maxSampleOffset: Vector2?
+    /// Another function of the same file for the removed screen (an LTR/RTL pair).
+    public var removalFunction: String?
+
+    /// A request; every field optional.
+    public init(function: String? = nil, arguments: [(name: String, value: String)] = [], animate: String? = nil,
+                insertion: (from: Double, to: Double)? = nil, removal: (from: Double, to: Double)? = nil,
+                maxSampleOffset: Vector2? = nil, removalFunction: String? = nil) {
+        self.function = function
+        self.arguments = arguments
+        self.animate = animate
+        self.insertion = insertion
+        self.removal = removal
+        self.maxSampleOffset = maxSampleOffset
+        self.removalFunction = removalFunction
+    }
+
+    /// The transition built from the function, and the argument values to resolve as parameters.
+    fileprivate func configure(_ nameOrPath: String, base: Effect) throws -> (effect: Effect, arguments: [(name: String, value: String)]) {
+        let fn = try EffectCatalog.stitchableFunction(nameOrPath, function: function)
+        var configuration = StitchableConfiguration(animated: animate)
+        if let insertion { configuration.insertion = insertion }
+        if let removal { configuration.removal = removal }
+        if let maxSampleOffset { configuration.maxSampleOffset = maxSampleOffset }
+        var functions = [fn]
+        if let removalFunction {
+            let path = EffectCatalog.stitchablePath(nameOrPath)?.path ?? nameOrPath
+            let other = try EffectCatalog.stitchableFunction(path, function: removalFunction)
+            configuration.removalFunction = other
+            if other != fn { functions.append(other) }
+        }
+        var automatic = functions.reduce(into: Set<String>()) { $0.formUnion($1.defaultAutomatic) }
+        var assignments: [(name: String, value: String)] = []
+        for (name, value) in arguments {
+            guard functions.contains(where: { f in f.arguments.contains { $0.name == name } }) else {
+                var known: [String] = []
+                for a in functions.flatMap(\.arguments) where !known.contains("\(a.name) (\(a.metalType))") { known.append("\(a.name) (\(a.metalType))") }
+                throw StitchableConfigurationError("'\(fn.name)' has no argument '\(name)'; its arguments are: \(known.joined(separator: ", "))")
+            }
+            if value.lowercased() == "auto" { automatic.insert(name) } else { automatic.remove(name); assignments.append((name, value)) }
+        }
+        configuration.automatic = automatic
+        let animated = try fn.animatedArgument(configuration)
+        let removalAnimated = try (configuration.removalFunction ?? fn).removalAnimatedArgument(configuration)
+        if let clash = assignments.first(where: { $0.name == animated.name || $0.name == removalAnimated.name }) {
+            throw StitchableConfigurationError("'\(clash.name)' is the animated argument; set its range with --insertion and --removal instead of --arg")
+        }
+        let effect = try fn.effect(configuration, summary: base.summary, source: base.source,
+                                   defaultDuration: base.defaultDuration, defaultTiming: base.defaultTiming)
+        return (effect, assignments)
+    }
+
+    /// `A:B` as two finite numbers (`--insertion`, `--removal`).
+    /// - Throws: `StitchableConfigurationError` naming `option`.
+    public static func parseRange(_ text: String, option: String) throws(StitchableConfigurationError) -> (from: Double, to: Double) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]) else {
+            throw StitchableConfigurationError("\(option) must look like A:B (two numbers, e.g. 1:0), got '\(text)'")
+        }
+        guard a.isFinite, b.isFinite else { throw StitchableConfigurationError("\(option) must be two finite numbers, got '\(text)'") }
+        return (a, b)
+    }
+
+    /// `W` or `W,H` in points, finite and ≥ 0 (`--max-sample-offset`).
+    /// - Throws: `StitchableConfigurationError`.
+    public static func parseOffset(_ text: String) throws(StitchableConfigurationError) -> Vector2 {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard (1...2).contains(parts.count), let x = parts[0], let y = parts.count == 2 ? parts[1] : x else {
+            throw StitchableConfigurationError("--max-sample-offset must be one or two numbers of points (W or W,H), got '\(text)'")
+        }
+        guard x.isFinite, y.isFinite, x >= 0, y >= 0 else {
+            throw StitchableConfigurationError("--max-sample-offset must be finite and ≥ 0, got '\(text)'")
+        }
+        return Vector2(x, y)
+    }
+}

@@ -1,0 +1,235 @@
+// Where rendered frames go: a directory of PNGs, raw RGBA8 on standard output, or a video file
+// encoded by ffmpeg. Every file output is written under a temporary name and renamed when
+// complete; a failed or interrupted render leaves nothing behind.
+import Foundation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueShaders
+import SegueVulkan
+
+/// The destination of a multi-frame render.
+public enum RenderOutput: Sendable, Equatable {
+    /// PNG frames `frame-00000.png`, … in a directory.
+    case directory(String)
+    /// Raw RGBA8 frames (straight alpha), back to back, on standard output.
+    case standardOutput
+    /// A video file encoded through an ffmpeg subprocess.
+    case video(String, VideoFormat)
+
+    /// Interprets `-o`: `-` is standard output; a path ending in `.mp4`, `.webm`, `.gif` or
+    /// `.apng` is a video; anything else without an extension is a directory.
+    /// - Throws: `RenderError.invalidValue` for an image or unknown extension.
+    public init(path: String) throws {
+        if path == "-" { self = .standardOutput; return }
+        if let format = VideoFormat(pathExtensionOf: path) { self = .video(path, format); return }
+        let ext = (path as NSString).pathExtension.lowercased()
+        if ext.isEmpty || FileManager.default.isDirectory(path) { self = .directory(path); return }
+        throw RenderError.invalidValue("cannot tell what to write to '\(path)': use a directory, '-' for raw frames on stdout, or a .mp4, .webm, .gif or .apng file")
+    }
+}
+
+extension FileManager {
+    /// True when `path` exists and is a directory.
+    func isDirectory(_ path: String) -> Bool {
+        var isDir: ObjCBool = false
+        return fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+    }
+}
+
+/// Receives frames in order; `finish` publishes the result, `cancel` removes what was started.
+public protocol FrameSink: AnyObject {
+    /// Frame `index`'s premultiplied RGBA8 pixels (valid during the call only).
+    func write(frame index: Int, pixels: UnsafeRawBufferPointer) throws
+    /// Completes the output (renames temporary files into place).
+    func finish() throws
+    /// Abandons the output, removing temporary files.
+    func cancel()
+}
+
+/// Opens the sink for an output.
+/// - Parameter settings: the encoder's preset and CRF for an MP4 (default: x264's medium, 23).
+public func makeFrameSink(_ output: RenderOutput, width: Int, height: Int, fps: Double,
+                          settings: MovieSettings = MovieSettings()) throws -> FrameSink {
+    switch output {
+    case let .directory(path): return try DirectorySink(path: path, width: width, height: height)
+    case .standardOutput: return RawSink(fd: STDOUT_FILENO, width: width, height: height)
+    case let .video(path, .mp4): return try MovieSink(path: path, width: width, height: height, fps: fps, settings: settings)
+    case let .video(path, format): return try VideoSink(path: path, width: width, height: height, fps: fps, format: format)
+    }
+}
+
+/// A sink writing raw RGBA8 frames (straight alpha) to an open file descriptor (a pipe, a file).
+public func rawFrameSink(fileDescriptor: Int32, width: Int, height: Int) -> FrameSink {
+    RawSink(fd: fileDescriptor, width: width, height: height)
+}
+
+/// Frames as PNG files, written into a temporary sibling directory and moved into place at the end.
+final class DirectorySink: FrameSink {
+    let path: String
+    let temporary: String
+    let width: Int, height: Int
+    private let writer: FrameDirectoryWriter
+    private let straight: StraightAlphaBuffer
+
+    init(path: String, width: Int, height: Int) throws {
+        let fm = FileManager.default
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let parent = url.deletingLastPathComponent().path
+        guard fm.isDirectory(parent) else { throw MediaError.unwritable(path: path, reason: "the directory '\(parent)' does not exist") }
+        if fm.fileExists(atPath: path) && !fm.isDirectory(path) {
+            throw MediaError.unwritable(path: path, reason: "it exists and is not a directory")
+        }
+        // An existing directory is replaced whole at the end (never a mix of two renders), so it
+        // may only hold frames of an earlier render.
+        if fm.isDirectory(path), let other = try? fm.contentsOfDirectory(atPath: path).first(where: { !DirectorySink.isFrameName($0) }) {
+            throw MediaError.unwritable(path: path, reason: "the directory holds '\(other)', which is not a frame of an earlier render; give a new or empty directory")
+        }
+        self.path = url.path
+        self.width = width
+        self.height = height
+        temporary = parent + "/.\(url.lastPathComponent).segue-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        straight = StraightAlphaBuffer(byteCount: width * height * 4)
+        TemporaryFiles.register(temporary)
+        do {
+            writer = try FrameDirectoryWriter(directory: temporary)
+        } catch {
+            TemporaryFiles.unregister(temporary)
+            throw error
+        }
+    }
+
+    func write(frame index: Int, pixels: UnsafeRawBufferPointer) throws {
+        try straight.withStraightAlpha(pixels) { raw in
+            _ = try writer.append(straightRGBA: raw, width: width, height: height)
+        }
+    }
+
+    /// `frame-NNNNN.png`: a name this sink writes.
+    static func isFrameName(_ name: String) -> Bool {
+        name.hasPrefix("frame-") && name.hasSuffix(".png") && name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber)
+    }
+
+    func finish() throws {
+        // As one write: an interrupt waits until the directories are swapped.
+        try TemporaryFiles.whileAcceptingWrites { () throws in try swapIntoPlace() }
+    }
+
+    private func swapIntoPlace() throws {
+        let fm = FileManager.default
+        if fm.fileExists(atPath: path) {
+            // Replace the earlier render whole: move it aside, move the new one in, remove it.
+            let aside = temporary + "-old"
+            TemporaryFiles.register(aside)
+            guard rename(path, aside) == 0 else {
+                TemporaryFiles.unregister(aside)
+                throw MediaError.unwritable(path: path, reason: String(cString: strerror(errno)))
+            }
+            guard rename(temporary, path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                _ = rename(aside, path)
+                TemporaryFiles.unregister(aside)
+                throw MediaError.unwritable(path: path, reason: reason)
+            }
+            try? fm.removeItem(atPath: aside)
+            TemporaryFiles.unregister(aside)
+        } else {
+            guard rename(temporary, path) == 0 else { throw MediaError.unwritable(path: path, reason: String(cString: strerror(errno))) }
+        }
+        TemporaryFiles.unregister(temporary)
+    }
+
+    func cancel() {
+        try? FileManager.default.removeItem(atPath: temporary)
+        TemporaryFiles.unregister(temporary)
+    }
+}
+
+/// Raw RGBA8 frames (straight alpha) to a file descriptor.
+final class RawSink: FrameSink {
+    private let writer: RawFrameWriter
+    private let straight: StraightAlphaBuffer
+
+    init(fd: Int32, width: Int, height: Int) {
+        writer = RawFrameWriter(fileDescriptor: fd, name: fd == STDOUT_FILENO ? "standard output" : "fd \(fd)")
+        straight = StraightAlphaBuffer(byteCount: width * height * 4)
+    }
+
+    func write(frame index: Int, pixels: UnsafeRawBufferPointer) throws {
+        try straight.withStraightAlpha(pixels) { raw in try writer.write(frame: raw) }
+    }
+
+    func finish() throws {}
+    func cancel() {}
+}
+
+/// An MP4 (H.264, BT.709, tagged so). Frames of an even size are converted by the encoder to
+/// 4:2:0 (`MovieEncoder.append(rgba:)`, while the device draws the next frames), so the pipe
+/// carries 1.5 bytes a pixel instead of 4 and ffmpeg converts nothing; odd sizes go as RGBA,
+/// padded by ffmpeg.
+final class MovieSink: FrameSink {
+    let encoder: MovieEncoder
+
+    init(path: String, width: Int, height: Int, fps: Double, settings: MovieSettings) throws {
+        let even = width % 2 == 0 && height % 2 == 0
+        encoder = try MovieEncoder(path: path, width: width, height: height, fps: fps, format: .mp4, settings: settings, audio: nil,
+                                   videoInput: even ? .rawYUV420 : .rawFrames)
+    }
+
+    func write(frame index: Int, pixels: UnsafeRawBufferPointer) throws {
+        try encoder.append(rgba: pixels)  // premultiplied: colour over black
+    }
+
+    func finish() throws {
+        try encoder.finish()
+        try encoder.commit()
+    }
+
+    func cancel() { encoder.cancel() }
+}
+
+/// A WebM, GIF or APNG through ffmpeg.
+final class VideoSink: FrameSink {
+    let encoder: VideoEncoder
+
+    init(path: String, width: Int, height: Int, fps: Double, format: VideoFormat) throws {
+        encoder = try VideoEncoder(path: path, width: width, height: height, fps: fps, format: format)
+    }
+
+    func write(frame index: Int, pixels: UnsafeRawBufferPointer) throws {
+        try encoder.append(premultiplied: pixels)
+    }
+
+    func finish() throws { try encoder.finish() }
+    func cancel() { encoder.cancel() }
+}
+
+/// Runs `render` with a consumer that writes each frame into `sink` and reports progress, then
+/// finishes the sink; on any error the sink is cancelled (its temporary files removed) and the
+/// error rethrown.
+func writeFrames(into sink: FrameSink, progress: (Int) -> Void,
+                 _ render: ((Int, UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+    try withoutActuallyEscaping(progress) { progress in try writeFrames(into: sink, escapingProgress: progress, render) }
+}
+
+private func writeFrames(into sink: FrameSink, escapingProgress progress: @escaping (Int) -> Void,
+                         _ render: ((Int, UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+    do {
+        try render { i, pixels in
+            try sink.write(frame: i, pixels: pixels)
+            progress(i + 1)
+        }
+        try sink.finish()
+    } catch {
+        sink.cancel()
+        throw error
+    }
+}
+
+extension TransitionRenderer {
+    /// Renders every frame of `timeline` into `sink`, calling `progress(framesDone)` after each;
+    /// on any error the sink is cancelled (its temporary files removed) and the error rethrown.
+    public func render(_ timeline: Timeline, to sink: FrameSink, progress: (Int) -> Void = { _ in }) throws {
+        try writeFrames(into: sink, progress: progress) { consume in try render(timeline, consume: consume) }
+    }
+}

@@ -1,0 +1,108 @@
+// Validates a transition the way gl-transitions contributors do: it has its Author and License
+// header, it compiles, progress 0 shows `from` and progress 1 shows `to` (within 1/255), and every
+// parameter it declares is used.
+import Foundation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueShaders
+import SegueVulkan
+
+/// The outcome of checking a transition.
+public struct TransitionCheck: Sendable {
+    /// One rule and whether the effect passes it.
+    public struct Finding: Sendable, Equatable {
+        /// The rule, e.g. "progress 0 shows from".
+        public let rule: String
+        /// Whether the effect passes.
+        public let passed: Bool
+        /// What was found (the largest difference, the unused names, the compiler's message …).
+        public let detail: String
+    }
+
+    /// The effect checked.
+    public let effect: Effect
+    /// The findings, in order.
+    public let findings: [Finding]
+    /// Whether every rule passed.
+    public var passed: Bool { findings.allSatisfy(\.passed) }
+
+    /// The largest channel difference allowed at progress 0 and 1 (in 1/255 steps).
+    public static let tolerance = 1
+
+    /// Checks `effect` on two generated, asymmetric 128×96 inputs (textures for `sampler2D`
+    /// parameters are generated too). Rendering failures are findings, not errors.
+    public init(effect: Effect, context: GPUContext? = nil) {
+        self.effect = effect
+        var findings: [Finding] = []
+        let header = [("Author", effect.author), ("License", effect.license)]
+        let missing = header.filter { $0.1?.isEmpty ?? true }.map { "// \($0.0):" }
+        findings.append(Finding(rule: "header names the author and the license", passed: missing.isEmpty,
+                                detail: missing.isEmpty ? "Author \(effect.author!), License \(effect.license!)"
+                                                        : "missing \(missing.joined(separator: " and "))"))
+
+        let unused = effect.parameters.map(\.name).filter { !Self.uses(effect.glsl ?? "", $0) }
+        findings.append(Finding(rule: "every parameter is used", passed: unused.isEmpty,
+                                detail: unused.isEmpty ? "\(effect.parameters.count) parameter(s)"
+                                                       : "unused: \(unused.joined(separator: ", "))"))
+
+        let (width, height) = (128, 96)
+        let from = Self.pattern(width: width, height: height, seed: 1)
+        let to = Self.pattern(width: width, height: height, seed: 2)
+        var textures: [String: Image] = [:]
+        for (k, p) in effect.parameters.enumerated() where p.type == .sampler2D {
+            textures[p.name] = Self.pattern(width: 64, height: 64, seed: 3 + k)
+        }
+        do {
+            let renderer = try TransitionRenderer(effect: effect, from: from, to: to, textures: textures,
+                                                  context: context, framesInFlight: 1)
+            findings.append(Finding(rule: "compiles", passed: true, detail: "GLSL 450 → SPIR-V"))
+            for (progress, expected, name) in [(0.0, from, "from"), (1.0, to, "to")] {
+                let frame = try renderer.frame(progress: progress, time: progress * effect.defaultDuration,
+                                               duration: effect.defaultDuration)
+                let (difference, x, y) = Self.largestDifference(frame, expected)
+                findings.append(Finding(rule: "progress \(Int(progress)) shows \(name)", passed: difference <= Self.tolerance,
+                                        detail: difference == 0 ? "identical"
+                                            : "largest difference \(difference)/255 at pixel (\(x), \(y))"))
+            }
+        } catch {
+            findings.append(Finding(rule: "compiles", passed: false, detail: "\(error)"))
+        }
+        self.findings = findings
+    }
+
+    /// Whether `name` occurs as an identifier in `glsl` outside comments.
+    static func uses(_ glsl: String, _ name: String) -> Bool {
+        let code = glsl.replacingOccurrences(of: #"/\*[\s\S]*?\*/"#, with: " ", options: .regularExpression)
+            .replacingOccurrences(of: #"//[^\n]*"#, with: " ", options: .regularExpression)
+        let escaped = NSRegularExpression.escapedPattern(for: name)
+        return code.range(of: "(?<![A-Za-z0-9_])\(escaped)(?![A-Za-z0-9_])", options: .regularExpression) != nil
+    }
+
+    /// An opaque, asymmetric test pattern (gradients and a seed-dependent checker).
+    static func pattern(width: Int, height: Int, seed: Int) -> Image {
+        var bytes = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 4
+                bytes[i] = UInt8((x * 255) / max(width - 1, 1))
+                bytes[i + 1] = UInt8((y * 255) / max(height - 1, 1))
+                bytes[i + 2] = ((x / (4 + seed)) + (y / (3 + seed))) % 2 == 0 ? UInt8(40 * seed % 256) : 230
+            }
+        }
+        return Image(width: width, height: height, premultipliedRGBA: bytes)
+    }
+
+    /// The largest channel difference between two images of the same size and where it is.
+    static func largestDifference(_ a: Image, _ b: Image) -> (Int, Int, Int) {
+        var worst = (0, 0, 0)
+        for y in 0..<a.height {
+            for x in 0..<a.width {
+                let p = a[x, y], q = b[x, y]
+                let d = max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)), abs(Int(p.a) - Int(q.a)))
+                if d > worst.0 { worst = (d, x, y) }
+            }
+        }
+        return worst
+    }
+}

@@ -1,0 +1,100 @@
+// The demo: every Segue transition between the two sample screens as a video (PNG frames when
+// there is no ffmpeg), a contact sheet of them at five progress values, and the home screen
+// through each mesh effect.
+import Foundation
+import Segue
+import SegueCore
+import SegueMedia
+import SegueShaders
+import SegueVulkan
+
+/// Renders the demo into a directory.
+public struct Demo {
+    /// One line of the report: what was written and how fast.
+    public struct Item: Sendable {
+        /// The effect.
+        public let effect: String
+        /// The file or directory written.
+        public let path: String
+        /// Frames rendered.
+        public let frames: Int
+        /// Frames per second achieved.
+        public let framesPerSecond: Double
+    }
+
+    /// The directory written into.
+    public let directory: String
+    /// Pixels per point of the sample screens.
+    public let scale: Double
+    /// Frames per second of the videos.
+    public let fps: Double
+    /// The device.
+    public let context: GPUContext
+
+    /// Progress values of the contact sheet's columns.
+    public static let contactSheetColumns = [0, 0.25, 0.5, 0.75, 1.0]
+
+    /// A demo.
+    /// - Throws: `RenderError.invalidValue` for a scale outside (0, 4] or fps outside (0, 240].
+    public init(directory: String, scale: Double = 1, fps: Double = 30, context: GPUContext) throws {
+        guard scale.isFinite, scale > 0, scale <= 4 else { throw RenderError.invalidValue("--scale must be in (0, 4], got \(scale)") }
+        guard fps.isFinite, fps > 0, fps <= 240 else { throw RenderError.invalidValue("--fps must be in (0, 240], got \(fps)") }
+        (self.directory, self.scale, self.fps, self.context) = (directory, scale, fps, context)
+    }
+
+    /// The transitions the demo renders: Segue's own.
+    public static var transitions: [Effect] { EffectCatalog.transitions.filter { $0.family == .segue } }
+    /// The mesh effects shown in `meshes.png`.
+    public static var meshEffects: [MeshEffectDefinition] { MeshEffects.all.filter { !$0.isTransition && $0.effect.name != "flat" } }
+
+    /// Whether videos can be written (ffmpeg found); otherwise PNG frame directories are.
+    public var writesVideos: Bool { (try? FFmpeg.ffmpegExecutable(for: directory)) != nil }
+
+    /// Renders everything, calling `report` after each transition.
+    /// - Throws: `MediaError` (the directory cannot be created or written), GPU errors.
+    public func run(report: (Item) -> Void = { _ in }) throws {
+        if let code = FileManager.default.createDirectoryReportingError(directory) {
+            throw MediaError.unwritable(path: directory, reason: code)
+        }
+        let from = SampleScreens.home(scale: scale), to = SampleScreens.detail(scale: scale)
+        try ImageFile.write(from, to: directory + "/sample-from.png")
+        try ImageFile.write(to, to: directory + "/sample-to.png")
+        let videos = writesVideos
+        var rows: [[Image]] = []
+        for effect in Self.transitions {
+            let destination = videos ? directory + "/\(effect.name).mp4" : directory + "/\(effect.name)"
+            let renderer = try TransitionRenderer(effect: effect, from: from, to: to, context: context)
+            let timeline = try Timeline(timing: try TransitionTiming(defaultFor: effect), fps: fps)
+            let sink = try makeFrameSink(try RenderOutput(path: destination), width: renderer.width, height: renderer.height, fps: fps)
+            let start = DispatchTime.now()
+            try renderer.render(timeline, to: sink)
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+            report(Item(effect: effect.name, path: destination, frames: timeline.frameCount,
+                        framesPerSecond: Double(timeline.frameCount) / max(seconds, 1e-9)))
+            // Contact-sheet row: a third of the size, at five progress values.
+            let small = try TransitionRenderer(effect: effect, from: from, to: to, width: from.width / 3, height: from.height / 3,
+                                               context: context, framesInFlight: 1)
+            rows.append(try Self.contactSheetColumns.map { p in
+                try small.frame(progress: p, time: p * effect.defaultDuration, duration: effect.defaultDuration)
+            })
+        }
+        try ImageFile.write(ContactSheet.compose(rows), to: directory + "/contact-sheet.png")
+
+        let small = SampleScreens.home(scale: scale / 2)
+        let meshRenderer = try MeshSceneRenderer(from: small, context: context, framesInFlight: 1, antialiasing: true)
+        let row = try Self.meshEffects.map { definition in
+            let scene = try definition.scene(width: meshRenderer.layerWidth, height: meshRenderer.layerHeight)
+            return try meshRenderer.frame(mesh: scene.mesh, appearance: scene.appearance)
+        }
+        try ImageFile.write(ContactSheet.compose([row]), to: directory + "/meshes.png")
+    }
+}
+
+extension FileManager {
+    /// `mkdir -p`; nil on success, else the reason.
+    func createDirectoryReportingError(_ path: String) -> String? {
+        do { try createDirectory(atPath: path, withIntermediateDirectories: true); return nil } catch {
+            return error.localizedDescription
+        }
+    }
+}

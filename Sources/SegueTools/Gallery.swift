@@ -1,0 +1,203 @@
+// `segue gallery`: a static web page of every effect — the built-ins and the effect files of
+// some folders — each with a looping preview between the sample screens, its kind, parameters
+// and defaults, and its source; a filter box narrows the grid. The page is plain HTML, CSS and a
+// few lines of script with no outside resources, so it works from the file system.
+import Foundation
+import Segue
+import SegueCore
+import SegueMedia
+import SegueShaders
+import SegueVulkan
+
+/// One effect on the gallery page.
+public struct GalleryEntry: Sendable {
+    /// The name users type (`doom-melt`, `waves.metal:wave`).
+    public let name: String
+    /// `full-screen`, `mesh`, `stitchable`, or `file` for one that did not load.
+    public let kind: String
+    /// `Segue built-ins`, `ffmpeg xfade equivalents`, or the file's path.
+    public let origin: String
+    /// One line about it.
+    public let summary: String
+    /// (name, type, default) of each parameter.
+    public let parameters: [(name: String, type: String, defaultValue: String)]
+    /// The source shown under the preview.
+    public let source: String
+    /// The preview's file name inside the site's `previews/` folder; nil when there is none.
+    public let preview: String?
+    /// Why there is no preview (a file that does not load, a function that cannot animate).
+    public let note: String?
+}
+
+/// Builds the gallery site.
+public struct Gallery {
+    /// Folders whose `.glsl` and `.metal` files join the built-ins.
+    public let folders: [String]
+    /// The site's folder (`index.html`, `previews/`).
+    public let output: String
+    /// The device.
+    public let context: GPUContext
+    /// Pixels per point of the sample screens in the previews (0.5: 195 × 422 pixels).
+    public let scale: Double
+    /// Frames per second of the previews.
+    public let fps: Double
+
+    /// A gallery.
+    public init(folders: [String], output: String, context: GPUContext, scale: Double = 0.5, fps: Double = 15) {
+        (self.folders, self.output, self.context, self.scale, self.fps) = (folders, output, context, scale, fps)
+    }
+
+    /// The effect files of the folders, sorted: `.glsl` transitions and `.metal` stitchable shaders.
+    /// - Throws: `MediaError.unreadable` for a folder that cannot be listed.
+    public func effectFiles() throws -> [String] {
+        var files: [String] = []
+        for folder in folders {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+                throw MediaError.unreadable(path: folder, reason: "it is not a folder that can be listed")
+            }
+            files += names.filter { $0.hasSuffix(".glsl") || $0.hasSuffix(".metal") }.sorted().map { (folder as NSString).appendingPathComponent($0) }
+        }
+        return files
+    }
+
+    /// Renders every preview and writes `index.html`; `report` gets each entry as it is done.
+    /// The site is assembled in a temporary folder and moved into place at the end.
+    /// - Throws: `MediaError` (folders, writing), `VulkanError`.
+    public func run(report: (GalleryEntry) -> Void = { _ in }) throws -> [GalleryEntry] {
+        let fm = FileManager.default
+        let parent = (output as NSString).deletingLastPathComponent
+        let staging = (parent.isEmpty ? "." : parent) + "/.\((output as NSString).lastPathComponent).segue-tmp-\(UUID().uuidString)"
+        TemporaryFiles.register(staging)
+        defer {
+            try? fm.removeItem(atPath: staging)
+            TemporaryFiles.unregister(staging)
+        }
+        do { try fm.createDirectory(atPath: staging + "/previews", withIntermediateDirectories: true) } catch {
+            throw MediaError.unwritable(path: output, reason: error.localizedDescription)
+        }
+        let from = SampleScreens.home(scale: scale), to = SampleScreens.detail(scale: scale)
+        var entries: [GalleryEntry] = []
+        for effect in EffectCatalog.builtIns {
+            let entry = try entry(for: effect, name: effect.name, origin: effect.family?.title ?? "built-in",
+                                  source: effect.glsl ?? "// \(effect.name) is a mesh built in Swift (SegueCore/Mesh/MeshEffects.swift).",
+                                  from: from, to: to, staging: staging)
+            report(entry)
+            entries.append(entry)
+        }
+        for file in try effectFiles() {
+            for entry in try fileEntries(file, from: from, to: to, staging: staging) {
+                report(entry)
+                entries.append(entry)
+            }
+        }
+        try AtomicFile.write(Array(GalleryPage.html(entries).utf8), to: staging + "/index.html")
+        // Replace the site whole: the old one aside, the new one in, the old one removed.
+        let old = staging + "-old"
+        let hadOld = fm.fileExists(atPath: output)
+        if hadOld, rename(output, old) != 0 {
+            throw MediaError.unwritable(path: output, reason: String(cString: strerror(errno)))
+        }
+        guard rename(staging, output) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if hadOld { _ = rename(old, output) }
+            throw MediaError.unwritable(path: output, reason: reason)
+        }
+        if hadOld { try? fm.removeItem(atPath: old) }
+        return entries
+    }
+
+    // MARK: - Entries
+
+    private func fileEntries(_ file: String, from: Image, to: Image, staging: String) throws -> [GalleryEntry] {
+        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        func failed(_ name: String, _ error: Error) -> GalleryEntry {
+            GalleryEntry(name: name, kind: "file", origin: file, summary: "", parameters: [], source: text, preview: nil,
+                         note: (error as? SegueError)?.message ?? "\(error)")
+        }
+        if file.hasSuffix(".glsl") {
+            do {
+                let effect = try EffectCatalog.load(path: file)
+                return [try entry(for: effect, name: file, origin: file, source: text, from: from, to: to, staging: staging)]
+            } catch let error as EffectLookupError {
+                return [failed(file, error)]
+            }
+        }
+        let functions: [String]
+        do {
+            functions = try StitchableTranslator.translate(text, file: file).functions.map(\.name)
+        } catch {
+            return [failed(file, error)]
+        }
+        return try functions.map { function in
+            let name = "\(file):\(function)"
+            do {
+                let effect = try EffectCatalog.describableEffect(name)
+                return try entry(for: effect, name: name, origin: file, source: text, from: from, to: to, staging: staging)
+            } catch let error as EffectLookupError {
+                return failed(name, error)
+            }
+        }
+    }
+
+    private func entry(for effect: Effect, name: String, origin: String, source: String, from: Image, to: Image,
+                       staging: String) throws -> GalleryEntry {
+        let parameters = effect.parameters.map { p in
+            (name: p.name, type: p.type.rawValue, defaultValue: p.type == .sampler2D ? "texture" : p.effectiveDefault?.description ?? "")
+        }
+        var file: String?
+        var note: String?
+        do {
+            file = try renderPreview(effect, from: from, to: to, folder: staging + "/previews", base: Self.previewName(name))
+        } catch let error as SegueError {
+            note = "no preview: \(error.message)"
+        }
+        return GalleryEntry(name: name, kind: effect.kind.rawValue, origin: origin, summary: effect.summary, parameters: parameters,
+                            source: source, preview: file, note: note)
+    }
+
+    /// A transition forward, then its end held for half a second, as a looping WebM; a mesh
+    /// that is not a transition is one still (PNG) of the home screen through it.
+    /// - Returns: the file name written in `folder`.
+    private func renderPreview(_ effect: Effect, from: Image, to: Image, folder: String, base: String) throws -> String {
+        if let builder = effect.meshBuilder, !builder.isTransition {
+            let renderer = try MeshSceneRenderer(from: from, context: context, framesInFlight: 1, antialiasing: true)
+            let scene = try effect.meshScene(width: renderer.layerWidth, height: renderer.layerHeight)
+            try ImageFile.write(try renderer.frame(mesh: scene.mesh, appearance: scene.appearance), to: folder + "/" + base + ".png")
+            return base + ".png"
+        }
+        let path = folder + "/" + base + ".webm"
+        if !effect.parameters.filter({ $0.type == .sampler2D }).isEmpty {
+            throw RenderError.missingTexture(name: effect.parameters.first { $0.type == .sampler2D }!.name, effect: effect.name)
+        }
+        let renderer = try TransitionRenderer(effect: effect, from: from, to: to, context: context)
+        let timeline = try Timeline(timing: try TransitionTiming(defaultFor: effect), fps: fps)
+        let sink = try makeFrameSink(.video(path, .webm), width: renderer.width, height: renderer.height, fps: fps)
+        do {
+            var last = 0
+            try renderer.render(timeline) { i, pixels in
+                try sink.write(frame: i, pixels: pixels)
+                last = i
+            }
+            let end = try renderer.frame(progress: 1, time: timeline.duration, duration: timeline.duration)
+            try end.pixels.withUnsafeBytes { raw in
+                for k in 1...max(1, Int(fps / 2)) { try sink.write(frame: last + k, pixels: raw) }
+            }
+            try sink.finish()
+        } catch {
+            sink.cancel()
+            throw error
+        }
+        return base + ".webm"
+    }
+
+    /// A file name for an effect's preview: letters, digits, `-` and `_` kept, the rest `_`,
+    /// with a short hash so two names never share a file.
+    static func previewName(_ name: String) -> String {
+        let safe = String(name.unicodeScalars.map { s -> Character in
+            (s.properties.isAlphabetic && s.isASCII) || ("0"..."9").contains(s) || s == "-" || s == "_" ? Character(s) : "_"
+        }.suffix(60))
+        var h: UInt32 = 2_166_136_261
+        for b in name.utf8 { h = (h ^ UInt32(b)) &* 16_777_619 }
+        return "\(safe)-\(String(h, radix: 16))"
+    }
+}

@@ -1,0 +1,99 @@
+// The MP4 comparison of `segue bench`: a transition rendered into an H.264 MP4 through the render
+// path (4:2:0 converted by Segue, x264 in ffmpeg), ffmpeg's `xfade` filtergraph into the same
+// encoder with the same preset and CRF, and x264 alone on the same frames read from a file —
+// the floor both share, which bounds the ratio any transition tool can reach.
+import Foundation
+import Segue
+import SegueCore
+import SegueMedia
+
+extension TransitionBenchmark {
+    /// Seconds to render `effect` over the benchmark's frames into an MP4 with `settings`.
+    public func mp4Seconds(_ effect: Effect, parameters: [String: ParameterValue] = [:], settings: MovieSettings) throws -> Double {
+        try Self.withScratchDirectory { dir in
+            let renderer = try TransitionRenderer(effect: effect, from: from, to: to, parameters: parameters, context: context)
+            try renderer.render(try Timeline(duration: 1, fps: 2, curve: { $0 })) { _, _ in }  // warm-up
+            let timeline = try Timeline(duration: duration, fps: 30, curve: { $0 })
+            return try median {
+                let start = DispatchTime.now()
+                let sink = try makeFrameSink(.video(dir + "/segue.mp4", .mp4), width: width, height: height, fps: 30, settings: settings)
+                do {
+                    try renderer.render(timeline) { i, pixels in try sink.write(frame: i, pixels: pixels) }
+                    try sink.finish()
+                } catch {
+                    sink.cancel()
+                    throw error
+                }
+                return Self.seconds(since: start)
+            }
+        }
+    }
+
+    /// Seconds for ffmpeg's `xfade=transition=NAME` between the same inputs (each decoded and
+    /// converted to 4:2:0 once) into an MP4 with the same x264 settings.
+    public func xfadeMP4Seconds(_ transition: String, settings: MovieSettings) throws -> Double {
+        try Self.withScratchDirectory { dir in
+            try ImageFile.write(from, to: dir + "/from.png")
+            try ImageFile.write(to, to: dir + "/to.png")
+            let graph = "[0:v]format=yuv420p,loop=loop=-1:size=1,fps=30[a];[1:v]format=yuv420p,loop=loop=-1:size=1,fps=30[b];"
+                + "[a][b]xfade=transition=\(transition):duration=\(duration):offset=0"
+            return try median {
+                try Self.timeFFmpeg(["-i", dir + "/from.png", "-i", dir + "/to.png", "-filter_complex", graph, "-frames:v", String(frames)]
+                                    + x264Arguments(settings) + [dir + "/xfade.mp4"], what: "ffmpeg xfade=\(transition) into an MP4")
+            }
+        }
+    }
+
+    /// Seconds for x264 alone (through ffmpeg, same settings) on the benchmark's frames of `effect`,
+    /// rendered beforehand as 4:2:0 into a file (read from the page cache while timed).
+    public func x264AloneSeconds(_ effect: Effect, parameters: [String: ParameterValue] = [:], settings: MovieSettings) throws -> Double {
+        try Self.withScratchDirectory { dir in
+            let renderer = try TransitionRenderer(effect: effect, from: from, to: to, parameters: parameters, context: context)
+            let path = dir + "/frames.yuv"
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            guard let file = FileHandle(forWritingAtPath: path) else { throw RenderError.invalidValue("cannot write \(path)") }
+            var planar = [UInt8](repeating: 0, count: YUV420.byteCount(width: width, height: height))
+            try renderer.render(try Timeline(duration: duration, fps: 30, curve: { $0 })) { _, pixels in
+                planar.withUnsafeMutableBytes { YUV420.fromRGBA(pixels, width: width, height: height, into: $0) }
+                try file.write(contentsOf: planar)
+            }
+            try file.close()
+            return try median {
+                try Self.timeFFmpeg(["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-r", "30", "-i", path]
+                                    + x264Arguments(settings) + [dir + "/alone.mp4"], what: "x264 on raw frames")
+            }
+        }
+    }
+
+    private func x264Arguments(_ settings: MovieSettings) -> [String] {
+        ["-c:v", "libx264", "-preset", settings.preset ?? "medium", "-crf", String(settings.crf ?? 23), "-pix_fmt", "yuv420p",
+         "-movflags", "+faststart", "-f", "mp4"]
+    }
+
+    /// `body` with a fresh temporary directory, removed afterwards (and on Ctrl-C).
+    private static func withScratchDirectory<T>(_ body: (String) throws -> T) throws -> T {
+        let dir = NSTemporaryDirectory() + "/segue-bench-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        TemporaryFiles.register(dir)
+        defer {
+            try? FileManager.default.removeItem(atPath: dir)
+            TemporaryFiles.unregister(dir)
+        }
+        return try body(dir)
+    }
+
+    /// Seconds one ffmpeg run takes (`-y`, quiet), failing with `what` when it does.
+    private static func timeFFmpeg(_ arguments: [String], what: String) throws -> Double {
+        let ffmpeg = try FFmpeg.ffmpegExecutable(for: what)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        process.arguments = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let start = DispatchTime.now()
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw RenderError.invalidValue("\(what) failed with status \(process.terminationStatus)") }
+        return seconds(since: start)
+    }
+}

@@ -1,0 +1,159 @@
+// Frames per second of a transition, measured three ways: shading only, with readback to the
+// host, and end to end as raw RGBA8 frames into a pipe drained by another thread; and the same
+// for ffmpeg's xfade filter producing raw RGBA8 into a pipe, as `segue bench` compares them.
+// ffmpeg decodes each input once (the loop filter), so the comparison is of transition
+// rendering, not of PNG decoding.
+import Foundation
+import Segue
+import SegueCore
+import SegueMedia
+import SegueShaders
+import SegueVulkan
+
+/// Throughput measurements of transitions and of ffmpeg's xfade peer.
+public struct TransitionBenchmark {
+    /// How much of the work a measurement includes.
+    public enum Mode: String, Sendable, CaseIterable {
+        /// GPU shading only (no copy to the host).
+        case render
+        /// Shading and readback to host memory.
+        case readback
+        /// Shading, readback, straight alpha and raw frames written into a pipe.
+        case pipe
+    }
+
+    /// Segue effect (with parameters) → the nearest xfade transition.
+    public static let xfadePeers: [(effect: String, params: [(String, String)], xfade: String)] = [
+        ("fade", [], "fade"), ("wipe", [("direction", "-1,0")], "wipeleft"),
+        ("ios-push", [], "slideleft"), ("circle", [], "circleopen"),
+    ]
+
+    /// Frame width and height.
+    public let width: Int, height: Int
+    /// Frames per measurement (at 30 fps).
+    public let frames: Int
+    /// Runs per measurement; the median is reported.
+    public let runs: Int
+    /// The device.
+    public let context: GPUContext
+    /// The two inputs: the sample screens fitted (cover) to the frame size.
+    public let from: Image, to: Image
+
+    /// Prepares the inputs.
+    /// - Throws: `RenderError.invalidValue` for fewer than 2 frames or runs below 1; GPU errors.
+    public init(width: Int, height: Int, frames: Int, runs: Int, context: GPUContext) throws {
+        guard frames >= 2, frames <= Timeline.maximumFrameCount else { throw RenderError.invalidValue("--frames must be from 2 to \(Timeline.maximumFrameCount), got \(frames)") }
+        guard runs >= 1, runs <= 1000 else { throw RenderError.invalidValue("--runs must be from 1 to 1000, got \(runs)") }
+        (self.width, self.height, self.frames, self.runs, self.context) = (width, height, frames, runs, context)
+        let fit = try TransitionRenderer(effect: EffectCatalog.builtIn(named: "fade")!, from: SampleScreens.home(scale: 2),
+                                         to: SampleScreens.detail(scale: 2), width: width, height: height, context: context, framesInFlight: 1)
+        from = try fit.frame(progress: 0, time: 0, duration: 1)
+        to = try fit.frame(progress: 1, time: 1, duration: 1)
+    }
+
+    /// Seconds the transition lasts: `frames` at 30 fps.
+    public var duration: Double { Double(frames - 1) / 30 }
+
+    /// Frames per second of `effect` (median of `runs`), after an untimed warm-up.
+    public func framesPerSecond(_ effect: Effect, parameters: [String: ParameterValue] = [:], mode: Mode) throws -> Double {
+        let timeline = try Timeline(duration: duration, fps: 30, curve: { $0 })
+        let renderer = try TransitionRenderer(effect: effect, from: from, to: to, parameters: parameters, context: context,
+                                              readback: mode != .render)
+        // Warm-up: the driver compiles shader variants on first draw.
+        try renderer.render(try Timeline(duration: 1, fps: 2, curve: { $0 })) { _, _ in }
+        let seconds = try median {
+            switch mode {
+            case .pipe:
+                return try Self.timeIntoPipe { fd in
+                    let sink = rawFrameSink(fileDescriptor: fd, width: renderer.width, height: renderer.height)
+                    try renderer.render(timeline) { i, pixels in try sink.write(frame: i, pixels: pixels) }
+                }
+            case .render, .readback:
+                var checksum: UInt8 = 0
+                let start = DispatchTime.now()
+                try renderer.render(timeline) { _, pixels in if !pixels.isEmpty { checksum &+= pixels[pixels.count / 2] } }
+                _ = checksum
+                return Self.seconds(since: start)
+            }
+        }
+        return Double(timeline.frameCount) / seconds
+    }
+
+    /// Frames per second of ffmpeg's `xfade=transition=NAME` on the same inputs and frame count,
+    /// raw RGBA8 into a pipe (median of `runs`).
+    /// - Throws: `MediaError.ffmpegNotFound`, or `RenderError.invalidValue` when ffmpeg fails.
+    public func xfadeFramesPerSecond(_ transition: String) throws -> Double {
+        let ffmpeg = try FFmpeg.ffmpegExecutable(for: "xfade benchmark")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-bench-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try ImageFile.write(from, to: dir + "/from.png")
+        try ImageFile.write(to, to: dir + "/to.png")
+        // Each input decoded and converted once (the conversion before the loop).
+        let graph = "[0:v]format=gbrp,loop=loop=-1:size=1,fps=30[a];[1:v]format=gbrp,loop=loop=-1:size=1,fps=30[b];"
+            + "[a][b]xfade=transition=\(transition):duration=\(duration):offset=0,format=rgba"
+        let arguments = ["-hide_banner", "-loglevel", "error", "-i", dir + "/from.png", "-i", dir + "/to.png",
+                         "-filter_complex", graph, "-frames:v", String(frames), "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"]
+        let seconds = try median {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ffmpeg)
+            process.arguments = arguments
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            let start = DispatchTime.now()
+            try process.run()
+            Self.drain(out.fileHandleForReading.fileDescriptor)
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                throw RenderError.invalidValue("ffmpeg xfade=\(transition) failed with status \(process.terminationStatus)")
+            }
+            return Self.seconds(since: start)
+        }
+        return Double(frames) / seconds
+    }
+
+    // MARK: - Helpers
+
+    func median(_ measure: () throws -> Double) rethrows -> Double {
+        var times: [Double] = []
+        for _ in 0..<runs { times.append(try measure()) }
+        return times.sorted()[runs / 2]
+    }
+
+    static func seconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+
+    /// Reads `fd` to its end, discarding the bytes (retrying reads a signal interrupts).
+    static func drain(_ fd: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 || (n < 0 && errno == EINTR) { continue }
+            return
+        }
+    }
+
+    /// Times `write`, which writes into a pipe's write end while another thread drains it.
+    static func timeIntoPipe(_ write: (Int32) throws -> Void) throws -> Double {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw RenderError.invalidValue("cannot create a pipe: \(String(cString: strerror(errno)))") }
+        let reader = fds[0], writer = fds[1]
+        let drained = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            drain(reader)
+            close(reader)
+            drained.signal()
+        }
+        let start = DispatchTime.now()
+        do { try write(writer) } catch {
+            close(writer)
+            drained.wait()
+            throw error
+        }
+        close(writer)
+        drained.wait()
+        return seconds(since: start)
+    }
+}

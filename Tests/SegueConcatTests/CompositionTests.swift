@@ -1,0 +1,167 @@
+// The composition timeline: clip starts, the output's length, what shows at a time, the checks
+// on transition lengths, frame selection for constant and variable frame rates, and the
+// crossfade gains. Every expected value is worked out by hand from the rules in Composition.swift.
+import Foundation
+import Segue
+import Testing
+
+@Suite("Composition timeline")
+struct CompositionTests {
+    @Test("clip k+1 starts T_k before clip k ends; the output lasts Σ durations − Σ T")
+    func starts() throws {
+        let t = try CompositionTimeline(clipDurations: [3, 2, 4], cutDurations: [1, 0.5])
+        #expect(t.clipStarts == [0, 2, 3.5])
+        #expect(t.duration == 7.5)
+        #expect(t.span(ofCut: 0) == TimeSpan(start: 2, end: 3))
+        #expect(t.span(ofCut: 1) == TimeSpan(start: 3.5, end: 4))
+        #expect(t.span(ofClip: 2) == TimeSpan(start: 3.5, end: 7.5))
+        #expect(try t.frameCount(fps: 30) == 225)
+    }
+
+    @Test("what the output shows: one clip alone, or both clips moving and a progress")
+    func moments() throws {
+        let t = try CompositionTimeline(clipDurations: [3, 2, 4], cutDurations: [1, 0.5])
+        #expect(t.moment(at: 0) == .clip(0, time: 0))
+        #expect(t.moment(at: 1) == .clip(0, time: 1))
+        #expect(t.moment(at: 2) == .transition(0, progress: 0, fromTime: 2, toTime: 0))
+        #expect(t.moment(at: 2.5) == .transition(0, progress: 0.5, fromTime: 2.5, toTime: 0.5))
+        #expect(t.moment(at: 3) == .clip(1, time: 1))
+        #expect(t.moment(at: 3.75) == .transition(1, progress: 0.5, fromTime: 1.75, toTime: 0.25))
+        #expect(t.moment(at: 5) == .clip(2, time: 1.5))
+        #expect(t.moment(at: 7.5) == .clip(2, time: 4))
+        #expect(t.moment(at: 100) == .clip(2, time: 4))
+        #expect(t.moment(at: -1) == .clip(0, time: 0))
+    }
+
+    @Test("a hard cut switches at the clip's end; a transition may use a whole clip")
+    func hardCutsAndWholeClips() throws {
+        let hard = try CompositionTimeline(clipDurations: [1, 1], cutDurations: [0])
+        #expect(hard.duration == 2)
+        #expect(hard.moment(at: 0.999) == .clip(0, time: 0.999))
+        #expect(hard.moment(at: 1) == .clip(1, time: 0))
+        // A 2 s clip between two 1 s transitions: entirely inside transitions.
+        let packed = try CompositionTimeline(clipDurations: [2, 2, 2], cutDurations: [1, 1])
+        #expect(packed.clipStarts == [0, 1, 2] && packed.duration == 4)
+        #expect(packed.moment(at: 1.5) == .transition(0, progress: 0.5, fromTime: 1.5, toTime: 0.5))
+        #expect(packed.moment(at: 2.5) == .transition(1, progress: 0.5, fromTime: 1.5, toTime: 0.5))
+        let single = try CompositionTimeline(clipDurations: [3], cutDurations: [])
+        #expect(single.duration == 3 && single.moment(at: 1) == .clip(0, time: 1))
+    }
+
+    @Test("bad compositions name the clip and the numbers")
+    func errors() {
+        func message(_ clips: [Double], _ cuts: [Double], names: [String]? = nil) -> String? {
+            do { _ = try CompositionTimeline(clipDurations: clips, cutDurations: cuts, names: names); return nil } catch {
+                return error.message
+            }
+        }
+        #expect(message([], []) == "a composition needs at least one clip")
+        #expect(message([1, 2], []) == "2 clips need 1 cuts, got 0")
+        #expect(message([1, 0], [0], names: ["a.mp4", "b.mp4"]) == "b.mp4 has no length (0 s); a clip must last longer than 0 s")
+        #expect(message([.nan], []) == "clip 1 has no length (nan s); a clip must last longer than 0 s")
+        #expect(message([1, 3], [1.5], names: ["a.mp4", "b.mp4"])
+                == "the 1.5 s transition between a.mp4 and b.mp4 is longer than a.mp4 (1 s)")
+        #expect(message([3, 1], [1.5]) == "the 1.5 s transition between clip 1 and clip 2 is longer than clip 2 (1 s)")
+        #expect(message([3, 1], [-1]) == "the transition between clip 1 and clip 2 must last 0 s or more, got -1 s")
+        #expect(message([3, 1.5, 3], [1, 1]) == "clip 2 (1.5 s) is shorter than its two transitions together (1 s in, 1 s out)")
+    }
+
+    @Test("frame counts are limited and need a positive frame rate")
+    func frameCounts() throws {
+        let t = try CompositionTimeline(clipDurations: [1e6], cutDurations: [])
+        #expect(throws: CompositionError.self) { try t.frameCount(fps: 30) }
+        #expect(throws: CompositionError.self) { try t.frameCount(fps: 0) }
+        #expect(try CompositionTimeline(clipDurations: [0.001], cutDurations: []).frameCount(fps: 30) == 1)
+    }
+
+    @Test("the frame shown is the one whose timestamp covers the time, variable rates included")
+    func frameSelection() {
+        let vfr = FrameTimestamps([0, 0.1, 0.15, 0.4, 0.15])
+        #expect(vfr.times == [0, 0.1, 0.15, 0.4])
+        #expect(vfr.frame(at: -1) == 0)
+        #expect(vfr.frame(at: 0) == 0)
+        #expect(vfr.frame(at: 0.0999) == 0)
+        #expect(vfr.frame(at: 0.1) == 1)
+        #expect(vfr.frame(at: 0.12) == 1)
+        #expect(vfr.frame(at: 0.39) == 2)
+        #expect(vfr.frame(at: 0.4) == 3)
+        #expect(vfr.frame(at: 10) == 3)
+        #expect(FrameTimestamps([]).frame(at: 0) == nil)
+        let cfr = FrameTimestamps(count: 30, fps: 30)
+        for i in 0..<30 { #expect(cfr.frame(at: (Double(i) + 0.5) / 30) == i) }
+    }
+
+    @Test("crossfade gains: equal power keeps out² + in² = 1, linear keeps out + in = 1, exact ends")
+    func gains() {
+        for p in stride(from: 0.0, through: 1.0, by: 0.05) {
+            let e = CrossfadeCurve.equalPower.gains(at: p)
+            #expect(abs(e.outgoing * e.outgoing + e.incoming * e.incoming - 1) < 1e-12)
+            #expect(abs(e.outgoing - cos(p * .pi / 2)) < 1e-15)
+            let l = CrossfadeCurve.linear.gains(at: p)
+            #expect(l.outgoing + l.incoming == 1 && l.incoming == p)
+        }
+        #expect(CrossfadeCurve.equalPower.gains(at: 0) == (1, 0))
+        #expect(abs(CrossfadeCurve.equalPower.gains(at: 1).outgoing) < 1e-16)
+        #expect(abs(CrossfadeCurve.equalPower.gains(at: 0.5).incoming - 0.5.squareRoot()) < 1e-15)
+        #expect(CrossfadeCurve.linear.gains(at: 2) == (0, 1))
+    }
+
+    @Test("audio: the samples split into stretches of one clip or a crossfade, aligned with the picture")
+    func audioSegments() throws {
+        let t = try CompositionTimeline(clipDurations: [3, 2, 4], cutDurations: [1, 0.5])
+        let audio = AudioTimeline(t, sampleRate: 1000)
+        #expect(audio.sampleCount == 7500)
+        #expect(audio.clipStartSamples == [0, 2000, 3500] && audio.clipEndSamples == [3000, 4000, 7500])
+        #expect(audio.segments.map(\.samples) == [0..<2000, 2000..<3000, 3000..<3500, 3500..<4000, 4000..<7500])
+        #expect(audio.segments.map(\.clip) == [0, 0, 1, 1, 2])
+        #expect(audio.segments.map(\.incoming) == [nil, 1, nil, 2, nil])
+        let fade = audio.segments[1]
+        #expect(audio.gains(atSample: 2000, in: fade) == (1, 0))
+        let mid = audio.gains(atSample: 2500, in: fade)
+        #expect(abs(mid.outgoing - 0.5.squareRoot()) < 1e-15 && abs(mid.incoming - 0.5.squareRoot()) < 1e-15)
+        // The picture's progress at the same time is the same.
+        if case let .transition(_, progress, _, _) = t.moment(at: 2.5) { #expect(progress == 0.5) } else { Issue.record("no transition") }
+        // Each clip's own audio is read from its first sample on.
+        #expect(audio.clipSample(1, atOutputSample: 2000) == 0 && audio.clipSample(2, atOutputSample: 7499) == 3999)
+        // A hard cut: no crossfade stretch.
+        let hard = AudioTimeline(try CompositionTimeline(clipDurations: [1, 1], cutDurations: [0]), sampleRate: 48000, curve: .linear)
+        #expect(hard.segments.map(\.samples) == [0..<48000, 48000..<96000] && hard.segments.allSatisfy { $0.incoming == nil })
+    }
+
+    @Test("the stretches tile the output exactly, for awkward durations and rates")
+    func audioTiling() throws {
+        var generator = SplitMix64(seed: 7)
+        for _ in 0..<200 {
+            let n = Int.random(in: 1...6, using: &generator)
+            let clips = (0..<n).map { _ in Double.random(in: 0.01...5, using: &generator) }
+            let cuts = (0..<max(n - 1, 0)).map { k in Double.random(in: 0...1, using: &generator) * min(clips[k], clips[k + 1]) / 2 }
+            let t = try CompositionTimeline(clipDurations: clips, cutDurations: cuts)
+            let rate = [8000, 44100, 48000][Int.random(in: 0...2, using: &generator)]
+            let audio = AudioTimeline(t, sampleRate: rate)
+            var cursor = 0
+            for s in audio.segments {
+                #expect(s.samples.lowerBound == cursor && !s.samples.isEmpty)
+                cursor = s.samples.upperBound
+            }
+            #expect(cursor == audio.sampleCount)
+            // Each clip is heard over one contiguous stretch, as long as its samples.
+            for k in 0..<n {
+                let heard = audio.segments.filter { $0.clip == k || $0.incoming == k }.map(\.samples)
+                #expect(heard.first!.lowerBound == audio.clipStartSamples[k] && heard.last!.upperBound == audio.clipEndSamples[k])
+            }
+        }
+    }
+}
+
+/// A small deterministic generator for property tests.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,94 @@
+// Smart rendering end to end: H.264 inputs with B-frames and keyframes that do not line up with
+// the transitions. Frames outside the rendered stretches must decode bit-identically to the
+// sources' (framemd5); frames inside them must equal a full render's within the codec's error;
+// inputs that differ fall back to a full render and say why.
+import Foundation
+@testable import SegueConcat
+import Segue
+import SegueTestSupport
+import Testing
+
+@Suite("Concatenation: smart rendering")
+struct SmartConcatTests {
+    /// Per-frame MD5 of the decoded picture (ffmpeg's framemd5 of the first video stream).
+    private func frameHashes(_ path: String) throws -> [String] {
+        let text = String(decoding: try ffmpeg(["-i", path, "-map", "0:v:0", "-f", "framemd5", "pipe:1"]), as: UTF8.self)
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// A 4 s 160×120 clip at 30 fps: a moving pattern, H.264 with B-frames and a keyframe every
+    /// 40 frames, and an AAC tone.
+    /// `bt709`: converted and tagged as HD video is (the pieces then travel as 4:2:0).
+    private func makeSource(_ path: String, hue: Int, tone: Int, size: String = "160x120", bt709: Bool = false) throws {
+        let colour = bt709 ? ["-vf", "scale=out_color_matrix=bt709:out_range=tv", "-colorspace", "bt709", "-color_primaries", "bt709",
+                              "-color_trc", "bt709", "-color_range", "tv"] : []
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=\(size):r=30:d=4,hue=h=\(hue)", "-f", "lavfi", "-i", "sine=frequency=\(tone):duration=4",
+                    "-c:v", "libx264", "-preset", "veryfast", "-g", "40", "-keyint_min", "40", "-sc_threshold", "0", "-pix_fmt", "yuv420p"]
+                   + colour + ["-c:a", "aac", path])
+    }
+
+    /// Untagged sources with the built-in fade (RGBA pieces, dissolved on the CPU); BT.709 sources
+    /// with the fade (4:2:0 pieces, dissolved in place) and with a wipe (4:2:0 pieces, converted
+    /// for the GPU and back).
+    @Test("copied frames are bit-identical to the sources; rendered ones match a full render; the file decodes cleanly",
+          arguments: [(false, "fade"), (true, "fade"), (true, "wipe")])
+    func copiesAndRenders(bt709: Bool, effect: String) throws {
+        let dir = try MediaDirectory()
+        let paths = [dir.file("a.mp4"), dir.file("b.mp4"), dir.file("c.mp4")]
+        for (k, path) in paths.enumerated() { try makeSource(path, hue: k * 120, tone: 300 * (k + 1), bt709: bt709) }
+        let spec = ConcatSpec(clips: paths.map { ClipSpec(path: $0) }, transition: CutSpec(effect: effect, duration: 1))
+        let concatenation = try Concatenation(spec: spec)
+        let settings = MovieSettings(preset: "veryfast", crf: 18)
+        let smart = dir.file("smart.mp4"), full = dir.file("full.mp4")
+        let renderer = try ConcatRenderer(concatenation, output: smart, settings: settings)
+        let pieceSettings = MovieSettings(preset: "veryfast", crf: 18, matching: MatchedVideo(concatenation.clips[0].video))
+        #expect(renderer.pictureLayout(for: pieceSettings) == (bt709 ? .yuv420p : .rgba))
+        let report = try renderer.renderSmart()
+        #expect(report.fallbackReason == nil)
+        let plan = try #require(report.plan)
+        // Clips start at output frames 0, 90, 180 (300 in all); keyframes at source frames 0, 40, 80;
+        // each transition is rendered from the keyframe before it to the keyframe after it.
+        #expect(plan.pieces == [
+            .copy(clip: 0, sourceFrames: 0..<80, frames: 0..<80), .render(frames: 80..<130),
+            .copy(clip: 1, sourceFrames: 40..<80, frames: 130..<170), .render(frames: 170..<220),
+            .copy(clip: 2, sourceFrames: 40..<120, frames: 220..<300),
+        ])
+        try ConcatRenderer(concatenation, output: full, settings: settings).render()
+
+        let hashes = try frameHashes(smart)
+        #expect(hashes.count == 300)
+        let sources = try paths.map(frameHashes)
+        for case let .copy(k, sourceFrames, frames) in plan.pieces {
+            #expect(Array(hashes[frames]) == Array(sources[k][sourceFrames]), "clip \(k + 1)'s copied frames \(frames)")
+        }
+        let smartFrames = try decodeFrames(smart).frames, fullFrames = try decodeFrames(full).frames
+        for case let .render(frames) in plan.pieces {
+            for i in frames {
+                var sum = 0
+                for j in smartFrames[i].indices where j % 4 != 3 { sum += abs(Int(smartFrames[i][j]) - Int(fullFrames[i][j])) }
+                let mean = Double(sum) / Double(smartFrames[i].count / 4 * 3)
+                // Two independent lossy encodes (CRF 18) of testsrc2's fine detail: each is about 2
+                // levels from the rendered frame, so they differ by up to 3.5 on average (untagged
+                // sources: also different RGB→Y'CbCr matrices, BT.601 here and BT.709 in the full render).
+                #expect(mean < 5, "\(effect): rendered frame \(i) differs from the full render by \(mean)")
+            }
+        }
+        let errors = try runTool("ffmpeg", ["-v", "error", "-i", smart, "-f", "null", "-"])
+        #expect(errors.status == 0 && errors.stderr.isEmpty, "decoding the smart output: \(errors.stderr)")
+        let lengths = try streamLengths(smart)
+        #expect(lengths.frames == 300 && abs(lengths.video - 10) < 1e-6 && abs((lengths.audio ?? 0) - 10) <= 1.0 / 30)
+    }
+
+    @Test("inputs that differ fall back to a full render and say why")
+    func fallback() throws {
+        let dir = try MediaDirectory()
+        let a = dir.file("a.mp4"), b = dir.file("b.mp4")
+        try makeSource(a, hue: 0, tone: 300)
+        try makeSource(b, hue: 90, tone: 600, size: "192x120")
+        let concatenation = try Concatenation(spec: ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: b)]))
+        let report = try ConcatRenderer(concatenation, output: dir.file("out.mp4"), settings: MovieSettings(preset: "ultrafast")).renderSmart()
+        #expect(report.fallbackReason == "clip 2 (\(b)) differs from clip 1 (\(a)) in its size (192x120, not 160x120)")
+        #expect(report.plan == nil)
+        #expect(try streamLengths(dir.file("out.mp4")).frames == 210)
+    }
+}
