@@ -129,8 +129,12 @@ enum FileIO {
 
     /// Writes all of `bytes` to `fd`, looping over partial writes and `EINTR`.
     /// - Returns: `nil` on success, otherwise the errno of the failed `write` (`EPIPE` when the
-    ///   reader has gone; `SIGPIPE` must be ignored for that to be reported rather than fatal).
+    ///   reader has gone: no SIGPIPE is raised, see `withoutSIGPIPE`).
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        withoutSIGPIPE { writeAllRaisingSIGPIPE(fd, bytes) }
+    }
+
+    private static func writeAllRaisingSIGPIPE(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
         guard var base = bytes.baseAddress else { return nil }
         var remaining = bytes.count
         while remaining > 0 {
@@ -188,13 +192,29 @@ enum FileIO {
         _ = fcntl(fd, 1031 /* F_SETPIPE_SZ */, 1 << 20)
     }
 
-    /// Ignores `SIGPIPE` process-wide (once), so writing to a pipe whose reader died returns
-    /// `EPIPE` instead of killing the process.
-    static func ignoreSIGPIPE() {
-        _ = ignoreSIGPIPEOnce
+    /// Runs `body`, a write to a pipe, so that a reader that has gone makes the write fail with
+    /// `EPIPE` instead of raising SIGPIPE: the signal is blocked in the calling thread for the
+    /// duration, and one that the write raised (it is directed at the writing thread) is consumed
+    /// before the thread's mask is restored. The process's disposition of SIGPIPE, which belongs
+    /// to the host program, is never read or changed.
+    static func withoutSIGPIPE<T>(_ body: () -> T) -> T {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        var pending = sigset_t()
+        sigpending(&pending)
+        let pendingBefore = sigismember(&pending, SIGPIPE) == 1
+        let result = body()
+        if !pendingBefore {
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var immediately = timespec(tv_sec: 0, tv_nsec: 0)
+                while sigtimedwait(&pipeSignal, nil, &immediately) < 0 && errno == EINTR {}
+            }
+        }
+        if sigismember(&previous, SIGPIPE) == 0 { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return result
     }
-
-    private static let ignoreSIGPIPEOnce: Void = {
-        _ = signal(SIGPIPE, SIG_IGN)
-    }()
 }

@@ -336,7 +336,6 @@ public final class MovieAudioWriter: @unchecked Sendable {
         self.channels = channels
         self.cancelled = cancelled
         self.path = path
-        FileIO.ignoreSIGPIPE()
     }
 
     deinit { if fd >= 0 { closeDescriptor(fd) } }
@@ -390,5 +389,7 @@ public final class MovieAudioWriter: @unchecked Sendable {
 /// `close(2)`, named apart from the types' own `close()` methods.
 private func closeDescriptor(_ fd: Int32) { _ = close(fd) }
 
-/// `write(2)`, named apart from the writer's own `write` method.
-private func writeDescriptor(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
+/// `write(2)` without SIGPIPE, named apart from the writer's own `write` method.
+private func writeDescriptor(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    FileIO.withoutSIGPIPE { write(fd, bytes, count) }
+}

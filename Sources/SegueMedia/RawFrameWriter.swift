@@ -22,7 +22,6 @@ public final class RawFrameWriter {
     public init(fileDescriptor: Int32 = STDOUT_FILENO, name: String = "<stdout>") {
         self.fileDescriptor = fileDescriptor
         self.name = name
-        FileIO.ignoreSIGPIPE()
         FileIO.enlargePipeBuffer(fileDescriptor)
     }
 

@@ -38,7 +38,6 @@ final class ToolProcess {
         process.standardInput = stdinPipe ?? FileHandle.nullDevice
         process.standardOutput = stdoutPipe ?? FileHandle.nullDevice
         process.standardError = stderrPipe
-        FileIO.ignoreSIGPIPE()
         do {
             try TemporaryFiles.launch(process)
         } catch {
