@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "SegueConcatTests", dependencies: ["Segue", "SegueTestSupport"]),
         .testTarget(name: "SegueLiveTests", dependencies: ["Segue", "SegueTestSupport"]),
         .testTarget(name: "SegueToolsTests", dependencies: ["Segue", "SegueTools", "SegueTestSupport"]),
-        .testTarget(name: "segueTests", dependencies: ["Segue", "SegueTools"], exclude: ["Fixtures"]),
+        .testTarget(name: "segueTests", dependencies: ["Segue", "SegueTools", "SegueTestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -103,8 +103,9 @@ struct AnimatedTriangle: ParsableCommand {
         let effect = try TransitionSourceParser.parse(triangleShader, name: "animated-triangle", source: .builtIn,
                                                       defaultOrigin: .topLeft)
         let blank = Image(width: 1, height: 1, fill: .black)
+        let gpu = try GPUContext(configuration: .init(environment: ProcessInfo.processInfo.environment))
         let renderer = try TransitionRenderer(effect: effect, from: blank, to: blank, width: width, height: height,
-                                              framesInFlight: 1)
+                                              context: gpu, framesInFlight: 1)
         var picture: Image?
         final class Display: AnimationHostDelegate {
             let draw: (AnimationHost) -> Void

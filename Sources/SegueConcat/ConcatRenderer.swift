@@ -71,11 +71,12 @@ public final class ConcatRenderer {
     /// Checks the output before anything is rendered.
     /// - Parameters:
     ///   - context: gives the GPU for transitions; called only when the first transition is
-    ///     reached (an edit of hard cuts needs no GPU). Default: the shared context.
+    ///     reached (an edit of hard cuts needs no GPU). Default: a context of its own on the
+    ///     preferred device, without a disk cache for shaders.
     /// - Throws: `MediaError.unknownOutputFormat`, `.encodingFailed` for settings that do not fit
     ///   the container.
     public init(_ concatenation: Concatenation, output: String, settings: MovieSettings = MovieSettings(),
-                audioLayout: AudioLayout = .standard, context: @escaping () throws -> GPUContext = { try GPUContext.shared() }) throws {
+                audioLayout: AudioLayout = .standard, context: @escaping () throws -> GPUContext = { try GPUContext() }) throws {
         guard let format = MovieFormat(pathExtensionOf: output) else {
             throw MediaError.unknownOutputFormat(path: output, supported: MovieFormat.extensions)
         }

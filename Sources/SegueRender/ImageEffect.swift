@@ -83,7 +83,7 @@ public final class ImageEffectRenderer {
 
     /// Compiles the effect (or reuses the cached pipeline) and uploads the image and textures.
     /// - Throws: `RenderError` (a missing or unknown texture), `VulkanError`.
-    public init(_ resolved: ResolvedEffect, input: Image, context: GPUContext? = nil, framesInFlight: Int = 3) throws {
+    public init(_ resolved: ResolvedEffect, input: Image, context: GPUContext, framesInFlight: Int = 3) throws {
         effect = resolved.effect
         renderer = try TransitionRenderer(effect: resolved.effect, from: input, to: input, parameters: resolved.parameters,
                                           textures: resolved.textures, context: context, framesInFlight: framesInFlight)

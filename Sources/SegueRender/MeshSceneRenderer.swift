@@ -29,9 +29,8 @@ public final class MeshSceneRenderer {
     ///   - width, height: output size in pixels; nil takes `from`'s size.
     ///   - antialiasing: 4× multisampling of the mesh edges (Core Animation's
     ///     `allowsEdgeAntialiasing`; off by default as there).
-    public init(from: Image, to: Image? = nil, width: Int? = nil, height: Int? = nil, context: GPUContext? = nil,
+    public init(from: Image, to: Image? = nil, width: Int? = nil, height: Int? = nil, context: GPUContext,
                 framesInFlight: Int = 3, antialiasing: Bool = false, readback: Bool = true) throws {
-        let context = try context ?? GPUContext.shared()
         self.width = width ?? from.width
         self.height = height ?? from.height
         try Image.validateSize(width: self.width, height: self.height)

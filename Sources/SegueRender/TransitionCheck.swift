@@ -32,7 +32,7 @@ public struct TransitionCheck: Sendable {
 
     /// Checks `effect` on two generated, asymmetric 128×96 inputs (textures for `sampler2D`
     /// parameters are generated too). Rendering failures are findings, not errors.
-    public init(effect: Effect, context: GPUContext? = nil) {
+    public init(effect: Effect, context: GPUContext) {
         self.effect = effect
         var findings: [Finding] = []
         let header = [("Author", effect.author), ("License", effect.license)]

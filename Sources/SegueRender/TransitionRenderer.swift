@@ -63,9 +63,8 @@ public final class TransitionRenderer {
     ///   - readback: false skips copying frames to the host (benchmarks).
     public init(effect: Effect, from: Image, to: Image, width: Int? = nil, height: Int? = nil,
                 resize: ResizeMode = .cover, parameters: [String: ParameterValue] = [:],
-                textures: [String: Image] = [:], context: GPUContext? = nil,
+                textures: [String: Image] = [:], context: GPUContext,
                 framesInFlight: Int = 3, readback: Bool = true) throws {
-        let context = try context ?? GPUContext.shared()
         self.effect = effect
         self.width = width ?? from.width
         self.height = height ?? from.height

@@ -180,20 +180,6 @@ public final class GPUContext: @unchecked Sendable {
         vkDestroyInstance(instance, nil)
     }
 
-    private static let sharedLock = NSLock()
-    nonisolated(unsafe) private static var sharedContext: GPUContext?
-
-    /// A process-wide context on the preferred device without a disk cache for shaders
-    /// (`Configuration()`), created on first use.
-    public static func shared() throws(VulkanError) -> GPUContext {
-        sharedLock.lock()
-        defer { sharedLock.unlock() }
-        if let c = sharedContext { return c }
-        let c = try GPUContext()
-        sharedContext = c
-        return c
-    }
-
     /// The index into `devices` that `selector` picks: all digits select by `GPUDeviceInfo.index`
     /// only, anything else is a case-insensitive name substring; nil picks the first usable device
     /// in the order discrete, integrated, virtual, CPU.

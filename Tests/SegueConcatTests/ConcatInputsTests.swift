@@ -205,7 +205,7 @@ struct ConcatInputsTests {
             for da in -2...2 {
                 differences.append(try (-2...2).map { db in
                     let reference = try TransitionRenderer(effect: resolved.effect, from: image(framesA[i + da]), to: image(framesB[i - 25 + db]),
-                                                           parameters: resolved.parameters, framesInFlight: 1)
+                                                           parameters: resolved.parameters, context: try TestGPU.context(), framesInFlight: 1)
                         .frame(progress: p, time: p, duration: 1)
                     return meanDifference(output[i], reference.pixels)
                 })

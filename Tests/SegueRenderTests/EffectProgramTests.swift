@@ -2,6 +2,7 @@
 // mesh effects. The renderer never looks a builder up again by name.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @Suite("Effect programs")
@@ -29,7 +30,7 @@ struct EffectProgramTests {
         }
         let effect = Effect(name: "split-not-in-any-catalogue", summary: "halves", mesh: builder, parameters: [])
         let red = Image(width: 8, height: 4, fill: Pixel(255, 0, 0, 255)), blue = Image(width: 8, height: 4, fill: Pixel(0, 0, 255, 255))
-        let renderer = try TransitionRenderer(effect: effect, from: red, to: blue, framesInFlight: 1)
+        let renderer = try TransitionRenderer(effect: effect, from: red, to: blue, context: try TestGPU.context(), framesInFlight: 1)
         let frame = try renderer.frame(progress: 0.5, time: 0.5, duration: 1)
         for y in 0..<4 {
             for x in 0..<4 { #expect(frame[x, y] == Pixel(255, 0, 0, 255), "(\(x), \(y))") }

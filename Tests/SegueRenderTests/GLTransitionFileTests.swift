@@ -3,6 +3,7 @@
 // header, y-up `uv`, resize modes, `segue check`'s rules, and exact error messages.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 /// A fixture's path.
@@ -31,7 +32,7 @@ struct GLTransitionFileTests {
         func columns(_ params: [(name: String, value: String)]) throws -> [Double] {
             let r = try TransitionRenderer(effect: effect, from: Image(width: 1, height: 1, fill: .black),
                                            to: Image(width: 1, height: 1, fill: .black), width: 64, height: 1,
-                                           parameters: try effect.resolveParameters(params), framesInFlight: 1)
+                                           parameters: try effect.resolveParameters(params), context: try TestGPU.context(), framesInFlight: 1)
             let image = try r.frame(progress: 0.5, time: 0.5, duration: 1)
             return (0..<61).map { Double(image[$0, 0].r) / 255 * 8 }
         }
@@ -61,12 +62,12 @@ struct GLTransitionFileTests {
         let from = Image(width: 8, height: 4, fill: .black), to = Image(width: 8, height: 4, fill: .white)
         // Luma: columns 0–3 at 0.2, columns 4–7 at 0.8.
         let luma = Image(width: 8, height: 4) { x, _ in x < 4 ? Pixel(51, 51, 51) : Pixel(204, 204, 204) }
-        let r = try TransitionRenderer(effect: effect, from: from, to: to, textures: ["luma": luma], framesInFlight: 1)
+        let r = try TransitionRenderer(effect: effect, from: from, to: to, textures: ["luma": luma], context: try TestGPU.context(), framesInFlight: 1)
         let half = try r.frame(progress: 0.5, time: 0.5, duration: 1)
         for x in 0..<8 { #expect(half[x, 1] == (x < 4 ? .white : .black), "column \(x)") }
         #expect(try r.frame(progress: 1, time: 1, duration: 1).pixels == to.pixels)
         #expect(throws: RenderError.missingTexture(name: "luma", effect: "luma-mask")) {
-            try TransitionRenderer(effect: effect, from: from, to: to)
+            try TransitionRenderer(effect: effect, from: from, to: to, context: try TestGPU.context())
         }
         #expect(RenderError.missingTexture(name: "luma", effect: "luma-mask").description
                 == "effect 'luma-mask' needs the texture 'luma': give it with --texture luma=PATH")
@@ -77,7 +78,7 @@ struct GLTransitionFileTests {
         let effect = try EffectCatalog.effect(glTransitionFixture("gles-header.glsl"))
         #expect(effect.author == "Segue tests" && effect.origin == .bottomLeft)
         let from = Image(width: 4, height: 8, fill: .black), to = Image(width: 4, height: 8, fill: .white)
-        let r = try TransitionRenderer(effect: effect, from: from, to: to, framesInFlight: 1)
+        let r = try TransitionRenderer(effect: effect, from: from, to: to, context: try TestGPU.context(), framesInFlight: 1)
         // At progress 0.5 the part with uv.y < 0.5, the bottom half of the picture, shows `to`.
         let half = try r.frame(progress: 0.5, time: 0.5, duration: 1)
         for y in 0..<8 { #expect(half[1, y] == (y >= 4 ? .white : .black), "row \(y)") }
@@ -88,7 +89,7 @@ struct GLTransitionFileTests {
         // A y-up file showing `from`: quadrants must keep their places in a 16×16 output.
         let effect = try EffectCatalog.effect(glTransitionFixture("gles-header.glsl"))
         let r = try TransitionRenderer(effect: effect, from: quadrants(), to: quadrants(), width: 16, height: 16,
-                                       resize: mode, framesInFlight: 1)
+                                       resize: mode, context: try TestGPU.context(), framesInFlight: 1)
         let image = try r.frame(progress: 0, time: 0, duration: 1)
         let red = Pixel(255, 0, 0), green = Pixel(0, 255, 0), blue = Pixel(0, 0, 255), white = Pixel(255, 255, 255)
         let clear = Pixel(0, 0, 0, 0)
@@ -115,7 +116,7 @@ struct GLTransitionFileTests {
         let syntax = glTransitionFixture("syntax-error.glsl")
         let effect = try EffectCatalog.effect(syntax)
         do {
-            _ = try TransitionRenderer(effect: effect, from: quadrants(), to: quadrants())
+            _ = try TransitionRenderer(effect: effect, from: quadrants(), to: quadrants(), context: try TestGPU.context())
             Issue.record("expected a compile error")
         } catch let error as VulkanError {
             // The missing ';' ends line 6; glslang reports the unexpected token on line 7.
@@ -129,16 +130,16 @@ struct GLTransitionFileTests {
     @Test("check: the contributors' rules, passing and failing")
     func check() throws {
         for name in ["luma-mask.glsl", "gles-header.glsl"] {
-            let c = TransitionCheck(effect: try EffectCatalog.effect(glTransitionFixture(name)))
+            let c = TransitionCheck(effect: try EffectCatalog.effect(glTransitionFixture(name)), context: try TestGPU.context())
             #expect(c.passed, "\(name): \(c.findings)")
         }
-        let sloppy = TransitionCheck(effect: try EffectCatalog.effect(glTransitionFixture("sloppy.glsl")))
+        let sloppy = TransitionCheck(effect: try EffectCatalog.effect(glTransitionFixture("sloppy.glsl")), context: try TestGPU.context())
         #expect(sloppy.findings.filter { !$0.passed }.map(\.rule)
                 == ["header names the author and the license", "every parameter is used", "progress 0 shows from"])
         #expect(sloppy.findings[1].detail == "unused: unused")
         // start = 0.5: progress 0 is the average of from and to, up to 95/255 away from `from` here.
         #expect(sloppy.findings.first { $0.rule == "progress 0 shows from" }!.detail.hasPrefix("largest difference"))
-        let syntax = TransitionCheck(effect: try EffectCatalog.effect(glTransitionFixture("syntax-error.glsl")))
+        let syntax = TransitionCheck(effect: try EffectCatalog.effect(glTransitionFixture("syntax-error.glsl")), context: try TestGPU.context())
         #expect(syntax.findings.last!.rule == "compiles" && !syntax.findings.last!.passed)
         #expect(syntax.findings.last!.detail.contains("syntax-error.glsl:7: error"))
     }

@@ -5,6 +5,7 @@
 // transition function) — compared with a CPU rendering of the same formula.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 /// Pixel channels 0…1.
@@ -35,7 +36,7 @@ struct GLTransitionNameAndAlphaTests {
         #expect(effect.alpha == .straight)
         let from = Image(width: 8, height: 4) { x, y in Pixel(UInt8(30 * x), UInt8(60 * y), 200) }
         let to = Image(width: 8, height: 4) { x, _ in Pixel(250, UInt8(20 * x), 10) }
-        let image = try TransitionRenderer(effect: effect, from: from, to: to, framesInFlight: 1)
+        let image = try TransitionRenderer(effect: effect, from: from, to: to, context: try TestGPU.context(), framesInFlight: 1)
             .frame(progress: progress, time: progress, duration: 1)
         // c = mix(from, to, scale(progress · duration)) = mix(from, to, progress); alpha = 0.5 · 0.5.
         expectImage(image, "own names at \(progress)") { x, y in
@@ -44,7 +45,7 @@ struct GLTransitionNameAndAlphaTests {
             let rgb: [Double] = (0..<3).map { (k: Int) -> Double in (a[k] + (b[k] - a[k]) * progress) * alpha }
             return rgb + [alpha]
         }
-        let opaque = try TransitionRenderer(effect: effect, from: from, to: to, parameters: ["strength": .float(2)], framesInFlight: 1)
+        let opaque = try TransitionRenderer(effect: effect, from: from, to: to, parameters: ["strength": .float(2)], context: try TestGPU.context(), framesInFlight: 1)
             .frame(progress: progress, time: progress, duration: 1)
         #expect(opaque.pixels.enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element == 255 })
     }
@@ -54,7 +55,7 @@ struct GLTransitionNameAndAlphaTests {
         let effect = try EffectCatalog.effect(glTransitionFixture("time-parameter.glsl"))
         #expect(effect.parameters.map(\.name) == ["time"])
         let image = Image(width: 4, height: 2, scale: 2, fill: .black)
-        let r = try TransitionRenderer(effect: effect, from: image, to: image, parameters: ["time": .float(0.6)], framesInFlight: 1)
+        let r = try TransitionRenderer(effect: effect, from: image, to: image, parameters: ["time": .float(0.6)], context: try TestGPU.context(), framesInFlight: 1)
         // The transition's own time (0.9 s) does not override the parameter.
         let frame = try r.frame(progress: 0.5, time: 0.9, duration: 1)
         #expect(frame.pixels.enumerated().allSatisfy { $0.offset % 4 == 3 ? $0.element == 255 : $0.element == 153 })
@@ -74,7 +75,7 @@ struct GLTransitionNameAndAlphaTests {
             toBytes += [250, UInt8(10 * k), 30, k % 2 == 0 ? 255 : 100]
         }
         let from = Image(width: 6, height: 3, straightRGBA: fromBytes), to = Image(width: 6, height: 3, straightRGBA: toBytes)
-        let r = try TransitionRenderer(effect: effect, from: from, to: to, framesInFlight: 1)
+        let r = try TransitionRenderer(effect: effect, from: from, to: to, context: try TestGPU.context(), framesInFlight: 1)
         #expect(try r.frame(progress: 0, time: 0, duration: 1) == from)
         #expect(try r.frame(progress: 1, time: 1, duration: 1) == to)
         let half = try r.frame(progress: 0.5, time: 0.5, duration: 1)
@@ -84,7 +85,7 @@ struct GLTransitionNameAndAlphaTests {
             return [m[0] * m[3], m[1] * m[3], m[2] * m[3], m[3]]
         }
         // Segue's own fade blends premultiplied colour, as Core Animation does.
-        let fade = try TransitionRenderer(effect: EffectCatalog.builtIn(named: "fade")!, from: from, to: to, framesInFlight: 1)
+        let fade = try TransitionRenderer(effect: EffectCatalog.builtIn(named: "fade")!, from: from, to: to, context: try TestGPU.context(), framesInFlight: 1)
             .frame(progress: 0.5, time: 0.5, duration: 1)
         expectImage(fade, "premultiplied fade") { x, y in zip(unit(from[x, y]), unit(to[x, y])).map { ($0 + $1) / 2 } }
         #expect(fade != half)

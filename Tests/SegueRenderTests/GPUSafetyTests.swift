@@ -3,6 +3,7 @@
 // are refused with clear errors in bounded time.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @Suite("GPU safety through the renderers")
@@ -63,7 +64,7 @@ struct GPUSafetyTests {
         let effect = try EffectCatalog.effect(path)
         let image = Image(width: 4, height: 4, fill: .black)
         do {
-            _ = try TransitionRenderer(effect: effect, from: image, to: image, framesInFlight: 1)
+            _ = try TransitionRenderer(effect: effect, from: image, to: image, context: try TestGPU.context(), framesInFlight: 1)
             Issue.record("accepted")
         } catch let error as VulkanError {
             #expect(error.message.contains("declares an array of 100000000 elements, more than the limit of 65536; make its arrays smaller"),
@@ -74,7 +75,7 @@ struct GPUSafetyTests {
     @Test("a .glsl transition whose parameters exceed maxUniformBufferRange is refused naming the size and the limit",
           .timeLimit(.minutes(1)))
     func uniformBlockTooLarge() throws {
-        let context = try GPUContext.shared()
+        let context = try TestGPU.context()
         let limit = context.maxUniformBlockSize
         guard limit <= 1 << 20 else { return }  // devices with huge limits: nothing to exceed cheaply
         // Enough vec4 parameters to pass the limit after the 64-byte header.

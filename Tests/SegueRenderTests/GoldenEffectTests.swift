@@ -2,6 +2,7 @@
 // at half scale (the xfade equivalents are compared with ffmpeg instead, in XfadeComparisonTests).
 // Tolerance: every channel within 2/255 on at least 99.9 % of pixels.
 import Segue
+import SegueTestSupport
 import SegueTools
 import Testing
 
@@ -13,7 +14,7 @@ struct GoldenEffectTests {
     func golden(name: String, progress: Double) throws {
         let from = SampleScreens.home(scale: 0.5), to = SampleScreens.detail(scale: 0.5)
         let effect = EffectCatalog.builtIn(named: name)!
-        let r = try TransitionRenderer(effect: effect, from: from, to: to, framesInFlight: 1)
+        let r = try TransitionRenderer(effect: effect, from: from, to: to, context: try TestGPU.context(), framesInFlight: 1)
         let image = try r.frame(progress: progress, time: progress * effect.defaultDuration, duration: effect.defaultDuration)
         try GoldenImage.assertMatches(image, named: "\(name)-\(Int(progress * 100))")
     }
@@ -21,7 +22,7 @@ struct GoldenEffectTests {
     @Test("golden mesh effects: the home screen through each built-in mesh at its default parameters",
           arguments: MeshEffects.all.filter { !$0.isTransition }.map(\.effect.name))
     func goldenMesh(name: String) throws {
-        let renderer = try MeshSceneRenderer(from: SampleScreens.home(scale: 0.5), framesInFlight: 1)
+        let renderer = try MeshSceneRenderer(from: SampleScreens.home(scale: 0.5), context: try TestGPU.context(), framesInFlight: 1)
         let scene = try MeshEffects.named(name)!.scene(width: renderer.layerWidth, height: renderer.layerHeight)
         try GoldenImage.assertMatches(try renderer.frame(mesh: scene.mesh, appearance: scene.appearance), named: "mesh-\(name)")
     }

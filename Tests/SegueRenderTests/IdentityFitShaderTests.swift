@@ -6,6 +6,7 @@
 // file with an extra texture, translucent inputs, and inputs twice the output's size.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @Suite("Identity-fit shader")
@@ -31,7 +32,7 @@ struct IdentityFitShaderTests {
         let to = Image(width: 24 * k, height: 12 * k) { x, y in pixel(250, 10 * x / k, 15 * y / k, 255 - 10 * y / k) }
         let textures: [String: Image] = effect.parameters.contains { $0.type == .sampler2D }
             ? Dictionary(uniqueKeysWithValues: effect.parameters.filter { $0.type == .sampler2D }.map { ($0.name, to) }) : [:]
-        let context = try GPUContext.shared()
+        let context = try TestGPU.context()
         let renderer = try TransitionRenderer(effect: effect, from: from, to: to, width: 24, height: 12, textures: textures,
                                               context: context, framesInFlight: 1)
         let general = ShaderTemplate.fragmentShader(for: effect)
@@ -56,7 +57,7 @@ struct IdentityFitShaderTests {
         // from: 8×4, left half red, right half blue; output 4×4 with cover shows its middle 4×4 columns.
         let from = Image(width: 8, height: 4) { x, _ in x < 4 ? Pixel(255, 0, 0) : Pixel(0, 0, 255) }
         let to = Image(width: 4, height: 4) { _, _ in Pixel.white }
-        let image = try TransitionRenderer(effect: fade, from: from, to: to, width: 4, height: 4, resize: .cover, framesInFlight: 1)
+        let image = try TransitionRenderer(effect: fade, from: from, to: to, width: 4, height: 4, resize: .cover, context: try TestGPU.context(), framesInFlight: 1)
             .frame(progress: 0, time: 0, duration: 1)
         #expect(image[0, 0] == Pixel(255, 0, 0) && image[1, 2] == Pixel(255, 0, 0))
         #expect(image[2, 1] == Pixel(0, 0, 255) && image[3, 3] == Pixel(0, 0, 255))

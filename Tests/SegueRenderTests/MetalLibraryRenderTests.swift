@@ -36,7 +36,7 @@ func renderOnImage(_ spec: String, _ input: Image, time: Double = 0, arguments: 
     let fn = try EffectCatalog.stitchableFunction(spec)
     let effect = try fn.imageEffect(source: .file(fn.file))
     let values = try effect.resolveParameters(arguments)
-    return try TransitionRenderer(effect: effect, from: input, to: input, parameters: values, textures: textures)
+    return try TransitionRenderer(effect: effect, from: input, to: input, parameters: values, textures: textures, context: try TestGPU.context())
         .frame(progress: 0, time: time, duration: 1)
 }
 

@@ -52,7 +52,7 @@ func renderStitchable(_ spec: String, from: Image, to: Image, progress: Double,
     let fn = try EffectCatalog.stitchableFunction(spec)
     let effect = try fn.effect(configuration, source: .file(fn.file))
     let values = try effect.resolveParameters(arguments)
-    return try TransitionRenderer(effect: effect, from: from, to: to, parameters: values)
+    return try TransitionRenderer(effect: effect, from: from, to: to, parameters: values, context: try TestGPU.context())
         .frame(progress: progress, time: progress, duration: 1)
 }
 

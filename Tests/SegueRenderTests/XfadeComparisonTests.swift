@@ -16,6 +16,7 @@
 // custom expression of upstream's formula.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 /// A frame size the comparison runs at: an even one, and an odd one that exercises xfade's
@@ -196,7 +197,7 @@ enum XfadeReference {
 
     /// Our frames at progress `k / fps`.
     static func ourFrames(_ name: String, size: XfadeSize) throws -> [Image] {
-        let renderer = try TransitionRenderer(effect: try EffectCatalog.effect(name), from: from(size), to: to(size))
+        let renderer = try TransitionRenderer(effect: try EffectCatalog.effect(name), from: from(size), to: to(size), context: try TestGPU.context())
         return try frames.map { k in try renderer.frame(progress: Double(k) / Double(fps), time: Double(k) / Double(fps), duration: 1) }
     }
 

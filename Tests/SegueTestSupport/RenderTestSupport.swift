@@ -14,7 +14,16 @@ public func render(_ name: String, from: Image, to: Image, progress: Double, tim
             parameters: [(name: String, value: String)] = []) throws -> Image {
     let effect = try EffectCatalog.effect(name)
     let values = try effect.resolveParameters(parameters)
-    let r = try TransitionRenderer(effect: effect, from: from, to: to, parameters: values)
+    let r = try TransitionRenderer(effect: effect, from: from, to: to, parameters: values, context: try TestGPU.context())
     return try r.frame(progress: progress, time: time ?? progress * duration, duration: duration)
 }
 
+
+/// One GPU context for the tests (the library keeps none of its own): created on first use with
+/// the default configuration (preferred device, no disk cache), never changed.
+public enum TestGPU {
+    private static let made = Result { () throws(VulkanError) in try GPUContext() }
+
+    /// The tests' context, or the error its creation threw.
+    public static func context() throws -> GPUContext { try made.get() }
+}

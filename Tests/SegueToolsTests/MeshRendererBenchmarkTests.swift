@@ -1,6 +1,7 @@
 // The mesh benchmark's grid, and (with SEGUE_MESH_BENCH=1) its frames per second at 1920×1080.
 import Foundation
 import Segue
+import SegueTestSupport
 import SegueTools
 import SegueVulkan
 import Testing
@@ -24,7 +25,7 @@ struct MeshRendererBenchmarkTests {
     @Test("frames per second at 1920×1080 for a 100×100 grid, static and streamed",
           .enabled(if: ProcessInfo.processInfo.environment["SEGUE_MESH_BENCH"] != nil))
     func framesPerSecond() throws {
-        let context = try GPUContext.shared()
+        let context = try TestGPU.context()
         let from = try GPUTexture(context: context, image: Image(width: 1920, height: 1080) { x, y in Pixel(UInt8(x % 256), UInt8(y % 256), 128) })
         let to = try GPUTexture(context: context, image: Image(width: 1920, height: 1080, fill: Pixel(30, 60, 90)))
         for antialiasing in [false, true] {

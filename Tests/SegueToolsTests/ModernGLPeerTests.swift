@@ -3,6 +3,7 @@
 // within one level.
 @testable import SegueTools
 import Segue
+import SegueTestSupport
 import SegueTools
 import Foundation
 import Testing
@@ -43,7 +44,7 @@ struct ModernGLPeerTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         try #require(bytes.count == w * h * 4 * frames)
-        let renderer = try TransitionRenderer(effect: #require(EffectCatalog.builtIn(named: "fade")), from: from, to: to, framesInFlight: 1)
+        let renderer = try TransitionRenderer(effect: #require(EffectCatalog.builtIn(named: "fade")), from: from, to: to, context: try TestGPU.context(), framesInFlight: 1)
         for i in 0..<frames {
             let p = Double(i) / Double(frames - 1)
             let segue = try renderer.frame(progress: p, time: p, duration: 1).pixels
@@ -51,7 +52,7 @@ struct ModernGLPeerTests {
             let worst = zip(segue, peer).map { abs(Int($0) - Int($1)) }.max() ?? 0
             #expect(worst <= 1, "frame \(i): differs by up to \(worst) levels")
         }
-        let bench = try TransitionBenchmark(width: 32, height: 16, frames: 3, runs: 1, context: try GPUContext.shared())
+        let bench = try TransitionBenchmark(width: 32, height: 16, frames: 3, runs: 1, context: try TestGPU.context())
         let fps = try bench.modernGLFadeFramesPerSecond()
         #expect(fps.isFinite && fps > 0)
     }

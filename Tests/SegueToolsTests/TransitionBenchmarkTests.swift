@@ -2,6 +2,7 @@
 // itself is measured by `segue bench`, never asserted in tests.)
 import Foundation
 import Segue
+import SegueTestSupport
 import SegueTools
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 struct TransitionBenchmarkTests {
     @Test("settings are checked")
     func settings() throws {
-        let context = try GPUContext.shared()
+        let context = try TestGPU.context()
         #expect(throws: RenderError.invalidValue("--frames must be from 2 to 1000000, got 1")) {
             try TransitionBenchmark(width: 16, height: 8, frames: 1, runs: 1, context: context)
         }
@@ -20,7 +21,7 @@ struct TransitionBenchmarkTests {
 
     @Test("every mode and the xfade peer produce a rate")
     func modes() throws {
-        let bench = try TransitionBenchmark(width: 16, height: 8, frames: 3, runs: 1, context: try GPUContext.shared())
+        let bench = try TransitionBenchmark(width: 16, height: 8, frames: 3, runs: 1, context: try TestGPU.context())
         #expect(bench.from.width == 16 && bench.to.height == 8)
         let fade = try #require(EffectCatalog.builtIn(named: "fade"))
         for mode in TransitionBenchmark.Mode.allCases {

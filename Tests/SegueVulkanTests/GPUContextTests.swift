@@ -95,8 +95,8 @@ struct GPUContextTests {
         #expect(ShaderCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x", "HOME": "/h"]) == "/x/segue/spirv")
         #expect(ShaderCache.defaultDirectory(environment: ["HOME": "/h", "SEGUE_CACHE_DIR": ""]) == "/h/.cache/segue/spirv")
         #expect(ShaderCache.defaultDirectory(environment: [:]) == nil)
-        // The shared context keeps no disk cache.
-        #expect(try GPUContext.shared().configuration.shaderCacheDirectory == nil)
-        #expect(try GPUContext.shared().compiler.cache == nil)
+        // A context made with the default configuration keeps no disk cache.
+        #expect(try TestGPU.context().configuration.shaderCacheDirectory == nil)
+        #expect(try TestGPU.context().compiler.cache == nil)
     }
 }

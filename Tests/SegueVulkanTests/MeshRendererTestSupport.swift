@@ -86,7 +86,7 @@ func solidTexture(_ context: GPUContext, _ pixel: Pixel) throws -> GPUTexture {
 func renderMesh(_ geometry: MeshGeometry, layer: (Double, Double), pixels: (Int, Int), textures: [GPUTexture],
                 transform: Transform3D = .identity, light: Vector3 = Vector3(0, 0, 1), diffuse: Double = 1,
                 antialiasing: Bool = false) throws -> Frame {
-    let context = try GPUContext.shared()
+    let context = try TestGPU.context()
     let renderer = try MeshRenderer(context: context, width: pixels.0, height: pixels.1, textures: textures,
                                     options: .init(antialiasing: antialiasing))
     let draw = MeshDraw(layerWidth: layer.0, layerHeight: layer.1, transform: transform, lightDirection: light,

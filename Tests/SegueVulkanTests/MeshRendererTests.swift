@@ -14,7 +14,7 @@ struct MeshProjectionTests {
     @Test("a skewed quad (top-left moved to (0.5, 0)) covers the rows and columns the formula gives, within 1 px",
           arguments: [false, true])
     func skew(antialiasing: Bool) throws {
-        let context = try GPUContext.shared()
+        let context = try TestGPU.context()
         // A 32×24-point layer at scale 2: 64×48 pixels.
         let (w, h, scale) = (32.0, 24.0, 2.0)
         let to: [(Double, Double)] = [(0.5, 0), (1, 0), (1, 1), (0, 1)]
@@ -39,7 +39,7 @@ struct MeshProjectionTests {
     @Test("a quad rotated 30° about y with m34 = −1/500 projects where the formula puts it, within 1 px",
           arguments: [false, true])
     func perspective(antialiasing: Bool) throws {
-        let context = try GPUContext.shared()
+        let context = try TestGPU.context()
         // 200×150 points at scale 0.5: 100×75 pixels.
         let (w, h, scale, d) = (200.0, 150.0, 0.5, 500.0)
         let theta = 30.0 * Double.pi / 180
@@ -73,7 +73,7 @@ struct MeshProjectionTests {
 
     @Test("geometry entirely behind the eye (w' < 0) is clipped; a quad larger than the layer is clipped to the image")
     func clipping() throws {
-        let context = try GPUContext.shared()
+        let context = try TestGPU.context()
         let texture = try solidTexture(context, white)
         var behind = MeshBuilder()
         behind.rect(-10, -10, 10, 10, z: 600)
@@ -97,7 +97,7 @@ struct MeshDepthTests {
 
     @Test("the nearer of two overlapping quads (larger z) is in front, whatever the draw order", arguments: cases)
     func nearerWins(zRed: Double, zBlue: Double, m34: Double) throws {
-        let context = try GPUContext.shared()
+        let context = try TestGPU.context()
         let textures = [try solidTexture(context, red), try solidTexture(context, blue)]
         var transform = Transform3D.identity
         transform.m34 = m34
@@ -128,7 +128,7 @@ struct MeshLightingTests {
 
     @Test("a tilted quad shades at (1 − f) + f·|cos α| of its texel within 1/255", arguments: [0.0, 0.25, 0.5, 0.8, 1.0])
     func tiltedQuad(f: Double) throws {
-        let context = try GPUContext.shared()
+        let context = try TestGPU.context()
         let light = (1 - f) + f * cos(Self.alpha)
         let frame = try renderMesh(Self.tilted(), layer: (40, 40), pixels: (40, 40), textures: [try solidTexture(context, white)], diffuse: f)
         let px = frame[20, 20]
@@ -138,7 +138,7 @@ struct MeshLightingTests {
 
     @Test("light × texel scales premultiplied colour and leaves alpha alone; an oblique light uses |dot(n, L̂)|")
     func colouredAndOblique() throws {
-        let context = try GPUContext.shared()
+        let context = try TestGPU.context()
         let (c, s) = (cos(Self.alpha), sin(Self.alpha))
         // L = (1, 0, 1): |dot(n, L̂)| = (sin α + cos α)/√2.
         let facing = (s + c) / 2.0.squareRoot()
@@ -155,7 +155,7 @@ struct MeshLightingTests {
 
     @Test("the supplementary transform turns normals by the inverse transpose of its 3×3")
     func transformedNormals() throws {
-        let context = try GPUContext.shared()
+        let context = try TestGPU.context()
         let texture = try solidTexture(context, white)
         let (c, s) = (cos(Self.alpha), sin(Self.alpha))
         // A flat quad (normal +z) rotated by alpha about y faces the viewer at cos α.
@@ -176,7 +176,7 @@ struct MeshLightingTests {
 struct MeshTextureTests {
     @Test("faces with texture 0 sample from, texture 1 sample to; one texture serves both")
     func twoTextures() throws {
-        let context = try GPUContext.shared()
+        let context = try TestGPU.context()
         var mesh = MeshBuilder()
         mesh.rect(-20, -10, 0, 10, texture: 0)
         mesh.rect(0, -10, 20, 10, texture: 1)
@@ -191,7 +191,7 @@ struct MeshTextureTests {
 
     @Test("texture coordinates outside [0, 1] are transparent")
     func outsideIsTransparent() throws {
-        let context = try GPUContext.shared()
+        let context = try TestGPU.context()
         var mesh = MeshBuilder()
         mesh.quad([(-20, -20, 0), (20, -20, 0), (20, 20, 0), (-20, 20, 0)], uv: [(-0.5, -0.5), (1.5, -0.5), (1.5, 1.5), (-0.5, 1.5)])
         let frame = try renderMesh(mesh.geometry, layer: (40, 40), pixels: (40, 40), textures: [try solidTexture(context, white)])
@@ -209,7 +209,7 @@ struct MeshTextureTests {
 struct MeshStreamingTests {
     @Test("a mesh changing every frame (and growing) gives each frame its own mesh; static frames interleave")
     func dynamicMeshes() throws {
-        let context = try GPUContext.shared()
+        let context = try TestGPU.context()
         let renderer = try MeshRenderer(context: context, width: 64, height: 16,
                                         textures: [try solidTexture(context, red), try solidTexture(context, blue)])
         var full = MeshBuilder()

@@ -13,7 +13,7 @@ struct ShaderLimitTests {
                       ("global", "float g[100000000];", "g[int(vUV.x * 7.0)] = u.progress;\n color = vec4(g[int(vUV.y * 5.0)]);"),
                       ("nested", "", "vec4 a[1000][1000];\n a[int(vUV.x * 7.0)][int(vUV.y * 3.0)] = vec4(u.progress);\n color = a[2][1];")])
     func hugeArrays(kind: String, globals: String, body: String) throws {
-        let context = try GPUContext.shared()
+        let context = try TestGPU.context()
         let source = fragmentShader(body, globals: globals)
         do {
             _ = try renderFullScreen(context, source, fileName: "\(kind).frag", progress: 0.5)
@@ -28,7 +28,7 @@ struct ShaderLimitTests {
 
     @Test("many arrays under the element limit but over 1 MiB together are refused; modest arrays render")
     func privateBytes() throws {
-        let context = try GPUContext.shared()
+        let context = try TestGPU.context()
         // Five arrays of 60 000 vec4 (960 000 bytes each).
         let decls = (0..<5).map { "vec4 a\($0)[60000];" }.joined(separator: " ")
         let uses = (0..<5).map { "a\($0)[int(vUV.x * 9.0)] = vec4(u.progress); s += a\($0)[int(vUV.y * 3.0)];" }.joined(separator: "\n")
@@ -51,7 +51,7 @@ struct ShaderLimitTests {
 
     @Test("the private-memory count of compiled SPIR-V: arrays multiply, structs add")
     func privateMemoryCount() throws {
-        let context = try GPUContext.shared()
+        let context = try TestGPU.context()
         let words = try context.compiler.compile(fragmentShader("""
             float a[1000];
             vec3 b[10][20];
@@ -66,7 +66,7 @@ struct ShaderLimitTests {
 
     @Test("a uniform block larger than maxUniformBufferRange is refused with its size and the limit")
     func uniformBlockTooLarge() throws {
-        let context = try GPUContext.shared()
+        let context = try TestGPU.context()
         let limit = Int(context.limits.maxUniformBufferRange)
         let textures = [try GPUTexture(context: context, image: Image(width: 1, height: 1, fill: .black))]
         let size = limit + 16

@@ -4,6 +4,15 @@ import Foundation
 import SegueCore
 import SegueVulkan
 
+/// One GPU context for the tests of this target (the library keeps none of its own): created on
+/// first use with the default configuration (preferred device, no disk cache), never changed.
+enum TestGPU {
+    private static let made = Result { () throws(VulkanError) in try GPUContext() }
+
+    /// The tests' context, or the error its creation threw.
+    static func context() throws -> GPUContext { try made.get() }
+}
+
 /// A fresh directory under the system temporary directory; the caller removes it.
 func makeTemporaryDirectory() throws -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-vulkan-\(UUID().uuidString)").path

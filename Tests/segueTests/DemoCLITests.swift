@@ -2,6 +2,7 @@
 // the mesh sheet, at a small scale.
 import Foundation
 import Segue
+import SegueTestSupport
 import SegueTools
 import Testing
 
@@ -25,7 +26,7 @@ struct DemoCLITests {
         #expect(sheet.width == 5 * w + 6 * gap && sheet.height == names.count * h + (names.count + 1) * gap)
         // Top-left tile: progress 0 of the first transition is the from screen, made small.
         let small = try TransitionRenderer(effect: EffectCatalog.builtIn(named: names[0])!, from: from,
-                                           to: try ImageFile.read(path: out + "/sample-to.png"), width: w, height: h, framesInFlight: 1)
+                                           to: try ImageFile.read(path: out + "/sample-to.png"), width: w, height: h, context: try TestGPU.context(), framesInFlight: 1)
         let tile = try small.frame(progress: 0, time: 0, duration: 1)
         for (x, y) in [(0, 0), (w / 2, h / 2), (w - 1, h - 1)] { #expect(sheet[gap + x, gap + y] == tile[x, y]) }
     }
