@@ -58,6 +58,7 @@ struct PreviewCommand: ParsableCommand {
         }
         // The file behind the effect: `waves.metal:wave` is the file `waves.metal`.
         let file = EffectCatalog.stitchablePath(effectOptions.effect)?.path ?? effectOptions.effect
+        DisplayConnection.reportLossAsError()
         let preview = try LivePreview(from: fromImage, to: toImage, scale: scale, load: load, watch: watch ? file : nil,
                                       saveDirectory: saveDirectory,
                                       configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: deviceOptions.device),

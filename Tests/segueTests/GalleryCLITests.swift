@@ -76,6 +76,14 @@ struct GalleryCLITests {
         }
         #expect(bestRow >= 4, "expected a row of at least 4 cards in the screenshot, found \(bestRow)")
         try? FileManager.default.removeItem(atPath: shot)
+
+        // A site the gallery wrote is replaced whole by the next run.
+        try "old".write(toFile: site + "/stale.txt", atomically: true, encoding: .utf8)
+        let again = try segue(["gallery", "--scale", "0.1", "-o", site])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdoutText.hasPrefix("\(site)/index.html: \(builtIns) effects, \(builtIns) previews\n"), "\(again.stdoutText)")
+        #expect(listing(site) == [Gallery.markerName, "index.html", "previews"])
+        #expect(listing(dir) == ["site"])
     }
 
     @Test("-o never replaces what segue gallery did not write, nor an input folder or its parent (resolved paths), nor a file")

@@ -160,6 +160,16 @@ struct PreviewWindowTests {
         #expect(live.waitForExit() == 0, "\(live.stderr)")
     }
 
+    @Test("the display going away under the window: one error line, exit 1")
+    func displayLost() throws {
+        guard let display = try VirtualDisplay() else { return }
+        let live = try LiveProcess(["preview", "--effect", "fade"], display: display)
+        _ = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
+        display.killServer()
+        #expect(live.waitForExit() == 1, "\(live.stderr)")
+        #expect(live.stderr == "error: the display connection was lost\n")
+    }
+
     @Test("no display: one error line naming DISPLAY and Xvfb, exit 1")
     func noDisplay() throws {
         let r = try segue(["preview", "--effect", "fade", "--frames", "1"], environment: ["DISPLAY": ":59999"])
