@@ -142,17 +142,13 @@ public struct CompositionTimeline: Sendable, Hashable {
         guard fps.isFinite, fps > 0 else { throw CompositionError("the frame rate must be a positive number, got \(fps)") }
         let n = (duration * fps).rounded()
         guard n < Double(maximumFrameCount) else {
-            throw CompositionError("the output would have \(Int64(n)) frames (\(Self.seconds(duration)) at \(fps) fps); the limit is \(maximumFrameCount) frames")
+            throw CompositionError("the output would have \(MessageText.number(n)) frames (\(Self.seconds(duration)) at \(MessageText.number(fps)) fps); the limit is \(maximumFrameCount) frames")
         }
         return max(Int(n), 1)
     }
 
-    /// "1.5 s", or the raw value for NaN and infinities.
-    static func seconds(_ value: Double) -> String {
-        guard value.isFinite else { return "\(value) s" }
-        let rounded = (value * 1000).rounded() / 1000
-        return rounded == rounded.rounded() && abs(rounded) < 1e15 ? "\(Int64(rounded)) s" : "\(rounded) s"
-    }
+    /// "1.5 s" (see `MessageText.seconds`).
+    static func seconds(_ value: Double) -> String { MessageText.seconds(value) }
 }
 
 /// How audio fades across a transition.

@@ -43,7 +43,7 @@ final class ClipFrames {
         let offset = exact ? time : clip.isStill || time <= margin ? 0 : time - margin
         self.offset = offset
         let noFrame = MediaError.invalidVideo(path: clip.path, reason: clip.start > 0
-            ? "it has no frame after \(clip.start) s" : "it has no video frames")
+            ? "it has no frame after \(MessageText.seconds(clip.start))" : "it has no video frames")
         let decoder = try TimedVideoDecoder(path: clip.path, stream: clip.video, start: clip.start + offset, width: width,
                                             height: height, resize: resize, frameLimit: clip.isStill ? 1 : nil,
                                             pixelFormat: clip.isStill ? .rgba : pixelFormat, startsAtKeyframe: exact)

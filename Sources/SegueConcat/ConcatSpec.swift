@@ -45,21 +45,24 @@ public struct CutSpec: Sendable, Hashable, Codable {
         self.keyframes = keyframes
     }
 
+    /// The durations a transition may have, in seconds (0, a hard cut, to an hour).
+    public static let durationRange: ClosedRange<Double> = 0...3600
+
     /// Whether this is a hard cut (no transition).
     public var isHardCut: Bool { effect == "none" || duration == 0 }
 
     /// Parses `EFFECT[:SECONDS]` (`fade:1`, `doom-melt`, `my.glsl:0.5`, `none`). A trailing
     /// `:NUMBER` is the duration; anything else after a colon stays part of the name
     /// (`file.metal:wave`).
-    /// - Throws: `CompositionError` for an empty name or a duration that is not ≥ 0 and finite.
+    /// - Throws: `CompositionError` for an empty name or a duration outside `durationRange`.
     public init(parsing text: String) throws(CompositionError) {
         var name = text.trimmingCharacters(in: .whitespaces)
         var seconds: Double?
         if let colon = name.lastIndex(of: ":") {
             let tail = name[name.index(after: colon)...]
             if let value = Double(tail) {
-                guard value.isFinite, value >= 0 else {
-                    throw CompositionError("a transition's duration must be a number of seconds ≥ 0, got '\(tail)' in '\(text)'")
+                guard Self.durationRange.contains(value) else {
+                    throw CompositionError("a transition's duration must be from 0 to \(MessageText.seconds(Self.durationRange.upperBound)), got '\(tail)' in '\(text)'")
                 }
                 seconds = value
                 name = String(name[..<colon])
@@ -79,7 +82,7 @@ public struct CutSpec: Sendable, Hashable, Codable {
         return (n, try CutSpec(parsing: String(text[text.index(after: equals)...])))
     }
 
-    enum CodingKeys: String, CodingKey { case effect, duration, params, timing, keyframes }
+    enum CodingKeys: String, CodingKey, CaseIterable { case effect, duration, params, timing, keyframes }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -109,6 +112,8 @@ public struct ClipSpec: Sendable, Hashable, Codable {
         self.out = end
         self.duration = duration
     }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case path, `in`, out, duration }
 }
 
 /// A whole concatenation: clips, cuts and output settings.
@@ -179,34 +184,30 @@ public struct ConcatSpec: Sendable, Hashable, Codable {
             throw CompositionError("\(clips.count) clips have \(clips.count - 1) cuts, but \(cuts.count) are given")
         }
         guard imageDuration.isFinite, imageDuration > 0 else {
-            throw CompositionError("the image duration must be a positive number of seconds, got \(imageDuration)")
+            throw CompositionError("the image duration must be a positive number of seconds, got \(MessageText.number(imageDuration))")
         }
-        if let fps, !(fps.isFinite && fps > 0 && fps <= 1000) {
-            throw CompositionError("fps must be a number in (0, 1000], got \(fps)")
-        }
+        if let fps, let problem = FrameRate.problem(fps) { throw CompositionError("fps \(problem)") }
         for (k, clip) in clips.enumerated() {
             let name = "clip \(k + 1) (\(clip.path))"
             for (label, value) in [("in", clip.in), ("out", clip.out), ("duration", clip.duration)] {
                 if let value, !(value.isFinite && value >= 0) {
-                    throw CompositionError("\(name): '\(label)' must be a number of seconds ≥ 0, got \(value)")
+                    throw CompositionError("\(name): '\(label)' must be a number of seconds ≥ 0, got \(MessageText.number(value))")
                 }
             }
             if let a = clip.in, let b = clip.out, b <= a {
-                throw CompositionError("\(name): 'out' (\(b) s) must be after 'in' (\(a) s)")
+                throw CompositionError("\(name): 'out' (\(MessageText.seconds(b))) must be after 'in' (\(MessageText.seconds(a)))")
             }
             if clip.duration == 0 { throw CompositionError("\(name): 'duration' must be more than 0 s") }
         }
         for k in 0..<max(clips.count - 1, 0) {
             let cut = cut(after: k)
-            if let d = cut.duration, !(d.isFinite && d >= 0) {
-                throw CompositionError("cut \(k + 1): the duration must be a number of seconds ≥ 0, got \(d)")
+            if let d = cut.duration, !CutSpec.durationRange.contains(d) {
+                throw CompositionError("cut \(k + 1): the duration must be from 0 to \(MessageText.seconds(CutSpec.durationRange.upperBound)), got \(MessageText.number(d))")
             }
         }
     }
 
-    // MARK: - JSON
-
-    enum CodingKeys: String, CodingKey { case clips, cuts, transition, imageDuration, size, fps, resize, audioCurve, audio }
+    enum CodingKeys: String, CodingKey, CaseIterable { case clips, cuts, transition, imageDuration, size, fps, resize, audioCurve, audio }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -217,77 +218,8 @@ public struct ConcatSpec: Sendable, Hashable, Codable {
         size = try c.decodeIfPresent(String.self, forKey: .size)
         fps = try c.decodeIfPresent(Double.self, forKey: .fps)
         resize = try c.decodeIfPresent(String.self, forKey: .resize)
-        audioCurve = try c.decodeIfPresent(CrossfadeCurve.self, forKey: .audioCurve) ?? .equalPower
+        audioCurve = try c.decodeIfPresent(CurveText.self, forKey: .audioCurve)?.curve ?? .equalPower
         audio = try c.decodeIfPresent(String.self, forKey: .audio)
-    }
-
-    /// Decodes and validates a spec file's bytes.
-    /// - Throws: `CompositionError` with the JSON path of what is wrong.
-    public init(json data: Data) throws(CompositionError) {
-        guard data.count <= Self.maximumFileSize else {
-            throw CompositionError("the spec is \(data.count) bytes; the limit is \(Self.maximumFileSize)")
-        }
-        do {
-            self = try JSONDecoder().decode(ConcatSpec.self, from: data)
-        } catch let error as DecodingError {
-            throw CompositionError("the spec is not valid: \(Self.describe(error))")
-        } catch {
-            throw CompositionError("the spec is not valid JSON")
-        }
-        try validate()
-    }
-
-    /// "clips[2].in: expected a number" from a decoding error.
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ keys: [CodingKey]) -> String {
-            let text = keys.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
-            return text.hasPrefix(".") ? String(text.dropFirst()) : text
-        }
-        switch error {
-        case let .typeMismatch(type, context):
-            return "\(path(context.codingPath)): expected \(type == Double.self ? "a number" : type == String.self ? "a string" : "\(type)")"
-        case let .valueNotFound(_, context):
-            return "\(path(context.codingPath)): a value is missing"
-        case let .keyNotFound(key, context):
-            return "\(path(context.codingPath + [key])): missing"
-        case let .dataCorrupted(context):
-            let at = path(context.codingPath)
-            return context.codingPath.isEmpty ? "not valid JSON" : at + ": " + context.debugDescription
-        @unknown default:
-            return "invalid"
-        }
-    }
-}
-
-/// A cut written either as text (`"fade:1"`) or as an object.
-private struct CutOrText: Decodable {
-    let cut: CutSpec
-
-    init(from decoder: Decoder) throws {
-        if let text = try? decoder.singleValueContainer().decode(String.self) {
-            do { cut = try CutSpec(parsing: text) } catch {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
-            }
-        } else {
-            cut = try CutSpec(from: decoder)
-        }
-    }
-}
-
-/// A parameter value written as a string, a number, a bool or an array of numbers.
-private struct ParameterText: Decodable {
-    let text: String
-
-    init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if let s = try? c.decode(String.self) { text = s }
-        else if let b = try? c.decode(Bool.self) { text = b ? "true" : "false" }
-        else if let d = try? c.decode(Double.self) { text = Self.number(d) }
-        else { text = try c.decode([Double].self).map(Self.number).joined(separator: ",") }
-    }
-
-    private static func number(_ d: Double) -> String {
-        d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
     }
 }
 

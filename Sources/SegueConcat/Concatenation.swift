@@ -113,7 +113,7 @@ public struct Concatenation: Sendable {
             // Even sides, as 4:2:0 video needs; never below 2.
             (width, height) = (max(2, display.width & ~1), max(2, display.height & ~1))
         }
-        fps = spec.fps ?? firstVideo.map { $0.video.fps > 0 && $0.video.fps <= 1000 ? $0.video.fps : 30 } ?? 30
+        fps = spec.fps ?? firstVideo.map { FrameRate.range.contains($0.video.fps) ? $0.video.fps : 30 } ?? 30
         frameCount = try timeline.frameCount(fps: fps, maximumFrameCount: Self.maximumFrameCount)
         if let resize = spec.resize {
             guard let mode = ResizeMode(rawValue: resize) else {
@@ -237,8 +237,5 @@ public struct Concatenation: Sendable {
         }
     }
 
-    private static func seconds(_ value: Double) -> String {
-        let rounded = (value * 1000).rounded() / 1000
-        return rounded == rounded.rounded() ? "\(Int64(rounded)) s" : "\(rounded) s"
-    }
+    private static func seconds(_ value: Double) -> String { MessageText.seconds(value) }
 }

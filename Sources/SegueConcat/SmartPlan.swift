@@ -61,7 +61,7 @@ public struct SmartPlan: Sendable, Hashable {
         func frames(_ seconds: Double, _ what: String) throws(CompositionError) -> Int {
             let x = seconds * fps
             guard abs(x - x.rounded()) < 1e-3 else {
-                throw CompositionError("\(what) (\(seconds) s) is not a whole number of frames at \(fps) fps")
+                throw CompositionError("\(what) (\(MessageText.seconds(seconds))) is not a whole number of frames at \(MessageText.number(fps)) fps")
             }
             return Int(x.rounded())
         }

@@ -127,7 +127,7 @@ public struct TransitionTiming: Sendable, Hashable, CustomStringConvertible {
     public func progress(at time: Double) -> Double { sample(at: time).progress }
 
     public var description: String {
-        var text = "\(curve) over \(duration) s"
+        var text = "\(curve) over \(MessageText.seconds(duration))"
         if repeatCount > 0, repeatCount != 1 { text += ", repeated \(repeatCount)×" }
         if autoreverses { text += ", autoreversed" }
         return text

@@ -2,7 +2,8 @@
 // what shows when), drag to scrub, space to pause, `s` to save the frame as a PNG at the inputs'
 // size. With a watched effect file the effect is reloaded whenever the file changes on disk; a
 // compile error is reported (with the file's own line numbers) and shown across the top of the
-// window as a `MessageCard`, while the last good version keeps running.
+// window as a `MessageCard`, while the last good version keeps running. A frame that cannot be
+// saved (no such folder, a full disk) is reported and shown the same way; the session goes on.
 import Foundation
 import SegueAnimation
 import SegueCore
@@ -46,6 +47,8 @@ public final class LivePreview {
     private var program: Program
     private var renderer: TransitionRenderer
     private var errorCard: (renderer: TransitionRenderer, source: PresentationSource)?
+    /// The last reload's error and the last save's error, shown on the card until they are mended.
+    private var reloadError: String?, saveError: String?
 
     /// Opens a window of `from`'s size in points.
     /// - Parameters:
@@ -91,12 +94,10 @@ public final class LivePreview {
                     break loop
                 case .resized:
                     renderer = try Self.makeRenderer(program.effect, from: from, to: to, view: view)
-                    if let message = errorMessage { try showError(message) }
+                    try updateErrorCard()
                 default:
                     if session.handle(event, now: clock(), width: view.window.width) {
-                        let path = try save(session.moment(at: clock()))
-                        saved.append(path)
-                        report("saved \(path)")
+                        try saveFrame(session.moment(at: clock()))
                     }
                 }
             }
@@ -112,8 +113,6 @@ public final class LivePreview {
         }
     }
 
-    private var errorMessage: String?
-
     /// Loads the watched file again; on a user-facing error keeps the running version and shows
     /// the error.
     private func reload(_ path: String, session: inout PreviewSession) throws {
@@ -122,22 +121,41 @@ public final class LivePreview {
             let nextRenderer = try Self.makeRenderer(next.effect, from: from, to: to, view: view)
             (program, renderer) = (next, nextRenderer)
             session.timing = next.timing
-            errorMessage = nil
-            errorCard = nil
+            reloadError = nil
             view.window.title = "segue preview — \(next.effect.effect.name)"
             report("reloaded \(path)")
         } catch let error as SegueError {
-            errorMessage = error.message
+            reloadError = error.message
             view.window.title = "segue preview — error in \(path)"
             report("error: \(error.message)")
-            try showError(error.message)
         }
+        try updateErrorCard()
     }
 
-    /// Renders the message card shown across the top of the window.
-    private func showError(_ message: String) throws {
+    /// Saves the frame at `moment`; a failure is reported and shown on the card, and the preview
+    /// goes on (a later save that works takes the message away).
+    private func saveFrame(_ moment: (progress: Double, time: Double)) throws {
+        do {
+            let path = try save(moment)
+            saved.append(path)
+            saveError = nil
+            report("saved \(path)")
+        } catch let error as SegueError {
+            saveError = error.message
+            report("error: \(error.message)")
+        }
+        try updateErrorCard()
+    }
+
+    /// Renders the card of the current errors across the top of the window, or removes it.
+    private func updateErrorCard() throws {
+        let messages = [reloadError, saveError].compactMap { $0 }
+        guard !messages.isEmpty else {
+            errorCard = nil
+            return
+        }
         let width = view.pixelSize.width, scale = view.window.scale
-        let text = "error: " + message
+        let text = messages.map { "error: " + $0 }.joined(separator: "\n")
         let card = MessageCard.image(text, width: width, height: min(MessageCard.height(for: text, width: width, scale: scale),
                                                                        max(1, view.pixelSize.height / 2)), scale: scale)
         let fade = try EffectRequest(effect: "fade").resolve().effect

@@ -71,17 +71,14 @@ public struct Timeline: Sendable {
         }
         let intervals = (duration * fps).rounded()
         guard intervals.isFinite, intervals >= 0, intervals < Double(maximumFrameCount) else {
-            throw .invalidValue("the render would have \(Timeline.describe(intervals + 1)) frames (\(Timeline.describe(duration)) s at \(Timeline.describe(fps)) fps); "
+            throw .invalidValue("the render would have \(Timeline.describe(intervals + 1)) frames (\(MessageText.seconds(duration)) at \(Timeline.describe(fps)) fps); "
                 + "the limit is \(maximumFrameCount) frames: shorten the duration, the repeat count or the spring's settling time, or lower the fps")
         }
         return Int(intervals) + 1
     }
 
-    /// A number for a message: integers without a fraction, huge values in scientific notation.
-    private static func describe(_ value: Double) -> String {
-        if value.isFinite, abs(value) < 1e15, value == value.rounded() { return String(Int64(value)) }
-        return "\(value)"
-    }
+    /// A number for a message (see `MessageText.number`).
+    private static func describe(_ value: Double) -> String { MessageText.number(value) }
 
     /// Seconds at frame `i` (the last frame is at `duration`).
     public func time(ofFrame i: Int) -> Double {

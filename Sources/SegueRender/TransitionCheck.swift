@@ -61,9 +61,12 @@ public struct TransitionCheck: Sendable {
                 let frame = try renderer.frame(progress: progress, time: progress * effect.defaultDuration,
                                                duration: effect.defaultDuration)
                 let (difference, x, y) = Self.largestDifference(frame, expected)
+                var detail = difference == 0 ? "identical" : "largest difference \(difference)/255 at pixel (\(x), \(y))"
+                if let (cx, cy) = Self.colourAboveAlpha(frame) {
+                    detail += "; the colour exceeds the alpha at pixel (\(cx), \(cy)) (the output must be premultiplied: rgb ≤ a)"
+                }
                 findings.append(Finding(rule: "progress \(Int(progress)) shows \(name)", passed: difference <= Self.tolerance,
-                                        detail: difference == 0 ? "identical"
-                                            : "largest difference \(difference)/255 at pixel (\(x), \(y))"))
+                                        detail: detail))
             }
         } catch {
             findings.append(Finding(rule: "compiles", passed: false, detail: "\(error)"))
@@ -94,15 +97,27 @@ public struct TransitionCheck: Sendable {
     }
 
     /// The largest channel difference between two images of the same size and where it is.
+    /// Reads the bytes as they are: a rendered frame may hold colour above its alpha.
     static func largestDifference(_ a: Image, _ b: Image) -> (Int, Int, Int) {
         var worst = (0, 0, 0)
-        for y in 0..<a.height {
-            for x in 0..<a.width {
-                let p = a[x, y], q = b[x, y]
-                let d = max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)), abs(Int(p.a) - Int(q.a)))
-                if d > worst.0 { worst = (d, x, y) }
+        a.pixels.withUnsafeBufferPointer { p in
+            b.pixels.withUnsafeBufferPointer { q in
+                for i in 0..<min(p.count, q.count) {
+                    let d = abs(Int(p[i]) - Int(q[i]))
+                    if d > worst.0 { worst = (d, (i / 4) % a.width, (i / 4) / a.width) }
+                }
             }
         }
         return worst
+    }
+
+    /// The first pixel whose colour exceeds its alpha (not premultiplied), if any.
+    static func colourAboveAlpha(_ image: Image) -> (Int, Int)? {
+        image.pixels.withUnsafeBufferPointer { p in
+            for i in stride(from: 0, to: p.count - 3, by: 4) where max(p[i], p[i + 1], p[i + 2]) > p[i + 3] {
+                return ((i / 4) % image.width, (i / 4) / image.width)
+            }
+            return nil
+        }
     }
 }

@@ -60,13 +60,19 @@ public struct Gallery {
         return files
     }
 
-    /// Renders every preview and writes `index.html`; `report` gets each entry as it is done.
-    /// The site is assembled in a temporary folder and moved into place at the end.
-    /// - Throws: `MediaError` (folders, writing), `VulkanError`.
+    /// Renders every preview and writes `index.html` and the marker file (`markerName`);
+    /// `report` gets each entry as it is done. The site is assembled in a temporary folder and
+    /// moved into place at the end, replacing only a folder the gallery wrote or an empty one
+    /// (see `checkOutput(_:folders:)`, checked before the work and again before the move).
+    /// - Throws: `GalleryError` (the output), `MediaError` (folders, writing), `VulkanError`.
     public func run(report: (GalleryEntry) -> Void = { _ in }) throws -> [GalleryEntry] {
         let fm = FileManager.default
-        let parent = (output as NSString).deletingLastPathComponent
-        let staging = (parent.isEmpty ? "." : parent) + "/.\((output as NSString).lastPathComponent).segue-tmp-\(UUID().uuidString)"
+        let target = try Self.checkOutput(output, folders: folders)
+        guard let slash = target.lastIndex(of: "/"), target.index(after: slash) < target.endIndex else {
+            throw GalleryError.foreignOutput(path: output)  // the root folder
+        }
+        let parent = slash == target.startIndex ? "" : String(target[..<slash])
+        let staging = parent + "/.\(target[target.index(after: slash)...]).segue-tmp-\(UUID().uuidString)"
         TemporaryFiles.register(staging)
         defer {
             try? fm.removeItem(atPath: staging)
@@ -91,15 +97,18 @@ public struct Gallery {
             }
         }
         try AtomicFile.write(Array(GalleryPage.html(entries).utf8), to: staging + "/index.html")
+        try AtomicFile.write(Array("This folder was written by segue gallery, which replaces it whole.\n".utf8), to: staging + "/" + Self.markerName)
         // Replace the site whole: the old one aside, the new one in, the old one removed.
+        try Self.checkOutput(output, folders: folders)
         let old = staging + "-old"
-        let hadOld = fm.fileExists(atPath: output)
-        if hadOld, rename(output, old) != 0 {
+        var status = stat()
+        let hadOld = lstat(target, &status) == 0
+        if hadOld, rename(target, old) != 0 {
             throw MediaError.unwritable(path: output, reason: String(cString: strerror(errno)))
         }
-        guard rename(staging, output) == 0 else {
+        guard rename(staging, target) == 0 else {
             let reason = String(cString: strerror(errno))
-            if hadOld { _ = rename(old, output) }
+            if hadOld { _ = rename(old, target) }
             throw MediaError.unwritable(path: output, reason: reason)
         }
         if hadOld { try? fm.removeItem(atPath: old) }

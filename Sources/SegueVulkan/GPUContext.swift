@@ -204,6 +204,14 @@ public final class GPUContext: @unchecked Sendable {
         return match
     }
 
+    /// Checks that `selector` picks a usable device, as a context would, without opening one:
+    /// the devices are only listed, so a bad choice is found before any work starts.
+    /// - Throws: `VulkanError.deviceNotFound` (with the devices there are), `.unsupportedDevice`,
+    ///   `.noDriver`.
+    public static func checkDeviceSelector(_ selector: String) throws(VulkanError) {
+        _ = try choose(selector, among: listDevices())
+    }
+
     /// Every Vulkan device the drivers report, usable or not.
     /// - Throws: `VulkanError.noDriver` when no driver answers.
     public static func listDevices() throws(VulkanError) -> [GPUDeviceInfo] {

@@ -62,6 +62,7 @@ struct ConcatCommand: ParsableCommand {
     func validate() throws {
         if spec == nil, inputs.isEmpty { throw ValidationError("give the clips as INPUT arguments or in --spec") }
         if spec != nil, !inputs.isEmpty { throw ValidationError("give the clips either as INPUT arguments or in --spec, not both") }
+        if let fps { try validateFPS(fps) }
         if let codec, MovieCodec(name: codec) == nil {
             throw ValidationError("--codec must be h264, hevc, vp9 or prores, got '\(codec)'")
         }

@@ -21,6 +21,10 @@ struct DemoCommand: ParsableCommand {
 
     @OptionGroup var deviceOptions: DeviceOptions
 
+    func validate() throws {
+        try validateFPS(fps)
+    }
+
     func run() throws {
         let demo = try Demo(directory: output, scale: scale, fps: fps, context: deviceOptions.context())
         if !demo.writesVideos {

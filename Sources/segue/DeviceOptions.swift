@@ -9,6 +9,19 @@ struct DeviceOptions: ParsableArguments {
     @Option(help: "Vulkan device: an index or a name substring (see 'segue devices'); default SEGUE_DEVICE or the best GPU.")
     var device: String?
 
+    /// Checks the device `--device` (else `SEGUE_DEVICE`) names against the devices there are,
+    /// before any work starts, even where the command ends up not using the GPU (a concat of
+    /// hard cuts).
+    func validate() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let selector = GPUContext.Configuration(environment: environment, deviceSelector: device).deviceSelector else { return }
+        do {
+            try GPUContext.checkDeviceSelector(selector)
+        } catch {
+            throw ValidationError((device == nil ? "SEGUE_DEVICE=\(selector): " : "") + error.message)
+        }
+    }
+
     /// The GPU context for `--device` (else `SEGUE_DEVICE`), caching shaders in the directory the
     /// environment names (`SEGUE_CACHE_DIR`, else the XDG cache; see `ShaderCache.defaultDirectory`).
     func context() throws -> GPUContext {

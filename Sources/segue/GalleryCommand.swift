@@ -15,7 +15,7 @@ struct GalleryCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Folders of effect files to include.", valueName: "FOLDER"))
     var folders: [String] = []
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The site's folder (replaced whole).", valueName: "SITE"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The site's folder: new, empty, or written by segue gallery before (then replaced whole).", valueName: "SITE"))
     var output: String
 
     @Option(parsing: .unconditional, help: "Pixels per point of the sample screens in the previews (390×844 points).")
@@ -28,6 +28,7 @@ struct GalleryCommand: ParsableCommand {
     }
 
     func run() throws {
+        try Gallery.checkOutput(output, folders: folders)  // before the device opens: a refusal is immediate
         let gallery = Gallery(folders: folders, output: output, context: try deviceOptions.context(), scale: scale)
         let total = EffectCatalog.builtIns.count + (try gallery.effectFiles()).count
         let progress = ProgressLine(total: total)

@@ -74,7 +74,7 @@ struct InfoCommand: ParsableCommand {
         print("\(effect.name) — \(effect.summary.isEmpty ? "(no description)" : effect.summary)")
         print("  kind:     \(effect.kind.rawValue)")
         print("  source:   \(effect.source.label)\(effect.family.map { " (\($0.title))" } ?? "")")
-        print("  duration: \(effect.defaultDuration) s, timing \(effect.defaultTiming)")
+        print("  duration: \(MessageText.seconds(effect.defaultDuration)), timing \(effect.defaultTiming)")
         if let author = effect.author { print("  author:   \(author)") }
         if let license = effect.license { print("  license:  \(license)") }
         if effect.kind == .stitchable { try stitchableInfoLines(name).forEach { print($0) } }

@@ -53,7 +53,7 @@ struct MeshCommand: ParsableCommand {
         guard (mesh == nil) != (meshFile == nil) else { throw ValidationError("give exactly one of --mesh or --mesh-file") }
         try encoder.validate(output: output)
         guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a positive number, got \(scale)") }
-        guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be in (0, 1000], got \(fps)") }
+        try validateFPS(fps)
     }
 
     func run() throws {

@@ -61,6 +61,7 @@ struct NavigateCommand: ParsableCommand {
         }
         let pushTiming = try timing.timing(defaultCurve: resolved.effect.defaultTiming, defaultDuration: resolved.effect.defaultDuration,
                                            duration: duration)
+        DisplayConnection.reportLossAsError()
         let navigator = try LiveNavigator(screens: screens, effect: resolved, reverse: reverse, timing: pushTiming, scale: scale,
                                           configuration: .init(environment: ProcessInfo.processInfo.environment,
                                                                deviceSelector: deviceOptions.device))

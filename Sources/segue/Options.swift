@@ -28,6 +28,12 @@ struct EffectOptions: ParsableArguments {
     }
 }
 
+/// Refuses an `--fps` outside `FrameRate.range`, the one check every command makes before it
+/// opens anything (call from `validate()`).
+func validateFPS(_ fps: Double) throws {
+    if let problem = FrameRate.problem(fps) { throw ValidationError("--fps \(problem)") }
+}
+
 /// `--from`, `--to` and how they are fitted to the output.
 struct InputOptions: ParsableArguments {
     @Option(help: "The outgoing screen (PNG or JPEG).")

@@ -57,7 +57,10 @@ struct PreviewCommand: ParsableCommand {
                                           duration: effectOptions.duration),
                 timeline: try timing.timeline(for: resolved.effect, duration: effectOptions.duration, fps: 60))
         }
-        let preview = try LivePreview(from: fromImage, to: toImage, scale: scale, load: load, watch: watch ? effectOptions.effect : nil,
+        // The file behind the effect: `waves.metal:wave` is the file `waves.metal`.
+        let file = EffectCatalog.stitchablePath(effectOptions.effect)?.path ?? effectOptions.effect
+        DisplayConnection.reportLossAsError()
+        let preview = try LivePreview(from: fromImage, to: toImage, scale: scale, load: load, watch: watch ? file : nil,
                                       saveDirectory: saveDirectory,
                                       configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: deviceOptions.device),
                                       report: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })

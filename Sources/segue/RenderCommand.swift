@@ -28,7 +28,7 @@ struct RenderCommand: ParsableCommand {
     var output: String
 
     func validate() throws {
-        guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be a number in (0, 1000], got \(fps)") }
+        try validateFPS(fps)
         try encoder.validate(output: output)
     }
 

@@ -58,7 +58,7 @@ struct CompositionTests {
         #expect(message([], []) == "a composition needs at least one clip")
         #expect(message([1, 2], []) == "2 clips need 1 cuts, got 0")
         #expect(message([1, 0], [0], names: ["a.mp4", "b.mp4"]) == "b.mp4 has no length (0 s); a clip must last longer than 0 s")
-        #expect(message([.nan], []) == "clip 1 has no length (nan s); a clip must last longer than 0 s")
+        #expect(message([.nan], []) == "clip 1 has no length (NaN); a clip must last longer than 0 s")
         #expect(message([1, 3], [1.5], names: ["a.mp4", "b.mp4"])
                 == "the 1.5 s transition between a.mp4 and b.mp4 is longer than a.mp4 (1 s)")
         #expect(message([3, 1], [1.5]) == "the 1.5 s transition between clip 1 and clip 2 is longer than clip 2 (1 s)")

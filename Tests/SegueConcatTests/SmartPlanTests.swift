@@ -72,7 +72,7 @@ struct SmartPlanTests {
     @Test("a cut off the frame grid cannot be joined")
     func offGrid() throws {
         let timeline = try CompositionTimeline(clipDurations: [4, 4], cutDurations: [0.45])
-        #expect(throws: CompositionError("the output's length (7.55 s) is not a whole number of frames at 30.0 fps")) {
+        #expect(throws: CompositionError("the output's length (7.55 s) is not a whole number of frames at 30 fps")) {
             try SmartPlan(timeline: timeline, fps: 30, inPoints: [0, 0], keyframes: [[0], [0]], sourceFrameCounts: [120, 120])
         }
     }

@@ -26,6 +26,23 @@ struct CheckCLITests {
         #expect((object?["findings"] as? [[String: Any]])?.count == 5)
     }
 
+    @Test("a transition whose colour exceeds its alpha is checked, not trapped: the differences and the pixel are reported")
+    func colourAboveAlpha() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/bright.glsl"
+        try "// Author: A\n// License: MIT\nvec4 transition(vec2 uv) {\n  return vec4(2.0, 2.0, 2.0, 0.5);\n}\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let r = try segue(["check", file])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr == "error: \(file) fails 2 of 5 checks\n")
+        // from's pixel (0, 0) is (0, 0, 40, 255); the output is (255, 255, 255, 128) everywhere.
+        let note = "; the colour exceeds the alpha at pixel (0, 0) (the output must be premultiplied: rgb ≤ a)"
+        #expect(r.stdoutText.contains("  FAIL progress 0 shows from: largest difference 255/255 at pixel (0, 0)\(note)\n"), "\(r.stdoutText)")
+        #expect(r.stdoutText.contains("  FAIL progress 1 shows to: largest difference 255/255 at pixel (0, 0)\(note)\n"), "\(r.stdoutText)")
+        #expect(r.stdoutText.contains("  ok   compiles: GLSL 450 → SPIR-V\n"))
+    }
+
     @Test("info lists a file's parameters with their defaults; --texture feeds a sampler, and its absence is named")
     func infoAndTextures() throws {
         let info = try segue(["info", fixture("all-types.glsl")])

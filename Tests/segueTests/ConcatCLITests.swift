@@ -112,8 +112,17 @@ struct ConcatCLITests {
         (["a.mp4", "b.mp4", "-o", "out.webm", "--codec", "h264"], "out.webm: WebM encoding failed: the codec h264 cannot be written to .webm; use vp9", [:]),
         (["a.mp4", "b.mp4", "-o", "out.mp4", "--crf", "99"], "out.mp4: MP4 encoding failed: --crf for h264 must be from 0 to 51, got 99", [:]),
         (["a.mp4", "b.mp4", "-o", "out.mp4", "--cut", "5=fade"], "there is no cut 5: 2 clips have cuts 1 to 1", [:]),
-        (["a.mp4", "b.mp4", "-o", "out.mp4", "--fps", "0"], "fps must be a number in (0, 1000], got 0.0", [:]),
-        (["--spec", "bad.json", "-o", "out.mp4"], "bad.json: the spec is not valid: clips[0].in: expected a number", [:]),
+        (["a.mp4", "b.mp4", "-o", "out.mp4", "--fps", "0"], "--fps must be a number from 1 to 1000, got 0 (see 'segue concat --help')", [:]),
+        (["a.mp4", "b.mp4", "-o", "out.mp4", "--fps", "-2"], "--fps must be a number from 1 to 1000, got -2 (see 'segue concat --help')", [:]),
+        (["a.mp4", "b.mp4", "-o", "out.mp4", "--fps", "1e9"], "--fps must be a number from 1 to 1000, got 1000000000 (see 'segue concat --help')", [:]),
+        (["a.mp4", "b.mp4", "-o", "out.mp4", "--fps", "nan"], "--fps must be a number from 1 to 1000, got NaN (see 'segue concat --help')", [:]),
+        (["a.mp4", "b.mp4", "-o", "out.mp4", "--fps", "1e-9"], "--fps must be a number from 1 to 1000, got 1e-09 (see 'segue concat --help')", [:]),
+        (["--spec", "bad.json", "-o", "out.mp4"], "bad.json: the spec is not valid: clips[0].in: expected a number, found a string", [:]),
+        (["--spec", "typo.json", "-o", "out.mp4"], "typo.json: unknown key 'transtion' in the spec; did you mean 'transition'?", [:]),
+        (["a.mp4", "b.mp4", "-o", "out.mp4", "--transition", "fade:1e308"],
+         "a transition's duration must be from 0 to 3600 s, got '1e308' in 'fade:1e308'", [:]),
+        (["still.png", "-o", "out.mp4", "--image-duration", "1e300"],
+         "the output would have 3e+301 frames (1e+300 s at 30 fps); the limit is 1000000 frames", [:]),
         (["-o", "out.mp4"], "give the clips as INPUT arguments or in --spec (see 'segue concat --help')", [:]),
     ]
 
@@ -125,6 +134,7 @@ struct ConcatCLITests {
         try makeMedia(dir)
         try "not a video\n".write(toFile: dir + "/junk.mp4", atomically: true, encoding: .utf8)
         try #"{"clips": [{"path": "a.mp4", "in": "x"}]}"#.write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
+        try #"{"clips": [{"path": "a.mp4"}, {"path": "b.mp4"}], "transtion": "wipe:0.5"}"#.write(toFile: dir + "/typo.json", atomically: true, encoding: .utf8)
         _ = try tool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=red:s=64x48:r=25:d=1",
                                 "-frames:v", "0", dir + "/empty.mp4"])
         let before = listing(dir)

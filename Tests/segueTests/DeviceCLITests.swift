@@ -52,4 +52,24 @@ struct DeviceCLITests {
         #expect(r.stderr.hasPrefix("error: no Vulkan device has the index 15 (available: 0: "), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/mid.png"))
     }
+
+    @Test("an unknown --device or SEGUE_DEVICE fails up front with the devices there are, even where nothing needs the GPU")
+    func unknownDeviceUpFront() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try writeInputs(dir)
+        let available = try GPUContext.listDevices().map { "\($0.index): \($0.name)" }.joined(separator: ", ")
+        // Hard cuts between stills: a concat that never opens the GPU.
+        let concat = ["concat", dir + "/from.png", dir + "/to.png", "--transition", "none", "-o", dir + "/out.mp4"]
+        let named = try segue(concat + ["--device", "bogus"], environment: environment(dir))
+        #expect(named.status == 1)
+        #expect(named.stderr == "error: no Vulkan device name contains 'bogus' (available: \(available)); choose a device by its index or part of its name (see 'segue concat --help')\n")
+        let fromEnvironment = try segue(concat, environment: environment(dir).merging(["SEGUE_DEVICE": "99"]) { $1 })
+        #expect(fromEnvironment.status == 1)
+        #expect(fromEnvironment.stderr == "error: SEGUE_DEVICE=99: no Vulkan device has the index 99 (available: \(available)); choose one of these indices or part of a device name (see 'segue concat --help')\n")
+        #expect(listing(dir).sorted() == ["cache", "from.png", "to.png"] || listing(dir).sorted() == ["from.png", "to.png"])
+        // The same hard-cut concat with a device that exists runs.
+        let ok = try segue(concat + ["--device", "0"], environment: environment(dir))
+        #expect(ok.status == 0, "\(ok.stderr)")
+    }
 }

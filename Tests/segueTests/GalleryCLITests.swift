@@ -4,6 +4,7 @@
 // `<body data-playing=…>`, which `--dump-dom` prints after some virtual time.
 import Foundation
 import Segue
+import SegueTools
 import Testing
 
 @Suite("segue gallery")
@@ -30,6 +31,8 @@ struct GalleryCLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let site = dir + "/site"
+        // An empty folder may take the site; the site carries the marker that lets a later run replace it.
+        try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: false)
         let r = try segue(["gallery", Self.fixtures, "--scale", "0.25", "-o", site])
         #expect(r.status == 0, "\(r.stderr)")
         let builtIns = EffectCatalog.builtIns.count
@@ -37,6 +40,7 @@ struct GalleryCLITests {
         #expect(r.stdoutText.hasPrefix("\(site)/index.html: \(builtIns + 3) effects, \(builtIns + 2) previews\n"), "\(r.stdoutText)")
         #expect(r.stdoutText.contains("broken.glsl: "))
         #expect(listing(dir) == ["site"])
+        #expect(listing(site) == [Gallery.markerName, "index.html", "previews"])
         let page = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
         #expect(!page.contains("<script>alert"), "file text must be escaped")
         #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
@@ -73,5 +77,66 @@ struct GalleryCLITests {
         }
         #expect(bestRow >= 4, "expected a row of at least 4 cards in the screenshot, found \(bestRow)")
         try? FileManager.default.removeItem(atPath: shot)
+
+        // A site the gallery wrote is replaced whole by the next run.
+        try "old".write(toFile: site + "/stale.txt", atomically: true, encoding: .utf8)
+        let again = try segue(["gallery", "--scale", "0.1", "-o", site])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdoutText.hasPrefix("\(site)/index.html: \(builtIns) effects, \(builtIns) previews\n"), "\(again.stdoutText)")
+        #expect(listing(site) == [Gallery.markerName, "index.html", "previews"])
+        #expect(listing(dir) == ["site"])
+    }
+
+    @Test("-o never replaces what segue gallery did not write, nor an input folder or its parent (resolved paths), nor a file")
+    func refusedOutputs() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fm = FileManager.default
+        // fx/ holds an effect; gp/ holds notes and a shaders folder; a user's folder; a file.
+        try fm.createDirectory(atPath: dir + "/fx", withIntermediateDirectories: true)
+        try "// Name: a\nvec4 transition(vec2 uv) { return getToColor(uv); }\n".write(toFile: dir + "/fx/a.glsl", atomically: true, encoding: .utf8)
+        try fm.createDirectory(atPath: dir + "/gp/shaders", withIntermediateDirectories: true)
+        try "mine".write(toFile: dir + "/gp/notes.txt", atomically: true, encoding: .utf8)
+        try fm.createDirectory(atPath: dir + "/mine", withIntermediateDirectories: true)
+        try "keep".write(toFile: dir + "/mine/keep.txt", atomically: true, encoding: .utf8)
+        try "a file".write(toFile: dir + "/file.txt", atomically: true, encoding: .utf8)
+        try fm.createSymbolicLink(atPath: dir + "/link", withDestinationPath: "fx")
+        let before = try snapshot(dir)
+
+        let cases: [(args: [String], message: String)] = [
+            (["mine"], "mine exists and was not written by segue gallery; choose another directory or remove it"),
+            (["file.txt"], "file.txt exists and is not a folder written by segue gallery; choose another directory or remove it"),
+            (["fx", "-o", "fx"], "the output fx is the input folder fx; choose another directory for the site"),
+            (["fx", "-o", "./fx/"], "the output ./fx/ is the input folder fx; choose another directory for the site"),
+            (["gp/shaders", "-o", "gp"], "the output gp contains the input folder gp/shaders; choose another directory for the site"),
+            (["fx", "-o", "link"], "the output link is the input folder fx; choose another directory for the site"),
+            (["link", "-o", "fx"], "the output fx is the input folder link; choose another directory for the site"),
+            ([".", "-o", "."], "the output . is the input folder .; choose another directory for the site"),
+            ([".", "-o", "./"], "the output ./ is the input folder .; choose another directory for the site"),
+            (["fx", "-o", "."], "the output . contains the input folder fx; choose another directory for the site"),
+            (["fx", "-o", dir + "/gp/../fx"], "the output \(dir)/gp/../fx is the input folder fx; choose another directory for the site"),
+        ]
+        for c in cases {
+            let args = c.args.count == 1 ? ["gallery", "-o", c.args[0]] : ["gallery"] + c.args
+            let r = try segue(args, cwd: dir)
+            #expect(r.status == 1, "\(args): \(r.stderr)")
+            #expect(r.stderr == "error: \(c.message)\n", "\(args)")
+            #expect(r.stdout.isEmpty)
+            #expect(try snapshot(dir) == before, "\(args) changed the files")
+        }
+    }
+
+    /// Every path under `dir` (links not followed) with its contents, for "nothing changed".
+    private func snapshot(_ dir: String) throws -> [String: String] {
+        var result: [String: String] = [:]
+        let fm = FileManager.default
+        for case let path as String in fm.enumerator(atPath: dir)! {
+            let full = dir + "/" + path
+            if let target = try? fm.destinationOfSymbolicLink(atPath: full) { result[path] = "-> " + target; continue }
+            var isDirectory: ObjCBool = false
+            _ = fm.fileExists(atPath: full, isDirectory: &isDirectory)
+            result[path] = isDirectory.boolValue ? "/" : try String(contentsOfFile: full, encoding: .utf8)
+        }
+        return result
     }
 }

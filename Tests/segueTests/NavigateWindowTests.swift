@@ -143,6 +143,16 @@ struct NavigateWindowTests {
         #expect(live.stderr.isEmpty, "\(live.stderr)")
     }
 
+    @Test("the display going away under the window: one error line, exit 1")
+    func displayLost() throws {
+        guard let display = try VirtualDisplay() else { return }
+        let live = try LiveProcess(["navigate", "--effect", "fade"], display: display)
+        _ = try #require(try display.window(named: "segue navigate"), "no window appeared: \(live.stderr)")
+        display.killServer()
+        #expect(live.waitForExit() == 1, "\(live.stderr)")
+        #expect(live.stderr == "error: the display connection was lost\n")
+    }
+
     @Test("bad options: one error line, exit 1")
     func badOptions() throws {
         let r = try segue(["navigate", "--scale", "0"])

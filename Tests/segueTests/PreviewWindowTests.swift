@@ -95,6 +95,81 @@ struct PreviewWindowTests {
         #expect(live.process.isRunning)
     }
 
+    @Test("--watch with FILE.metal:NAME watches FILE.metal: a rewrite shows at once")
+    func watchStitchable() throws {
+        guard let display = try VirtualDisplay() else { return }
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try writeInputs(dir, width: 120, height: 80)
+        let file = dir + "/solid.metal"
+        func write(_ colour: String) throws {
+            try """
+            #include <metal_stdlib>
+            using namespace metal;
+
+            [[ stitchable ]] half4 solid(float2 position, half4 color, float amount) {
+                return half4(\(colour));
+            }
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        }
+        try write("1.0, 0.0, 0.0, 1.0")
+        let live = try LiveProcess(["preview", "--from", "from.png", "--to", "to.png", "--effect", file + ":solid", "--watch"],
+                                   display: display, cwd: dir)
+        let id = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
+        let g = try display.settledGeometry(of: id)
+        let centre = { (shot: Image) in shot[g.x + g.width / 2, g.y + g.height / 2] }
+        let (red, isRed) = try display.waitForScreen { centre($0) == Pixel(255, 0, 0, 255) }
+        #expect(isRed, "expected red, saw \(centre(red))")
+        try write("0.0, 1.0, 0.0, 1.0")
+        let (green, isGreen) = try display.waitForScreen { centre($0) == Pixel(0, 255, 0, 255) }
+        #expect(isGreen, "expected green after the rewrite, saw \(centre(green)): \(live.stderr)")
+        #expect(live.waitForStderr("reloaded \(file)\n"), "\(live.stderr)")
+        try display.run("xdotool", ["key", "--window", id, "Escape"])
+        #expect(live.waitForExit() == 0, "\(live.stderr)")
+    }
+
+    @Test("s into a missing save directory: the error is reported and shown in the window, the session goes on; a later save works")
+    func failedSave() throws {
+        guard let display = try VirtualDisplay() else { return }
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try writeInputs(dir, width: 200, height: 100)
+        let live = try LiveProcess(["preview", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--save-directory", "shots"],
+                                   display: display, cwd: dir)
+        let id = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
+        let g = try display.settledGeometry(of: id)
+        let card = Pixel(120, 16, 24, 255)
+        try display.run("xdotool", ["key", "--window", id, "s"])
+        let message = "error: shots/segue-preview-001.png: cannot write the output: the directory shots does not exist\n"
+        #expect(live.waitForStderr(message), "\(live.stderr)")
+        let (shot, shown) = try display.waitForScreen { $0[g.x + 1, g.y + 1] == card }
+        #expect(shown, "the error card should show at the top, saw \(shot[g.x + 1, g.y + 1])")
+        #expect(live.process.isRunning, "the session must go on: \(live.stderr)")
+        // The loop still runs below the card.
+        let (_, moving) = try display.waitForScreen { (10...245).contains(centreGrey($0, g)) }
+        #expect(moving)
+
+        // With the folder made, s saves, and the card goes.
+        try FileManager.default.createDirectory(atPath: dir + "/shots", withIntermediateDirectories: false)
+        try display.run("xdotool", ["key", "--window", id, "s"])
+        #expect(live.waitForStderr("saved shots/segue-preview-001.png\n"), "\(live.stderr)")
+        let (after, gone) = try display.waitForScreen { $0[g.x + 1, g.y + 1] != card }
+        #expect(gone, "the card should go after a save that works, saw \(after[g.x + 1, g.y + 1])")
+        #expect(try ImageFile.read(path: dir + "/shots/segue-preview-001.png").width == 200)
+        try display.run("xdotool", ["key", "--window", id, "Escape"])
+        #expect(live.waitForExit() == 0, "\(live.stderr)")
+    }
+
+    @Test("the display going away under the window: one error line, exit 1")
+    func displayLost() throws {
+        guard let display = try VirtualDisplay() else { return }
+        let live = try LiveProcess(["preview", "--effect", "fade"], display: display)
+        _ = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
+        display.killServer()
+        #expect(live.waitForExit() == 1, "\(live.stderr)")
+        #expect(live.stderr == "error: the display connection was lost\n")
+    }
+
     @Test("no display: one error line naming DISPLAY and Xvfb, exit 1")
     func noDisplay() throws {
         let r = try segue(["preview", "--effect", "fade", "--frames", "1"], environment: ["DISPLAY": ":59999"])

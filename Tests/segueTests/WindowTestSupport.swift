@@ -75,6 +75,15 @@ final class VirtualDisplay {
         }
     }
 
+    /// Kills the X server now, as when a display goes away under a running window.
+    func killServer() {
+        guard server.isRunning else { return }
+        kill(server.processIdentifier, SIGKILL)
+        server.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
+        try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
+    }
+
     /// The environment for a child on this display.
     var environment: [String: String] { ["DISPLAY": name] }
 

@@ -5,63 +5,6 @@
 import Foundation
 import SegueMath
 
-/// A JSON value, decoded by JSONDecoder (exact numbers, booleans kept apart from numbers).
-enum JSONValue: Decodable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        // Most likely first: every failed attempt costs an error (JSONDecoder refuses to
-        // read `true` as a number and numbers as booleans, so the order is safe).
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else if let value = try? container.decode([String: JSONValue].self) {
-            self = .object(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else {
-            self = .bool(try container.decode(Bool.self))
-        }
-    }
-
-    /// A value from a Foundation object tree, or `nil` for a type JSON does not have.
-    init?(any value: Any) {
-        switch value {
-        case is NSNull: self = .null
-        case let n as NSNumber:
-            self = String(cString: n.objCType) == "c" ? .bool(n.boolValue) : .number(n.doubleValue)
-        case let b as Bool: self = .bool(b)
-        case let d as Double: self = .number(d)
-        case let i as Int: self = .number(Double(i))
-        case let s as String: self = .string(s)
-        case let a as [Any]:
-            var items: [JSONValue] = []
-            for item in a {
-                guard let converted = JSONValue(any: item) else { return nil }
-                items.append(converted)
-            }
-            self = .array(items)
-        case let o as [String: Any]:
-            var members: [String: JSONValue] = [:]
-            for (key, item) in o {
-                guard let converted = JSONValue(any: item) else { return nil }
-                members[key] = converted
-            }
-            self = .object(members)
-        default: return nil
-        }
-    }
-}
-
 /// A JSON value and its path from the root (`""` for the root).
 struct JSONEntry {
     let value: JSONValue

@@ -1,0 +1,192 @@
+// A concat spec from its JSON file, with errors a user can act on: the key path of what is wrong
+// and the JSON types expected and found ("clips[1].in: expected a number, found a string"), and
+// keys the spec does not know named with the closest one it does ("unknown key 'transtion' in
+// the spec; did you mean 'transition'?"), so a misspelt key is never silently ignored.
+import Foundation
+import SegueCore
+import SegueMath
+
+extension ConcatSpec {
+    /// Decodes and validates a spec file's bytes.
+    /// - Throws: `CompositionError` with the JSON path of what is wrong: a key the spec does not
+    ///   know, a value of the wrong type, a missing `clips`, or what `validate()` finds.
+    public init(json data: Data) throws(CompositionError) {
+        guard data.count <= Self.maximumFileSize else {
+            throw CompositionError("the spec is \(data.count) bytes; the limit is \(Self.maximumFileSize)")
+        }
+        let tree: JSONValue
+        do {
+            tree = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw CompositionError("the spec is not valid: not valid JSON")
+        }
+        if let unknown = Self.unknownKey(in: tree) { throw CompositionError(unknown) }
+        do {
+            self = try JSONDecoder().decode(ConcatSpec.self, from: data)
+        } catch let error as DecodingError {
+            throw CompositionError("the spec is not valid: \(Self.describe(error, in: tree))")
+        } catch {
+            throw CompositionError("the spec is not valid JSON")
+        }
+        try validate()
+    }
+
+    // MARK: - Unknown keys
+
+    /// "unknown key 'transtion' in the spec; did you mean 'transition'?" for the first key (in
+    /// the spec's order of places, keys sorted) that no part of the spec reads; nil when none.
+    static func unknownKey(in tree: JSONValue) -> String? {
+        guard case let .object(top) = tree else { return nil }
+        var places: [(place: String, object: [String: JSONValue], known: [String])] = [
+            ("the spec", top, CodingKeys.allCases.map(\.rawValue)),
+        ]
+        if case let .array(clips)? = top["clips"] {
+            for (k, clip) in clips.enumerated() {
+                if case let .object(o) = clip { places.append(("clips[\(k)]", o, ClipSpec.CodingKeys.allCases.map(\.rawValue))) }
+            }
+        }
+        if case let .array(cuts)? = top["cuts"] {
+            for (k, cut) in cuts.enumerated() {
+                if case let .object(o) = cut { places.append(("cuts[\(k)]", o, CutSpec.CodingKeys.allCases.map(\.rawValue))) }
+            }
+        }
+        if case let .object(o)? = top["transition"] { places.append(("transition", o, CutSpec.CodingKeys.allCases.map(\.rawValue))) }
+        for (place, object, known) in places {
+            guard let key = object.keys.sorted().first(where: { !known.contains($0) }) else { continue }
+            if let suggestion = MessageText.closest(to: key, among: known) {
+                return "unknown key '\(key)' in \(place); did you mean '\(suggestion)'?"
+            }
+            return "unknown key '\(key)' in \(place); the keys are \(known.joined(separator: ", "))"
+        }
+        return nil
+    }
+
+    // MARK: - Decoding errors
+
+    /// "clips[2].in: expected a number, found a string" from a decoding error; `tree` is the
+    /// file's JSON, where the value found is looked up.
+    static func describe(_ error: DecodingError, in tree: JSONValue) -> String {
+        func path(_ keys: [CodingKey]) -> String {
+            let text = keys.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+            return text.hasPrefix(".") ? String(text.dropFirst()) : text
+        }
+        func at(_ keys: [CodingKey]) -> String { keys.isEmpty ? "" : path(keys) + ": " }
+        func found(_ keys: [CodingKey]) -> String {
+            tree.value(at: keys).map { "found \($0.kind)" } ?? "found nothing"
+        }
+        switch error {
+        case let .typeMismatch(type, context):
+            return "\(at(context.codingPath))expected \(Self.expected(type)), \(found(context.codingPath))"
+        case let .valueNotFound(type, context):
+            return "\(at(context.codingPath))expected \(Self.expected(type)), found null"
+        case let .keyNotFound(key, context):
+            return "\(path(context.codingPath + [key])): missing"
+        case let .dataCorrupted(context):
+            let at = path(context.codingPath)
+            return context.codingPath.isEmpty ? "not valid JSON" : at + ": " + context.debugDescription
+        @unknown default:
+            return "invalid"
+        }
+    }
+
+    /// The JSON a Swift type is read from, in words.
+    private static func expected(_ type: Any.Type) -> String {
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(Double.self): "a number"
+        case ObjectIdentifier(String.self): "a string"
+        case ObjectIdentifier(Bool.self): "true or false"
+        case ObjectIdentifier([Any].self): "a list"
+        case ObjectIdentifier([String: Any].self): "an object"
+        case ObjectIdentifier(CutOrText.self): "a transition as text (EFFECT[:SECONDS]) or an object"
+        case ObjectIdentifier(ParameterText.self): "a string, a number, true or false, or a list of numbers"
+        default: "another type"
+        }
+    }
+}
+
+// MARK: - JSON values
+
+/// What a spec's JSON holds where (the tree is `JSONValue`, shared with mesh files).
+extension JSONValue {
+    /// "a number", "a string", "a list" … for messages.
+    var kind: String {
+        switch self {
+        case .null: "null"
+        case .bool: "true or false"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "a list"
+        case .object: "an object"
+        }
+    }
+
+    /// The value at a decoder's coding path; nil where there is none.
+    func value(at path: [CodingKey]) -> JSONValue? {
+        var here = self
+        for key in path {
+            switch here {
+            case let .array(items):
+                guard let i = key.intValue, items.indices.contains(i) else { return nil }
+                here = items[i]
+            case let .object(members):
+                guard let next = members[key.stringValue] else { return nil }
+                here = next
+            default:
+                return nil
+            }
+        }
+        return here
+    }
+}
+
+/// A cut written either as text (`"fade:1"`) or as an object.
+struct CutOrText: Decodable {
+    let cut: CutSpec
+
+    init(from decoder: Decoder) throws {
+        if let text = try? decoder.singleValueContainer().decode(String.self) {
+            do { cut = try CutSpec(parsing: text) } catch {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
+            }
+            return
+        }
+        do {
+            cut = try CutSpec(from: decoder)
+        } catch let DecodingError.typeMismatch(_, context) where context.codingPath.count == decoder.codingPath.count {
+            // The value itself is neither text nor an object (a failure inside the object keeps its own path).
+            throw DecodingError.typeMismatch(CutOrText.self, .init(codingPath: decoder.codingPath, debugDescription: ""))
+        }
+    }
+}
+
+/// A parameter value written as a string, a number, a bool or an array of numbers.
+struct ParameterText: Decodable {
+    let text: String
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let s = try? c.decode(String.self) { text = s }
+        else if let b = try? c.decode(Bool.self) { text = b ? "true" : "false" }
+        else if let d = try? c.decode(Double.self) { text = Self.number(d) }
+        else if let list = try? c.decode([Double].self) { text = list.map(Self.number).joined(separator: ",") }
+        else { throw DecodingError.typeMismatch(ParameterText.self, .init(codingPath: decoder.codingPath, debugDescription: "")) }
+    }
+
+    private static func number(_ d: Double) -> String {
+        d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+    }
+}
+
+/// `audioCurve`: one of the curve names.
+struct CurveText: Decodable {
+    let curve: CrossfadeCurve
+
+    init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let curve = CrossfadeCurve(rawValue: text) else {
+            let names = CrossfadeCurve.allCases.map { "'\($0.rawValue)'" }.joined(separator: " or ")
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected \(names), found '\(text)'"))
+        }
+        self.curve = curve
+    }
+}

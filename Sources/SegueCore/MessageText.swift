@@ -1,0 +1,57 @@
+// Numbers and names as Segue's messages word them, in one place: seconds and other numbers short
+// and readable (never `1.6482708333333334 s` or `inf s`), and the "did you mean" of a misspelt
+// name (Levenshtein distance).
+import Foundation
+
+/// Wording shared by every layer's messages.
+public enum MessageText {
+    /// A duration for a message: `2 s`, `1.648 s` (at most three decimals, trailing zeros
+    /// dropped), `0.0004 s` and `1e+308 s` for the very small and the huge; `infinity` and
+    /// `NaN` for values that are no duration.
+    public static func seconds(_ value: Double) -> String {
+        value.isFinite ? number(value) + " s" : number(value)
+    }
+
+    /// A number for a message: whole numbers in full below 10¹⁵ (`2`, `30000000001`), others
+    /// with at most three decimals, trailing zeros dropped (`1.648`, `-0.5`); three significant
+    /// digits in scientific notation for the tiny and the huge (`0.0004`, `1e-05`, `3e+301`);
+    /// `infinity`, `-infinity` or `NaN`.
+    public static func number(_ value: Double) -> String {
+        if value.isNaN { return "NaN" }
+        if value.isInfinite { return value > 0 ? "infinity" : "-infinity" }
+        if value == 0 { return "0" }
+        let magnitude = abs(value)
+        if magnitude >= 1e15 || magnitude < 0.0005 { return String(format: "%.3g", value) }
+        if value == value.rounded() { return String(Int64(value)) }
+        var text = String(format: "%.3f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
+    }
+
+    /// The candidate closest to `name` by edit distance (case ignored), when it is close enough
+    /// to be a misspelling: at most two edits, or a third of the name's length.
+    public static func closest(to name: String, among candidates: [String]) -> String? {
+        let lower = name.lowercased()
+        let scored = candidates.map { ($0, editDistance(lower, $0.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }) else { return nil }
+        return best.1 <= max(2, lower.count / 3) ? best.0 : nil
+    }
+
+    /// The Levenshtein distance between two strings (insertions, deletions, substitutions).
+    public static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = previous
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

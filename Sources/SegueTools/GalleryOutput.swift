@@ -1,0 +1,82 @@
+// Where `segue gallery` may write its site. The site replaces its folder whole, so the folder must
+// be one the gallery wrote before (it holds the marker file `.segue-gallery`), an empty folder,
+// or a new one; and it may neither be nor contain one of the input folders. Paths are compared
+// after resolving them the way the kernel does (absolute, symbolic links followed, `.` and `..`
+// removed), so `-o .`, `-o ./`, `-o ../x/..` and a link to an input are all recognised.
+import Foundation
+import Segue
+
+/// Why the gallery refuses its output folder.
+public enum GalleryError: SegueError, Sendable, Equatable, CustomStringConvertible {
+    /// The output exists, is not empty, and has no gallery marker.
+    case foreignOutput(path: String)
+    /// The output exists and is not a folder.
+    case outputNotAFolder(path: String)
+    /// The output is one of the input folders.
+    case outputIsInput(output: String, input: String)
+    /// The output contains one of the input folders.
+    case outputContainsInput(output: String, input: String)
+
+    public var description: String {
+        switch self {
+        case let .foreignOutput(path):
+            "\(path) exists and was not written by segue gallery; choose another directory or remove it"
+        case let .outputNotAFolder(path):
+            "\(path) exists and is not a folder written by segue gallery; choose another directory or remove it"
+        case let .outputIsInput(output, input):
+            "the output \(output) is the input folder \(input); choose another directory for the site"
+        case let .outputContainsInput(output, input):
+            "the output \(output) contains the input folder \(input); choose another directory for the site"
+        }
+    }
+}
+
+extension Gallery {
+    /// The file that marks a folder as a site the gallery wrote (and may replace).
+    public static let markerName = ".segue-gallery"
+
+    /// Checks that `output` may be replaced by a site built from `folders`, and returns its
+    /// resolved path (where the site is written).
+    /// - Throws: `GalleryError` for a folder the gallery did not write, a file, or an output that
+    ///   is or contains an input folder.
+    @discardableResult
+    public static func checkOutput(_ output: String, folders: [String]) throws(GalleryError) -> String {
+        let resolved = resolvedPath(output)
+        for folder in folders {
+            let input = resolvedPath(folder)
+            if input == resolved { throw .outputIsInput(output: output, input: folder) }
+            if input.hasPrefix(resolved == "/" ? "/" : resolved + "/") { throw .outputContainsInput(output: output, input: folder) }
+        }
+        // lstat: a dangling symbolic link is something there too (the site would replace it).
+        var status = stat()
+        guard lstat(resolved, &status) == 0 else { return resolved }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw .outputNotAFolder(path: output) }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: resolved),
+              names.isEmpty || names.contains(markerName) else { throw .foreignOutput(path: output) }
+        return resolved
+    }
+
+    /// `path` made absolute (against the current directory), with the symbolic links of its
+    /// existing part followed and `.`, `..` and repeated slashes removed; the part that does not
+    /// exist yet is normalised by its text.
+    static func resolvedPath(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var existing = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var rest: [String] = []
+        var base = "/"
+        while true {
+            if let real = realpath("/" + existing.joined(separator: "/"), nil) {
+                base = String(cString: real)
+                free(real)
+                break
+            }
+            guard let last = existing.popLast() else { break }
+            rest.insert(last, at: 0)
+        }
+        var parts = base.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        for part in rest where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+}

@@ -1,0 +1,49 @@
+// The shared wording of numbers, durations, frame rates and "did you mean" in messages.
+import SegueCore
+import Testing
+
+@Suite("Message text")
+struct MessageTextTests {
+    @Test("durations: at most three decimals, whole numbers in full, the tiny and the huge in scientific notation, never 'inf s'")
+    func seconds() {
+        #expect(MessageText.seconds(1.6482708333333334) == "1.648 s")
+        #expect(MessageText.seconds(2) == "2 s")
+        #expect(MessageText.seconds(0.5) == "0.5 s")
+        #expect(MessageText.seconds(1.25) == "1.25 s")
+        #expect(MessageText.seconds(1.0001) == "1 s")
+        #expect(MessageText.seconds(0.0004) == "0.0004 s")
+        #expect(MessageText.seconds(-3) == "-3 s")
+        #expect(MessageText.seconds(1e9) == "1000000000 s")
+        #expect(MessageText.seconds(1e300) == "1e+300 s")
+        #expect(MessageText.seconds(1e308) == "1e+308 s")
+        #expect(MessageText.seconds(.infinity) == "infinity")
+        #expect(MessageText.seconds(.nan) == "NaN")
+        #expect(MessageText.number(-.infinity) == "-infinity")
+        #expect(MessageText.number(30_000_000_001) == "30000000001")
+        #expect(MessageText.number(-0.0001) == "-0.0001")
+        #expect(MessageText.number(3e301) == "3e+301")
+        #expect(MessageText.number(29.97002997002997) == "29.97")
+    }
+
+    @Test("frame rates: 1 to 1000, one phrase for everything outside")
+    func frameRates() {
+        for fps in [1.0, 24, 29.97, 1000] { #expect(FrameRate.problem(fps) == nil) }
+        #expect(FrameRate.problem(0) == "must be a number from 1 to 1000, got 0")
+        #expect(FrameRate.problem(-2) == "must be a number from 1 to 1000, got -2")
+        #expect(FrameRate.problem(0.5) == "must be a number from 1 to 1000, got 0.5")
+        #expect(FrameRate.problem(1e9) == "must be a number from 1 to 1000, got 1000000000")
+        #expect(FrameRate.problem(.nan) == "must be a number from 1 to 1000, got NaN")
+        #expect(FrameRate.problem(.infinity) == "must be a number from 1 to 1000, got infinity")
+    }
+
+    @Test("did you mean: the closest name within a few edits, case ignored; nothing when none is close")
+    func closest() {
+        let keys = ["clips", "cuts", "transition", "imageDuration", "fps"]
+        #expect(MessageText.closest(to: "transtion", among: keys) == "transition")
+        #expect(MessageText.closest(to: "Clips", among: keys) == "clips")
+        #expect(MessageText.closest(to: "imageduraton", among: keys) == "imageDuration")
+        #expect(MessageText.closest(to: "zzzzzzzz", among: keys) == nil)
+        #expect(MessageText.closest(to: "x", among: []) == nil)
+        #expect(MessageText.editDistance("kitten", "sitting") == 3)
+    }
+}

@@ -1,0 +1,59 @@
+// Where the gallery may write: a new folder, an empty one, or one it wrote before (its marker);
+// never a user's folder, a file, or an input folder or one containing it, compared by real paths.
+import Foundation
+@testable import SegueTools
+import Segue
+import Testing
+
+@Suite("Gallery output folder")
+struct GalleryOutputTests {
+    private func withDirectory(_ body: (String) throws -> Void) throws {
+        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("segue-gallery-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: raw, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: raw) }
+        try body(Gallery.resolvedPath(raw))
+    }
+
+    @Test("resolved paths: absolute, links followed, . and .. removed, the missing part by its text")
+    func resolved() throws {
+        try withDirectory { dir in
+            try FileManager.default.createDirectory(atPath: dir + "/real/sub", withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: dir + "/link", withDestinationPath: "real/sub")
+            #expect(Gallery.resolvedPath(dir + "/link") == dir + "/real/sub")
+            #expect(Gallery.resolvedPath(dir + "/link/") == dir + "/real/sub")
+            #expect(Gallery.resolvedPath(dir + "//real/./sub/..") == dir + "/real")
+            #expect(Gallery.resolvedPath(dir + "/link/../x/./y/") == dir + "/real/x/y")
+            #expect(Gallery.resolvedPath(dir + "/new/../other") == dir + "/other")
+            #expect(Gallery.resolvedPath("/") == "/")
+            #expect(Gallery.resolvedPath(".") == Gallery.resolvedPath(FileManager.default.currentDirectoryPath))
+        }
+    }
+
+    @Test("a new, an empty or a marked folder is accepted (its real path returned); anything else is refused")
+    func accepted() throws {
+        try withDirectory { dir in
+            let fm = FileManager.default
+            #expect(try Gallery.checkOutput(dir + "/new/site", folders: []) == dir + "/new/site")
+            try fm.createDirectory(atPath: dir + "/empty", withIntermediateDirectories: false)
+            try fm.createSymbolicLink(atPath: dir + "/to-empty", withDestinationPath: "empty")
+            #expect(try Gallery.checkOutput(dir + "/to-empty", folders: []) == dir + "/empty")
+            try fm.createDirectory(atPath: dir + "/site/previews", withIntermediateDirectories: true)
+            try Data().write(to: URL(fileURLWithPath: dir + "/site/" + Gallery.markerName))
+            #expect(try Gallery.checkOutput(dir + "/site", folders: []) == dir + "/site")
+
+            try Data().write(to: URL(fileURLWithPath: dir + "/empty/.hidden"))
+            #expect(throws: GalleryError.foreignOutput(path: dir + "/empty")) { try Gallery.checkOutput(dir + "/empty", folders: []) }
+            try fm.createSymbolicLink(atPath: dir + "/dangling", withDestinationPath: "nowhere")
+            #expect(throws: GalleryError.outputNotAFolder(path: dir + "/dangling")) { try Gallery.checkOutput(dir + "/dangling", folders: []) }
+            // A marked site that holds an input folder is still refused.
+            try fm.createDirectory(atPath: dir + "/site/fx", withIntermediateDirectories: true)
+            #expect(throws: GalleryError.outputContainsInput(output: dir + "/site", input: dir + "/site/fx")) {
+                try Gallery.checkOutput(dir + "/site", folders: [dir + "/site/fx"])
+            }
+            // An output inside an input folder is fine (the site holds no effect files).
+            #expect(try Gallery.checkOutput(dir + "/site/fx/out", folders: [dir + "/site/fx"]) == dir + "/site/fx/out")
+            // A sibling whose name starts like the input's is not its parent.
+            #expect(try Gallery.checkOutput(dir + "/si", folders: [dir + "/site"]) == dir + "/si")
+        }
+    }
+}
