@@ -8,6 +8,9 @@ let package = Package(
     products: [
         .library(name: "Segue", targets: ["Segue"]),
         .executable(name: "segue", targets: ["segue"]),
+        // The C API: libSegueC.so, installed as libsegue.so with include/segue.h by
+        // scripts/install.sh (a product may not share the executable's name "segue").
+        .library(name: "SegueC", type: .dynamic, targets: ["SegueC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -36,6 +39,9 @@ let package = Package(
             "Segue", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // MARK: - C API (libsegue.so; header in Sources/SegueC/include, pkg-config template beside it)
+        .target(name: "SegueC", dependencies: ["Segue"], exclude: ["include", "segue.pc.in"]),
+
         // MARK: - Examples (built and tested with the package)
         .executableTarget(name: "AnimatedTriangle", dependencies: [
             "Segue", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -50,6 +56,9 @@ let package = Package(
         .testTarget(name: "SegueMediaTests", dependencies: ["SegueMedia"]),
         .testTarget(name: "SegueTests", dependencies: ["Segue"], exclude: ["__Snapshots__", "Fixtures"]),
         .testTarget(name: "segueTests", dependencies: ["Segue"], exclude: ["Fixtures"]),
+        // Builds C programs against the installed libsegue (scripts/install.sh), so it links no
+        // SegueC code itself.
+        .testTarget(name: "SegueCTests", dependencies: ["Segue"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

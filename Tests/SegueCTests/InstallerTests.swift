@@ -1,0 +1,72 @@
+// scripts/install.sh and the installed library: the layout under a prefix, the pkg-config file,
+// the library's dependencies and its exported functions.
+import Foundation
+import Testing
+
+@Suite("Installer")
+struct InstallerTests {
+    @Test("install.sh --no-build puts segue, libsegue.so, segue.h and segue.pc under the prefix; pkg-config names it")
+    func layout() throws {
+        let dir = try TemporaryDirectory("layout")
+        defer { dir.remove() }
+        let installation = try Installation(prefix: dir.path + "/usr")
+        let prefix = installation.prefix
+        let fm = FileManager.default
+        #expect(fm.isExecutableFile(atPath: prefix + "/bin/segue"))
+        #expect(fm.isExecutableFile(atPath: prefix + "/lib/libsegue.so"))
+        #expect(fm.contentsEqual(atPath: prefix + "/include/segue.h", andPath: repositoryRoot + "/Sources/SegueC/include/segue.h"))
+        #expect(fm.contentsEqual(atPath: prefix + "/lib/libsegue.so", andPath: buildDirectory + "/libSegueC.so"))
+
+        let flags = try shell("pkg-config --cflags --libs segue", environment: installation.pkgConfigEnvironment)
+        #expect(flags.status == 0, "\(flags.stderr)")
+        #expect(flags.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            == "-I\(prefix)/include -L\(prefix)/lib -Wl,-rpath,\(prefix)/lib -lsegue")
+        let version = try shell("pkg-config --modversion segue", environment: installation.pkgConfigEnvironment)
+        let cli = try runProgram(prefix + "/bin/segue", ["--version"])
+        #expect(version.stdout == cli.stdout && cli.stdout == "0.1.0\n")
+    }
+
+    @Test("a relative prefix is written into segue.pc as an absolute path")
+    func relativePrefix() throws {
+        let dir = try TemporaryDirectory("relative")
+        defer { dir.remove() }
+        let run = try shell("cd '\(dir.path)' && '\(repositoryRoot)/scripts/install.sh' --prefix=here --build-dir '\(buildDirectory)' --no-build")
+        #expect(run.status == 0, "\(run.stderr)")
+        let pc = try String(contentsOfFile: dir.path + "/here/lib/pkgconfig/segue.pc", encoding: .utf8)
+        #expect(pc.contains("\nprefix=\(dir.path)/here\n"))
+    }
+
+    @Test("install.sh refuses an unknown option and a build directory without the products")
+    func refusals() throws {
+        let dir = try TemporaryDirectory("refusals")
+        defer { dir.remove() }
+        let unknown = try runProgram(repositoryRoot + "/scripts/install.sh", ["--prefx", dir.path])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("error: unknown option '--prefx'"))
+        let empty = try runProgram(repositoryRoot + "/scripts/install.sh", ["--prefix", dir.path + "/p", "--build-dir", dir.path, "--no-build"])
+        #expect(empty.status != 0)
+        #expect(empty.stderr.contains("error: \(dir.path)/segue is missing"))
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/p/lib/libsegue.so"))
+    }
+
+    @Test("the installed library finds every library it needs and exports exactly the functions segue.h declares")
+    func linkage() throws {
+        let dir = try TemporaryDirectory("linkage")
+        defer { dir.remove() }
+        let library = try Installation(prefix: dir.path + "/p").prefix + "/lib/libsegue.so"
+        let ldd = try runProgram("/usr/bin/ldd", [library])
+        #expect(ldd.status == 0)
+        #expect(!ldd.stdout.contains("not found"), "\(ldd.stdout)")
+
+        let header = try String(contentsOfFile: repositoryRoot + "/Sources/SegueC/include/segue.h", encoding: .utf8)
+        let declared = Set(header.matches(of: /\b(segue_[a-z_]+)\(/).map { String($0.1) })
+        let nm = try runProgram("/usr/bin/nm", ["-D", "--defined-only", library])
+        let exported = Set(nm.stdout.split(separator: "\n").compactMap { line -> String? in
+            let parts = line.split(separator: " ")
+            guard parts.count == 3, parts[1] == "T", parts[2].hasPrefix("segue_") else { return nil }
+            return String(parts[2])
+        })
+        #expect(declared.count >= 30)
+        #expect(declared == exported, "declared only: \(declared.subtracting(exported).sorted()); exported only: \(exported.subtracting(declared).sorted())")
+    }
+}
