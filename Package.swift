@@ -40,7 +40,11 @@ let package = Package(
         ]),
 
         // MARK: - C API (libsegue.so; header in Sources/SegueC/include, pkg-config template beside it)
-        .target(name: "SegueC", dependencies: ["Segue"], exclude: ["include", "segue.pc.in"]),
+        .target(name: "SegueC", dependencies: ["Segue"], exclude: ["include", "segue.pc.in", "exports.map"],
+                linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--version-script=Sources/SegueC/exports.map",
+                                               "-Xlinker", "-z", "-Xlinker", "defs",
+                                               "-Xlinker", "-l:libCoreFoundation.a", "-Xlinker", "-l:lib_FoundationICU.a",
+                                               "-Xlinker", "-l:lib_FoundationCollections.a", "-Xlinker", "-l:libswiftSynchronization.a", "-Xlinker", "-l:lib_FoundationCShims.a"])]),
 
         // MARK: - Examples (built and tested with the package)
         .executableTarget(name: "AnimatedTriangle", dependencies: [

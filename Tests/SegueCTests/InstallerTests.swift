@@ -54,9 +54,12 @@ struct InstallerTests {
         let dir = try TemporaryDirectory("linkage")
         defer { dir.remove() }
         let library = try Installation(prefix: dir.path + "/p").prefix + "/lib/libsegue.so"
-        let ldd = try runProgram("/usr/bin/ldd", [library])
+        // -r: every symbol resolved, as a host's dlopen(RTLD_NOW) needs.
+        let ldd = try runProgram("/usr/bin/ldd", ["-r", library])
         #expect(ldd.status == 0)
-        #expect(!ldd.stdout.contains("not found"), "\(ldd.stdout)")
+        #expect(!(ldd.stdout + ldd.stderr).contains("not found"), "\(ldd.stdout)")
+        #expect(!(ldd.stdout + ldd.stderr).contains("undefined symbol"), "\(ldd.stderr)")
+        #expect(!ldd.stdout.contains("libswift"), "the Swift runtime is linked in: \(ldd.stdout)")
 
         let header = try String(contentsOfFile: repositoryRoot + "/Sources/SegueC/include/segue.h", encoding: .utf8)
         let declared = Set(header.matches(of: /\b(segue_[a-z_]+)\(/).map { String($0.1) })
@@ -68,5 +71,19 @@ struct InstallerTests {
         })
         #expect(declared.count >= 30)
         #expect(declared == exported, "declared only: \(declared.subtracting(exported).sorted()); exported only: \(exported.subtracting(declared).sorted())")
+    }
+
+    @Test("a host dlopens the installed library with RTLD_NOW and nothing else set up")
+    func dlopenLikeAPluginHost() throws {
+        let dir = try TemporaryDirectory("dlopen")
+        defer { dir.remove() }
+        let library = try Installation(prefix: dir.path + "/p").prefix + "/lib/libsegue.so"
+        let program = dir.path + "/dlopen_test"
+        let cc = try runProgram("/usr/bin/cc", [fixture("dlopen_test.c"), "-ldl", "-o", program])
+        try #require(cc.status == 0, "\(cc.stderr)")
+        let run = try runProgram(program, [library])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("0.1.0 "))
+        #expect((Int(run.stdout.dropFirst(6).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 60)
     }
 }

@@ -83,7 +83,8 @@ segue_context *segue_context_create(const char *device, segue_error **error);
  */
 segue_context *segue_context_create_cached(const char *device, const char *shader_cache_dir, segue_error **error);
 
-/** The device's name (e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"); valid while the context lives. */
+/** The device's name (e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"), valid until the context is
+ *  destroyed; "" for NULL. */
 const char *segue_context_device_name(const segue_context *context);
 
 /** Releases the caller's reference; the device closes when the last transition or effect made
@@ -100,7 +101,8 @@ void segue_context_destroy(segue_context *context);
  * `FILE.metal` when the file has one function). Mesh transitions (cube, page-curl, …) render
  * through the same calls. Parameters start at their defaults; the duration at the effect's own.
  * Returns NULL for an unknown effect, an unreadable or invalid file, or an effect that works on one
- * image only (use segue_effect_create). Files are read here, once. Thread-safe.
+ * image only (use segue_effect_create). Files are read and parsed here, once; a shader that
+ * parses but does not compile is reported by the first render. Thread-safe.
  */
 segue_transition *segue_transition_create(segue_context *context, const char *effect, segue_error **error);
 
@@ -114,7 +116,8 @@ segue_transition *segue_transition_create(segue_context *context, const char *ef
 int segue_transition_set_param(segue_transition *t, const char *name, const char *value, segue_error **error);
 
 /** The effect's duration in seconds: its own default until set (e.g. fade 1, doom-melt 2, cube
- *  0.5). Shaders read it as the `duration` uniform; hosts use it to turn progress into time. */
+ *  0.5). Shaders read it as the `duration` uniform; hosts use it to turn progress into time.
+ *  NaN for NULL. */
 double segue_transition_duration(const segue_transition *t);
 
 /** Sets the `duration` the shader sees, in seconds (finite, > 0). Returns 0 or -1. */
@@ -153,7 +156,7 @@ segue_effect *segue_effect_create(segue_context *context, const char *effect, se
 int segue_effect_set_param(segue_effect *e, const char *name, const char *value, segue_error **error);
 
 /** The effect's duration in seconds (its own default until set): a shader effect's `progress` is
- *  time / duration, clamped to 0…1. */
+ *  time / duration, clamped to 0…1. NaN for NULL. */
 double segue_effect_duration(const segue_effect *e);
 
 /** Sets the duration in seconds (finite, > 0). Returns 0 or -1. */
@@ -202,19 +205,20 @@ segue_info *segue_info_create(const char *effect, segue_error **error);
 /** Frees a description. NULL is ignored. */
 void segue_info_destroy(segue_info *info);
 
-/** The effect's name (a file's base name for files). */
+/** The effect's name (a file's base name for files); "" for NULL. */
 const char *segue_info_name(const segue_info *info);
 
-/** One line saying what it looks like ("" when the source has none). */
+/** One line saying what it looks like ("" when the source has none, and for NULL). */
 const char *segue_info_summary(const segue_info *info);
 
-/** SEGUE_KIND_TRANSITION, SEGUE_KIND_MESH_TRANSITION or SEGUE_KIND_SINGLE_IMAGE. */
-segue_kind segue_info_kind(const segue_info *info);
+/** A segue_kind: SEGUE_KIND_TRANSITION, SEGUE_KIND_MESH_TRANSITION or SEGUE_KIND_SINGLE_IMAGE
+ *  (an int, for plain C and ctypes alike); -1 for NULL. */
+int segue_info_kind(const segue_info *info);
 
-/** The default duration in seconds (e.g. doom-melt 2). */
+/** The default duration in seconds (e.g. doom-melt 2); NaN for NULL. */
 double segue_info_duration(const segue_info *info);
 
-/** The number of parameters. */
+/** The number of parameters (0 for NULL). */
 size_t segue_info_param_count(const segue_info *info);
 
 /** Parameter `index`'s name; NULL when out of range. */
