@@ -32,10 +32,11 @@ done
 [ -n "$prefix" ] || fail "--prefix is empty"
 
 if [ "$build" = 1 ]; then
-  # The Swift runtime is linked statically into both products (see Package.swift), so neither
-  # needs the toolchain at run time.
-  (cd "$root" && swift build -c release --product segue && swift build -c release --product SegueC)
-  [ -n "$build_dir" ] || build_dir="$(cd "$root" && swift build -c release --show-bin-path)"
+  # The Swift runtime is linked statically into both products (the library always, see
+  # Package.swift), so neither needs the toolchain at run time.
+  (cd "$root" && swift build -c release --static-swift-stdlib --product segue \
+              && swift build -c release --static-swift-stdlib --product SegueC)
+  [ -n "$build_dir" ] || build_dir="$(cd "$root" && swift build -c release --static-swift-stdlib --show-bin-path)"
 elif [ -z "$build_dir" ]; then
   build_dir="$(cd "$root" && swift build -c release --show-bin-path)"
 fi

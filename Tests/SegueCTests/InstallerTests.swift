@@ -77,13 +77,41 @@ struct InstallerTests {
     func dlopenLikeAPluginHost() throws {
         let dir = try TemporaryDirectory("dlopen")
         defer { dir.remove() }
-        let library = try Installation(prefix: dir.path + "/p").prefix + "/lib/libsegue.so"
+        let prefix = try Installation(prefix: dir.path + "/p").prefix
+        let library = prefix + "/lib/libsegue.so"
         let program = dir.path + "/dlopen_test"
         let cc = try runProgram("/usr/bin/cc", [fixture("dlopen_test.c"), "-ldl", "-o", program])
         try #require(cc.status == 0, "\(cc.stderr)")
         let run = try runProgram(program, [library])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.hasPrefix("0.1.0 "))
-        #expect((Int(run.stdout.dropFirst(6).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 60)
+        // segue_version() is the CLI's --version; more than 60 built-ins are listed.
+        let version = try runProgram(prefix + "/bin/segue", ["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let fields = run.stdout.split(separator: " ")
+        #expect(fields.count == 2 && fields[0] == version, "\(run.stdout)")
+        #expect((Int(fields.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0) > 60)
+    }
+
+    @Test("the installed segue.h compiles as pedantic C99 and as C++11 with every warning an error")
+    func headerCompilesStrictly() throws {
+        let dir = try TemporaryDirectory("header")
+        defer { dir.remove() }
+        let installation = try Installation(prefix: dir.path + "/p")
+        let source = dir.path + "/uses_header.c"
+        try """
+        #include <segue.h>
+        int main(void) {
+            segue_error *error = 0;
+            segue_context *context = segue_context_create(0, &error);
+            int kind = SEGUE_KIND_MESH_TRANSITION + SEGUE_MAX_SIDE;
+            segue_context_destroy(context);
+            segue_error_free(error);
+            return segue_version()[0] == 0 && kind == 0;
+        }
+        """.write(toFile: source, atomically: true, encoding: .utf8)
+        for compiler in ["cc -std=c99", "c++ -x c++ -std=c++11"] {
+            let run = try shell("\(compiler) -pedantic -Wall -Wextra -Werror -c '\(source)' -o /dev/null $(pkg-config --cflags segue)",
+                                environment: installation.pkgConfigEnvironment)
+            #expect(run.status == 0, "\(compiler): \(run.stderr)")
+        }
     }
 }

@@ -58,8 +58,8 @@ typedef struct segue_error segue_error;
 /** The library's version, e.g. "0.1.0". Static storage; never NULL. Thread-safe. */
 const char *segue_version(void);
 
-/** The message of `error` (UTF-8, one line, no "error:" prefix); "" for NULL. Valid until the
- *  error is freed. */
+/** The message of `error` (UTF-8, no "error:" prefix; a shader compiler's log may add lines);
+ *  "" for NULL. Valid until the error is freed. */
 const char *segue_error_message(const segue_error *error);
 
 /** Frees an error; NULL is ignored. */
