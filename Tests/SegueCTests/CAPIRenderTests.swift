@@ -52,6 +52,8 @@ struct CAPIRenderTests {
         let run = try runProgram(program, ["render", inputs, outputs, glsl, metalTransition, metalEffect])
         #expect(run.status == 0, "api_test render: \(run.stderr)")
 
+        let cached = (try? FileManager.default.contentsOfDirectory(atPath: outputs + "/spirv")) ?? []
+        #expect(cached.count >= 8, "segue_context_create_cached kept \(cached.count) shaders")
         let manifest = try String(contentsOfFile: outputs + "/manifest.txt", encoding: .utf8)
         let frames = manifest.split(separator: "\n").compactMap(Frame.init(line:))
         #expect(Set(frames.map(\.name)) == ["fade-0", "fade-1", "fade-2", "wipe-0", "cube-0", "cube-1", "bulge",

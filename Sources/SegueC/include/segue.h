@@ -81,7 +81,8 @@ segue_context *segue_context_create(const char *device, segue_error **error);
  * between processes (NULL: no cache; created when missing; failures to use it are not errors).
  * Segue's CLI uses $SEGUE_CACHE_DIR, else $XDG_CACHE_HOME/segue/spirv or ~/.cache/segue/spirv.
  */
-segue_context *segue_context_create_cached(const char *device, const char *shader_cache_dir, segue_error **error);
+segue_context *segue_context_create_cached(const char *device, const char *shader_cache_dir,
+                                          segue_error **error);
 
 /** The device's name (e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"), valid until the context is
  *  destroyed; "" for NULL. */
@@ -129,7 +130,7 @@ int segue_transition_set_duration(segue_transition *t, double seconds, segue_err
  * (time-based effects such as doom-melt move with it; a host with a duration D and progress p
  * passes p * D). `from`, `to` and `out` are width × height RGBA8 straight-alpha frames with rows
  * `stride` bytes apart; `out` may be the same memory as `from` or `to`. A size different from the
- * previous call's works (GPU resources are made per size and the last few sizes kept).
+ * previous call's works: GPU resources are made per size, those of the 4 most recent sizes kept.
  * Returns 0, or -1 for: a NULL pointer, a zero or too large size, a stride smaller than a row or
  * one whose frame does not fit in memory, NaN or infinite progress or time, a negative time, a
  * sampler2D parameter never set, a GPU failure. Blocks until the frame is in `out`.

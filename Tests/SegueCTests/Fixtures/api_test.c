@@ -10,7 +10,8 @@
  *       tightly packed to OUT_DIR/NAME.rgba and one line per frame to OUT_DIR/manifest.txt:
  *       NAME<TAB>KIND<TAB>EFFECT<TAB>W<TAB>H<TAB>PROGRESS<TAB>TIME<TAB>DURATION<TAB>PARAMS
  *       (KIND transition|effect; PARAMS name=value joined by ';', or '-'). Checks that the
- *       dispositions of SIGINT, SIGTERM and SIGPIPE are unchanged by the library.
+ *       dispositions of SIGINT, SIGTERM and SIGPIPE are unchanged by the library. The context
+ *       caches compiled shaders in OUT_DIR/spirv.
  *   api_test errors LUMA_GLSL
  *       Every bad input returns -1 or NULL with a non-empty message (and works with error NULL);
  *       LUMA_GLSL is a transition with a sampler2D parameter `luma`.
@@ -259,8 +260,10 @@ static int render_mode(int argc, char **argv) {
         sigaction(signals[i], NULL, &before[i]);
     }
 
+    /* Compiled shaders are cached in OUT_DIR/spirv (created by the library). */
     segue_error *e = NULL;
-    segue_context *context = segue_context_create(NULL, &e);
+    snprintf(path, sizeof path, "%s/spirv", out_dir);
+    segue_context *context = segue_context_create_cached(NULL, path, &e);
     CHECK(context != NULL, "context: %s", segue_error_message(e));
     segue_error_free(e);
     if (!context) return 1;
@@ -317,6 +320,7 @@ static int errors_mode(int argc, char **argv) {
     for (size_t i = 3; i < sizeof a; i += 4) a[i] = 255; /* opaque black and white */
 
     CHECK(strlen(segue_version()) > 0, "version");
+    CHECK(strlen(segue_context_device_name(context)) > 0 && strcmp(segue_context_device_name(NULL), "") == 0, "device name");
     CHECK(strcmp(segue_error_message(NULL), "") == 0, "message of NULL");
     segue_error_free(NULL);
 
