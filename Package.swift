@@ -8,6 +8,9 @@ let package = Package(
     products: [
         .library(name: "Segue", targets: ["Segue"]),
         .executable(name: "segue", targets: ["segue"]),
+        // The C API: libSegueC.so, installed as libsegue.so with include/segue.h by
+        // scripts/install.sh (a product may not share the executable's name "segue").
+        .library(name: "SegueC", type: .dynamic, targets: ["SegueC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -43,6 +46,13 @@ let package = Package(
             "Segue", "SegueTools", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // MARK: - C API (libsegue.so; header in Sources/SegueC/include, pkg-config template beside it)
+        .target(name: "SegueC", dependencies: ["SegueRender"], exclude: ["include", "segue.pc.in", "exports.map"],
+                linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--version-script=Sources/SegueC/exports.map",
+                                               "-Xlinker", "-z", "-Xlinker", "defs",
+                                               "-Xlinker", "-l:libCoreFoundation.a", "-Xlinker", "-l:lib_FoundationICU.a",
+                                               "-Xlinker", "-l:lib_FoundationCollections.a", "-Xlinker", "-l:libswiftSynchronization.a", "-Xlinker", "-l:lib_FoundationCShims.a"])]),
+
         // MARK: - Examples (built and tested with the package)
         .executableTarget(name: "AnimatedTriangle", dependencies: [
             "Segue", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -61,6 +71,9 @@ let package = Package(
         .testTarget(name: "SegueLiveTests", dependencies: ["Segue", "SegueTestSupport"]),
         .testTarget(name: "SegueToolsTests", dependencies: ["Segue", "SegueTools", "SegueTestSupport"]),
         .testTarget(name: "segueTests", dependencies: ["Segue", "SegueTools", "SegueTestSupport"], exclude: ["Fixtures"]),
+        // Builds C programs against the installed libsegue (scripts/install.sh), so it links no
+        // SegueC code itself.
+        .testTarget(name: "SegueCTests", dependencies: ["Segue"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,120 @@
+// `segue_effect_*`: an effect on one frame. A shader runs as `segue effect` runs it (both of
+// the transition template's textures are the frame; progress = time / duration, clamped to 0…1);
+// a built-in mesh as `segue mesh` draws it.
+import Foundation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+
+/// The object behind `segue_effect *`.
+final class EffectHandle {
+    /// How the frames are drawn.
+    private enum Frames {
+        case shader(TransitionFrames)
+        case mesh(MeshImageFrames)
+    }
+
+    private let frames: Frames
+    /// One thread at a time.
+    let use = UseLock()
+    /// Seconds: a shader's progress is time / duration.
+    var duration: Double
+
+    /// The effect `name` on `context`.
+    init(_ name: String, context: GPUContext) throws {
+        switch try EffectLookup.image(name) {
+        case let .shader(resolved):
+            frames = .shader(TransitionFrames(resolved, context: context, setter: "segue_effect_set_param"))
+            duration = resolved.effect.defaultDuration
+        case let .mesh(effect):
+            frames = .mesh(MeshImageFrames(effect, context: context))
+            duration = effect.defaultDuration
+        }
+    }
+
+    /// Sets a parameter from text.
+    func set(_ name: String, to text: String) throws {
+        switch frames {
+        case let .shader(f): try f.set(name, to: text)
+        case let .mesh(f): try f.set(name, to: text)
+        }
+    }
+
+    /// Renders `input` at `time` into `out`.
+    func render(_ input: UnsafePointer<UInt8>, layout: FrameLayout, time: Double, out: UnsafeMutablePointer<UInt8>) throws {
+        switch frames {
+        case let .shader(f):
+            // As `ImageEffectRenderer.frame(time:duration:)`: the progress follows the time.
+            f.duration = duration
+            try f.render(from: input, to: input, layout: layout, progress: min(time / duration, 1), time: time, out: out)
+        case let .mesh(f):
+            try f.render(input, layout: layout, out: out)
+        }
+    }
+}
+
+// MARK: - C entry points
+
+/// `segue_effect_create`.
+@_cdecl("segue_effect_create")
+public func segue_effect_create(_ context: OpaquePointer?, _ effect: UnsafePointer<CChar>?,
+                                _ error: UnsafeMutablePointer<OpaquePointer?>?) -> OpaquePointer? {
+    catchingErrors(error, failure: nil) {
+        let owner = try object(context, "context", as: ContextHandle.self)
+        return retainedHandle(try EffectHandle(try string(effect, "effect"), context: owner.context))
+    }
+}
+
+/// `segue_effect_set_param`.
+@_cdecl("segue_effect_set_param")
+public func segue_effect_set_param(_ effect: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?,
+                                   _ error: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    catchingErrors(error, failure: -1) {
+        let handle = try object(effect, "effect", as: EffectHandle.self)
+        let (name, value) = (try string(name, "parameter name"), try string(value, "parameter value"))
+        try handle.use.exclusive("effect") { try handle.set(name, to: value) }
+        return 0
+    }
+}
+
+/// `segue_effect_duration`.
+@_cdecl("segue_effect_duration")
+public func segue_effect_duration(_ effect: OpaquePointer?) -> Double {
+    (try? object(effect, "effect", as: EffectHandle.self))?.duration ?? .nan
+}
+
+/// `segue_effect_set_duration`.
+@_cdecl("segue_effect_set_duration")
+public func segue_effect_set_duration(_ effect: OpaquePointer?, _ seconds: Double, _ error: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    catchingErrors(error, failure: -1) {
+        let handle = try object(effect, "effect", as: EffectHandle.self)
+        try checkDuration(seconds)
+        try handle.use.exclusive("effect") { handle.duration = seconds }
+        return 0
+    }
+}
+
+/// `segue_effect_render`.
+@_cdecl("segue_effect_render")
+public func segue_effect_render(_ effect: OpaquePointer?, _ input: UnsafePointer<UInt8>?, _ width: UInt32, _ height: UInt32,
+                                _ stride: UInt, _ time: Double, _ out: UnsafeMutablePointer<UInt8>?,
+                                _ error: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    catchingErrors(error, failure: -1) {
+        let handle = try object(effect, "effect", as: EffectHandle.self)
+        guard let input else { throw CAPIError("in is NULL") }
+        guard let out else { throw CAPIError("out is NULL") }
+        let layout = try FrameLayout(width: width, height: height, stride: stride)
+        try checkProgress(nil, time: time)
+        try handle.use.exclusive("effect") { try handle.render(input, layout: layout, time: time, out: out) }
+        return 0
+    }
+}
+
+/// `segue_effect_destroy`.
+@_cdecl("segue_effect_destroy")
+public func segue_effect_destroy(_ effect: OpaquePointer?) {
+    releaseHandle(effect, as: EffectHandle.self)
+}

@@ -1,0 +1,94 @@
+// Errors across the C boundary: every entry point runs its body inside `catchingErrors`, which
+// turns any thrown Swift error into a `segue_error` (a retained `ErrorBox` holding the message as
+// a C string) and the entry point's failure value. Nothing is printed; no error escapes.
+import Foundation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+
+/// A failure found by the C layer itself: a NULL pointer, a bad size or number, a busy handle.
+struct CAPIError: SegueError {
+    /// The message.
+    let description: String
+
+    /// An error with `message`.
+    init(_ message: String) { description = message }
+}
+
+/// The object behind `segue_error *`: a message as a C string the caller reads until it frees it.
+final class ErrorBox {
+    /// The message, owned by the box.
+    let message: CString
+
+    /// A box holding a copy of `text`.
+    init(_ text: String) { message = CString(text) }
+}
+
+/// The user-facing message of any error: a `SegueError`'s message, else its description.
+func userMessage(of error: Error) -> String {
+    if let e = error as? any SegueError { return e.message }
+    return String(describing: error)
+}
+
+/// Stores a new error with `message` in `*out` when `out` is not NULL.
+func report(_ message: String, to out: UnsafeMutablePointer<OpaquePointer?>?) {
+    guard let out else { return }
+    out.pointee = OpaquePointer(Unmanaged.passRetained(ErrorBox(message)).toOpaque())
+}
+
+/// Runs `body`; a thrown error becomes `*out` (see `report`) and the result `failure`.
+func catchingErrors<T>(_ out: UnsafeMutablePointer<OpaquePointer?>?, failure: T, _ body: () throws -> T) -> T {
+    do {
+        return try body()
+    } catch {
+        report(userMessage(of: error), to: out)
+        return failure
+    }
+}
+
+/// The text of a C string argument.
+/// - Throws: `CAPIError` naming `what` when the pointer is NULL.
+func string(_ pointer: UnsafePointer<CChar>?, _ what: String) throws -> String {
+    guard let pointer else { throw CAPIError("\(what) is NULL") }
+    return String(cString: pointer)
+}
+
+/// A text that lives as long as its owner: a NUL-terminated UTF-8 copy freed with it (C reads
+/// up to the first NUL of a text that contains one).
+final class CString: @unchecked Sendable {
+    /// The copy; immutable after `init`.
+    let pointer: UnsafePointer<CChar>
+
+    /// A copy of `text`.
+    init(_ text: String) {
+        let bytes = Array(text.utf8)
+        let p = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+        for (i, b) in bytes.enumerated() { p[i] = CChar(bitPattern: b) }
+        p[bytes.count] = 0
+        pointer = UnsafePointer(p)
+    }
+
+    deinit { UnsafeMutablePointer(mutating: pointer).deallocate() }
+}
+
+// MARK: - C entry points
+
+/// `segue_error_message`: the message, "" for NULL.
+@_cdecl("segue_error_message")
+public func segue_error_message(_ error: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let error else { return emptyCString.pointer }
+    return Unmanaged<ErrorBox>.fromOpaque(UnsafeRawPointer(error)).takeUnretainedValue().message.pointer
+}
+
+/// `segue_error_free`: releases the error; NULL is ignored.
+@_cdecl("segue_error_free")
+public func segue_error_free(_ error: OpaquePointer?) {
+    guard let error else { return }
+    Unmanaged<ErrorBox>.fromOpaque(UnsafeRawPointer(error)).release()
+}
+
+/// "" with static storage.
+let emptyCString = CString("")

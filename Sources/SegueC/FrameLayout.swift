@@ -1,0 +1,93 @@
+// The frames a C caller hands in: width × height RGBA8 with straight alpha, rows `stride` bytes
+// apart. Checked before anything is read or allocated; converted to and from Segue's tightly
+// packed premultiplied rows with the same rounding `segue frame` uses for PNG files
+// (`Image.premultiply` on the way in, `Image.unpremultiply` on the way out).
+import Foundation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+
+/// The checked size and row spacing of a caller's frames.
+struct FrameLayout: Equatable {
+    /// Width in pixels.
+    let width: Int
+    /// Height in pixels.
+    let height: Int
+    /// Bytes from one row's start to the next's (≥ `rowBytes`).
+    let stride: Int
+
+    /// Bytes of pixels in a row.
+    var rowBytes: Int { width * 4 }
+    /// Bytes of a tightly packed frame.
+    var packedBytes: Int { rowBytes * height }
+
+    /// Checks a caller's size and stride: each side 1…`Image.maximumSide`, at most
+    /// `Image.maximumPixelCount` pixels, a stride of at least a row whose frame fits in memory.
+    /// - Throws: `ImageSizeError` for the size, `CAPIError` for the stride.
+    init(width: UInt32, height: UInt32, stride: UInt) throws {
+        let w = Int(width), h = Int(height)
+        try Image.validateSize(width: w, height: h)
+        guard stride <= UInt(Int.max) else { throw CAPIError("stride \(stride) is too large") }
+        let s = Int(stride)
+        guard s >= w * 4 else {
+            throw CAPIError("stride \(s) is smaller than a row of \(w) RGBA8 pixels (\(w * 4) bytes)")
+        }
+        let (span, overflow) = s.multipliedReportingOverflow(by: h - 1)
+        guard !overflow, span <= Int.max - w * 4 else {
+            throw CAPIError("stride \(s) × height \(h) does not fit in memory")
+        }
+        self.width = w
+        self.height = h
+        self.stride = s
+    }
+
+    /// Copies the caller's straight-alpha rows at `source` into `packed` (tightly packed,
+    /// `packedBytes` long), premultiplying them. Each row is converted in a scratch row and
+    /// then copied, so `packed` (GPU staging memory, possibly write-combined) is only written.
+    func premultiplied(from source: UnsafePointer<UInt8>, into packed: UnsafeMutableRawBufferPointer) {
+        guard let base = packed.baseAddress, packed.count >= packedBytes else { return }
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: rowBytes, alignment: 16)
+        defer { scratch.deallocate() }
+        for y in 0..<height {
+            scratch.copyMemory(from: source + y * stride, byteCount: rowBytes)
+            Image.premultiply(UnsafeMutableRawBufferPointer(start: scratch, count: rowBytes))
+            (base + y * rowBytes).copyMemory(from: scratch, byteCount: rowBytes)
+        }
+    }
+
+    /// The caller's frame at `source` as a premultiplied `Image`.
+    func image(from source: UnsafePointer<UInt8>) -> Image {
+        var bytes = [UInt8](repeating: 0, count: packedBytes)
+        bytes.withUnsafeMutableBytes { premultiplied(from: source, into: $0) }
+        return Image(width: width, height: height, premultipliedRGBA: bytes)
+    }
+
+    /// Writes tightly packed premultiplied `pixels` to the caller's `destination` rows, in
+    /// straight alpha.
+    /// - Precondition: `pixels.count == packedBytes`.
+    func writeStraight(_ pixels: UnsafeRawBufferPointer, to destination: UnsafeMutablePointer<UInt8>) {
+        precondition(pixels.count == packedBytes, "a frame of \(width)x\(height) pixels")
+        guard let base = pixels.baseAddress else { return }
+        for y in 0..<height {
+            let row = UnsafeMutableRawBufferPointer(start: destination + y * stride, count: rowBytes)
+            row.copyMemory(from: UnsafeRawBufferPointer(start: base + y * rowBytes, count: rowBytes))
+            Image.unpremultiply(row)
+        }
+    }
+}
+
+/// Checks a progress and a time from a caller.
+/// - Throws: `CAPIError` for NaN, infinities and a negative time.
+func checkProgress(_ progress: Double?, time: Double) throws {
+    if let progress, !progress.isFinite { throw CAPIError("progress must be a finite number, got \(progress)") }
+    guard time.isFinite, time >= 0 else { throw CAPIError("time must be a finite number of seconds ≥ 0, got \(time)") }
+}
+
+/// Checks a duration from a caller.
+/// - Throws: `CAPIError` unless finite and positive.
+func checkDuration(_ seconds: Double) throws {
+    guard seconds.isFinite, seconds > 0 else { throw CAPIError("duration must be a finite number of seconds > 0, got \(seconds)") }
+}

@@ -1,0 +1,89 @@
+// `segue_transition_*`: a transition by name, its parameters and duration, and frames rendered
+// from a caller's memory into a caller's memory.
+import Foundation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+
+/// The object behind `segue_transition *`.
+final class TransitionHandle {
+    /// The frames and settings.
+    let frames: TransitionFrames
+    /// One thread at a time.
+    let use = UseLock()
+
+    /// The transition `name` on `context`.
+    init(_ name: String, context: GPUContext) throws {
+        frames = TransitionFrames(try EffectLookup.transition(name), context: context, setter: "segue_transition_set_param")
+    }
+}
+
+// MARK: - C entry points
+
+/// `segue_transition_create`.
+@_cdecl("segue_transition_create")
+public func segue_transition_create(_ context: OpaquePointer?, _ effect: UnsafePointer<CChar>?,
+                                    _ error: UnsafeMutablePointer<OpaquePointer?>?) -> OpaquePointer? {
+    catchingErrors(error, failure: nil) {
+        let owner = try object(context, "context", as: ContextHandle.self)
+        return retainedHandle(try TransitionHandle(try string(effect, "effect"), context: owner.context))
+    }
+}
+
+/// `segue_transition_set_param`.
+@_cdecl("segue_transition_set_param")
+public func segue_transition_set_param(_ transition: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?,
+                                       _ error: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    catchingErrors(error, failure: -1) {
+        let handle = try object(transition, "transition", as: TransitionHandle.self)
+        let (name, value) = (try string(name, "parameter name"), try string(value, "parameter value"))
+        try handle.use.exclusive("transition") { try handle.frames.set(name, to: value) }
+        return 0
+    }
+}
+
+/// `segue_transition_duration`.
+@_cdecl("segue_transition_duration")
+public func segue_transition_duration(_ transition: OpaquePointer?) -> Double {
+    (try? object(transition, "transition", as: TransitionHandle.self))?.frames.duration ?? .nan
+}
+
+/// `segue_transition_set_duration`.
+@_cdecl("segue_transition_set_duration")
+public func segue_transition_set_duration(_ transition: OpaquePointer?, _ seconds: Double,
+                                          _ error: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    catchingErrors(error, failure: -1) {
+        let handle = try object(transition, "transition", as: TransitionHandle.self)
+        try checkDuration(seconds)
+        try handle.use.exclusive("transition") { handle.frames.duration = seconds }
+        return 0
+    }
+}
+
+/// `segue_transition_render`.
+@_cdecl("segue_transition_render")
+public func segue_transition_render(_ transition: OpaquePointer?, _ from: UnsafePointer<UInt8>?, _ to: UnsafePointer<UInt8>?,
+                                    _ width: UInt32, _ height: UInt32, _ stride: UInt, _ progress: Double, _ time: Double,
+                                    _ out: UnsafeMutablePointer<UInt8>?, _ error: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    catchingErrors(error, failure: -1) {
+        let handle = try object(transition, "transition", as: TransitionHandle.self)
+        guard let from else { throw CAPIError("from is NULL") }
+        guard let to else { throw CAPIError("to is NULL") }
+        guard let out else { throw CAPIError("out is NULL") }
+        let layout = try FrameLayout(width: width, height: height, stride: stride)
+        try checkProgress(progress, time: time)
+        try handle.use.exclusive("transition") {
+            try handle.frames.render(from: from, to: to, layout: layout, progress: progress, time: time, out: out)
+        }
+        return 0
+    }
+}
+
+/// `segue_transition_destroy`.
+@_cdecl("segue_transition_destroy")
+public func segue_transition_destroy(_ transition: OpaquePointer?) {
+    releaseHandle(transition, as: TransitionHandle.self)
+}

@@ -1,0 +1,254 @@
+/*
+ * segue.h — the C API of Segue (libsegue.so): GPU view transitions and effects on RGBA8 frames.
+ *
+ *   cc app.c $(pkg-config --cflags --libs segue)
+ *
+ * Pixels: RGBA8, straight (unassociated) alpha, 4 bytes a pixel, rows top to bottom, `stride`
+ * bytes from the start of one row to the start of the next (stride >= width * 4). Segue renders
+ * with premultiplied alpha inside and converts at this boundary exactly as `segue frame` does
+ * with PNG files (premultiply rounding to nearest on the way in, unpremultiply on the way out):
+ * opaque pixels pass unchanged, semi-transparent ones keep the precision premultiplication keeps.
+ *
+ * Sizes: 1 to SEGUE_MAX_SIDE pixels a side and at most SEGUE_MAX_PIXELS pixels a frame.
+ *
+ * Errors: every function that can fail takes `segue_error **error` as its last argument and
+ * returns -1 (or NULL). On failure, when `error` is not NULL, `*error` receives a new error whose
+ * message (segue_error_message) says what was wrong; the caller frees it with segue_error_free.
+ * On success `*error` is left as it was. Pass NULL to get no message. Nothing in this library
+ * prints, exits, installs signal handlers, changes SIGPIPE, the environment or the current
+ * directory; no Swift error or trap crosses this boundary for bad input.
+ *
+ * Threads: a context may be used from several threads at once (GPU submissions are serialised
+ * inside). Each transition or effect must be used by one thread at a time; a call that finds its
+ * handle busy in another thread fails with an error instead of racing. Different transitions of
+ * one context may render in parallel.
+ *
+ * Ownership: a transition or effect keeps its context alive; handles may be destroyed in any
+ * order. Strings returned as `const char *` belong to the library (lifetimes given per function);
+ * never free them.
+ */
+#ifndef SEGUE_H
+#define SEGUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The largest width or height accepted, in pixels. */
+#define SEGUE_MAX_SIDE 16384
+/** The largest number of pixels in one frame (64 Mi: 256 MiB of RGBA8). */
+#define SEGUE_MAX_PIXELS (64u * 1024u * 1024u)
+
+/** A GPU device opened for rendering. */
+typedef struct segue_context segue_context;
+/** A transition between two frames (a shader or a mesh transition), with its parameter values. */
+typedef struct segue_transition segue_transition;
+/** An effect on one frame (a shader or a mesh applied to one image), with its parameter values. */
+typedef struct segue_effect segue_effect;
+/** A description of an effect: kind, duration and parameters; needs no GPU. */
+typedef struct segue_info segue_info;
+/** A failure's message. */
+typedef struct segue_error segue_error;
+
+/* MARK: - Errors and version */
+
+/** The library's version, e.g. "0.1.0". Static storage; never NULL. Thread-safe. */
+const char *segue_version(void);
+
+/** The message of `error` (UTF-8, no "error:" prefix; a shader compiler's log may add lines);
+ *  "" for NULL. Valid until the error is freed. */
+const char *segue_error_message(const segue_error *error);
+
+/** Frees an error; NULL is ignored. */
+void segue_error_free(segue_error *error);
+
+/* MARK: - Context */
+
+/**
+ * Opens a GPU device. `device`: NULL or "" for the preferred one (discrete GPU, integrated, virtual,
+ * then CPU such as lavapipe), all digits for a device index, anything else a case-insensitive
+ * substring of its name (as `segue devices` lists them). Compiled shaders are not cached on disk
+ * (see segue_context_create_cached). Returns NULL on failure (no Vulkan driver, no such device,
+ * a device without Vulkan 1.3). Thread-safe. Destroy with segue_context_destroy.
+ */
+segue_context *segue_context_create(const char *device, segue_error **error);
+
+/**
+ * As segue_context_create, caching compiled shaders (SPIR-V) in the directory `shader_cache_dir`
+ * between processes (NULL: no cache; created when missing; failures to use it are not errors).
+ * Segue's CLI uses $SEGUE_CACHE_DIR, else $XDG_CACHE_HOME/segue/spirv or ~/.cache/segue/spirv.
+ */
+segue_context *segue_context_create_cached(const char *device, const char *shader_cache_dir,
+                                          segue_error **error);
+
+/** The device's name (e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"), valid until the context is
+ *  destroyed; "" for NULL. */
+const char *segue_context_device_name(const segue_context *context);
+
+/** Releases the caller's reference; the device closes when the last transition or effect made
+ *  from it is destroyed too. NULL is ignored. */
+void segue_context_destroy(segue_context *context);
+
+/* MARK: - Transitions */
+
+/**
+ * A transition by name: a built-in (`fade`, `doom-melt`, `wipe`, `cube`, `page-curl`, …) or an
+ * ffmpeg xfade name (`wipeleft`, `circleopen`, …), a path to a `.glsl` file in the gl-transitions
+ * format (a name containing '/' or ending in ".glsl"), or `FILE.metal:FUNCTION` (a SwiftUI
+ * stitchable function run as the insertion transition with Segue's default configuration; plain
+ * `FILE.metal` when the file has one function). Mesh transitions (cube, page-curl, …) render
+ * through the same calls. Parameters start at their defaults; the duration at the effect's own.
+ * Returns NULL for an unknown effect, an unreadable or invalid file, or an effect that works on one
+ * image only (use segue_effect_create). Files are read and parsed here, once; a shader that
+ * parses but does not compile is reported by the first render. Thread-safe.
+ */
+segue_transition *segue_transition_create(segue_context *context, const char *effect, segue_error **error);
+
+/**
+ * Sets a parameter, with `value` written as on the command line (`segue frame --param`):
+ * "0.5", "1,0" (vectors: components separated by commas; one number fills every component),
+ * "true"/"false", integers for int types. A `sampler2D` parameter takes the path of a PNG or JPEG
+ * file, read here. Applies from the next render. Returns 0, or -1 for an unknown parameter or a
+ * value of the wrong type (NaN and infinities included); the old value is kept then.
+ */
+int segue_transition_set_param(segue_transition *t, const char *name, const char *value, segue_error **error);
+
+/** The effect's duration in seconds: its own default until set (e.g. fade 1, doom-melt 2, cube
+ *  0.5). Shaders read it as the `duration` uniform; hosts use it to turn progress into time.
+ *  NaN for NULL. */
+double segue_transition_duration(const segue_transition *t);
+
+/** Sets the `duration` the shader sees, in seconds (finite, > 0). Returns 0 or -1. */
+int segue_transition_set_duration(segue_transition *t, double seconds, segue_error **error);
+
+/**
+ * Renders the frame at `progress` (0 shows `from` exactly, 1 shows `to`; values outside 0…1, as a
+ * spring overshoots, are passed to the effect) and `time` seconds since the transition began
+ * (time-based effects such as doom-melt move with it; a host with a duration D and progress p
+ * passes p * D). `from`, `to` and `out` are width × height RGBA8 straight-alpha frames with rows
+ * `stride` bytes apart; `out` may be the same memory as `from` or `to`. A size different from the
+ * previous call's works: GPU resources are made per size, those of the 4 most recent sizes kept.
+ * Returns 0, or -1 for: a NULL pointer, a zero or too large size, a stride smaller than a row or
+ * one whose frame does not fit in memory, NaN or infinite progress or time, a negative time, a
+ * sampler2D parameter never set, a GPU failure. Blocks until the frame is in `out`.
+ */
+int segue_transition_render(segue_transition *t, const uint8_t *from, const uint8_t *to,
+                            uint32_t width, uint32_t height, size_t stride,
+                            double progress, double time, uint8_t *out, segue_error **error);
+
+/** Frees a transition and its GPU resources. NULL is ignored. Not while it renders. */
+void segue_transition_destroy(segue_transition *t);
+
+/* MARK: - Effects on one image */
+
+/**
+ * An effect on one frame: a single-image mesh (`curtain`, `bulge`, `jelly`, `ripple`, `ellipse`,
+ * `skew`, `flat`), a `FILE.metal:FUNCTION` stitchable function applied as SwiftUI's colorEffect,
+ * distortionEffect or layerEffect (its `size`, `bounds` and `time` arguments filled in), a `.glsl`
+ * file or a built-in shader transition applied to one image (getFromColor and getToColor both read
+ * it). Returns NULL for an unknown effect or a mesh transition (use segue_transition_create).
+ */
+segue_effect *segue_effect_create(segue_context *context, const char *effect, segue_error **error);
+
+/** As segue_transition_set_param. */
+int segue_effect_set_param(segue_effect *e, const char *name, const char *value, segue_error **error);
+
+/** The effect's duration in seconds (its own default until set): a shader effect's `progress` is
+ *  time / duration, clamped to 0…1. NaN for NULL. */
+double segue_effect_duration(const segue_effect *e);
+
+/** Sets the duration in seconds (finite, > 0). Returns 0 or -1. */
+int segue_effect_set_duration(segue_effect *e, double seconds, segue_error **error);
+
+/**
+ * Renders `in` through the effect at `time` seconds (finite, >= 0; meshes ignore it) into `out`;
+ * both width × height RGBA8 straight alpha with rows `stride` bytes apart (`out` may be `in`).
+ * Returns 0 or -1, with the checks of segue_transition_render.
+ */
+int segue_effect_render(segue_effect *e, const uint8_t *in, uint32_t width, uint32_t height, size_t stride,
+                        double time, uint8_t *out, segue_error **error);
+
+/** Frees an effect and its GPU resources. NULL is ignored. Not while it renders. */
+void segue_effect_destroy(segue_effect *e);
+
+/* MARK: - Listing and describing effects (no GPU needed; thread-safe) */
+
+/** The number of built-in effects (transitions, mesh transitions and single-image meshes). */
+size_t segue_builtin_count(void);
+
+/** The name of built-in `index` (0 ≤ index < segue_builtin_count()), in `segue list` order;
+ *  NULL when out of range. Static storage. */
+const char *segue_builtin_name(size_t index);
+
+/** What an effect is, as segue_info_kind reports it. */
+typedef enum segue_kind {
+    /** A shader transition (segue_transition_*); it also applies to one image (segue_effect_*). */
+    SEGUE_KIND_TRANSITION = 0,
+    /** A mesh transition such as cube or page-curl (segue_transition_*). */
+    SEGUE_KIND_MESH_TRANSITION = 1,
+    /** An effect on one image only (segue_effect_*): a mesh such as curtain, or a stitchable
+     *  function without a float argument to animate. */
+    SEGUE_KIND_SINGLE_IMAGE = 2
+} segue_kind;
+
+/**
+ * Describes the effect `effect` (any name segue_transition_create or segue_effect_create takes):
+ * its parameters as segue_transition_create sees them for transitions, as segue_effect_create
+ * sees them for single-image effects. Returns NULL with a message for an unknown effect or a bad
+ * file. Destroy with segue_info_destroy. All strings returned by segue_info_* functions stay valid
+ * until then.
+ */
+segue_info *segue_info_create(const char *effect, segue_error **error);
+
+/** Frees a description. NULL is ignored. */
+void segue_info_destroy(segue_info *info);
+
+/** The effect's name (a file's base name for files); "" for NULL. */
+const char *segue_info_name(const segue_info *info);
+
+/** One line saying what it looks like ("" when the source has none, and for NULL). */
+const char *segue_info_summary(const segue_info *info);
+
+/** A segue_kind: SEGUE_KIND_TRANSITION, SEGUE_KIND_MESH_TRANSITION or SEGUE_KIND_SINGLE_IMAGE
+ *  (an int, for plain C and ctypes alike); -1 for NULL. */
+int segue_info_kind(const segue_info *info);
+
+/** The default duration in seconds (e.g. doom-melt 2); NaN for NULL. */
+double segue_info_duration(const segue_info *info);
+
+/** The number of parameters (0 for NULL). */
+size_t segue_info_param_count(const segue_info *info);
+
+/** Parameter `index`'s name; NULL when out of range. */
+const char *segue_info_param_name(const segue_info *info, size_t index);
+
+/** Parameter `index`'s type as GLSL spells it: "float", "int", "bool", "vec2", "vec3", "vec4",
+ *  "ivec2"…"ivec4", "bvec2"…"bvec4", "mat2", "mat3", "mat4" or "sampler2D" (a texture: its value
+ *  is an image path). NULL when out of range. */
+const char *segue_info_param_type(const segue_info *info, size_t index);
+
+/** What parameter `index` does ("" when undocumented); NULL when out of range. */
+const char *segue_info_param_summary(const segue_info *info, size_t index);
+
+/**
+ * Parameter `index`'s default value: its components (1 for scalars, 2–4 for vectors, 4/9/16 for
+ * matrices in column-major order; bools as 0 or 1) are written to `values` (at most `capacity` of
+ * them). Returns the number of components (0 for a sampler2D), or -1 when out of range.
+ */
+int segue_info_param_default(const segue_info *info, size_t index, double *values, size_t capacity);
+
+/**
+ * The range of parameter `index`'s components, when the effect states one: returns 1 and sets
+ * `*min` and `*max` (either pointer may be NULL); 0 when no range is known (any finite value is
+ * taken); -1 when out of range. Bools report 0…1.
+ */
+int segue_info_param_range(const segue_info *info, size_t index, double *min, double *max);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SEGUE_H */

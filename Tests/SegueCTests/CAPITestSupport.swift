@@ -1,0 +1,176 @@
+// Helpers of the C API tests: the build directory holding `segue` and libSegueC.so, running
+// programs as subprocesses (never changing this process's environment, directory or signals),
+// an installation made by scripts/install.sh into a temporary prefix, and the C fixture built
+// against it with the system compiler and pkg-config.
+import Foundation
+import Segue
+import Testing
+
+/// The repository's root directory.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+/// A fixture of this target.
+func fixture(_ name: String) -> String { repositoryRoot + "/Tests/SegueCTests/Fixtures/" + name }
+
+/// The directory SwiftPM built the tests into, which also holds `segue` and `libSegueC.so`.
+let buildDirectory: String = {
+    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    for _ in 0..<4 {
+        if FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("segue").path),
+           FileManager.default.fileExists(atPath: dir.appendingPathComponent("libSegueC.so").path) { return dir.path }
+        dir = dir.deletingLastPathComponent()
+    }
+    return repositoryRoot + "/.build/debug"
+}()
+
+/// What a finished program left.
+struct ProgramResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+/// Runs `executable` with `arguments`; `environment` entries are added to this process's for the
+/// child only. A run outliving `timeout` seconds is killed and reported with status 137.
+func runProgram(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                timeout: Double = 300) throws -> ProgramResult {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    p.environment = env
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    p.standardInput = FileHandle.nullDevice
+    try p.run()
+    let watchdog = DispatchWorkItem { [p] in if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+    defer { watchdog.cancel() }
+    final class Box: @unchecked Sendable { var data = Data() }
+    let errors = Box()
+    let group = DispatchGroup()
+    group.enter()
+    let errHandle = err.fileHandleForReading
+    DispatchQueue.global().async { errors.data = errHandle.readDataToEndOfFile(); group.leave() }
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    p.waitUntilExit()
+    let status = p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
+    return ProgramResult(status: status, stdout: String(decoding: output, as: UTF8.self),
+                         stderr: String(decoding: errors.data, as: UTF8.self))
+}
+
+/// Runs a shell command line with `sh -c` (for `$(pkg-config …)` as users write it).
+func shell(_ command: String, environment: [String: String] = [:]) throws -> ProgramResult {
+    try runProgram("/bin/sh", ["-c", command], environment: environment)
+}
+
+/// A fresh temporary directory, removed by `remove()`.
+struct TemporaryDirectory {
+    let path: String
+
+    init(_ label: String) throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("segue-capi-\(label)-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Segue installed by scripts/install.sh from the test build into `prefix`.
+struct Installation {
+    let prefix: String
+
+    /// The environment that lets pkg-config find this installation (for child processes).
+    var pkgConfigEnvironment: [String: String] { ["PKG_CONFIG_PATH": prefix + "/lib/pkgconfig"] }
+
+    /// Installs the debug build's products with `--no-build` into `prefix`.
+    init(prefix: String) throws {
+        self.prefix = prefix
+        let result = try runProgram(repositoryRoot + "/scripts/install.sh", ["--prefix", prefix, "--build-dir", buildDirectory, "--no-build"])
+        guard result.status == 0 else {
+            throw InstallationFailure("install.sh exited \(result.status): \(result.stderr)\(result.stdout)")
+        }
+    }
+
+    /// Builds Fixtures/api_test.c as a user would, `cc api_test.c $(pkg-config --cflags --libs segue)`;
+    /// returns the program's path.
+    func buildAPITest(in directory: String) throws -> String {
+        let program = directory + "/api_test"
+        let result = try shell("cc -Wall -Wextra '\(fixture("api_test.c"))' $(pkg-config --cflags --libs segue) -lpthread -lm -o '\(program)'",
+                               environment: pkgConfigEnvironment)
+        guard result.status == 0 else { throw InstallationFailure("cc failed: \(result.stderr)") }
+        return program
+    }
+}
+
+/// A step of the set-up failed.
+struct InstallationFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Straight-alpha RGBA8 test frames: `from` an opaque gradient with a half-transparent square,
+/// `to` stripes whose alpha falls off along a band; both depend on x and y so any misplaced row
+/// or column shows.
+enum TestFrames {
+    /// The sizes the C program reads.
+    static let sizes = [(64, 40), (37, 23)]
+
+    static func from(width: Int, height: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 4
+                let inSquare = (width / 4..<width / 2).contains(x) && (height / 4..<height / 2).contains(y)
+                bytes[i] = UInt8(x * 255 / max(width - 1, 1))
+                bytes[i + 1] = UInt8(y * 255 / max(height - 1, 1))
+                bytes[i + 2] = UInt8((x * 7 + y * 13) % 256)
+                bytes[i + 3] = inSquare ? 128 : 255
+            }
+        }
+        return bytes
+    }
+
+    static func to(width: Int, height: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 4
+                let stripe = (x / 4 + y / 3) % 2 == 0
+                bytes[i] = stripe ? 230 : 20
+                bytes[i + 1] = UInt8((y * 255 / max(height - 1, 1)) ^ 0x55)
+                bytes[i + 2] = stripe ? 40 : 210
+                bytes[i + 3] = y < height / 3 ? UInt8(255 - x * 200 / max(width - 1, 1)) : 255
+            }
+        }
+        return bytes
+    }
+
+    /// Writes from-WxH / to-WxH as .rgba (raw) and .png (the same straight bytes) into `directory`.
+    static func write(into directory: String) throws {
+        for (w, h) in sizes {
+            for (name, bytes) in [("from", from(width: w, height: h)), ("to", to(width: w, height: h))] {
+                let base = "\(directory)/\(name)-\(w)x\(h)"
+                try Data(bytes).write(to: URL(fileURLWithPath: base + ".rgba"))
+                let png = try bytes.withUnsafeBytes { try ImageFile.encodePNG(straightRGBA: $0, width: w, height: h) }
+                try Data(png).write(to: URL(fileURLWithPath: base + ".png"))
+            }
+        }
+    }
+}
+
+/// The largest difference of any premultiplied channel between straight-alpha RGBA8 `straight`
+/// (what the C API returns) and `reference` (a PNG read by ImageFile, premultiplied as
+/// `segue frame` renders), with the first pixel where it occurs.
+func largestDifference(straight: [UInt8], reference: Image) -> (difference: Int, x: Int, y: Int) {
+    let ours = Image(width: reference.width, height: reference.height, straightRGBA: straight).pixels
+    var worst = (0, 0, 0)
+    for i in 0..<min(ours.count, reference.pixels.count) {
+        let d = abs(Int(ours[i]) - Int(reference.pixels[i]))
+        if d > worst.0 { worst = (d, (i / 4) % reference.width, (i / 4) / reference.width) }
+    }
+    return worst
+}

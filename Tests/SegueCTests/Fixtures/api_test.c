@@ -1,0 +1,516 @@
+/*
+ * A C host of libsegue, built by SegueCTests against the INSTALLED header and pkg-config file:
+ *
+ *   cc api_test.c $(pkg-config --cflags --libs segue) -lpthread -o api_test
+ *
+ *   api_test render IN_DIR OUT_DIR GLSL METAL_TRANSITION METAL_EFFECT
+ *       Reads IN_DIR/from-WxH.rgba and IN_DIR/to-WxH.rgba (tightly packed straight RGBA8) for
+ *       64x40 and 37x23, renders a list of jobs from TWO threads on ONE context (rows padded to
+ *       odd strides, sizes changing on one transition, out aliasing an input), writes each frame
+ *       tightly packed to OUT_DIR/NAME.rgba and one line per frame to OUT_DIR/manifest.txt:
+ *       NAME<TAB>KIND<TAB>EFFECT<TAB>W<TAB>H<TAB>PROGRESS<TAB>TIME<TAB>DURATION<TAB>PARAMS
+ *       (KIND transition|effect; PARAMS name=value joined by ';', or '-'). Checks that the
+ *       dispositions of SIGINT, SIGTERM and SIGPIPE are unchanged by the library. The context
+ *       caches compiled shaders in OUT_DIR/spirv.
+ *   api_test errors LUMA_GLSL
+ *       Every bad input returns -1 or NULL with a non-empty message (and works with error NULL);
+ *       LUMA_GLSL is a transition with a sampler2D parameter `luma`.
+ *   api_test info GLSL METAL_TRANSITION
+ *       Listing and describing effects.
+ *
+ * Exits 0 when every check passed; otherwise prints each failed check to stderr and exits 1.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <segue.h>
+
+static int failures = 0;
+static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define CHECK(condition, ...)                                                      \
+    do {                                                                           \
+        if (!(condition)) {                                                        \
+            pthread_mutex_lock(&report_lock);                                      \
+            fprintf(stderr, "api_test.c:%d: check failed: %s: ", __LINE__, #condition); \
+            fprintf(stderr, __VA_ARGS__);                                          \
+            fputc('\n', stderr);                                                   \
+            failures++;                                                            \
+            pthread_mutex_unlock(&report_lock);                                    \
+        }                                                                          \
+    } while (0)
+
+/* MARK: - Frames */
+
+typedef struct {
+    uint32_t width, height;
+    size_t stride;
+    uint8_t *from, *to; /* strided copies of the inputs */
+} inputs;
+
+static uint8_t *read_file(const char *path, size_t expected) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    uint8_t *data = malloc(expected);
+    size_t n = data ? fread(data, 1, expected, f) : 0;
+    fclose(f);
+    if (n != expected) { free(data); return NULL; }
+    return data;
+}
+
+/* The tightly packed file laid out with rows `stride` bytes apart (padding bytes set to 0xA5). */
+static uint8_t *strided(const uint8_t *packed, uint32_t w, uint32_t h, size_t stride) {
+    uint8_t *out = malloc(stride * h);
+    memset(out, 0xA5, stride * h);
+    for (uint32_t y = 0; y < h; y++) memcpy(out + y * stride, packed + (size_t)y * w * 4, (size_t)w * 4);
+    return out;
+}
+
+static int load_inputs(const char *dir, uint32_t w, uint32_t h, size_t stride, inputs *in) {
+    char path[4096];
+    size_t bytes = (size_t)w * h * 4;
+    snprintf(path, sizeof path, "%s/from-%ux%u.rgba", dir, w, h);
+    uint8_t *a = read_file(path, bytes);
+    snprintf(path, sizeof path, "%s/to-%ux%u.rgba", dir, w, h);
+    uint8_t *b = read_file(path, bytes);
+    if (!a || !b) { fprintf(stderr, "cannot read the inputs of %ux%u in %s\n", w, h, dir); free(a); free(b); return -1; }
+    in->width = w; in->height = h; in->stride = stride;
+    in->from = strided(a, w, h, stride);
+    in->to = strided(b, w, h, stride);
+    free(a); free(b);
+    return 0;
+}
+
+static void free_inputs(inputs *in) { free(in->from); free(in->to); }
+
+/* MARK: - Output */
+
+static const char *out_dir;
+static FILE *manifest;
+
+/* Writes `frame` (rows `stride` apart) tightly packed to OUT_DIR/NAME.rgba and a manifest line;
+ * checks that the padding between rows was left alone. */
+static void save(const char *name, const char *kind, const char *effect, const char *params,
+                 const inputs *in, const uint8_t *frame, double progress, double time, double duration) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.rgba", out_dir, name);
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL, "cannot write %s", path);
+    if (!f) return;
+    for (uint32_t y = 0; y < in->height; y++) {
+        fwrite(frame + y * in->stride, 1, (size_t)in->width * 4, f);
+        for (size_t x = (size_t)in->width * 4; x < in->stride; x++)
+            CHECK(frame[y * in->stride + x] == 0xA5, "%s: padding byte %zu of row %u was overwritten", name, x, y);
+    }
+    fclose(f);
+    pthread_mutex_lock(&report_lock);
+    fprintf(manifest, "%s\t%s\t%s\t%u\t%u\t%.17g\t%.17g\t%.17g\t%s\n", name, kind, effect, in->width, in->height,
+            progress, time, duration, params && *params ? params : "-");
+    pthread_mutex_unlock(&report_lock);
+}
+
+/* MARK: - Jobs */
+
+typedef struct {
+    segue_context *context;
+    const char *in_dir, *glsl, *metal_transition, *metal_effect;
+    int thread;
+} job_args;
+
+static void set_params(segue_transition *t, const char *name, const char *params) {
+    /* params: "a=1;b=0,1" */
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", params);
+    for (char *save_ptr = NULL, *item = strtok_r(copy, ";", &save_ptr); item; item = strtok_r(NULL, ";", &save_ptr)) {
+        char *eq = strchr(item, '=');
+        if (!eq) continue;
+        *eq = 0;
+        segue_error *e = NULL;
+        int rc = segue_transition_set_param(t, item, eq + 1, &e);
+        CHECK(rc == 0, "%s: set %s=%s: %s", name, item, eq + 1, segue_error_message(e));
+        segue_error_free(e);
+    }
+}
+
+/* Renders `effect` at each (size, progress) in turn on ONE transition; time = progress × duration,
+ * as `segue frame --progress` passes it. `alias` renders into the from buffer itself. */
+static void transition_job(job_args *a, const char *name, const char *effect, const char *params,
+                           int count, const uint32_t sizes[][2], const double progresses[], size_t pad, int alias) {
+    segue_error *e = NULL;
+    segue_transition *t = segue_transition_create(a->context, effect, &e);
+    CHECK(t != NULL, "create %s: %s", effect, segue_error_message(e));
+    segue_error_free(e);
+    if (!t) return;
+    if (params) set_params(t, name, params);
+    double duration = segue_transition_duration(t);
+    CHECK(duration > 0, "%s: duration %g", name, duration);
+    for (int i = 0; i < count; i++) {
+        inputs in;
+        if (load_inputs(a->in_dir, sizes[i][0], sizes[i][1], (size_t)sizes[i][0] * 4 + pad, &in) != 0) { failures++; break; }
+        uint8_t *out = alias ? in.from : malloc(in.stride * in.height);
+        if (!alias) memset(out, 0xA5, in.stride * in.height);
+        double progress = progresses[i], time = progress * duration;
+        e = NULL;
+        int rc = segue_transition_render(t, in.from, in.to, in.width, in.height, in.stride, progress, time, out, &e);
+        CHECK(rc == 0, "%s render %d: %s", name, i, segue_error_message(e));
+        segue_error_free(e);
+        char frame_name[256];
+        snprintf(frame_name, sizeof frame_name, "%s-%d", name, i);
+        if (rc == 0) save(frame_name, "transition", effect, params, &in, out, progress, time, duration);
+        if (!alias) free(out);
+        free_inputs(&in);
+    }
+    segue_transition_destroy(t);
+}
+
+/* Renders `effect` on the from image of a size at `time`. */
+static void effect_job(job_args *a, const char *name, const char *effect, const char *params, uint32_t w, uint32_t h,
+                       double time, size_t pad) {
+    segue_error *e = NULL;
+    segue_effect *fx = segue_effect_create(a->context, effect, &e);
+    CHECK(fx != NULL, "create effect %s: %s", effect, segue_error_message(e));
+    segue_error_free(e);
+    if (!fx) return;
+    if (params) {
+        char copy[512];
+        snprintf(copy, sizeof copy, "%s", params);
+        for (char *sp = NULL, *item = strtok_r(copy, ";", &sp); item; item = strtok_r(NULL, ";", &sp)) {
+            char *eq = strchr(item, '=');
+            if (!eq) continue;
+            *eq = 0;
+            e = NULL;
+            CHECK(segue_effect_set_param(fx, item, eq + 1, &e) == 0, "%s: %s", name, segue_error_message(e));
+            segue_error_free(e);
+        }
+    }
+    inputs in;
+    if (load_inputs(a->in_dir, w, h, (size_t)w * 4 + pad, &in) != 0) { failures++; segue_effect_destroy(fx); return; }
+    uint8_t *out = malloc(in.stride * h);
+    memset(out, 0xA5, in.stride * h);
+    e = NULL;
+    int rc = segue_effect_render(fx, in.from, w, h, in.stride, time, out, &e);
+    CHECK(rc == 0, "%s: %s", name, segue_error_message(e));
+    segue_error_free(e);
+    if (rc == 0) save(name, "effect", effect, params, &in, out, 0, time, segue_effect_duration(fx));
+    free(out);
+    free_inputs(&in);
+    segue_effect_destroy(fx);
+}
+
+static const uint32_t big[][2] = {{64, 40}, {37, 23}, {64, 40}};
+static const uint32_t big1[][2] = {{64, 40}, {64, 40}};
+static const uint32_t small1[][2] = {{37, 23}};
+static const uint32_t mixed[][2] = {{64, 40}, {37, 23}};
+
+static void *thread_a(void *p) {
+    job_args *a = p;
+    /* Sizes change on one transition (64x40 → 37x23 → 64x40 again), rows 3 bytes longer than pixels. */
+    transition_job(a, "fade", "fade", NULL, 3, big, (const double[]){0.3, 0.7, 0.5}, 3, 0);
+    transition_job(a, "wipe", "wipe", "direction=0,1;smoothness=0.2", 1, big1, (const double[]){0.45}, 3, 0);
+    transition_job(a, "cube", "cube", NULL, 2, mixed, (const double[]){0.4, 0.6}, 3, 0);
+    effect_job(a, "bulge", "bulge", "radius=30", 64, 40, 0, 3);
+    return NULL;
+}
+
+static void *thread_b(void *p) {
+    job_args *a = p;
+    char metal_effect[4200];
+    snprintf(metal_effect, sizeof metal_effect, "%s", a->metal_effect);
+    /* doom-melt moves with time (progress × its 2 s); out is the from buffer itself. */
+    transition_job(a, "doom-melt", "doom-melt", NULL, 2, big1, (const double[]){0.5, 0.8}, 16, 1);
+    transition_job(a, "glsl", a->glsl, "tint=0,0,1,1", 1, small1, (const double[]){0.25}, 16, 0);
+    transition_job(a, "metal", a->metal_transition, "windSize=0.3", 1, big1, (const double[]){0.5}, 16, 0);
+    effect_job(a, "ripple", metal_effect, "amplitude=3", 64, 40, 0.4, 16);
+    return NULL;
+}
+
+/* MARK: - Signals */
+
+static void noted(int sig) { (void)sig; }
+
+static int same_action(int sig, const struct sigaction *before) {
+    struct sigaction now;
+    sigaction(sig, NULL, &now);
+    return now.sa_handler == before->sa_handler && now.sa_flags == before->sa_flags;
+}
+
+static int render_mode(int argc, char **argv) {
+    if (argc != 7) { fprintf(stderr, "usage: api_test render IN_DIR OUT_DIR GLSL METAL_TRANSITION METAL_EFFECT\n"); return 2; }
+    out_dir = argv[3];
+    char path[4096];
+    snprintf(path, sizeof path, "%s/manifest.txt", out_dir);
+    manifest = fopen(path, "w");
+    if (!manifest) { fprintf(stderr, "cannot write %s\n", path); return 2; }
+
+    /* Our own handlers: the library must leave every one of them as it is. */
+    int signals[] = {SIGINT, SIGTERM, SIGPIPE};
+    struct sigaction before[3];
+    for (int i = 0; i < 3; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = noted;
+        sigemptyset(&sa.sa_mask);
+        sigaction(signals[i], &sa, NULL);
+        sigaction(signals[i], NULL, &before[i]);
+    }
+
+    /* Compiled shaders are cached in OUT_DIR/spirv (created by the library). */
+    segue_error *e = NULL;
+    snprintf(path, sizeof path, "%s/spirv", out_dir);
+    segue_context *context = segue_context_create_cached(NULL, path, &e);
+    CHECK(context != NULL, "context: %s", segue_error_message(e));
+    segue_error_free(e);
+    if (!context) return 1;
+    for (int i = 0; i < 3; i++) CHECK(same_action(signals[i], &before[i]), "signal %d changed by segue_context_create", signals[i]);
+
+    job_args a = {context, argv[2], argv[4], argv[5], argv[6], 0}, b = a;
+    b.thread = 1;
+    pthread_t ta, tb;
+    pthread_create(&ta, NULL, thread_a, &a);
+    pthread_create(&tb, NULL, thread_b, &b);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    for (int i = 0; i < 3; i++) CHECK(same_action(signals[i], &before[i]), "signal %d changed by rendering", signals[i]);
+    segue_context_destroy(context);
+    for (int i = 0; i < 3; i++) CHECK(same_action(signals[i], &before[i]), "signal %d changed by segue_context_destroy", signals[i]);
+    fclose(manifest);
+    return failures ? 1 : 0;
+}
+
+/* MARK: - Errors */
+
+/* `rc` is a failure with a non-empty message containing `part` (NULL: any); frees the error. */
+#define EXPECT_FAIL(call, failed, part)                                                        \
+    do {                                                                                       \
+        segue_error *err_ = NULL;                                                              \
+        segue_error **error = &err_;                                                           \
+        int failed_ = failed(call);                                                          \
+        const char *m_ = segue_error_message(err_);                                            \
+        CHECK(failed_, "%s did not fail", #call);                                              \
+        CHECK(err_ != NULL && m_ && *m_, "%s: no message", #call);                            \
+        if ((part) && m_) CHECK(strstr(m_, (part)) != NULL, "%s: message '%s' lacks '%s'", #call, m_, (const char *)(part)); \
+        segue_error_free(err_);                                                                \
+        error = NULL; /* and again with no error to fill */                                    \
+        CHECK(failed(call), "%s with error NULL did not fail", #call);                       \
+    } while (0)
+
+#define IS_MINUS1(x) ((x) == -1)
+#define IS_NULL(x) ((x) == NULL)
+
+static int errors_mode(int argc, char **argv) {
+    if (argc != 3) { fprintf(stderr, "usage: api_test errors LUMA_GLSL\n"); return 2; }
+    const char *luma_glsl = argv[2];
+    segue_error *e = NULL;
+    segue_context *context = segue_context_create(NULL, &e);
+    CHECK(context != NULL, "context: %s", segue_error_message(e));
+    segue_error_free(e);
+    if (!context) return 1;
+    segue_transition *t = segue_transition_create(context, "fade", NULL);
+    segue_effect *fx = segue_effect_create(context, "bulge", NULL);
+    CHECK(t && fx, "fade and bulge");
+    if (!t || !fx) return 1;
+    uint8_t a[16 * 4 * 4], b[16 * 4 * 4], out[16 * 4 * 4];
+    memset(a, 0, sizeof a); memset(b, 255, sizeof b);
+    for (size_t i = 3; i < sizeof a; i += 4) a[i] = 255; /* opaque black and white */
+
+    CHECK(strlen(segue_version()) > 0, "version");
+    CHECK(strlen(segue_context_device_name(context)) > 0 && strcmp(segue_context_device_name(NULL), "") == 0, "device name");
+    CHECK(strcmp(segue_error_message(NULL), "") == 0, "message of NULL");
+    segue_error_free(NULL);
+
+    /* Contexts and lookups. */
+    EXPECT_FAIL(segue_context_create("no-such-device-xyz", error), IS_NULL, "no-such-device-xyz");
+    EXPECT_FAIL(segue_transition_create(NULL, "fade", error), IS_NULL, "context");
+    EXPECT_FAIL(segue_transition_create(context, NULL, error), IS_NULL, "effect");
+    EXPECT_FAIL(segue_transition_create(context, "no-such-effect", error), IS_NULL, "no-such-effect");
+    EXPECT_FAIL(segue_transition_create(context, "/no/such/file.glsl", error), IS_NULL, "/no/such/file.glsl");
+    EXPECT_FAIL(segue_transition_create(context, "curtain", error), IS_NULL, "segue_effect_create");
+    EXPECT_FAIL(segue_effect_create(context, "cube", error), IS_NULL, "segue_transition_create");
+    EXPECT_FAIL(segue_effect_create(NULL, "bulge", error), IS_NULL, "context");
+    EXPECT_FAIL(segue_effect_create(context, "no-such-effect", error), IS_NULL, "no-such-effect");
+    EXPECT_FAIL(segue_info_create("no-such-effect", error), IS_NULL, "no-such-effect");
+    EXPECT_FAIL(segue_info_create(NULL, error), IS_NULL, "effect");
+
+    /* Parameters. */
+    EXPECT_FAIL(segue_transition_set_param(NULL, "x", "1", error), IS_MINUS1, "transition");
+    EXPECT_FAIL(segue_transition_set_param(t, NULL, "1", error), IS_MINUS1, "name");
+    EXPECT_FAIL(segue_transition_set_param(t, "x", NULL, error), IS_MINUS1, "value");
+    EXPECT_FAIL(segue_transition_set_param(t, "nope", "1", error), IS_MINUS1, "nope");
+    segue_transition *wipe = segue_transition_create(context, "wipe", NULL);
+    CHECK(wipe != NULL, "wipe");
+    EXPECT_FAIL(segue_transition_set_param(wipe, "smoothness", "abc", error), IS_MINUS1, "smoothness");
+    EXPECT_FAIL(segue_transition_set_param(wipe, "smoothness", "nan", error), IS_MINUS1, "finite");
+    EXPECT_FAIL(segue_transition_set_param(wipe, "smoothness", "inf", error), IS_MINUS1, "finite");
+    EXPECT_FAIL(segue_transition_set_param(wipe, "direction", "1,2,3", error), IS_MINUS1, "direction");
+    EXPECT_FAIL(segue_effect_set_param(fx, "nope", "1", error), IS_MINUS1, "nope");
+    EXPECT_FAIL(segue_effect_set_param(NULL, "radius", "1", error), IS_MINUS1, "effect");
+    EXPECT_FAIL(segue_transition_set_duration(t, 0, error), IS_MINUS1, "duration");
+    EXPECT_FAIL(segue_transition_set_duration(t, -1, error), IS_MINUS1, "duration");
+    EXPECT_FAIL(segue_transition_set_duration(t, NAN, error), IS_MINUS1, "duration");
+    EXPECT_FAIL(segue_transition_set_duration(t, INFINITY, error), IS_MINUS1, "duration");
+    EXPECT_FAIL(segue_effect_set_duration(fx, NAN, error), IS_MINUS1, "duration");
+    CHECK(segue_transition_duration(t) == 1.0, "fade's duration kept: %g", segue_transition_duration(t));
+
+    /* Frames: pointers, sizes, strides, numbers. Nothing here may read the 16x4 buffers beyond their end. */
+    EXPECT_FAIL(segue_transition_render(NULL, a, b, 16, 4, 64, 0.5, 0, out, error), IS_MINUS1, "transition");
+    EXPECT_FAIL(segue_transition_render(t, NULL, b, 16, 4, 64, 0.5, 0, out, error), IS_MINUS1, "from");
+    EXPECT_FAIL(segue_transition_render(t, a, NULL, 16, 4, 64, 0.5, 0, out, error), IS_MINUS1, "to");
+    EXPECT_FAIL(segue_transition_render(t, a, b, 16, 4, 64, 0.5, 0, NULL, error), IS_MINUS1, "out");
+    EXPECT_FAIL(segue_transition_render(t, a, b, 0, 4, 64, 0.5, 0, out, error), IS_MINUS1, "empty");
+    EXPECT_FAIL(segue_transition_render(t, a, b, 16, 0, 64, 0.5, 0, out, error), IS_MINUS1, "empty");
+    EXPECT_FAIL(segue_transition_render(t, a, b, 16385, 4, 16385 * 4, 0.5, 0, out, error), IS_MINUS1, "16384");
+    EXPECT_FAIL(segue_transition_render(t, a, b, 16, 16385, 64, 0.5, 0, out, error), IS_MINUS1, "16384");
+    EXPECT_FAIL(segue_transition_render(t, a, b, 0xFFFFFFFFu, 0xFFFFFFFFu, 64, 0.5, 0, out, error), IS_MINUS1, "16384");
+    EXPECT_FAIL(segue_transition_render(t, a, b, 16384, 16384, 16384 * 4, 0.5, 0, out, error), IS_MINUS1, "pixels");
+    EXPECT_FAIL(segue_transition_render(t, a, b, 16, 4, 63, 0.5, 0, out, error), IS_MINUS1, "stride");
+    EXPECT_FAIL(segue_transition_render(t, a, b, 16, 4, 0, 0.5, 0, out, error), IS_MINUS1, "stride");
+    EXPECT_FAIL(segue_transition_render(t, a, b, 16, 4, SIZE_MAX, 0.5, 0, out, error), IS_MINUS1, "stride");
+    EXPECT_FAIL(segue_transition_render(t, a, b, 16, 4, SIZE_MAX / 2, 0.5, 0, out, error), IS_MINUS1, "stride");
+    EXPECT_FAIL(segue_transition_render(t, a, b, 16, 4, 64, NAN, 0, out, error), IS_MINUS1, "progress");
+    EXPECT_FAIL(segue_transition_render(t, a, b, 16, 4, 64, INFINITY, 0, out, error), IS_MINUS1, "progress");
+    EXPECT_FAIL(segue_transition_render(t, a, b, 16, 4, 64, -INFINITY, 0, out, error), IS_MINUS1, "progress");
+    EXPECT_FAIL(segue_transition_render(t, a, b, 16, 4, 64, 0.5, NAN, out, error), IS_MINUS1, "time");
+    EXPECT_FAIL(segue_transition_render(t, a, b, 16, 4, 64, 0.5, INFINITY, out, error), IS_MINUS1, "time");
+    EXPECT_FAIL(segue_transition_render(t, a, b, 16, 4, 64, 0.5, -1, out, error), IS_MINUS1, "time");
+    EXPECT_FAIL(segue_effect_render(NULL, a, 16, 4, 64, 0, out, error), IS_MINUS1, "effect");
+    EXPECT_FAIL(segue_effect_render(fx, NULL, 16, 4, 64, 0, out, error), IS_MINUS1, "in");
+    EXPECT_FAIL(segue_effect_render(fx, a, 16, 4, 64, 0, NULL, error), IS_MINUS1, "out");
+    EXPECT_FAIL(segue_effect_render(fx, a, 0, 4, 64, 0, out, error), IS_MINUS1, "empty");
+    EXPECT_FAIL(segue_effect_render(fx, a, 16, 4, 8, 0, out, error), IS_MINUS1, "stride");
+    EXPECT_FAIL(segue_effect_render(fx, a, 16, 4, 64, NAN, out, error), IS_MINUS1, "time");
+    EXPECT_FAIL(segue_effect_render(fx, a, 16, 4, 64, -0.5, out, error), IS_MINUS1, "time");
+
+    /* A texture parameter never set, then one that cannot be read. */
+    segue_transition *luma = segue_transition_create(context, luma_glsl, &e);
+    CHECK(luma != NULL, "%s: %s", luma_glsl, segue_error_message(e));
+    segue_error_free(e);
+    e = NULL;
+    if (luma) {
+        EXPECT_FAIL(segue_transition_render(luma, a, b, 16, 4, 64, 0.5, 0, out, error), IS_MINUS1, "luma");
+        EXPECT_FAIL(segue_transition_set_param(luma, "luma", "/no/such/image.png", error), IS_MINUS1, "/no/such/image.png");
+        segue_transition_destroy(luma);
+    }
+
+    /* After all that, the handles still work; a transition outlives its context's handle. */
+    e = NULL;
+    CHECK(segue_transition_render(t, a, b, 16, 4, 64, 0.5, 0.5, out, &e) == 0, "fade after errors: %s", segue_error_message(e));
+    segue_error_free(e);
+    CHECK(out[0] >= 127 && out[0] <= 128 && out[3] == 255, "fade 0.5 of black and white: %d %d", out[0], out[3]);
+    segue_context_destroy(context);
+    e = NULL;
+    CHECK(segue_transition_render(t, a, b, 16, 4, 64, 1, 1, out, &e) == 0, "fade after the context handle is gone: %s", segue_error_message(e));
+    segue_error_free(e);
+    CHECK(out[0] == 255, "fade at 1 shows to: %d", out[0]);
+    CHECK(segue_effect_render(fx, a, 16, 4, 64, 0, out, NULL) == 0, "bulge after the context handle is gone");
+    segue_transition_destroy(t);
+    segue_transition_destroy(wipe);
+    segue_effect_destroy(fx);
+    segue_transition_destroy(NULL);
+    segue_effect_destroy(NULL);
+    segue_context_destroy(NULL);
+    segue_info_destroy(NULL);
+    return failures ? 1 : 0;
+}
+
+/* MARK: - Info */
+
+static int has_builtin(const char *name) {
+    for (size_t i = 0; i < segue_builtin_count(); i++)
+        if (strcmp(segue_builtin_name(i), name) == 0) return 1;
+    return 0;
+}
+
+static int info_mode(int argc, char **argv) {
+    if (argc != 4) { fprintf(stderr, "usage: api_test info GLSL METAL_TRANSITION\n"); return 2; }
+    size_t n = segue_builtin_count();
+    CHECK(n > 60, "%zu built-ins", n);
+    CHECK(segue_builtin_name(n) == NULL, "name past the end");
+    CHECK(has_builtin("fade") && has_builtin("doom-melt") && has_builtin("cube") && has_builtin("curtain") && has_builtin("wipeleft"),
+          "built-in names");
+
+    segue_error *e = NULL;
+    segue_info *melt = segue_info_create("doom-melt", &e);
+    CHECK(melt != NULL, "doom-melt: %s", segue_error_message(e));
+    segue_error_free(e);
+    if (!melt) return 1;
+    CHECK(strcmp(segue_info_name(melt), "doom-melt") == 0, "name");
+    CHECK(strlen(segue_info_summary(melt)) > 0, "summary");
+    CHECK(segue_info_kind(melt) == SEGUE_KIND_TRANSITION, "kind %d", segue_info_kind(melt));
+    CHECK(segue_info_duration(melt) == 2.0, "duration %g", segue_info_duration(melt));
+    CHECK(segue_info_param_count(melt) == 3, "%zu parameters", segue_info_param_count(melt));
+    CHECK(strcmp(segue_info_param_name(melt, 0), "startSpeed") == 0, "first parameter %s", segue_info_param_name(melt, 0));
+    CHECK(strcmp(segue_info_param_type(melt, 0), "float") == 0, "type");
+    CHECK(strlen(segue_info_param_summary(melt, 0)) > 0, "parameter summary");
+    double v[4] = {0};
+    CHECK(segue_info_param_default(melt, 0, v, 4) == 1 && v[0] == 2.7, "startSpeed default %g", v[0]);
+    CHECK(segue_info_param_default(melt, 0, NULL, 0) == 1, "count without storage");
+    CHECK(segue_info_param_range(melt, 0, NULL, NULL) == 0, "no range known for startSpeed");
+    CHECK(segue_info_param_name(melt, 3) == NULL && segue_info_param_type(melt, 3) == NULL
+          && segue_info_param_default(melt, 3, v, 4) == -1 && segue_info_param_range(melt, 3, NULL, NULL) == -1,
+          "index past the end");
+    segue_info_destroy(melt);
+
+    segue_info *cube = segue_info_create("cube", NULL);
+    CHECK(cube && segue_info_kind(cube) == SEGUE_KIND_MESH_TRANSITION, "cube is a mesh transition");
+    if (cube) {
+        double lo = -1, hi = -1;
+        CHECK(strcmp(segue_info_param_type(cube, 0), "bool") == 0 && segue_info_param_range(cube, 0, &lo, &hi) == 1 && lo == 0 && hi == 1,
+              "pop: bool 0…1");
+        CHECK(segue_info_duration(cube) == 0.5, "cube duration %g", segue_info_duration(cube));
+    }
+    segue_info_destroy(cube);
+
+    segue_info *curtain = segue_info_create("curtain", NULL);
+    CHECK(curtain && segue_info_kind(curtain) == SEGUE_KIND_SINGLE_IMAGE, "curtain is a single-image effect");
+    segue_info_destroy(curtain);
+
+    segue_info *wipe = segue_info_create("wipe", NULL);
+    CHECK(wipe && strcmp(segue_info_param_type(wipe, 0), "vec2") == 0, "wipe direction vec2");
+    if (wipe) {
+        CHECK(segue_info_param_default(wipe, 0, v, 1) == 2 && v[0] == 1 && v[1] == 0, "only capacity components written");
+        CHECK(segue_info_param_default(wipe, 0, v, 4) == 2 && v[0] == 1 && v[1] == 0, "direction default %g,%g", v[0], v[1]);
+    }
+    segue_info_destroy(wipe);
+
+    segue_info *glsl = segue_info_create(argv[2], &e);
+    CHECK(glsl != NULL, "%s: %s", argv[2], segue_error_message(e));
+    segue_error_free(e);
+    e = NULL;
+    if (glsl) {
+        CHECK(strcmp(segue_info_name(glsl), "tint") == 0, "file name %s", segue_info_name(glsl));
+        CHECK(strcmp(segue_info_param_type(glsl, 0), "vec4") == 0, "tint vec4");
+        CHECK(segue_info_param_default(glsl, 0, v, 4) == 4 && v[0] == 1 && v[1] == 0.5 && v[2] == 0 && v[3] == 1, "tint default");
+    }
+    segue_info_destroy(glsl);
+
+    segue_info *metal = segue_info_create(argv[3], &e);
+    CHECK(metal != NULL, "%s: %s", argv[3], segue_error_message(e));
+    segue_error_free(e);
+    if (metal) {
+        CHECK(segue_info_kind(metal) == SEGUE_KIND_TRANSITION, "stitchable transition");
+        int found = 0;
+        for (size_t i = 0; i < segue_info_param_count(metal); i++) {
+            if (strcmp(segue_info_param_name(metal, i), "windSize") == 0) {
+                found = 1;
+                CHECK(segue_info_param_default(metal, i, v, 4) == 1 && fabs(v[0] - 0.2) < 1e-6, "windSize default %g", v[0]);
+            }
+        }
+        CHECK(found, "windSize listed");
+    }
+    segue_info_destroy(metal);
+    return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc >= 2 && strcmp(argv[1], "render") == 0) return render_mode(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "errors") == 0) return errors_mode(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "info") == 0) return info_mode(argc, argv);
+    fprintf(stderr, "usage: api_test render|errors|info …\n");
+    return 2;
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Builds Segue in release mode and installs the CLI and the C library:
+#   PREFIX/bin/segue  PREFIX/lib/libsegue.so  PREFIX/include/segue.h  PREFIX/lib/pkgconfig/segue.pc
+# after which `cc app.c $(pkg-config --cflags --libs segue)` builds a program that runs with no
+# further setup: the .pc file embeds PREFIX/lib as the program's run-time search path, and as root
+# with PREFIX/lib among the linker's configured directories (/usr/local/lib on Debian) ldconfig is run.
+#
+# Usage: scripts/install.sh [--prefix DIR] [--build-dir DIR] [--no-build]
+#   --prefix DIR     where to install (default /usr/local)
+#   --build-dir DIR  take the products from DIR (default: SwiftPM's release directory)
+#   --no-build       install what DIR already holds (a test installs its debug build this way)
+set -euo pipefail
+
+usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
+fail() { echo "error: $*" >&2; exit 1; }
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+prefix=/usr/local
+build_dir=""
+build=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --prefix) [ $# -ge 2 ] || fail "--prefix needs a directory"; prefix="$2"; shift 2 ;;
+    --prefix=*) prefix="${1#*=}"; shift ;;
+    --build-dir) [ $# -ge 2 ] || fail "--build-dir needs a directory"; build_dir="$2"; shift 2 ;;
+    --build-dir=*) build_dir="${1#*=}"; shift ;;
+    --no-build) build=0; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; fail "unknown option '$1'" ;;
+  esac
+done
+[ -n "$prefix" ] || fail "--prefix is empty"
+
+if [ "$build" = 1 ]; then
+  # The Swift runtime is linked statically into both products (the library always, see
+  # Package.swift), so neither needs the toolchain at run time.
+  (cd "$root" && swift build -c release --static-swift-stdlib --product segue \
+              && swift build -c release --static-swift-stdlib --product SegueC)
+  [ -n "$build_dir" ] || build_dir="$(cd "$root" && swift build -c release --static-swift-stdlib --show-bin-path)"
+elif [ -z "$build_dir" ]; then
+  build_dir="$(cd "$root" && swift build -c release --show-bin-path)"
+fi
+for product in segue libSegueC.so; do
+  [ -f "$build_dir/$product" ] || fail "$build_dir/$product is missing (build it, or drop --no-build)"
+done
+
+mkdir -p "$prefix"
+prefix="$(cd "$prefix" && pwd)"  # absolute: it is written into segue.pc
+libdir="$prefix/lib"
+version="$("$build_dir/segue" --version)"
+[ -n "$version" ] || fail "'$build_dir/segue --version' printed nothing"
+
+install -d "$prefix/bin" "$libdir/pkgconfig" "$prefix/include"
+install -m 755 "$build_dir/segue" "$prefix/bin/segue"
+# SwiftPM names the product after its target; it carries no SONAME, so programs record the
+# name they were linked with: libsegue.so.
+install -m 755 "$build_dir/libSegueC.so" "$libdir/libsegue.so"
+install -m 644 "$root/Sources/SegueC/include/segue.h" "$prefix/include/segue.h"
+sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" "$root/Sources/SegueC/segue.pc.in" >"$libdir/pkgconfig/segue.pc.tmp"
+mv "$libdir/pkgconfig/segue.pc.tmp" "$libdir/pkgconfig/segue.pc"
+
+# Refresh the dynamic linker's cache when it searches libdir anyway (e.g. /usr/local/lib).
+if [ "$(id -u)" = 0 ] && command -v ldconfig >/dev/null \
+   && grep -qxF "$libdir" /etc/ld.so.conf /etc/ld.so.conf.d/*.conf 2>/dev/null; then
+  ldconfig
+fi
+
+echo "installed segue $version in $prefix"
+if ! pkg-config --variable=prefix segue 2>/dev/null | grep -qxF "$prefix"; then
+  echo "pkg-config: add $libdir/pkgconfig to PKG_CONFIG_PATH to build against it"
+fi
