@@ -185,7 +185,7 @@ extension ConcatRenderer {
     public func smartIncompatibility() -> String? {
         let c = concatenation
         guard [.mp4, .mov, .mkv].contains(format) else { return "smart rendering writes .mp4, .mov or .mkv, not .\(format.rawValue)" }
-        if let codec = settings.codec, codec != .h264 { return "smart rendering keeps the inputs' H.264; --codec \(codec.rawValue) needs a full render" }
+        if let codec = settings.codec, codec != .h264 { return "smart rendering keeps the inputs' H.264; the codec \(codec.rawValue) needs a full render" }
         if let still = c.clips.first(where: \.isStill) { return "\(still.name) is a still image" }
         let first = c.clips[0], v = first.video
         guard v.codec == "h264" else { return "\(first.name) is \(v.codec); smart rendering copies H.264" }

@@ -58,11 +58,16 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses user text for a parameter of `type`: one number (or `true`/`false`), or
     /// comma-separated components; a single component is broadcast to every component of a
-    /// vector (as `vec2(1.0)` does) and to the diagonal of a matrix.
+    /// vector (as `vec2(1.0)` does) and to the diagonal of a matrix. A colour parameter (`vec3`,
+    /// `vec4`) also takes `#rgb`, `#rrggbb` or `#rrggbbaa` (components 0…1; alpha 1 when absent).
     /// - Throws: `ParameterError` for text that is not a number of the right kind, a wrong
     ///   component count, or a NaN or infinite value.
     public static func parse(_ text: String, as type: ParameterType, name: String) throws(ParameterError) -> ParameterValue {
         guard type != .sampler2D else { throw .notSettable(name: name, type: type) }
+        if text.hasPrefix("#"), type == .vec3 || type == .vec4 {
+            guard let rgba = hexColor(text.dropFirst()) else { throw .wrongType(name: name, type: type, text: text) }
+            return ParameterValue(type, Array(rgba.prefix(type.componentCount)))
+        }
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmed() }
         var values: [Double] = []
         for part in parts {
@@ -101,6 +106,16 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// `rgb`, `rrggbb` or `rrggbbaa` in hex as four components 0…1, or nil.
+private func hexColor(_ digits: Substring) -> [Double]? {
+    guard [3, 6, 8].contains(digits.count), digits.allSatisfy(\.isHexDigit) else { return nil }
+    let nibbles = digits.compactMap { $0.hexDigitValue }
+    let bytes: [Int] = digits.count == 3
+        ? nibbles.map { $0 * 17 }
+        : stride(from: 0, to: nibbles.count, by: 2).map { nibbles[$0] * 16 + nibbles[$0 + 1] }
+    return (bytes + (bytes.count == 3 ? [255] : [])).map { Double($0) / 255 }
+}
+
 /// Why a parameter assignment was refused.
 public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvertible {
     /// The effect has no parameter of that name.
@@ -111,7 +126,7 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
     case notFinite(name: String, text: String)
     /// Too few or too many comma-separated components.
     case wrongComponentCount(name: String, type: ParameterType, expected: Int, got: Int)
-    /// Textures are given with `--texture`, not `--param`.
+    /// A texture parameter takes an image, not a value.
     case notSettable(name: String, type: ParameterType)
     /// `name=value` syntax broken.
     case malformedAssignment(String)
@@ -128,7 +143,7 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
         case let .wrongComponentCount(name, type, expected, got):
             return "parameter '\(name)' is a \(type.rawValue) with \(expected) components; got \(got)"
         case let .notSettable(name, _):
-            return "parameter '\(name)' is a texture: give it with --texture \(name)=PATH"
+            return "parameter '\(name)' is a texture: give it an image (a PNG or JPEG path), not a value"
         case let .malformedAssignment(text):
             return "expected NAME=VALUE, got '\(text)'"
         }

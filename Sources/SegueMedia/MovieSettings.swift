@@ -169,14 +169,14 @@ public struct MovieSettings: Sendable, Hashable {
             throw fail("the codec \(codec.rawValue) cannot be written to .\(format.rawValue); use \(format.codecs.map(\.rawValue).joined(separator: " or "))")
         }
         if let preset {
-            guard codec.takesPreset else { throw fail("--preset does not apply to \(codec.rawValue)") }
+            guard codec.takesPreset else { throw fail("a preset does not apply to \(codec.rawValue)") }
             guard Self.presets.contains(preset) else {
                 throw fail("unknown preset '\(preset)'; use one of \(Self.presets.joined(separator: ", "))")
             }
         }
         if let crf {
-            guard let range = codec.crfRange else { throw fail("--crf does not apply to \(codec.rawValue)") }
-            guard range.contains(crf) else { throw fail("--crf for \(codec.rawValue) must be from \(range.lowerBound) to \(range.upperBound), got \(crf)") }
+            guard let range = codec.crfRange else { throw fail("crf (quality) does not apply to \(codec.rawValue)") }
+            guard range.contains(crf) else { throw fail("crf (quality) for \(codec.rawValue) must be from \(range.lowerBound) to \(range.upperBound), got \(crf)") }
         }
         guard (8...1024).contains(audioBitrate) else { throw fail("the audio bit rate must be from 8 to 1024 kbit/s, got \(audioBitrate)") }
     }

@@ -55,7 +55,7 @@ public struct ImageEffectRequest: Sendable {
         } else {
             let base = try EffectCatalog.effect(effect)
             guard base.kind != .mesh else {
-                throw RenderError.invalidValue("'\(effect)' is a mesh effect: apply it to an image with 'segue mesh IMAGE --mesh \(effect)'")
+                throw RenderError.notAnImageEffect(effect: effect)
             }
             if let auto = arguments.first(where: { $0.value.lowercased() == "auto" }) {
                 throw StitchableConfigurationError("'auto' (for '\(auto.name)') applies to stitchable shader arguments; '\(effect)' is a GLSL effect whose 'time' and 'progress' are set already")

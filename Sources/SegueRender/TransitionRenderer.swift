@@ -14,19 +14,23 @@ public enum RenderError: SegueError, Sendable, Equatable, CustomStringConvertibl
     case unknownTexture(name: String, effect: String, declared: [String])
     /// A duration, fps, time or progress that is NaN, infinite or out of range.
     case invalidValue(String)
-    /// A mesh effect that is not a transition (render it with `segue mesh`).
+    /// A mesh effect that is not a transition (an image is rendered through it instead).
     case notATransition(effect: String)
+    /// A mesh effect given where an effect on one image's pixels was expected.
+    case notAnImageEffect(effect: String)
 
     public var description: String {
         switch self {
         case let .missingTexture(name, effect):
-            "effect '\(effect)' needs the texture '\(name)': give it with --texture \(name)=PATH"
+            "effect '\(effect)' needs the texture '\(name)', which was not given"
         case let .unknownTexture(name, effect, declared):
             "effect '\(effect)' has no texture '\(name)'" + (declared.isEmpty ? "" : " (it declares: \(declared.joined(separator: ", ")))")
         case let .invalidValue(what):
             what
         case let .notATransition(effect):
-            "'\(effect)' is a mesh effect, not a transition: render an image through it with 'segue mesh IMAGE --mesh \(effect)'"
+            "'\(effect)' is a mesh effect, not a transition"
+        case let .notAnImageEffect(effect):
+            "'\(effect)' is a mesh effect, not an effect on an image's pixels"
         }
     }
 }

@@ -187,7 +187,7 @@ public enum EffectCatalog {
         guard let wanted = named ?? function else {
             guard module.functions.count == 1 else {
                 throw .stitchable(path: path, message: names.isEmpty ? "no [[ stitchable ]] function found"
-                    : "several stitchable functions (\(names.joined(separator: ", "))); choose one with \(path):NAME or --function NAME")
+                    : "several stitchable functions (\(names.joined(separator: ", "))); name one as \(path):NAME")
             }
             return module.functions[0]
         }

@@ -32,7 +32,7 @@ struct SegueCommand: ParsableCommand {
         do {
             try command.run()
         } catch let error as SegueError {
-            fail(error.message)
+            fail(FlagWording.message(for: error))
         } catch {
             guard exitCode(for: error) != .success else { exit(withError: error) }
             fail(commandLineMessage(for: error))

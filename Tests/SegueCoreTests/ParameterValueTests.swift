@@ -36,6 +36,18 @@ struct ParameterValueTests {
         #expect(throws: ParameterError.malformedAssignment("novalue")) { try parseAssignment("novalue") }
         #expect(try parseAssignment(" a = 1,2 ") == ("a", "1,2"))
     }
+
+    @Test("colour parameters take #rgb, #rrggbb and #rrggbbaa; anything else in hex is refused")
+    func hexColours() throws {
+        #expect(try ParameterValue.parse("#ff8800", as: .vec3, name: "c").components == [1, Double(0x88) / 255, 0])
+        #expect(try ParameterValue.parse("#ff8800", as: .vec4, name: "c").components == [1, Double(0x88) / 255, 0, 1])
+        #expect(try ParameterValue.parse("#F80", as: .vec4, name: "c").components == [1, Double(0x88) / 255, 0, 1])
+        #expect(try ParameterValue.parse("#00ff0080", as: .vec4, name: "c").components == [0, 1, 0, Double(0x80) / 255])
+        for bad in ["#ff88", "#gg8800", "#", "#ff8800ff00"] {
+            #expect(throws: ParameterError.wrongType(name: "c", type: .vec4, text: bad)) { try ParameterValue.parse(bad, as: .vec4, name: "c") }
+        }
+        #expect(throws: ParameterError.self) { try ParameterValue.parse("#ff8800", as: .vec2, name: "c") }
+    }
 }
 
 @Suite("Image")

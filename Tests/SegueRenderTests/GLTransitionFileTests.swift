@@ -70,7 +70,7 @@ struct GLTransitionFileTests {
             try TransitionRenderer(effect: effect, from: from, to: to, context: try TestGPU.context())
         }
         #expect(RenderError.missingTexture(name: "luma", effect: "luma-mask").description
-                == "effect 'luma-mask' needs the texture 'luma': give it with --texture luma=PATH")
+                == "effect 'luma-mask' needs the texture 'luma', which was not given")
     }
 
     @Test("the old #ifdef GL_ES header is accepted, and uv is y-up as in the reference renderers")

@@ -205,7 +205,7 @@ struct StitchableConfigurationTests {
         """.write(toFile: path, atomically: true, encoding: .utf8)
         #expect(try EffectCatalog.effect(path + ":b").name == "b")
         #expect(try EffectCatalog.load(path: path, function: "a").source == .file(path))
-        #expect(throws: EffectLookupError.stitchable(path: path, message: "several stitchable functions (a, b); choose one with \(path):NAME or --function NAME")) {
+        #expect(throws: EffectLookupError.stitchable(path: path, message: "several stitchable functions (a, b); name one as \(path):NAME")) {
             try EffectCatalog.effect(path)
         }
         #expect(throws: EffectLookupError.stitchable(path: path, message: "no [[ stitchable ]] function 'c' (it has: a, b)")) {

@@ -130,7 +130,7 @@ struct CLITests {
         let bad = try segue(base + ["--preset", "warp", "-o", dir + "/bad.mp4"])
         #expect(bad.status == 1 && bad.stderr.hasPrefix("error: ") && bad.stderr.contains("unknown preset 'warp'"), "\(bad.stderr)")
         let range = try segue(base + ["--crf", "99", "-o", dir + "/bad.mp4"])
-        #expect(range.status == 1 && range.stderr.contains("--crf for h264 must be from 0 to 51, got 99"), "\(range.stderr)")
+        #expect(range.status == 1 && range.stderr.contains("crf (quality) for h264 must be from 0 to 51, got 99"), "\(range.stderr)")
         #expect(listing(dir) == ["crf45.mp4", "crf5.mp4", "from.png", "to.png"])
     }
 

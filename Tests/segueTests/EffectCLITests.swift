@@ -153,7 +153,7 @@ struct EffectCLITests {
         (["--effect", "effects.metal:drift", "--duration", "1", "-o", "o.png"],
          "cannot tell what to write to 'o.png': use a directory, '-' for raw frames on stdout, or a .mp4, .webm, .gif or .apng file"),
         (["--effect", "effects.metal", "--time", "0", "-o", "o.png"],
-         "effects.metal: several stitchable functions (wash, drift, mirror, pushIn, pushOut); choose one with effects.metal:NAME or --function NAME"),
+         "effects.metal: several stitchable functions (wash, drift, mirror, pushIn, pushOut); name one as effects.metal:NAME or --function NAME"),
     ] as [([String], String)])
     func errors(args: [String], message: String) throws {
         let dir = try Self.workspace()

@@ -1,0 +1,34 @@
+// The library speaks of parameters and values (a C host or a Python script has no flags); the
+// command line words the errors whose remedy is one of its flags as that flag.
+import Segue
+
+enum FlagWording {
+    /// `error.message`, with the flag that mends it where the library's words name a setting.
+    static func message(for error: SegueError) -> String {
+        switch error {
+        case let render as RenderError:
+            switch render {
+            case let .missingTexture(name, effect):
+                return "effect '\(effect)' needs the texture '\(name)': give it with --texture \(name)=PATH"
+            case let .notATransition(effect):
+                return "'\(effect)' is a mesh effect, not a transition: render an image through it with 'segue mesh IMAGE --mesh \(effect)'"
+            case let .notAnImageEffect(effect):
+                return "'\(effect)' is a mesh effect: apply it to an image with 'segue mesh IMAGE --mesh \(effect)'"
+            default:
+                return render.message
+            }
+        case let parameter as ParameterError:
+            if case let .notSettable(name, _) = parameter {
+                return "parameter '\(name)' is a texture: give it with --texture \(name)=PATH"
+            }
+            return parameter.message
+        case let lookup as EffectLookupError:
+            if case let .stitchable(path, message) = lookup, message.hasPrefix("several stitchable functions") {
+                return "\(path): \(message) or --function NAME"
+            }
+            return lookup.message
+        default:
+            return error.message
+        }
+    }
+}
