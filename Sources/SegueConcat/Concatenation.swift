@@ -102,6 +102,12 @@ public struct Concatenation: Sendable {
             let place = "cut \(k + 1) (between \(clips[k].name) and \(clips[k + 1].name))"
             cuts.append(try Self.resolve(spec.cut(after: k), place: place, directory: directory))
         }
+        // The default transition is checked even where no cut takes it (one clip, or every cut
+        // set on its own): a misspelt effect is an error, not silently unused.
+        let defaultUsed = (0..<cuts.count).contains { k in k >= spec.cuts.count || spec.cuts[k] == nil }
+        if !defaultUsed {
+            _ = try Self.resolve(spec.transition, place: "the transition", directory: directory)
+        }
         timeline = try CompositionTimeline(clipDurations: clips.map(\.duration), cutDurations: cuts.map(\.duration),
                                            names: clips.map(\.name))
         // Size and rate: given, else the first video's, else the first image's at 30 fps.

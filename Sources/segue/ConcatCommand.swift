@@ -7,12 +7,12 @@ struct ConcatCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "concat", abstract: "Join videos and stills with GPU transitions and crossfaded sound.",
         discussion: """
-        Clip k+1 starts T seconds before clip k ends, T being the cut's transition, so the output lasts
-        the sum of the clips minus the transitions; during a transition both clips play. Every cut is
-        --transition (default fade:1) unless --cut N=EFFECT[:SECONDS] sets cut N (between clips N and
-        N+1; 'none' is a hard cut). Sound: each clip's first audio stream, crossfaded over exactly each
-        transition; stills and silent clips give silence; --audio lays a soundtrack under everything.
-        OUT is .mp4, .mov, .mkv, .webm or .gif. --spec FILE.json describes everything per clip and per
+        Clip k+1 starts T seconds before clip k ends, T being the cut's transition, so the output lasts \
+        the sum of the clips minus the transitions; during a transition both clips play. Every cut is \
+        --transition (default fade:1) unless --cut N=EFFECT[:SECONDS] sets cut N (between clips N and \
+        N+1; 'none' is a hard cut). Sound: each clip's first audio stream, crossfaded over exactly each \
+        transition; stills and silent clips give silence; --audio lays a soundtrack under everything. \
+        OUT is .mp4, .mov, .mkv, .webm or .gif. --spec FILE.json describes everything per clip and per \
         cut (see README); options given beside it override its settings.
         """)
 

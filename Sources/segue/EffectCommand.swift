@@ -7,11 +7,11 @@ struct EffectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "effect", abstract: "Apply a shader effect to one image, at one time or animated over time.",
         discussion: """
-        The effect is a SwiftUI stitchable function (file.metal[:NAME]: colour, distortion or layer), a
-        single-input .glsl effect in the gl-transitions interface, or a built-in full-screen effect.
-        A stitchable function's float2 size, float4 boundingRect/bounds and float time are filled in;
-        every other argument not given takes its default from the source, else 0 (colours transparent):
-        'segue info FILE.metal:NAME' lists them. A GLSL effect gets time in seconds and progress =
+        The effect is a SwiftUI stitchable function (file.metal[:NAME]: colour, distortion or layer), a \
+        single-input .glsl effect in the gl-transitions interface, or a built-in full-screen effect. \
+        A stitchable function's float2 size, float4 boundingRect/bounds and float time are filled in; \
+        every other argument not given takes its default from the source, else 0 (colours transparent): \
+        'segue info FILE.metal:NAME' lists them. A GLSL effect gets time in seconds and progress = \
         time / duration. With --time, -o is an image; with --duration, a directory, '-' or a video.
         """)
 

@@ -8,7 +8,7 @@ struct GalleryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery", abstract: "Write a web page of every effect, with looping previews between the sample screens.",
         discussion: """
-        The built-ins and the .glsl and .metal files of each FOLDER get a card: a looping preview (WebM), kind,
+        The built-ins and the .glsl and .metal files of each FOLDER get a card: a looping preview (WebM), kind, \
         parameters with defaults, and source; a filter box narrows the grid. Open SITE/index.html in a browser.
         """)
 

@@ -7,10 +7,10 @@ struct MeshCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mesh", abstract: "Render an image through a mesh transform, or animate between two meshes.",
         discussion: """
-        A mesh is a built-in (curtain, bulge, jelly, ripple, ellipse, skew, flat; see 'segue list') or a JSON
-        mesh file (Docs/MeshFiles.md). --param sets the built-ins' parameters (of both meshes where the
-        name exists). With --to-mesh the two meshes must be compatible (same vertex and face counts, face
-        indices and depth normalization); the animation follows --timing or --spring, and -o takes a
+        A mesh is a built-in (curtain, bulge, jelly, ripple, ellipse, skew, flat; see 'segue list') or a JSON \
+        mesh file (Docs/MeshFiles.md). --param sets the built-ins' parameters (of both meshes where the \
+        name exists). With --to-mesh the two meshes must be compatible (same vertex and face counts, face \
+        indices and depth normalization); the animation follows --timing or --spring, and -o takes a \
         directory, '-' or a video.
         """)
 

@@ -8,10 +8,10 @@ struct NavigateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "navigate", abstract: "A navigation stack in a window: push and pop screens with an effect, or drag from the left edge.",
         discussion: """
-        Right arrow, Enter or a click on the right half pushes the next screen; Left arrow or Backspace pops; a drag
-        that starts within 20 points of the left edge pops interactively, following the finger, and on release
-        finishes past half way (or on a flick) and otherwise springs back. A pop plays the effect backwards unless it
-        has its own reverse (ios-push pops with ios-pop). Without images the built-in sample screens are used. Escape
+        Right arrow, Enter or a click on the right half pushes the next screen; Left arrow or Backspace pops; a drag \
+        that starts within 20 points of the left edge pops interactively, following the finger, and on release \
+        finishes past half way (or on a flick) and otherwise springs back. A pop plays the effect backwards unless it \
+        has its own reverse (ios-push pops with ios-pop). Without images the built-in sample screens are used. Escape \
         or closing the window quits.
         """)
 

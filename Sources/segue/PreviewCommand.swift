@@ -9,9 +9,9 @@ struct PreviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview", abstract: "Loop a transition live in a window: drag to scrub, space to pause, s to save the frame.",
         discussion: """
-        The window is the from image's size in points (its pixels / --scale), rendered at the window's own pixel size
-        and shown at the display's rate. Without --from and --to the built-in sample screens are used. With --watch
-        the effect file is reloaded whenever it changes; a compile error is printed with the file's own line numbers
+        The window is the from image's size in points (its pixels / --scale), rendered at the window's own pixel size \
+        and shown at the display's rate. Without --from and --to the built-in sample screens are used. With --watch \
+        the effect file is reloaded whenever it changes; a compile error is printed with the file's own line numbers \
         and the last good version keeps running. Escape or closing the window quits.
         """)
 

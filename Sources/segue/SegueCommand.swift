@@ -9,8 +9,8 @@ struct SegueCommand: ParsableCommand {
         commandName: "segue",
         abstract: "Render GPU view transitions between images with Vulkan.",
         discussion: """
-        Effects are named built-ins (see 'segue list') or paths to .glsl transition files.
-        Inputs are PNG or JPEG; outputs are PNG frames, raw RGBA8 on stdout, or video via ffmpeg.
+        Effects are named built-ins (see 'segue list') or paths to .glsl transition files. \
+        Inputs are PNG or JPEG; outputs are PNG frames, raw RGBA8 on stdout, or video via ffmpeg. \
         The Vulkan device is chosen with --device or SEGUE_DEVICE (an index or a name substring).
         """,
         version: "0.1.0",
