@@ -110,12 +110,17 @@ public final class ConcatRenderer {
         let audioDone = DispatchSemaphore(value: 0)
         if let writer = encoder.audioWriter() {
             let audio = ConcatAudio(concatenation, layout: audioLayout)
-            Thread.detachNewThread {
-                do { try audio.run(into: writer) } catch {
-                    audioError.set(error)
-                    encoder.abort()  // unblocks the picture side at once
+            do {
+                try WorkerThread.start(for: output) {
+                    do { try audio.run(into: writer) } catch {
+                        audioError.set(error)
+                        encoder.abort()  // unblocks the picture side at once
+                    }
+                    audioDone.signal()
                 }
-                audioDone.signal()
+            } catch {
+                encoder.cancel()
+                throw error
             }
         } else {
             audioDone.signal()

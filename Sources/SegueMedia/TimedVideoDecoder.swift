@@ -80,7 +80,7 @@ public final class TimedVideoDecoder {
             arguments += ["-ss", String(format: "%.6f", start)]
         }
         timestampShift = shift
-        arguments += ["-i", path, "-map", "0:\(stream.index)", "-an", "-sn", "-dn", "-vf", chain, "-fps_mode", "passthrough"]
+        arguments += ["-i", FFmpeg.fileArgument(path), "-map", "0:\(stream.index)", "-an", "-sn", "-dn", "-vf", chain, "-fps_mode", "passthrough"]
         if let frameLimit { arguments += ["-frames:v", String(frameLimit)] }
         arguments += ["-f", "rawvideo", "-pix_fmt", pixelFormat.rawValue, "pipe:1"]
         let queue = TimestampQueue()
