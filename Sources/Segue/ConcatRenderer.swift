@@ -129,16 +129,18 @@ public final class ConcatRenderer {
             try picture()
             try encoder.finish()
         } catch {
-            // The sound's error first when it stopped the encoder (it is recorded before the abort).
+            // A write error ffmpeg reported (a full disk) first: the picture's and the sound's
+            // closed pipes follow from it. Then the sound's error when it stopped the encoder (it
+            // is recorded before the abort).
             let cause = audioError.get()
             encoder.cancel()
             audioDone.wait()
-            throw cause ?? error
+            throw encoder.writeFailure ?? cause ?? error
         }
         audioDone.wait()
         if let error = audioError.get() {
             encoder.cancel()
-            throw error
+            throw encoder.writeFailure ?? error
         }
         try encoder.commit()
     }

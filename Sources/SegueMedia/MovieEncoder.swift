@@ -279,6 +279,11 @@ public final class MovieEncoder: @unchecked Sendable {
         checked = output
     }
 
+    /// ffmpeg's report of a failed write (a full disk) as the error to show, once ffmpeg has ended
+    /// (after `finish()` or `cancel()`), nil when it reported none. When ffmpeg stops on a full
+    /// disk, the picture and the sound writers only see a closed pipe; this is the cause.
+    public var writeFailure: MediaError? { writeErrors.problem.map { .incompleteOutput(path: path, reason: $0) } }
+
     /// Seconds the finished movie should last: the frames appended, the sound written, or the
     /// length given for a copied picture; nil when unknown.
     private var expectedDuration: Double? {

@@ -132,12 +132,12 @@ final class ToolProcess {
         // a process that took over the pid; then reap under the lock.
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+        TemporaryFiles.unregister(process: pid)  // the interrupt handler must not kill it once reaped
         var raw: Int32 = 0
         reaped.withLock { reaped in
             while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
             reaped = true
         }
-        TemporaryFiles.unregister(process: pid)
         let signal = raw & 0x7F
         let status = signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
         let result = (status, errors.tail())
