@@ -173,8 +173,8 @@ final class ToolProcess {
         }
     }
 
-    /// `posix_spawn`s `executable` in a process group of its own with the given descriptors as
-    /// its stdin, stdout and stderr (/dev/null for a nil one) and no others.
+    /// `posix_spawn`s `executable` in a process group of its own, with no signal blocked, with the
+    /// given descriptors as its stdin, stdout and stderr (/dev/null for a nil one) and no others.
     private static func spawn(executable: String, arguments: [String], stdin: Int32?, stdout: Int32?, stderr: Int32) -> Result<Int32, FileIO.PipeFailure> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -188,8 +188,12 @@ final class ToolProcess {
             if code != 0 { return .failure(FileIO.PipeFailure(code: code)) }
         }
         if let closeFrom = closeDescriptorsFrom { _ = closeFrom(&actions, 3) }
-        _ = posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        // Its own process group, and no signal blocked (a worker thread that spawns it may block some).
+        _ = posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
         _ = posix_spawnattr_setpgroup(&attributes, 0)
+        var none = sigset_t()
+        sigemptyset(&none)
+        _ = posix_spawnattr_setsigmask(&attributes, &none)
         let argv = ([executable] + arguments).map { strdup($0) }
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
