@@ -66,7 +66,7 @@ final class ClipFrames {
                 (still, frames) = (pixels, nil)
             }
         } else {
-            let frames = ReadAheadVideoDecoder(decoder)
+            let frames = try ReadAheadVideoDecoder(decoder)
             do {
                 guard let first = try frames.next() else { throw noFrame }
                 current = first

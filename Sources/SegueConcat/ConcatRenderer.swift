@@ -116,12 +116,17 @@ public final class ConcatRenderer {
         let audioDone = DispatchSemaphore(value: 0)
         if let writer = encoder.audioWriter() {
             let audio = ConcatAudio(concatenation, layout: audioLayout)
-            Thread.detachNewThread {
-                do { try audio.run(into: writer) } catch {
-                    audioError.set(error)
-                    encoder.abort()  // unblocks the picture side at once
+            do {
+                try WorkerThread.start(for: output) {
+                    do { try audio.run(into: writer) } catch {
+                        audioError.set(error)
+                        encoder.abort()  // unblocks the picture side at once
+                    }
+                    audioDone.signal()
                 }
-                audioDone.signal()
+            } catch {
+                encoder.cancel()
+                throw error
             }
         } else {
             audioDone.signal()
@@ -130,16 +135,18 @@ public final class ConcatRenderer {
             try picture()
             try encoder.finish()
         } catch {
-            // The sound's error first when it stopped the encoder (it is recorded before the abort).
+            // A write error ffmpeg reported (a full disk) first: the picture's and the sound's
+            // closed pipes follow from it. Then the sound's error when it stopped the encoder (it
+            // is recorded before the abort).
             let cause = audioError.get()
             encoder.cancel()
             audioDone.wait()
-            throw cause ?? error
+            throw encoder.writeFailure ?? cause ?? error
         }
         audioDone.wait()
         if let error = audioError.get() {
             encoder.cancel()
-            throw error
+            throw encoder.writeFailure ?? error
         }
         try encoder.commit()
     }

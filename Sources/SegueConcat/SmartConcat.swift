@@ -7,7 +7,9 @@
 //   1. each source's video stream is remuxed alone (`-map 0:v:0 -c copy`) into a private
 //      temporary directory, so the concat list holds only video streams and an out point cannot
 //      be reached early through another stream's packets;
-//   2. its packets give the keyframes (ffprobe, no decoding); `SmartPlan` decides the pieces;
+//   2. its packets give the keyframes (ffprobe, no decoding), of which only IDR pictures without
+//      leading pictures are cut points (`VideoPackets.cleanH264Keyframes`: a copy cut at an open
+//      GOP's keyframe loses frames); `SmartPlan` decides the pieces;
 //   3. each rendered piece is a video-only MP4 made by the normal renderer over its output frames
 //      (as 4:2:0 when the sources are BT.709 4:2:0, so untouched inputs meet no colour conversion);
 //      meanwhile the whole sound is mixed and encoded once into a sound-only file;
@@ -19,7 +21,7 @@
 // The sound is always mixed and encoded whole: it is cheap, and a crossfade changes it anyway.
 // Copied frames decode bit-identically to the source's. When the inputs differ (or are stills,
 // rotated, of variable frame rate, or the output asks for another size, rate or codec) the
-// reason is reported and everything is rendered.
+// reason is reported and everything is rendered; so it is when open GOPs leave nothing to copy.
 import Foundation
 import SegueAnimation
 import SegueCore
@@ -60,11 +62,13 @@ extension ConcatRenderer {
             Result {
                 let clip = c.clips[k]
                 let copy = directory + "/source-\(k).mp4"
-                try runFFmpeg(["-i", clip.path, "-map", "0:\(clip.video.index)", "-c", "copy", "-an", "-sn", "-dn", "-f", "mp4", copy], for: clip.path)
+                try FFmpeg.run(["-i", FFmpeg.fileArgument(clip.path), "-map", "0:\(clip.video.index)", "-c", "copy", "-an", "-sn", "-dn",
+                                "-f", "mp4", FFmpeg.fileArgument(copy)], for: clip.path)
                 return (copy, try MediaProbe.videoPackets(path: copy))
             }
         }
         var copies: [String] = [], keyframes: [[Int]] = [], counts: [Int] = [], packets: [VideoPackets] = []
+        var openGOPs: String?  // the first clip with keyframes that are not clean cut points
         for (k, clip) in c.clips.enumerated() {
             let (copy, list) = try prepared[k].get()
             let frames = list.packets.compactMap { $0.pts }.sorted()
@@ -77,7 +81,9 @@ extension ConcatRenderer {
             }
             copies.append(copy)
             packets.append(list)
-            keyframes.append(list.packets.filter(\.isKeyframe).compactMap { $0.pts }.map { Int((list.seconds($0 - first) * c.fps).rounded()) }.sorted())
+            let clean = list.cleanH264Keyframes(inFile: copy)
+            if openGOPs == nil, clean.count < list.packets.count(where: \.isKeyframe) { openGOPs = clip.name }
+            keyframes.append(clean.compactMap { list.packets[$0].pts }.map { Int((list.seconds($0 - first) * c.fps).rounded()) }.sorted())
             counts.append(frames.count)
         }
         timings.smartPreparation = clock.lap()
@@ -87,6 +93,11 @@ extension ConcatRenderer {
         } catch {
             try render(progress: progress)
             return SmartReport(fallbackReason: error.message, plan: nil)
+        }
+        if plan.copiedFrames == 0, let clip = openGOPs {
+            let reason = "\(clip) has open GOPs (keyframes that are not IDR pictures), so no stretch can be copied without losing frames"
+            try render(progress: progress)
+            return SmartReport(fallbackReason: reason, plan: nil)
         }
         // 3: the rendered pieces, encoded to join the copied ones.
         var matched = settings
@@ -101,14 +112,14 @@ extension ConcatRenderer {
                 var keyframeClip: Int?
                 if n > 0, case let .copy(k, sourceFrames, _) = plan.pieces[n - 1], sourceFrames.upperBound < counts[k] { keyframeClip = k }
                 rendered.append(RenderedPiece(path: path, frames: frames, keyframeClip: keyframeClip))
-                list += "file '\(path)'\nduration \(FFmpegText.seconds(Double(frames.count) / c.fps))\n"
+                list += FFmpeg.concatListEntry(path) + "\nduration \(FFmpegText.seconds(Double(frames.count) / c.fps))\n"
             case let .copy(k, sourceFrames, _):
                 let p = packets[k]
                 let first = p.packets.compactMap { $0.pts }.min()!
                 func keyframe(_ index: Int) -> VideoPackets.Packet? {
                     p.packets.first { $0.isKeyframe && $0.pts.map { Int((p.seconds($0 - first) * c.fps).rounded()) } == index }
                 }
-                list += "file '\(copies[k])'\n"
+                list += FFmpeg.concatListEntry(copies[k]) + "\n"
                 // At the keyframe's own timestamp (rounded up to the µs, so the seek finds it).
                 let start = keyframe(sourceFrames.lowerBound)?.pts ?? first
                 list += "inpoint \(FFmpegText.secondsRoundedUp(p.seconds(start)))\n"
@@ -134,7 +145,8 @@ extension ConcatRenderer {
         // 4: the pieces joined, with the sound, both copied.
         _ = clock.lap()
         let encoder = try MovieEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format, settings: settings,
-                                       videoInput: .copy(inputArguments: ["-f", "concat", "-safe", "0", "-i", listPath]), copiedSound: soundPath)
+                                       videoInput: .copy(inputArguments: ["-f", "concat", "-safe", "0", "-i", FFmpeg.fileArgument(listPath)]),
+                                       copiedSound: soundPath, duration: Double(c.frameCount) / c.fps)
         try encoder.finish()
         try encoder.commit()
         timings.smartJoin = clock.lap()
@@ -231,26 +243,5 @@ enum FFmpegText {
     /// "30" or "29.97".
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(format: "%.3f", value)
-    }
-}
-
-/// Runs ffmpeg to completion (stream copies, clip generation; no pipes), registered for Ctrl-C.
-/// - Throws: `MediaError.ffmpegNotFound`, `.invalidVideo` with its last stderr line.
-package func runFFmpeg(_ arguments: [String], for path: String) throws {
-    let executable = try FFmpeg.ffmpegExecutable(for: path)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    try TemporaryFiles.launch(process)
-    let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    TemporaryFiles.unregister(process: process.processIdentifier)
-    guard process.terminationStatus == 0 else {
-        let line = MediaProbe.lastLine(String(decoding: stderr, as: UTF8.self), dropping: path).map { ": " + $0 } ?? ""
-        throw MediaError.invalidVideo(path: path, reason: "ffmpeg exited with status \(process.terminationStatus)\(line)")
     }
 }

@@ -40,7 +40,7 @@ public final class AudioDecoder {
         if stream.channels == 1, channels > 1 {
             filters += ",pan=\(channels)c|" + (0..<channels).map { "c\($0)=c0" }.joined(separator: "|")
         }
-        arguments += ["-i", path, "-map", "0:\(stream.index)", "-vn", "-sn", "-dn", "-af", filters,
+        arguments += ["-i", FFmpeg.fileArgument(path), "-map", "0:\(stream.index)", "-vn", "-sn", "-dn", "-af", filters,
                       "-ar", String(sampleRate), "-ac", String(channels), "-f", "f32le", "pipe:1"]
         tool = try ToolProcess(executable: ffmpeg, arguments: arguments, pipeInput: false, pipeOutput: true, path: path)
     }

@@ -52,8 +52,40 @@ public enum FFmpeg {
         !FileIO.isDirectory(path) && access(path, X_OK) == 0
     }
 
+    // MARK: - Arguments
+
+    /// `path` as ffmpeg and ffprobe must be given a file, input or output: `file:PATH`. Given as
+    /// it is, a name with a colon is taken for a protocol (`12:30.mp4`, `take:2.mp4`); the
+    /// `file:` protocol reads and writes the path as written (relative ones from the current
+    /// directory), for every demuxer and muxer (seekable, so MP4's fast start works) and inside a
+    /// concat list. The one place that decides how a path reaches ffmpeg.
+    public static func fileArgument(_ path: String) -> String { "file:" + path }
+
+    /// A `file` line of an ffconcat list naming `path` (quoted; the list must be read with `-safe 0`).
+    public static func concatListEntry(_ path: String) -> String {
+        "file '" + fileArgument(path).replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     /// `fps` as ffmpeg expects it on the command line ("30", "29.97").
     static func rate(_ fps: Double) -> String {
         fps == fps.rounded() && abs(fps) < 1e9 ? String(Int(fps)) : String(fps)
+    }
+
+    // MARK: - Running
+
+    /// Runs ffmpeg to completion with `arguments` (after `-hide_banner -loglevel error -nostdin
+    /// -y`), with no pipes but its stderr: stream copies, remuxes, generated clips. Paths in the
+    /// arguments go through `fileArgument(_:)`. The child is registered for Ctrl-C.
+    /// - Parameter path: the file the work is about, named in errors.
+    /// - Throws: `.ffmpegNotFound`, `.systemLimit`, `.invalidVideo` with ffmpeg's last stderr line.
+    public static func run(_ arguments: [String], for path: String) throws(MediaError) {
+        let executable = try ffmpegExecutable(for: path)
+        let tool = try ToolProcess(executable: executable, arguments: ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments,
+                                   pipeInput: false, pipeOutput: false, path: path)
+        let (status, stderr) = tool.wait()
+        guard status == 0 else {
+            let line = MediaProbe.lastLine(stderr, dropping: path).map { ": " + $0 } ?? ""
+            throw .invalidVideo(path: path, reason: "ffmpeg exited with status \(status)\(line)")
+        }
     }
 }

@@ -46,9 +46,30 @@ enum FileIO {
         case EROFS: return "\(dir) is on a read-only file system"
         case EISDIR: return "a directory is in the way"
         case ENOSPC: return "no space left on the device"
-        default: return message(code)
+        default: return descriptorShortage(code) ?? message(code)
         }
     }
+
+    /// For `EMFILE` and `ENFILE`, what ran out and what to do; nil for other errors.
+    static func descriptorShortage(_ code: Int32) -> String? {
+        switch code {
+        case EMFILE:
+            var limit = rlimit()
+            let known = getrlimit(resourceLimitOpenFiles, &limit) == 0 && limit.rlim_cur < 1 << 31
+            return "too many open files (this process may have \(known ? String(limit.rlim_cur) : "only a few") open; "
+                + "raise the limit with `ulimit -n`, e.g. to 1024)"
+        case ENFILE:
+            return "too many open files in the system; close some programs and try again"
+        default:
+            return nil
+        }
+    }
+
+    #if canImport(Glibc)
+    private static let resourceLimitOpenFiles = Int32(RLIMIT_NOFILE.rawValue)
+    #else
+    private static let resourceLimitOpenFiles = RLIMIT_NOFILE
+    #endif
 
     /// Whether `path` names an existing directory.
     static func isDirectory(_ path: String) -> Bool {
@@ -75,6 +96,35 @@ enum FileIO {
 
     // MARK: - Reading
 
+    /// Why a file of `mode` cannot be read as an input, nil for a regular file. Anything else (a
+    /// FIFO, socket or device) may block or never end; `noun` names what to save to a file.
+    static func kindProblem(_ mode: mode_t, noun: String) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "it is a directory, not a file"
+        case S_IFIFO: "it is a pipe (FIFO), not a regular file; save the \(noun) to a file first"
+        case S_IFCHR, S_IFBLK: "it is a device, not a regular file"
+        default: "it is not a regular file"
+        }
+    }
+
+    /// Checks that `path` is an existing, readable regular file, without opening it (so a FIFO
+    /// is refused at once instead of waiting for a writer).
+    /// - Throws: `.fileNotFound`, `.unreadable` (the kind of file, permission).
+    static func requireRegularFile(_ path: String, noun: String) throws(MediaError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw .fileNotFound(path: path) }
+            throw .unreadable(path: path, reason: code == EACCES ? "permission denied" : message(code))
+        }
+        if let problem = kindProblem(info.st_mode, noun: noun) { throw .unreadable(path: path, reason: problem) }
+        if access(path, R_OK) != 0 {
+            let code = errno
+            throw .unreadable(path: path, reason: code == EACCES ? "permission denied" : message(code))
+        }
+    }
+
     /// Reads a whole regular file of at most `limit` bytes. Anything else (a FIFO, socket or
     /// device, which may block or never end) is refused before a byte is read, a larger file
     /// from its size, and `head` sees the first bytes (up to 64 KiB) before the rest is read,
@@ -87,18 +137,12 @@ enum FileIO {
             let code = errno
             if code == ENOENT { throw .fileNotFound(path: path) }
             if code == EACCES || code == EPERM { throw .unreadable(path: path, reason: "permission denied") }
-            throw .unreadable(path: path, reason: message(code))
+            throw .unreadable(path: path, reason: descriptorShortage(code) ?? message(code))
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: message(errno)) }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw .unreadable(path: path, reason: "it is a directory, not a file")
-        case S_IFIFO: throw .unreadable(path: path, reason: "it is a pipe (FIFO), not a regular file; save the image to a file first")
-        case S_IFCHR, S_IFBLK: throw .unreadable(path: path, reason: "it is a device, not a regular file")
-        default: throw .unreadable(path: path, reason: "it is not a regular file")
-        }
+        if let problem = kindProblem(info.st_mode, noun: "image") { throw .unreadable(path: path, reason: problem) }
         let size = Int(info.st_size)
         guard size <= limit else {
             throw .unreadable(path: path, reason: "it is \(size) bytes, more than the \(limit)-byte limit for an input image")
@@ -171,6 +215,41 @@ enum FileIO {
         }
         return total
     }
+
+    /// A pipe whose two ends are close-on-exec and above the standard descriptors (so that
+    /// handing them to a child as its stdin, stdout or stderr never overwrites one another).
+    /// - Returns: (read end, write end), or the errno that stopped it.
+    static func makePipe() -> Result<(read: Int32, write: Int32), PipeFailure> {
+        var fds: [Int32] = [-1, -1]
+        let made = fds.withUnsafeMutableBufferPointer { buffer in
+            if let pipe2 = pipeWithFlags { return pipe2(buffer.baseAddress!, O_CLOEXEC) }
+            return pipe(buffer.baseAddress!)
+        }
+        guard made == 0 else { return .failure(PipeFailure(code: errno)) }
+        for i in 0..<2 {
+            if fds[i] < 3 {
+                let moved = fcntl(fds[i], F_DUPFD_CLOEXEC, 3)
+                let code = errno
+                close(fds[i])
+                fds[i] = moved
+                if moved < 0 {
+                    if fds[1 - i] >= 0 { close(fds[1 - i]) }
+                    return .failure(PipeFailure(code: code))
+                }
+            } else {
+                _ = fcntl(fds[i], F_SETFD, FD_CLOEXEC)
+            }
+        }
+        return .success((fds[0], fds[1]))
+    }
+
+    /// A failed `pipe`: its errno.
+    struct PipeFailure: Error { let code: Int32 }
+
+    /// glibc's `pipe2` (not in the Swift module's headers), which sets close-on-exec atomically.
+    private static let pipeWithFlags: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32)? = {
+        dlsym(dlopen(nil, RTLD_NOW), "pipe2").map { unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self) }
+    }()
 
     /// Sends `signal` to process `pid`.
     static func send(_ signal: Int32, to pid: Int32) {

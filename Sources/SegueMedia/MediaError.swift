@@ -31,6 +31,12 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
     case ffmpegFailed(path: String, status: Int32, stderr: String)
     /// A video's stream information could not be understood.
     case invalidVideo(path: String, reason: String)
+    /// The system refused a resource the work needs (a file descriptor, a thread, a process);
+    /// `reason` says which and what to raise or free.
+    case systemLimit(path: String, reason: String)
+    /// ffmpeg ended, but the file it wrote is not the whole output (a full disk, a cut-short
+    /// write); nothing was published at `path`.
+    case incompleteOutput(path: String, reason: String)
 
     /// The file the error is about.
     public var path: String {
@@ -38,7 +44,8 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
         case let .fileNotFound(path), let .unreadable(path, _), let .unknownFormat(path, _),
              let .corrupt(path, _, _), let .unsupportedImage(path, _), let .imageTooLarge(path, _), let .unknownOutputFormat(path, _),
              let .unwritable(path, _), let .writeFailed(path, _), let .encodingFailed(path, _, _),
-             let .ffmpegNotFound(path, _), let .ffmpegFailed(path, _, _), let .invalidVideo(path, _):
+             let .ffmpegNotFound(path, _), let .ffmpegFailed(path, _, _), let .invalidVideo(path, _),
+             let .systemLimit(path, _), let .incompleteOutput(path, _):
             path
         }
     }
@@ -76,6 +83,10 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
                 : "\(path): ffmpeg exited with status \(status):\n\(stderr)"
         case let .invalidVideo(path, reason):
             "\(path): cannot read the video: \(reason)"
+        case let .systemLimit(path, reason):
+            "\(path): \(reason)"
+        case let .incompleteOutput(path, reason):
+            "\(path): the output could not be completed: \(reason); \(path) was left as it was"
         }
     }
 }

@@ -81,27 +81,6 @@ public struct AudioStreamInfo: Sendable, Hashable {
     public var duration: Double?
 }
 
-/// The packets of a video stream in decode order (`MediaProbe.videoPackets`).
-public struct VideoPackets: Sendable, Hashable {
-    /// One packet's timestamps (nil when the container has none) and keyframe flag.
-    public struct Packet: Sendable, Hashable {
-        /// Presentation timestamp in time-base units.
-        public var pts: Int64?
-        /// Decoding timestamp in time-base units.
-        public var dts: Int64?
-        /// Whether decoding can start here.
-        public var isKeyframe: Bool
-    }
-
-    /// The time base: one unit is numerator/denominator seconds.
-    public var timeBaseNumerator: Int64, timeBaseDenominator: Int64
-    /// The packets in file order.
-    public var packets: [Packet]
-
-    /// `units` in seconds.
-    public func seconds(_ units: Int64) -> Double { Double(units) * Double(timeBaseNumerator) / Double(timeBaseDenominator) }
-}
-
 /// What ffprobe says about a media file.
 public struct MediaInfo: Sendable, Hashable {
     /// The file.
@@ -142,7 +121,7 @@ public enum MediaProbe {
         try VideoFile.checkReadable(path)
         let ffprobe = try FFmpeg.ffprobeExecutable(for: path)
         let result = try ToolProcess.run(executable: ffprobe, arguments: [
-            "-v", "error", "-show_format", "-show_streams", "-of", "json", path,
+            "-v", "error", "-show_format", "-show_streams", "-of", "json", FFmpeg.fileArgument(path),
         ], path: path)
         guard result.status == 0 else {
             throw .invalidVideo(path: path, reason: lastLine(result.stderr, dropping: path) ?? "ffprobe exited with status \(result.status)")
@@ -151,13 +130,14 @@ public enum MediaProbe {
     }
 
     /// The packets of the first video stream, in file (decode) order: timestamps in the stream's
-    /// time base and whether each is a keyframe. Reads the container only (no decoding).
+    /// time base, whether each is a keyframe, and where it lies in the file. Reads the container
+    /// only (no decoding).
     /// - Throws: `.invalidVideo` when ffprobe cannot read the file.
     public static func videoPackets(path: String) throws(MediaError) -> VideoPackets {
         try VideoFile.checkReadable(path)
         let ffprobe = try FFmpeg.ffprobeExecutable(for: path)
         let result = try ToolProcess.run(executable: ffprobe, arguments: [
-            "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=time_base:packet=pts,dts,flags", "-of", "csv=p=0", path,
+            "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=time_base:packet=pts,dts,size,pos,flags", "-of", "csv=p=0", FFmpeg.fileArgument(path),
         ], path: path)
         guard result.status == 0 else {
             throw .invalidVideo(path: path, reason: lastLine(result.stderr, dropping: path) ?? "ffprobe exited with status \(result.status)")
@@ -169,8 +149,10 @@ public enum MediaProbe {
             if fields.count == 1, fields[0].contains("/") {
                 let parts = fields[0].split(separator: "/")
                 if parts.count == 2, let n = Int64(parts[0]), let d = Int64(parts[1]), n > 0, d > 0 { timeBase = (n, d) }
-            } else if fields.count >= 3 {
-                packets.append(VideoPackets.Packet(pts: Int64(fields[0]), dts: Int64(fields[1]), isKeyframe: fields[2].hasPrefix("K")))
+            } else if fields.count >= 5 {
+                // ffprobe's own order: pts, dts, size, pos, flags.
+                packets.append(VideoPackets.Packet(pts: Int64(fields[0]), dts: Int64(fields[1]), isKeyframe: fields[4].hasPrefix("K"),
+                                                   size: Int(fields[2]), position: Int64(fields[3])))
             }
         }
         guard let timeBase else { throw .invalidVideo(path: path, reason: "ffprobe gave no time base") }
@@ -252,7 +234,10 @@ public enum MediaProbe {
     /// The last non-empty line of a tool's stderr, without a leading "PATH: ".
     public static func lastLine(_ stderr: String, dropping path: String) -> String? {
         guard var line = stderr.split(whereSeparator: \.isNewline).last.map(String.init) else { return nil }
-        if line.hasPrefix(path + ": ") { line.removeFirst(path.count + 2) }
+        for prefix in [FFmpeg.fileArgument(path) + ": ", path + ": "] where line.hasPrefix(prefix) {
+            line.removeFirst(prefix.count)
+            break
+        }
         // "[h264 @ 0x55bc81fdafc0] Error …": the codec's name without the address.
         if line.hasPrefix("["), let at = line.range(of: " @ 0x"), let close = line.range(of: "] ", range: at.upperBound..<line.endIndex) {
             line = String(line[line.index(after: line.startIndex)..<at.lowerBound]) + ": " + line[close.upperBound...]

@@ -14,7 +14,8 @@
 //
 // The output is written under a hidden temporary name next to the destination (registered with
 // TemporaryFiles, as is the FIFO's directory) and renamed into place only by `commit()` after
-// ffmpeg exits with status 0: a failure, a cancel or Ctrl-C leaves no output behind.
+// ffmpeg exits with status 0 and `finish()` found the file whole (`EncodedOutput`: readable, with
+// its streams and length): a failure, a full disk, a cancel or Ctrl-C leaves no output behind.
 import Foundation
 
 #if canImport(Glibc)
@@ -48,8 +49,9 @@ public enum MovieVideoInput: Sendable, Hashable {
     /// the encoder takes them as they are, with no colour conversion.
     case rawYUV420
 
-    /// An ffmpeg input (its arguments, ending with `-i SOURCE`) whose first video stream is
-    /// copied as it is (`-c:v copy`), e.g. a concat list of stretches.
+    /// An ffmpeg input (its arguments, ending with `-i SOURCE`, paths written with
+    /// `FFmpeg.fileArgument`) whose first video stream is copied as it is (`-c:v copy`), e.g. a
+    /// concat list of stretches.
     case copy(inputArguments: [String])
     /// No picture: a file of sound alone (encoded once, e.g. for a join that copies it).
     case soundOnly
@@ -86,20 +88,29 @@ public final class MovieEncoder: @unchecked Sendable {
     private let process: ToolProcess
     private let fifoDirectory: String?
     private let cancelled = Locked(false)
-    private var exitStatus: (status: Int32, stderr: String)?
+    private var checked: EncodedOutput?
     private var committed = false
+    /// The length the output should have when its picture is copied.
+    private let copiedDuration: Double?
+    /// Whether the sound is copied from a file.
+    private let copiesSound: Bool
+    /// Sample frames written through the sound writer.
+    private let soundFrames = Locked(0)
+    private let writeErrors = FFmpegWriteErrors()
 
     /// Starts ffmpeg.
     /// - Parameters:
     ///   - audio: the layout of the sound written through `audioWriter()`; nil (or a GIF) for none.
     ///   - copiedSound: a file whose first audio stream is the movie's sound as it is (`-c:a
     ///     copy`), instead of sound written through `audioWriter()` (`audio` is then ignored).
+    ///   - duration: seconds the movie lasts when its picture is copied (`.copy`), checked by
+    ///     `finish()`; appended frames and written sound give the length otherwise.
     /// - Throws: `.unknownOutputFormat`, `.encodingFailed` (settings that do not fit the
     ///   container), `.imageTooLarge`, `.ffmpegNotFound`, `.unwritable` — all before anything
     ///   is created at the destination.
     public init(path: String, width: Int, height: Int, fps: Double, format: MovieFormat? = nil,
                 settings: MovieSettings = MovieSettings(), audio: AudioLayout? = .standard,
-                videoInput: MovieVideoInput = .rawFrames, copiedSound: String? = nil) throws(MediaError) {
+                videoInput: MovieVideoInput = .rawFrames, copiedSound: String? = nil, duration: Double? = nil) throws(MediaError) {
         precondition(fps.isFinite && fps > 0, "fps must be positive and finite")
         precondition(videoInput != .soundOnly || copiedSound == nil, "a sound-only movie encodes its sound")
         guard let format = format ?? MovieFormat(pathExtensionOf: path) else {
@@ -136,6 +147,8 @@ public final class MovieEncoder: @unchecked Sendable {
         self.videoInput = videoInput
         self.temporaryPath = temporary
         self.fifoDirectory = fifoDirectory
+        copiedDuration = duration
+        copiesSound = copiedSound != nil
         var arguments = ["-hide_banner", "-loglevel", "error", "-y"]
         // Inputs: the picture (first, when there is one), then the sound.
         switch videoInput {
@@ -149,9 +162,9 @@ public final class MovieEncoder: @unchecked Sendable {
         }
         let soundInput = videoInput == .soundOnly ? 0 : 1
         if let audio, let fifoDirectory {
-            arguments += ["-f", "f32le", "-ar", String(audio.sampleRate), "-ac", String(audio.channels), "-i", fifoDirectory + "/audio.f32"]
+            arguments += ["-f", "f32le", "-ar", String(audio.sampleRate), "-ac", String(audio.channels), "-i", FFmpeg.fileArgument(fifoDirectory + "/audio.f32")]
         } else if let copiedSound {
-            arguments += ["-i", copiedSound]
+            arguments += ["-i", FFmpeg.fileArgument(copiedSound)]
         }
         if videoInput != .soundOnly { arguments += ["-map", "0:v:0"] }
         if audio != nil || copiedSound != nil { arguments += ["-map", "\(soundInput):a:0"] }
@@ -167,9 +180,11 @@ public final class MovieEncoder: @unchecked Sendable {
             arguments += audio == nil ? ["-an"] : settings.audioArguments(for: format)
         }
         if format == .mp4 || format == .mov { arguments += ["-movflags", "+faststart"] }
-        arguments += ["-f", format.muxer, temporary]
+        arguments += ["-f", format.muxer, FFmpeg.fileArgument(temporary)]
         do {
-            process = try ToolProcess(executable: executable, arguments: arguments, pipeInput: videoInput.isRaw, pipeOutput: false, path: path)
+            let watch = writeErrors
+            process = try ToolProcess(executable: executable, arguments: arguments, pipeInput: videoInput.isRaw, pipeOutput: false, path: path,
+                                      stderrLines: { watch.offer($0) })
             tool = process
         } catch {
             Self.remove(temporary: temporary, fifoDirectory: fifoDirectory)
@@ -197,6 +212,7 @@ public final class MovieEncoder: @unchecked Sendable {
             cancelled.withLock { $0 = true }
             let (status, stderr) = tool.wait()
             removeTemporaries()
+            if let problem = writeErrors.problem { throw .incompleteOutput(path: path, reason: problem) }
             if status != 0 { throw Self.failure(path: path, status: status, stderr: stderr, temporary: temporaryPath) }
             throw .writeFailed(path: path, reason: "ffmpeg stopped reading frames (\(FileIO.message(code)))")
         }
@@ -223,15 +239,18 @@ public final class MovieEncoder: @unchecked Sendable {
     /// A writer for the sound, to be used on one other thread; nil for a silent movie.
     public func audioWriter() -> MovieAudioWriter? {
         guard let audio, let fifoDirectory else { return nil }
-        return MovieAudioWriter(fifo: fifoDirectory + "/audio.f32", channels: audio.channels, cancelled: cancelled, path: path)
+        return MovieAudioWriter(fifo: fifoDirectory + "/audio.f32", channels: audio.channels, cancelled: cancelled, path: path,
+                                written: soundFrames)
     }
 
     // MARK: - Ending
 
-    /// Ends the picture and waits for ffmpeg to finish (the sound writer must close its stream
-    /// too). The output stays under its temporary name until `commit()`.
+    /// Ends the picture, waits for ffmpeg to finish (the sound writer must close its stream
+    /// too) and checks what it wrote (`EncodedOutput`). The output stays under its temporary
+    /// name until `commit()`.
     /// - Throws: `.encodingFailed` without frames or when ffmpeg wrote nothing, `.writeFailed` when
-    ///   ffmpeg fails; the temporary is then removed.
+    ///   ffmpeg fails, `.incompleteOutput` when the file is not whole (a full disk); the
+    ///   temporary is then removed.
     public func finish() throws(MediaError) {
         guard let tool else { preconditionFailure("MovieEncoder used after finish() or cancel()") }
         guard frameCount > 0 || !videoInput.isRaw else {
@@ -243,32 +262,50 @@ public final class MovieEncoder: @unchecked Sendable {
         guard status == 0 else {
             cancelled.withLock { $0 = true }
             removeTemporaries()
+            if let problem = writeErrors.problem { throw .incompleteOutput(path: path, reason: problem) }
             throw Self.failure(path: path, status: status, stderr: stderr, temporary: temporaryPath)
         }
-        // ffmpeg said it succeeded; the file must say so too (an encoder that wrote nothing, or a
-        // stand-in for ffmpeg, must not leave an empty movie behind an exit status of 0).
-        var info = stat()
-        guard stat(temporaryPath, &info) == 0, info.st_size > 0 else {
+        // ffmpeg said it succeeded; the file must say so too (a full disk can end with status 0).
+        let output = EncodedOutput(path: path, temporaryPath: temporaryPath, formatName: format.description,
+                                   hasVideo: videoInput != .soundOnly, hasAudio: audio != nil || copiesSound,
+                                   duration: expectedDuration)
+        do {
+            try output.verify(writeError: writeErrors.problem)
+        } catch {
             cancelled.withLock { $0 = true }
             removeTemporaries()
-            throw .encodingFailed(path: path, format: format.description, message: "ffmpeg exited with status 0 but wrote no \(format.description) data")
+            throw error
         }
-        exitStatus = (status, stderr)
+        checked = output
+    }
+
+    /// ffmpeg's report of a failed write (a full disk) as the error to show, once ffmpeg has ended
+    /// (after `finish()` or `cancel()`), nil when it reported none. When ffmpeg stops on a full
+    /// disk, the picture and the sound writers only see a closed pipe; this is the cause.
+    public var writeFailure: MediaError? { writeErrors.problem.map { .incompleteOutput(path: path, reason: $0) } }
+
+    /// Seconds the finished movie should last: the frames appended, the sound written, or the
+    /// length given for a copied picture; nil when unknown.
+    private var expectedDuration: Double? {
+        let picture = videoInput.isRaw ? Double(frameCount) / fps : copiedDuration
+        let sound = audio.map { Double(soundFrames.withLock { $0 }) / Double($0.sampleRate) }
+        switch (picture, sound) {
+        case let (p?, s?): return max(p, s)
+        case let (p, s): return p ?? s
+        }
     }
 
     /// Renames the finished movie onto `path`.
     /// - Throws: `.unwritable`; the temporary is then removed.
     public func commit() throws(MediaError) {
-        precondition(exitStatus != nil, "commit() needs a successful finish()")
-        exitStatus = nil
-        let fd = open(temporaryPath, O_RDONLY | O_CLOEXEC)
-        if fd >= 0 { _ = fsync(fd); closeDescriptor(fd) }
-        guard rename(temporaryPath, path) == 0 else {
-            let code = errno
+        guard let output = checked else { preconditionFailure("commit() needs a successful finish()") }
+        checked = nil
+        do {
+            try output.publish()
+        } catch {
             removeTemporaries()
-            throw .unwritable(path: path, reason: FileIO.creationFailure(code, path: path))
+            throw error
         }
-        TemporaryFiles.unregister(temporaryPath)
         committed = true
         removeFIFO()
     }
@@ -282,7 +319,7 @@ public final class MovieEncoder: @unchecked Sendable {
             tool.kill()
             _ = tool.wait()
         }
-        exitStatus = nil
+        checked = nil
         if !committed { removeTemporaries() }
     }
 
@@ -328,14 +365,16 @@ public final class MovieAudioWriter: @unchecked Sendable {
     private let fifo: String
     private let cancelled: Locked<Bool>
     private let path: String
+    private let written: Locked<Int>
     private var fd: Int32 = -1
     private var finished = false
 
-    fileprivate init(fifo: String, channels: Int, cancelled: Locked<Bool>, path: String) {
+    fileprivate init(fifo: String, channels: Int, cancelled: Locked<Bool>, path: String, written: Locked<Int>) {
         self.fifo = fifo
         self.channels = channels
         self.cancelled = cancelled
         self.path = path
+        self.written = written
     }
 
     deinit { if fd >= 0 { closeDescriptor(fd) } }
@@ -360,6 +399,7 @@ public final class MovieAudioWriter: @unchecked Sendable {
                 throw .writeFailed(path: path, reason: "ffmpeg stopped reading the sound (\(FileIO.message(errno)))")
             }
         }
+        written.withLock { $0 += samples.count / channels }
     }
 
     /// Ends the sound stream (ffmpeg sees its end).

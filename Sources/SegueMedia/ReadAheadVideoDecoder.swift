@@ -1,7 +1,9 @@
 // A `TimedVideoDecoder` read ahead on its own thread. An ffmpeg decoder writes into a pipe that
 // holds far less than one frame of RGBA, so read in step with the caller it decodes only while the
 // caller waits for it. Read ahead, it decodes the next frames while the caller draws transitions
-// or feeds the encoder, and the two overlap on separate cores.
+// or feeds the encoder, and the two overlap on separate cores. A reading thread that cannot start
+// (no memory for its stack) is reported by the initializer, so no caller waits for frames that
+// no thread will decode.
 import Foundation
 
 /// Decodes a video's frames ahead of the caller, up to `depth` of them, on a thread of its own.
@@ -31,13 +33,27 @@ public final class ReadAheadVideoDecoder: @unchecked Sendable {
     /// Starts reading `decoder` ahead.
     /// - Parameter depth: frames that may wait decoded, besides the ones the caller holds (the
     ///   caller may hold up to `held` frames at once before handing any back).
-    public init(_ decoder: TimedVideoDecoder, depth: Int = 2, held: Int = 2) {
+    /// - Throws: `.systemLimit` when the reading thread cannot start; `decoder` is then closed.
+    public convenience init(_ decoder: TimedVideoDecoder, depth: Int = 2, held: Int = 2) throws(MediaError) {
+        try self.init(decoder, depth: depth, held: held) { (body) throws(MediaError) in try WorkerThread.start(for: decoder.path, body) }
+    }
+
+    /// Starts reading `decoder` ahead on a thread started by `startThread` (which throws when it
+    /// cannot start one).
+    init(_ decoder: TimedVideoDecoder, depth: Int, held: Int,
+         startThread: (@escaping @Sendable () -> Void) throws(MediaError) -> Void) throws(MediaError) {
         precondition(depth >= 1 && held >= 1, "depth and held must be at least 1")
         self.decoder = decoder
         frameByteCount = decoder.frameByteCount
         buffers = (0..<(depth + held)).map { _ in .allocate(byteCount: decoder.frameByteCount, alignment: 64) }
         free = buffers
-        Thread.detachNewThread { [self] in produce() }
+        do {
+            try startThread { [self] in produce() }
+        } catch {
+            running = false
+            decoder.close()
+            throw error
+        }
     }
 
     deinit {

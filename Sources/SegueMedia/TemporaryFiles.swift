@@ -23,9 +23,15 @@ import Foundation
 public enum TemporaryFiles {
     // MARK: - Registry
 
-    /// Registers a temporary path (file or directory) to remove if the process is interrupted.
+    /// Registers a temporary path (file or directory) to remove if the process is interrupted;
+    /// once an interrupt's cleanup has begun, removes it at once instead (it came too late).
     public static func register(_ path: String) {
-        state.withLock { _ = $0.paths.insert(path) }
+        let late = state.withLock { state -> Bool in
+            guard !state.interrupted else { return true }
+            state.paths.insert(path)
+            return false
+        }
+        if late { try? FileManager.default.removeItem(atPath: path) }
     }
 
     /// Forgets a temporary path (it was renamed into place or removed).
@@ -33,19 +39,16 @@ public enum TemporaryFiles {
         state.withLock { _ = $0.paths.remove(path) }
     }
 
-    /// Registers a child process that writes to a registered path, to kill before cleaning up.
+    /// Registers a child process that writes to a registered path, to kill before cleaning up;
+    /// once an interrupt's cleanup has begun, kills it at once instead: a child started between
+    /// the cleanup's kill and the process's exit would otherwise outlive it.
     public static func register(process pid: Int32) {
-        state.withLock { _ = $0.processes.insert(pid) }
-    }
-
-    /// Starts `process` and registers it, as one step that never overlaps the interrupt cleanup:
-    /// a child started between the cleanup's kill and the process's exit would go on writing
-    /// (or encoding) after its parent is gone.
-    public static func launch(_ process: Process) throws {
-        try whileAcceptingWrites { () throws in
-            try process.run()
-            register(process: process.processIdentifier)
+        let late = state.withLock { state -> Bool in
+            guard !state.interrupted else { return true }
+            state.processes.insert(pid)
+            return false
         }
+        if late { kill(pid, SIGKILL) }
     }
 
     /// Forgets a child process (it has exited).

@@ -80,7 +80,7 @@ public final class TimedVideoDecoder {
             arguments += ["-ss", String(format: "%.6f", start)]
         }
         timestampShift = shift
-        arguments += ["-i", path, "-map", "0:\(stream.index)", "-an", "-sn", "-dn", "-vf", chain, "-fps_mode", "passthrough"]
+        arguments += ["-i", FFmpeg.fileArgument(path), "-map", "0:\(stream.index)", "-an", "-sn", "-dn", "-vf", chain, "-fps_mode", "passthrough"]
         if let frameLimit { arguments += ["-frames:v", String(frameLimit)] }
         arguments += ["-f", "rawvideo", "-pix_fmt", pixelFormat.rawValue, "pipe:1"]
         let queue = TimestampQueue()
@@ -120,8 +120,20 @@ public final class TimedVideoDecoder {
         let got = tool.read(into: buffer)
         if got == frameByteCount {
             // The frame's timestamp line precedes its bytes; wait boundedly in case it is malformed.
-            guard let stamp = timestamps.next(timeout: 60) else {
-                close()
+            // An ffmpeg that stopped on a decoding error may have sent the frame without its line.
+            var stamp: Int64??
+            for _ in 0..<600 {
+                stamp = timestamps.next(timeout: 0.1)
+                if stamp != nil || tool.hasExited { break }
+            }
+            if stamp == nil { stamp = timestamps.next(timeout: 0.5) }
+            guard let stamp else {
+                self.tool = nil
+                tool.kill()
+                let (status, stderr) = tool.wait()
+                if status != 0, status != 128 + SIGKILL, let reason = MediaProbe.lastLine(stderr, dropping: path) {
+                    throw .corrupt(path: path, format: "video", message: "decoding stopped after \(framesRead) frames: \(reason)")
+                }
                 throw .invalidVideo(path: path, reason: "ffmpeg gave frame \(framesRead + 1) without a timestamp")
             }
             framesRead += 1

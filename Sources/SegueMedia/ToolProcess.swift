@@ -4,9 +4,16 @@
 // starts, so the child can never block on a full stderr pipe while we block writing its stdin
 // or reading its stdout. Only the last `stderrLimit` bytes are kept.
 //
-// Foundation's Process (Linux) closes every other descriptor in the child and starts it in its
-// own process group, so two encoders never hold each other's pipes open and a terminal's Ctrl-C
-// reaches only Segue (whose interrupt handler kills registered children).
+// The child is started with `posix_spawn` here rather than Foundation's `Process`, for three
+// reasons. Every failure is reported as what it is: a missing executable, too many open files
+// (Foundation's `Pipe` then hands out descriptor -1 and the spawn fails with "Bad file
+// descriptor"), or no memory for a thread. Nothing else is made per child: `Process` opens a
+// socket pair and a run loop (an epoll, an eventfd and a timerfd) on every thread that waits,
+// and when descriptors run out the run loop or libdispatch traps instead of failing. And waiting
+// is a plain `waitpid`. As with `Process`, the child gets only its stdin, stdout and stderr (every
+// other descriptor is closed: ours are close-on-exec, and `closefrom` covers a host's), and runs
+// in its own process group, so a terminal's Ctrl-C reaches only Segue (whose interrupt handler
+// kills registered children).
 
 import Foundation
 
@@ -14,91 +21,138 @@ import Foundation
 final class ToolProcess {
     /// The file the tool works on, for errors.
     let path: String
-    /// The write end of the child's stdin, when piped.
-    private(set) var input: FileHandle?
-    /// The read end of the child's stdout, when piped.
-    private(set) var output: FileHandle?
+    /// The child's process id.
+    let pid: Int32
+    /// The write end of the child's stdin when piped, else -1.
+    private var input: Int32
+    /// The read end of the child's stdout when piped, else -1.
+    private var output: Int32
 
-    private let process: Process
     private let errors: StderrCollector
-    private var waited = false
+    /// Whether the child has been reaped (its pid may then belong to another process).
+    private let reaped = Locked(false)
+    private var result: (status: Int32, stderr: String)?
 
     /// Starts `executable` with `arguments`.
     /// - Parameter stderrLines: called on the draining thread with each complete stderr line;
     ///   a line for which it returns true is consumed (not kept for error messages).
-    /// - Throws: `.ffmpegNotFound` when the executable cannot be started.
+    /// - Throws: `.ffmpegNotFound` when the executable cannot be run; `.systemLimit` when a pipe,
+    ///   the process or the draining thread cannot be made (too many open files, no memory).
     init(executable: String, arguments: [String], pipeInput: Bool, pipeOutput: Bool, path: String,
          stderrLines: (@Sendable (Substring) -> Bool)? = nil) throws(MediaError) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let stdinPipe = pipeInput ? Pipe() : nil
-        let stdoutPipe = pipeOutput ? Pipe() : nil
-        let stderrPipe = Pipe()
-        process.standardInput = stdinPipe ?? FileHandle.nullDevice
-        process.standardOutput = stdoutPipe ?? FileHandle.nullDevice
-        process.standardError = stderrPipe
+        var opened: [Int32] = []
+        func closeAll() { for fd in opened { _ = close(fd) } }
+        func makePipe() throws(MediaError) -> (read: Int32, write: Int32) {
+            switch FileIO.makePipe() {
+            case let .success(pipe):
+                opened += [pipe.read, pipe.write]
+                return pipe
+            case let .failure(failure):
+                closeAll()
+                throw Self.startFailure(failure.code, executable: executable, path: path)
+            }
+        }
+        let stdinPipe = pipeInput ? try makePipe() : nil
+        let stdoutPipe = pipeOutput ? try makePipe() : nil
+        let stderrPipe = try makePipe()
+        // Registered at once: a child that an interrupt's cleanup already missed is killed by
+        // the registration itself (see `TemporaryFiles.register(process:)`).
+        let spawned = Self.spawn(executable: executable, arguments: arguments,
+                                 stdin: stdinPipe?.read, stdout: stdoutPipe?.write, stderr: stderrPipe.write)
+        if case let .success(child) = spawned { TemporaryFiles.register(process: child) }
+        let pid: Int32
+        switch spawned {
+        case let .success(child):
+            pid = child
+        case let .failure(failure):
+            closeAll()
+            throw Self.startFailure(failure.code, executable: executable, path: path)
+        }
+        // The child's ends belong to the child now.
+        for fd in [stdinPipe?.read, stdoutPipe?.write, stderrPipe.write].compactMap({ $0 }) { _ = close(fd) }
         do {
-            try TemporaryFiles.launch(process)
+            errors = try StderrCollector(stderrPipe.read, path: path, lines: stderrLines)
         } catch {
-            throw .ffmpegNotFound(path: path, searched: "\(executable) could not be started: \(error.localizedDescription)")
+            for fd in [stdinPipe?.write, stdoutPipe?.read, stderrPipe.read].compactMap({ $0 }) { _ = close(fd) }
+            FileIO.send(SIGKILL, to: pid)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            TemporaryFiles.unregister(process: pid)
+            throw error
         }
         self.path = path
-        self.process = process
-        self.input = stdinPipe?.fileHandleForWriting
-        if let input { FileIO.enlargePipeBuffer(input.fileDescriptor) }
-        self.output = stdoutPipe?.fileHandleForReading
-        self.errors = StderrCollector(stderrPipe.fileHandleForReading, lines: stderrLines)
+        self.pid = pid
+        input = stdinPipe?.write ?? -1
+        output = stdoutPipe?.read ?? -1
+        if input >= 0 { FileIO.enlargePipeBuffer(input) }
     }
 
     deinit {
         // Owners wait explicitly; this only stops a child that would otherwise be orphaned.
-        if !waited {
+        if result == nil {
             kill()
             _ = wait()
         }
     }
 
-    /// The child's process id.
-    var pid: Int32 { process.processIdentifier }
-
     /// Writes all of `bytes` to the child's stdin.
     /// - Returns: nil, or the errno that stopped the write (`EPIPE` when the child has exited).
     func write(_ bytes: UnsafeRawBufferPointer) -> Int32? {
-        guard let input else { return EBADF }
-        return FileIO.writeAll(input.fileDescriptor, bytes)
+        guard input >= 0 else { return EBADF }
+        return FileIO.writeAll(input, bytes)
     }
 
     /// Reads exactly `count` bytes from the child's stdout into `buffer`.
     /// - Returns: the number of bytes read: `count`, or fewer at end of output.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        guard let output else { return 0 }
-        return FileIO.readFully(output.fileDescriptor, buffer)
+        guard output >= 0 else { return 0 }
+        return FileIO.readFully(output, buffer)
     }
 
     /// Closes the child's stdin, so it sees end of input.
     func closeInput() {
-        try? input?.close()
-        input = nil
+        if input >= 0 { _ = close(input) }
+        input = -1
     }
 
-    /// Kills the child at once.
+    /// Whether the child has exited (without reaping it: `wait()` still collects its status).
+    var hasExited: Bool {
+        reaped.withLock { reaped in
+            if reaped { return true }
+            var info = siginfo_t()
+            return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
+        }
+    }
+
+    /// Kills the child at once (nothing once it has been reaped).
     func kill() {
-        if process.isRunning { FileIO.send(SIGKILL, to: process.processIdentifier) }
+        reaped.withLock { reaped in
+            if !reaped { FileIO.send(SIGKILL, to: pid) }
+        }
     }
 
     /// Waits for the child to exit (closing its stdin and stdout first).
     /// - Returns: its exit status (or 128 + signal), and the tail of its stderr.
     func wait() -> (status: Int32, stderr: String) {
+        if let result { return result }
         closeInput()
-        try? output?.close()
-        output = nil
-        process.waitUntilExit()
-        waited = true
-        TemporaryFiles.unregister(process: process.processIdentifier)
-        let status = process.terminationReason == .uncaughtSignal
-            ? 128 + process.terminationStatus : process.terminationStatus
-        return (status, errors.tail())
+        if output >= 0 { _ = close(output) }
+        output = -1
+        // Wait for the exit without reaping, so that `kill()` from another thread can never hit
+        // a process that took over the pid; then reap under the lock.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+        TemporaryFiles.unregister(process: pid)  // the interrupt handler must not kill it once reaped
+        var raw: Int32 = 0
+        reaped.withLock { reaped in
+            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+            reaped = true
+        }
+        let signal = raw & 0x7F
+        let status = signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
+        let result = (status, errors.tail())
+        self.result = result
+        return result
     }
 
     /// Runs a tool to completion, collecting stdout (for `ffprobe`).
@@ -114,6 +168,58 @@ final class ToolProcess {
         let (status, stderr) = tool.wait()
         return (status, collected, stderr)
     }
+
+    // MARK: - Starting
+
+    /// The error for a child that could not be started because of `code`.
+    private static func startFailure(_ code: Int32, executable: String, path: String) -> MediaError {
+        if let shortage = FileIO.descriptorShortage(code) { return .systemLimit(path: path, reason: shortage) }
+        switch code {
+        case ENOENT, EACCES, ENOEXEC, ENOTDIR, ELOOP:
+            return .ffmpegNotFound(path: path, searched: "\(executable) could not be started: \(FileIO.message(code))")
+        default:
+            return .systemLimit(path: path, reason: "could not start \(FileIO.lastComponent(of: executable)) (\(FileIO.message(code))); "
+                + "free some memory or raise the process's limits (`ulimit -v`, `ulimit -u`)")
+        }
+    }
+
+    /// `posix_spawn`s `executable` in a process group of its own, with no signal blocked, with the
+    /// given descriptors as its stdin, stdout and stderr (/dev/null for a nil one) and no others.
+    private static func spawn(executable: String, arguments: [String], stdin: Int32?, stdout: Int32?, stderr: Int32) -> Result<Int32, FileIO.PipeFailure> {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        for (fd, target, mode) in [(stdin, STDIN_FILENO, O_RDONLY), (stdout, STDOUT_FILENO, O_WRONLY), (Optional(stderr), STDERR_FILENO, O_WRONLY)] {
+            let code = fd.map { posix_spawn_file_actions_adddup2(&actions, $0, target) }
+                ?? posix_spawn_file_actions_addopen(&actions, target, "/dev/null", mode, 0)
+            if code != 0 { return .failure(FileIO.PipeFailure(code: code)) }
+        }
+        if let closeFrom = closeDescriptorsFrom { _ = closeFrom(&actions, 3) }
+        // Its own process group, and no signal blocked (a worker thread that spawns it may block some).
+        _ = posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
+        _ = posix_spawnattr_setpgroup(&attributes, 0)
+        var none = sigset_t()
+        sigemptyset(&none)
+        _ = posix_spawnattr_setsigmask(&attributes, &none)
+        let argv = ([executable] + arguments).map { strdup($0) }
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let code = (argv + [nil]).withUnsafeBufferPointer { arguments in
+            posix_spawn(&pid, executable, &actions, &attributes, arguments.baseAddress!, environ)
+        }
+        return code == 0 ? .success(pid) : .failure(FileIO.PipeFailure(code: code))
+    }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later; not in the Swift
+    /// module's headers): closes a host's inheritable descriptors in the child.
+    private static let closeDescriptorsFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np").map {
+            unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        }
+    }()
 }
 
 /// Drains a pipe on a background thread, keeping the last bytes. With a line handler, each
@@ -125,9 +231,11 @@ final class StderrCollector: Sendable {
     private let data = Locked([UInt8]())
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ handle: FileHandle, lines handler: (@Sendable (Substring) -> Bool)? = nil) {
+    /// Starts draining `fd` (which it closes at the end).
+    /// - Throws: `.systemLimit` when the draining thread cannot start (`fd` is then left open).
+    init(_ fd: Int32, path: String, lines handler: (@Sendable (Substring) -> Bool)? = nil) throws(MediaError) {
         let data = self.data, done = self.done
-        Thread.detachNewThread {
+        try WorkerThread.start(for: path) {
             var chunk = [UInt8](repeating: 0, count: 4096)
             var partial = [UInt8]()
             func keep(_ bytes: ArraySlice<UInt8>) {
@@ -137,7 +245,7 @@ final class StderrCollector: Sendable {
                 }
             }
             while true {
-                let n = chunk.withUnsafeMutableBytes { FileIO.readSome(handle.fileDescriptor, $0) }
+                let n = chunk.withUnsafeMutableBytes { FileIO.readSome(fd, $0) }
                 guard n > 0 else { break }
                 guard let handler else { keep(chunk[0..<n]); continue }
                 partial += chunk[0..<n]
@@ -153,7 +261,7 @@ final class StderrCollector: Sendable {
                 let line = String(decoding: partial, as: UTF8.self)
                 if !handler(line[...]) { keep(partial[...]) }
             }
-            try? handle.close()
+            _ = close(fd)
             done.signal()
         }
     }

@@ -52,7 +52,7 @@ public enum VideoFile {
         let entries = "stream=codec_name,width,height,r_frame_rate,avg_frame_rate,nb_frames"
             + (countFrames ? ",nb_read_frames" : "") + ":format=duration"
         let arguments = ["-v", "error", "-select_streams", "v:0"] + (countFrames ? ["-count_frames"] : [])
-            + ["-show_entries", entries, "-of", "default=noprint_wrappers=1", path]
+            + ["-show_entries", entries, "-of", "default=noprint_wrappers=1", FFmpeg.fileArgument(path)]
         let result = try ToolProcess.run(executable: ffprobe, arguments: arguments, path: path)
         guard result.status == 0 else { throw .ffmpegFailed(path: path, status: result.status, stderr: result.stderr) }
         var fields = [String: String]()
@@ -94,10 +94,11 @@ public enum VideoFile {
         return value
     }
 
-    static func checkReadable(_ path: String) throws(MediaError) {
-        if !FileIO.exists(path) { throw .fileNotFound(path: path) }
-        if FileIO.isDirectory(path) { throw .unreadable(path: path, reason: "it is a directory, not a file") }
-        if access(path, R_OK) != 0 { throw .unreadable(path: path, reason: FileIO.message(errno)) }
+    /// Checks that `path` is a readable regular file before a tool opens it (a FIFO would make
+    /// ffprobe or ffmpeg wait for a writer for ever; a device may never end).
+    /// - Throws: `.fileNotFound`, `.unreadable` naming the kind of file.
+    public static func checkReadable(_ path: String) throws(MediaError) {
+        try FileIO.requireRegularFile(path, noun: "stream")
     }
 }
 
@@ -128,7 +129,7 @@ public final class VideoDecoder {
         self.path = path
         self.scale = scale
         tool = try ToolProcess(executable: ffmpeg, arguments: [
-            "-hide_banner", "-loglevel", "error", "-nostdin", "-noautorotate", "-i", path,
+            "-hide_banner", "-loglevel", "error", "-nostdin", "-noautorotate", "-i", FFmpeg.fileArgument(path),
             "-map", "0:v:0", "-f", "rawvideo", "-pix_fmt", "rgba", "-",
         ], pipeInput: false, pipeOutput: true, path: path)
     }

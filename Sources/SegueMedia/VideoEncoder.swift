@@ -4,8 +4,9 @@
 //          <per-format options> TEMPORARY
 //
 // ffmpeg writes to a hidden temporary next to the destination (registered with TemporaryFiles);
-// `finish()` renames it into place only when ffmpeg exits with status 0, so a failed, cancelled
-// or interrupted encode never leaves a partial video at the destination.
+// `finish()` renames it into place only when ffmpeg exits with status 0 and the file passes
+// `EncodedOutput`'s check (readable, whole), so a failed, cancelled, interrupted or cut-short
+// encode (a full disk) never leaves a partial video at the destination.
 
 import SegueCore
 
@@ -42,6 +43,7 @@ public final class VideoEncoder {
     public private(set) var frameCount = 0
 
     private var tool: ToolProcess?
+    private let writeErrors = FFmpegWriteErrors()
 
     /// Starts ffmpeg for a video of `width`x`height` pixels at `fps` frames per second.
     /// - Parameter format: The format, or nil to take it from `path`'s extension.
@@ -64,7 +66,9 @@ public final class VideoEncoder {
         self.temporaryPath = temporary
         let arguments = VideoEncoder.arguments(width: width, height: height, fps: fps, format: format, output: temporary)
         do {
-            tool = try ToolProcess(executable: executable, arguments: arguments, pipeInput: true, pipeOutput: false, path: path)
+            let watch = writeErrors
+            tool = try ToolProcess(executable: executable, arguments: arguments, pipeInput: true, pipeOutput: false, path: path,
+                                   stderrLines: { watch.offer($0) })
         } catch {
             removeTemporary()
             throw error
@@ -88,7 +92,7 @@ public final class VideoEncoder {
         case .apng:
             arguments += ["-c:v", "apng", "-plays", "0", "-f", "apng"]
         }
-        return arguments + [output]
+        return arguments + [FFmpeg.fileArgument(output)]
     }
 
     // MARK: - Frames
@@ -128,8 +132,10 @@ public final class VideoEncoder {
 
     // MARK: - Ending
 
-    /// Ends the input, waits for ffmpeg, and renames the finished video onto `path`.
-    /// - Throws: `.encodingFailed` when no frame was appended, `.ffmpegFailed`, `.unwritable`;
+    /// Ends the input, waits for ffmpeg, checks what it wrote (`EncodedOutput`) and renames the
+    /// finished video onto `path`.
+    /// - Throws: `.encodingFailed` when no frame was appended or ffmpeg wrote nothing,
+    ///   `.ffmpegFailed`, `.incompleteOutput` (a full disk, a file cut short), `.unwritable`;
     ///   in every case the temporary is removed and `path` untouched.
     public func finish() throws(MediaError) {
         guard let tool else { preconditionFailure("VideoEncoder used after finish(), cancel() or a failure") }
@@ -141,24 +147,19 @@ public final class VideoEncoder {
         self.tool = nil
         guard status == 0 else {
             removeTemporary()
+            if let problem = writeErrors.problem { throw .incompleteOutput(path: path, reason: problem) }
             throw .ffmpegFailed(path: path, status: status, stderr: stderr)
         }
-        // ffmpeg said it succeeded; the file must say so too (an encoder that wrote nothing, or a
-        // stand-in for ffmpeg, must not leave an empty video behind an exit status of 0).
-        var info = stat()
-        guard stat(temporaryPath, &info) == 0, info.st_size > 0 else {
-            removeTemporary()
-            throw .encodingFailed(path: path, format: format.description,
-                                  message: "ffmpeg exited with status 0 but wrote no \(format.description) data")
+        // ffmpeg said it succeeded; the file must say so too (a full disk can end with status 0).
+        let output = EncodedOutput(path: path, temporaryPath: temporaryPath, formatName: format.description, hasVideo: true, hasAudio: false,
+                                   duration: format == .apng ? nil : Double(frameCount) / fps)
+        do {
+            try output.verify(writeError: writeErrors.problem)
+        } catch {
+            output.removeTemporary()
+            throw error
         }
-        let fd = open(temporaryPath, O_RDONLY | O_CLOEXEC)
-        if fd >= 0 { _ = fsync(fd); close(fd) }
-        guard rename(temporaryPath, path) == 0 else {
-            let code = errno
-            removeTemporary()
-            throw .unwritable(path: path, reason: FileIO.creationFailure(code, path: path))
-        }
-        TemporaryFiles.unregister(temporaryPath)
+        try output.publish()
     }
 
     /// Stops ffmpeg and removes the partial output. Does nothing after `finish()`.
@@ -175,6 +176,7 @@ public final class VideoEncoder {
         self.tool = nil
         let (status, stderr) = tool.wait()
         removeTemporary()
+        if let problem = writeErrors.problem { return .incompleteOutput(path: path, reason: problem) }
         if status != 0 { return .ffmpegFailed(path: path, status: status, stderr: stderr) }
         return .writeFailed(path: path, reason: "ffmpeg stopped reading frames (\(reason))")
     }

@@ -59,13 +59,13 @@ public struct ConcatBenchmark {
         for k in 0..<3 {
             let path = dir + "/clip\(k + 1).mp4"
             log("making \(path.split(separator: "/").last!) (\(width)x\(height), \(clipSeconds) s at \(fps) fps, keyframe every second, AAC)")
-            try runFFmpeg(["-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=\(fps):d=\(clipSeconds),hue=h=\(k * 120)",
+            try FFmpeg.run(["-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=\(fps):d=\(clipSeconds),hue=h=\(k * 120)",
                                   "-f", "lavfi", "-i", "sine=frequency=\(300 * (k + 1)):sample_rate=48000:duration=\(clipSeconds)",
                                   "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-g", String(fps), "-keyint_min", String(fps),
                                   "-sc_threshold", "0", "-vf", "scale=out_color_matrix=bt709:out_range=tv", "-pix_fmt", "yuv420p",
                                   // Tagged as HD video is (cameras and phones tag it).
                                   "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
-                                  "-c:a", "aac", "-ac", "2", path], for: path)
+                                  "-c:a", "aac", "-ac", "2", FFmpeg.fileArgument(path)], for: path)
             clips.append(path)
         }
         var results: [Result] = []
@@ -76,9 +76,9 @@ public struct ConcatBenchmark {
         log("ffmpeg xfade + acrossfade")
         let reference = dir + "/ffmpeg.mp4"
         results.append(try measure("ffmpeg xfade") {
-            try runFFmpeg(["-i", clips[0], "-i", clips[1], "-i", clips[2], "-filter_complex", graph, "-map", "[v]", "-map", "[a]",
+            try FFmpeg.run(["-i", FFmpeg.fileArgument(clips[0]), "-i", FFmpeg.fileArgument(clips[1]), "-i", FFmpeg.fileArgument(clips[2]), "-filter_complex", graph, "-map", "[v]", "-map", "[a]",
                                   "-c:v", "libx264", "-preset", preset, "-crf", String(crf), "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "192k",
-                                  "-movflags", "+faststart", reference], for: reference)
+                                  "-movflags", "+faststart", FFmpeg.fileArgument(reference)], for: reference)
             return (try MediaProbe.probe(path: reference).video?.frameCount ?? 0, nil, nil)
         })
         let concatenation = try Concatenation(spec: ConcatSpec(clips: clips.map { ClipSpec(path: $0) }, transition: CutSpec(effect: "fade", duration: 1)))

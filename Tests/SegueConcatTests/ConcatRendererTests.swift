@@ -171,4 +171,46 @@ struct ConcatRendererTests {
         #expect(dir.contents == before)
         #expect(TemporaryFiles.registeredPaths.allSatisfy { !$0.hasPrefix(dir.path) })
     }
+
+    /// When ffmpeg stops on a full disk, the sound writer and the picture writer each see a closed
+    /// pipe, the sound's usually first; the error must be ffmpeg's reason, not "ffmpeg stopped
+    /// reading the sound (Broken pipe)". A stand-in encoder reads some of the sound, says "No space
+    /// left on device" and exits; the decoders are the real ffmpeg.
+    @Test("a full disk while sound and picture are written: the error is the full disk, not a broken pipe")
+    func fullDiskDuringTheRender() throws {
+        let dir = try MediaDirectory(), tools = try MediaDirectory()
+        let (a, b) = try makeInputs(dir)
+        let real = try #require((ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+            .map { $0 + "/ffmpeg" }.first { FileManager.default.isExecutableFile(atPath: $0) })
+        let fake = tools.file("ffmpeg")
+        try """
+            #!/bin/sh
+            for last; do :; done
+            case "$last" in
+            *segue-tmp-*)
+                for a; do case "$a" in file:*audio.f32) sound="${a#file:}" ;; esac; done
+                head -c 200000 "$sound" >/dev/null
+                echo "av_interleaved_write_frame(): No space left on device" >&2
+                exit 1 ;;
+            esac
+            exec "\(real)" "$@"
+            """.write(toFile: fake, atomically: true, encoding: .utf8)
+        #expect(chmod(fake, 0o755) == 0)
+        let output = dir.file("out.mp4")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: output))
+        let before = dir.contents
+        var environment = ProcessInfo.processInfo.environment
+        environment[FFmpeg.ffmpegVariable] = fake
+        for _ in 0..<3 {
+            #expect {
+                try FFmpeg.$environment.withValue(environment) {
+                    try renderConcat(ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: b)]), to: output)
+                }
+            } throws: { error in
+                (error as? MediaError) == .incompleteOutput(path: output, reason: "no space left on device")
+            }
+        }
+        #expect(dir.contents == before)
+        #expect(FileManager.default.contents(atPath: output) == Data("old".utf8))
+    }
 }

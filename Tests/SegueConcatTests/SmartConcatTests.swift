@@ -91,4 +91,49 @@ struct SmartConcatTests {
         #expect(report.plan == nil)
         #expect(try streamLengths(dir.file("out.mp4")).frames == 210)
     }
+
+    /// A 4 s 160×120 clip at 30 fps with B-frames and a keyframe every second, with x264's open
+    /// GOPs (`open-gop=1:bframes=3`, the recipe; `-g 30` gives the 4 s clip keyframes to cut
+    /// at, which x264's default interval of 250 frames does not) or closed ones.
+    private func makeGOPSource(_ path: String, open: Bool) throws {
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=160x120:r=30:d=4", "-f", "lavfi", "-i", "sine=frequency=440:duration=4",
+                    "-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p",
+                    "-x264-params", open ? "open-gop=1:bframes=3" : "bframes=3", "-c:a", "aac", path])
+    }
+
+    /// Three clips of 4 s joined by 1 s fades: 300 frames. Cutting a copy at an open GOP's keyframe
+    /// lost frames (298 of 300, shifted copies, "mmco: unref short failure"); only IDR keyframes
+    /// without leading pictures are cut points now, and with none to cut at everything is rendered.
+    @Test("open GOPs: 300 frames equal to a full render; copies are cut only at clean IDR keyframes",
+          arguments: [[true, true, true], [false, true, true]])
+    func openGOPs(open: [Bool]) throws {
+        let dir = try MediaDirectory()
+        let paths = open.indices.map { dir.file("clip\($0).mp4") }
+        for (path, isOpen) in zip(paths, open) { try makeGOPSource(path, open: isOpen) }
+        let concatenation = try Concatenation(spec: ConcatSpec(clips: paths.map { ClipSpec(path: $0) }, transition: CutSpec(effect: "fade", duration: 1)))
+        let settings = MovieSettings(preset: "veryfast", crf: 18)
+        let smart = dir.file("smart.mp4"), full = dir.file("full.mp4")
+        let report = try ConcatRenderer(concatenation, output: smart, settings: settings).renderSmart()
+        try ConcatRenderer(concatenation, output: full, settings: settings).render()
+        if open[0] {
+            #expect(report.fallbackReason == "clip 1 (\(paths[0])) has open GOPs (keyframes that are not IDR pictures), so no stretch can be copied without losing frames")
+        } else {
+            // Clip 1's closed GOPs are copied up to its keyframe at 90; the open ones are rendered.
+            #expect(report.fallbackReason == nil)
+            #expect(report.plan?.pieces == [.copy(clip: 0, sourceFrames: 0..<90, frames: 0..<90), .render(frames: 90..<300)])
+            let hashes = try frameHashes(smart), source = try frameHashes(paths[0])
+            #expect(hashes.count == 300 && Array(hashes[0..<90]) == Array(source[0..<90]))
+        }
+        let errors = try runTool("ffmpeg", ["-v", "error", "-i", smart, "-f", "null", "-"])
+        #expect(errors.status == 0 && errors.stderr.isEmpty, "decoding the smart output: \(errors.stderr)")
+        #expect(try streamLengths(smart).frames == 300)
+        let smartFrames = try decodeFrames(smart).frames, fullFrames = try decodeFrames(full).frames
+        #expect(smartFrames.count == 300 && fullFrames.count == 300)
+        for i in 0..<min(smartFrames.count, fullFrames.count) {
+            var sum = 0
+            for j in smartFrames[i].indices where j % 4 != 3 { sum += abs(Int(smartFrames[i][j]) - Int(fullFrames[i][j])) }
+            let mean = Double(sum) / Double(smartFrames[i].count / 4 * 3)
+            #expect(mean < 5, "frame \(i) differs from the full render by \(mean)")
+        }
+    }
 }

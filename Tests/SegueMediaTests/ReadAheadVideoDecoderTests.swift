@@ -13,7 +13,7 @@ struct ReadAheadVideoDecoderTests {
         let dir = TemporaryDirectory()
         let (path, stream) = try greyRamp(dir, encoder: ["-c:v", "ffv1", "-pix_fmt", "gray"], name: "ramp.mkv")
         let decoder = try TimedVideoDecoder(path: path, stream: stream, width: 16, height: 16, resize: .stretch)
-        let frames = ReadAheadVideoDecoder(decoder, depth: depth, held: 1)
+        let frames = try ReadAheadVideoDecoder(decoder, depth: depth, held: 1)
         defer { frames.close() }
         var n = 0
         while let frame = try frames.next() {
@@ -35,7 +35,7 @@ struct ReadAheadVideoDecoderTests {
         let dir = TemporaryDirectory()
         let (path, stream) = try greyRamp(dir, encoder: ["-c:v", "ffv1", "-pix_fmt", "gray"], name: "ramp.mkv")
         let decoder = try TimedVideoDecoder(path: path, stream: stream, width: 16, height: 16, resize: .stretch)
-        let frames = ReadAheadVideoDecoder(decoder, depth: 2, held: 2)
+        let frames = try ReadAheadVideoDecoder(decoder, depth: 2, held: 2)
         defer { frames.close() }
         var a = try #require(try frames.next())
         for n in 1..<20 {
@@ -53,7 +53,7 @@ struct ReadAheadVideoDecoderTests {
         let dir = TemporaryDirectory()
         let (path, stream) = try greyRamp(dir, encoder: ["-c:v", "ffv1", "-pix_fmt", "gray"], name: "ramp.mkv")
         let decoder = try TimedVideoDecoder(path: path, stream: stream, width: 16, height: 16, resize: .stretch)
-        let frames = ReadAheadVideoDecoder(decoder)
+        let frames = try ReadAheadVideoDecoder(decoder)
         _ = try frames.next()
         frames.close()  // returns: the reading thread has ended
         // Whatever was decoded before the close may still come out, then nothing more.
@@ -76,7 +76,7 @@ struct ReadAheadVideoDecoderTests {
         for k in middle..<min(middle + 400, bytes.count) { bytes[k] = UInt8(truncatingIfNeeded: k &* 37) }
         writeFixture(bytes, to: path)
         let decoder = try TimedVideoDecoder(path: path, stream: stream, width: 64, height: 48, resize: .stretch)
-        let frames = ReadAheadVideoDecoder(decoder)
+        let frames = try ReadAheadVideoDecoder(decoder)
         defer { frames.close() }
         var n = 0
         var error: MediaError?
@@ -94,5 +94,42 @@ struct ReadAheadVideoDecoderTests {
             return
         }
         #expect(format == "video" && message.hasPrefix("decoding stopped after \(n) frames"), "\(message)")
+    }
+
+    @Test("a reading thread that cannot start is an error from the initializer, not a wait for ever; ffmpeg is stopped")
+    func threadCannotStart() throws {
+        let dir = TemporaryDirectory()
+        let (path, stream) = try greyRamp(dir, encoder: ["-c:v", "ffv1", "-pix_fmt", "gray"], name: "ramp.mkv")
+        let decoder = try TimedVideoDecoder(path: path, stream: stream, width: 16, height: 16, resize: .stretch)
+        // A stack no system can give (64 TiB): pthread_create refuses it, as it refuses any stack
+        // under a tight `ulimit -v`.
+        let started = Date()
+        let error = mediaError { () throws(MediaError) in
+            try ReadAheadVideoDecoder(decoder, depth: 2, held: 2) { (body) throws(MediaError) in
+                try WorkerThread.start(for: path, stackSize: 1 << 46, body)
+            }
+        }
+        #expect(Date().timeIntervalSince(started) < 10)
+        guard case let .systemLimit(errorPath, reason)? = error else {
+            Issue.record("expected .systemLimit, got \(String(describing: error))"); return
+        }
+        #expect(errorPath == path)
+        #expect(reason.hasPrefix("could not start a thread ("), "\(reason)")
+        #expect(error?.description.hasSuffix("free some memory or raise the process's limits (`ulimit -v`, `ulimit -u`)") == true)
+        // The decoder was closed with it: ffmpeg is gone and nothing more comes.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: decoder.frameByteCount, alignment: 64)
+        defer { buffer.deallocate() }
+        #expect(try decoder.read(into: buffer) == nil)
+    }
+
+    @Test("a thread that starts runs its work; one that cannot start reports why")
+    func workerThreads() throws {
+        let done = DispatchSemaphore(value: 0)
+        try WorkerThread.start(for: "x") { done.signal() }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        let error = mediaError { () throws(MediaError) in try WorkerThread.start(for: "x", stackSize: 1 << 46) { done.signal() } }
+        guard case let .systemLimit("x", reason)? = error else { Issue.record("expected .systemLimit, got \(String(describing: error))"); return }
+        #expect(reason.hasPrefix("could not start a thread (Resource temporarily unavailable)") || reason.hasPrefix("could not start a thread (Cannot allocate memory)"), "\(reason)")
+        #expect(done.wait(timeout: .now() + 0.2) == .timedOut, "the body never runs")
     }
 }

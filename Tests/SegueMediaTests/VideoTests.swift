@@ -125,7 +125,7 @@ struct VideoTests {
         writeFixture(Array("""
             #!/bin/sh
             for last; do :; done
-            head -c 30000 > "$last"
+            head -c 30000 > "${last#file:}"
             echo "first line of noise" >&2
             echo "simulated encoder crash" >&2
             exit 3
@@ -150,7 +150,7 @@ struct VideoTests {
     @Test func ffmpegFailingAtTheEndLeavesNoOutput() throws {
         let tools = TemporaryDirectory()
         let fake = tools.file("ffmpeg")
-        writeFixture(Array("#!/bin/sh\nfor last; do :; done\ncat > \"$last\"\necho 'muxer failed' >&2\nexit 1\n".utf8), to: fake)
+        writeFixture(Array("#!/bin/sh\nfor last; do :; done\ncat > \"${last#file:}\"\necho 'muxer failed' >&2\nexit 1\n".utf8), to: fake)
         chmod(fake, 0o755)
         writeFixture([7], to: dir.file("out.gif"))
         let error = try withFFmpeg(fake) { () throws -> MediaError? in

@@ -1,0 +1,117 @@
+// The last step of every encoder: what ffmpeg wrote under a temporary name is checked, then
+// renamed onto the destination.
+//
+// Why check a file ffmpeg said it finished: ffmpeg 5.1 can report a failed write ("No space left
+// on device", "Error writing trailer") and still exit with status 0, leaving an MP4 or QuickTime
+// file without its index (the moov atom: nothing can play it), or a Matroska/WebM file without its
+// length. So before anything is replaced, one ffprobe of the temporary file must read it and find
+// the streams that were encoded and about the length that was encoded (within half a second or a
+// tenth); and a write error ffmpeg printed fails the output even when the file looks whole. On any
+// failure the temporary is removed and the destination is left as it was.
+//
+//   ffprobe -v error -show_entries format=duration:stream=codec_type -of json file:TEMPORARY
+
+import Foundation
+
+/// A file an encoder's ffmpeg wrote under a temporary name, and what it must hold.
+struct EncodedOutput {
+    /// The destination, named in errors.
+    let path: String
+    /// The file ffmpeg wrote.
+    let temporaryPath: String
+    /// The container's name for messages ("MP4").
+    let formatName: String
+    /// Whether a video stream and a sound stream were encoded.
+    let hasVideo: Bool, hasAudio: Bool
+    /// Seconds the output lasts, nil when unknown or when the container records none (APNG).
+    let duration: Double?
+
+    /// How far the recorded length may be from `duration`: half a second, or a tenth of it for
+    /// long outputs (a GIF's delays are whole hundredths of a second; sound ends on whole packets).
+    static func tolerance(for duration: Double) -> Double { max(0.5, duration / 10) }
+
+    /// Checks the file: not empty, no write error reported by ffmpeg, readable by ffprobe with the
+    /// expected streams and length.
+    /// - Parameter writeError: a write error ffmpeg printed (`FFmpegWriteErrors`), if any.
+    /// - Throws: `.encodingFailed` for an empty file, `.incompleteOutput` naming the problem,
+    ///   `.ffmpegNotFound` without ffprobe. The caller then removes the temporary.
+    func verify(writeError: String?) throws(MediaError) {
+        var info = stat()
+        guard stat(temporaryPath, &info) == 0, info.st_size > 0 else {
+            throw .encodingFailed(path: path, format: formatName, message: "ffmpeg exited with status 0 but wrote no \(formatName) data")
+        }
+        if let writeError { throw .incompleteOutput(path: path, reason: writeError) }
+        let ffprobe = try FFmpeg.ffprobeExecutable(for: path)
+        let result = try ToolProcess.run(executable: ffprobe, arguments: [
+            "-v", "error", "-show_entries", "format=duration:stream=codec_type", "-of", "json", FFmpeg.fileArgument(temporaryPath),
+        ], path: path)
+        guard result.status == 0 else {
+            let why = MediaProbe.lastLine(result.stderr, dropping: temporaryPath).map { " (\($0))" } ?? ""
+            throw .incompleteOutput(path: path, reason: "the \(formatName) file ffmpeg wrote cannot be read\(why)")
+        }
+        let root = (try? JSONSerialization.jsonObject(with: Data(result.stdout))) as? [String: Any] ?? [:]
+        let types = (root["streams"] as? [[String: Any]] ?? []).compactMap { $0["codec_type"] as? String }
+        if hasVideo, !types.contains("video") { throw .incompleteOutput(path: path, reason: "the file ffmpeg wrote has no video stream") }
+        if hasAudio, !types.contains("audio") { throw .incompleteOutput(path: path, reason: "the file ffmpeg wrote has no sound stream") }
+        guard let expected = duration else { return }
+        let format = root["format"] as? [String: Any] ?? [:]
+        guard let text = format["duration"] as? String, let recorded = Double(text), recorded.isFinite else {
+            throw .incompleteOutput(path: path, reason: "the file ffmpeg wrote records no length (its end is missing)")
+        }
+        guard abs(recorded - expected) <= Self.tolerance(for: expected) else {
+            throw .incompleteOutput(path: path, reason: "the file ffmpeg wrote lasts \(Self.seconds(recorded)), not \(Self.seconds(expected))")
+        }
+    }
+
+    /// Flushes the checked file and renames it onto `path`.
+    /// - Throws: `.unwritable`; the temporary is then removed.
+    func publish() throws(MediaError) {
+        let fd = open(temporaryPath, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 { _ = fsync(fd); _ = close(fd) }
+        guard rename(temporaryPath, path) == 0 else {
+            let code = errno
+            removeTemporary()
+            throw .unwritable(path: path, reason: FileIO.creationFailure(code, path: path))
+        }
+        TemporaryFiles.unregister(temporaryPath)
+    }
+
+    /// Removes the temporary file.
+    func removeTemporary() {
+        unlink(temporaryPath)
+        TemporaryFiles.unregister(temporaryPath)
+    }
+
+    private static func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
+}
+
+/// Watches an encoder's ffmpeg stderr for a failed write, which ffmpeg may report and still exit
+/// with status 0. Thread-safe: lines arrive on the stderr thread.
+final class FFmpegWriteErrors: Sendable {
+    private let first = Locked<String?>(nil)
+
+    /// What ffmpeg says, and how Segue says it.
+    private static let known: [(String, String)] = [
+        ("no space left on device", "no space left on device"),
+        ("disk quota exceeded", "the disk quota is exceeded"),
+        ("file too large", "the file is too large for the file system or the `ulimit -f` limit"),
+        ("input/output error", "an input/output error while writing"),
+        ("read-only file system", "the file system is read-only"),
+    ]
+
+    /// Notes a write error in `line`; never consumes it (it stays in the stderr tail).
+    func offer(_ line: Substring) -> Bool {
+        let lower = line.lowercased()
+        if let (_, reason) = Self.known.first(where: { lower.contains($0.0) }) {
+            first.withLock { if $0 == nil { $0 = reason } }
+        } else if lower.hasPrefix("error writing trailer") || lower.hasPrefix("error closing file")
+                    || lower.hasPrefix("av_interleaved_write_frame()") {
+            let text = String(line.trimmingCharacters(in: .whitespaces))
+            first.withLock { if $0 == nil { $0 = "ffmpeg reported: \(text)" } }
+        }
+        return false
+    }
+
+    /// The first write error seen, in Segue's words.
+    var problem: String? { first.withLock { $0 } }
+}

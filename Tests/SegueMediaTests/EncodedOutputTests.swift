@@ -1,0 +1,130 @@
+// An encoder publishes only what ffmpeg wrote whole. ffmpeg 5.1 can print "No space left on
+// device" and still exit with status 0, leaving an MP4 without its moov atom; stand-ins for ffmpeg
+// (shell scripts) reproduce that and the other ways a file can be wrong after a status of 0: not
+// a movie at all, too short, without the stream that was encoded. Every one must fail with the
+// reason, leave the existing output byte for byte, and remove the temporary.
+import Foundation
+import SegueCore
+@testable import SegueMedia
+import Testing
+
+@Suite("Encoders check what ffmpeg wrote before replacing anything")
+struct EncodedOutputTests {
+    /// A stand-in for ffmpeg: reads all its input, then runs `body` with `$out` the output file
+    /// (its last argument without `file:`), and exits with `body`'s status.
+    private func fakeFFmpeg(_ tools: TemporaryDirectory, _ body: String) -> String {
+        let path = tools.file("ffmpeg")
+        writeFixture(Array("#!/bin/sh\nfor last; do :; done\nout=\"${last#file:}\"\ncat >/dev/null\n\(body)\n".utf8), to: path)
+        chmod(path, 0o755)
+        return path
+    }
+
+    private func withFFmpeg<T>(_ executable: String, _ body: () throws -> T) rethrows -> T {
+        var environment = ProcessInfo.processInfo.environment
+        environment[FFmpeg.ffmpegVariable] = executable
+        environment[FFmpeg.ffprobeVariable] = nil
+        return try FFmpeg.$environment.withValue(environment) { try body() }
+    }
+
+    private static let oldBytes = Array("the film from yesterday".utf8)
+
+    /// Encodes `frames` grey frames of 32×24 at 25 fps to `path` with `VideoEncoder` or `MovieEncoder`.
+    private func encode(_ path: String, frames: Int = 50, movie: Bool) -> MediaError? {
+        let frame = [UInt8](repeating: 128, count: 32 * 24 * 4)
+        return mediaError { () throws(MediaError) in
+            if movie {
+                let encoder = try MovieEncoder(path: path, width: 32, height: 24, fps: 25, audio: nil)
+                for _ in 0..<frames { try frame.withBytes { (raw) throws(MediaError) in try encoder.append(frame: raw) } }
+                try encoder.finish()
+                try encoder.commit()
+            } else {
+                let encoder = try VideoEncoder(path: path, width: 32, height: 24, fps: 25)
+                for _ in 0..<frames { try encoder.append(frame: frame) }
+                try encoder.finish()
+            }
+        }
+    }
+
+    @Test("a full disk ffmpeg reports with status 0: the error says so; the old file stays; no temporary",
+          arguments: [("film.mp4", false), ("film.mp4", true), ("film.mkv", true), ("film.webm", false)])
+    func fullDisk(name: String, movie: Bool) throws {
+        let dir = TemporaryDirectory(), tools = TemporaryDirectory()
+        let fake = fakeFFmpeg(tools, """
+            printf 'ftyp and some mdat but no moov' > "$out"
+            echo "av_interleaved_write_frame(): No space left on device" >&2
+            echo "Error writing trailer of $last: No space left on device" >&2
+            exit 0
+            """)
+        let path = dir.file(name)
+        writeFixture(Self.oldBytes, to: path)
+        let error = withFFmpeg(fake) { encode(path, movie: movie) }
+        #expect(error == .incompleteOutput(path: path, reason: "no space left on device"))
+        #expect(error?.description == "\(path): the output could not be completed: no space left on device; \(path) was left as it was")
+        #expect(readFixture(path) == Self.oldBytes)
+        #expect(dir.contents == [name])
+        #expect(!TemporaryFiles.registeredPaths.contains { $0.hasPrefix(dir.path) })
+    }
+
+    @Test("status 0 and a file that is not a movie, without a word from ffmpeg: refused after one ffprobe", arguments: [false, true])
+    func unreadable(movie: Bool) throws {
+        let dir = TemporaryDirectory(), tools = TemporaryDirectory()
+        let fake = fakeFFmpeg(tools, "printf 'garbage, not a movie' > \"$out\"\nexit 0")
+        let path = dir.file("film.mp4")
+        writeFixture(Self.oldBytes, to: path)
+        let error = withFFmpeg(fake) { encode(path, movie: movie) }
+        guard case let .incompleteOutput(errorPath, reason)? = error else {
+            Issue.record("expected .incompleteOutput, got \(String(describing: error))"); return
+        }
+        #expect(errorPath == path)
+        #expect(reason == "the MP4 file ffmpeg wrote cannot be read (Invalid data found when processing input)")
+        #expect(readFixture(path) == Self.oldBytes)
+        #expect(dir.contents == ["film.mp4"])
+    }
+
+    @Test("status 0 and a real movie of the wrong length or without the picture: refused, naming what is wrong")
+    func wrongContents() throws {
+        let dir = TemporaryDirectory(), tools = TemporaryDirectory()
+        // A 0.2 s video and a sound-only file, made by the real ffmpeg, for the stand-ins to copy.
+        let short = tools.file("short.mp4"), sound = tools.file("sound.mp4")
+        for (arguments, output) in [(["-f", "lavfi", "-i", "color=c=gray:s=32x24:r=25:d=0.2", "-c:v", "libx264", "-pix_fmt", "yuv420p"], short),
+                                    (["-f", "lavfi", "-i", "sine=d=2", "-c:a", "aac"], sound)] {
+            let r = try runTool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments + [output])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let path = dir.file("film.mp4")
+        writeFixture(Self.oldBytes, to: path)
+        let tooShort = withFFmpeg(fakeFFmpeg(tools, "cp '\(short)' \"$out\"\nexit 0")) { encode(path, movie: true) }
+        #expect(tooShort == .incompleteOutput(path: path, reason: "the file ffmpeg wrote lasts 0.20 s, not 2.00 s"))
+        let noPicture = withFFmpeg(fakeFFmpeg(tools, "cp '\(sound)' \"$out\"\nexit 0")) { encode(path, movie: false) }
+        #expect(noPicture == .incompleteOutput(path: path, reason: "the file ffmpeg wrote has no video stream"))
+        #expect(readFixture(path) == Self.oldBytes)
+        #expect(dir.contents == ["film.mp4"])
+    }
+
+    @Test("ffmpeg failing with a full disk (status 1) says so too")
+    func fullDiskWithStatus() throws {
+        let dir = TemporaryDirectory(), tools = TemporaryDirectory()
+        let fake = fakeFFmpeg(tools, "printf 'partial' > \"$out\"\necho \"Error closing file $last: No space left on device\" >&2\nexit 1")
+        let path = dir.file("film.mov")
+        let error = withFFmpeg(fake) { encode(path, movie: true) }
+        #expect(error == .incompleteOutput(path: path, reason: "no space left on device"))
+        #expect(dir.contents.isEmpty)
+    }
+
+    @Test("real encodes of every container pass the check with their length", arguments: ["a.mp4", "a.mov", "a.mkv", "a.webm", "a.gif"])
+    func realEncodesPass(name: String) throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file(name)
+        #expect(encode(path, frames: 3, movie: true) == nil)
+        #expect(dir.contents == [name])
+        let info = try MediaProbe.probe(path: path)
+        #expect(abs((info.duration ?? 0) - 0.12) < 0.1, "\(String(describing: info.duration))")
+    }
+
+    @Test("paths reach ffmpeg as files: a name with a colon is not a protocol")
+    func fileArguments() {
+        #expect(FFmpeg.fileArgument("12:30.mp4") == "file:12:30.mp4")
+        #expect(VideoEncoder.arguments(width: 8, height: 8, fps: 30, format: .gif, output: ".12:30.gif.tmp").last == "file:.12:30.gif.tmp")
+        #expect(FFmpeg.concatListEntry("/tmp/it's:1.mp4") == "file 'file:/tmp/it'\\''s:1.mp4'")
+    }
+}
