@@ -68,8 +68,12 @@ public final class LiveMesh {
     public init(image: Image, request: MeshRequest, options: Options = Options(), configuration: GPUContext.Configuration = .init(),
                 title: String = "segue mesh", report: @escaping (String) -> Void = { _ in }) throws {
         let templates = try request.templates()
-        let points = (width: max(1, Int((Double(image.width) / image.scale).rounded())),
-                      height: max(1, Int((Double(image.height) / image.scale).rounded())))
+        let size = (width: (Double(image.width) / image.scale).rounded(), height: (Double(image.height) / image.scale).rounded())
+        let limit = Double(Image.maximumSide)
+        guard size.width <= limit, size.height <= limit, image.scale > 0 else {
+            throw RenderError.invalidValue("a \(image.width)×\(image.height)-pixel image at scale \(image.scale) needs a window larger than \(Image.maximumSide) points; give a larger scale")
+        }
+        let points = (width: max(1, Int(size.width)), height: max(1, Int(size.height)))
         // Every check of the meshes happens before a window opens.
         _ = try MeshRequest.scenes(templates.start, templates.end, width: Double(points.width), height: Double(points.height))
         view = try LiveView(title: "\(title) — \(Self.name(of: request))", width: points.width, height: points.height,

@@ -212,9 +212,14 @@ struct MeshWindowTests {
         try display.run("xdotool", ["key", "--window", id, "Escape"])
         #expect(held.waitForExit() == 0, "\(held.stderr)")
 
-        let jelly = try LiveProcess(["mesh", "photo.png", "--mesh", "jelly", "--param", "magnitude=0.2", "--window"], display: display, cwd: dir)
-        let jid = try #require(try display.window(named: "segue mesh"), "no window appeared: \(jelly.stderr)")
+        // At --scale 2 the window is the image's size in points: 320×320 pixels → 160×160.
+        try ImageFile.write(Self.photo(width: 320, height: 320), to: dir + "/photo@2x.png")
+        let jelly = try LiveProcess(["mesh", "photo@2x.png", "--scale", "2", "--mesh", "jelly", "--param", "magnitude=0.2", "--window"],
+                                    display: display, cwd: dir)
+        // (By the mesh's name in the title: the ripple's window may linger a moment on the server.)
+        let jid = try #require(try display.window(named: "jelly"), "no window appeared: \(jelly.stderr)")
         let jg = try display.settledGeometry(of: jid)
+        #expect(jg.width == 160 && jg.height == 160, "\(jg)")
         let (shown, _) = try display.waitForScreen { $0[jg.x + jg.width / 2, jg.y + jg.height / 2] != .black }
         let before = Image(width: jg.width, height: jg.height, premultipliedRGBA: Self.crop(shown, jg))
         let (after, moved) = try display.waitForScreen { Self.agreement($0, jg, before) < 0.97 }
@@ -252,6 +257,7 @@ struct MeshWindowTests {
             (["--window", "--repeat", "2"], "error: --repeat and --autoreverse do not apply to --window"),
             (["--window", "--phase-rate", "nan"], "error: --phase-rate must be a finite number"),
             (["--window", "--param", "size=3"], "no parameter 'size'"),
+            (["--window", "--scale", "0.0001"], "a 8×8-pixel image at scale 0.0001 needs a window larger than 16384 points; give a larger scale"),
         ]
         // A mesh file's error names the file once, as given.
         try #"{"vertices": [{"from": [0, 0], "to": [0, 0]}], "faces": [[0, 0, 0, 0]]}"#.write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
