@@ -59,8 +59,7 @@ struct MeshWindowTests {
         // A slow, critically damped release (about 6 s to settle) so the frames between show.
         let live = try LiveProcess(["mesh", "photo.png", "--mesh", "curtain", "--window", "--spring", "response=3,damping-fraction=1"],
                                    display: display, cwd: dir)
-        let id = try #require(try display.window(named: "segue mesh"), "no window appeared: \(live.stderr)")
-        let g = try display.settledGeometry(of: id)
+        let (id, g) = try #require(try Self.openedWindow(display, live), "no window appeared: \(live.stderr)")
         #expect(g.width == 200 && g.height == 300, "the window is the image's size: \(g)")
         let (first, atRest) = try display.waitForScreen { Self.agreement($0, g, rest) >= 0.99 }
         #expect(atRest, "at rest it shows the offline curtain: \(Self.agreement(first, g, rest))")
@@ -125,8 +124,7 @@ struct MeshWindowTests {
         let half = try Self.offline(dir, ["white.png", "--mesh-file", "half.json"])
         let live = try LiveProcess(["mesh", "white.png", "--mesh-file", "full.json", "--to-mesh", "half.json", "--window", "--duration", "4"],
                                    display: display, cwd: dir)
-        let id = try #require(try display.window(named: "segue mesh"), "no window appeared: \(live.stderr)")
-        let g = try display.settledGeometry(of: id)
+        let (id, g) = try #require(try Self.openedWindow(display, live), "no window appeared: \(live.stderr)")
         let (_, isFull) = try display.waitForScreen { Self.agreement($0, g, full) >= 0.99 }
         #expect(isFull, "the first mesh shows")
 
@@ -168,8 +166,7 @@ struct MeshWindowTests {
         let mesh = dir + "/mesh.json"
         try FileManager.default.copyItem(atPath: dir + "/full.json", toPath: mesh)
         let live = try LiveProcess(["mesh", "white.png", "--mesh-file", mesh, "--window", "--watch"], display: display, cwd: dir)
-        let id = try #require(try display.window(named: "segue mesh"), "no window appeared: \(live.stderr)")
-        let g = try display.settledGeometry(of: id)
+        let (id, g) = try #require(try Self.openedWindow(display, live), "no window appeared: \(live.stderr)")
         let (_, isFull) = try display.waitForScreen { Self.fraction($0, g) == 0 && $0[g.x + 1, g.y + 1] == .white }
         #expect(isFull, "the file's mesh shows")
 
@@ -196,36 +193,52 @@ struct MeshWindowTests {
         #expect(live.waitForExit() == 0, "\(live.stderr)")
     }
 
-    @Test("phases run: a held phase shows the offline frame; jelly moves by itself")
-    func phases() throws {
+    @Test("a held phase shows the offline frame")
+    func heldPhase() throws {
         guard let display = try VirtualDisplay() else { return }
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try ImageFile.write(Self.photo(width: 160, height: 160), to: dir + "/photo.png")
         let ripple = try Self.offline(dir, ["photo.png", "--mesh", "ripple", "--param", "phase=1"])
-        let held = try LiveProcess(["mesh", "photo.png", "--mesh", "ripple", "--param", "phase=1", "--window", "--phase-rate", "0"],
+        let live = try LiveProcess(["mesh", "photo.png", "--mesh", "ripple", "--param", "phase=1", "--window", "--phase-rate", "0"],
                                    display: display, cwd: dir)
-        let id = try #require(try display.window(named: "segue mesh"), "no window appeared: \(held.stderr)")
-        let g = try display.settledGeometry(of: id)
+        let (id, g) = try #require(try Self.openedWindow(display, live), "no window appeared: \(live.stderr)")
         let (shot, isRipple) = try display.waitForScreen { Self.agreement($0, g, ripple) >= 0.99 }
         #expect(isRipple, "ripple at phase 1: \(Self.agreement(shot, g, ripple))")
         try display.run("xdotool", ["key", "--window", id, "Escape"])
-        #expect(held.waitForExit() == 0, "\(held.stderr)")
+        #expect(live.waitForExit() == 0, "\(live.stderr)")
+    }
 
+    @Test("a running phase moves the jelly by itself; --scale sizes the window in points")
+    func runningPhase() throws {
+        guard let display = try VirtualDisplay() else { return }
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         // At --scale 2 the window is the image's size in points: 320×320 pixels → 160×160.
         try ImageFile.write(Self.photo(width: 320, height: 320), to: dir + "/photo@2x.png")
-        let jelly = try LiveProcess(["mesh", "photo@2x.png", "--scale", "2", "--mesh", "jelly", "--param", "magnitude=0.2", "--window"],
-                                    display: display, cwd: dir)
-        // (By the mesh's name in the title: the ripple's window may linger a moment on the server.)
-        let jid = try #require(try display.window(named: "jelly"), "no window appeared: \(jelly.stderr)")
-        let jg = try display.settledGeometry(of: jid)
-        #expect(jg.width == 160 && jg.height == 160, "\(jg)")
-        let (shown, _) = try display.waitForScreen { $0[jg.x + jg.width / 2, jg.y + jg.height / 2] != .black }
-        let before = Image(width: jg.width, height: jg.height, premultipliedRGBA: Self.crop(shown, jg))
-        let (after, moved) = try display.waitForScreen { Self.agreement($0, jg, before) < 0.97 }
-        #expect(moved, "the jelly wobbles: \(Self.agreement(after, jg, before))")
-        try display.run("xdotool", ["key", "--window", jid, "Escape"])
-        #expect(jelly.waitForExit() == 0, "\(jelly.stderr)")
+        let live = try LiveProcess(["mesh", "photo@2x.png", "--scale", "2", "--mesh", "jelly", "--param", "magnitude=0.2", "--window"],
+                                   display: display, cwd: dir)
+        let (id, g) = try #require(try Self.openedWindow(display, live), "no window appeared: \(live.stderr)")
+        #expect(g.width == 160 && g.height == 160, "\(g)")
+        let (shown, _) = try display.waitForScreen { $0[g.x + g.width / 2, g.y + g.height / 2] != .black }
+        let before = Image(width: g.width, height: g.height, premultipliedRGBA: Self.crop(shown, g))
+        let (after, moved) = try display.waitForScreen { Self.agreement($0, g, before) < 0.97 }
+        #expect(moved, "the jelly wobbles: \(Self.agreement(after, g, before))")
+        try display.run("xdotool", ["key", "--window", id, "Escape"])
+        #expect(live.waitForExit() == 0, "\(live.stderr)")
+    }
+
+    /// The `segue mesh` window and its settled geometry, looked up again while the X server
+    /// reports no geometry for it (bounded); nil when none appears.
+    static func openedWindow(_ display: VirtualDisplay, _ live: LiveProcess) throws -> (String, Geometry)? {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, live.process.isRunning {
+            guard let id = try display.window(named: "segue mesh", timeout: max(1, deadline.timeIntervalSinceNow)) else { return nil }
+            let g = try display.settledGeometry(of: id)
+            if g.width > 0 && g.height > 0 { return (id, g) }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        return nil
     }
 
     /// The window's pixels of a screenshot.
