@@ -43,10 +43,11 @@ public struct MeshRequest: Sendable {
         self.parameters = parameters
     }
 
-    /// The scenes for a layer of `width` × `height` points; `end` is nil without an end mesh.
-    /// - Throws: `MeshError` (unknown mesh, bad file, parameter out of range, incompatible
-    ///   meshes), `ParameterError` (a parameter no mesh of the request declares, a bad value).
-    public func resolve(width: Double, height: Double) throws -> (start: MeshScene, end: MeshScene?) {
+    /// The meshes, resolved once: built-ins looked up with their parameters parsed, mesh files
+    /// read; build their scenes with ``scenes(_:_:width:height:overrides:)``.
+    /// - Throws: `MeshError` (unknown mesh, bad file), `ParameterError` (a parameter no mesh of
+    ///   the request declares, a bad value).
+    public func templates() throws -> (start: MeshTemplate, end: MeshTemplate?) {
         let definitions = [start, end].compactMap { source -> MeshEffectDefinition? in
             if case let .builtIn(name)? = source { return MeshEffects.named(name) }
             return nil
@@ -55,40 +56,29 @@ public struct MeshRequest: Sendable {
         for (name, _) in parameters where !declared.contains(where: { $0.name == name }) {
             throw ParameterError.unknown(name: name, effect: start.text, known: declared.map(\.name))
         }
-        let first = try scene(start, width: width, height: height)
-        guard let end else { return (first, nil) }
-        let last = try scene(end, width: width, height: height)
-        do { try first.mesh.checkCompatible(with: last.mesh) } catch let error as MeshError {
-            throw MeshError(error.kind, "cannot animate from \(start.text) to \(end.text): \(error.message)")
-        }
-        return (first, last)
+        return (try MeshTemplate(start, parameters: parameters), try end.map { try MeshTemplate($0, parameters: parameters) })
     }
 
-    private func scene(_ source: MeshSource, width: Double, height: Double) throws -> MeshScene {
-        switch source {
-        case let .file(path):
-            do {
-                let file = try MeshFile(contentsOf: URL(fileURLWithPath: path))
-                return MeshScene(mesh: file.mesh, appearance: file.appearance)
-            } catch let error as MeshError {
-                throw MeshError(error.kind, "\(path): \(error.message)")
-            }
-        case let .builtIn(name):
-            guard let definition = MeshEffects.named(name), !definition.isTransition else {
-                let names = MeshEffects.all.filter { !$0.isTransition }.map(\.effect.name)
-                throw MeshError(.invalidParameter, "unknown mesh '\(name)'; the built-in meshes are \(names.joined(separator: ", ")) (or give a .json mesh file)")
-            }
-            var values: [String: ParameterValue] = [:]
-            for (key, value) in parameters {
-                if let p = definition.effect.parameter(named: key) { values[key] = try ParameterValue.parse(value, as: p.type, name: key) }
-            }
-            do {
-                let s = try definition.scene(parameters: values, width: width, height: height)
-                return MeshScene(mesh: s.mesh, appearance: s.appearance)
-            } catch let error as MeshError {
-                throw MeshError(error.kind, "\(name): \(error.message)")
-            }
+    /// The scenes for a layer of `width` × `height` points; `end` is nil without an end mesh.
+    /// - Throws: `MeshError` (unknown mesh, bad file, parameter out of range, incompatible
+    ///   meshes), `ParameterError` (a parameter no mesh of the request declares, a bad value).
+    public func resolve(width: Double, height: Double) throws -> (start: MeshScene, end: MeshScene?) {
+        let (first, last) = try templates()
+        return try Self.scenes(first, last, width: width, height: height)
+    }
+
+    /// The scenes of two templates for a layer of `width` × `height` points, with `overrides`
+    /// for the parameters each declares, checked to be compatible when there is an end mesh.
+    /// - Throws: `MeshError` (parameter out of range, incompatible meshes).
+    public static func scenes(_ start: MeshTemplate, _ end: MeshTemplate?, width: Double, height: Double,
+                              overrides: [String: ParameterValue] = [:]) throws -> (start: MeshScene, end: MeshScene?) {
+        let first = try start.scene(width: width, height: height, overrides: overrides)
+        guard let end else { return (first, nil) }
+        let last = try end.scene(width: width, height: height, overrides: overrides)
+        do { try first.mesh.checkCompatible(with: last.mesh) } catch let error as MeshError {
+            throw MeshError(error.kind, "cannot animate from \(start.source.text) to \(end.source.text): \(error.message)")
         }
+        return (first, last)
     }
 }
 

@@ -12,6 +12,11 @@ struct MeshCommand: ParsableCommand {
         name exists). With --to-mesh the two meshes must be compatible (same vertex and face counts, face \
         indices and depth normalization); the animation follows --timing or --spring, and -o takes a \
         directory, '-' or a video.
+
+        With --window the mesh shows live in a window instead: a held button moves the touch of curtain and
+        bulge, which springs back on release (--spring, default response=0.5,damping-fraction=0.7); jelly and
+        ripple run their phase; a click or space toggles to --to-mesh from wherever the animation is; --watch
+        reloads mesh files. Escape or closing the window quits.
         """)
 
     @Argument(help: "The image (PNG or JPEG).")
@@ -43,20 +48,28 @@ struct MeshCommand: ParsableCommand {
     @Flag(help: "4× multisampled mesh edges.")
     var antialias = false
 
+    @OptionGroup(title: "Live window") var live: MeshWindowOptions
     @OptionGroup var deviceOptions: DeviceOptions
     @OptionGroup(title: "MP4 encoding") var encoder: EncoderOptions
 
     @Option(name: .shortAndLong, help: "Output: an image (.png/.jpg), or with --to-mesh a directory, '-' or a video.")
-    var output: String
+    var output: String?
 
     func validate() throws {
         guard (mesh == nil) != (meshFile == nil) else { throw ValidationError("give exactly one of --mesh or --mesh-file") }
-        try encoder.validate(output: output)
+        if live.window {
+            try validateWindow()
+        } else {
+            guard let output else { throw ValidationError("give -o/--output (or --window to show the mesh live)") }
+            try encoder.validate(output: output)
+        }
         guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a positive number, got \(scale)") }
         try validateFPS(fps)
     }
 
     func run() throws {
+        if live.window { return try runWindow() }
+        guard let output else { throw ValidationError("give -o/--output (or --window to show the mesh live)") }
         let source = try ImageFile.read(path: image, scale: scale)
         let renderer = try MeshSceneRenderer(from: source, context: deviceOptions.context(), framesInFlight: toMesh == nil ? 1 : 3,
                                              antialiasing: antialias)

@@ -73,8 +73,8 @@ struct MeshReferenceTests {
         #expect(mesh.vertices[100].from == Vector2(0.5, 0.5))
     }
 
-    @Test("ripple, ellipse and skew")
-    func others() {
+    @Test("ripple (with its phase), ellipse and skew")
+    func others() throws {
         let ripple = MeshTransform.ripple()
         #expect(ripple.vertices.count == 51 * 51)
         for v in ripple.vertices {
@@ -82,6 +82,13 @@ struct MeshReferenceTests {
             #expect(close(v.to.z, 0.05 * sin(8 * .pi * d)) && v.to.xy == v.from)
         }
         #expect(close(ripple.vertices[25 * 51 + 28].to.z, 0.05 * sin(0.48 * .pi)))  // distance 0.06
+        // A phase moves the rings outward: z = 0.05·sin(8π·d − φ); φ = 0 is the reference mesh.
+        #expect(MeshTransform.ripple(phase: 0) == ripple)
+        let running = MeshTransform.ripple(phase: 1.3)
+        #expect(close(running.vertices[25 * 51 + 28].to.z, 0.05 * sin(0.48 * .pi - 1.3)))
+        #expect(close(running.vertices[0].to.z, 0.05 * sin(8 * .pi * 0.5.squareRoot() - 1.3)))
+        let built = try MeshEffects.named("ripple")!.scene(parameters: ["phase": .float(1.3)], width: 100, height: 100)
+        #expect(built.mesh == running)
 
         let ellipse = MeshTransform.ellipse()
         #expect(ellipse.vertices.count == 31 * 31)

@@ -70,8 +70,11 @@ public enum MeshEffects {
         ) { _, v, _, _ in
             (try .jelly(phase: v["phase"]!.scalar, magnitude: v["magnitude"]!.scalar), .default)
         },
-        MeshEffectDefinition(name: "ripple", summary: "Concentric ripples in depth, lit from the viewer.", transition: false) { _, _, _, _ in
-            (.ripple(), .default)
+        MeshEffectDefinition(
+            name: "ripple", summary: "Concentric ripples in depth, lit from the viewer.", transition: false,
+            parameters: [EffectParameter(name: "phase", type: .float, defaultValue: .float(0), summary: "phase φ in radians (growing: rings move outward)")]
+        ) { _, v, _, _ in
+            (.ripple(phase: v["phase"]!.scalar), .default)
         },
         MeshEffectDefinition(name: "ellipse", summary: "The square mapped onto a rounded ellipse.", transition: false) { _, _, _, _ in
             (.ellipse(), .default)

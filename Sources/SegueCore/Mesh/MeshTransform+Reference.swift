@@ -94,12 +94,16 @@ extension MeshTransform {
         }, depthNormalization: .none)
     }
 
-    /// Concentric ripples in depth: identity 50×50, `to.z = 0.05·sin(8π·|from − (0.5, 0.5)|)`.
-    public static func ripple() -> MeshTransform {
+    /// Concentric ripples in depth: identity 50×50, `to.z = 0.05·sin(8π·|from − (0.5, 0.5)| − φ)`.
+    ///
+    /// - Parameter phase: φ in radians; the reference mesh is φ = 0, and a growing φ moves the
+    ///   rings outward (animate it for running waves). A non-finite phase counts as 0.
+    public static func ripple(phase: Double = 0) -> MeshTransform {
+        let phase = phase.isFinite ? phase : 0
         // The formula is finite everywhere, so the mapping cannot fail.
-        try! identity(rows: 50, columns: 50).mappingVertices { vertex, _ in
+        return try! identity(rows: 50, columns: 50).mappingVertices { vertex, _ in
             var v = vertex
-            v.to.z = 0.05 * sin(8 * Double.pi * (v.from - Vector2(0.5, 0.5)).length)
+            v.to.z = 0.05 * sin(8 * Double.pi * (v.from - Vector2(0.5, 0.5)).length - phase)
             return v
         }
     }

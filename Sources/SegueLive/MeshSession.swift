@@ -1,0 +1,254 @@
+// The state of a live mesh (`segue mesh --window`): what the mesh's live parameters are at each
+// moment, as BCMeshTransformView's demos drive them.
+//
+// - Touch. While a button is held, the `touch` parameter is the pointer's position in unit
+//   coordinates of the layer (x / width, y / height; (0, 0) top-left). On release it returns to
+//   its rest value along a damped spring (SwiftUI's `response`/`dampingFraction`, or any
+//   `Spring`) that starts at the pointer's velocity, per component: the displacement from rest
+//   obeys D'' + (c/m)·D' + (k/m)·D = 0 with D(0) = d0, D'(0) = v0, whose solution is assembled
+//   from the project's `Spring` (progress p_v(t) from 0 toward 1 with initial velocity v):
+//   D(t) = d0·(1 − p_0(t)) + v0·(p_1(t) − p_0(t)). The release ends (touch exactly at rest) once
+//   |D| stays below `settleTolerance`.
+// - Phase. A mesh with a `phase` (jelly, ripple) runs continuously: φ(t) = φ_rest + rate·t.
+// - Toggle. With a second mesh, a click (a press released within `clickSlop` points of where it
+//   landed) or space animates the blend fraction between the meshes (0: the first, 1: the
+//   second) with the offline command's timing curve or spring. A toggle during the animation
+//   starts from the value shown then (UIKit's `beginFromCurrentState`): fraction
+//   f(t) = f_from + (f_to − f_from)·progress(t), over the timing's whole duration.
+//
+// Time comes from an injected `AnimationClock` (a `ManualClock` in tests), so everything is tested
+// without a window; the pointer's velocity is taken from the events' own timestamps.
+import Foundation
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueWindow
+
+/// What a live mesh shows at a moment.
+public struct MeshFrame: Sendable, Equatable {
+    /// The touch point in unit coordinates of the layer; nil at rest (each mesh shows its own
+    /// resting `touch`).
+    public var touch: Vector2?
+    /// The phase in radians; nil when no mesh has a running phase.
+    public var phase: Double?
+    /// The blend between the two meshes: 0 the first, 1 the second (a spring may overshoot).
+    public var fraction: Double
+
+    /// A frame.
+    public init(touch: Vector2? = nil, phase: Double? = nil, fraction: Double = 0) {
+        self.touch = touch
+        self.phase = phase
+        self.fraction = fraction
+    }
+
+    /// The parameter values this frame sets (`touch`, `phase`), for `MeshTemplate.scene`.
+    public var overrides: [String: ParameterValue] {
+        var values: [String: ParameterValue] = [:]
+        if let touch { values["touch"] = .vec2(touch.x, touch.y) }
+        if let phase { values["phase"] = .float(phase) }
+        return values
+    }
+}
+
+/// A live mesh's touch, phase and toggle, driven by input events and a clock.
+public final class MeshSession {
+    /// What the session animates.
+    public struct Configuration: Sendable {
+        /// Where `touch` rests (nil: the meshes have no touch, and the pointer moves nothing).
+        public var restTouch: Vector2?
+        /// The spring a released touch returns along; its own initial velocity is replaced by
+        /// the pointer's.
+        public var spring: Spring
+        /// The phase at the start (nil: the meshes have no phase).
+        public var restPhase: Double?
+        /// Radians per second the phase runs at.
+        public var phaseRate: Double
+        /// The toggle's timing (nil: there is no second mesh).
+        public var toggle: TransitionTiming?
+        /// Points a press may travel and still count as a click (a toggle).
+        public var clickSlop: Double
+        /// Unit coordinates within which a released touch counts as at rest.
+        public var settleTolerance: Double
+
+        /// A configuration; the spring defaults to SwiftUI's `response` 0.5, `dampingFraction` 0.7.
+        public init(restTouch: Vector2? = nil, spring: Spring? = nil, restPhase: Double? = nil, phaseRate: Double = 2 * .pi,
+                    toggle: TransitionTiming? = nil, clickSlop: Double = 6, settleTolerance: Double = 1e-4) {
+            self.restTouch = restTouch
+            self.spring = spring ?? MeshSession.defaultSpring
+            self.restPhase = restPhase
+            self.phaseRate = phaseRate.isFinite ? phaseRate : 0
+            self.toggle = toggle
+            self.clickSlop = clickSlop
+            self.settleTolerance = settleTolerance
+        }
+    }
+
+    /// SwiftUI's default interactive spring for the release: `response` 0.5, `dampingFraction` 0.7.
+    public static let defaultSpring: Spring = (try? Spring(response: 0.5, dampingFraction: 0.7)) ?? .uikitNavigationPush
+
+    /// The configuration.
+    public let configuration: Configuration
+    /// The clock every animation reads.
+    public let clock: AnimationClock
+    /// Whether a button is held on the layer now.
+    public private(set) var isTouching = false
+    /// Whether the toggle's target is the second mesh.
+    public private(set) var isToggled = false
+
+    private let start: Double
+    private var touch: Vector2?
+    private var samples: [(x: Double, y: Double, time: Double)] = []
+    private var pressedAt: (x: Double, y: Double)?
+    private var travel = 0.0
+    private var release: TouchRelease?
+    private var toggleMotion: (from: Double, to: Double, start: Double)?
+
+    /// A session starting (its phase at rest) at the clock's present time.
+    public init(configuration: Configuration, clock: AnimationClock) {
+        self.configuration = configuration
+        self.clock = clock
+        start = clock.now
+    }
+
+    // MARK: - Input
+
+    /// Handles an input event at the clock's time; `width` × `height` is the layer's size in
+    /// points (the window's).
+    public func handle(_ event: WindowEvent, width: Double, height: Double) {
+        switch event {
+        case .keyDown(.space, false, _):
+            toggle()
+        case let .pointerDown(x, y, time):
+            pressedAt = (x, y)
+            travel = 0
+            isTouching = true
+            samples = [(x, y, time)]
+            release = nil
+            if configuration.restTouch != nil { touch = Self.unit(x, y, width, height) }
+        case let .pointerMoved(x, y, pressed, time) where pressed && isTouching:
+            track(x, y, time, width, height)
+        case let .pointerUp(x, y, time) where isTouching:
+            track(x, y, time, width, height)
+            isTouching = false
+            if let rest = configuration.restTouch, let touch {
+                let vx = NavigationSession.velocity(samples.map { ($0.x, $0.time) })
+                let vy = NavigationSession.velocity(samples.map { ($0.y, $0.time) })
+                let velocity = Vector2(width > 0 ? vx / width : 0, height > 0 ? vy / height : 0)
+                release = TouchRelease(spring: configuration.spring, rest: rest, position: touch, velocity: velocity,
+                                       start: clock.now, tolerance: configuration.settleTolerance)
+            }
+            if travel <= configuration.clickSlop { toggle() }
+        default:
+            break
+        }
+    }
+
+    /// Starts the animation to the other mesh from the fraction shown now (nothing without a
+    /// second mesh).
+    public func toggle() {
+        guard configuration.toggle != nil else { return }
+        let now = clock.now
+        let current = fraction(at: now)
+        isToggled.toggle()
+        toggleMotion = (current, isToggled ? 1 : 0, now)
+    }
+
+    private func track(_ x: Double, _ y: Double, _ time: Double, _ width: Double, _ height: Double) {
+        if let p = pressedAt { travel = max(travel, ((x - p.x) * (x - p.x) + (y - p.y) * (y - p.y)).squareRoot()) }
+        samples.append((x, y, time))
+        if samples.count > 16 { samples.removeFirst(samples.count - 16) }
+        if configuration.restTouch != nil { touch = Self.unit(x, y, width, height) }
+    }
+
+    private static func unit(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> Vector2 {
+        Vector2(width > 0 ? x / width : 0, height > 0 ? y / height : 0)
+    }
+
+    // MARK: - Output
+
+    /// What to show at the clock's present time.
+    public func frame() -> MeshFrame {
+        let now = clock.now
+        var frame = MeshFrame(fraction: fraction(at: now))
+        if let rest = configuration.restPhase { frame.phase = rest + configuration.phaseRate * (now - start) }
+        if isTouching {
+            frame.touch = touch
+        } else if let r = release {
+            if now - r.start >= r.duration {
+                release = nil
+                touch = nil
+            } else {
+                frame.touch = r.position(at: now)
+            }
+        }
+        return frame
+    }
+
+    /// Whether the picture changes by itself (a running phase, a release or a toggle in flight),
+    /// as of the last `frame()`.
+    public var isAnimating: Bool {
+        (configuration.restPhase != nil && configuration.phaseRate != 0) || release != nil || toggleMotion != nil
+    }
+
+    /// The blend fraction at `now`; a finished toggle leaves its end value.
+    private func fraction(at now: Double) -> Double {
+        guard let motion = toggleMotion, let timing = configuration.toggle else { return isToggled ? 1 : 0 }
+        let t = now - motion.start
+        if t >= timing.totalDuration {
+            toggleMotion = nil
+            return motion.to
+        }
+        return motion.from + (motion.to - motion.from) * timing.sample(at: max(t, 0)).progress
+    }
+}
+
+/// A released touch springing back to rest (see the file header for the formula).
+struct TouchRelease {
+    let rest: Vector2
+    let displacement: Vector2
+    let velocity: Vector2
+    let start: Double
+    /// Seconds until |D| stays within the tolerance.
+    let duration: Double
+    private let still: Spring
+    private let moving: Spring
+
+    /// Seconds the settling search looks ahead at most (an undamped spring never settles).
+    static let horizon = 60.0
+
+    init(spring: Spring, rest: Vector2, position: Vector2, velocity: Vector2, start: Double, tolerance: Double) {
+        self.rest = rest
+        displacement = position - rest
+        self.velocity = Vector2(velocity.x.isFinite ? velocity.x : 0, velocity.y.isFinite ? velocity.y : 0)
+        self.start = start
+        // The spring's parameters were validated when it was made; only the velocity changes.
+        still = (try? Spring(mass: spring.mass, stiffness: spring.stiffness, damping: spring.damping,
+                             initialVelocity: 0, allowsOverdamping: spring.allowsOverdamping)) ?? spring
+        moving = (try? Spring(mass: spring.mass, stiffness: spring.stiffness, damping: spring.damping,
+                              initialVelocity: 1, allowsOverdamping: spring.allowsOverdamping)) ?? spring
+        // The last moment (on a 1/240 s grid) the displacement is outside the tolerance.
+        let step = 1.0 / 240
+        var last = 0.0
+        for i in 0...Int(Self.horizon / step) {
+            let t = Double(i) * step
+            let e = Self.displacement(still, moving, displacement, self.velocity, t)
+            if max(abs(e.x), abs(e.y)) >= tolerance { last = t }
+        }
+        duration = last + step
+    }
+
+    private static func displacement(_ still: Spring, _ moving: Spring, _ d: Vector2, _ v: Vector2, _ t: Double) -> Vector2 {
+        let p0 = still.value(at: t), p1 = moving.value(at: t)
+        return d * (1 - p0) + v * (p1 - p0)
+    }
+
+    /// The displacement from rest `t` seconds after the release.
+    func displacement(after t: Double) -> Vector2 {
+        Self.displacement(still, moving, displacement, velocity, t)
+    }
+
+    /// The touch point at `now`.
+    func position(at now: Double) -> Vector2 {
+        rest + displacement(after: now - start)
+    }
+}

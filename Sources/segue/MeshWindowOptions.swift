@@ -1,0 +1,65 @@
+// `segue mesh --window`: the mesh live in a window. The options here, and the command's window
+// path, which only parses and hands over to `LiveMesh`.
+import ArgumentParser
+import Foundation
+import Segue
+
+struct MeshWindowOptions: ParsableArguments {
+    @Flag(help: "Show the mesh live in a window instead of writing -o: a held button moves the mesh's touch (springing back on release), phases run, a click or space toggles to --to-mesh.")
+    var window = false
+
+    @Flag(help: "With --window: read the mesh files again when they change on disk.")
+    var watch = false
+
+    @Flag(help: "With --window: print frame-time percentiles at exit.")
+    var stats = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --window: quit after this many frames (for scripts and measurements).", valueName: "N"))
+    var frames: Int?
+
+    @Option(name: .customLong("phase-rate"), parsing: .unconditional,
+            help: ArgumentHelp("With --window: radians per second a mesh's phase runs at (jelly, ripple; default 2π, one cycle a second; 0 holds it).", valueName: "rad/s"))
+    var phaseRate: Double?
+
+    func validate() throws {
+        if let phaseRate, !phaseRate.isFinite {
+            throw ValidationError("--phase-rate must be a finite number of radians per second, got \(phaseRate)")
+        }
+        if let frames { guard frames > 0 else { throw ValidationError("--frames must be at least 1, got \(frames)") } }
+        if !window, watch || stats || frames != nil || phaseRate != nil {
+            throw ValidationError("--watch, --stats, --frames and --phase-rate apply to --window")
+        }
+    }
+}
+
+extension MeshCommand {
+    /// Validation of the window path: no output file, no repeating timing, a file to watch.
+    func validateWindow() throws {
+        if output != nil { throw ValidationError("--window shows the mesh in a window; it takes no -o") }
+        if timing.repeatCount != nil || timing.autoreverse {
+            throw ValidationError("--repeat and --autoreverse do not apply to --window (a click or space toggles the meshes)")
+        }
+        if live.watch, meshFile == nil, !(toMesh.map(MeshSource.init).map { if case .file = $0 { true } else { false } } ?? false) {
+            throw ValidationError("--watch needs a mesh file (--mesh-file, or --to-mesh FILE.json)")
+        }
+    }
+
+    /// Opens the window and runs it until Escape or the window closes.
+    func runWindow() throws {
+        let source = try ImageFile.read(path: image, scale: scale)
+        if !timing.keyframes.isEmpty { throw ValidationError("--param-keyframes applies to effects, not to meshes") }
+        let request = MeshRequest(start: meshFile.map(MeshSource.file) ?? .builtIn(mesh!), end: toMesh.map(MeshSource.init),
+                                  parameters: try params.map { text throws(ParameterError) in try parseAssignment(text) })
+        let options = LiveMesh.Options(
+            spring: try timing.spring.map { try Spring(parsing: $0) },
+            // The toggle runs as the offline animation does: --timing or --spring over --duration.
+            toggle: try timing.timing(defaultCurve: "linear", defaultDuration: duration, duration: duration),
+            phaseRate: live.phaseRate ?? 2 * .pi, antialiasing: antialias, watch: live.watch)
+        let mesh = try LiveMesh(image: source, request: request, options: options,
+                                configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: deviceOptions.device),
+                                report: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+        let clock = ContinuousClock(), start = clock.now
+        try mesh.run(frames: live.frames) { (clock.now - start) / .seconds(1) }
+        if live.stats, let line = mesh.view.statisticsLine { print(line) }
+    }
+}
