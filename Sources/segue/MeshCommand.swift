@@ -13,9 +13,9 @@ struct MeshCommand: ParsableCommand {
         indices and depth normalization); the animation follows --timing or --spring, and -o takes a \
         directory, '-' or a video.
 
-        With --window the mesh shows live in a window instead: a held button moves the touch of curtain and
-        bulge, which springs back on release (--spring, default response=0.5,damping-fraction=0.7); jelly and
-        ripple run their phase; a click or space toggles to --to-mesh from wherever the animation is; --watch
+        With --window the mesh shows live in a window instead: a held button moves the touch of curtain and \
+        bulge, which springs back on release (--spring, default response=0.5,damping-fraction=0.7); jelly and \
+        ripple run their phase; a click or space toggles to --to-mesh from wherever the animation is; --watch \
         reloads mesh files. Escape or closing the window quits.
         """)
 
