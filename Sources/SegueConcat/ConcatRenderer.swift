@@ -112,14 +112,14 @@ public final class ConcatRenderer {
     /// Mixes the sound into `encoder` on its own thread while `picture` feeds the picture, then
     /// finishes and commits the movie; on any failure the movie is cancelled (nothing is left).
     func withSound(_ encoder: MovieEncoder, picture: () throws -> Void) throws {
-        let audioError = LockedBox<Error?>(nil)
+        let audioError = Locked<Error?>(nil)
         let audioDone = DispatchSemaphore(value: 0)
         if let writer = encoder.audioWriter() {
             let audio = ConcatAudio(concatenation, layout: audioLayout)
             do {
                 try WorkerThread.start(for: output) {
                     do { try audio.run(into: writer) } catch {
-                        audioError.set(error)
+                        audioError.withLock { $0 = error }
                         encoder.abort()  // unblocks the picture side at once
                     }
                     audioDone.signal()
@@ -138,13 +138,13 @@ public final class ConcatRenderer {
             // A write error ffmpeg reported (a full disk) first: the picture's and the sound's
             // closed pipes follow from it. Then the sound's error when it stopped the encoder (it
             // is recorded before the abort).
-            let cause = audioError.get()
+            let cause = audioError.withLock { $0 }
             encoder.cancel()
             audioDone.wait()
             throw encoder.writeFailure ?? cause ?? error
         }
         audioDone.wait()
-        if let error = audioError.get() {
+        if let error = audioError.withLock({ $0 }) {
             encoder.cancel()
             throw encoder.writeFailure ?? error
         }
@@ -267,36 +267,17 @@ package struct Stopwatch {
     }
 }
 
-/// A value shared between threads behind a lock.
-final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
-    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
-
-    /// Changes the value under the lock and returns the new value.
-    func update(_ change: (inout Value) -> Void) -> Value {
-        lock.lock()
-        defer { lock.unlock() }
-        change(&value)
-        return value
-    }
-}
-
 /// `transform` of each index, run on up to as many threads as there are cores; results in order.
 /// `transform` must be safe to call from several threads at once (callers keep what it shares
-/// behind locks: `LockedBox`, the GPU context's queue lock).
+/// behind locks: `Locked`, the GPU context's queue lock).
 func concurrentMap<T>(_ indices: Range<Int>, _ transform: (Int) -> T) -> [T] {
     return withoutActuallyEscaping(transform) { transform in
-        let shared = ConcurrentWork(transform: transform, results: LockedBox([:]))
+        let shared = ConcurrentWork(transform: transform, results: Locked([:]))
         DispatchQueue.concurrentPerform(iterations: indices.count) { i in
             let value = shared.transform(indices.lowerBound + i)
-            _ = shared.results.update { $0[indices.lowerBound + i] = value }
+            shared.results.withLock { $0[indices.lowerBound + i] = value }
         }
-        let all = shared.results.get()
+        let all = shared.results.withLock { $0 }
         return indices.map { all[$0]! }
     }
 }
@@ -304,5 +285,5 @@ func concurrentMap<T>(_ indices: Range<Int>, _ transform: (Int) -> T) -> [T] {
 /// A closure and its results handed to Dispatch's worker threads (which Swift cannot check).
 private struct ConcurrentWork<T>: @unchecked Sendable {
     let transform: (Int) -> T
-    let results: LockedBox<[Int: T]>
+    let results: Locked<[Int: T]>
 }

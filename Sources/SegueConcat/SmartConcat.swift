@@ -166,7 +166,7 @@ extension ConcatRenderer {
     private func renderPieces(_ pieces: [RenderedPiece], settings: MovieSettings, layout: RawPixelFormat,
                               total frameCount: Int, progress: (ConcatProgress) -> Void) throws {
         let c = concatenation
-        let done = LockedBox(0)
+        let done = Locked(0)
         let outcomes = concurrentMap(pieces.indices) { n -> Result<ConcatTimings, Error> in
             Result {
                 let piece = pieces[n]
@@ -175,7 +175,7 @@ extension ConcatRenderer {
                 do {
                     var previous = 0
                     let timings = try renderPicture(into: encoder, frames: piece.frames, layout: layout, keyframeClip: piece.keyframeClip) { count in
-                        _ = done.update { total in  // one report at a time, under the lock
+                        done.withLock { total in  // one report at a time, under the lock
                             total += count - previous
                             progress(ConcatProgress(framesDone: total, frameCount: frameCount))
                         }

@@ -129,16 +129,27 @@ public final class AtomicFile {
     /// If `body` throws, the temporary is removed, `path` is untouched and the error is rethrown.
     /// The write never overlaps an interrupt's cleanup (see `TemporaryFiles.whileAcceptingWrites`).
     public static func write(to path: String, _ body: (AtomicFile) throws(MediaError) -> Void) throws(MediaError) {
-        try TemporaryFiles.whileAcceptingWrites { () throws(MediaError) in
-            let file = try AtomicFile(path: path)
-            do throws(MediaError) {
-                try body(file)
-            } catch {
-                file.discard()
-                throw error
+        do {
+            try TemporaryFiles.whileAcceptingWrites(path: path) { () throws -> Void in
+                try writeAndCommit(path, body)
             }
-            try file.commit()
+        } catch let error as MediaError {
+            throw error
+        } catch {
+            throw .writeFailed(path: path, reason: "\(error)")  // not reached: the body throws MediaError
         }
+    }
+
+    /// Opens `path` atomically, runs `body` and commits (or discards on a throw).
+    private static func writeAndCommit(_ path: String, _ body: (AtomicFile) throws(MediaError) -> Void) throws(MediaError) {
+        let file = try AtomicFile(path: path)
+        do throws(MediaError) {
+            try body(file)
+        } catch {
+            file.discard()
+            throw error
+        }
+        try file.commit()
     }
 
     /// Makes a completed rename durable; failures are ignored (some file systems refuse).

@@ -37,6 +37,8 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
     /// ffmpeg ended, but the file it wrote is not the whole output (a full disk, a cut-short
     /// write); nothing was published at `path`.
     case incompleteOutput(path: String, reason: String)
+    /// Not written: the program stopped Segue's work (`TemporaryFiles.cancelAll()`, a Ctrl-C).
+    case cancelled(path: String)
 
     /// The file the error is about.
     public var path: String {
@@ -45,7 +47,7 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
              let .corrupt(path, _, _), let .unsupportedImage(path, _), let .imageTooLarge(path, _), let .unknownOutputFormat(path, _),
              let .unwritable(path, _), let .writeFailed(path, _), let .encodingFailed(path, _, _),
              let .ffmpegNotFound(path, _), let .ffmpegFailed(path, _, _), let .invalidVideo(path, _),
-             let .systemLimit(path, _), let .incompleteOutput(path, _):
+             let .systemLimit(path, _), let .incompleteOutput(path, _), let .cancelled(path):
             path
         }
     }
@@ -87,6 +89,8 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
             "\(path): \(reason)"
         case let .incompleteOutput(path, reason):
             "\(path): the output could not be completed: \(reason); \(path) was left as it was"
+        case let .cancelled(path):
+            "\(path): not written: the work was stopped"
         }
     }
 }

@@ -1,37 +1,35 @@
-// A process-wide registry of temporary outputs still being written, and an interrupt handler
-// that removes them when the user presses Ctrl-C or the process is asked to terminate.
+// The temporary outputs Segue is still writing and the child processes (ffmpeg) writing them, so
+// that a program can stop all of Segue's work at once and leave nothing behind.
 //
-// Signal safety (the self-pipe pattern): the POSIX handler installed for SIGINT and SIGTERM only
-// writes the signal number to a non-blocking pipe, which is async-signal-safe. A dedicated
-// thread blocks reading that pipe and does the real work as ordinary code: take the registry
-// lock, kill registered children, remove files, `exit(128 + signal)` (130 for SIGINT, 143 for
-// SIGTERM, as shells report a process killed by them).
+// The library installs no signal handler and never exits: a command-line program installs its own
+// Ctrl-C handling and calls `cancelAll()` from it (the `segue` executable does, then exits with
+// 128 + the signal); a host application that embeds Segue simply never calls it.
 //
-// Why not `signal(SIGINT, SIG_IGN)` plus a Dispatch signal source: on Linux, libdispatch reads
-// signals through signalfd, which only sees a signal if every thread blocks it; a signal handed
-// to an already-running thread that does not is discarded by SIG_IGN, so the cleanup sometimes
-// never runs (we saw exactly that under Swift Testing's thread pool).
+// `cancelAll()` first waits for the atomic publishes in progress (they hold a shared lock that it
+// takes exclusively), so a rename either completes before the cleanup, and the file is the user's,
+// or never starts; then it kills the registered children (SIGKILL, waiting until each is gone, so
+// none can recreate a file) and removes the registered paths, children before their directories.
+// After it, a write throws `MediaError.cancelled` and a late registration is undone at once.
 //
-// Child processes (ffmpeg) are started by Foundation in their own process group, so a terminal's
-// Ctrl-C never reaches them; the cleanup kills the registered ones before removing files, so none
-// can recreate an output after its removal.
+// Child processes are started in their own process group, so a terminal's Ctrl-C never reaches
+// them directly; the cleanup is what stops them.
 
 import Foundation
 
-/// Temporary files and directories in progress, removed on SIGINT/SIGTERM once
-/// `installInterruptHandler()` has been called. Thread-safe.
+/// Temporary files and directories in progress and the child processes writing them, removed
+/// and killed by `cancelAll()`. Thread-safe.
 public enum TemporaryFiles {
     // MARK: - Registry
 
-    /// Registers a temporary path (file or directory) to remove if the process is interrupted;
-    /// once an interrupt's cleanup has begun, removes it at once instead (it came too late).
+    /// Registers a temporary path (file or directory) to remove on `cancelAll()`; after it,
+    /// removes the path at once instead (it came too late).
     public static func register(_ path: String) {
         let late = state.withLock { state -> Bool in
-            guard !state.interrupted else { return true }
+            guard !state.cancelled else { return true }
             state.paths.insert(path)
             return false
         }
-        if late { try? FileManager.default.removeItem(atPath: path) }
+        if late { remove(path) }
     }
 
     /// Forgets a temporary path (it was renamed into place or removed).
@@ -39,16 +37,31 @@ public enum TemporaryFiles {
         state.withLock { _ = $0.paths.remove(path) }
     }
 
-    /// Registers a child process that writes to a registered path, to kill before cleaning up;
-    /// once an interrupt's cleanup has begun, kills it at once instead: a child started between
-    /// the cleanup's kill and the process's exit would otherwise outlive it.
+    /// Registers a child process that writes to a registered path, to kill on `cancelAll()`;
+    /// after it, kills the child at once instead: one started between the cleanup's kill and the
+    /// program's exit would otherwise outlive it.
     public static func register(process pid: Int32) {
         let late = state.withLock { state -> Bool in
-            guard !state.interrupted else { return true }
+            guard !state.cancelled else { return true }
             state.processes.insert(pid)
             return false
         }
-        if late { kill(pid, SIGKILL) }
+        if late {
+            kill(pid, SIGKILL)
+            waitUntilGone(pid)
+        }
+    }
+
+    /// Starts a child process with `spawn` and registers it, as one step that never overlaps
+    /// `cancelAll()`: a child spawned while the program exits after a cleanup would outlive it.
+    /// - Returns: what `spawn` returned, or nil after `cancelAll()` (nothing is started).
+    package static func launch<Failure: Error>(_ spawn: () -> Result<Int32, Failure>) -> Result<Int32, Failure>? {
+        writeGate.lockShared()
+        defer { writeGate.unlock() }
+        guard !isCancelled else { return nil }
+        let result = spawn()
+        if case let .success(pid) = result { state.withLock { _ = $0.processes.insert(pid) } }
+        return result
     }
 
     /// Forgets a child process (it has exited).
@@ -56,109 +69,45 @@ public enum TemporaryFiles {
         state.withLock { _ = $0.processes.remove(pid) }
     }
 
-    /// Parks the calling thread for good when an interrupt is being handled: killing the children
-    /// makes the work fail, and the thread reporting that failure must not exit with its own status
-    /// before the interrupt handler exits with 130 or 143. Returns at once otherwise.
-    public static func yieldToInterrupt() {
-        guard state.withLock({ $0.interrupted }) else { return }
-        while true { sleep(60) }
-    }
-
     /// The paths registered now, sorted.
     public static var registeredPaths: [String] {
         state.withLock { $0.paths.sorted() }
     }
 
-    /// Kills the registered child processes, then removes every registered path (files and
-    /// whole directories) and empties the registry. Called by the interrupt handler; callable
-    /// directly, e.g. from a CLI's own shutdown path.
-    public static func removeAll() {
+    // MARK: - Stopping
+
+    /// Whether `cancelAll()` has been called.
+    public static var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// Stops all of Segue's work in this process, for a program that is about to exit (a
+    /// command-line program's Ctrl-C): waits for the atomic publishes in progress, kills the
+    /// registered child processes and removes every registered path. Irreversible: later writes
+    /// throw `MediaError.cancelled`. Safe from any thread (not from a signal handler: hand the
+    /// signal to a thread, as the `segue` executable does).
+    public static func cancelAll() {
+        writeGate.lockExclusive()
         let (paths, processes) = state.withLock { state in
+            state.cancelled = true
             defer { state.paths = []; state.processes = [] }
             return (state.paths, state.processes)
         }
+        writeGate.unlock()
         for pid in processes { kill(pid, SIGKILL) }
         for pid in processes { waitUntilGone(pid) }
-        for path in paths.sorted(by: >) {  // children before their directories
-            try? FileManager.default.removeItem(atPath: path)
-        }
+        for path in paths.sorted(by: >) { remove(path) }  // children before their directories
     }
 
     // MARK: - Writes that must not race the cleanup
 
-    /// Runs `body`, a write that creates files (an atomic file write), so that it never overlaps
-    /// the interrupt cleanup: writes share a read lock that the cleanup takes exclusively before
-    /// removing anything, and a write that would start after the cleanup began waits for the
-    /// process to exit instead (it could only recreate a file in a directory being removed).
-    public static func whileAcceptingWrites<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        pthread_rwlock_rdlock(writeGate)
-        if writesClosed {
-            pthread_rwlock_unlock(writeGate)
-            while true { pause() }
-        }
-        defer { pthread_rwlock_unlock(writeGate) }
+    /// Runs `body`, a write that creates files (an atomic publish of `path`), so that it never
+    /// overlaps `cancelAll()`.
+    /// - Throws: `MediaError.cancelled` after `cancelAll()` (the body does not run), else what
+    ///   the body throws.
+    public static func whileAcceptingWrites<T>(path: String, _ body: () throws -> T) throws -> T {
+        writeGate.lockShared()
+        defer { writeGate.unlock() }
+        guard !isCancelled else { throw MediaError.cancelled(path: path) }
         return try body()
-    }
-
-    /// Waits for the writes in progress, then refuses new ones for the rest of the process.
-    private static func closeWrites() {
-        pthread_rwlock_wrlock(writeGate)
-        writesClosed = true
-        pthread_rwlock_unlock(writeGate)
-    }
-
-    nonisolated(unsafe) private static var writesClosed = false
-    nonisolated(unsafe) private static let writeGate: UnsafeMutablePointer<pthread_rwlock_t> = {
-        let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
-        pthread_rwlock_init(lock, nil)
-        return lock
-    }()
-
-    // MARK: - Interrupts
-
-    /// Installs (once) handlers for SIGINT and SIGTERM that call `removeAll()` and exit the
-    /// process with status 130 or 143. Safe to call more than once.
-    ///
-    /// The signal handler itself only writes to a pipe; a dedicated thread does the cleanup, so
-    /// nothing that is unsafe in signal context runs in it.
-    public static func installInterruptHandler() {
-        state.withLock { state in
-            guard !state.handlerInstalled else { return }
-            var fds: [Int32] = [0, 0]
-            guard pipe(&fds) == 0 else { return }
-            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
-            interruptPipeWriteEnd = fds[1]
-            let readEnd = fds[0]
-            Thread.detachNewThread {
-                var byte: UInt8 = 0
-                while true {
-                    let n = read(readEnd, &byte, 1)
-                    if n == 1 { break }
-                    if n < 0 && errno == EINTR { continue }
-                    return
-                }
-                // Stop the writers first (the render threads may still be producing frames),
-                // then remove what they wrote.
-                TemporaryFiles.state.withLock { $0.interrupted = true }
-                closeWrites()
-                removeAll()
-                exit(128 + Int32(byte))
-            }
-            _ = signal(SIGINT, interruptSignalHandler)
-            _ = signal(SIGTERM, interruptSignalHandler)
-            _ = signal(SIGHUP, interruptSignalHandler)  // a closed terminal or ssh session
-            // A process inherits its parent's signal mask across exec; a parent that blocks
-            // SIGINT (some test runners and supervisors do) would make Ctrl-C a no-op here.
-            var unblock = sigset_t()
-            sigemptyset(&unblock)
-            sigaddset(&unblock, SIGINT)
-            sigaddset(&unblock, SIGTERM)
-            sigaddset(&unblock, SIGHUP)
-            pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-            state.handlerInstalled = true
-        }
     }
 
     // MARK: - Internals
@@ -166,11 +115,24 @@ public enum TemporaryFiles {
     private struct State {
         var paths = Set<String>()
         var processes = Set<Int32>()
-        var handlerInstalled = false
-        var interrupted = false
+        var cancelled = false
     }
 
     private static let state = Locked(State())
+    /// Shared by publishes, exclusive for `cancelAll()`.
+    private static let writeGate = ReadWriteLock()
+
+    /// Removes a file or a whole directory, trying again while it is there: the work that owns
+    /// it may be removing it at the same time (its own error path), and a recursive removal that
+    /// meets a file the other one just removed gives up.
+    private static func remove(_ path: String) {
+        for _ in 0..<20 {
+            try? FileManager.default.removeItem(atPath: path)
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return }
+            usleep(1_000)
+        }
+    }
 
     /// Waits (at most a second) until a killed child has died, so it can no longer create files.
     private static func waitUntilGone(_ pid: Int32) {
@@ -191,16 +153,21 @@ public enum TemporaryFiles {
     }
 }
 
-// MARK: - Signal handler
+/// A pthread read-write lock as a class (its address must not move).
+final class ReadWriteLock: @unchecked Sendable {
+    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
 
-/// The write end of the interrupt pipe; a constant-initialised global, so reading it in the
-/// signal handler involves no lazy initialisation.
-nonisolated(unsafe) private var interruptPipeWriteEnd: Int32 = -1
+    init() {
+        lock = .allocate(capacity: 1)
+        pthread_rwlock_init(lock, nil)
+    }
 
-/// The SIGINT/SIGTERM handler: async-signal-safe, it only writes the signal number to the pipe.
-private func interruptSignalHandler(_ signalNumber: Int32) {
-    let saved = errno
-    var byte = UInt8(truncatingIfNeeded: signalNumber)
-    _ = write(interruptPipeWriteEnd, &byte, 1)
-    errno = saved
+    deinit {
+        pthread_rwlock_destroy(lock)
+        lock.deallocate()
+    }
+
+    func lockShared() { pthread_rwlock_rdlock(lock) }
+    func lockExclusive() { pthread_rwlock_wrlock(lock) }
+    func unlock() { pthread_rwlock_unlock(lock) }
 }

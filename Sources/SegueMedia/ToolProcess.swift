@@ -55,11 +55,14 @@ final class ToolProcess {
         let stdinPipe = pipeInput ? try makePipe() : nil
         let stdoutPipe = pipeOutput ? try makePipe() : nil
         let stderrPipe = try makePipe()
-        // Registered at once: a child that an interrupt's cleanup already missed is killed by
-        // the registration itself (see `TemporaryFiles.register(process:)`).
-        let spawned = Self.spawn(executable: executable, arguments: arguments,
-                                 stdin: stdinPipe?.read, stdout: stdoutPipe?.write, stderr: stderrPipe.write)
-        if case let .success(child) = spawned { TemporaryFiles.register(process: child) }
+        // Spawned and registered as one step that never overlaps an interrupt's cleanup.
+        guard let spawned = TemporaryFiles.launch({
+            Self.spawn(executable: executable, arguments: arguments,
+                       stdin: stdinPipe?.read, stdout: stdoutPipe?.write, stderr: stderrPipe.write)
+        }) else {
+            closeAll()
+            throw .cancelled(path: path)
+        }
         let pid: Int32
         switch spawned {
         case let .success(child):

@@ -112,7 +112,7 @@ final class DirectorySink: FrameSink {
 
     func finish() throws {
         // As one write: an interrupt waits until the directories are swapped.
-        try TemporaryFiles.whileAcceptingWrites { () throws in try swapIntoPlace() }
+        try TemporaryFiles.whileAcceptingWrites(path: path) { try swapIntoPlace() }
     }
 
     private func swapIntoPlace() throws {

@@ -21,7 +21,7 @@ struct SegueCommand: ParsableCommand {
     /// one `error: …` line (lower case, then a pointer to `--help` for command-line mistakes) and
     /// exits with status 1; `--help` and `--version` print and exit 0.
     static func main() {
-        TemporaryFiles.installInterruptHandler()
+        InterruptHandler.install()
         var command: ParsableCommand
         do {
             command = try parseAsRoot()
@@ -64,7 +64,7 @@ struct SegueCommand: ParsableCommand {
     }
 
     static func fail(_ message: String) -> Never {
-        TemporaryFiles.yieldToInterrupt()  // Ctrl-C made this failure: exit 130, not 1
+        InterruptHandler.yieldToInterrupt()  // Ctrl-C made this failure: exit 130, not 1
         FileHandle.standardError.write(Data("error: \(message)\n".utf8))
         Foundation.exit(1)
     }

@@ -94,32 +94,32 @@ struct AtomicFileTests {
         #expect(TemporaryFiles.registeredPaths.allSatisfy { !$0.hasPrefix("/nonexistent/segue-registry-test-") })
     }
 
-    // MARK: - Interrupt handler (in a child copy of this test process)
+    // MARK: - Stopping everything (in a child copy of this test process: it is irreversible)
 
     #if os(Linux)
-    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
-    func interruptRemovesTemporariesAndExits(signalNumber: Int32, status: Int32) throws {
+    @Test("cancelAll kills the registered children, removes the temporaries, refuses later writes, and installs no signal handler")
+    func cancelAllCleansUp() throws {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "interruptHandlerChild"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["SEGUE_INTERRUPT_CHILD": dir.path]) { $1 }
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "cancelAllChild"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["SEGUE_CANCEL_CHILD": dir.path]) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
         let deadline = Date().addingTimeInterval(30)
-        while !FileManager.default.fileExists(atPath: dir.file("ready")) && process.isRunning && Date() < deadline {
+        while !FileManager.default.fileExists(atPath: dir.file("done")) && process.isRunning && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.02)
         }
-        try #require(FileManager.default.fileExists(atPath: dir.file("ready")), "child never got ready")
-        #expect(dir.contents.contains { $0.contains(".segue-tmp-") })
-        kill(process.processIdentifier, signalNumber)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == status)
-        #expect(dir.contents == ["keep.txt", "ready", "sleep.pid"])
+        try #require(FileManager.default.fileExists(atPath: dir.file("done")), "the child never finished cancelling")
+        // The kept file is the user's; the temporaries (a partial file and a frame directory) are gone.
+        #expect(dir.contents == ["done", "keep.txt", "late-write", "signals", "sleep.pid"])
+        #expect(readFixture(dir.file("keep.txt")) == Array("kept".utf8))
         let sleeper = Int32(String(decoding: readFixture(dir.file("sleep.pid")), as: UTF8.self)) ?? 0
-        #expect(sleeper > 0 && !isRunning(sleeper), "registered child process was killed")
+        #expect(sleeper > 0 && !isRunning(sleeper), "the registered child process was killed")
+        #expect(String(decoding: readFixture(dir.file("late-write")), as: UTF8.self) == "\(dir.file("late.txt")): not written: the work was stopped")
+        #expect(String(decoding: readFixture(dir.file("signals")), as: UTF8.self) == "unchanged", "the library installs no signal handler")
     }
 
     private func isRunning(_ pid: Int32) -> Bool {
@@ -130,15 +130,21 @@ struct AtomicFileTests {
     #endif
 }
 
-/// The child half of the interrupt test, in its own suite so that running it creates no
-/// temporary directory (the child exits through the handler, so no deinit would remove one).
-@Suite("Interrupt handler child")
-struct InterruptHandlerChild {
-    /// Runs only as the child of `interruptRemovesTemporariesAndExits`: registers temporaries and
-    /// a child process, installs the handler, and waits to be interrupted.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["SEGUE_INTERRUPT_CHILD"] != nil))
-    func interruptHandlerChild() throws {
-        let dir = ProcessInfo.processInfo.environment["SEGUE_INTERRUPT_CHILD"]!
+/// The child half of `cancelAllCleansUp`, in its own suite so that running it creates no
+/// temporary directory of its own.
+@Suite("Cancel-all child")
+struct CancelAllChild {
+    /// Runs only as the child of `cancelAllCleansUp`: registers temporaries and a child process,
+    /// cancels everything, records what a later write and the signal dispositions say, and waits.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["SEGUE_CANCEL_CHILD"] != nil))
+    func cancelAllChild() throws {
+        let dir = ProcessInfo.processInfo.environment["SEGUE_CANCEL_CHILD"]!
+        func handler(_ signalNumber: Int32) -> UInt {
+            var action = sigaction()
+            sigaction(signalNumber, nil, &action)
+            return unsafeBitCast(action.__sigaction_handler.sa_handler, to: UInt.self)
+        }
+        let before = [SIGINT, SIGTERM, SIGHUP, SIGPIPE].map(handler)
         writeFixture(Array("kept".utf8), to: dir + "/keep.txt")
         let file = try AtomicFile(path: dir + "/keep.txt")
         try file.write(Array("partial".utf8))
@@ -152,11 +158,13 @@ struct InterruptHandlerChild {
         try sleeper.run()
         TemporaryFiles.register(process: sleeper.processIdentifier)
         writeFixture(Array(String(sleeper.processIdentifier).utf8), to: dir + "/sleep.pid")
-        TemporaryFiles.installInterruptHandler()
-        TemporaryFiles.installInterruptHandler()  // idempotent
-        writeFixture([], to: dir + "/ready")
+        TemporaryFiles.cancelAll()
+        let late = mediaError { () throws(MediaError) in try AtomicFile.write(Array("late".utf8), to: dir + "/late.txt") }
+        writeFixture(Array((late?.description ?? "written").utf8), to: dir + "/late-write")
+        let after = [SIGINT, SIGTERM, SIGHUP, SIGPIPE].map(handler)
+        writeFixture(Array((before == after ? "unchanged" : "changed").utf8), to: dir + "/signals")
+        writeFixture([], to: dir + "/done")
         Thread.sleep(forTimeInterval: 20)
-        Issue.record("the interrupt never came")
         withExtendedLifetime(file) {}
     }
 }

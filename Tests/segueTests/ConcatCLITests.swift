@@ -217,6 +217,8 @@ struct ConcatCLITests {
         #expect(listing(scratch).isEmpty, "temporary directories left: \(listing(scratch))")
         // No ffmpeg of this render may go on encoding after segue is gone (they all name files in `dir`).
         let survivors = try? tool("pgrep", ["-f", "--", dir])
-        #expect(survivors == nil, "processes still running: \(String(decoding: survivors ?? Data(), as: UTF8.self))")
+        let described = survivors.map { String(decoding: $0, as: UTF8.self).split(separator: "\n").joined(separator: ",") }
+            .flatMap { try? tool("ps", ["-o", "pid,stat,args", "-p", $0]) }
+        #expect(survivors == nil, "processes still running: \(String(decoding: described ?? survivors ?? Data(), as: UTF8.self))")
     }
 }
