@@ -21,6 +21,9 @@ class SegueError(Exception):
     is Segue's message."""
 
 
+SegueError.__module__ = "segue"   # tracebacks name it as users import it
+
+
 _P = ctypes.c_void_p
 _ERR = ctypes.POINTER(ctypes.c_void_p)
 _STR = ctypes.c_char_p
