@@ -158,5 +158,20 @@ def test_bad_clips():
         segue.moviepy.transition(a, a, "nope", 0.5)
     with pytest.raises(segue.SegueError, match="has no parameter 'nope'"):
         segue.moviepy.transition(a, a, "fade", 0.5, nope=1)
+    with pytest.raises(segue.SegueError, match="give the parameters to segue.Transition"):
+        segue.moviepy.transition(a, a, segue.Transition("wipe"), 0.5, smoothness=0.2)
     with pytest.raises(segue.SegueError, match="at least one clip"):
         segue.moviepy.concatenate([])
+
+
+def test_a_transition_object_is_used_with_its_parameters():
+    a = ColorClip(SIZE, color=(255, 0, 0), duration=1).with_fps(FPS)
+    b = ColorClip(SIZE, color=(0, 0, 255), duration=1).with_fps(FPS)
+    wipe = segue.Transition("wipe", direction=(0, 1), smoothness=0.2)
+    film = segue.moviepy.transition(a, b, wipe, 0.4)
+    assert wipe.duration == 0.4
+    frame = film.get_frame(0.8)      # half-way through the wipe
+    reference = segue.Transition("wipe", direction=(0, 1), smoothness=0.2).render(
+        a.get_frame(0).astype(np.uint8), b.get_frame(0).astype(np.uint8), 0.5)
+    assert np.array_equal(frame, reference)
+    assert not np.array_equal(frame[0], frame[-1])   # a vertical wipe: top and bottom rows differ

@@ -67,6 +67,9 @@ def _transitions(cuts, effect, duration, params):
     """One Transition per cut (None for hard cuts), its duration set to the cut's."""
     if duration == 0:
         return [None] * cuts
+    if isinstance(effect, Transition) and params:
+        raise SegueError("give the parameters to segue.Transition(...) when passing a Transition (got %s)"
+                         % ", ".join(sorted(params)))
     made = []
     for _ in range(cuts):
         if isinstance(effect, Transition):
