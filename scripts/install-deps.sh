@@ -12,6 +12,7 @@ packages=(
   chromium             # the gallery page test (headless screenshots, console errors)
   xvfb xdotool imagemagick  # window tests: a private X server, real input events, screenshots
   libegl1 libegl-mesa0 libgl1-mesa-dri  # headless EGL on Mesa: the moderngl peer of segue bench
+  python3-venv         # the Python binding's test environment (python/run-tests.sh)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -5,3 +5,5 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build --build-tests
 swift test --skip-build
+# The Python binding (ctypes over the build's libSegueC.so; NumPy, Pillow, MoviePy from PyPI).
+python/run-tests.sh

@@ -15,6 +15,9 @@
 // Alpha: a `.straight` effect (the gl-transitions format) sees straight colour from
 // `getFromColor`/`getToColor` and returns straight colour, premultiplied after its `transition`,
 // as the format's WebGL renderers blend; a `.premultiplied` one works on the textures as stored.
+// A straight result is clamped to 0…1 per channel before it is premultiplied: GL clamps what a
+// shader writes to an 8-bit target, so a file returning alpha 2 or colours above 1 looks as it
+// does there (premultiplying first would scale the colour by the unclamped alpha).
 import SegueCore
 
 /// A complete, compilable fragment shader for an effect.
@@ -151,7 +154,7 @@ public enum ShaderTemplate {
         void main() {
             _segue_setAliases();
             vec2 _segue_uv = gl_FragCoord.xy / _segue_resolution;
-            vec4 _segue_color = transition(\(flip ? "vec2(_segue_uv.x, 1.0 - _segue_uv.y)" : "_segue_uv"));
+            vec4 _segue_color = \(straight ? "clamp(" : "")transition(\(flip ? "vec2(_segue_uv.x, 1.0 - _segue_uv.y)" : "_segue_uv"))\(straight ? ", 0.0, 1.0)" : "");
             _segue_outColor = \(straight ? "vec4(_segue_color.rgb * _segue_color.a, _segue_color.a)" : "_segue_color");
         }
 

@@ -143,4 +143,17 @@ struct GLTransitionFileTests {
         #expect(syntax.findings.last!.rule == "compiles" && !syntax.findings.last!.passed)
         #expect(syntax.findings.last!.detail.contains("syntax-error.glsl:7: error"))
     }
+
+    @Test("check reports colour above alpha from a premultiplied source (a gl-transitions file's result is clamped, so it has none)")
+    func checkColourAboveAlpha() throws {
+        let source = "// Author: A\n// License: MIT\nvec4 transition(vec2 uv) {\n  return vec4(2.0, 2.0, 2.0, 0.5);\n}\n"
+        var effect = try TransitionSourceParser.parse(source, name: "bright", source: .file("bright.glsl"))
+        let straight = TransitionCheck(effect: effect, context: try TestGPU.context())
+        #expect(straight.findings.allSatisfy { !$0.detail.contains("exceeds the alpha") }, "\(straight.findings)")
+        effect.alpha = .premultiplied   // stored as returned: (255, 255, 255, 128)
+        let premultiplied = TransitionCheck(effect: effect, context: try TestGPU.context())
+        let atZero = premultiplied.findings.first { $0.rule == "progress 0 shows from" }
+        #expect(atZero?.detail == "largest difference 255/255 at pixel (0, 0); the colour exceeds the alpha at pixel (0, 0) (the output must be premultiplied: rgb ≤ a)")
+        #expect(atZero?.passed == false)
+    }
 }

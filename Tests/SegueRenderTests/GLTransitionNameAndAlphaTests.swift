@@ -2,7 +2,8 @@
 // `scale`, `time`, `duration` or `resolution` (functions, constants, locals, parameters) and
 // compiles; and the colour a transition returns is straight alpha, as in the format's WebGL
 // renderers (getFromColor/getToColor give straight colour; the result is premultiplied after the
-// transition function) — compared with a CPU rendering of the same formula.
+// transition function) — compared with a CPU rendering of the same formula; a result outside
+// 0…1 is clamped before it is premultiplied, as GL's store to an 8-bit target clamps it.
 import Foundation
 import Segue
 import SegueTestSupport
@@ -89,5 +90,23 @@ struct GLTransitionNameAndAlphaTests {
             .frame(progress: 0.5, time: 0.5, duration: 1)
         expectImage(fade, "premultiplied fade") { x, y in zip(unit(from[x, y]), unit(to[x, y])).map { ($0 + $1) / 2 } }
         #expect(fade != half)
+    }
+
+    @Test("a result outside 0…1 is clamped per channel before premultiplying, as GL stores it in an 8-bit target",
+          arguments: [0.25, 0.75])
+    func outOfRangeResultIsClamped(progress: Double) throws {
+        let effect = try EffectCatalog.effect(glTransitionFixture("out-of-range.glsl"))
+        let from = Image(width: 4, height: 2, fill: .black), to = Image(width: 4, height: 2, fill: .white)
+        let image = try TransitionRenderer(effect: effect, from: from, to: to, context: try TestGPU.context(), framesInFlight: 1)
+            .frame(progress: progress, time: progress, duration: 1)
+        // GL writes clamp(c) as 8-bit straight colour: (2, 2, 2, 0.5) → (1, 1, 1, 0.5) → 255, 255, 255, 128
+        // (127.5 rounds up) and (0.5, 0.5, 0.5, 2) → (0.5, 0.5, 0.5, 1) → 128, 128, 128, 255. Segue keeps
+        // clamp(c) premultiplied (128, 128, 128, 128 on the left) and hands out GL's straight bytes.
+        let left: [UInt8] = [128, 128, 128, 128], right: [UInt8] = [128, 128, 128, 255]
+        let row = left + left + right + right
+        #expect(image.pixels == row + row, "premultiplied \(image.pixels)")
+        let straightLeft: [UInt8] = [255, 255, 255, 128]
+        let straightRow = straightLeft + straightLeft + right + right
+        #expect(image.straightRGBA() == straightRow + straightRow, "straight \(image.straightRGBA())")
     }
 }

@@ -32,6 +32,7 @@ struct ShaderTemplateTests {
         #expect(!glsl.contains("\nfloat scale;") && !glsl.contains("\nfloat time;"))
         #expect(glsl.contains("void _segue_setAliases() { duration = _segue_duration; resolution = _segue_resolution; }"))
         #expect(glsl.contains("    float time;\n"))  // the parameter, in the uniform block
+        #expect(glsl.contains("vec4 _segue_color = clamp(transition(vec2(_segue_uv.x, 1.0 - _segue_uv.y)), 0.0, 1.0);"))
         #expect(glsl.contains("_segue_outColor = vec4(_segue_color.rgb * _segue_color.a, _segue_color.a);"))
         #expect(effect.alpha == .straight)
     }
@@ -41,6 +42,7 @@ struct ShaderTemplateTests {
         let fade = try #require(EffectCatalog.builtIn(named: "fade"))
         #expect(fade.alpha == .premultiplied)
         #expect(ShaderTemplate.fragmentShader(for: fade).glsl.contains("_segue_outColor = _segue_color;"))
+        #expect(ShaderTemplate.fragmentShader(for: fade).glsl.contains("vec4 _segue_color = transition(_segue_uv);"))
         let shift = try #require(EffectCatalog.builtIn(named: "shift"))
         let glsl = ShaderTemplate.fragmentShader(for: shift).glsl
         #expect(shift.alpha == .premultiplied && glsl.contains("_segue_outColor = _segue_color;"))

@@ -1,0 +1,145 @@
+"""Segue's transitions between MoviePy 2 clips, with the sound crossfaded over the same span.
+
+    from moviepy import VideoFileClip
+    import segue.moviepy
+    film = segue.moviepy.concatenate([VideoFileClip("a.mp4"), VideoFileClip("b.mp4")], "cube", 1.5)
+    film.write_videofile("film.mp4")
+
+As in ``segue concat``, clip k+1 starts `duration` seconds before clip k ends; during that span
+the picture is the transition (progress running linearly from 0 to 1, its time in seconds since
+the span began, the effect's duration set to the span) and the sound an equal-power crossfade
+(the outgoing clip's gain cos(p·π/2), the incoming one's sin(p·π/2)). Every clip must have the
+first clip's size (resize with ``clip.resized``); masks are not carried (frames are opaque).
+"""
+import math
+
+import numpy as np
+
+try:
+    from moviepy import CompositeAudioClip, VideoClip
+except ImportError as e:  # MoviePy missing, or MoviePy 1 (whose names live in moviepy.editor)
+    raise ImportError("segue.moviepy needs MoviePy 2: pip install 'moviepy>=2,<3' (%s)" % e) from e
+
+from ._library import SegueError
+from ._render import Transition
+
+__all__ = ["transition", "concatenate"]
+
+
+def _rgb(frame):
+    """A MoviePy frame as an (h, w, 3) uint8 array."""
+    frame = np.asarray(frame)
+    if frame.dtype != np.uint8:
+        frame = np.clip(np.rint(frame), 0, 255).astype(np.uint8)
+    if frame.ndim == 2:
+        frame = np.repeat(frame[:, :, None], 3, axis=2)
+    return frame[:, :, :3]
+
+
+def _gain(local, duration, fade_in, fade_out):
+    """A clip's gain at local times `local` (scalar or array): sin in over `fade_in` seconds,
+    cos out over the last `fade_out` seconds."""
+    t = np.asarray(local, dtype=np.float64)
+    gain = np.ones_like(t)
+    if fade_in > 0:
+        gain = gain * np.sin(np.clip(t / fade_in, 0, 1) * (math.pi / 2))
+    if fade_out > 0:
+        gain = gain * np.cos(np.clip((t - (duration - fade_out)) / fade_out, 0, 1) * (math.pi / 2))
+    return gain
+
+
+def _faded(audio, duration, fade_in, fade_out):
+    """`audio` cut to `duration` with the crossfade gains applied."""
+    if audio.duration is None or audio.duration > duration:
+        audio = audio.with_duration(duration)
+    if fade_in <= 0 and fade_out <= 0:
+        return audio
+
+    def apply(get_frame, t):
+        sound = np.asarray(get_frame(t), dtype=np.float64)
+        gain = _gain(t, duration, fade_in, fade_out)
+        return sound * (gain[:, None] if gain.ndim == 1 and sound.ndim == 2 else gain)
+
+    return audio.transform(apply)
+
+
+def _transitions(cuts, effect, duration, params):
+    """One Transition per cut (None for hard cuts), its duration set to the cut's."""
+    if duration == 0:
+        return [None] * cuts
+    if isinstance(effect, Transition) and params:
+        raise SegueError("give the parameters to segue.Transition(...) when passing a Transition (got %s)"
+                         % ", ".join(sorted(params)))
+    made = []
+    for _ in range(cuts):
+        if isinstance(effect, Transition):
+            made.append(effect)      # the caller's object, used for every cut
+            continue
+        made.append(Transition(effect, **params))
+    for t in made:
+        t.duration = duration
+    return made
+
+
+def concatenate(clips, transition="fade", duration=1, **params):
+    """The clips one after another with `transition` (an effect name or file, a
+    `segue.Transition`, or None for hard cuts) of `duration` seconds at every cut; `params` go to
+    the effect. Returns a MoviePy VideoClip with the crossfaded sound of the clips that have some,
+    at the highest frame rate among them."""
+    clips = list(clips)
+    if not clips:
+        raise SegueError("concatenate needs at least one clip")
+    duration = float(duration)
+    if not math.isfinite(duration) or duration < 0:
+        raise SegueError("the transition's duration must be a finite number of seconds ≥ 0, got %r" % duration)
+    size = tuple(clips[0].size)
+    lengths = []
+    for k, clip in enumerate(clips):
+        if clip.duration is None:
+            raise SegueError("clip %d has no duration (set one with with_duration)" % (k + 1))
+        if tuple(clip.size) != size:
+            raise SegueError("clip %d is %dx%d, clip 1 is %dx%d: resize it first (clip.resized((%d, %d)))"
+                             % (k + 1, clip.size[0], clip.size[1], size[0], size[1], size[0], size[1]))
+        lengths.append(float(clip.duration))
+    cut = duration if len(clips) > 1 and transition is not None else 0.0
+    for k, length in enumerate(lengths):
+        needed = cut * ((k > 0) + (k < len(clips) - 1))
+        if length < needed:
+            raise SegueError("clip %d (%g s) is shorter than its transitions together (%g s)" % (k + 1, length, needed))
+    starts = [0.0]
+    for k in range(1, len(clips)):
+        starts.append(starts[-1] + lengths[k - 1] - cut)
+    total = starts[-1] + lengths[-1]
+    effects = _transitions(len(clips) - 1, transition, cut, params)
+
+    def frame_at(t):
+        k = 0
+        while k + 1 < len(clips) and starts[k + 1] <= t:
+            k += 1
+        if k > 0 and effects[k - 1] is not None and t < starts[k] + cut:
+            since = t - starts[k]
+            a = _rgb(clips[k - 1].get_frame(min(t - starts[k - 1], lengths[k - 1])))
+            b = _rgb(clips[k].get_frame(max(since, 0.0)))
+            return effects[k - 1].render(a, b, since / cut, time=since)
+        return _rgb(clips[k].get_frame(min(max(t - starts[k], 0.0), lengths[k])))
+
+    video = VideoClip(frame_function=frame_at, duration=total)
+    rates = [c.fps for c in clips if getattr(c, "fps", None)]
+    if rates:
+        video = video.with_fps(max(rates))
+    sounds = []
+    for k, clip in enumerate(clips):
+        if clip.audio is None:
+            continue
+        fade_in = cut if k > 0 and effects[k - 1] is not None else 0.0
+        fade_out = cut if k < len(clips) - 1 and effects[k] is not None else 0.0
+        sounds.append(_faded(clip.audio, lengths[k], fade_in, fade_out).with_start(starts[k]))
+    if sounds:
+        video = video.with_audio(CompositeAudioClip(sounds).with_duration(total))
+    return video
+
+
+def transition(clip_a, clip_b, effect, duration, **params):
+    """`clip_a` then `clip_b`, joined by `effect` over the last `duration` seconds of `clip_a`
+    and the first of `clip_b` (the result lasts a + b − duration seconds); see `concatenate`."""
+    return concatenate([clip_a, clip_b], effect, duration, **params)
