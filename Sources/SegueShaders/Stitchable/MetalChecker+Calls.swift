@@ -269,6 +269,10 @@ extension MetalChecker {
         guard items.count <= members.count else {
             throw error("too many initialisers for '\(type.metal)' (\(items.count) for \(members.count))", first.line)
         }
+        let outermost = !inAggregate
+        if outermost { try countInitializedElements(type, at: first) }
+        inAggregate = true
+        defer { if outermost { inAggregate = false } }
         var codes: [GLSLCode] = []
         var isConstant = true
         for (item, m) in zip(items, members) {

@@ -7,6 +7,8 @@
 // explicitly in the GLSL; one Metal would not do is an error naming both types.
 
 extension MetalChecker {
+    /// Checks an expression. Each case is handed to its own function, so this frame, which the
+    /// recursion through an expression tree repeats at every level, stays small.
     mutating func expr(_ e: MetalExpr) throws(ShaderSourceError) -> Typed {
         switch e {
         case let .number(t):
@@ -16,42 +18,73 @@ extension MetalChecker {
         case let .name(n):
             return try name(n)
         case let .paren(open, inner, close):
-            let v = try expr(inner)
-            return Typed(type: v.type, code: .sequence([.token("(", open), v.code, .token(")", close)]), isLValue: v.isLValue,
-                         value: v.value, isConstant: v.isConstant, literal: v.literal)
+            return try parenthesized(open, inner, close)
         case let .unary(op, x):
             return try unary(op, x)
         case let .postfix(x, op):
-            let v = try expr(x)
-            try checkIncrement(v, op)
-            return Typed(type: v.type, code: .sequence([v.code, .token(op.text, op)]))
+            return try postfix(x, op)
         case let .binary(a, op, b):
-            return try binary(try expr(a), op, try expr(b))
+            return try binary(a, op, b)
         case let .assign(a, op, b):
             return try assignment(a, op, b)
         case let .conditional(c, question, a, colon, b):
-            let condition = try self.condition(c, "a '?:' condition")
-            let x = try expr(a), y = try expr(b)
-            let type = try commonType(x.type, y.type, at: question)
-            let cx = try convert(x, to: type, context: ""), cy = try convert(y, to: type, context: "")
-            var value: [Double]?
-            if let c = condition.value, let vx = cx.value, let vy = cy.value { value = c[0] != 0 ? vx : vy }
-            return Typed(type: type, code: .sequence([condition.code, .token("?", question), cx.code, .token(":", colon), cy.code]),
-                         value: value, isConstant: condition.isConstant && cx.isConstant && cy.isConstant)
+            return try conditional(c, question, a, colon, b)
         case let .call(n, args):
             return try call(n, args)
         case let .braces(type, args):
-            guard let type else {
-                throw error("unsupported initializer list here (write the type: T{…} or T(…))", args.open.line)
-            }
-            return try braces(try resolve(type), args, at: type.first)
+            return try braces(type, args)
         case let .member(base, dot, name):
-            return try member(try expr(base), dot, name)
+            return try member(base, dot, name)
         case let .method(base, dot, name, args):
             return try method(base, dot, name, args)
         case let .index(base, open, index, close):
-            return try subscripted(try expr(base), open, try expr(index), close)
+            return try subscripted(base, open, index, close)
         }
+    }
+
+    mutating func parenthesized(_ open: MetalToken, _ inner: MetalExpr, _ close: MetalToken) throws(ShaderSourceError) -> Typed {
+        let v = try expr(inner)
+        return Typed(type: v.type, code: .sequence([.token("(", open), v.code, .token(")", close)]), isLValue: v.isLValue,
+                     value: v.value, isConstant: v.isConstant, literal: v.literal)
+    }
+
+    mutating func postfix(_ x: MetalExpr, _ op: MetalToken) throws(ShaderSourceError) -> Typed {
+        let v = try expr(x)
+        try checkIncrement(v, op)
+        return Typed(type: v.type, code: .sequence([v.code, .token(op.text, op)]))
+    }
+
+    mutating func binary(_ a: MetalExpr, _ op: MetalToken, _ b: MetalExpr) throws(ShaderSourceError) -> Typed {
+        let x = try expr(a)
+        return try binary(x, op, try expr(b))
+    }
+
+    mutating func conditional(_ c: MetalExpr, _ question: MetalToken, _ a: MetalExpr, _ colon: MetalToken,
+                              _ b: MetalExpr) throws(ShaderSourceError) -> Typed {
+        let condition = try self.condition(c, "a '?:' condition")
+        let x = try expr(a), y = try expr(b)
+        let type = try commonType(x.type, y.type, at: question)
+        let cx = try convert(x, to: type, context: ""), cy = try convert(y, to: type, context: "")
+        var value: [Double]?
+        if let c = condition.value, let vx = cx.value, let vy = cy.value { value = c[0] != 0 ? vx : vy }
+        return Typed(type: type, code: .sequence([condition.code, .token("?", question), cx.code, .token(":", colon), cy.code]),
+                     value: value, isConstant: condition.isConstant && cx.isConstant && cy.isConstant)
+    }
+
+    mutating func braces(_ type: MetalTypeSyntax?, _ args: MetalArguments) throws(ShaderSourceError) -> Typed {
+        guard let type else {
+            throw error("unsupported initializer list here (write the type: T{…} or T(…))", args.open.line)
+        }
+        return try braces(try resolve(type), args, at: type.first)
+    }
+
+    mutating func member(_ base: MetalExpr, _ dot: MetalToken, _ name: MetalToken) throws(ShaderSourceError) -> Typed {
+        try member(try expr(base), dot, name)
+    }
+
+    mutating func subscripted(_ base: MetalExpr, _ open: MetalToken, _ index: MetalExpr, _ close: MetalToken) throws(ShaderSourceError) -> Typed {
+        let b = try expr(base)
+        return try subscripted(b, open, try expr(index), close)
     }
 
     // MARK: - Literals and names
@@ -118,7 +151,11 @@ extension MetalChecker {
     // MARK: - Operators
 
     mutating func unary(_ op: MetalToken, _ x: MetalExpr) throws(ShaderSourceError) -> Typed {
-        var v = try expr(x)
+        try unary(op, try expr(x))
+    }
+
+    mutating func unary(_ op: MetalToken, _ operand: Typed) throws(ShaderSourceError) -> Typed {
+        var v = operand
         switch op.text {
         case "-", "+":
             guard v.type.scalar != nil else { throw error("invalid argument type '\(v.type.metal)' to unary '\(op.text)'", op.line) }

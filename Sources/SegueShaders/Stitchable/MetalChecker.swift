@@ -50,6 +50,12 @@ struct MetalFunctionInfo {
 struct MetalStructInfo {
     let glsl: String
     let fields: [(name: String, type: MetalType, glsl: String)]
+    /// Scalar values in one value of the struct (see `MetalChecker.valueCount`).
+    var values = 1
+    /// Array elements in one value (see `MetalChecker.arrayElements`).
+    var arrayElements = 0
+    /// 1 for a struct of other types, 1 + the deepest field's for a struct of structs.
+    var nesting = 1
 }
 
 /// A stitchable function found in the file.
@@ -75,6 +81,10 @@ struct MetalChecker {
     var switches: [MetalType] = []
     /// Functions called but only declared so far (name → line of the call).
     var calledPrototypes: [String: Int] = [:]
+    /// Array elements given values in the source so far (see `countInitializedElements`).
+    var initializedElements = 0
+    /// Whether an aggregate is being built (its elements are counted once, at the outermost).
+    var inAggregate = false
 
     init(file: String) { self.file = file }
 
@@ -117,6 +127,9 @@ struct MetalChecker {
 
     /// `type` with array dimensions (`[3]`, `[]` from an initialiser list of `inferred` items).
     func arrayType(_ base: MetalType, _ sizes: [MetalExpr?], name: MetalToken, inferred: Int? = nil) throws(ShaderSourceError) -> MetalType {
+        guard sizes.count <= Self.maximumArrayDimensions else {
+            throw error("array '\(name.text)' has \(sizes.count) dimensions; the limit is \(Self.maximumArrayDimensions)", name.line)
+        }
         var t = base
         for (k, size) in sizes.enumerated().reversed() {
             let n: Int
@@ -134,6 +147,7 @@ struct MetalChecker {
             guard n <= 4096 else { throw error("array '\(name.text)' is too large (at most 4096 elements)", name.line) }
             t = .array(t, n)
         }
+        try checkSize(t, of: name)
         return t
     }
 
@@ -159,6 +173,8 @@ struct MetalChecker {
         out.emit(name, at: s.name)
         out.emit("{", at: s.open)
         var fields: [(name: String, type: MetalType, glsl: String)] = []
+        var names: Set<String> = []
+        var info = MetalStructInfo(glsl: name, fields: [], values: 0)
         for f in s.fields {
             let base = try resolve(f.type)
             if base == .layer || base == .sampler || { if case .texture = base { return true }; return false }() {
@@ -168,13 +184,23 @@ struct MetalChecker {
             for (k, d) in f.declarators.enumerated() {
                 if k > 0 { out.emit(",", at: f.commas[k - 1]) }
                 let type = try arrayType(base, d.dimensions.map(\.size), name: d.name)
-                if fields.contains(where: { $0.name == d.name.text }) { throw error("duplicate member '\(d.name.text)'", d.name.line) }
+                guard names.insert(d.name.text).inserted else { throw error("duplicate member '\(d.name.text)'", d.name.line) }
                 fields.append((d.name.text, type, glslName(d.name.text)))
+                info.values = Self.saturatingSum(info.values, valueCount(type))
+                info.arrayElements = Self.saturatingSum(info.arrayElements, arrayElements(type))
+                info.nesting = max(info.nesting, structNesting(type) + 1)
+                guard info.nesting <= Self.maximumStructNesting else {
+                    throw error("struct '\(s.name.text)' nests structs \(info.nesting) levels deep; the limit is \(Self.maximumStructNesting)", d.name.line)
+                }
+                guard info.values <= Self.maximumValues else {
+                    throw error("struct '\(s.name.text)' is too large: it holds more than \(Self.maximumValues) values", d.name.line)
+                }
                 out.emit(glslName(d.name.text) + type.glslArraySuffix, at: d.name)
             }
             out.emit(";", at: f.semicolon)
         }
-        structs[s.name.text] = MetalStructInfo(glsl: name, fields: fields)
+        structs[s.name.text] = MetalStructInfo(glsl: name, fields: fields, values: max(info.values, 1),
+                                               arrayElements: info.arrayElements, nesting: info.nesting)
         out.emit("}", at: s.close)
         out.emit(";", at: s.semicolon)
     }

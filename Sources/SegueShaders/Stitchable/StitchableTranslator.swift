@@ -9,6 +9,10 @@
 
 /// Translates stitchable Metal sources to GLSL.
 public enum StitchableTranslator {
+    /// The most tokens of a file after its macros are expanded (GLSL compile time grows faster
+    /// than linearly with the length of the code; see `GLSLSourceLimits`).
+    public static let maximumTokens = GLSLSourceLimits.maximumTokens
+
     /// The result of translating one file.
     public struct Module: Sendable, Equatable {
         /// GLSL for every declaration in the file (helpers with `_m_` names), on the user's lines.
@@ -29,16 +33,23 @@ public enum StitchableTranslator {
     public static func translate(_ text: String, file: String) throws(ShaderSourceError) -> Module {
         var preprocessor = MetalPreprocessor(file: file)
         let tokens = try preprocessor.run(try MetalLexer.tokenize(text, file: file))
+        guard tokens.count <= maximumTokens else {
+            throw ShaderSourceError(file: file, line: tokens[maximumTokens].line,
+                                    message: "the file has more than \(maximumTokens) tokens after its macros are expanded; split it into several files")
+        }
         var parser = MetalParser(tokens: tokens, file: file)
         let declarations = try parser.parseFile()
         var checker = MetalChecker(file: file)
         try checker.check(declarations)
         let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count
         let glsl = checker.out.text, prelude = checker.prelude.text
+        // One array of names, shared by every function (a copy each would grow with the square
+        // of the number of functions).
+        let siblings = checker.stitchable.map(\.name)
         return Module(glsl: glsl, prelude: prelude, functions: checker.stitchable.map { f in
             StitchableFunction(name: f.name, kind: f.kind, arguments: f.arguments, line: f.line, file: file,
                                glslName: f.glsl, moduleGLSL: glsl, preludeGLSL: prelude, lineCount: lineCount,
-                               siblings: checker.stitchable.map(\.name))
+                               siblings: siblings)
         }, lineCount: lineCount)
     }
 }
