@@ -240,29 +240,67 @@ extension MetalChecker {
         }
         let a = try convert(x, to: x.type.width == 1 ? .scalar(element) : x.type.with(element), context: "")
         let b = try convert(y, to: y.type.width == 1 ? .scalar(element) : y.type.with(element), context: "")
-        let value = fold(a.value, b.value, op.text, integer: element.isInteger, width: result.width ?? 1)
+        let value = fold(a.value, b.value, op.text, element: element, width: result.width ?? 1)
         return Typed(type: result, code: .sequence([a.code, .token(op.text, op), b.code]), value: value, isConstant: isConstant)
     }
 
-    /// Component-wise constant folding of arithmetic (nil when either side is not constant).
-    func fold(_ a: [Double]?, _ b: [Double]?, _ op: String, integer: Bool, width: Int) -> [Double]? {
+    /// Component-wise constant folding of arithmetic (nil when either side is not constant, or
+    /// for an integer division by zero). Integers wrap around at 32 bits, as on the GPU.
+    func fold(_ a: [Double]?, _ b: [Double]?, _ op: String, element: MetalScalar, width: Int) -> [Double]? {
         guard let a, let b else { return nil }
         var out: [Double] = []
         for k in 0..<width {
             let p = a.count == 1 ? a[0] : a[k], q = b.count == 1 ? b[0] : b[k]
+            if element.isInteger {
+                guard let r = Self.foldInteger(p, q, op, element) else { return nil }
+                out.append(r)
+                continue
+            }
             switch op {
             case "+": out.append(p + q)
             case "-": out.append(p - q)
             case "*": out.append(p * q)
-            case "/":
-                if integer { guard q != 0 else { return nil }; out.append((p / q).rounded(.towardZero)) } else { out.append(p / q) }
-            case "%":
-                guard q != 0 else { return nil }
-                out.append(p.truncatingRemainder(dividingBy: q))
+            case "/": out.append(p / q)
             default: return nil
             }
         }
         return out
+    }
+
+    /// `p op q` on 32-bit integers of type `s` with the GPU's wrapping arithmetic (nil for a
+    /// division by zero or an operator not folded).
+    static func foldInteger(_ p: Double, _ q: Double, _ op: String, _ s: MetalScalar) -> Double? {
+        let x = UInt32(wrapInteger(p, .uint)), y = UInt32(wrapInteger(q, .uint))
+        let r: UInt32
+        switch op {
+        case "+": r = x &+ y
+        case "-": r = x &- y
+        case "*": r = x &* y
+        case "/", "%":
+            guard y != 0 else { return nil }
+            if s == .int {
+                let a = Int32(bitPattern: x), b = Int32(bitPattern: y)
+                // INT_MIN / -1 overflows; the GPU's result is undefined, so it is not folded.
+                let (v, overflow) = op == "/" ? a.dividedReportingOverflow(by: b) : a.remainderReportingOverflow(dividingBy: b)
+                guard !overflow else { return nil }
+                r = UInt32(bitPattern: v)
+            } else {
+                r = op == "/" ? x / y : x % y
+            }
+        default:
+            return nil
+        }
+        return s == .int ? Double(Int32(bitPattern: r)) : Double(r)
+    }
+
+    /// `x` as a value of the 32-bit integer type `s`: truncated, then wrapped around as the GPU
+    /// does (NaN and infinities, whose conversion is undefined, give 0).
+    static func wrapInteger(_ x: Double, _ s: MetalScalar) -> Double {
+        guard x.isFinite else { return 0 }
+        var r = x.rounded(.towardZero).truncatingRemainder(dividingBy: 4_294_967_296)
+        if r < 0 { r += 4_294_967_296 }
+        if s == .int && r >= 2_147_483_648 { r -= 4_294_967_296 }
+        return r
     }
 
     mutating func comparison(_ x: Typed, _ op: MetalToken, _ y: Typed) throws(ShaderSourceError) -> Typed {
@@ -403,11 +441,15 @@ extension MetalChecker {
             throw error("an index must be an integer, got '\(index.type.metal)'", open.line)
         }
         let i = s == .bool ? try convert(index, to: .int, context: "") : index
-        if let v = i.value?.first, v < 0 || Int(v) >= count {
-            throw error("index \(Int(v)) is out of range (0…\(count - 1))", open.line)
+        var constantIndex: Int?
+        if let v = i.value?.first {
+            guard let k = Int(exactly: v), k >= 0, k < count else {
+                throw error("index \(Int(exactly: v).map(String.init) ?? "\(v)") is out of range (0…\(count - 1))", open.line)
+            }
+            constantIndex = k
         }
         var value: [Double]?
-        if let v = base.value, let k = i.value?.first, element.width == 1 { value = [v[Int(k)]] }
+        if let v = base.value, let k = constantIndex, k < v.count, element.width == 1 { value = [v[k]] }
         return Typed(type: element, code: .sequence([base.code, .token("[", open), i.code, .token("]", close)]),
                      isLValue: base.isLValue, value: value, isConstant: base.isConstant && i.isConstant)
     }
@@ -463,7 +505,7 @@ extension MetalChecker {
     static func convertComponent(_ x: Double, to s: MetalScalar) -> Double {
         switch s {
         case .bool: x != 0 ? 1 : 0
-        case .int, .uint: x.rounded(.towardZero)
+        case .int, .uint: wrapInteger(x, s)
         case .half, .float: x
         }
     }
@@ -473,8 +515,8 @@ extension MetalChecker {
         let magnitude = literal.minus == nil ? x : -x
         let text: String = switch s {
         case .bool: x != 0 ? "true" : "false"
-        case .int: String(Int(magnitude))
-        case .uint: "\(UInt32(truncatingIfNeeded: Int(magnitude)))u"
+        case .int: String(Int32(wrapInteger(magnitude, .int)))
+        case .uint: "\(UInt32(wrapInteger(magnitude, .uint)))u"
         case .half, .float: floatText(magnitude)
         }
         guard let minus = literal.minus, s != .bool else { return .token(text, literal.minus ?? literal.number) }

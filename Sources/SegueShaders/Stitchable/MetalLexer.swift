@@ -42,6 +42,10 @@ enum MetalLexer {
         "(", ")", "{", "}", "[", "]", "#", "@", "\\", "$",
     ]
 
+    /// The longest name or number accepted (glslang refuses tokens over 1,024 characters, and
+    /// the translator adds prefixes to names).
+    static let maximumTokenLength = 1_000
+
     /// Tokenizes `text`.
     /// - Parameter lenient: true to take any other character as a punctuation token of its own and
     ///   end an unterminated block comment at the end of the text, never throwing (for measuring
@@ -153,6 +157,10 @@ enum MetalLexer {
                 i += 1
                 continue
             }
+        }
+        if !lenient, let long = tokens.first(where: { ($0.kind == .identifier || $0.kind == .number) && $0.text.utf8.count > maximumTokenLength }) {
+            throw ShaderSourceError(file: file, line: long.line,
+                                    message: "a \(long.kind == .number ? "number" : "name") longer than \(maximumTokenLength) characters: '\(long.text.prefix(24))…'")
         }
         return tokens
     }
