@@ -52,6 +52,17 @@ struct MetalExpressionHeightTests {
         #expect(message.hasPrefix("user.metal:\(kind == "methods" ? 4 : 5): expressions or blocks nested more than 200 levels deep"), "\(message)")
     }
 
+    // Found while checking every recursive path: the type parser recursed once per `metal::`.
+    @Test("a type qualified with metal:: thousands of times is an error, not a stack overflow")
+    func repeatedQualifiers() throws {
+        let qualifiers = String(repeating: "metal::", count: 16_000)
+        let local = try #require(translationError(prologue + "[[ stitchable ]] half4 f(float2 p, half4 c) {\n    " + qualifiers + "float x = 1;\n    return c;\n}\n"))
+        #expect(local.hasPrefix("user.metal:4: "), "\(local.prefix(200))")
+        // As a global's type the qualifiers are skipped (one is Metal's own spelling).
+        #expect(translationError(prologue + "constant " + qualifiers + "float x = 1;\n") == nil)
+        #expect(translationError(prologue + "constant metal::float k = 1;\n[[ stitchable ]] half4 f(float2 p, half4 c) { metal::float2 q = p; return c * half(k + q.x); }\n") == nil)
+    }
+
     // Every shape at the limit translates (and, run in a debug build, shows the checker's stack use
     // at the deepest nesting accepted fits); one level more is an error.
     @Test("each kind of nesting translates at the limit and fails one level past it",

@@ -277,8 +277,9 @@ struct MetalParser {
 
     /// Whether a type starts at token `k` (a built-in type, a struct name, `metal::T`, `Layer`).
     func startsType(_ k: Int = 0) -> Bool {
+        var k = k
+        while peek(k)?.text == "metal", isText("::", k + 1) { k += 2 }  // a loop: `metal::metal::…` must not recurse
         guard let t = peek(k), t.kind == .identifier else { return false }
-        if t.text == "metal", isText("::", k + 1) { return startsType(k + 2) }
         if t.text == "SwiftUI", isText("::", k + 1), isText("Layer", k + 2) { return true }
         if t.text == "Layer" && usingSwiftUI { return true }
         if t.text == "texture2d" || t.text == "sampler" { return true }
@@ -288,13 +289,13 @@ struct MetalParser {
     /// Parses a type at the cursor (`float2`, `metal::float2`, `SwiftUI::Layer`, `texture2d<half>`,
     /// a struct name).
     mutating func parseType() throws(ShaderSourceError) -> MetalTypeSyntax {
+        if let first = peek(), first.text == "metal", isText("::", 1) {
+            while isText("metal"), isText("::", 1) { i += 2 }  // a loop: `metal::metal::…` must not recurse
+            let inner = try parseType()
+            return MetalTypeSyntax(first: first, spelling: inner.spelling, builtIn: inner.builtIn, structName: inner.structName)
+        }
         guard let t = peek() else { throw error("expected a type, found the end of the file", lastLine) }
         guard t.kind == .identifier else { throw error("expected a type, found '\(t.text)'", t.line) }
-        if t.text == "metal", isText("::", 1) {
-            i += 2
-            let inner = try parseType()
-            return MetalTypeSyntax(first: t, spelling: inner.spelling, builtIn: inner.builtIn, structName: inner.structName)
-        }
         if t.text == "SwiftUI", isText("::", 1), isText("Layer", 2) {
             i += 3
             return MetalTypeSyntax(first: t, spelling: "SwiftUI::Layer", builtIn: .layer, structName: nil)
