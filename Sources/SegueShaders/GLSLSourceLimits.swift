@@ -24,7 +24,9 @@
 // gl-transitions needs a tenth of each) and keep the worst accepted source compiling in seconds.
 
 /// Checks that a GLSL source stays within the shapes the GLSL compiler handles quickly.
-enum GLSLSourceLimits {
+/// `TransitionSourceParser` applies it to every file; a renderer applies it to any other
+/// full-screen source that is not built in (an `Effect` made in code).
+public enum GLSLSourceLimits {
     /// The most tokens after macro expansion.
     static let maximumTokens = 32_768
     /// The most function definitions.
@@ -45,7 +47,7 @@ enum GLSLSourceLimits {
 
     /// Checks `source`.
     /// - Throws: `ShaderSourceError` naming the limit and the line where the source passes it.
-    static func check(_ source: String, file: String) throws(ShaderSourceError) {
+    public static func check(_ source: String, file: String) throws(ShaderSourceError) {
         let tokens = try MetalLexer.tokenize(source, file: file, lenient: true)
         var preprocessor = MetalPreprocessor(file: file, glsl: true)
         let expanded = try preprocessor.run(tokens)
