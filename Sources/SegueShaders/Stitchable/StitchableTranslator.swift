@@ -9,9 +9,11 @@
 
 /// Translates stitchable Metal sources to GLSL.
 public enum StitchableTranslator {
-    /// The most tokens of a file after its macros are expanded (GLSL compile time grows faster
-    /// than linearly with the length of the code; see `GLSLSourceLimits`).
-    public static let maximumTokens = GLSLSourceLimits.maximumTokens
+    /// The most tokens of a file after its macros are expanded: half the limit for GLSL files
+    /// (`GLSLSourceLimits.maximumTokens`), as the translation adds conversions and a transition
+    /// runs the function twice (for the removed and the inserted screen), and lavapipe's compile
+    /// time grows faster than linearly with the length of the code.
+    public static let maximumTokens = 16_384
 
     /// The result of translating one file.
     public struct Module: Sendable, Equatable {
