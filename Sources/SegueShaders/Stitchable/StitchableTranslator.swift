@@ -35,12 +35,13 @@ public enum StitchableTranslator {
     public static func translate(_ text: String, file: String) throws(ShaderSourceError) -> Module {
         var preprocessor = MetalPreprocessor(file: file)
         let tokens = try preprocessor.run(try MetalLexer.tokenize(text, file: file))
+        var parser = MetalParser(tokens: tokens, file: file)
+        let declarations = try parser.parseFile()
+        // After parsing (linear, and bounded in depth), so a malformed file gets its own error.
         guard tokens.count <= maximumTokens else {
             throw ShaderSourceError(file: file, line: tokens[maximumTokens].line,
                                     message: "the file has more than \(maximumTokens) tokens after its macros are expanded; split it into several files")
         }
-        var parser = MetalParser(tokens: tokens, file: file)
-        let declarations = try parser.parseFile()
         var checker = MetalChecker(file: file)
         try checker.check(declarations)
         let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count
