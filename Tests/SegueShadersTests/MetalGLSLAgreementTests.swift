@@ -100,3 +100,13 @@ struct MetalGLSLAgreementTests {
         #expect(module.glsl.contains("case 2:"), "\(module.glsl)")
     }
 }
+
+@Suite("Metal front end: message lengths")
+struct MetalMessageLengthTests {
+    @Test("a call with a thousand arguments names the first types and counts the rest")
+    func longArgumentLists() throws {
+        let args = Array(repeating: "1", count: 1_000).joined(separator: ", ")
+        let message = try #require(translationError(colour("float2 v = float2(\(args)); return c;")))
+        #expect(message == "user.metal:4: cannot construct a float2 from (int, int, int, int, int, int, int, int, int, int, int, int, … (988 more))")
+    }
+}
