@@ -6,6 +6,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Effect files read from disk.
@@ -36,7 +38,7 @@ public enum EffectFile {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { readBytes(fd, $0.baseAddress, $0.count) }
             if n > 0 {
                 // A file that grows while it is read is still held to the limit.
                 guard bytes.count + n <= maximumSize else {
@@ -82,3 +84,6 @@ public enum EffectFile {
         return line
     }
 }
+
+/// `read(2)`, under a name `EffectFile.read` does not hide.
+private func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }

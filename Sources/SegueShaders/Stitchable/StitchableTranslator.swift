@@ -5,7 +5,11 @@
 // `#define`) → `MetalParser` (a syntax tree) → `MetalChecker` (Metal's types, implicit
 // conversions and overloads; GLSL with every conversion explicit, each token on its source line).
 // Everything outside the subset is rejected here, with `file:LINE: …` naming the construct, so
-// `segue info` finds it and the GLSL compiler never sees a file it would refuse.
+// `segue info` finds it and the GLSL compiler never sees a file it would refuse. So are files
+// past the limits that keep the translator, the GLSL compiler and the driver fast and within
+// their stacks (see Docs/StitchableShaders.md, "Limits"): expression height and nesting
+// (`MetalParser`), macro expansion (`MetalPreprocessor`), tokens, and sizes of types, tables and
+// function lists (`MetalChecker+Limits.swift`).
 
 /// Translates stitchable Metal sources to GLSL.
 public enum StitchableTranslator {
