@@ -19,9 +19,10 @@
 // tokens bounds: the tokens in all; functions; an upper bound of each expression's tree height
 // (operators at each level of parentheses, plus one for a call, nested groups added); `?:` per
 // statement; control-flow nesting (braces, `else if` chains, unbraced `if`/`for`/`while`);
-// array sizes and struct sizes and nesting; and the elements of array constructors and
-// initialiser lists. The limits are far above what real transitions use (the largest of
-// gl-transitions needs a tenth of each) and keep the worst accepted source compiling in seconds.
+// struct sizes and nesting; and the elements of array constructors and initialiser lists. (The
+// size of array variables is checked on the compiled SPIR-V, `SPIRVModule.checkPrivateMemory`:
+// glslang handles a declared size without work proportional to it.) The limits are far above
+// what real transitions use and keep the worst accepted source compiling in seconds.
 
 /// Checks that a GLSL source stays within the shapes the GLSL compiler handles quickly.
 /// `TransitionSourceParser` applies it to every file; a renderer applies it to any other
@@ -37,7 +38,7 @@ public enum GLSLSourceLimits {
     static let maximumConditionals = 64
     /// The deepest nesting of blocks, `else if` chains and unbraced control statements.
     static let maximumControlNesting = 128
-    /// The most values of one type, array dimensions multiplied out.
+    /// The most values of one struct, array members multiplied out.
     static let maximumValues = MetalChecker.maximumValues
     /// The deepest nesting of structs.
     static let maximumStructNesting = MetalChecker.maximumStructNesting
@@ -135,7 +136,6 @@ struct GLSLShapeScan {
                 let previous = i > 0 ? tokens[i - 1] : nil
                 let afterName = previous?.kind == .identifier && !GLSLShapeScan.keywords.contains(previous?.text ?? "")
                 let isArray = t.text == "(" && previous?.text == "]"
-                if t.text == "[" { try dimensions(at: i) }
                 part { $0.partTokens += 1 }
                 groups.append(Group(open: t.text, isNode: afterName || t.text == "[" || isArray, isArray: isArray))
             case (.punctuation, "{") where isInitializerList():
@@ -292,27 +292,6 @@ struct GLSLShapeScan {
         if s.hasSuffix("u") { s.removeLast() }
         if s.hasPrefix("0x") { return Int(s.dropFirst(2), radix: 16) }
         return Int(s)
-    }
-
-    /// Checks a run of `[N]` dimensions starting at `k` (with the type before it when known,
-    /// `T[N] name` or `T name[N]`) against the values limit.
-    private func dimensions(at start: Int) throws(ShaderSourceError) {
-        guard start == 0 || text(start - 1) != "]" else { return }  // checked from the run's first `[`
-        var typeName = text(start - 1)
-        if let n = typeName, size(of: n) == nil, start >= 2, tokens[start - 1].kind == .identifier { typeName = text(start - 2) }
-        var values = typeName.flatMap { size(of: $0)?.values } ?? 1
-        var k = start
-        while text(k) == "[" {
-            if let n = integer(k + 1), text(k + 2) == "]" {
-                values = MetalChecker.saturatingProduct(values, n)
-                k += 3
-            } else {
-                break
-            }
-        }
-        guard values <= GLSLSourceLimits.maximumValues else {
-            throw fail("an array of \(values == Int.max ? "billions of" : "\(values)") values; the limit is \(GLSLSourceLimits.maximumValues)", tokens[start])
-        }
     }
 
     /// `struct Name { T a, b[N]; … }`: records its size, checking the values and nesting limits,
