@@ -92,6 +92,9 @@ public final class TransitionRenderer {
         // As the uniform block holds them (Float): when both are 1 the shader's resize branch is dead.
         let identityFit = [fromFit.x, fromFit.y, toFit.x, toFit.y].allSatisfy { Float($0) == 1 }
         let texelAligned = identityFit && [from.width, to.width] == [self.width, self.width] && [from.height, to.height] == [self.height, self.height]
+        // Any source that is not built in reaches shaderc bounded (files are checked when parsed;
+        // this covers an Effect made in code). Metal-translated sources are bounded by their front end.
+        if effect.kind == .fullScreen, effect.source != .builtIn, let glsl = effect.glsl { try GLSLSourceLimits.check(glsl, file: effect.source.label) }
         let shader = ShaderTemplate.fragmentShader(for: effect, identityFit: identityFit, texelAligned: texelAligned)
         let declared = shader.extraTextures
         for name in textures.keys where !declared.contains(name) {

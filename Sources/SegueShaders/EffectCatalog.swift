@@ -99,13 +99,7 @@ public enum EffectCatalog {
     /// `// Origin: top-left`).
     public static func load(path: String) throws(EffectLookupError) -> Effect {
         guard path.hasSuffix(".glsl") else { throw .unsupportedFile(path: path) }
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "not readable UTF-8 text" : "no such file"
-            throw .unreadable(path: path, reason: reason)
-        }
+        let text = try EffectFile.read(path)
         let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         do {
             return try TransitionSourceParser.parse(text, name: base, source: .file(path), defaultOrigin: .bottomLeft)
@@ -176,7 +170,7 @@ public enum EffectCatalog {
         if let named, let function, named != function {
             throw .stitchable(path: path, message: "the function is named twice, as '\(named)' and '\(function)'")
         }
-        let text = try readText(path)
+        let text = try EffectFile.read(path)
         let module: StitchableTranslator.Module
         do {
             module = try StitchableTranslator.translate(text, file: path)
@@ -187,23 +181,14 @@ public enum EffectCatalog {
         guard let wanted = named ?? function else {
             guard module.functions.count == 1 else {
                 throw .stitchable(path: path, message: names.isEmpty ? "no [[ stitchable ]] function found"
-                    : "several stitchable functions (\(names.joined(separator: ", "))); name one as \(path):NAME")
+                    : "several stitchable functions (\(StitchableFunction.listed(names))); name one as \(path):NAME")
             }
             return module.functions[0]
         }
         guard let f = module.functions.first(where: { $0.name == wanted }) else {
-            throw .stitchable(path: path, message: "no [[ stitchable ]] function '\(wanted)'" + (names.isEmpty ? "" : " (it has: \(names.joined(separator: ", ")))"))
+            throw .stitchable(path: path, message: "no [[ stitchable ]] function '\(wanted)'" + (names.isEmpty ? "" : " (it has: \(StitchableFunction.listed(names)))"))
         }
         return f
-    }
-
-    private static func readText(_ path: String) throws(EffectLookupError) -> String {
-        do {
-            return try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "not readable UTF-8 text" : "no such file"
-            throw .unreadable(path: path, reason: reason)
-        }
     }
 
     /// Up to three built-in names closest to `name` (edit distance, prefix and substring matches).

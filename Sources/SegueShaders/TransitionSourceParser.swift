@@ -94,6 +94,8 @@ public enum TransitionSourceParser {
         }
 
         let body = lines.joined(separator: "\n")
+        // A file's source is bounded before any GLSL compiler sees it (built-ins are fixed and tested).
+        if case .file = source { try GLSLSourceLimits.check(body, file: fileLabel) }
         guard body.range(of: #"vec4\s+transition\s*\(\s*vec2\s+\w+\s*\)"#, options: .regularExpression) != nil else {
             throw ShaderSourceError(file: fileLabel, line: 1, message: "no 'vec4 transition(vec2 uv)' function found")
         }

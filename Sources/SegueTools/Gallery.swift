@@ -118,11 +118,14 @@ public struct Gallery {
     // MARK: - Entries
 
     private func fileEntries(_ file: String, from: Image, to: Image, staging: String) throws -> [GalleryEntry] {
-        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        var text = ""
+        let readError: EffectLookupError?
+        do { text = try EffectFile.read(file); readError = nil } catch { readError = error }
         func failed(_ name: String, _ error: Error) -> GalleryEntry {
             GalleryEntry(name: name, kind: "file", origin: file, summary: "", parameters: [], source: text, preview: nil,
                          note: (error as? SegueError)?.message ?? "\(error)")
         }
+        if let readError { return [failed(file, readError)] }
         if file.hasSuffix(".glsl") {
             do {
                 let effect = try EffectCatalog.load(path: file)

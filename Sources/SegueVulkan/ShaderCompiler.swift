@@ -24,6 +24,9 @@ final class ShaderCompiler: @unchecked Sendable {
     private(set) var identity = ""
 
     private static let targetDescription = "vulkan1.3 spirv-target-default O=performance"
+    /// The most lines of the compiler's messages kept in an error, and the longest line.
+    static let maximumLogLines = 30
+    static let maximumLogLineLength = 400
     private static let probeSource = "#version 450\nlayout(location = 0) out vec4 c;\nvoid main() { c = vec4(1.0, 0.5, 0.25, 1.0); }\n"
 
     init(cache: ShaderCache?) {
@@ -71,7 +74,7 @@ final class ShaderCompiler: @unchecked Sendable {
         defer { shaderc_result_release(result) }
         guard shaderc_result_get_compilation_status(result) == shaderc_compilation_status_success else {
             let log = shaderc_result_get_error_message(result).map { String(cString: $0) } ?? "unknown shaderc error"
-            throw .shaderCompilation(file: fileName, log: log.trimmingCharacters(in: .whitespacesAndNewlines))
+            throw .shaderCompilation(file: fileName, log: Self.trimmedLog(log.trimmingCharacters(in: .whitespacesAndNewlines)))
         }
         let length = shaderc_result_get_length(result)
         guard let bytes = shaderc_result_get_bytes(result), length % 4 == 0, length > 0 else {
@@ -82,5 +85,15 @@ final class ShaderCompiler: @unchecked Sendable {
             throw .shaderCompilation(file: fileName, log: "shaderc returned malformed SPIR-V")
         }
         return words
+    }
+
+    /// The compiler's messages for an error: the first `maximumLogLines` lines, each cut at
+    /// `maximumLogLineLength` characters, and a count of the rest (a file with thousands of
+    /// errors must not make a message of megabytes).
+    static func trimmedLog(_ log: String) -> String {
+        let lines = log.split(separator: "\n", omittingEmptySubsequences: false)
+        var kept = lines.prefix(maximumLogLines).map { $0.count > maximumLogLineLength ? $0.prefix(maximumLogLineLength) + "…" : String($0) }
+        if lines.count > maximumLogLines { kept.append("… and \(lines.count - maximumLogLines) more lines") }
+        return kept.joined(separator: "\n")
     }
 }

@@ -27,7 +27,7 @@ extension MetalChecker {
     }
 
     /// The argument types of a call, for messages: `(float3, float)`.
-    func describe(_ args: [Typed]) -> String { "(" + args.map(\.type.metal).joined(separator: ", ") + ")" }
+    func describe(_ args: [Typed]) -> String { "(" + StitchableFunction.listed(args.map(\.type.metal)) + ")" }
 
     /// `name(a, b, …)` placed at the callee, with the closing parenthesis where it was.
     func callCode(_ name: String, at first: MetalToken, _ args: [GLSLCode], close: MetalToken) -> GLSLCode {
@@ -70,11 +70,48 @@ extension MetalChecker {
         guard let best else {
             throw error("no matching function for call to '\(n.name)' with \(describe(typed))", n.token.line)
         }
-        if current?.name == n.name { throw unsupported("recursion (Metal and GLSL have no recursive calls)", n.token) }
+        if let caller = current {
+            if caller.glsl == best.info.glsl { throw unsupported("recursion (Metal and GLSL have no recursive calls)", n.token) }
+            calls[caller.glsl, default: []].append((best.info.glsl, n.name, n.token.line))
+        }
         if !best.info.isDefined { calledPrototypes[n.name] = n.token.line }
         var codes = best.codes
         for p in best.info.parameters.dropFirst(typed.count) { codes.append(.wrapped("", p.defaultValue!.code, "")) }
         return Typed(type: best.info.returnType, code: callCode(best.info.glsl, at: n.first, codes, close: args.close))
+    }
+
+    /// Throws for a cycle of calls between the file's functions (`g` calls `h`, which calls `g`
+    /// again, through prototypes): GLSL refuses recursion when it links the shader. An
+    /// iterative depth-first search over `calls`.
+    func checkRecursion() throws(ShaderSourceError) {
+        var done: Set<String> = []
+        let names = Dictionary(calls.values.joined().map { ($0.callee, $0.name) }, uniquingKeysWith: { a, _ in a })
+        for root in calls.keys.sorted() where !done.contains(root) {
+            // The path from the root: each function with the index of its next call to follow.
+            var path: [(function: String, next: Int)] = [(root, 0)]
+            var onPath: Set<String> = [root]
+            while let (function, next) = path.last {
+                let edges = calls[function] ?? []
+                guard next < edges.count else {
+                    path.removeLast()
+                    onPath.remove(function)
+                    done.insert(function)
+                    continue
+                }
+                path[path.count - 1].next += 1
+                let edge = edges[next]
+                if onPath.contains(edge.callee) {
+                    let start = path.firstIndex { $0.function == edge.callee } ?? 0
+                    let cycle = path[start...].map { "'\(names[$0.function] ?? $0.function)'" } + ["'\(edge.name)'"]
+                    let chain = cycle[0] + " calls " + cycle.dropFirst().joined(separator: ", which calls ")
+                    throw error("unsupported recursion (Metal and GLSL have no recursive calls): " + chain, edge.line)
+                }
+                if !done.contains(edge.callee) {
+                    path.append((edge.callee, 0))
+                    onPath.insert(edge.callee)
+                }
+            }
+        }
     }
 
     // MARK: - Library functions
@@ -269,6 +306,10 @@ extension MetalChecker {
         guard items.count <= members.count else {
             throw error("too many initialisers for '\(type.metal)' (\(items.count) for \(members.count))", first.line)
         }
+        let outermost = !inAggregate
+        if outermost { try countInitializedElements(type, at: first) }
+        inAggregate = true
+        defer { if outermost { inAggregate = false } }
         var codes: [GLSLCode] = []
         var isConstant = true
         for (item, m) in zip(items, members) {

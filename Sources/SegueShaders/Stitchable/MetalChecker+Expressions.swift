@@ -7,6 +7,8 @@
 // explicitly in the GLSL; one Metal would not do is an error naming both types.
 
 extension MetalChecker {
+    /// Checks an expression. Each case is handed to its own function, so this frame, which the
+    /// recursion through an expression tree repeats at every level, stays small.
     mutating func expr(_ e: MetalExpr) throws(ShaderSourceError) -> Typed {
         switch e {
         case let .number(t):
@@ -16,42 +18,73 @@ extension MetalChecker {
         case let .name(n):
             return try name(n)
         case let .paren(open, inner, close):
-            let v = try expr(inner)
-            return Typed(type: v.type, code: .sequence([.token("(", open), v.code, .token(")", close)]), isLValue: v.isLValue,
-                         value: v.value, isConstant: v.isConstant, literal: v.literal)
+            return try parenthesized(open, inner, close)
         case let .unary(op, x):
             return try unary(op, x)
         case let .postfix(x, op):
-            let v = try expr(x)
-            try checkIncrement(v, op)
-            return Typed(type: v.type, code: .sequence([v.code, .token(op.text, op)]))
+            return try postfix(x, op)
         case let .binary(a, op, b):
-            return try binary(try expr(a), op, try expr(b))
+            return try binary(a, op, b)
         case let .assign(a, op, b):
             return try assignment(a, op, b)
         case let .conditional(c, question, a, colon, b):
-            let condition = try self.condition(c, "a '?:' condition")
-            let x = try expr(a), y = try expr(b)
-            let type = try commonType(x.type, y.type, at: question)
-            let cx = try convert(x, to: type, context: ""), cy = try convert(y, to: type, context: "")
-            var value: [Double]?
-            if let c = condition.value, let vx = cx.value, let vy = cy.value { value = c[0] != 0 ? vx : vy }
-            return Typed(type: type, code: .sequence([condition.code, .token("?", question), cx.code, .token(":", colon), cy.code]),
-                         value: value, isConstant: condition.isConstant && cx.isConstant && cy.isConstant)
+            return try conditional(c, question, a, colon, b)
         case let .call(n, args):
             return try call(n, args)
         case let .braces(type, args):
-            guard let type else {
-                throw error("unsupported initializer list here (write the type: T{…} or T(…))", args.open.line)
-            }
-            return try braces(try resolve(type), args, at: type.first)
+            return try braces(type, args)
         case let .member(base, dot, name):
-            return try member(try expr(base), dot, name)
+            return try member(base, dot, name)
         case let .method(base, dot, name, args):
             return try method(base, dot, name, args)
         case let .index(base, open, index, close):
-            return try subscripted(try expr(base), open, try expr(index), close)
+            return try subscripted(base, open, index, close)
         }
+    }
+
+    mutating func parenthesized(_ open: MetalToken, _ inner: MetalExpr, _ close: MetalToken) throws(ShaderSourceError) -> Typed {
+        let v = try expr(inner)
+        return Typed(type: v.type, code: .sequence([.token("(", open), v.code, .token(")", close)]), isLValue: v.isLValue,
+                     value: v.value, isConstant: v.isConstant, literal: v.literal)
+    }
+
+    mutating func postfix(_ x: MetalExpr, _ op: MetalToken) throws(ShaderSourceError) -> Typed {
+        let v = try expr(x)
+        try checkIncrement(v, op)
+        return Typed(type: v.type, code: .sequence([v.code, .token(op.text, op)]))
+    }
+
+    mutating func binary(_ a: MetalExpr, _ op: MetalToken, _ b: MetalExpr) throws(ShaderSourceError) -> Typed {
+        let x = try expr(a)
+        return try binary(x, op, try expr(b))
+    }
+
+    mutating func conditional(_ c: MetalExpr, _ question: MetalToken, _ a: MetalExpr, _ colon: MetalToken,
+                              _ b: MetalExpr) throws(ShaderSourceError) -> Typed {
+        let condition = try self.condition(c, "a '?:' condition")
+        let x = try expr(a), y = try expr(b)
+        let type = try commonType(x.type, y.type, at: question)
+        let cx = try convert(x, to: type, context: ""), cy = try convert(y, to: type, context: "")
+        var value: [Double]?
+        if let c = condition.value, let vx = cx.value, let vy = cy.value { value = c[0] != 0 ? vx : vy }
+        return Typed(type: type, code: .sequence([condition.code, .token("?", question), cx.code, .token(":", colon), cy.code]),
+                     value: value, isConstant: condition.isConstant && cx.isConstant && cy.isConstant)
+    }
+
+    mutating func braces(_ type: MetalTypeSyntax?, _ args: MetalArguments) throws(ShaderSourceError) -> Typed {
+        guard let type else {
+            throw error("unsupported initializer list here (write the type: T{…} or T(…))", args.open.line)
+        }
+        return try braces(try resolve(type), args, at: type.first)
+    }
+
+    mutating func member(_ base: MetalExpr, _ dot: MetalToken, _ name: MetalToken) throws(ShaderSourceError) -> Typed {
+        try member(try expr(base), dot, name)
+    }
+
+    mutating func subscripted(_ base: MetalExpr, _ open: MetalToken, _ index: MetalExpr, _ close: MetalToken) throws(ShaderSourceError) -> Typed {
+        let b = try expr(base)
+        return try subscripted(b, open, try expr(index), close)
     }
 
     // MARK: - Literals and names
@@ -118,7 +151,11 @@ extension MetalChecker {
     // MARK: - Operators
 
     mutating func unary(_ op: MetalToken, _ x: MetalExpr) throws(ShaderSourceError) -> Typed {
-        var v = try expr(x)
+        try unary(op, try expr(x))
+    }
+
+    mutating func unary(_ op: MetalToken, _ operand: Typed) throws(ShaderSourceError) -> Typed {
+        var v = operand
         switch op.text {
         case "-", "+":
             guard v.type.scalar != nil else { throw error("invalid argument type '\(v.type.metal)' to unary '\(op.text)'", op.line) }
@@ -203,29 +240,67 @@ extension MetalChecker {
         }
         let a = try convert(x, to: x.type.width == 1 ? .scalar(element) : x.type.with(element), context: "")
         let b = try convert(y, to: y.type.width == 1 ? .scalar(element) : y.type.with(element), context: "")
-        let value = fold(a.value, b.value, op.text, integer: element.isInteger, width: result.width ?? 1)
+        let value = fold(a.value, b.value, op.text, element: element, width: result.width ?? 1)
         return Typed(type: result, code: .sequence([a.code, .token(op.text, op), b.code]), value: value, isConstant: isConstant)
     }
 
-    /// Component-wise constant folding of arithmetic (nil when either side is not constant).
-    func fold(_ a: [Double]?, _ b: [Double]?, _ op: String, integer: Bool, width: Int) -> [Double]? {
+    /// Component-wise constant folding of arithmetic (nil when either side is not constant, or
+    /// for an integer division by zero). Integers wrap around at 32 bits, as on the GPU.
+    func fold(_ a: [Double]?, _ b: [Double]?, _ op: String, element: MetalScalar, width: Int) -> [Double]? {
         guard let a, let b else { return nil }
         var out: [Double] = []
         for k in 0..<width {
             let p = a.count == 1 ? a[0] : a[k], q = b.count == 1 ? b[0] : b[k]
+            if element.isInteger {
+                guard let r = Self.foldInteger(p, q, op, element) else { return nil }
+                out.append(r)
+                continue
+            }
             switch op {
             case "+": out.append(p + q)
             case "-": out.append(p - q)
             case "*": out.append(p * q)
-            case "/":
-                if integer { guard q != 0 else { return nil }; out.append((p / q).rounded(.towardZero)) } else { out.append(p / q) }
-            case "%":
-                guard q != 0 else { return nil }
-                out.append(p.truncatingRemainder(dividingBy: q))
+            case "/": out.append(p / q)
             default: return nil
             }
         }
         return out
+    }
+
+    /// `p op q` on 32-bit integers of type `s` with the GPU's wrapping arithmetic (nil for a
+    /// division by zero or an operator not folded).
+    static func foldInteger(_ p: Double, _ q: Double, _ op: String, _ s: MetalScalar) -> Double? {
+        let x = UInt32(wrapInteger(p, .uint)), y = UInt32(wrapInteger(q, .uint))
+        let r: UInt32
+        switch op {
+        case "+": r = x &+ y
+        case "-": r = x &- y
+        case "*": r = x &* y
+        case "/", "%":
+            guard y != 0 else { return nil }
+            if s == .int {
+                let a = Int32(bitPattern: x), b = Int32(bitPattern: y)
+                // INT_MIN / -1 overflows; the GPU's result is undefined, so it is not folded.
+                let (v, overflow) = op == "/" ? a.dividedReportingOverflow(by: b) : a.remainderReportingOverflow(dividingBy: b)
+                guard !overflow else { return nil }
+                r = UInt32(bitPattern: v)
+            } else {
+                r = op == "/" ? x / y : x % y
+            }
+        default:
+            return nil
+        }
+        return s == .int ? Double(Int32(bitPattern: r)) : Double(r)
+    }
+
+    /// `x` as a value of the 32-bit integer type `s`: truncated, then wrapped around as the GPU
+    /// does (NaN and infinities, whose conversion is undefined, give 0).
+    static func wrapInteger(_ x: Double, _ s: MetalScalar) -> Double {
+        guard x.isFinite else { return 0 }
+        var r = x.rounded(.towardZero).truncatingRemainder(dividingBy: 4_294_967_296)
+        if r < 0 { r += 4_294_967_296 }
+        if s == .int && r >= 2_147_483_648 { r -= 4_294_967_296 }
+        return r
     }
 
     mutating func comparison(_ x: Typed, _ op: MetalToken, _ y: Typed) throws(ShaderSourceError) -> Typed {
@@ -366,11 +441,15 @@ extension MetalChecker {
             throw error("an index must be an integer, got '\(index.type.metal)'", open.line)
         }
         let i = s == .bool ? try convert(index, to: .int, context: "") : index
-        if let v = i.value?.first, v < 0 || Int(v) >= count {
-            throw error("index \(Int(v)) is out of range (0…\(count - 1))", open.line)
+        var constantIndex: Int?
+        if let v = i.value?.first {
+            guard let k = Int(exactly: v), k >= 0, k < count else {
+                throw error("index \(Int(exactly: v).map(String.init) ?? "\(v)") is out of range (0…\(count - 1))", open.line)
+            }
+            constantIndex = k
         }
         var value: [Double]?
-        if let v = base.value, let k = i.value?.first, element.width == 1 { value = [v[Int(k)]] }
+        if let v = base.value, let k = constantIndex, k < v.count, element.width == 1 { value = [v[k]] }
         return Typed(type: element, code: .sequence([base.code, .token("[", open), i.code, .token("]", close)]),
                      isLValue: base.isLValue, value: value, isConstant: base.isConstant && i.isConstant)
     }
@@ -426,7 +505,7 @@ extension MetalChecker {
     static func convertComponent(_ x: Double, to s: MetalScalar) -> Double {
         switch s {
         case .bool: x != 0 ? 1 : 0
-        case .int, .uint: x.rounded(.towardZero)
+        case .int, .uint: wrapInteger(x, s)
         case .half, .float: x
         }
     }
@@ -436,8 +515,8 @@ extension MetalChecker {
         let magnitude = literal.minus == nil ? x : -x
         let text: String = switch s {
         case .bool: x != 0 ? "true" : "false"
-        case .int: String(Int(magnitude))
-        case .uint: "\(UInt32(truncatingIfNeeded: Int(magnitude)))u"
+        case .int: String(Int32(wrapInteger(magnitude, .int)))
+        case .uint: "\(UInt32(wrapInteger(magnitude, .uint)))u"
         case .half, .float: floatText(magnitude)
         }
         guard let minus = literal.minus, s != .bool else { return .token(text, literal.minus ?? literal.number) }

@@ -50,6 +50,12 @@ struct MetalFunctionInfo {
 struct MetalStructInfo {
     let glsl: String
     let fields: [(name: String, type: MetalType, glsl: String)]
+    /// Scalar values in one value of the struct (see `MetalChecker.valueCount`).
+    var values = 1
+    /// Array elements in one value (see `MetalChecker.arrayElements`).
+    var arrayElements = 0
+    /// 1 for a struct of other types, 1 + the deepest field's for a struct of structs.
+    var nesting = 1
 }
 
 /// A stitchable function found in the file.
@@ -69,12 +75,25 @@ struct MetalChecker {
     var functions: [String: [MetalFunctionInfo]] = [:]
     var scopes: [[String: MetalVariable]] = [[:]]
     var stitchable: [StitchableSignature] = []
-    /// The function being checked: its name and return type.
-    var current: (name: String, returnType: MetalType)?
+    /// The function being checked: its name, GLSL name and return type.
+    var current: (name: String, glsl: String, returnType: MetalType)?
+    /// Whether the function being checked has a `return` statement.
+    var returns = false
     /// Types of the enclosing `switch` values.
     var switches: [MetalType] = []
+    /// Loops around the statement being checked, and loops and switches (what `continue` and
+    /// `break` may leave), in the function being checked.
+    var loops = 0
+    var breakable = 0
+    /// The calls between the file's functions: caller's GLSL name → callees' GLSL names with the
+    /// call's name and line (GLSL has no recursion; `checkRecursion` finds cycles).
+    var calls: [String: [(callee: String, name: String, line: Int)]] = [:]
     /// Functions called but only declared so far (name → line of the call).
     var calledPrototypes: [String: Int] = [:]
+    /// Array elements given values in the source so far (see `countInitializedElements`).
+    var initializedElements = 0
+    /// Whether an aggregate is being built (its elements are counted once, at the outermost).
+    var inAggregate = false
 
     init(file: String) { self.file = file }
 
@@ -117,6 +136,9 @@ struct MetalChecker {
 
     /// `type` with array dimensions (`[3]`, `[]` from an initialiser list of `inferred` items).
     func arrayType(_ base: MetalType, _ sizes: [MetalExpr?], name: MetalToken, inferred: Int? = nil) throws(ShaderSourceError) -> MetalType {
+        guard sizes.count <= Self.maximumArrayDimensions else {
+            throw error("array '\(name.text)' has \(sizes.count) dimensions; the limit is \(Self.maximumArrayDimensions)", name.line)
+        }
         var t = base
         for (k, size) in sizes.enumerated().reversed() {
             let n: Int
@@ -126,7 +148,10 @@ struct MetalChecker {
                 guard let value = v.value, value.count == 1, v.type.scalar?.isInteger == true || v.type.scalar == .bool, value[0] >= 1 else {
                     throw error("the size of array '\(name.text)' must be a positive integer constant", name.line)
                 }
-                n = Int(value[0])
+                guard value[0] <= 4096, let size = Int(exactly: value[0]) else {
+                    throw error("array '\(name.text)' is too large (at most 4096 elements)", name.line)
+                }
+                n = size
             } else {
                 guard k == 0, let inferred else { throw error("array '\(name.text)' needs a size", name.line) }
                 n = inferred
@@ -134,6 +159,7 @@ struct MetalChecker {
             guard n <= 4096 else { throw error("array '\(name.text)' is too large (at most 4096 elements)", name.line) }
             t = .array(t, n)
         }
+        try checkSize(t, of: name)
         return t
     }
 
@@ -150,15 +176,19 @@ struct MetalChecker {
         if let (name, line) = calledPrototypes.first(where: { name, _ in functions[name]?.contains { !$0.isDefined } == true }) {
             throw error("function '\(name)' is declared but never defined", line)
         }
+        try checkRecursion()
     }
 
     mutating func structure(_ s: MetalStructDecl) throws(ShaderSourceError) {
         if structs[s.name.text] != nil { throw error("redefinition of struct '\(s.name.text)'", s.name.line) }
+        guard !s.fields.isEmpty else { throw unsupported("empty struct (a GLSL struct needs a member)", s.name) }
         let name = glslName(s.name.text)
         out.emit("struct", at: s.keyword)
         out.emit(name, at: s.name)
         out.emit("{", at: s.open)
         var fields: [(name: String, type: MetalType, glsl: String)] = []
+        var names: Set<String> = []
+        var info = MetalStructInfo(glsl: name, fields: [], values: 0)
         for f in s.fields {
             let base = try resolve(f.type)
             if base == .layer || base == .sampler || { if case .texture = base { return true }; return false }() {
@@ -168,13 +198,23 @@ struct MetalChecker {
             for (k, d) in f.declarators.enumerated() {
                 if k > 0 { out.emit(",", at: f.commas[k - 1]) }
                 let type = try arrayType(base, d.dimensions.map(\.size), name: d.name)
-                if fields.contains(where: { $0.name == d.name.text }) { throw error("duplicate member '\(d.name.text)'", d.name.line) }
+                guard names.insert(d.name.text).inserted else { throw error("duplicate member '\(d.name.text)'", d.name.line) }
                 fields.append((d.name.text, type, glslName(d.name.text)))
+                info.values = Self.saturatingSum(info.values, valueCount(type))
+                info.arrayElements = Self.saturatingSum(info.arrayElements, arrayElements(type))
+                info.nesting = max(info.nesting, structNesting(type) + 1)
+                guard info.nesting <= Self.maximumStructNesting else {
+                    throw error("struct '\(s.name.text)' nests structs \(info.nesting) levels deep; the limit is \(Self.maximumStructNesting)", d.name.line)
+                }
+                guard info.values <= Self.maximumValues else {
+                    throw error("struct '\(s.name.text)' is too large: it holds more than \(Self.maximumValues) values", d.name.line)
+                }
                 out.emit(glslName(d.name.text) + type.glslArraySuffix, at: d.name)
             }
             out.emit(";", at: f.semicolon)
         }
-        structs[s.name.text] = MetalStructInfo(glsl: name, fields: fields)
+        structs[s.name.text] = MetalStructInfo(glsl: name, fields: fields, values: max(info.values, 1),
+                                               arrayElements: info.arrayElements, nesting: info.nesting)
         out.emit("}", at: s.close)
         out.emit(";", at: s.semicolon)
     }
@@ -278,7 +318,8 @@ struct MetalChecker {
             out.emit(";", at: f.semicolon!)
             return
         }
-        current = (f.name.text, returnType)
+        current = (f.name.text, glslFunction, returnType)
+        (returns, loops, breakable) = (false, 0, 0)
         scopes.append([:])
         for (token, variable) in declared { try declare(token, variable) }
         out.emit("{", at: open)
@@ -286,6 +327,11 @@ struct MetalChecker {
         out.emit("}", at: close)
         scopes.removeLast()
         current = nil
+        // C++ lets control reach the end of a function that returns a value; GLSL refuses a
+        // function with no `return` at all.
+        if returnType != .void && !returns {
+            throw error("'\(f.name.text)' must return a \(returnType.metal): it has no 'return' statement", close.line)
+        }
     }
 
     /// Adds a function (or completes its prototype); returns its GLSL name.
@@ -389,17 +435,27 @@ struct MetalChecker {
             out.emit(";", at: semicolon)
             if let step { out.write(try expr(step).code) }
             out.emit(")", at: close)
-            try scoped(body)
+            // The names of the loop's initialisation share a scope with the outermost block of
+            // its body (C++ and GLSL refuse `for (int i …) { int i; }`).
+            try loop { (c: inout MetalChecker) throws(ShaderSourceError) in
+                if case let .block(open, statements, close) = body {
+                    c.out.emit("{", at: open)
+                    for s in statements { try c.statement(s) }
+                    c.out.emit("}", at: close)
+                } else {
+                    try c.scoped(body)
+                }
+            }
             scopes.removeLast()
         case let .whileStatement(keyword, open, condition, close, body):
             out.emit("while", at: keyword)
             out.emit("(", at: open)
             out.write(try self.condition(condition, "a loop condition").code)
             out.emit(")", at: close)
-            try scoped(body)
+            try loop { (c: inout MetalChecker) throws(ShaderSourceError) in try c.scoped(body) }
         case let .doWhile(keyword, body, whileKeyword, open, condition, close, semicolon):
             out.emit("do", at: keyword)
-            try scoped(body)
+            try loop { (c: inout MetalChecker) throws(ShaderSourceError) in try c.scoped(body) }
             out.emit("while", at: whileKeyword)
             out.emit("(", at: open)
             out.write(try self.condition(condition, "a loop condition").code)
@@ -415,23 +471,19 @@ struct MetalChecker {
             out.emit("(", at: open)
             out.write(v.code)
             out.emit(")", at: close)
-            switches.append(v.type)
-            try statement(body)
-            switches.removeLast()
-        case let .label(keyword, value, colon):
-            guard let type = switches.last else { throw error("'\(keyword.text)' outside a switch", keyword.line) }
-            out.emit(keyword.text, at: keyword)
-            if let value {
-                let v = try expr(value)
-                guard let c = v.value, c.count == 1, v.type.scalar?.isInteger == true || v.type.scalar == .bool else {
-                    throw error("a case value must be an integer constant", keyword.line)
-                }
-                out.emit(type == .uint ? "\(UInt32(truncatingIfNeeded: Int(c[0])))u" : "\(Int(c[0]))", at: value.first)
+            try switchBody(body, type: v.type)
+        case let .label(keyword, _, _):
+            // Labels directly in a switch's braces are checked by `switchBody`.
+            guard switches.isEmpty else {
+                throw error("'\(keyword.text)' inside a statement nested in the switch (GLSL allows labels only directly in its braces)", keyword.line)
             }
-            out.emit(":", at: colon)
+            throw error("'\(keyword.text)' outside a switch", keyword.line)
         case let .jump(keyword, value, semicolon):
+            if keyword.text == "break" && breakable == 0 { throw error("'break' outside a loop or switch", keyword.line) }
+            if keyword.text == "continue" && loops == 0 { throw error("'continue' outside a loop", keyword.line) }
             out.emit(keyword.text, at: keyword)
             if keyword.text == "return" {
+                returns = true
                 let returnType = current?.returnType ?? .void
                 if let value {
                     guard returnType != .void else { throw error("a void function cannot return a value", keyword.line) }
@@ -451,6 +503,48 @@ struct MetalChecker {
         scopes.append([:])
         try statement(s)
         scopes.removeLast()
+    }
+
+    /// Checks the body of a loop (where `break` and `continue` may stand).
+    mutating func loop(_ body: (inout MetalChecker) throws(ShaderSourceError) -> Void) throws(ShaderSourceError) {
+        loops += 1
+        breakable += 1
+        defer { loops -= 1; breakable -= 1 }
+        try body(&self)
+    }
+
+    /// The braces of a switch on a value of `type`: its labels (each value once, within the
+    /// 32-bit range) directly in them, statements between.
+    mutating func switchBody(_ body: MetalStmt, type: MetalType) throws(ShaderSourceError) {
+        guard case let .block(open, statements, close) = body else { return try statement(body) }
+        switches.append(type)
+        breakable += 1
+        defer { switches.removeLast(); breakable -= 1 }
+        out.emit("{", at: open)
+        scopes.append([:])
+        var seen: [Double: Int] = [:]
+        var sawDefault = false
+        for s in statements {
+            guard case let .label(keyword, value, colon) = s else { try statement(s); continue }
+            out.emit(keyword.text, at: keyword)
+            if let value {
+                let v = try expr(value)
+                guard let c = v.value, c.count == 1, v.type.scalar?.isInteger == true || v.type.scalar == .bool else {
+                    throw error("a case value must be an integer constant", keyword.line)
+                }
+                let wrapped = Self.wrapInteger(c[0], type == .uint ? .uint : .int)
+                let text = type == .uint ? "\(UInt32(wrapped))" : "\(Int32(wrapped))"
+                if let line = seen[wrapped] { throw error("duplicate case value \(text) (first on line \(line))", keyword.line) }
+                seen[wrapped] = keyword.line
+                out.emit(type == .uint ? text + "u" : text, at: value.first)
+            } else {
+                guard !sawDefault else { throw error("more than one 'default' label in the switch", keyword.line) }
+                sawDefault = true
+            }
+            out.emit(":", at: colon)
+        }
+        scopes.removeLast()
+        out.emit("}", at: close)
     }
 
     /// A condition converted to `bool` (Metal converts numbers and pointers; vectors are errors).

@@ -42,10 +42,17 @@ enum MetalLexer {
         "(", ")", "{", "}", "[", "]", "#", "@", "\\", "$",
     ]
 
+    /// The longest name or number accepted (glslang refuses tokens over 1,024 characters, and
+    /// the translator adds prefixes to names).
+    static let maximumTokenLength = 1_000
+
     /// Tokenizes `text`.
+    /// - Parameter lenient: true to take any other character as a punctuation token of its own and
+    ///   end an unterminated block comment at the end of the text, never throwing (for measuring
+    ///   GLSL, whose compiler reports such errors itself).
     /// - Throws: `ShaderSourceError` for an unterminated block comment or a character that is
     ///   not part of C++ source.
-    static func tokenize(_ text: String, file: String) throws(ShaderSourceError) -> [MetalToken] {
+    static func tokenize(_ text: String, file: String, lenient: Bool = false) throws(ShaderSourceError) -> [MetalToken] {
         let chars = Array(text.unicodeScalars)
         var tokens: [MetalToken] = []
         var i = 0
@@ -85,10 +92,10 @@ enum MetalLexer {
                     if chars[i] == "\n" { line += 1; lineStart = i + 1 }
                     i += 1
                 }
-                guard i < chars.count else {
+                guard i < chars.count || lenient else {
                     throw ShaderSourceError(file: file, line: startLine, message: "unterminated block comment")
                 }
-                i += 2
+                i = min(i + 2, chars.count)
                 sawSpace = true
                 continue
             }
@@ -145,8 +152,15 @@ enum MetalLexer {
                 }
             }
             guard matched else {
-                throw ShaderSourceError(file: file, line: line, message: "unexpected character '\(Character(c))'")
+                guard lenient else { throw ShaderSourceError(file: file, line: line, message: "unexpected character '\(Character(c))'") }
+                tokens.append(MetalToken(kind: .punctuation, text: String(Character(c)), line: line))
+                i += 1
+                continue
             }
+        }
+        if !lenient, let long = tokens.first(where: { ($0.kind == .identifier || $0.kind == .number) && $0.text.utf8.count > maximumTokenLength }) {
+            throw ShaderSourceError(file: file, line: long.line,
+                                    message: "a \(long.kind == .number ? "number" : "name") longer than \(maximumTokenLength) characters: '\(long.text.prefix(24))…'")
         }
         return tokens
     }

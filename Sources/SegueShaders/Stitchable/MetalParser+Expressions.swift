@@ -19,11 +19,13 @@ extension MetalParser {
 
     mutating func assignmentExpression() throws(ShaderSourceError) -> MetalExpr {
         let lhs = try conditionalExpression()
+        let lhsHeight = height
         if let op = peek(), op.kind == .punctuation, Self.assignmentOperators.contains(op.text) {
             i += 1
             try descend()  // `a = b = c = …` nests to the right
             defer { depth -= 1 }
-            return .assign(lhs, op, try assignmentExpression())
+            let rhs = try assignmentExpression()
+            return try built(.assign(lhs, op, rhs), above: max(lhsHeight, height), at: op)
         }
         return lhs
     }
@@ -31,20 +33,28 @@ extension MetalParser {
     mutating func conditionalExpression() throws(ShaderSourceError) -> MetalExpr {
         let condition = try binaryExpression(1)
         guard isText("?") else { return condition }
+        var below = height
         let question = next()
         try descend()  // `a ? b : c ? d : …` nests to the right
         defer { depth -= 1 }
         let a = try assignmentExpression()
+        below = max(below, height)
         let colon = try expect(":", "in 'condition ? a : b'")
-        return .conditional(condition, question, a, colon, try assignmentExpression())
+        let b = try assignmentExpression()
+        return try built(.conditional(condition, question, a, colon, b), above: max(below, height), at: question)
     }
 
     mutating func binaryExpression(_ minimum: Int) throws(ShaderSourceError) -> MetalExpr {
         var lhs = try unaryExpression()
+        // The chain is built in a loop, one level higher at each operator: `built` bounds it.
+        var lhsHeight = height
         while let op = peek(), op.kind == .punctuation, let p = Self.binaryPrecedence[op.text], p >= minimum {
             i += 1
-            lhs = .binary(lhs, op, try binaryExpression(p + 1))
+            let rhs = try binaryExpression(p + 1)
+            lhs = try built(.binary(lhs, op, rhs), above: max(lhsHeight, height), at: op)
+            lhsHeight = height
         }
+        height = lhsHeight
         return lhs
     }
 
@@ -54,7 +64,8 @@ extension MetalParser {
         let t = try current("an expression")
         if t.kind == .punctuation, ["-", "+", "!", "~", "++", "--"].contains(t.text) {
             i += 1
-            return .unary(t, try unaryExpression())
+            let operand = try unaryExpression()
+            return try built(.unary(t, operand), above: height, at: t)
         }
         if t.kind == .punctuation, t.text == "*" || t.text == "&" { throw unsupported(t.text == "*" ? "pointer" : "address-of operator", t) }
         return try postfixExpression()
@@ -62,6 +73,9 @@ extension MetalParser {
 
     mutating func postfixExpression() throws(ShaderSourceError) -> MetalExpr {
         var e = try primaryExpression()
+        // Members, indices and increments are built in a loop, one level higher each (`x.x.x…`).
+        var below = height
+        defer { height = below }
         while let t = peek(), t.kind == .punctuation {
             switch t.text {
             case ".":
@@ -70,17 +84,19 @@ extension MetalParser {
                 guard name.kind == .identifier else { throw error("expected a member name after '.', found '\(name.text)'", name.line) }
                 i += 1
                 if isText("(") {
-                    e = .method(e, dot: t, name: name, try arguments(open: "(", close: ")"))
+                    let args = try arguments(open: "(", close: ")")
+                    e = try built(.method(e, dot: t, name: name, args), above: max(below, height), at: t)
                 } else {
-                    e = .member(e, dot: t, name: name)
+                    e = try built(.member(e, dot: t, name: name), above: below, at: t)
                 }
             case "[":
                 i += 1
                 let index = try expression()
-                e = .index(e, open: t, index, close: try expect("]", "after the index"))
+                let close = try expect("]", "after the index")
+                e = try built(.index(e, open: t, index, close: close), above: max(below, height), at: t)
             case "++", "--":
                 i += 1
-                e = .postfix(e, t)
+                e = try built(.postfix(e, t), above: below, at: t)
             case "->":
                 throw unsupported("pointer member access", t)
             case "(":
@@ -88,6 +104,7 @@ extension MetalParser {
             default:
                 return e
             }
+            below = height
         }
         return e
     }
@@ -97,7 +114,7 @@ extension MetalParser {
         switch t.kind {
         case .number:
             i += 1
-            return .number(t)
+            return try built(.number(t), above: 0, at: t)
         case .string:
             throw unsupported("string literal", t)
         case .directive:
@@ -111,9 +128,11 @@ extension MetalParser {
                 }
                 i += 1
                 let inner = try expression()
-                return .paren(t, inner, try expect(")", "to close '('"))
+                let close = try expect(")", "to close '('")
+                return try built(.paren(t, inner, close), above: height, at: t)
             case "{":
-                return .braces(nil, try arguments(open: "{", close: "}"))
+                let args = try arguments(open: "{", close: "}")
+                return try built(.braces(nil, args), above: height, at: t)
             case "[[":
                 throw unsupported("attribute", peek(1) ?? t)
             case "#", "@", "\\", "$", "...":
@@ -130,7 +149,7 @@ extension MetalParser {
 
     mutating func identifierExpression() throws(ShaderSourceError) -> MetalExpr {
         let t = peek()!
-        if t.text == "true" || t.text == "false" { i += 1; return .boolean(t) }
+        if t.text == "true" || t.text == "false" { i += 1; return try built(.boolean(t), above: 0, at: t) }
         if let what = MetalVocabulary.rejected[t.text] { throw unsupported(what, t) }
         if MetalVocabulary.templateTypes.contains(t.text), isText("<", 1) { throw unsupported("template type", t) }
         if t.text == "SwiftUI", isText("::", 1), isText("Layer", 2) { throw unsupported("local layer variable", t) }
@@ -150,24 +169,32 @@ extension MetalParser {
         if MetalType.named[name.name] != nil || structNames.contains(name.name), isText("{") {
             let type = MetalTypeSyntax(first: name.first, spelling: name.name, builtIn: MetalType.named[name.name],
                                        structName: structNames.contains(name.name) ? name.name : nil)
-            return .braces(type, try arguments(open: "{", close: "}"))
+            let args = try arguments(open: "{", close: "}")
+            return try built(.braces(type, args), above: height, at: t)
         }
         if MetalType.named[name.name] != nil, isText("<") { throw unsupported("template type", name.token) }
-        if isText("(") { return .call(name, try arguments(open: "(", close: ")")) }
-        return .name(name)
+        if isText("(") {
+            let args = try arguments(open: "(", close: ")")
+            return try built(.call(name, args), above: height, at: t)
+        }
+        return try built(.name(name), above: 0, at: t)
     }
 
-    /// `(a, b, …)` or `{a, b, …}` at the cursor.
+    /// `(a, b, …)` or `{a, b, …}` at the cursor; `height` becomes that of the highest item (0
+    /// for none).
     mutating func arguments(open: String, close: String) throws(ShaderSourceError) -> MetalArguments {
         let o = try expect(open, "to begin the arguments")
         var items: [MetalExpr] = []
+        var highest = 0
         while !isText(close) {
             if !items.isEmpty {
                 try expect(",", "between arguments")
                 if close == "}" && isText("}") { break }  // a trailing comma in a brace list
             }
             items.append(try assignmentExpression())
+            highest = max(highest, height)
         }
+        height = highest
         return MetalArguments(open: o, items: items, close: next())
     }
 }

@@ -13,12 +13,22 @@ struct MetalParser {
     var structNames: Set<String> = []
     /// Whether `using namespace SwiftUI;` allows a plain `Layer`.
     var usingSwiftUI = false
-    /// How deep the expressions and statements being parsed are nested.
+    /// How deep the parser's recursion into statements and expressions is.
     var depth = 0
+    /// The height of the expression parsed last (a name or number is 1, `a + b` is 2, `a + b + c`,
+    /// which is `(a + b) + c`, is 3), set by every function that returns an expression.
+    var height = 0
 
-    /// The deepest nesting of expressions and statements accepted. Real shaders stay far below it;
-    /// the parser, checker and translator recurse once per level, so it bounds their stack use.
+    /// The deepest nesting accepted: statements nested in statements plus the height of an
+    /// expression in the innermost one. Real shaders stay far below it. The checker and the GLSL
+    /// writer recurse once per statement and per level of an expression tree, and so does the
+    /// GLSL compiler's front end, so this bounds their stack use. A chain of left-associative
+    /// operators (`t + t + … + t`) is a tree as high as it is long and counts in full.
     static let maximumNesting = 200
+    /// The most functions (definitions and prototypes) of one file.
+    static let maximumFunctions = 500
+    /// The most parameters of one function.
+    static let maximumParameters = 64
 
     init(tokens: [MetalToken], file: String) {
         self.tokens = tokens
@@ -40,6 +50,20 @@ struct MetalParser {
             throw error("expressions or blocks nested more than \(Self.maximumNesting) levels deep", peek()?.line ?? lastLine)
         }
         depth += 1
+    }
+
+    /// Returns `e`, an expression one level above subexpressions at most `below` high, after
+    /// checking that its height and the statements around it stay within `maximumNesting`.
+    mutating func built(_ e: MetalExpr, above below: Int, at token: MetalToken) throws(ShaderSourceError) -> MetalExpr {
+        height = below + 1
+        guard depth + height <= Self.maximumNesting else {
+            var message = "expressions or blocks nested more than \(Self.maximumNesting) levels deep"
+            if case .binary = e {
+                message += " (each operator of a chain such as 'a + b + c' adds a level; split the expression into several statements)"
+            }
+            throw error(message, token.line)
+        }
+        return e
     }
 
     func peek(_ k: Int = 0) -> MetalToken? { i + k < tokens.count ? tokens[i + k] : nil }
@@ -74,6 +98,7 @@ struct MetalParser {
 
     mutating func parseFile() throws(ShaderSourceError) -> [MetalTopLevel] {
         var declarations: [MetalTopLevel] = []
+        var functions = 0
         while let t = peek() {
             switch t.kind {
             case .directive:
@@ -84,12 +109,18 @@ struct MetalParser {
                 throw error("unexpected number '\(t.text)' outside a function", t.line)
             case .punctuation:
                 if t.text == ";" { i += 1; continue }
-                if t.text == "[[" { declarations.append(try declaration()); continue }
-                throw error("unexpected '\(t.text)' outside a function", t.line)
+                guard t.text == "[[" else { throw error("unexpected '\(t.text)' outside a function", t.line) }
+                declarations.append(try declaration())
             case .identifier:
                 if t.text == "using" { try usingDirective(); continue }
                 if t.text == "struct" { declarations.append(.structure(try structDeclaration())); continue }
                 declarations.append(try declaration())
+            }
+            if case .function = declarations[declarations.count - 1] {
+                functions += 1
+                guard functions <= Self.maximumFunctions else {
+                    throw error("more than \(Self.maximumFunctions) functions in one file; split it into several files", t.line)
+                }
             }
         }
         return declarations
@@ -185,6 +216,9 @@ struct MetalParser {
         if isText("void") && isText(")", 1) { i += 1 }
         while !isText(")") {
             if !parameters.isEmpty { try expect(",", "between parameters") }
+            guard parameters.count < Self.maximumParameters else {
+                throw error("'\(name.text)' has more than \(Self.maximumParameters) parameters", (peek() ?? name).line)
+            }
             parameters.append(try parameter())
         }
         i += 1 // )
@@ -243,8 +277,9 @@ struct MetalParser {
 
     /// Whether a type starts at token `k` (a built-in type, a struct name, `metal::T`, `Layer`).
     func startsType(_ k: Int = 0) -> Bool {
+        var k = k
+        while peek(k)?.text == "metal", isText("::", k + 1) { k += 2 }  // a loop: `metal::metal::…` must not recurse
         guard let t = peek(k), t.kind == .identifier else { return false }
-        if t.text == "metal", isText("::", k + 1) { return startsType(k + 2) }
         if t.text == "SwiftUI", isText("::", k + 1), isText("Layer", k + 2) { return true }
         if t.text == "Layer" && usingSwiftUI { return true }
         if t.text == "texture2d" || t.text == "sampler" { return true }
@@ -254,13 +289,13 @@ struct MetalParser {
     /// Parses a type at the cursor (`float2`, `metal::float2`, `SwiftUI::Layer`, `texture2d<half>`,
     /// a struct name).
     mutating func parseType() throws(ShaderSourceError) -> MetalTypeSyntax {
+        if let first = peek(), first.text == "metal", isText("::", 1) {
+            while isText("metal"), isText("::", 1) { i += 2 }  // a loop: `metal::metal::…` must not recurse
+            let inner = try parseType()
+            return MetalTypeSyntax(first: first, spelling: inner.spelling, builtIn: inner.builtIn, structName: inner.structName)
+        }
         guard let t = peek() else { throw error("expected a type, found the end of the file", lastLine) }
         guard t.kind == .identifier else { throw error("expected a type, found '\(t.text)'", t.line) }
-        if t.text == "metal", isText("::", 1) {
-            i += 2
-            let inner = try parseType()
-            return MetalTypeSyntax(first: t, spelling: inner.spelling, builtIn: inner.builtIn, structName: inner.structName)
-        }
         if t.text == "SwiftUI", isText("::", 1), isText("Layer", 2) {
             i += 3
             return MetalTypeSyntax(first: t, spelling: "SwiftUI::Layer", builtIn: .layer, structName: nil)

@@ -4,8 +4,18 @@
 // rescanned, a macro never expanding inside itself). Expanded tokens take the line of the use, so
 // errors and the GLSL stay on the user's line. Conditionals (`#if`, `#ifdef`), `#`/`##` and other
 // directives are rejected with their line.
+//
+// Expansion is bounded: macros that use each other several times grow exponentially (thirty
+// `#define`s, each using the one before twice, make a billion tokens from a few hundred bytes),
+// so the tokens all expansions produce are counted against `maximumExpansion`, and macro uses
+// nested in macro uses or arguments against `maximumExpansionDepth`; past either, the error
+// names the macro and the line it is used on.
 
 /// Expands the directives and macros of a token stream.
+///
+/// With `glsl` set it measures a GLSL source instead (`GLSLSourceLimits`): every directive is
+/// accepted, conditionals are not evaluated (the lines of every branch are kept, so the expansion
+/// is at least as large as the compiler's), and `#`/`##` stay as tokens in replacements.
 struct MetalPreprocessor {
     /// The includes a stitchable shader may use.
     static let allowedIncludes: Set<String> = ["<metal_stdlib>", "<SwiftUI/SwiftUI_Metal.h>", "<SwiftUI/SwiftUI.h>",
@@ -16,10 +26,23 @@ struct MetalPreprocessor {
         let body: [MetalToken]
     }
 
-    let file: String
-    private var macros: [String: Macro] = [:]
+    /// The most tokens the expansions of one file may produce, counting the tokens of every
+    /// replacement (with its arguments substituted) before it is rescanned.
+    static let maximumExpansion = 1 << 18
+    /// How deeply macro uses may nest: in the replacement of another macro or in its arguments.
+    static let maximumExpansionDepth = 64
 
-    init(file: String) { self.file = file }
+    let file: String
+    /// Whether the source is GLSL being measured (see the type's comment).
+    let glsl: Bool
+    private var macros: [String: Macro] = [:]
+    /// Tokens produced by expansions so far (see `maximumExpansion`).
+    private var produced = 0
+
+    init(file: String, glsl: Bool = false) {
+        self.file = file
+        self.glsl = glsl
+    }
 
     /// Handles the directives and expands the macros of `tokens`.
     /// - Throws: `ShaderSourceError` for an unsupported directive or a malformed macro use.
@@ -27,7 +50,7 @@ struct MetalPreprocessor {
         var out: [MetalToken] = []
         var pending: [MetalToken] = []
         func flush(_ p: inout MetalPreprocessor) throws(ShaderSourceError) {
-            out += try p.expand(pending, active: [])
+            out += try p.expand(pending, active: [], depth: 0, outermost: nil)
             pending = []
         }
         for t in tokens {
@@ -46,23 +69,25 @@ struct MetalPreprocessor {
         let head = String(text.prefix { $0.isLetter })
         let rest = String(text.dropFirst(head.count)).trimmed()
         switch head {
+        case "define":
+            try define(rest, t)
+        case "undef":
+            macros[rest] = nil
+        case _ where glsl:
+            return
         case "include":
             guard Self.allowedIncludes.contains(rest) else {
                 throw error("unsupported #include: '\(rest)' (only <metal_stdlib> and <SwiftUI/SwiftUI_Metal.h> are available)", t.line)
             }
         case "pragma" where rest == "once":
             return
-        case "define":
-            try define(rest, t)
-        case "undef":
-            macros[rest] = nil
         default:
             throw error("unsupported preprocessor directive: '\(t.text)'", t.line)
         }
     }
 
     private mutating func define(_ text: String, _ directive: MetalToken) throws(ShaderSourceError) {
-        var tokens = try MetalLexer.tokenize(text, file: file)
+        var tokens = try MetalLexer.tokenize(text, file: file, lenient: glsl)
         for k in tokens.indices { tokens[k] = MetalToken(kind: tokens[k].kind, text: tokens[k].text, line: directive.line,
                                                          column: tokens[k].column, spaceBefore: tokens[k].spaceBefore) }
         guard let name = tokens.first, name.kind == .identifier else {
@@ -89,14 +114,17 @@ struct MetalPreprocessor {
             parameters = names
         }
         let body = Array(tokens[i...])
-        if let op = body.first(where: { $0.text == "#" || $0.text == "##" }) {
+        if !glsl, let op = body.first(where: { $0.text == "#" || $0.text == "##" }) {
             throw error("unsupported macro operator '\(op.text)' in '\(name.text)'", directive.line)
         }
         macros[name.text] = Macro(parameters: parameters, body: body)
     }
 
-    /// Expands macros in `tokens`; `active` are the macros being expanded (not expanded again).
-    private func expand(_ tokens: [MetalToken], active: Set<String>) throws(ShaderSourceError) -> [MetalToken] {
+    /// Expands macros in `tokens`; `active` are the macros being expanded (not expanded again),
+    /// `depth` how many replacements and arguments `tokens` lie within, `outermost` the use in the
+    /// file's own text that the expansion started from (nil at the top).
+    private mutating func expand(_ tokens: [MetalToken], active: Set<String>, depth: Int,
+                                 outermost: MetalToken?) throws(ShaderSourceError) -> [MetalToken] {
         var out: [MetalToken] = []
         var i = 0
         while i < tokens.count {
@@ -107,6 +135,10 @@ struct MetalPreprocessor {
                 i += 1
                 continue
             }
+            let origin = outermost ?? t
+            guard depth < Self.maximumExpansionDepth else {
+                throw error("macro '\(origin.text)' nests macro uses more than \(Self.maximumExpansionDepth) levels deep (at '\(t.text)')", t.line)
+            }
             var body = macro.body
             if let parameters = macro.parameters {
                 // A function-like macro not followed by `(` is an ordinary name.
@@ -116,22 +148,38 @@ struct MetalPreprocessor {
                     throw error("macro '\(t.text)' takes \(parameters.count) argument\(parameters.count == 1 ? "" : "s"), got \(arguments.count)", t.line)
                 }
                 var expanded: [[MetalToken]] = []
-                for a in arguments { expanded.append(try expand(a, active: active)) }
+                // Arguments count one level deeper: `F(F(F(…)))` nests as replacements do.
+                for a in arguments { expanded.append(try expand(a, active: active, depth: depth + 1, outermost: origin)) }
+                var size = 0
+                for b in body {
+                    if b.kind == .identifier, let k = parameters.firstIndex(of: b.text) { size += expanded[k].count } else { size += 1 }
+                }
+                try count(size, origin: origin, at: t)
                 body = body.flatMap { b -> [MetalToken] in
                     if b.kind == .identifier, let k = parameters.firstIndex(of: b.text) { return expanded[k] }
                     return [b]
                 }
                 i = end
             } else {
+                try count(body.count, origin: origin, at: t)
                 i += 1
             }
             // The expansion sits where the use was.
             let placed = body.enumerated().map { k, b in
                 MetalToken(kind: b.kind, text: b.text, line: t.line, column: t.column, spaceBefore: k == 0 ? t.spaceBefore : b.spaceBefore)
             }
-            out += try expand(placed, active: active.union([t.text]))
+            out += try expand(placed, active: active.union([t.text]), depth: depth + 1, outermost: origin)
         }
         return out
+    }
+
+    /// Counts `size` more tokens made by expanding `use` (within the expansion of `origin`).
+    private mutating func count(_ size: Int, origin: MetalToken, at use: MetalToken) throws(ShaderSourceError) {
+        produced += size
+        guard produced <= Self.maximumExpansion else {
+            throw error("macro '\(origin.text)' expands to more than \(Self.maximumExpansion) tokens "
+                + "(macros that use another macro several times grow exponentially)", use.line)
+        }
     }
 
     /// The arguments of a macro call whose `(` is at `open`, and the index after its `)`.

@@ -75,6 +75,9 @@ enum MetalVocabulary {
     /// user names among them are renamed with a `_v_` prefix.
     static func isReservedInGLSL(_ name: String) -> Bool {
         if reservedGLSL.contains(name) || glslFunctions.contains(name) || name.hasPrefix("gl_") || name.hasPrefix("_segue") || name.hasPrefix("_msl_") { return true }
+        // The prefixes of the translator's own names: `_v_input` must not meet `input` renamed,
+        // nor a variable `_m_g` the function `g`.
+        if name.hasPrefix("_v_") || name.hasPrefix("_m_") { return true }
         for prefix in ["sampler", "isampler", "usampler", "image", "iimage", "uimage", "texture", "itexture", "utexture",
                        "subpassInput", "isubpassInput", "usubpassInput"] where name.hasPrefix(prefix) { return true }
         if name.range(of: #"^[iubdhf]?vec[234]$|^d?mat[234](x[234])?$"#, options: .regularExpression) != nil { return true }

@@ -176,7 +176,15 @@ public struct StitchableFunction: Sendable, Equatable {
         return try animatedArgument(c)
     }
 
-    func list(_ args: [StitchableArgument]) -> String { args.isEmpty ? "none" : args.map(\.name).joined(separator: ", ") }
+    func list(_ args: [StitchableArgument]) -> String { Self.listed(args.map(\.name)) }
+
+    /// Names for a message: "none", or the first `limit` joined with commas and a count of the
+    /// rest, so a file with thousands of functions or arguments still gets a one-line message.
+    static func listed(_ names: [String], limit: Int = 12) -> String {
+        guard !names.isEmpty else { return "none" }
+        let shown = names.prefix(limit).joined(separator: ", ")
+        return names.count > limit ? shown + ", … (\(names.count - limit) more)" : shown
+    }
 
     /// The transition effect running this function with `configuration`: an effect of kind
     /// `.stitchable` whose parameters are the arguments that are neither animated nor automatic

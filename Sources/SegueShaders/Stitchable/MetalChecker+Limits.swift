@@ -1,0 +1,98 @@
+// Limits on the shape of a file that the checker enforces where they cost nothing to check, so
+// that no file `segue info` accepts makes the translator, the GLSL compiler or the driver run
+// for minutes or take gigabytes:
+//
+// - A type holds at most `maximumValues` scalars (`float k[4096][4096]` is 16 million) and an
+//   array has at most `maximumArrayDimensions` dimensions: the zero value of a type is written
+//   out in full in the GLSL, and glslang copies values element by element.
+// - Structs nest at most `maximumStructNesting` levels (a struct of two structs of two structs …
+//   doubles at each level; glslang's work on it grows with the doubling).
+// - Arrays given values in the source (`constant float k[N] = {…}`, `= {}`, a struct with an
+//   array member built with `S{…}`) hold at most `maximumInitializedElements` elements each and
+//   `maximumInitializedElementsPerFile` in all: lavapipe turns such an array, read with an index
+//   known only at run time, into code whose compile time grows faster than its length (measured
+//   on a 32×32 frame: one array of 256 elements 1.5 s, of 512 6–10 s, of 1024 30 s, of 4096
+//   minutes; four of 256 7 s, four of 512 74 s).
+import SegueCore
+
+extension MetalChecker {
+    /// The most scalar values one type may hold.
+    static let maximumValues = 65_536
+    /// The most dimensions of one array.
+    static let maximumArrayDimensions = 8
+    /// The deepest nesting of structs in structs (a struct of scalars is 1).
+    static let maximumStructNesting = 16
+    /// The most elements of one array given values in the source.
+    static let maximumInitializedElements = 256
+    /// The most elements of all arrays given values in one file.
+    static let maximumInitializedElementsPerFile = 1_024
+
+    /// `a * b`, or `Int.max` when that overflows.
+    static func saturatingProduct(_ a: Int, _ b: Int) -> Int {
+        let (p, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow ? Int.max : p
+    }
+
+    /// `a + b`, or `Int.max` when that overflows.
+    static func saturatingSum(_ a: Int, _ b: Int) -> Int {
+        let (s, overflow) = a.addingReportingOverflow(b)
+        return overflow ? Int.max : s
+    }
+
+    /// The scalar values a value of type `t` holds (saturating).
+    func valueCount(_ t: MetalType) -> Int {
+        switch t {
+        case let .vector(_, n): n
+        case let .matrix(_, c, r): c * r
+        case let .structure(name): structs[name]?.values ?? 1
+        case let .array(e, n): Self.saturatingProduct(valueCount(e), n)
+        default: 1
+        }
+    }
+
+    /// The array elements in a value of type `t`, arrays of arrays multiplied out (0 when it
+    /// has no array).
+    func arrayElements(_ t: MetalType) -> Int {
+        switch t {
+        case let .structure(name): structs[name]?.arrayElements ?? 0
+        case let .array(e, n): Self.saturatingProduct(max(arrayElements(e), 1), n)
+        default: 0
+        }
+    }
+
+    /// How deeply structs nest in `t` (0 for a type without one).
+    func structNesting(_ t: MetalType) -> Int {
+        switch t {
+        case let .structure(name): structs[name]?.nesting ?? 1
+        case let .array(e, _): structNesting(e)
+        default: 0
+        }
+    }
+
+    /// Checks a declared type against `maximumValues`.
+    func checkSize(_ t: MetalType, of name: MetalToken) throws(ShaderSourceError) {
+        let values = valueCount(t)
+        guard values <= Self.maximumValues else {
+            throw error("'\(name.text)' is too large: its type '\(t.metal)' holds \(values == Int.max ? "billions of" : "\(values)") values, "
+                + "more than the limit of \(Self.maximumValues)", name.line)
+        }
+    }
+
+    /// Counts the array elements of a value of `type` written in the source (an initialiser or a
+    /// struct built from its members) against the limits for one array and for the file.
+    mutating func countInitializedElements(_ type: MetalType, at token: MetalToken) throws(ShaderSourceError) {
+        let elements = arrayElements(type)
+        guard elements > 0 else { return }
+        guard elements <= Self.maximumInitializedElements else {
+            throw error("an initialiser of '\(type.metal)' gives \(elements) array elements values; the limit is "
+                + "\(Self.maximumInitializedElements) (GPU drivers compile large constant arrays slowly: use a texture "
+                + "argument for a table, or compute the values)", token.line)
+        }
+        initializedElements = Self.saturatingSum(initializedElements, elements)
+        guard initializedElements <= Self.maximumInitializedElementsPerFile else {
+            throw error("the arrays initialised in this file have more than \(Self.maximumInitializedElementsPerFile) elements "
+                + "in all (GPU drivers compile large constant arrays slowly: use a texture argument for a table, or compute the values)",
+                token.line)
+        }
+    }
+}

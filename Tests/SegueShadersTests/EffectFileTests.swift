@@ -1,0 +1,71 @@
+// Issue 22 item 15: effect files that are directories, named pipes, unreadable or not UTF-8 all
+// said "not readable UTF-8 text", and a named pipe without a writer blocked the open for ever.
+import Foundation
+@testable import SegueShaders
+import Testing
+
+@Suite("Effect files")
+struct EffectFileTests {
+    private func scratch() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-effect-file-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    private func reason(_ path: String) -> String? {
+        do {
+            _ = try EffectFile.read(path)
+            return nil
+        } catch {
+            guard case let .unreadable(p, reason) = error, p == path else { return "unexpected \(error)" }
+            return reason
+        }
+    }
+
+    @Test("a directory, a missing file, a file under a file and a too large file say what they are")
+    func kinds() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/shader.metal", withIntermediateDirectories: true)
+        #expect(reason(dir + "/shader.metal") == "it is a directory")
+        #expect(reason(dir + "/missing.glsl") == "no such file")
+        try "x".write(toFile: dir + "/plain", atomically: true, encoding: .utf8)
+        #expect(reason(dir + "/plain/t.glsl") == "a part of the path is not a directory")
+        try Data(count: EffectFile.maximumSize + 1).write(to: URL(fileURLWithPath: dir + "/big.glsl"))
+        #expect(reason(dir + "/big.glsl") == "it is \(EffectFile.maximumSize + 1) bytes; effect files are limited to \(EffectFile.maximumSize) bytes")
+        #expect(EffectFile.reason(EACCES) == "permission denied")
+        // Through the catalog, with the path.
+        #expect(throws: EffectLookupError.unreadable(path: dir + "/shader.metal", reason: "it is a directory")) {
+            try EffectCatalog.effect(dir + "/shader.metal")
+        }
+    }
+
+    @Test("a named pipe with no writer is refused at once, not waited on")
+    func fifo() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/pipe.glsl"
+        #expect(mkfifo(path, 0o600) == 0)
+        final class Box: @unchecked Sendable { var reason: String? }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        // On a thread of its own, so a blocking open fails the test instead of hanging it.
+        Thread { box.reason = self.reason(path); done.signal() }.start()
+        #expect(done.wait(timeout: .now() + 10) == .success, "reading a FIFO blocked")
+        #expect(box.reason == "it is not a regular file (it is a named pipe)")
+    }
+
+    @Test("bytes that are not UTF-8 are named with their line; valid text reads back")
+    func encoding() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var bytes = Array("// é is fine\nvec4 transition(vec2 uv) {\n  return vec4(".utf8)
+        bytes += [0xFF, 0xFE]
+        bytes += Array(");\n}\n".utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: dir + "/latin.glsl"))
+        #expect(reason(dir + "/latin.glsl") == "it is not UTF-8 text (the first invalid byte is on line 3)")
+        try "// é\nvec4 transition(vec2 uv) { return vec4(1.0); }\n".write(toFile: dir + "/ok.glsl", atomically: true, encoding: .utf8)
+        #expect(try EffectFile.read(dir + "/ok.glsl") == "// é\nvec4 transition(vec2 uv) { return vec4(1.0); }\n")
+        #expect(try EffectCatalog.effect(dir + "/ok.glsl").name == "ok")
+    }
+}
