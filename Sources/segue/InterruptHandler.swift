@@ -36,7 +36,9 @@ enum InterruptHandler {
             }
             interrupted.withLock { $0 = true }
             TemporaryFiles.cancelAll()
-            exit(128 + Int32(byte))
+            // `_exit`, not `exit`: the render threads are still running (their writes now fail),
+            // and `exit` would run static destructors under them.
+            _exit(128 + Int32(byte))
         }
         var unblock = sigset_t()
         sigemptyset(&unblock)
