@@ -207,7 +207,7 @@ public struct Concatenation: Sendable {
     /// - Throws: `MediaError` for a missing or unreadable file, or one that is not a regular file
     ///   (a FIFO would block the open for ever), before it is opened.
     private static func isStill(_ path: String) throws -> Bool {
-        try VideoFile.checkReadable(path)
+        try MediaProbe.checkReadable(path)
         guard let handle = FileHandle(forReadingAtPath: path) else {
             _ = try MediaProbe.probe(path: path)  // throws the precise error (missing, unreadable)
             return false

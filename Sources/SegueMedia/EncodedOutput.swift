@@ -1,5 +1,5 @@
-// The last step of every encoder: what ffmpeg wrote under a temporary name is checked, then
-// renamed onto the destination.
+// The last step of every encoder: what ffmpeg wrote under a temporary name is checked before it
+// is published (`StagedOutput`).
 //
 // Why check a file ffmpeg said it finished: ffmpeg 5.1 can report a failed write ("No space left
 // on device", "Error writing trailer") and still exit with status 0, leaving an MP4 or QuickTime
@@ -7,7 +7,7 @@
 // length. So before anything is replaced, one ffprobe of the temporary file must read it and find
 // the streams that were encoded and about the length that was encoded (within half a second or a
 // tenth); and a write error ffmpeg printed fails the output even when the file looks whole. On any
-// failure the temporary is removed and the destination is left as it was.
+// failure the caller removes the temporary and the destination is left as it was.
 //
 //   ffprobe -v error -show_entries format=duration:stream=codec_type -of json file:TEMPORARY
 
@@ -63,25 +63,6 @@ struct EncodedOutput {
         }
     }
 
-    /// Flushes the checked file and renames it onto `path`.
-    /// - Throws: `.unwritable`; the temporary is then removed.
-    func publish() throws(MediaError) {
-        let fd = open(temporaryPath, O_RDONLY | O_CLOEXEC)
-        if fd >= 0 { _ = fsync(fd); _ = close(fd) }
-        guard rename(temporaryPath, path) == 0 else {
-            let code = errno
-            removeTemporary()
-            throw .unwritable(path: path, reason: FileIO.creationFailure(code, path: path))
-        }
-        TemporaryFiles.unregister(temporaryPath)
-    }
-
-    /// Removes the temporary file.
-    func removeTemporary() {
-        unlink(temporaryPath)
-        TemporaryFiles.unregister(temporaryPath)
-    }
-
     private static func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
 }
 
@@ -90,14 +71,8 @@ struct EncodedOutput {
 final class FFmpegWriteErrors: Sendable {
     private let first = Locked<String?>(nil)
 
-    /// What ffmpeg says, and how Segue says it.
-    private static let known: [(String, String)] = [
-        ("no space left on device", "no space left on device"),
-        ("disk quota exceeded", "the disk quota is exceeded"),
-        ("file too large", "the file is too large for the file system or the `ulimit -f` limit"),
-        ("input/output error", "an input/output error while writing"),
-        ("read-only file system", "the file system is read-only"),
-    ]
+    /// What ffmpeg says (the `strerror` text), and how Segue says it.
+    private static let known = FileIO.writeFailures.map { (FileIO.message($0.code).lowercased(), $0.reason) }
 
     /// Notes a write error in `line`; never consumes it (it stays in the stderr tail).
     func offer(_ line: Substring) -> Bool {

@@ -1,11 +1,12 @@
 // POSIX file helpers: whole-file reads with precise errors, full-write loops, errno wording.
-// The only place in SegueMedia that calls open/read/write/fstat directly.
+// With `AtomicPublish` (SegueCore), the only place in SegueMedia that calls open/read/write/fstat directly.
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SegueCore
 
 /// Internal POSIX wrappers shared by the codecs, `AtomicFile` and the frame writers.
 enum FileIO {
@@ -175,25 +176,23 @@ enum FileIO {
     /// - Returns: `nil` on success, otherwise the errno of the failed `write` (`EPIPE` when the
     ///   reader has gone: no SIGPIPE is raised, see `withoutSIGPIPE`).
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-        withoutSIGPIPE { writeAllRaisingSIGPIPE(fd, bytes) }
+        withoutSIGPIPE { AtomicPublish.writeAll(fd, bytes) }
     }
 
-    private static func writeAllRaisingSIGPIPE(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-        guard var base = bytes.baseAddress else { return nil }
-        var remaining = bytes.count
-        while remaining > 0 {
-            let n = write(fd, base, remaining)
-            if n > 0 {
-                base += n
-                remaining -= n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                return n < 0 ? errno : EIO
-            }
-        }
-        return nil
+    /// Why writing an output file failed, in words a user can act on ("no space left on device").
+    static func writeFailure(_ code: Int32) -> String {
+        writeFailures.first { $0.code == code }?.reason ?? message(code)
     }
+
+    /// The write errors that stop an output part-way, and how Segue says them (ffmpeg prints
+    /// their `strerror` text, which `FFmpegWriteErrors` recognises).
+    static let writeFailures: [(code: Int32, reason: String)] = [
+        (ENOSPC, "no space left on device"),
+        (EDQUOT, "the disk quota is exceeded"),
+        (EFBIG, "the file is too large for the file system or the `ulimit -f` limit"),
+        (EIO, "an input/output error while writing"),
+        (EROFS, "the file system is read-only"),
+    ]
 
     /// Reads up to `buffer.count` bytes once, retrying on `EINTR`.
     /// - Returns: bytes read, 0 at end of file, -1 on error (see `errno`).
@@ -254,13 +253,6 @@ enum FileIO {
     /// Sends `signal` to process `pid`.
     static func send(_ signal: Int32, to pid: Int32) {
         _ = kill(pid, signal)
-    }
-
-    /// A random lower-case hex string of 16 digits, for temporary names.
-    static func randomToken() -> String {
-        let value = UInt64.random(in: .min ... .max)
-        let hex = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// Grows a pipe's kernel buffer to 1 MiB (when `fd` is a pipe; otherwise nothing), so a

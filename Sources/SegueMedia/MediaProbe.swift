@@ -118,7 +118,7 @@ public enum MediaProbe {
     /// - Throws: `.fileNotFound`, `.unreadable`, `.ffmpegNotFound`, `.invalidVideo` (ffprobe
     ///   cannot read it; the reason is ffprobe's last line).
     public static func probe(path: String) throws(MediaError) -> MediaInfo {
-        try VideoFile.checkReadable(path)
+        try checkReadable(path)
         let ffprobe = try FFmpeg.ffprobeExecutable(for: path)
         let result = try ToolProcess.run(executable: ffprobe, arguments: [
             "-v", "error", "-show_format", "-show_streams", "-of", "json", FFmpeg.fileArgument(path),
@@ -134,7 +134,7 @@ public enum MediaProbe {
     /// only (no decoding).
     /// - Throws: `.invalidVideo` when ffprobe cannot read the file.
     public static func videoPackets(path: String) throws(MediaError) -> VideoPackets {
-        try VideoFile.checkReadable(path)
+        try checkReadable(path)
         let ffprobe = try FFmpeg.ffprobeExecutable(for: path)
         let result = try ToolProcess.run(executable: ffprobe, arguments: [
             "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=time_base:packet=pts,dts,size,pos,flags", "-of", "csv=p=0", FFmpeg.fileArgument(path),
@@ -159,6 +159,27 @@ public enum MediaProbe {
         return VideoPackets(timeBaseNumerator: timeBase.0, timeBaseDenominator: timeBase.1, packets: packets)
     }
 
+    /// Checks that `path` is a readable regular file before a tool opens it (a FIFO would make
+    /// ffprobe or ffmpeg wait for a writer for ever; a device may never end).
+    /// - Throws: `.fileNotFound`, `.unreadable` naming the kind of file.
+    public static func checkReadable(_ path: String) throws(MediaError) {
+        try FileIO.requireRegularFile(path, noun: "stream")
+    }
+
+    /// "30000/1001" or "30" as a positive rate, nil for "0/0" and nonsense.
+    static func rate(_ text: String?) -> Double? {
+        guard let text else { return nil }
+        let parts = text.split(separator: "/")
+        let value: Double?
+        if parts.count == 2, let n = Double(parts[0]), let d = Double(parts[1]), d != 0 {
+            value = n / d
+        } else {
+            value = Double(text)
+        }
+        guard let value, value.isFinite, value > 0 else { return nil }
+        return value
+    }
+
     /// Parses ffprobe's JSON (`-show_format -show_streams -of json`).
     /// - Throws: `.invalidVideo` when it is not ffprobe's JSON.
     static func parse(json: [UInt8], path: String) throws(MediaError) -> MediaInfo {
@@ -176,11 +197,11 @@ public enum MediaProbe {
                 let disposition = stream["disposition"] as? [String: Any] ?? [:]
                 if (disposition["attached_pic"] as? Int) == 1 { continue }  // cover art
                 guard let w = stream["width"] as? Int, let h = stream["height"] as? Int, w > 0, h > 0 else { continue }
-                let rateText = (stream["avg_frame_rate"] as? String).flatMap { VideoFile.rate($0) != nil ? $0 : nil }
+                let rateText = (stream["avg_frame_rate"] as? String).flatMap { rate($0) != nil ? $0 : nil }
                     ?? (stream["r_frame_rate"] as? String) ?? ""
                 info.video = VideoStreamInfo(
                     index: stream["index"] as? Int ?? 0, width: w, height: h, rotation: rotation(of: stream), pixelAspect: ratio(stream["sample_aspect_ratio"]) ?? 1,
-                    fps: VideoFile.rate(rateText) ?? 0, rateText: rateText, timeBase: stream["time_base"] as? String ?? "",
+                    fps: rate(rateText) ?? 0, rateText: rateText, timeBase: stream["time_base"] as? String ?? "",
                     codec: stream["codec_name"] as? String ?? "unknown", profile: stream["profile"] as? String ?? "",
                     level: stream["level"] as? Int ?? 0, pixelFormat: stream["pix_fmt"] as? String ?? "",
                     colorSpace: stream["color_space"] as? String ?? "", colorRange: stream["color_range"] as? String ?? "",

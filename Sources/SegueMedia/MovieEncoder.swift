@@ -84,11 +84,12 @@ public final class MovieEncoder: @unchecked Sendable {
     public private(set) var frameCount = 0
 
     private var tool: ToolProcess?
+    private let staged: StagedOutput
     /// The same process, for `abort()` from another thread.
     private let process: ToolProcess
     private let fifoDirectory: String?
     private let cancelled = Locked(false)
-    private var checked: EncodedOutput?
+    private var checked = false
     private var committed = false
     /// The length the output should have when its picture is copied.
     private let copiedDuration: Double?
@@ -119,7 +120,8 @@ public final class MovieEncoder: @unchecked Sendable {
         try settings.validate(for: format, path: path)
         if let problem = MediaError.sizeProblem(width: width, height: height, path: path) { throw problem }
         let executable = try FFmpeg.ffmpegExecutable(for: path)
-        let temporary = try AtomicFile.reserveTemporary(for: path, suffix: "." + format.rawValue)
+        let staged = try StagedOutput(file: path, suffix: "." + format.rawValue)
+        let temporary = staged.temporaryPath
         let audio = format.hasAudio && copiedSound == nil ? audio : nil
         precondition(videoInput != .soundOnly || audio != nil, "a movie needs a picture or a sound")
         var fifoDirectory: String?
@@ -131,8 +133,7 @@ public final class MovieEncoder: @unchecked Sendable {
             guard let dir, mkfifo(dir + "/audio.f32", 0o600) == 0 else {
                 let code = errno
                 if let dir { rmdir(dir) }
-                unlink(temporary)
-                TemporaryFiles.unregister(temporary)
+                staged.discard()
                 throw .unwritable(path: path, reason: "cannot create a pipe for the sound in \(NSTemporaryDirectory()): \(FileIO.message(code))")
             }
             TemporaryFiles.register(dir)
@@ -146,6 +147,7 @@ public final class MovieEncoder: @unchecked Sendable {
         self.audio = audio
         self.videoInput = videoInput
         self.temporaryPath = temporary
+        self.staged = staged
         self.fifoDirectory = fifoDirectory
         copiedDuration = duration
         copiesSound = copiedSound != nil
@@ -187,7 +189,8 @@ public final class MovieEncoder: @unchecked Sendable {
                                       stderrLines: { watch.offer($0) })
             tool = process
         } catch {
-            Self.remove(temporary: temporary, fifoDirectory: fifoDirectory)
+            staged.discard()
+            Self.remove(fifoDirectory: fifoDirectory)
             throw error
         }
     }
@@ -276,7 +279,7 @@ public final class MovieEncoder: @unchecked Sendable {
             removeTemporaries()
             throw error
         }
-        checked = output
+        checked = true
     }
 
     /// ffmpeg's report of a failed write (a full disk) as the error to show, once ffmpeg has ended
@@ -298,10 +301,10 @@ public final class MovieEncoder: @unchecked Sendable {
     /// Renames the finished movie onto `path`.
     /// - Throws: `.unwritable`; the temporary is then removed.
     public func commit() throws(MediaError) {
-        guard let output = checked else { preconditionFailure("commit() needs a successful finish()") }
-        checked = nil
+        precondition(checked, "commit() needs a successful finish()")
+        checked = false
         do {
-            try output.publish()
+            try staged.publish()
         } catch {
             removeTemporaries()
             throw error
@@ -319,7 +322,7 @@ public final class MovieEncoder: @unchecked Sendable {
             tool.kill()
             _ = tool.wait()
         }
-        checked = nil
+        checked = false
         if !committed { removeTemporaries() }
     }
 
@@ -337,18 +340,15 @@ public final class MovieEncoder: @unchecked Sendable {
     }
 
     private func removeTemporaries() {
-        Self.remove(temporary: temporaryPath, fifoDirectory: fifoDirectory)
+        staged.discard()
+        removeFIFO()
     }
 
     private func removeFIFO() {
-        Self.remove(temporary: nil, fifoDirectory: fifoDirectory)
+        Self.remove(fifoDirectory: fifoDirectory)
     }
 
-    private static func remove(temporary: String?, fifoDirectory: String?) {
-        if let temporary {
-            unlink(temporary)
-            TemporaryFiles.unregister(temporary)
-        }
+    private static func remove(fifoDirectory: String?) {
         if let fifoDirectory {
             unlink(fifoDirectory + "/audio.f32")
             rmdir(fifoDirectory)

@@ -2,7 +2,7 @@
 // subprocess:
 //
 //   ffmpeg -nostdin -loglevel error -xerror [-ss IN] -i FILE -map 0:V -an -sn -dn \
-//     -vf "scale=SW:SH,crop|pad=W:H,setsar=1,settb=1/1000000,
+//     -vf "scale=SW:SH:flags=bicubic+full_chroma_int,crop|pad=W:H,setsar=1,settb=1/1000000,
 //          metadata=mode=add:key=segue:value=1,metadata=mode=print:file='pipe\:2':direct=1" \
 //     -fps_mode passthrough -f rawvideo -pix_fmt rgba pipe:1
 //
@@ -13,6 +13,12 @@
 // from stdout its timestamp line has been written, and the two streams pair up frame by frame.
 // Integer microseconds keep full precision for long files (`pts_time` is printed with only six
 // significant digits).
+//
+// Deep sources: `full_chroma_int` sends sources of more than 8 bits through the scaler's
+// full-chroma output, which lands within a level of the exact BT.709 value (2 to 3 levels off
+// without it; DeepSourceDecodingTests). 8-bit 4:2:0 at its own size keeps ffmpeg's unscaled
+// converter, which ignores the flag (its nearest-neighbour chroma is what every reference decode
+// in the tests uses; `accurate_rnd` would leave it, changing colour edges by tens of levels).
 //
 // Rotation: ffmpeg applies the display matrix (autorotate) before the filters, so frames are
 // upright. Non-square pixels: the scale goes to a size computed from the display size, so it
@@ -89,6 +95,16 @@ public final class TimedVideoDecoder {
                                stderrLines: { line in queue.offer(line) })
     }
 
+    /// Probes `path` and decodes its first video stream at its display size, as straight-alpha
+    /// RGBA8 (see `nextImage()`).
+    /// - Throws: what `MediaProbe.probe` throws, `.invalidVideo` for a file without a video
+    ///   stream, `.imageTooLarge`.
+    public convenience init(path: String, frameLimit: Int? = nil) throws(MediaError) {
+        guard let stream = try MediaProbe.probe(path: path).video else { throw .invalidVideo(path: path, reason: "it has no video stream") }
+        let size = stream.displaySize
+        try self.init(path: path, stream: stream, width: size.width, height: size.height, resize: .stretch, frameLimit: frameLimit)
+    }
+
     deinit { close() }
 
     /// The `-vf` chain fitting an image of `imageWidth`×`imageHeight` display pixels into
@@ -96,7 +112,8 @@ public final class TimedVideoDecoder {
     public static func filterChain(imageWidth: Int, imageHeight: Int, width: Int, height: Int, resize: ResizeMode,
                                    pixelFormat: RawPixelFormat = .rgba) -> String {
         let fitted = resize.fittedSize(imageWidth: imageWidth, imageHeight: imageHeight, outputWidth: width, outputHeight: height)
-        var filters = ["scale=\(fitted.width):\(fitted.height)" + (pixelFormat == .yuv420p ? ":out_color_matrix=bt709:out_range=tv" : "")]
+        var filters = ["scale=\(fitted.width):\(fitted.height)" + (pixelFormat == .yuv420p ? ":out_color_matrix=bt709:out_range=tv" : "")
+                       + ":flags=bicubic+full_chroma_int"]
         if fitted.width != width || fitted.height != height {
             switch resize {
             case .cover: filters.append("crop=\(width):\(height)")
@@ -113,7 +130,7 @@ public final class TimedVideoDecoder {
     /// Reads the next frame into `buffer` (`frameByteCount` bytes) and returns its timestamp in
     /// seconds from the start point, or nil after the last frame.
     /// - Throws: `.corrupt` when ffmpeg stops on a decoding error (naming ffmpeg's reason) or a
-    ///   frame is cut short; `.ffmpegFailed` for other failures.
+    ///   frame is cut short; `.invalidVideo` when ffmpeg gives a frame without its timestamp.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(MediaError) -> Double? {
         precondition(buffer.count == frameByteCount, "expected a \(frameByteCount)-byte buffer")
         guard let tool else { return nil }
@@ -151,6 +168,17 @@ public final class TimedVideoDecoder {
             throw .corrupt(path: path, format: "video", message: "the last frame is incomplete (\(got) of \(frameByteCount) bytes)")
         }
         return nil
+    }
+
+    /// The next frame as an image with its timestamp (seconds from the start point), or nil
+    /// after the last frame. For RGBA decoders.
+    /// - Throws: what `read(into:)` throws.
+    public func nextImage(scale: Double = 1) throws(MediaError) -> (image: Image, time: Double)? {
+        precondition(pixelFormat == .rgba, "images are read from an RGBA decoder")
+        var bytes = [UInt8](repeating: 0, count: frameByteCount)
+        let read = bytes.withUnsafeMutableBytes { raw in Result { () throws(MediaError) in try self.read(into: raw) } }
+        guard let time = try read.get() else { return nil }
+        return (Image(width: width, height: height, scale: scale, straightRGBA: bytes), time)
     }
 
     /// Stops decoding (kills ffmpeg). Called on deinit.

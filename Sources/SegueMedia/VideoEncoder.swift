@@ -43,6 +43,7 @@ public final class VideoEncoder {
     public private(set) var frameCount = 0
 
     private var tool: ToolProcess?
+    private let staged: StagedOutput
     private let writeErrors = FFmpegWriteErrors()
 
     /// Starts ffmpeg for a video of `width`x`height` pixels at `fps` frames per second.
@@ -56,7 +57,8 @@ public final class VideoEncoder {
         }
         if let problem = MediaError.sizeProblem(width: width, height: height, path: path) { throw problem }
         let executable = try FFmpeg.ffmpegExecutable(for: path)
-        let temporary = try AtomicFile.reserveTemporary(for: path, suffix: "." + format.fileExtension)
+        let staged = try StagedOutput(file: path, suffix: "." + format.fileExtension)
+        let temporary = staged.temporaryPath
 
         self.path = path
         self.width = width
@@ -64,6 +66,7 @@ public final class VideoEncoder {
         self.fps = fps
         self.format = format
         self.temporaryPath = temporary
+        self.staged = staged
         let arguments = VideoEncoder.arguments(width: width, height: height, fps: fps, format: format, output: temporary)
         do {
             let watch = writeErrors
@@ -156,10 +159,10 @@ public final class VideoEncoder {
         do {
             try output.verify(writeError: writeErrors.problem)
         } catch {
-            output.removeTemporary()
+            removeTemporary()
             throw error
         }
-        try output.publish()
+        try staged.publish()
     }
 
     /// Stops ffmpeg and removes the partial output. Does nothing after `finish()`.
@@ -181,8 +184,5 @@ public final class VideoEncoder {
         return .writeFailed(path: path, reason: "ffmpeg stopped reading frames (\(reason))")
     }
 
-    private func removeTemporary() {
-        unlink(temporaryPath)
-        TemporaryFiles.unregister(temporaryPath)
-    }
+    private func removeTemporary() { staged.discard() }
 }

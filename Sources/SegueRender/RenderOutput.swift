@@ -64,11 +64,12 @@ public func rawFrameSink(fileDescriptor: Int32, width: Int, height: Int) -> Fram
     RawSink(fd: fileDescriptor, width: width, height: height)
 }
 
-/// Frames as PNG files, written into a temporary sibling directory and moved into place at the end.
+/// Frames as PNG files, written into a staged directory beside the destination and published
+/// over it at the end (an earlier render there is replaced whole).
 final class DirectorySink: FrameSink {
     let path: String
-    let temporary: String
     let width: Int, height: Int
+    private let staged: StagedOutput
     private let writer: FrameDirectoryWriter
     private let straight: StraightAlphaBuffer
 
@@ -88,15 +89,9 @@ final class DirectorySink: FrameSink {
         self.path = url.path
         self.width = width
         self.height = height
-        temporary = parent + "/.\(url.lastPathComponent).segue-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         straight = StraightAlphaBuffer(byteCount: width * height * 4)
-        TemporaryFiles.register(temporary)
-        do {
-            writer = try FrameDirectoryWriter(directory: temporary)
-        } catch {
-            TemporaryFiles.unregister(temporary)
-            throw error
-        }
+        staged = try StagedOutput(directory: url.path)
+        writer = try FrameDirectoryWriter(directory: staged.temporaryPath)
     }
 
     func write(frame index: Int, pixels: UnsafeRawBufferPointer) throws {
@@ -110,39 +105,9 @@ final class DirectorySink: FrameSink {
         name.hasPrefix("frame-") && name.hasSuffix(".png") && name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber)
     }
 
-    func finish() throws {
-        // As one write: an interrupt waits until the directories are swapped.
-        try TemporaryFiles.whileAcceptingWrites(path: path) { try swapIntoPlace() }
-    }
+    func finish() throws { try staged.publish() }
 
-    private func swapIntoPlace() throws {
-        let fm = FileManager.default
-        if fm.fileExists(atPath: path) {
-            // Replace the earlier render whole: move it aside, move the new one in, remove it.
-            let aside = temporary + "-old"
-            TemporaryFiles.register(aside)
-            guard rename(path, aside) == 0 else {
-                TemporaryFiles.unregister(aside)
-                throw MediaError.unwritable(path: path, reason: String(cString: strerror(errno)))
-            }
-            guard rename(temporary, path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                _ = rename(aside, path)
-                TemporaryFiles.unregister(aside)
-                throw MediaError.unwritable(path: path, reason: reason)
-            }
-            try? fm.removeItem(atPath: aside)
-            TemporaryFiles.unregister(aside)
-        } else {
-            guard rename(temporary, path) == 0 else { throw MediaError.unwritable(path: path, reason: String(cString: strerror(errno))) }
-        }
-        TemporaryFiles.unregister(temporary)
-    }
-
-    func cancel() {
-        try? FileManager.default.removeItem(atPath: temporary)
-        TemporaryFiles.unregister(temporary)
-    }
+    func cancel() { staged.discard() }
 }
 
 /// Raw RGBA8 frames (straight alpha) to a file descriptor.

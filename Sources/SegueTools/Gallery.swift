@@ -66,19 +66,15 @@ public struct Gallery {
     /// (see `checkOutput(_:folders:)`, checked before the work and again before the move).
     /// - Throws: `GalleryError` (the output), `MediaError` (folders, writing), `VulkanError`.
     public func run(report: (GalleryEntry) -> Void = { _ in }) throws -> [GalleryEntry] {
-        let fm = FileManager.default
         let target = try Self.checkOutput(output, folders: folders)
         guard let slash = target.lastIndex(of: "/"), target.index(after: slash) < target.endIndex else {
             throw GalleryError.foreignOutput(path: output)  // the root folder
         }
-        let parent = slash == target.startIndex ? "" : String(target[..<slash])
-        let staging = parent + "/.\(target[target.index(after: slash)...]).segue-tmp-\(UUID().uuidString)"
-        TemporaryFiles.register(staging)
-        defer {
-            try? fm.removeItem(atPath: staging)
-            TemporaryFiles.unregister(staging)
-        }
-        do { try fm.createDirectory(atPath: staging + "/previews", withIntermediateDirectories: true) } catch {
+        // Missing parent folders are made (when that fails, staging the site says why).
+        try? FileManager.default.createDirectory(atPath: slash == target.startIndex ? "/" : String(target[..<slash]), withIntermediateDirectories: true)
+        let site = try StagedOutput(directory: target)
+        let staging = site.temporaryPath
+        do { try FileManager.default.createDirectory(atPath: staging + "/previews", withIntermediateDirectories: true) } catch {
             throw MediaError.unwritable(path: output, reason: error.localizedDescription)
         }
         let from = SampleScreens.home(scale: scale), to = SampleScreens.detail(scale: scale)
@@ -98,20 +94,9 @@ public struct Gallery {
         }
         try AtomicFile.write(Array(GalleryPage.html(entries).utf8), to: staging + "/index.html")
         try AtomicFile.write(Array("This folder was written by segue gallery, which replaces it whole.\n".utf8), to: staging + "/" + Self.markerName)
-        // Replace the site whole: the old one aside, the new one in, the old one removed.
+        // Replace the site whole (only a site the gallery wrote, checked again now).
         try Self.checkOutput(output, folders: folders)
-        let old = staging + "-old"
-        var status = stat()
-        let hadOld = lstat(target, &status) == 0
-        if hadOld, rename(target, old) != 0 {
-            throw MediaError.unwritable(path: output, reason: String(cString: strerror(errno)))
-        }
-        guard rename(staging, target) == 0 else {
-            let reason = String(cString: strerror(errno))
-            if hadOld { _ = rename(old, target) }
-            throw MediaError.unwritable(path: output, reason: reason)
-        }
-        if hadOld { try? fm.removeItem(atPath: old) }
+        try site.publish()
         return entries
     }
 

@@ -14,10 +14,12 @@
 // a 1.x version word, 0 < id bound ≤ word count, a well-formed instruction stream). Anything
 // else is treated as a miss: the shader is recompiled and the entry overwritten.
 //
-// Writes go to a temporary file in the same directory that is renamed over the entry; when any
-// step fails the temporary file is removed. The cache is an optimisation only: failures to read
+// Writes go through `AtomicPublish` (SegueCore): a temporary file in the same directory, flushed
+// and renamed over the entry; when any step fails the temporary file is removed. (Its temporaries
+// are not registered for removal on Ctrl-C: the registry lives in SegueMedia, above this module.) The cache is an optimisation only: failures to read
 // or write it are never errors.
 import Foundation
+import SegueCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -112,8 +114,8 @@ public struct ShaderCache: Sendable {
 
     // MARK: - Writing
 
-    /// Writes the entry for `key` atomically (temporary file, then rename). Returns whether the
-    /// entry was written; on failure no temporary file is left behind.
+    /// Writes the entry for `key` atomically (`AtomicPublish`: a temporary file flushed and
+    /// renamed). Returns whether the entry was written; on failure no temporary file is left behind.
     @discardableResult
     func store(_ spirv: [UInt32], key: [UInt8]) -> Bool {
         let target = url(for: key)
@@ -122,23 +124,9 @@ public struct ShaderCache: Sendable {
         } catch {
             return false
         }
-        let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp").path
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return false }
-        let bytes = ShaderCache.encode(spirv, key: key)
-        var written = 0
-        let ok = bytes.withUnsafeBytes { raw -> Bool in
-            while written < raw.count {
-                let n = write(fd, raw.baseAddress! + written, raw.count - written)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                written += n
-            }
-            return true
-        }
-        let closed = close(fd) == 0
-        guard ok, closed, rename(temporary, target.path) == 0 else {
-            unlink(temporary)
+        do {
+            try AtomicPublish.write(ShaderCache.encode(spirv, key: key), to: target.path)
+        } catch {
             return false
         }
         return true

@@ -31,6 +31,14 @@ struct VideoTests {
         #expect(video.frameCount == frames)
     }
 
+    /// Every frame of `path` with its timestamp, at the video's display size.
+    private func decodeAll(_ path: String, scale: Double = 1) throws -> [(image: Image, time: Double)] {
+        let decoder = try TimedVideoDecoder(path: path)
+        var frames: [(image: Image, time: Double)] = []
+        while let frame = try decoder.nextImage(scale: scale) { frames.append(frame) }
+        return frames
+    }
+
     /// Runs `body` with `value` as the ffmpeg executable, for this test's task only.
     private func withFFmpeg<T>(_ value: String, _ body: () throws -> T) rethrows -> T {
         var environment = ProcessInfo.processInfo.environment
@@ -44,18 +52,20 @@ struct VideoTests {
     func encodesTenFrames(format: VideoFormat) throws {
         let path = dir.file("clip." + format.fileExtension)
         try encode(path)
-        let info = try VideoFile.probe(path: path, countFrames: true)
+        let info = try #require(try MediaProbe.probe(path: path).video)
         #expect(info.width == 64 && info.height == 48)
-        #expect(info.frameCount == 10)
         #expect(abs(info.fps - 25) < 0.01, "fps \(info.fps)")
         #expect(info.codec == ["mp4": "h264", "webm": "vp9", "gif": "gif", "apng": "apng"][format.rawValue])
+        let times = try decodeAll(path).map(\.time)
+        #expect(times.count == 10)
+        #expect(zip(times, 0...).allSatisfy { abs($0 - Double($1) / 25) < 0.001 }, "\(times)")
         #expect(dir.contents == ["clip." + format.fileExtension], "only the finished video is left")
     }
 
     @Test func apngIsLosslessIncludingAlpha() throws {
         let path = dir.file("clip.apng")
         try encode(path)
-        let frames = try VideoFile.readFrames(path: path)
+        let frames = try decodeAll(path).map(\.image)
         #expect(frames.count == 10)
         for (i, frame) in frames.enumerated() {
             #expect(frame == VideoTests.frame(i), "frame \(i) differs")
@@ -67,22 +77,22 @@ struct VideoTests {
     @Test func decoderStreamsFramesAndStopsEarly() throws {
         let path = dir.file("clip.mp4")
         try encode(path)
-        let decoder = try VideoDecoder(path: path, scale: 2)
-        #expect(decoder.info.width == 64 && decoder.info.height == 48 && decoder.info.frameCount == 10)
-        let first = try #require(try decoder.nextFrame())
-        #expect(first.width == 64 && first.scale == 2 && first.isOpaque)
+        let decoder = try TimedVideoDecoder(path: path)
+        #expect(decoder.width == 64 && decoder.height == 48)
+        let first = try #require(try decoder.nextImage(scale: 2))
+        #expect(first.image.width == 64 && first.image.scale == 2 && first.image.isOpaque && first.time == 0)
         // The square is red-ish in the lossy copy too.
-        let p = first[6, 14]
+        let p = first.image[6, 14]
         #expect(p.r > 200 && p.g < 70 && p.b < 70, "\(p)")
         decoder.close()
-        #expect(try decoder.nextFrame() == nil)
-        #expect(try VideoFile.readFrames(path: path).count == 10)
+        #expect(try decoder.nextImage() == nil)
+        #expect(try decodeAll(path).count == 10)
     }
 
     @Test func oddSizedMP4IsPaddedToEven() throws {
         let path = dir.file("odd.mp4")
         try encode(path, frames: 3, width: 63, height: 47)
-        let info = try VideoFile.probe(path: path, countFrames: true)
+        let info = try #require(try MediaProbe.probe(path: path).video)
         #expect(info.width == 64 && info.height == 48 && info.frameCount == 3)
         let args = VideoEncoder.arguments(width: 63, height: 47, fps: 29.97, format: .mp4, output: "o")
         #expect(args.contains { $0.hasPrefix("pad=ceil(iw/2)*2:ceil(ih/2)*2,") } && args.contains("29.97"))
@@ -180,15 +190,18 @@ struct VideoTests {
     }
 
     @Test func probingBadInputs() throws {
-        #expect(mediaError { () throws(MediaError) in try VideoFile.probe(path: dir.file("none.mp4")) }
+        #expect(mediaError { () throws(MediaError) in try MediaProbe.probe(path: dir.file("none.mp4")) }
+            == .fileNotFound(path: dir.file("none.mp4")))
+        #expect(mediaError { () throws(MediaError) in try TimedVideoDecoder(path: dir.file("none.mp4")) }
             == .fileNotFound(path: dir.file("none.mp4")))
         writeFixture(Array("not a video at all".utf8), to: dir.file("junk.mp4"))
-        let error = mediaError { () throws(MediaError) in try VideoFile.probe(path: dir.file("junk.mp4")) }
-        guard case .ffmpegFailed(_, _, let stderr)? = error else {
-            Issue.record("expected .ffmpegFailed, got \(String(describing: error))"); return
-        }
-        #expect(!stderr.isEmpty)
-        #expect(VideoFile.rate("30000/1001").map { abs($0 - 29.97) < 0.001 } == true)
-        #expect(VideoFile.rate("0/0") == nil)
+        #expect(mediaError { () throws(MediaError) in try TimedVideoDecoder(path: dir.file("junk.mp4")) }
+            == .invalidVideo(path: dir.file("junk.mp4"), reason: "Invalid data found when processing input"))
+        let sound = dir.file("sound.m4a")
+        #expect(try runTool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=d=0.2", "-c:a", "aac", sound]).status == 0)
+        #expect(mediaError { () throws(MediaError) in try TimedVideoDecoder(path: sound) }
+            == .invalidVideo(path: sound, reason: "it has no video stream"))
+        #expect(MediaProbe.rate("30000/1001").map { abs($0 - 29.97) < 0.001 } == true)
+        #expect(MediaProbe.rate("0/0") == nil)
     }
 }

@@ -26,7 +26,7 @@ struct VideoAlphaTests {
         try encoder.finish()
 
         for name in ["sink.mp4", "append.mp4"] {
-            let frame = try #require(try VideoFile.readFrames(path: dir + "/" + name, limit: 1).first)
+            let frame = try #require(try TimedVideoDecoder(path: dir + "/" + name, frameLimit: 1).nextImage()).image
             let p = frame[16, 16]
             // yuv420p round trip of a flat colour: within a few levels.
             #expect(abs(Int(p.r) - 100) <= 4 && abs(Int(p.g) - 60) <= 4 && abs(Int(p.b) - 20) <= 4 && p.a == 255, "\(name): \(p)")

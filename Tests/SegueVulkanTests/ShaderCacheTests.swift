@@ -41,7 +41,7 @@ struct ShaderCacheTests {
             let data = try Data(contentsOf: url)
             #expect(ShaderCache.decode(data, key: key) != nil, "\(what): \(url.lastPathComponent) repaired")
         }
-        #expect(!listing(dir).contains { $0.hasSuffix(".tmp") }, "\(what): no temporary files")
+        #expect(!listing(dir).contains { $0.contains(".segue-tmp-") }, "\(what): no temporary files")
     }
 
     private func listing(_ dir: String) -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] }

@@ -116,9 +116,9 @@ public struct MeshFile: Sendable, Hashable {
     /// - Throws: ``MeshError`` `.unreadableFile` with the path and the reason when it cannot be written.
     public func write(to url: URL) throws {
         do {
-            try jsonData.write(to: url, options: .atomic)
+            try AtomicPublish.write(Array(jsonString.utf8), to: url.path)
         } catch {
-            throw MeshError(.unreadableFile, "cannot write mesh file \(url.path): \(MeshFile.reason(error))")
+            throw MeshError(.unreadableFile, "cannot write mesh file \(url.path): \(String(cString: strerror(error.code)))")
         }
     }
 

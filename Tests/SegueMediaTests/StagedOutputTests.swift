@@ -1,0 +1,120 @@
+// The one atomic publish (`AtomicPublish` in SegueCore, registered with TemporaryFiles by
+// `StagedOutput`): files and directories are made beside their destination, registered while
+// they are made, and moved onto it whole; a failure leaves the destination as it was.
+import Foundation
+import SegueCore
+import Testing
+@testable import SegueMedia
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Staged outputs: one atomic publish for files and directories")
+struct StagedOutputTests {
+    private let dir = TemporaryDirectory()
+
+    @Test("a file: hidden beside its destination and registered until published over the old file")
+    func file() throws {
+        let path = dir.file("out.bin")
+        writeFixture([1, 2, 3], to: path)
+        let staged = try StagedOutput(file: path, suffix: ".mp4")
+        #expect(FileIO.directory(of: staged.temporaryPath) == dir.path)
+        #expect(FileIO.lastComponent(of: staged.temporaryPath).hasPrefix(".out.bin.segue-tmp-\(getpid())-"))
+        #expect(staged.temporaryPath.hasSuffix(".mp4"))
+        #expect(TemporaryFiles.registeredPaths.contains(staged.temporaryPath))
+        #expect([UInt8](repeating: 7, count: 5).withUnsafeBytes { FileIO.writeAll(staged.descriptor, $0) } == nil)
+        #expect(readFixture(path) == [1, 2, 3], "the old file until publish")
+        try staged.publish()
+        #expect(readFixture(path) == [7, 7, 7, 7, 7])
+        #expect(dir.contents == ["out.bin"])
+        #expect(!TemporaryFiles.registeredPaths.contains(staged.temporaryPath))
+    }
+
+    @Test("a file written by another process (the descriptor closed) is published the same way")
+    func fileWrittenElsewhere() throws {
+        let path = dir.file("movie.mp4")
+        let staged = try StagedOutput(file: path)
+        staged.closeDescriptor()
+        writeFixture([9, 9], to: staged.temporaryPath)
+        try staged.publish()
+        #expect(readFixture(path) == [9, 9])
+        #expect(dir.contents == ["movie.mp4"])
+    }
+
+    @Test("a directory replaces the old one whole: none of its files survive, nothing is left aside")
+    func directoryReplacesTheOldOne() throws {
+        let path = dir.file("frames")
+        try FileManager.default.createDirectory(atPath: path + "/sub", withIntermediateDirectories: true)
+        writeFixture([1], to: path + "/frame-00000.png")
+        writeFixture([1], to: path + "/sub/old")
+        let staged = try StagedOutput(directory: path)
+        #expect(TemporaryFiles.registeredPaths.contains(staged.temporaryPath))
+        try AtomicFile.write([2], to: staged.temporaryPath + "/frame-00001.png")
+        #expect(readFixture(path + "/frame-00000.png") == [1], "the old directory until publish")
+        try staged.publish()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path) == ["frame-00001.png"])
+        #expect(readFixture(path + "/frame-00001.png") == [2])
+        #expect(dir.contents == ["frames"])
+        #expect(!TemporaryFiles.registeredPaths.contains(staged.temporaryPath))
+    }
+
+    @Test("a directory onto a file: refused naming the file, which stays; the staged directory is removed")
+    func directoryOntoAFile() throws {
+        let path = dir.file("site")
+        let staged = try StagedOutput(directory: path)
+        writeFixture([5], to: path)  // appears while the directory is being made
+        writeFixture([1], to: staged.temporaryPath + "/index.html")
+        let error = mediaError { () throws(MediaError) in try staged.publish() }
+        #expect(error == .unwritable(path: path, reason: "a file is in the way"))
+        #expect(readFixture(path) == [5])
+        #expect(dir.contents == ["site"])
+        #expect(!TemporaryFiles.registeredPaths.contains(staged.temporaryPath))
+    }
+
+    @Test("discarded or dropped unpublished: nothing is left and nothing stays registered")
+    func discarded() throws {
+        let file = try StagedOutput(file: dir.file("a.bin"))
+        let directory = try StagedOutput(directory: dir.file("d"))
+        writeFixture([1], to: directory.temporaryPath + "/x")
+        let temporaries = [file.temporaryPath, directory.temporaryPath]
+        file.discard()
+        file.discard()
+        directory.discard()
+        do { _ = try StagedOutput(directory: dir.file("e")) }  // dropped at once
+        #expect(dir.contents.isEmpty)
+        #expect(!TemporaryFiles.registeredPaths.contains { temporaries.contains($0) || $0.hasPrefix(dir.path) })
+    }
+
+    @Test("a missing directory is named")
+    func missingDirectory() {
+        let path = dir.file("no/such/out")
+        #expect(mediaError { () throws(MediaError) in try StagedOutput(directory: path) }
+            == .unwritable(path: path, reason: "the directory \(dir.file("no/such")) does not exist"))
+        #expect(mediaError { () throws(MediaError) in try StagedOutput(file: path) }
+            == .unwritable(path: path, reason: "the directory \(dir.file("no/such")) does not exist"))
+    }
+
+    @Test("a full disk reads the same from a file Segue writes and from one ffmpeg writes")
+    func writeFailureWords() {
+        #expect(FileIO.writeFailure(ENOSPC) == "no space left on device")
+        let seen = FFmpegWriteErrors()
+        _ = seen.offer("[mp4 @ 0x1] Error writing trailer: \(FileIO.message(EDQUOT))")
+        #expect(seen.problem == FileIO.writeFailure(EDQUOT))
+        for (code, reason) in FileIO.writeFailures {
+            let watcher = FFmpegWriteErrors()
+            _ = watcher.offer("av_interleaved_write_frame(): \(FileIO.message(code))")
+            #expect(watcher.problem == reason)
+        }
+    }
+
+    @Test("the shared write loop and publish in SegueCore: a whole file, no temporary")
+    func corePublish() throws {
+        let path = dir.file("entry.spv")
+        try AtomicPublish.write([1, 2, 3, 4], to: path)
+        try AtomicPublish.write([5], to: path)
+        #expect(readFixture(path) == [5])
+        #expect(dir.contents == ["entry.spv"])
+        #expect(throws: AtomicPublish.Failure(step: .create, code: ENOENT)) { try AtomicPublish.write([1], to: dir.file("none/x")) }
+    }
+}
