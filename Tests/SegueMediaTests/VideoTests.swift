@@ -177,6 +177,26 @@ struct VideoTests {
         #expect(dir.contents == ["out.gif"])
     }
 
+    @Test("one error for one failure: ffmpeg failing is .ffmpegFailed from a stream copy and from an encoder with sound")
+    func oneErrorForAnFFmpegFailure() throws {
+        let tools = TemporaryDirectory()
+        let fake = tools.file("ffmpeg")
+        writeFixture(Array("#!/bin/sh\necho 'simulated failure' >&2\nexit 3\n".utf8), to: fake)
+        chmod(fake, 0o755)
+        let path = dir.file("out.mp4")
+        let copy = withFFmpeg(fake) { mediaError { () throws(MediaError) in try FFmpeg.run(["-i", "in.mp4", path], for: path) } }
+        #expect(copy == .ffmpegFailed(path: path, status: 3, stderr: "simulated failure"))
+        let encode = try withFFmpeg(fake) { () throws -> MediaError? in
+            let movie = try VideoEncoder(path: path, width: 64, height: 48, fps: 25, input: .opaqueRGBA, audio: .standard)
+            return mediaError { () throws(MediaError) in
+                for i in 0..<50 { try movie.append(VideoTests.frame(i % 10)) }
+                try movie.finish()
+            }
+        }
+        #expect(encode == .ffmpegFailed(path: path, status: 3, stderr: "simulated failure"))
+        #expect(dir.contents.isEmpty)
+    }
+
     @Test func badVideoRequests() throws {
         let noFrames = try VideoEncoder(path: dir.file("empty.apng"), width: 8, height: 8, fps: 10)
         guard case .encodingFailed? = mediaError({ () throws(MediaError) in try noFrames.finish() }) else {
