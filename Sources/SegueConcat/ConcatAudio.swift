@@ -38,7 +38,7 @@ final class ConcatAudio: Sendable {
 
     /// Mixes the whole output into `writer` and closes it.
     /// - Throws: `MediaError` from a decoder or the writer.
-    func run(into writer: MovieAudioWriter) throws {
+    func run(into writer: AudioWriter) throws {
         let channels = layout.channels
         var output = [Float](repeating: 0, count: Self.blockFrames * channels)
         var scratch = [Float](repeating: 0, count: Self.blockFrames * channels)

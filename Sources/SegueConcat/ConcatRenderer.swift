@@ -48,7 +48,7 @@ public struct ConcatTimings: Sendable, Hashable {
 ///
 /// ```swift
 /// let concatenation = try Concatenation(spec: ConcatSpec(clips: [ClipSpec(path: "a.mp4"), ClipSpec(path: "b.mp4")]))
-/// let renderer = try ConcatRenderer(concatenation, output: "out.mp4", settings: MovieSettings(preset: "fast", crf: 20))
+/// let renderer = try ConcatRenderer(concatenation, output: "out.mp4", settings: VideoSettings(preset: "fast", crf: 20))
 /// try renderer.render { progress in print(progress.framesDone, "of", progress.frameCount) }
 /// ```
 public final class ConcatRenderer {
@@ -57,9 +57,9 @@ public final class ConcatRenderer {
     /// The destination.
     public let output: String
     /// The container, from the destination's extension.
-    public let format: MovieFormat
+    public let format: VideoFormat
     /// Codec, preset and quality.
-    public let settings: MovieSettings
+    public let settings: VideoSettings
     /// The sound's rate and channels.
     public let audioLayout: AudioLayout
     private let makeContext: () throws -> GPUContext
@@ -75,10 +75,10 @@ public final class ConcatRenderer {
     ///     preferred device, without a disk cache for shaders.
     /// - Throws: `MediaError.unknownOutputFormat`, `.encodingFailed` for settings that do not fit
     ///   the container.
-    public init(_ concatenation: Concatenation, output: String, settings: MovieSettings = MovieSettings(),
+    public init(_ concatenation: Concatenation, output: String, settings: VideoSettings = VideoSettings(),
                 audioLayout: AudioLayout = .standard, context: @escaping () throws -> GPUContext = { try GPUContext() }) throws {
-        guard let format = MovieFormat(pathExtensionOf: output) else {
-            throw MediaError.unknownOutputFormat(path: output, supported: MovieFormat.extensions)
+        guard let format = VideoFormat(pathExtensionOf: output) else {
+            throw MediaError.unknownOutputFormat(path: output, supported: VideoFormat.extensions)
         }
         guard audioLayout.sampleRate >= 8000, audioLayout.sampleRate <= 192_000, (1...8).contains(audioLayout.channels) else {
             throw RenderError.invalidValue("the sound must be 8000 to 192000 Hz with 1 to 8 channels, got \(audioLayout.sampleRate) Hz, \(audioLayout.channels) channels")
@@ -99,8 +99,8 @@ public final class ConcatRenderer {
         let c = concatenation
         timings = ConcatTimings()
         let layout = pictureLayout(for: settings)
-        let encoder = try MovieEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format,
-                                       settings: settings, audio: audioLayout, videoInput: layout == .yuv420p ? .rawYUV420 : .rawFrames)
+        let encoder = try VideoEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format,
+                                       settings: settings, input: layout == .yuv420p ? .yuv420 : .opaqueRGBA, audio: audioLayout)
         try withSound(encoder) {
             let picture = try renderPicture(into: encoder, frames: 0..<c.frameCount, layout: layout) { done in
                 progress(ConcatProgress(framesDone: done, frameCount: c.frameCount))
@@ -110,8 +110,8 @@ public final class ConcatRenderer {
     }
 
     /// Mixes the sound into `encoder` on its own thread while `picture` feeds the picture, then
-    /// finishes and commits the movie; on any failure the movie is cancelled (nothing is left).
-    func withSound(_ encoder: MovieEncoder, picture: () throws -> Void) throws {
+    /// finishes the movie; on any failure the movie is cancelled (nothing is left).
+    func withSound(_ encoder: VideoEncoder, picture: () throws -> Void) throws {
         let audioError = Locked<Error?>(nil)
         let audioDone = DispatchSemaphore(value: 0)
         if let writer = encoder.audioWriter() {
@@ -143,12 +143,10 @@ public final class ConcatRenderer {
             audioDone.wait()
             throw encoder.writeFailure ?? cause ?? error
         }
+        // ffmpeg ended well, so it read the sound to its end: the mix closed its stream without an
+        // error (a failing mix aborts the encoder before its stream closes, and an aborted
+        // encoder publishes nothing).
         audioDone.wait()
-        if let error = audioError.withLock({ $0 }) {
-            encoder.cancel()
-            throw encoder.writeFailure ?? error
-        }
-        try encoder.commit()
     }
 
     /// The GPU, made when the first transition needs it (from any thread).
@@ -167,7 +165,7 @@ public final class ConcatRenderer {
     /// transition frames are converted, to RGBA for the GPU and back. Otherwise RGBA, which ffmpeg
     /// converts from each source's own matrix. `settings`: the encoder's (a smart render's pieces
     /// match the sources' pixel format, which must then be 4:2:0 too).
-    func pictureLayout(for settings: MovieSettings) -> RawPixelFormat {
+    func pictureLayout(for settings: VideoSettings) -> RawPixelFormat {
         let c = concatenation
         guard settings.matching.map({ $0.pixelFormat == "yuv420p" }) ?? true, settings.codec(for: format).pixelFormat == "yuv420p",
               c.width % 2 == 0, c.height % 2 == 0,
@@ -182,7 +180,7 @@ public final class ConcatRenderer {
     /// different threads (for different frames).
     /// `keyframeClip`: the clip whose frame at `frames.lowerBound` is a keyframe of its source
     /// (a smart render's piece after a copied stretch), decoded from exactly there.
-    func renderPicture(into encoder: MovieEncoder, frames: Range<Int>, layout: RawPixelFormat = .rgba, keyframeClip: Int? = nil,
+    func renderPicture(into encoder: VideoEncoder, frames: Range<Int>, layout: RawPixelFormat = .rgba, keyframeClip: Int? = nil,
                        progress: (Int) -> Void) throws -> ConcatTimings {
         let c = concatenation
         var timings = ConcatTimings()
@@ -240,7 +238,7 @@ public final class ConcatRenderer {
                         }
                     }, consume: { pixels in
                         timings.transitions += clock.lap()
-                        try encoder.append(rgba: pixels)
+                        try encoder.append(premultiplied: pixels)
                     })
                 }
                 timings.encoding += clock.lap()

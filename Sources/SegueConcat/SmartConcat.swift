@@ -135,8 +135,8 @@ extension ConcatRenderer {
         // are rendered at once (each with its own decoders and encoder).
         let layout = pictureLayout(for: matched)
         let soundPath = directory + "/sound.mp4"
-        let sound = try MovieEncoder(path: soundPath, width: c.width, height: c.height, fps: c.fps, format: .mp4, settings: settings,
-                                     audio: audioLayout, videoInput: .soundOnly)
+        let sound = try VideoEncoder(path: soundPath, width: c.width, height: c.height, fps: c.fps, format: .mp4, settings: settings,
+                                     input: .soundOnly, audio: audioLayout)
         try withSound(sound) {
             try renderPieces(rendered, settings: matched, layout: layout, total: plan.renderedFrames, progress: progress)
         }
@@ -144,11 +144,10 @@ extension ConcatRenderer {
         try list.write(toFile: listPath, atomically: true, encoding: .utf8)
         // 4: the pieces joined, with the sound, both copied.
         _ = clock.lap()
-        let encoder = try MovieEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format, settings: settings,
-                                       videoInput: .copy(inputArguments: ["-f", "concat", "-safe", "0", "-i", FFmpeg.fileArgument(listPath)]),
+        let encoder = try VideoEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format, settings: settings,
+                                       input: .copy(inputArguments: ["-f", "concat", "-safe", "0", "-i", FFmpeg.fileArgument(listPath)]),
                                        copiedSound: soundPath, duration: Double(c.frameCount) / c.fps)
         try encoder.finish()
-        try encoder.commit()
         timings.smartJoin = clock.lap()
         return SmartReport(fallbackReason: nil, plan: plan)
     }
@@ -163,15 +162,15 @@ extension ConcatRenderer {
         let keyframeClip: Int?
     }
 
-    private func renderPieces(_ pieces: [RenderedPiece], settings: MovieSettings, layout: RawPixelFormat,
+    private func renderPieces(_ pieces: [RenderedPiece], settings: VideoSettings, layout: RawPixelFormat,
                               total frameCount: Int, progress: (ConcatProgress) -> Void) throws {
         let c = concatenation
         let done = Locked(0)
         let outcomes = concurrentMap(pieces.indices) { n -> Result<ConcatTimings, Error> in
             Result {
                 let piece = pieces[n]
-                let encoder = try MovieEncoder(path: piece.path, width: c.width, height: c.height, fps: c.fps, format: .mp4,
-                                               settings: settings, audio: nil, videoInput: layout == .yuv420p ? .rawYUV420 : .rawFrames)
+                let encoder = try VideoEncoder(path: piece.path, width: c.width, height: c.height, fps: c.fps, format: .mp4,
+                                               settings: settings, input: layout == .yuv420p ? .yuv420 : .opaqueRGBA)
                 do {
                     var previous = 0
                     let timings = try renderPicture(into: encoder, frames: piece.frames, layout: layout, keyframeClip: piece.keyframeClip) { count in
@@ -182,7 +181,6 @@ extension ConcatRenderer {
                         previous = count
                     }
                     try encoder.finish()
-                    try encoder.commit()
                     return timings
                 } catch {
                     encoder.cancel()

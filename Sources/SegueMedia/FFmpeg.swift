@@ -77,15 +77,12 @@ public enum FFmpeg {
     /// -y`), with no pipes but its stderr: stream copies, remuxes, generated clips. Paths in the
     /// arguments go through `fileArgument(_:)`. The child is registered for Ctrl-C.
     /// - Parameter path: the file the work is about, named in errors.
-    /// - Throws: `.ffmpegNotFound`, `.systemLimit`, `.invalidVideo` with ffmpeg's last stderr line.
+    /// - Throws: `.ffmpegNotFound`, `.systemLimit`, `.ffmpegFailed` with ffmpeg's stderr.
     public static func run(_ arguments: [String], for path: String) throws(MediaError) {
         let executable = try ffmpegExecutable(for: path)
         let tool = try ToolProcess(executable: executable, arguments: ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments,
                                    pipeInput: false, pipeOutput: false, path: path)
         let (status, stderr) = tool.wait()
-        guard status == 0 else {
-            let line = MediaProbe.lastLine(stderr, dropping: path).map { ": " + $0 } ?? ""
-            throw .invalidVideo(path: path, reason: "ffmpeg exited with status \(status)\(line)")
-        }
+        guard status == 0 else { throw .ffmpegFailed(path: path, status: status, stderr: stderr) }
     }
 }

@@ -8,8 +8,9 @@ import Darwin
 #endif
 import SegueCore
 
-/// Internal POSIX wrappers shared by the codecs, `AtomicFile` and the frame writers.
-enum FileIO {
+/// POSIX wrappers shared by the codecs, `AtomicFile` and the frame writers (and, package-wide,
+/// by the modules above that check paths).
+package enum FileIO {
     // MARK: - Errors
 
     /// `strerror` text for an errno value.
@@ -31,7 +32,7 @@ enum FileIO {
     }
 
     /// The lower-cased extension of `path`'s last component, without the dot ("" when none).
-    static func pathExtension(of path: String) -> String {
+    package static func pathExtension(of path: String) -> String {
         let name = lastComponent(of: path)
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
         return String(name[name.index(after: dot)...]).lowercased()
@@ -73,13 +74,13 @@ enum FileIO {
     #endif
 
     /// Whether `path` names an existing directory.
-    static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Whether `path` names anything (a file, directory or link).
-    static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
     }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A value guarded by a lock (`NSLock`, so it also builds for macOS 13).
+/// A value guarded by a lock (`NSLock`, so it also builds for macOS 13), shared by the modules
+/// that pass values between threads.
 package final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value

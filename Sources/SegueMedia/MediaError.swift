@@ -19,23 +19,27 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
     case imageTooLarge(path: String, ImageSizeError)
     /// The output path's extension names no format Segue writes.
     case unknownOutputFormat(path: String, supported: [String])
-    /// The output cannot be created (missing directory, no permission, a directory in the way).
+    /// The output cannot be created or put in place (missing directory, no permission, a
+    /// directory in the way).
     case unwritable(path: String, reason: String)
-    /// Writing to an output that was opened failed part-way (disk full, closed pipe, I/O error).
+    /// Writing to a stream failed part-way: standard output or a pipe closed by its reader
+    /// (ffmpeg stopped reading), or an encoder stopped by its caller.
     case writeFailed(path: String, reason: String)
     /// An encoder refused the image; `message` is the codec's.
     case encodingFailed(path: String, format: String, message: String)
     /// No usable `ffmpeg` executable was found; `searched` says where Segue looked.
     case ffmpegNotFound(path: String, searched: String)
-    /// `ffmpeg` (or `ffprobe`) ended with a non-zero status or a signal; `stderr` holds its last lines.
+    /// `ffmpeg` ended with a non-zero status or a signal while making an output (an encoder, a
+    /// stream copy); `stderr` holds its last lines.
     case ffmpegFailed(path: String, status: Int32, stderr: String)
-    /// A video's stream information could not be understood.
+    /// An input cannot be used as a video: ffprobe cannot read it, or it has no video stream or
+    /// no frames.
     case invalidVideo(path: String, reason: String)
     /// The system refused a resource the work needs (a file descriptor, a thread, a process);
     /// `reason` says which and what to raise or free.
     case systemLimit(path: String, reason: String)
-    /// ffmpeg ended, but the file it wrote is not the whole output (a full disk, a cut-short
-    /// write); nothing was published at `path`.
+    /// A file output could not be completed: a full disk or an I/O error while Segue or ffmpeg
+    /// wrote it, or a file ffmpeg wrote that is not whole; nothing was published at `path`.
     case incompleteOutput(path: String, reason: String)
     /// Not written: the program stopped Segue's work (`TemporaryFiles.cancelAll()`, a Ctrl-C).
     case cancelled(path: String)

@@ -17,23 +17,16 @@ public enum RenderOutput: Sendable, Equatable {
     /// A video file encoded through an ffmpeg subprocess.
     case video(String, VideoFormat)
 
-    /// Interprets `-o`: `-` is standard output; a path ending in `.mp4`, `.webm`, `.gif` or
-    /// `.apng` is a video; anything else without an extension is a directory.
+    /// Interprets `-o`: `-` is standard output; a path ending in one of `VideoFormat.extensions`
+    /// is a video; anything else without an extension is a directory.
     /// - Throws: `RenderError.invalidValue` for an image or unknown extension.
     public init(path: String) throws {
         if path == "-" { self = .standardOutput; return }
         if let format = VideoFormat(pathExtensionOf: path) { self = .video(path, format); return }
-        let ext = (path as NSString).pathExtension.lowercased()
-        if ext.isEmpty || FileManager.default.isDirectory(path) { self = .directory(path); return }
-        throw RenderError.invalidValue("cannot tell what to write to '\(path)': use a directory, '-' for raw frames on stdout, or a .mp4, .webm, .gif or .apng file")
-    }
-}
-
-extension FileManager {
-    /// True when `path` exists and is a directory.
-    func isDirectory(_ path: String) -> Bool {
-        var isDir: ObjCBool = false
-        return fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+        if FileIO.pathExtension(of: path).isEmpty || FileIO.isDirectory(path) { self = .directory(path); return }
+        let videos = VideoFormat.extensions.map { "." + $0 }
+        throw RenderError.invalidValue("cannot tell what to write to '\(path)': use a directory, '-' for raw frames on stdout, or a "
+                                       + videos.dropLast().joined(separator: ", ") + " or \(videos.last ?? "") file")
     }
 }
 
@@ -48,14 +41,14 @@ public protocol FrameSink: AnyObject {
 }
 
 /// Opens the sink for an output.
-/// - Parameter settings: the encoder's preset and CRF for an MP4 (default: x264's medium, 23).
+/// - Parameter settings: the video's codec, preset and quality (default: the container's codec at
+///   its default quality, x264's medium 23 for an MP4).
 public func makeFrameSink(_ output: RenderOutput, width: Int, height: Int, fps: Double,
-                          settings: MovieSettings = MovieSettings()) throws -> FrameSink {
+                          settings: VideoSettings = VideoSettings()) throws -> FrameSink {
     switch output {
     case let .directory(path): return try DirectorySink(path: path, width: width, height: height)
     case .standardOutput: return RawSink(fd: STDOUT_FILENO, width: width, height: height)
-    case let .video(path, .mp4): return try MovieSink(path: path, width: width, height: height, fps: fps, settings: settings)
-    case let .video(path, format): return try VideoSink(path: path, width: width, height: height, fps: fps, format: format)
+    case let .video(path, format): return try VideoSink(path: path, width: width, height: height, fps: fps, format: format, settings: settings)
     }
 }
 
@@ -74,16 +67,16 @@ final class DirectorySink: FrameSink {
     private let straight: StraightAlphaBuffer
 
     init(path: String, width: Int, height: Int) throws {
-        let fm = FileManager.default
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let parent = url.deletingLastPathComponent().path
-        guard fm.isDirectory(parent) else { throw MediaError.unwritable(path: path, reason: "the directory '\(parent)' does not exist") }
-        if fm.fileExists(atPath: path) && !fm.isDirectory(path) {
+        guard FileIO.isDirectory(parent) else { throw MediaError.unwritable(path: path, reason: "the directory '\(parent)' does not exist") }
+        if FileIO.exists(path) && !FileIO.isDirectory(path) {
             throw MediaError.unwritable(path: path, reason: "it exists and is not a directory")
         }
         // An existing directory is replaced whole at the end (never a mix of two renders), so it
         // may only hold frames of an earlier render.
-        if fm.isDirectory(path), let other = try? fm.contentsOfDirectory(atPath: path).first(where: { !DirectorySink.isFrameName($0) }) {
+        if FileIO.isDirectory(path),
+           let other = try? FileManager.default.contentsOfDirectory(atPath: path).first(where: { !DirectorySink.isFrameName($0) }) {
             throw MediaError.unwritable(path: path, reason: "the directory holds '\(other)', which is not a frame of an earlier render; give a new or empty directory")
         }
         self.path = url.path
@@ -128,37 +121,17 @@ final class RawSink: FrameSink {
     func cancel() {}
 }
 
-/// An MP4 (H.264, BT.709, tagged so). Frames of an even size are converted by the encoder to
-/// 4:2:0 (`MovieEncoder.append(rgba:)`, while the device draws the next frames), so the pipe
-/// carries 1.5 bytes a pixel instead of 4 and ffmpeg converts nothing; odd sizes go as RGBA,
-/// padded by ffmpeg.
-final class MovieSink: FrameSink {
-    let encoder: MovieEncoder
-
-    init(path: String, width: Int, height: Int, fps: Double, settings: MovieSettings) throws {
-        let even = width % 2 == 0 && height % 2 == 0
-        encoder = try MovieEncoder(path: path, width: width, height: height, fps: fps, format: .mp4, settings: settings, audio: nil,
-                                   videoInput: even ? .rawYUV420 : .rawFrames)
-    }
-
-    func write(frame index: Int, pixels: UnsafeRawBufferPointer) throws {
-        try encoder.append(rgba: pixels)  // premultiplied: colour over black
-    }
-
-    func finish() throws {
-        try encoder.finish()
-        try encoder.commit()
-    }
-
-    func cancel() { encoder.cancel() }
-}
-
-/// A WebM, GIF or APNG through ffmpeg.
+/// A video through `VideoEncoder`. A codec without alpha that codes 4:2:0 (H.264, H.265) takes
+/// frames of an even size as BT.709 4:2:0 converted by the encoder (while the device draws the
+/// next frames), so the pipe carries 1.5 bytes a pixel instead of 4 and ffmpeg converts nothing;
+/// other frames go as RGBA (odd sizes padded by ffmpeg), with their alpha where the codec keeps it.
 final class VideoSink: FrameSink {
     let encoder: VideoEncoder
 
-    init(path: String, width: Int, height: Int, fps: Double, format: VideoFormat) throws {
-        encoder = try VideoEncoder(path: path, width: width, height: height, fps: fps, format: format)
+    init(path: String, width: Int, height: Int, fps: Double, format: VideoFormat, settings: VideoSettings) throws {
+        let codec = settings.codec(for: format)
+        let yuv = width % 2 == 0 && height % 2 == 0 && !codec.keepsAlpha && codec.pixelFormat == "yuv420p"
+        encoder = try VideoEncoder(path: path, width: width, height: height, fps: fps, format: format, settings: settings, input: yuv ? .yuv420 : .rgba)
     }
 
     func write(frame index: Int, pixels: UnsafeRawBufferPointer) throws {

@@ -44,7 +44,7 @@ public struct ConcatBenchmark {
     /// - Throws: `MediaError.encodingFailed` for a preset or CRF x264 does not take.
     public init(width: Int = 1920, height: Int = 1080, fps: Int = 30, clipSeconds: Int = 10, preset: String = "veryfast", crf: Int = 23,
                 context: @escaping () throws -> GPUContext) throws {
-        try MovieSettings(preset: preset, crf: crf).validate(for: .mp4, path: "bench.mp4")
+        try VideoSettings(preset: preset, crf: crf).validate(for: .mp4, path: "bench.mp4")
         (self.width, self.height, self.fps, self.clipSeconds, self.preset, self.crf, self.context) = (width, height, fps, clipSeconds, preset, crf, context)
     }
 
@@ -82,7 +82,7 @@ public struct ConcatBenchmark {
             return (try MediaProbe.probe(path: reference).video?.frameCount ?? 0, nil, nil)
         })
         let concatenation = try Concatenation(spec: ConcatSpec(clips: clips.map { ClipSpec(path: $0) }, transition: CutSpec(effect: "fade", duration: 1)))
-        let settings = MovieSettings(preset: preset, crf: crf)
+        let settings = VideoSettings(preset: preset, crf: crf)
         log("segue concat")
         let full = try ConcatRenderer(concatenation, output: dir + "/full.mp4", settings: settings, context: context)
         results.append(try measure("segue full") {

@@ -9,7 +9,7 @@ import SegueMedia
 
 extension TransitionBenchmark {
     /// Seconds to render `effect` over the benchmark's frames into an MP4 with `settings`.
-    public func mp4Seconds(_ effect: Effect, parameters: [String: ParameterValue] = [:], settings: MovieSettings) throws -> Double {
+    public func mp4Seconds(_ effect: Effect, parameters: [String: ParameterValue] = [:], settings: VideoSettings) throws -> Double {
         try Self.withScratchDirectory { dir in
             let renderer = try TransitionRenderer(effect: effect, from: from, to: to, parameters: parameters, context: context)
             try renderer.render(try Timeline(duration: 1, fps: 2, curve: { $0 })) { _, _ in }  // warm-up
@@ -31,7 +31,7 @@ extension TransitionBenchmark {
 
     /// Seconds for ffmpeg's `xfade=transition=NAME` between the same inputs (each decoded and
     /// converted to 4:2:0 once) into an MP4 with the same x264 settings.
-    public func xfadeMP4Seconds(_ transition: String, settings: MovieSettings) throws -> Double {
+    public func xfadeMP4Seconds(_ transition: String, settings: VideoSettings) throws -> Double {
         try Self.withScratchDirectory { dir in
             try ImageFile.write(from, to: dir + "/from.png")
             try ImageFile.write(to, to: dir + "/to.png")
@@ -46,7 +46,7 @@ extension TransitionBenchmark {
 
     /// Seconds for x264 alone (through ffmpeg, same settings) on the benchmark's frames of `effect`,
     /// rendered beforehand as 4:2:0 into a file (read from the page cache while timed).
-    public func x264AloneSeconds(_ effect: Effect, parameters: [String: ParameterValue] = [:], settings: MovieSettings) throws -> Double {
+    public func x264AloneSeconds(_ effect: Effect, parameters: [String: ParameterValue] = [:], settings: VideoSettings) throws -> Double {
         try Self.withScratchDirectory { dir in
             let renderer = try TransitionRenderer(effect: effect, from: from, to: to, parameters: parameters, context: context)
             let path = dir + "/frames.yuv"
@@ -65,7 +65,7 @@ extension TransitionBenchmark {
         }
     }
 
-    private func x264Arguments(_ settings: MovieSettings) -> [String] {
+    private func x264Arguments(_ settings: VideoSettings) -> [String] {
         ["-c:v", "libx264", "-preset", settings.preset ?? "medium", "-crf", String(settings.crf ?? 23), "-pix_fmt", "yuv420p",
          "-movflags", "+faststart", "-f", "mp4"]
     }

@@ -127,7 +127,7 @@ struct BenchCommand: ParsableCommand {
     /// Into an MP4 with the same x264 settings: Segue (before and after the peer, averaged), ffmpeg
     /// xfade, and x264 alone on the same frames, the floor both share.
     private func runMP4Comparison(_ bench: TransitionBenchmark, resolved: [String: (Effect, [String: ParameterValue])]) throws {
-        let settings = MovieSettings(preset: preset, crf: crf)
+        let settings = VideoSettings(preset: preset, crf: crf)
         try settings.validate(for: .mp4, path: "bench.mp4")
         print("")
         print("MP4 (libx264 --preset \(preset) --crf \(crf), \(bench.frames) frames): fps")

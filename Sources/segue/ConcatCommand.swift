@@ -12,14 +12,14 @@ struct ConcatCommand: ParsableCommand {
         --transition (default fade:1) unless --cut N=EFFECT[:SECONDS] sets cut N (between clips N and \
         N+1; 'none' is a hard cut). Sound: each clip's first audio stream, crossfaded over exactly each \
         transition; stills and silent clips give silence; --audio lays a soundtrack under everything. \
-        OUT is .mp4, .mov, .mkv, .webm or .gif. --spec FILE.json describes everything per clip and per \
+        OUT is .mp4, .mov, .mkv, .webm, .gif or .apng. --spec FILE.json describes everything per clip and per \
         cut (see README); options given beside it override its settings.
         """)
 
     @Argument(help: ArgumentHelp("Videos (anything ffmpeg reads) and PNG/JPEG stills, in order.", valueName: "INPUT"))
     var inputs: [String] = []
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The movie to write (.mp4, .mov, .mkv, .webm, .gif).", valueName: "OUT"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The movie to write (.mp4, .mov, .mkv, .webm, .gif, .apng).", valueName: "OUT"))
     var output: String
 
     @Option(help: ArgumentHelp("The transition of every cut (an effect name or file; 'none' for hard cuts).", valueName: "EFFECT[:SECONDS]"))
@@ -63,7 +63,7 @@ struct ConcatCommand: ParsableCommand {
         if spec == nil, inputs.isEmpty { throw ValidationError("give the clips as INPUT arguments or in --spec") }
         if spec != nil, !inputs.isEmpty { throw ValidationError("give the clips either as INPUT arguments or in --spec, not both") }
         if let fps { try validateFPS(fps) }
-        if let codec, MovieCodec(name: codec) == nil {
+        if let codec, VideoCodec(name: codec) == nil {
             throw ValidationError("--codec must be h264, hevc, vp9 or prores, got '\(codec)'")
         }
     }
@@ -83,7 +83,7 @@ struct ConcatCommand: ParsableCommand {
         if let audio { description.audio = audio }
         let directory = spec.map { ($0 as NSString).deletingLastPathComponent }
         let concatenation = try Concatenation(spec: description, directory: directory.flatMap { $0.isEmpty ? nil : $0 })
-        let settings = MovieSettings(codec: codec.flatMap(MovieCodec.init(name:)), preset: encoder.preset, crf: encoder.crf)
+        let settings = VideoSettings(codec: codec.flatMap(VideoCodec.init(name:)), preset: encoder.preset, crf: encoder.crf)
         let device = deviceOptions
         let renderer = try ConcatRenderer(concatenation, output: output, settings: settings, context: { try device.context() })
         let progress = ProgressLine(total: concatenation.frameCount)

@@ -90,8 +90,8 @@ struct EncoderOptions: ParsableArguments {
     }
 
     /// The settings for `output`, checked against an MP4 (an unknown preset, a CRF out of range).
-    func settings(for output: RenderOutput) throws -> MovieSettings {
-        let settings = MovieSettings(preset: preset, crf: crf)
+    func settings(for output: RenderOutput) throws -> VideoSettings {
+        let settings = VideoSettings(preset: preset, crf: crf)
         if case let .video(path, .mp4) = output { try settings.validate(for: .mp4, path: path) }
         return settings
     }

@@ -8,7 +8,7 @@ struct RenderCommand: ParsableCommand {
         commandName: "render", abstract: "Render a whole transition.",
         discussion: """
         OUT is a directory (frame-00000.png, …), '-' for raw RGBA8 frames on stdout (straight alpha, \
-        width×height×4 bytes each), or a .mp4, .webm, .gif or .apng file encoded by ffmpeg. \
+        width×height×4 bytes each), or a .mp4, .mov, .mkv, .webm, .gif or .apng file encoded by ffmpeg. \
         Frame i is at time i/fps for i = 0 … round(duration·fps); the last frame is the end state. \
         The duration covers every pass (--repeat, --autoreverse); with --spring and no --duration a \
         pass lasts the spring's settling duration.

@@ -99,11 +99,11 @@ struct ConcatRendererTests {
                               transition: CutSpec(effect: "fade", duration: 0.4))
         let concatenation = try Concatenation(spec: spec)
         let out = dir.file("out.mp4")
-        let renderer = try ConcatRenderer(concatenation, output: out, settings: MovieSettings(preset: "ultrafast", crf: 12))
+        let renderer = try ConcatRenderer(concatenation, output: out, settings: VideoSettings(preset: "ultrafast", crf: 12))
         #expect(renderer.pictureLayout(for: renderer.settings) == .yuv420p)
         try renderer.render()
         spec.clips[2] = ClipSpec(path: plain)
-        #expect(try ConcatRenderer(Concatenation(spec: spec), output: dir.file("other.mp4")).pictureLayout(for: MovieSettings()) == .rgba)
+        #expect(try ConcatRenderer(Concatenation(spec: spec), output: dir.file("other.mp4")).pictureLayout(for: VideoSettings()) == .rgba)
         // 1 + 1 + 1 − 0.8 = 2.2 s: 55 frames; fades over frames 15–25 and 30–40.
         let (_, _, frames) = try decodeFrames(out)
         #expect(frames.count == 55)

@@ -73,7 +73,7 @@ struct CrossDissolveTests {
         for effect in ["fade", "wipe"] {
             let spec = ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: b)], transition: CutSpec(effect: effect, duration: 0.4))
             let out = dir.file("\(effect).mp4")
-            let renderer = try ConcatRenderer(Concatenation(spec: spec), output: out, settings: MovieSettings(preset: "ultrafast", crf: 12),
+            let renderer = try ConcatRenderer(Concatenation(spec: spec), output: out, settings: VideoSettings(preset: "ultrafast", crf: 12),
                                               context: { throw NoGPU() })
             if effect == "fade" {
                 try renderer.render()

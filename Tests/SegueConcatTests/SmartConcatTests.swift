@@ -38,10 +38,10 @@ struct SmartConcatTests {
         for (k, path) in paths.enumerated() { try makeSource(path, hue: k * 120, tone: 300 * (k + 1), bt709: bt709) }
         let spec = ConcatSpec(clips: paths.map { ClipSpec(path: $0) }, transition: CutSpec(effect: effect, duration: 1))
         let concatenation = try Concatenation(spec: spec)
-        let settings = MovieSettings(preset: "veryfast", crf: 18)
+        let settings = VideoSettings(preset: "veryfast", crf: 18)
         let smart = dir.file("smart.mp4"), full = dir.file("full.mp4")
         let renderer = try ConcatRenderer(concatenation, output: smart, settings: settings)
-        let pieceSettings = MovieSettings(preset: "veryfast", crf: 18, matching: MatchedVideo(concatenation.clips[0].video))
+        let pieceSettings = VideoSettings(preset: "veryfast", crf: 18, matching: MatchedVideo(concatenation.clips[0].video))
         #expect(renderer.pictureLayout(for: pieceSettings) == (bt709 ? .yuv420p : .rgba))
         let report = try renderer.renderSmart()
         #expect(report.fallbackReason == nil)
@@ -86,7 +86,7 @@ struct SmartConcatTests {
         try makeSource(a, hue: 0, tone: 300)
         try makeSource(b, hue: 90, tone: 600, size: "192x120")
         let concatenation = try Concatenation(spec: ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: b)]))
-        let report = try ConcatRenderer(concatenation, output: dir.file("out.mp4"), settings: MovieSettings(preset: "ultrafast")).renderSmart()
+        let report = try ConcatRenderer(concatenation, output: dir.file("out.mp4"), settings: VideoSettings(preset: "ultrafast")).renderSmart()
         #expect(report.fallbackReason == "clip 2 (\(b)) differs from clip 1 (\(a)) in its size (192x120, not 160x120)")
         #expect(report.plan == nil)
         #expect(try streamLengths(dir.file("out.mp4")).frames == 210)
@@ -111,7 +111,7 @@ struct SmartConcatTests {
         let paths = open.indices.map { dir.file("clip\($0).mp4") }
         for (path, isOpen) in zip(paths, open) { try makeGOPSource(path, open: isOpen) }
         let concatenation = try Concatenation(spec: ConcatSpec(clips: paths.map { ClipSpec(path: $0) }, transition: CutSpec(effect: "fade", duration: 1)))
-        let settings = MovieSettings(preset: "veryfast", crf: 18)
+        let settings = VideoSettings(preset: "veryfast", crf: 18)
         let smart = dir.file("smart.mp4"), full = dir.file("full.mp4")
         let report = try ConcatRenderer(concatenation, output: smart, settings: settings).renderSmart()
         try ConcatRenderer(concatenation, output: full, settings: settings).render()

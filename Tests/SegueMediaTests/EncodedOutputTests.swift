@@ -28,26 +28,19 @@ struct EncodedOutputTests {
 
     private static let oldBytes = Array("the film from yesterday".utf8)
 
-    /// Encodes `frames` grey frames of 32×24 at 25 fps to `path` with `VideoEncoder` or `MovieEncoder`.
-    private func encode(_ path: String, frames: Int = 50, movie: Bool) -> MediaError? {
+    /// Encodes `frames` grey frames of 32×24 at 25 fps to `path` (RGBA, or opaque RGBA as a movie of clips).
+    private func encode(_ path: String, frames: Int = 50, input: VideoEncoder.Input = .rgba) -> MediaError? {
         let frame = [UInt8](repeating: 128, count: 32 * 24 * 4)
         return mediaError { () throws(MediaError) in
-            if movie {
-                let encoder = try MovieEncoder(path: path, width: 32, height: 24, fps: 25, audio: nil)
-                for _ in 0..<frames { try frame.withBytes { (raw) throws(MediaError) in try encoder.append(frame: raw) } }
-                try encoder.finish()
-                try encoder.commit()
-            } else {
-                let encoder = try VideoEncoder(path: path, width: 32, height: 24, fps: 25)
-                for _ in 0..<frames { try encoder.append(frame: frame) }
-                try encoder.finish()
-            }
+            let encoder = try VideoEncoder(path: path, width: 32, height: 24, fps: 25, input: input)
+            for _ in 0..<frames { try frame.withBytes { (raw) throws(MediaError) in try encoder.append(frame: raw) } }
+            try encoder.finish()
         }
     }
 
     @Test("a full disk ffmpeg reports with status 0: the error says so; the old file stays; no temporary",
-          arguments: [("film.mp4", false), ("film.mp4", true), ("film.mkv", true), ("film.webm", false)])
-    func fullDisk(name: String, movie: Bool) throws {
+          arguments: [("film.mp4", VideoEncoder.Input.rgba), ("film.mp4", .opaqueRGBA), ("film.mkv", .opaqueRGBA), ("film.webm", .rgba)])
+    func fullDisk(name: String, input: VideoEncoder.Input) throws {
         let dir = TemporaryDirectory(), tools = TemporaryDirectory()
         let fake = fakeFFmpeg(tools, """
             printf 'ftyp and some mdat but no moov' > "$out"
@@ -57,7 +50,7 @@ struct EncodedOutputTests {
             """)
         let path = dir.file(name)
         writeFixture(Self.oldBytes, to: path)
-        let error = withFFmpeg(fake) { encode(path, movie: movie) }
+        let error = withFFmpeg(fake) { encode(path, input: input) }
         #expect(error == .incompleteOutput(path: path, reason: "no space left on device"))
         #expect(error?.description == "\(path): the output could not be completed: no space left on device; \(path) was left as it was")
         #expect(readFixture(path) == Self.oldBytes)
@@ -65,13 +58,14 @@ struct EncodedOutputTests {
         #expect(!TemporaryFiles.registeredPaths.contains { $0.hasPrefix(dir.path) })
     }
 
-    @Test("status 0 and a file that is not a movie, without a word from ffmpeg: refused after one ffprobe", arguments: [false, true])
-    func unreadable(movie: Bool) throws {
+    @Test("status 0 and a file that is not a movie, without a word from ffmpeg: refused after one ffprobe",
+          arguments: [VideoEncoder.Input.rgba, .opaqueRGBA])
+    func unreadable(input: VideoEncoder.Input) throws {
         let dir = TemporaryDirectory(), tools = TemporaryDirectory()
         let fake = fakeFFmpeg(tools, "printf 'garbage, not a movie' > \"$out\"\nexit 0")
         let path = dir.file("film.mp4")
         writeFixture(Self.oldBytes, to: path)
-        let error = withFFmpeg(fake) { encode(path, movie: movie) }
+        let error = withFFmpeg(fake) { encode(path, input: input) }
         guard case let .incompleteOutput(errorPath, reason)? = error else {
             Issue.record("expected .incompleteOutput, got \(String(describing: error))"); return
         }
@@ -93,9 +87,9 @@ struct EncodedOutputTests {
         }
         let path = dir.file("film.mp4")
         writeFixture(Self.oldBytes, to: path)
-        let tooShort = withFFmpeg(fakeFFmpeg(tools, "cp '\(short)' \"$out\"\nexit 0")) { encode(path, movie: true) }
+        let tooShort = withFFmpeg(fakeFFmpeg(tools, "cp '\(short)' \"$out\"\nexit 0")) { encode(path, input: .opaqueRGBA) }
         #expect(tooShort == .incompleteOutput(path: path, reason: "the file ffmpeg wrote lasts 0.20 s, not 2.00 s"))
-        let noPicture = withFFmpeg(fakeFFmpeg(tools, "cp '\(sound)' \"$out\"\nexit 0")) { encode(path, movie: false) }
+        let noPicture = withFFmpeg(fakeFFmpeg(tools, "cp '\(sound)' \"$out\"\nexit 0")) { encode(path) }
         #expect(noPicture == .incompleteOutput(path: path, reason: "the file ffmpeg wrote has no video stream"))
         #expect(readFixture(path) == Self.oldBytes)
         #expect(dir.contents == ["film.mp4"])
@@ -106,25 +100,27 @@ struct EncodedOutputTests {
         let dir = TemporaryDirectory(), tools = TemporaryDirectory()
         let fake = fakeFFmpeg(tools, "printf 'partial' > \"$out\"\necho \"Error closing file $last: No space left on device\" >&2\nexit 1")
         let path = dir.file("film.mov")
-        let error = withFFmpeg(fake) { encode(path, movie: true) }
+        let error = withFFmpeg(fake) { encode(path) }
         #expect(error == .incompleteOutput(path: path, reason: "no space left on device"))
         #expect(dir.contents.isEmpty)
     }
 
-    @Test("real encodes of every container pass the check with their length", arguments: ["a.mp4", "a.mov", "a.mkv", "a.webm", "a.gif"])
+    @Test("real encodes of every container pass the check with their length", arguments: ["a.mp4", "a.mov", "a.mkv", "a.webm", "a.gif", "a.apng"])
     func realEncodesPass(name: String) throws {
         let dir = TemporaryDirectory()
         let path = dir.file(name)
-        #expect(encode(path, frames: 3, movie: true) == nil)
+        #expect(encode(path, frames: 3, input: .opaqueRGBA) == nil)
         #expect(dir.contents == [name])
         let info = try MediaProbe.probe(path: path)
-        #expect(abs((info.duration ?? 0) - 0.12) < 0.1, "\(String(describing: info.duration))")
+        #expect(info.video?.width == 32 && info.video?.height == 24)
+        if name != "a.apng" { #expect(abs((info.duration ?? 0) - 0.12) < 0.1, "\(String(describing: info.duration))") }
     }
 
     @Test("paths reach ffmpeg as files: a name with a colon is not a protocol")
     func fileArguments() {
         #expect(FFmpeg.fileArgument("12:30.mp4") == "file:12:30.mp4")
-        #expect(VideoEncoder.arguments(width: 8, height: 8, fps: 30, format: .gif, output: ".12:30.gif.tmp").last == "file:.12:30.gif.tmp")
+        #expect(VideoEncoder.arguments(format: .gif, settings: VideoSettings(), input: .rgba, alpha: true, width: 8, height: 8, fps: 30,
+                                       sound: nil, copiedSound: nil, output: ".12:30.gif.tmp").last == "file:.12:30.gif.tmp")
         #expect(FFmpeg.concatListEntry("/tmp/it's:1.mp4") == "file 'file:/tmp/it'\\''s:1.mp4'")
     }
 }

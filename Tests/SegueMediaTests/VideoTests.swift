@@ -55,7 +55,7 @@ struct VideoTests {
         let info = try #require(try MediaProbe.probe(path: path).video)
         #expect(info.width == 64 && info.height == 48)
         #expect(abs(info.fps - 25) < 0.01, "fps \(info.fps)")
-        #expect(info.codec == ["mp4": "h264", "webm": "vp9", "gif": "gif", "apng": "apng"][format.rawValue])
+        #expect(info.codec == ["mp4": "h264", "mov": "h264", "mkv": "h264", "webm": "vp9", "gif": "gif", "apng": "apng"][format.rawValue])
         let times = try decodeAll(path).map(\.time)
         #expect(times.count == 10)
         #expect(zip(times, 0...).allSatisfy { abs($0 - Double($1) / 25) < 0.001 }, "\(times)")
@@ -94,9 +94,13 @@ struct VideoTests {
         try encode(path, frames: 3, width: 63, height: 47)
         let info = try #require(try MediaProbe.probe(path: path).video)
         #expect(info.width == 64 && info.height == 48 && info.frameCount == 3)
-        let args = VideoEncoder.arguments(width: 63, height: 47, fps: 29.97, format: .mp4, output: "o")
+        func arguments(width: Int, height: Int, fps: Double) -> [String] {
+            VideoEncoder.arguments(format: .mp4, settings: VideoSettings(), input: .rgba, alpha: false, width: width, height: height, fps: fps,
+                                   sound: nil, copiedSound: nil, output: "o")
+        }
+        let args = arguments(width: 63, height: 47, fps: 29.97)
         #expect(args.contains { $0.hasPrefix("pad=ceil(iw/2)*2:ceil(ih/2)*2,") } && args.contains("29.97"))
-        let even = VideoEncoder.arguments(width: 64, height: 48, fps: 30, format: .mp4, output: "o")
+        let even = arguments(width: 64, height: 48, fps: 30)
         #expect(!even.contains { $0.contains("pad=") } && even.contains("bt709"), "\(even)")
     }
 
@@ -171,6 +175,26 @@ struct VideoTests {
         #expect(error == .ffmpegFailed(path: dir.file("out.gif"), status: 1, stderr: "muxer failed"))
         #expect(readFixture(dir.file("out.gif")) == [7], "the old file is untouched")
         #expect(dir.contents == ["out.gif"])
+    }
+
+    @Test("one error for one failure: ffmpeg failing is .ffmpegFailed from a stream copy and from an encoder with sound")
+    func oneErrorForAnFFmpegFailure() throws {
+        let tools = TemporaryDirectory()
+        let fake = tools.file("ffmpeg")
+        writeFixture(Array("#!/bin/sh\necho 'simulated failure' >&2\nexit 3\n".utf8), to: fake)
+        chmod(fake, 0o755)
+        let path = dir.file("out.mp4")
+        let copy = withFFmpeg(fake) { mediaError { () throws(MediaError) in try FFmpeg.run(["-i", "in.mp4", path], for: path) } }
+        #expect(copy == .ffmpegFailed(path: path, status: 3, stderr: "simulated failure"))
+        let encode = try withFFmpeg(fake) { () throws -> MediaError? in
+            let movie = try VideoEncoder(path: path, width: 64, height: 48, fps: 25, input: .opaqueRGBA, audio: .standard)
+            return mediaError { () throws(MediaError) in
+                for i in 0..<50 { try movie.append(VideoTests.frame(i % 10)) }
+                try movie.finish()
+            }
+        }
+        #expect(encode == .ffmpegFailed(path: path, status: 3, stderr: "simulated failure"))
+        #expect(dir.contents.isEmpty)
     }
 
     @Test func badVideoRequests() throws {

@@ -19,7 +19,7 @@ struct MovieSinkTests {
     func evenSize() throws {
         let dir = try MediaDirectory()
         let path = dir.file("out.mp4")
-        let sink = try makeFrameSink(.video(path, .mp4), width: 64, height: 48, fps: 25, settings: MovieSettings(preset: "ultrafast", crf: 1))
+        let sink = try makeFrameSink(.video(path, .mp4), width: 64, height: 48, fps: 25, settings: VideoSettings(preset: "ultrafast", crf: 1))
         // Premultiplied (200, 100, 50) at alpha 128 and half that colour: (100, 50, 25) over black.
         let frame = Image(width: 64, height: 48, premultipliedRGBA: [UInt8]((0..<64 * 48).flatMap { _ in [100, 50, 25, 128] as [UInt8] }))
         for i in 0..<5 { try frame.pixels.withUnsafeBytes { try sink.write(frame: i, pixels: $0) } }
@@ -40,7 +40,7 @@ struct MovieSinkTests {
     func oddSize() throws {
         let dir = try MediaDirectory()
         let path = dir.file("odd.mp4")
-        let sink = try makeFrameSink(.video(path, .mp4), width: 63, height: 47, fps: 25, settings: MovieSettings(preset: "ultrafast"))
+        let sink = try makeFrameSink(.video(path, .mp4), width: 63, height: 47, fps: 25, settings: VideoSettings(preset: "ultrafast"))
         let frame = Image(width: 63, height: 47, fill: Pixel(255, 255, 255))
         for i in 0..<3 { try frame.pixels.withUnsafeBytes { try sink.write(frame: i, pixels: $0) } }
         try sink.finish()
@@ -51,6 +51,25 @@ struct MovieSinkTests {
         if luma.count == 64 * 48 {
             #expect(luma[10 * 64 + 10] > 230 && luma[10 * 64 + 63] < 40 && luma[47 * 64 + 10] < 40, "white inside, black padding")
         }
+    }
+
+    @Test("one sink for every container: QuickTime and Matroska take 4:2:0 like MP4; WebM keeps alpha, tagged BT.709 too")
+    func everyContainer() throws {
+        let dir = try MediaDirectory()
+        #expect(try RenderOutput(path: dir.file("a.mov")) == .video(dir.file("a.mov"), .mov))
+        #expect(try RenderOutput(path: dir.file("a.MKV")) == .video(dir.file("a.MKV"), .mkv))
+        let frame = Image(width: 64, height: 48, premultipliedRGBA: [UInt8]((0..<64 * 48).flatMap { _ in [100, 50, 25, 128] as [UInt8] }))
+        for (name, expected) in [("out.mov", "64,48,yuv420p,tv,bt709,3"), ("out.mkv", "64,48,yuv420p,tv,bt709,N/A"), ("out.webm", "64,48,yuv420p,tv,bt709,N/A")] {
+            let path = dir.file(name)
+            let sink = try makeFrameSink(try RenderOutput(path: path), width: 64, height: 48, fps: 25, settings: VideoSettings(preset: "ultrafast"))
+            #expect((sink as? VideoSink)?.encoder.input == (name == "out.webm" ? .rgba : .yuv420), "\(name)")
+            for i in 0..<3 { try frame.pixels.withUnsafeBytes { try sink.write(frame: i, pixels: $0) } }
+            try sink.finish()
+            #expect(try probe(path) == expected, "\(name)")
+        }
+        let alpha = try runTool("ffprobe", ["-v", "error", "-show_entries", "stream_tags=alpha_mode", "-of", "csv=p=0", dir.file("out.webm")])
+        #expect(String(decoding: alpha.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["out.mkv", "out.mov", "out.webm"])
     }
 
     @Test("a cancelled MP4 leaves nothing")

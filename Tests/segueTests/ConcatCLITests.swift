@@ -112,7 +112,7 @@ struct ConcatCLITests {
          ["PATH": "/nonexistent-bin", "SEGUE_FFMPEG": "", "SEGUE_FFPROBE": ""]),
         (["a.mp4", "b.mp4", "-o", "no-such-dir/out.mp4"], "no-such-dir/out.mp4: cannot write the output: the directory no-such-dir does not exist", [:]),
         (["a.mp4", "b.mp4", "-o", "out.avi"],
-         "out.avi: cannot tell the output format from the file extension; use one of .mp4, .m4v, .mov, .mkv, .webm, .gif", [:]),
+         "out.avi: cannot tell the output format from the file extension; use one of .mp4, .m4v, .mov, .mkv, .webm, .gif, .apng", [:]),
         (["a.mp4", "b.mp4", "-o", "out.webm", "--codec", "h264"], "out.webm: WebM encoding failed: the codec h264 cannot be written to .webm; use vp9", [:]),
         (["a.mp4", "b.mp4", "-o", "out.mp4", "--crf", "99"], "out.mp4: MP4 encoding failed: crf (quality) for h264 must be from 0 to 51, got 99", [:]),
         (["a.mp4", "b.mp4", "-o", "out.mp4", "--cut", "5=fade"], "there is no cut 5: 2 clips have cuts 1 to 1", [:]),

@@ -151,7 +151,7 @@ struct EffectCLITests {
         (["--effect", "effects.metal:wash", "--time", "0", "--duration", "1", "-o", "o.png"],
          "give exactly one of --time (an image) or --duration (an animation) (see 'segue effect --help')"),
         (["--effect", "effects.metal:drift", "--duration", "1", "-o", "o.png"],
-         "cannot tell what to write to 'o.png': use a directory, '-' for raw frames on stdout, or a .mp4, .webm, .gif or .apng file"),
+         "cannot tell what to write to 'o.png': use a directory, '-' for raw frames on stdout, or a .mp4, .m4v, .mov, .mkv, .webm, .gif or .apng file"),
         (["--effect", "effects.metal", "--time", "0", "-o", "o.png"],
          "effects.metal: several stitchable functions (wash, drift, mirror, pushIn, pushOut); name one as effects.metal:NAME or --function NAME"),
     ] as [([String], String)])

@@ -1,4 +1,4 @@
-// MovieEncoder's inputs beyond plain frames: a sound-only file, a movie whose sound is copied
+// VideoEncoder's inputs beyond plain frames: a sound-only file, a movie whose sound is copied
 // from such a file packet for packet, and 4:2:0 frames encoded to match a BT.709 source with no
 // colour conversion on the way (what a smart render's pieces need).
 import Foundation
@@ -6,10 +6,10 @@ import SegueCore
 @testable import SegueMedia
 import Testing
 
-@Suite("MovieEncoder: sound alone, copied sound, matched 4:2:0")
-struct MovieEncoderTests {
+@Suite("VideoEncoder: sound alone, copied sound, matched 4:2:0")
+struct VideoEncoderInputTests {
     /// One second of a 440 Hz tone, 48 kHz stereo, into `encoder`'s sound.
-    private func writeTone(_ encoder: MovieEncoder) throws {
+    private func writeTone(_ encoder: VideoEncoder) throws {
         let writer = try #require(encoder.audioWriter())
         let samples = (0..<48_000 * 2).map { i in Float(0.5 * sin(2 * Double.pi * 440 * Double(i / 2) / 48_000)) }
         try samples.withUnsafeBufferPointer { try writer.write($0) }
@@ -33,22 +33,20 @@ struct MovieEncoderTests {
     func soundAloneThenCopied() throws {
         let dir = TemporaryDirectory()
         let soundPath = dir.file("sound.mp4"), moviePath = dir.file("movie.mp4")
-        let sound = try MovieEncoder(path: soundPath, width: 64, height: 48, fps: 25, audio: .standard, videoInput: .soundOnly)
+        let sound = try VideoEncoder(path: soundPath, width: 64, height: 48, fps: 25, input: .soundOnly, audio: .standard)
         try writeTone(sound)
         try sound.finish()
-        try sound.commit()
         #expect(try streamTypes(soundPath) == ["audio"])
         let duration = try runTool("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,duration", "-of", "csv=p=0", soundPath]).text
         let fields = duration.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",")
         #expect(fields.first == "aac")
         #expect(abs((Double(fields.last ?? "") ?? 0) - 1) < 0.03, "sound lasts \(duration)")
 
-        let movie = try MovieEncoder(path: moviePath, width: 64, height: 48, fps: 25, copiedSound: soundPath)
+        let movie = try VideoEncoder(path: moviePath, width: 64, height: 48, fps: 25, input: .opaqueRGBA, audio: .standard, copiedSound: soundPath)
         #expect(movie.audioWriter() == nil)
         let frame = [UInt8](repeating: 200, count: 64 * 48 * 4)
         for _ in 0..<25 { try frame.withUnsafeBytes { try movie.append(frame: $0) } }
         try movie.finish()
-        try movie.commit()
         #expect(try streamTypes(moviePath) == ["video", "audio"])
         let copied = try audioPacketHashes(moviePath), original = try audioPacketHashes(soundPath)
         #expect(copied.count > 40 && copied == original, "\(copied.count) packets against \(original.count)")
@@ -63,7 +61,7 @@ struct MovieEncoderTests {
                                           "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv", source])
         #expect(made.status == 0, "\(made.stderr)")
         let video = try #require(try MediaProbe.probe(path: source).video)
-        var settings = MovieSettings(preset: "ultrafast", crf: 1)  // (0 is lossless, which the High profile cannot carry)
+        var settings = VideoSettings(preset: "ultrafast", crf: 1)  // (0 is lossless, which the High profile cannot carry)
         settings.matching = MatchedVideo(video)
         let arguments = settings.videoArguments(for: .mp4, width: 64, height: 48, yuvInput: true)
         #expect(!arguments.joined(separator: " ").contains("scale="), "\(arguments)")
@@ -73,11 +71,10 @@ struct MovieEncoderTests {
 
         // Y = 100, Cb = 90, Cr = 170: levels a conversion through RGB would move.
         let out = dir.file("piece.mp4")
-        let encoder = try MovieEncoder(path: out, width: 64, height: 48, fps: 25, settings: settings, audio: nil, videoInput: .rawYUV420)
+        let encoder = try VideoEncoder(path: out, width: 64, height: 48, fps: 25, settings: settings, input: .yuv420)
         let frame = [UInt8](repeating: 100, count: 64 * 48) + [UInt8](repeating: 90, count: 32 * 24) + [UInt8](repeating: 170, count: 32 * 24)
         for _ in 0..<3 { try frame.withUnsafeBytes { try encoder.append(frame: $0) } }
         try encoder.finish()
-        try encoder.commit()
         let decoded = try runTool("ffmpeg", ["-v", "error", "-i", out, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "yuv420p", "pipe:1"])
         #expect([UInt8](decoded.stdout) == frame)
         let tags = try runTool("ffprobe", ["-v", "error", "-show_entries", "stream=profile,color_space,color_range", "-of", "csv=p=0", out]).text

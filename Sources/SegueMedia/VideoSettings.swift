@@ -1,0 +1,111 @@
+// How a video is encoded (codec, speed preset, quality, sound bit rate), checked against its
+// container before anything starts, and the ffmpeg options that say so.
+
+/// How a video is encoded: codec, speed preset and quality.
+public struct VideoSettings: Sendable, Hashable {
+    /// The x264/x265 speed presets, fastest first.
+    public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+
+    /// The video codec; nil takes the container's default.
+    public var codec: VideoCodec?
+    /// An x264 preset name; nil is `medium`.
+    public var preset: String?
+    /// Constant-rate-factor quality; nil takes the codec's default.
+    public var crf: Int?
+    /// Audio bit rate in kbit/s.
+    public var audioBitrate: Int
+    /// H.264 parameters to copy from a source stream (smart rendering); nil encodes with the
+    /// codec's defaults.
+    public var matching: MatchedVideo?
+
+    /// Settings; every field optional.
+    public init(codec: VideoCodec? = nil, preset: String? = nil, crf: Int? = nil, audioBitrate: Int = 192, matching: MatchedVideo? = nil) {
+        self.codec = codec
+        self.preset = preset
+        self.crf = crf
+        self.audioBitrate = audioBitrate
+        self.matching = matching
+    }
+
+    /// The codec for `format`.
+    public func codec(for format: VideoFormat) -> VideoCodec { codec ?? format.defaultCodec }
+
+    /// Checks the settings against the container.
+    /// - Throws: `.encodingFailed` naming what does not fit and what would.
+    public func validate(for format: VideoFormat, path: String) throws(MediaError) {
+        let codec = codec(for: format)
+        func fail(_ message: String) -> MediaError { .encodingFailed(path: path, format: format.description, message: message) }
+        guard format.codecs.contains(codec) else {
+            throw fail("the codec \(codec.rawValue) cannot be written to .\(format.rawValue); use \(format.codecs.map(\.rawValue).joined(separator: " or "))")
+        }
+        if let preset {
+            guard codec.takesPreset else { throw fail("a preset does not apply to \(codec.rawValue)") }
+            guard Self.presets.contains(preset) else {
+                throw fail("unknown preset '\(preset)'; use one of \(Self.presets.joined(separator: ", "))")
+            }
+        }
+        if let crf {
+            guard let range = codec.crfRange else { throw fail("crf (quality) does not apply to \(codec.rawValue)") }
+            guard range.contains(crf) else { throw fail("crf (quality) for \(codec.rawValue) must be from \(range.lowerBound) to \(range.upperBound), got \(crf)") }
+        }
+        guard (8...1024).contains(audioBitrate) else { throw fail("the audio bit rate must be from 8 to 1024 kbit/s, got \(audioBitrate)") }
+    }
+
+    /// ffmpeg's output options for the video stream of `format` at `width`×`height`.
+    /// - Parameters:
+    ///   - yuvInput: the frames come as BT.709 limited-range 4:2:0 (said so first, so no
+    ///     conversion follows).
+    ///   - alpha: keep the frames' alpha channel (for a codec that has one).
+    func videoArguments(for format: VideoFormat, width: Int, height: Int, yuvInput: Bool = false, alpha: Bool = false) -> [String] {
+        let codec = codec(for: format)
+        let preset = preset ?? "medium"
+        let pixelFormat = alpha ? codec.alphaPixelFormat ?? codec.pixelFormat : codec.pixelFormat
+        var filters: [String] = yuvInput ? ["setparams=colorspace=bt709:color_primaries=bt709:color_trc=bt709:range=tv"] : []
+        if codec != .gif, codec != .apng, width % 2 != 0 || height % 2 != 0 {
+            filters.append("pad=ceil(iw/2)*2:ceil(ih/2)*2")  // 4:2:x needs even sizes: one black column/row
+        }
+        var arguments: [String]
+        switch codec {
+        case .h264:
+            arguments = ["-c:v", "libx264", "-preset", preset, "-crf", String(crf ?? 23)]
+            if let matching {
+                // Stretches that join a copied stream: its profile, level, pixel format, B-frame
+                // delay and colour description.
+                arguments += matching.x264Arguments
+                if !yuvInput || matching.pixelFormat != "yuv420p" || matching.colorMatrix != "bt709" || matching.colorRange == "pc" {
+                    filters.append("scale=out_color_matrix=\(matching.colorMatrix):out_range=\(matching.colorRange == "pc" ? "pc" : "tv")")
+                    filters.append("format=\(matching.pixelFormat)")
+                }
+                return arguments + ["-vf", filters.joined(separator: ",")] + matching.tagArguments
+            }
+        case .hevc:
+            arguments = ["-c:v", "libx265", "-preset", preset, "-crf", String(crf ?? 28), "-x265-params", "log-level=error"]
+            if format == .mp4 || format == .mov { arguments += ["-tag:v", "hvc1"] }
+        case .vp9:
+            // x264's preset names onto libvpx's speed (`-deadline good`: 5 fastest … 0 best).
+            let speed = [5, 5, 5, 4, 3, 2, 1, 1, 0, 0][Self.presets.firstIndex(of: preset) ?? 5]
+            arguments = ["-c:v", "libvpx-vp9", "-b:v", "0", "-crf", String(crf ?? 32), "-row-mt", "1", "-deadline", "good", "-cpu-used", String(speed)]
+        case .prores:
+            arguments = ["-c:v", "prores_ks", "-profile:v", alpha ? "4444" : "hq"]
+        case .gif:
+            return ["-filter_complex", "[0:v]split[a][b];[a]palettegen[p];[b][p]paletteuse", "-loop", "0"]
+        case .apng:
+            return ["-c:v", "apng", "-pix_fmt", pixelFormat, "-plays", "0"]
+        }
+        // RGB to Y'CbCr with the HD matrix, limited range, and tags saying so.
+        filters.append("scale=out_color_matrix=bt709:out_range=tv")
+        filters.append("format=\(pixelFormat)")
+        return arguments + ["-vf", filters.joined(separator: ","), "-colorspace", "bt709", "-color_primaries", "bt709",
+                            "-color_trc", "bt709", "-color_range", "tv"]
+    }
+
+    /// ffmpeg's output options for the audio stream of `format`.
+    func audioArguments(for format: VideoFormat) -> [String] {
+        switch format {
+        case .webm: ["-c:a", "libopus", "-b:a", "\(min(audioBitrate, 510))k", "-ar", "48000"]
+        case .gif, .apng: ["-an"]
+        case .mp4, .mov, .mkv: ["-c:a", "aac", "-b:a", "\(audioBitrate)k"]
+        }
+    }
+}
+
