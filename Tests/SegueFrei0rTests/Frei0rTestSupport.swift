@@ -105,6 +105,7 @@ struct Installation {
         self.directory = directory
         let run = try runProgram(repositoryRoot + "/scripts/install.sh", ["--prefix", directory.path + "/prefix", "--build-dir", buildDirectory, "--no-build"])
         guard run.status == 0 else { throw SetupFailure("install.sh exited \(run.status): \(run.stderr)\(run.stdout)") }
+        try FileManager.default.createDirectory(atPath: directory.path + "/home/.cache", withIntermediateDirectories: true)
     }
 
     /// The environment of a host: plugins from `pluginPath` (default: the installed ones and

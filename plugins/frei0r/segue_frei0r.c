@@ -13,12 +13,22 @@
  * answers f0r_get_plugin_info / f0r_get_param_info from that block alone: hosts open every
  * plugin at start-up just to list it, and listing loads nothing else.
  *
- * libsegue is loaded the first time an instance is constructed: from the absolute path written
- * at install time, then $SEGUE_LIBRARY, then the dynamic linker's search path ("libsegue.so").
- * It is never unloaded, and once it is loaded the plugin pins itself (RTLD_NODELETE) so that a
- * host's dlclose cannot drop the one GPU context all instances of the plugin share (created once,
+ * libsegue is loaded when an instance first needs the effect: from the absolute path written at
+ * install time, then $SEGUE_LIBRARY, then the dynamic linker's search path ("libsegue.so"). It is
+ * never unloaded, and once it is loaded the plugin pins itself (RTLD_NODELETE) so that a host's
+ * dlclose cannot drop the one GPU context all instances of the plugin share (created once,
  * thread-safe by the C API; each instance renders with its own segue_transition/segue_effect,
  * so MLT's one-instance-per-thread rendering runs in parallel).
+ *
+ * Hosts construct one instance of every plugin just to read its defaults when they list them
+ * (MLT's metadata at 720×576 — Kdenlive and Shotcut ask for all of it at start-up — and
+ * GStreamer's element class at 640×480, which aborts if that returns NULL). So the FIRST
+ * instance of a plugin in a process is lazy: it loads nothing until its first update. Every
+ * later construction creates the effect at once and renders one blank frame of its size (which
+ * compiles the shader), returning NULL (the host's error path: GStreamer stops the stream with an
+ * error) with a message on stderr when that fails. In MLT the instance is returned anyway and
+ * shows its first input: MLT 7 calls f0r_update2 on a NULL instance and would show uninitialised
+ * memory (and construct again on every frame).
  *
  * Pixels are RGBA8888 with straight alpha in and out, as segue_transition_render takes them.
  * Parameters: `progress` (mixers only; a double, 0…1 passed as is), then the effect's own,
@@ -27,13 +37,10 @@
  * fills three components; a string is a texture's image path. Values the host never changes
  * stay the effect's exact defaults.
  *
- * Errors: construction fails (NULL, the host's error path) with a message on stderr when the
- * frame size is out of range, libsegue cannot be loaded, the effect cannot be created, or its
- * shader does not compile (a warm-up render at construction surfaces that). GStreamer builds an
- * instance when it creates an element's class and aborts when that returns NULL, so the FIRST
- * failed construction of a plugin in a process returns a placeholder instance instead (it copies
- * its first input to the output); later ones return NULL (GStreamer's streaming thread then
- * stops with an error). A failed render reports once per instance and copies the first input.
+ * Errors: a frame size out of range, libsegue not found, an effect that cannot be created (a
+ * vanished file) or a shader that does not compile give a message on stderr naming the plugin;
+ * construction then fails as above, and a lazy instance that fails at its first update (or any
+ * failed render) reports once and copies its first input to the output. Nothing crashes the host.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -228,7 +235,7 @@ static pthread_mutex_t runtime_lock = PTHREAD_MUTEX_INITIALIZER;
 static segue_api api;
 static segue_context *shared_context;  /* created once, shared by every instance */
 static char runtime_failure[2048];    /* why loading failed, once it has */
-static int placeholder_given;          /* see "Errors" above */
+static int constructed_before;         /* the first instance is lazy (see above) */
 
 /* Resolves every function from `handle`; 0 when one is missing (its name in `missing`). */
 static int resolve_api(void *handle, segue_api *out, const char **missing) {
@@ -328,7 +335,8 @@ static int load_runtime(char *why, size_t size) {
 
 typedef struct {
     unsigned width, height;
-    int placeholder;                   /* failed at construction: copies its first input */
+    int ready;                         /* the effect exists */
+    int failed;                        /* creating it failed: the instance copies its first input */
     int reported;                      /* a render failure was reported */
     double progress;
     double values[MAX_PARAMS][3];      /* frei0r values */
@@ -409,9 +417,9 @@ static void store(instance *inst, int index, const double *values) {
     if (c[0] != before[0] || (p->kind == KIND_COLOR && (c[1] != before[1] || c[2] != before[2]))) inst->dirty[p->target] = 1;
 }
 
-/* Creates the effect on the shared context and renders one blank frame of the instance's size,
- * which compiles its shader; returns 0 with `why` filled on failure. */
-static int create_effect(instance *inst, char *why, size_t size) {
+/* Creates the effect on the shared context and, with `warm_up`, renders one blank frame of the
+ * instance's size, which compiles its shader; returns 0 with `why` filled on failure. */
+static int create_effect(instance *inst, int warm_up, char *why, size_t size) {
     segue_error *error = NULL;
     if (config.filter) inst->effect = api.effect_create(shared_context, config.effect, &error);
     else inst->transition = api.transition_create(shared_context, config.effect, &error);
@@ -420,7 +428,7 @@ static int create_effect(instance *inst, char *why, size_t size) {
         api.error_free(error);
         return 0;
     }
-    if (!config.warm_up) return 1;
+    if (!warm_up || !config.warm_up) return 1;
     size_t bytes = (size_t)inst->width * inst->height * 4;
     uint8_t *a = calloc(1, bytes), *b = config.filter ? NULL : calloc(1, bytes);
     int ok = a && (config.filter || b);
@@ -434,12 +442,45 @@ static int create_effect(instance *inst, char *why, size_t size) {
     return ok;
 }
 
+/* Loads libsegue and creates the effect unless done; 0 (reported once) when that fails. */
+static int ensure_effect(instance *inst, int warm_up) {
+    if (inst->ready) return 1;
+    if (inst->failed) return 0;
+    char why[2048] = "";
+    if (load_runtime(why, sizeof why) && create_effect(inst, warm_up, why, sizeof why)) {
+        inst->ready = 1;
+        return 1;
+    }
+    say("%s", why);
+    if (inst->transition) api.transition_destroy(inst->transition);
+    if (inst->effect) api.effect_destroy(inst->effect);
+    inst->transition = NULL;
+    inst->effect = NULL;
+    inst->failed = 1;
+    return 0;
+}
+
 static void destroy(instance *inst) {
     if (!inst) return;
     if (inst->transition) api.transition_destroy(inst->transition);
     if (inst->effect) api.effect_destroy(inst->effect);
     for (int p = 0; p < config.param_count; p++) free(inst->strings[p]);
     free(inst);
+}
+
+/* Whether the process runs MLT (melt, Shotcut, Kdenlive), whose frei0r module has no use for a
+ * NULL instance (see "Hosts construct" above). */
+static int host_is_mlt(void) {
+    if (dlsym(RTLD_DEFAULT, "mlt_factory_init")) return 1;
+    const char *names[] = {"libmlt-7.so.7", "libmlt.so.7", "libmlt.so.6"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        void *h = dlopen(names[i], RTLD_LAZY | RTLD_NOLOAD);
+        if (h) {
+            dlclose(h);  /* only the reference RTLD_NOLOAD just added: libmlt stays loaded */
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* MARK: - frei0r entry points */
@@ -503,22 +544,11 @@ f0r_instance_t f0r_construct(unsigned int width, unsigned int height) {
         memcpy(inst->values[p], config.params[p].defaults, sizeof inst->values[p]);
         if (config.params[p].target < 0) inst->progress = config.params[p].defaults[0];
     }
-    char why[2048] = "";
-    if (load_runtime(why, sizeof why) && create_effect(inst, why, sizeof why)) return inst;
-
-    say("%s", why);
-    if (inst->transition) api.transition_destroy(inst->transition);
-    if (inst->effect) api.effect_destroy(inst->effect);
-    inst->transition = NULL;
-    inst->effect = NULL;
     pthread_mutex_lock(&runtime_lock);
-    int first = !placeholder_given;
-    placeholder_given = 1;
+    int lazy = !constructed_before;
+    constructed_before = 1;
     pthread_mutex_unlock(&runtime_lock);
-    if (first) {
-        inst->placeholder = 1;
-        return inst;
-    }
+    if (lazy || ensure_effect(inst, 1) || host_is_mlt()) return inst;
     free(inst);
     return NULL;
 }
@@ -582,7 +612,7 @@ void f0r_get_param_value(f0r_instance_t instance_pointer, f0r_param_t value, int
     }
 }
 
-/* A render failed (or the instance is a placeholder): the first input shows unchanged. */
+/* A render failed (or the effect could not be created): the first input shows unchanged. */
 static void pass_through(instance *inst, const uint32_t *input, uint32_t *output) {
     if (input && output && input != output) memcpy(output, input, (size_t)inst->width * inst->height * 4);
 }
@@ -597,7 +627,7 @@ void f0r_update2(f0r_instance_t instance_pointer, double time, const uint32_t *i
     (void)inframe3;
     instance *inst = instance_pointer;
     if (!inst || !inframe1 || !outframe) return;
-    if (inst->placeholder || config.filter || !inframe2) {
+    if (config.filter || !inframe2 || !ensure_effect(inst, 0)) {
         pass_through(inst, inframe1, outframe);
         return;
     }
@@ -615,7 +645,7 @@ void f0r_update2(f0r_instance_t instance_pointer, double time, const uint32_t *i
 void f0r_update(f0r_instance_t instance_pointer, double time, const uint32_t *inframe, uint32_t *outframe) {
     instance *inst = instance_pointer;
     if (!inst || !inframe || !outframe) return;
-    if (inst->placeholder || !config.filter) {
+    if (!config.filter || !ensure_effect(inst, 0)) {
         pass_through(inst, inframe, outframe);
         return;
     }

@@ -15,8 +15,9 @@
  *       fails prints "job N: construct failed" and the exit status is 3.
  *   frei0r_host construct PLUGIN W H COUNT
  *       Constructs COUNT instances one after another, printing "instance" or "null" for each; each
- *       instance renders an opaque pattern once (with a black second input) and prints "copied"
- *       when its output is its first input unchanged (a placeholder), else "rendered".
+ *       instance renders an opaque pattern once (a mixer at progress 1 to a transparent second
+ *       input) and prints "copied" when its output is its first input unchanged (a placeholder),
+ *       else "rendered".
  *
  * Exits 0 on success, 2 for usage or I/O problems.
  */
@@ -240,6 +241,7 @@ static int construct_mode(int argc, char **argv) {
         uint8_t *a = malloc(bytes), *b = calloc(1, bytes), *out = calloc(1, bytes);
         for (size_t k = 0; k < bytes; k++) a[k] = (uint8_t)(k * 7 + 3) | 1;
         for (size_t k = 3; k < bytes; k += 4) a[k] = 255;
+        if (info.plugin_type == F0R_PLUGIN_TYPE_MIXER2) set_param(inst, "progress=1");
         if (info.plugin_type == F0R_PLUGIN_TYPE_MIXER2) p.update2(inst, 0, (uint32_t *)a, (uint32_t *)b, NULL, (uint32_t *)out);
         else p.update(inst, 0, (uint32_t *)a, (uint32_t *)out);
         if (memcmp(a, out, bytes) != 0) { printf("rendered\n"); }
