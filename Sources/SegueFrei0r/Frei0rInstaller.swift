@@ -1,13 +1,14 @@
 // `segue frei0r install`: writes one frei0r plugin per built-in effect and per effect file into a
 // directory MLT and GStreamer search (~/.frei0r-1/lib by default, or PREFIX/lib/frei0r-1), and
 // optionally Kdenlive's descriptions of them. Everything is checked before anything is written:
-// the template, the library, every file's effect and every name (a name two effects would share
-// is an error naming both, as is a plugin already in the directory that belongs to another
-// effect). Each file is written atomically (a host listing the directory meanwhile sees the old
+// the template, the library, every file's effect and shader (compiled), and every name (a name
+// two effects would share is an error naming both, as is a plugin already in the directory that
+// belongs to another effect). Each file is written atomically (a host listing the directory meanwhile sees the old
 // plugin or the new one, never part of one).
 import Foundation
 import SegueMedia
 import SegueShaders
+import SegueVulkan
 
 /// Writes frei0r plugins (and Kdenlive descriptions).
 public struct Frei0rInstaller: Sendable {
@@ -22,14 +23,19 @@ public struct Frei0rInstaller: Sendable {
     public let template: String
     /// Effect files to add (`.glsl`, `FILE.metal:FUNCTION`).
     public let files: [String]
+    /// Opens the GPU that compiles the files' shaders before their plugins are written (called
+    /// only when there are files); nil skips the check.
+    public let compiler: (@Sendable () throws -> GPUContext)?
 
     /// An installation of the built-ins and `files`.
-    public init(directory: String, kdenliveDirectory: String? = nil, library: String, template: String, files: [String] = []) {
+    public init(directory: String, kdenliveDirectory: String? = nil, library: String, template: String, files: [String] = [],
+                compiler: (@Sendable () throws -> GPUContext)? = nil) {
         self.directory = directory
         self.kdenliveDirectory = kdenliveDirectory
         self.library = library
         self.template = template
         self.files = files
+        self.compiler = compiler
     }
 
     /// The default plugin directory: `$HOME/.frei0r-1/lib`, which MLT and GStreamer search.
@@ -60,6 +66,10 @@ public struct Frei0rInstaller: Sendable {
         let library = Frei0rPlugin.absolute(self.library)
         guard FileManager.default.isReadableFile(atPath: library) else { throw Frei0rError.library(path: library) }
         let plugins = try Self.plugins(files: files)
+        if !files.isEmpty, let compiler {
+            let context = try compiler()
+            for plugin in plugins.suffix(files.count) { try plugin.checkCompiles(context: context) }
+        }
         let images = try plugins.map { try template.plugin(configuration: $0.configuration(library: library)) }
         try Self.makeDirectory(directory)
         for plugin in plugins {

@@ -8,7 +8,6 @@
 //   effect        fade | /abs/file.glsl | /abs/file.metal:fn   what segue_*_create receives
 //   explanation   one line
 //   library       /abs/path/libsegue.so           tried first when the plugin loads libsegue
-//   warmup        1 | 0                           render once at construction (0 with textures)
 //   target        NAME  f|i|b|t  COUNT  D0,D1,…   an effect parameter and its default components
 //   param         NAME  double|bool|color|string  TARGET  COMPONENT  MIN  MAX  DEFAULT  EXPLANATION
 // TARGET is -1 for `progress`, else the index of a `target` line; DEFAULT is in frei0r units
@@ -66,7 +65,7 @@ public struct Frei0rPlugin: Sendable {
     /// The configuration text for the template, naming `library` as the libsegue to load.
     public func configuration(library: String) -> String {
         var lines = ["segue-frei0r\t1", "name\t\(name)", "type\t\(type.rawValue)", "effect\t\(Self.oneLine(effect))",
-                     "explanation\t\(explanation)", "library\t\(Self.oneLine(library))", "warmup\t\(hasTextures ? 0 : 1)"]
+                     "explanation\t\(explanation)", "library\t\(Self.oneLine(library))"]
         for t in targets {
             let scalar: String
             switch t.type.scalar {

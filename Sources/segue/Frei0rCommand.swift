@@ -18,7 +18,8 @@ struct Frei0rInstallCommand: ParsableCommand {
         Transitions become mixer plugins (MLT: frei0r.segue_NAME; GStreamer: frei0r-mixer-segue-NAME), effects on one
         image filter plugins, with `progress` (0…1, to animate) and the effect's parameters. FILE is a .glsl file or
         FILE.metal:FUNCTION, installed as segue_ and its name lowercased (other characters than a-z and 0-9 as _).
-        The plugins load libsegue when first used: from the path written now, else $SEGUE_LIBRARY.
+        Each FILE's shader is compiled first (on --device). The plugins load libsegue when first used: from the path
+        written now, else $SEGUE_LIBRARY.
         """)
 
     @Argument(help: ArgumentHelp("Effect files to add as plugins of their own.", valueName: "FILE"))
@@ -36,11 +37,14 @@ struct Frei0rInstallCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The compiled plugin template (default: the one installed with this segue).", valueName: "PATH"))
     var template: String?
 
+    @OptionGroup var deviceOptions: DeviceOptions
+
     func run() throws {
         let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         let installer = Frei0rInstaller(directory: dir ?? Frei0rInstaller.defaultDirectory(home: home), kdenliveDirectory: kdenlive,
                                         library: library ?? Self.beside(["../lib/libsegue.so", "libSegueC.so"]),
-                                        template: template ?? Self.beside(["../lib/segue/segue-frei0r.so", "segue-frei0r.so"]), files: files)
+                                        template: template ?? Self.beside(["../lib/segue/segue-frei0r.so", "segue-frei0r.so"]), files: files,
+                                        compiler: { [deviceOptions] in try deviceOptions.context() })
         let plugins = try installer.install()
         let mixers = plugins.filter { $0.type == .mixer2 }.count
         print("\(installer.directory): \(plugins.count) frei0r plugins (\(mixers) transitions, \(plugins.count - mixers) effects on one image)")

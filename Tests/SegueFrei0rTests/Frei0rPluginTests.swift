@@ -79,7 +79,6 @@ struct Frei0rPluginTests {
             effect\twipe
             explanation\tA straight edge sweeps across the screen, revealing to behind it.
             library\t/opt/segue/lib/libsegue.so
-            warmup\t1
             target\tdirection\tf\t2\t1,0
             target\tsmoothness\tf\t1\t0
             param\tprogress\tdouble\t-1\t0\t0\t1\t0\ttransition progress: 0 shows the first input, 1 the second (animate it)

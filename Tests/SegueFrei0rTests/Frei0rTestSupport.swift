@@ -199,3 +199,26 @@ func image(rawStraight path: String, width: Int, height: Int) throws -> Image {
     guard bytes.count == width * height * 4 else { throw SetupFailure("\(path): \(bytes.count) bytes, not \(width)x\(height) RGBA") }
     return Image(width: width, height: height, straightRGBA: bytes)
 }
+
+/// Plugins of two effect files that go bad after installation, in `DIR/bad`: segue_broken (its
+/// .glsl edited into a shader that does not compile) and segue_gone (its file removed).
+struct BrokenEffects {
+    let plugins: String
+    let brokenMessage: String
+    let goneMessage: String
+
+    init(_ dir: TemporaryDirectory, _ installation: Installation) throws {
+        let effects = dir.file("effects")
+        try FileManager.default.createDirectory(atPath: effects, withIntermediateDirectories: true)
+        let tint = repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl"
+        for name in ["broken", "gone"] { try FileManager.default.copyItem(atPath: tint, toPath: "\(effects)/\(name).glsl") }
+        plugins = dir.file("bad")
+        let added = try installation.installFiles(["\(effects)/broken.glsl", "\(effects)/gone.glsl"], into: plugins)
+        guard added.status == 0 else { throw SetupFailure("segue frei0r install: \(added.stderr)") }
+        try FileManager.default.removeItem(atPath: "\(effects)/broken.glsl")
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/Tests/Fixtures/gl-transitions/syntax-error.glsl", toPath: "\(effects)/broken.glsl")
+        try FileManager.default.removeItem(atPath: "\(effects)/gone.glsl")
+        brokenMessage = "segue_broken (segue frei0r plugin): shader '\(effects)/broken.glsl' does not compile"
+        goneMessage = "segue_gone (segue frei0r plugin): cannot read the effect file '\(effects)/gone.glsl': No such file or directory"
+    }
+}

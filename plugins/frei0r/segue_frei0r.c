@@ -20,15 +20,13 @@
  * thread-safe by the C API; each instance renders with its own segue_transition/segue_effect,
  * so MLT's one-instance-per-thread rendering runs in parallel).
  *
- * Hosts construct one instance of every plugin just to read its defaults when they list them
- * (MLT's metadata at 720×576 — Kdenlive and Shotcut ask for all of it at start-up — and
- * GStreamer's element class at 640×480, which aborts if that returns NULL). So the FIRST
- * instance of a plugin in a process is lazy: it loads nothing until its first update. Every
- * later construction creates the effect at once and renders one blank frame of its size (which
- * compiles the shader), returning NULL (the host's error path: GStreamer stops the stream with an
- * error) with a message on stderr when that fails. In MLT the instance is returned anyway and
- * shows its first input: MLT 7 calls f0r_update2 on a NULL instance and would show uninitialised
- * memory (and construct again on every frame).
+ * Hosts construct instances of every plugin just to list them (MLT reads each one's defaults at
+ * 720×576 for its metadata, which Kdenlive and Shotcut ask for at start-up; GStreamer constructs
+ * each twice at 640×480 whenever it loads its frei0r module, and aborts if the second returns
+ * NULL). So constructing only records the size and the parameters, after two cheap checks that
+ * need no library: the size, and that an effect file is still there. The effect is created (and
+ * its shader compiled) at the instance's first update. `segue frei0r install` compiles every
+ * effect file before writing its plugin, so a shader that does not compile is refused then.
  *
  * Pixels are RGBA8888 with straight alpha in and out, as segue_transition_render takes them.
  * Parameters: `progress` (mixers only; a double, 0…1 passed as is), then the effect's own,
@@ -37,13 +35,17 @@
  * fills three components; a string is a texture's image path. Values the host never changes
  * stay the effect's exact defaults.
  *
- * Errors: a frame size out of range, libsegue not found, an effect that cannot be created (a
- * vanished file) or a shader that does not compile give a message on stderr naming the plugin;
- * construction then fails as above, and a lazy instance that fails at its first update (or any
- * failed render) reports once and copies its first input to the output. Nothing crashes the host.
+ * Errors name the plugin in one line on stderr. A size out of range fails construction (NULL). A
+ * missing effect file fails it too — GStreamer then leaves the element out, so a pipeline naming it
+ * fails to start — except in MLT, which renders a NULL instance as uninitialised memory (and
+ * constructs again every frame), where the instance shows its first input instead. An effect that
+ * cannot be made at the first update (libsegue not found, a file edited into a shader that does
+ * not compile) or a failed render is reported once, and the instance shows its first input.
+ * Nothing is fatal to the host.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -103,7 +105,6 @@ static struct {
     int valid;
     const char *name, *effect, *explanation, *library;
     int filter;                        /* F0R_PLUGIN_TYPE_FILTER, else MIXER2 */
-    int warm_up;                       /* render once at construction (0 with textures) */
     int param_count, target_count;
     param params[MAX_PARAMS];
     target targets[MAX_TARGETS];
@@ -162,7 +163,6 @@ static void parse_config(void) {
         else if (n == 2 && !strcmp(f[0], "explanation")) config.explanation = f[1];
         else if (n == 2 && !strcmp(f[0], "library")) config.library = f[1];
         else if (n == 2 && !strcmp(f[0], "type")) config.filter = !strcmp(f[1], "filter");
-        else if (n == 2 && !strcmp(f[0], "warmup")) config.warm_up = !strcmp(f[1], "1");
         else if (n == 5 && !strcmp(f[0], "target") && config.target_count < MAX_TARGETS) {
             target *t = &config.targets[config.target_count];
             t->name = f[1];
@@ -207,7 +207,7 @@ static int finite_number(double x) {
 
 /* One line on stderr, naming the plugin. */
 static void say(const char *format, ...) {
-    char text[2048];
+    char text[8192];
     va_list args;
     va_start(args, format);
     vsnprintf(text, sizeof text, format, args);
@@ -235,7 +235,6 @@ static pthread_mutex_t runtime_lock = PTHREAD_MUTEX_INITIALIZER;
 static segue_api api;
 static segue_context *shared_context;  /* created once, shared by every instance */
 static char runtime_failure[2048];    /* why loading failed, once it has */
-static int constructed_before;         /* the first instance is lazy (see above) */
 
 /* Resolves every function from `handle`; 0 when one is missing (its name in `missing`). */
 static int resolve_api(void *handle, segue_api *out, const char **missing) {
@@ -336,8 +335,7 @@ static int load_runtime(char *why, size_t size) {
 typedef struct {
     unsigned width, height;
     int ready;                         /* the effect exists */
-    int failed;                        /* creating it failed: the instance copies its first input */
-    int reported;                      /* a render failure was reported */
+    int failed;                        /* making or rendering it failed: the instance copies its first input */
     double progress;
     double values[MAX_PARAMS][3];      /* frei0r values */
     char *strings[MAX_PARAMS];         /* string values (owned) */
@@ -417,9 +415,8 @@ static void store(instance *inst, int index, const double *values) {
     if (c[0] != before[0] || (p->kind == KIND_COLOR && (c[1] != before[1] || c[2] != before[2]))) inst->dirty[p->target] = 1;
 }
 
-/* Creates the effect on the shared context and, with `warm_up`, renders one blank frame of the
- * instance's size, which compiles its shader; returns 0 with `why` filled on failure. */
-static int create_effect(instance *inst, int warm_up, char *why, size_t size) {
+/* Creates the effect on the shared context; returns 0 with `why` filled on failure. */
+static int create_effect(instance *inst, char *why, size_t size) {
     segue_error *error = NULL;
     if (config.filter) inst->effect = api.effect_create(shared_context, config.effect, &error);
     else inst->transition = api.transition_create(shared_context, config.effect, &error);
@@ -428,35 +425,37 @@ static int create_effect(instance *inst, int warm_up, char *why, size_t size) {
         api.error_free(error);
         return 0;
     }
-    if (!warm_up || !config.warm_up) return 1;
-    size_t bytes = (size_t)inst->width * inst->height * 4;
-    uint8_t *a = calloc(1, bytes), *b = config.filter ? NULL : calloc(1, bytes);
-    int ok = a && (config.filter || b);
-    if (!ok) snprintf(why, size, "out of memory for a %ux%u frame", inst->width, inst->height);
-    else if (config.filter) ok = api.effect_render(inst->effect, a, inst->width, inst->height, (size_t)inst->width * 4, 0, a, &error) == 0;
-    else ok = api.transition_render(inst->transition, a, b, inst->width, inst->height, (size_t)inst->width * 4, 0, 0, a, &error) == 0;
-    if (!ok && error) snprintf(why, size, "%s", api.error_message(error));
-    api.error_free(error);
-    free(a);
-    free(b);
-    return ok;
+    return 1;
 }
 
 /* Loads libsegue and creates the effect unless done; 0 (reported once) when that fails. */
-static int ensure_effect(instance *inst, int warm_up) {
+static int ensure_effect(instance *inst) {
     if (inst->ready) return 1;
     if (inst->failed) return 0;
-    char why[2048] = "";
-    if (load_runtime(why, sizeof why) && create_effect(inst, warm_up, why, sizeof why)) {
+    char why[8192] = "";
+    if (load_runtime(why, sizeof why) && create_effect(inst, why, sizeof why)) {
         inst->ready = 1;
         return 1;
     }
     say("%s", why);
-    if (inst->transition) api.transition_destroy(inst->transition);
-    if (inst->effect) api.effect_destroy(inst->effect);
-    inst->transition = NULL;
-    inst->effect = NULL;
     inst->failed = 1;
+    return 0;
+}
+
+/* Whether the effect file (for an effect that is a file) can be read; fills `why` when not. */
+static int effect_file_readable(char *why, size_t size) {
+    if (!strchr(config.effect, '/')) return 1;
+    char path[4096];
+    snprintf(path, sizeof path, "%s", config.effect);
+    char *colon = strstr(path, ".metal:");
+    if (colon) colon[6] = 0;
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        fclose(f);
+        return 1;
+    }
+    snprintf(why, size, "cannot read the effect file '%s': %s; install it again with 'segue frei0r install FILE'", path,
+             strerror(errno));
     return 0;
 }
 
@@ -544,11 +543,13 @@ f0r_instance_t f0r_construct(unsigned int width, unsigned int height) {
         memcpy(inst->values[p], config.params[p].defaults, sizeof inst->values[p]);
         if (config.params[p].target < 0) inst->progress = config.params[p].defaults[0];
     }
-    pthread_mutex_lock(&runtime_lock);
-    int lazy = !constructed_before;
-    constructed_before = 1;
-    pthread_mutex_unlock(&runtime_lock);
-    if (lazy || ensure_effect(inst, 1) || host_is_mlt()) return inst;
+    char why[8192] = "";
+    if (effect_file_readable(why, sizeof why)) return inst;
+    say("%s", why);
+    if (host_is_mlt()) {
+        inst->failed = 1;
+        return inst;
+    }
     free(inst);
     return NULL;
 }
@@ -627,7 +628,7 @@ void f0r_update2(f0r_instance_t instance_pointer, double time, const uint32_t *i
     (void)inframe3;
     instance *inst = instance_pointer;
     if (!inst || !inframe1 || !outframe) return;
-    if (config.filter || !inframe2 || !ensure_effect(inst, 0)) {
+    if (config.filter || !inframe2 || !ensure_effect(inst)) {
         pass_through(inst, inframe1, outframe);
         return;
     }
@@ -635,8 +636,8 @@ void f0r_update2(f0r_instance_t instance_pointer, double time, const uint32_t *i
     segue_error *error = NULL;
     if (api.transition_render(inst->transition, (const uint8_t *)inframe1, (const uint8_t *)inframe2, inst->width, inst->height,
                               (size_t)inst->width * 4, inst->progress, host_time(time), (uint8_t *)outframe, &error) != 0) {
-        if (!inst->reported) say("%s", api.error_message(error));
-        inst->reported = 1;
+        say("%s", api.error_message(error));
+        inst->failed = 1;  /* not tried again: every later frame shows the first input */
         pass_through(inst, inframe1, outframe);
     }
     api.error_free(error);
@@ -645,7 +646,7 @@ void f0r_update2(f0r_instance_t instance_pointer, double time, const uint32_t *i
 void f0r_update(f0r_instance_t instance_pointer, double time, const uint32_t *inframe, uint32_t *outframe) {
     instance *inst = instance_pointer;
     if (!inst || !inframe || !outframe) return;
-    if (!config.filter || !ensure_effect(inst, 0)) {
+    if (!config.filter || !ensure_effect(inst)) {
         pass_through(inst, inframe, outframe);
         return;
     }
@@ -653,8 +654,8 @@ void f0r_update(f0r_instance_t instance_pointer, double time, const uint32_t *in
     segue_error *error = NULL;
     if (api.effect_render(inst->effect, (const uint8_t *)inframe, inst->width, inst->height, (size_t)inst->width * 4,
                           host_time(time), (uint8_t *)outframe, &error) != 0) {
-        if (!inst->reported) say("%s", api.error_message(error));
-        inst->reported = 1;
+        say("%s", api.error_message(error));
+        inst->failed = 1;
         pass_through(inst, inframe, outframe);
     }
     api.error_free(error);
