@@ -430,8 +430,8 @@ static int create_effect(instance *inst, char *why, size_t size) {
 
 /* Loads libsegue and creates the effect unless done; 0 (reported once) when that fails. */
 static int ensure_effect(instance *inst) {
-    if (inst->ready) return 1;
     if (inst->failed) return 0;
+    if (inst->ready) return 1;
     char why[8192] = "";
     if (load_runtime(why, sizeof why) && create_effect(inst, why, sizeof why)) {
         inst->ready = 1;
@@ -623,26 +623,6 @@ static double host_time(double time) {
     return finite_number(time) && time > 0 ? time : 0;
 }
 
-void f0r_update2(f0r_instance_t instance_pointer, double time, const uint32_t *inframe1, const uint32_t *inframe2,
-                 const uint32_t *inframe3, uint32_t *outframe) {
-    (void)inframe3;
-    instance *inst = instance_pointer;
-    if (!inst || !inframe1 || !outframe) return;
-    if (config.filter || !inframe2 || !ensure_effect(inst)) {
-        pass_through(inst, inframe1, outframe);
-        return;
-    }
-    apply_parameters(inst);
-    segue_error *error = NULL;
-    if (api.transition_render(inst->transition, (const uint8_t *)inframe1, (const uint8_t *)inframe2, inst->width, inst->height,
-                              (size_t)inst->width * 4, inst->progress, host_time(time), (uint8_t *)outframe, &error) != 0) {
-        say("%s", api.error_message(error));
-        inst->failed = 1;  /* not tried again: every later frame shows the first input */
-        pass_through(inst, inframe1, outframe);
-    }
-    api.error_free(error);
-}
-
 void f0r_update(f0r_instance_t instance_pointer, double time, const uint32_t *inframe, uint32_t *outframe) {
     instance *inst = instance_pointer;
     if (!inst || !inframe || !outframe) return;
@@ -660,3 +640,29 @@ void f0r_update(f0r_instance_t instance_pointer, double time, const uint32_t *in
     }
     api.error_free(error);
 }
+
+void f0r_update2(f0r_instance_t instance_pointer, double time, const uint32_t *inframe1, const uint32_t *inframe2,
+                 const uint32_t *inframe3, uint32_t *outframe) {
+    (void)inframe3;
+    instance *inst = instance_pointer;
+    if (!inst || !inframe1 || !outframe) return;
+    if (config.filter) {
+        /* GStreamer calls update2 on filters too when a plugin has it. */
+        f0r_update(instance_pointer, time, inframe1, outframe);
+        return;
+    }
+    if (!inframe2 || !ensure_effect(inst)) {
+        pass_through(inst, inframe1, outframe);
+        return;
+    }
+    apply_parameters(inst);
+    segue_error *error = NULL;
+    if (api.transition_render(inst->transition, (const uint8_t *)inframe1, (const uint8_t *)inframe2, inst->width, inst->height,
+                              (size_t)inst->width * 4, inst->progress, host_time(time), (uint8_t *)outframe, &error) != 0) {
+        say("%s", api.error_message(error));
+        inst->failed = 1;  /* not tried again: every later frame shows the first input */
+        pass_through(inst, inframe1, outframe);
+    }
+    api.error_free(error);
+}
+

@@ -6,18 +6,18 @@
  *       Prints the plugin info ("name NAME", "type mixer2|filter", "model rgba8888", "params N"),
  *       one line per parameter ("param INDEX NAME TYPE") and "libsegue loaded|not-loaded": whether
  *       anything named libsegue/libSegueC is mapped into the process after listing.
- *   frei0r_host run [--parallel] PLUGIN JOB...
+ *   frei0r_host run [--parallel] [--update2] PLUGIN JOB...
  *       JOB is W;H;FROM;TO;OUT;PROGRESS;TIME[;NAME=VALUE]... with FROM, TO and OUT tightly packed
  *       straight RGBA8 files (TO unused by a filter). Each job constructs an instance of W×H,
  *       sets `progress` (mixers) and the NAME=VALUE parameters (double: a number; bool: 0/1;
  *       color: r,g,b; string: text), renders once and writes OUT. Jobs run one after another in one
- *       process, or with --parallel all at once, each on its own thread. A construction that
+ *       process, or with --parallel all at once, each on its own thread. --update2 renders a
+ *       filter with f0r_update2 (as GStreamer does when a plugin has it). A construction that
  *       fails prints "job N: construct failed" and the exit status is 3.
  *   frei0r_host construct PLUGIN W H COUNT
  *       Constructs COUNT instances one after another, printing "instance" or "null" for each; each
- *       instance renders an opaque pattern once (a mixer at progress 1 to a transparent second
- *       input) and prints "copied" when its output is its first input unchanged (a placeholder),
- *       else "rendered".
+ *       instance renders an opaque pattern twice (a mixer at progress 1 to a transparent second
+ *       input), printing "copied" for a frame that is its first input unchanged, else "rendered".
  *
  * Exits 0 on success, 2 for usage or I/O problems.
  */
@@ -45,6 +45,7 @@ typedef struct {
 
 static plugin p;
 static f0r_plugin_info_t info;
+static int always_update2;
 
 static int load(const char *path) {
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -179,6 +180,7 @@ static void *run_job(void *arg) {
     }
     for (int i = 0; i < j->param_count; i++) set_param(inst, j->params[i]);
     if (info.plugin_type == F0R_PLUGIN_TYPE_MIXER2) p.update2(inst, j->time, (uint32_t *)from, (uint32_t *)to, NULL, (uint32_t *)out);
+    else if (always_update2) p.update2(inst, j->time, (uint32_t *)from, NULL, NULL, (uint32_t *)out);
     else p.update(inst, j->time, (uint32_t *)from, (uint32_t *)out);
     p.destruct(inst);
     FILE *f = fopen(j->out, "wb");
@@ -205,8 +207,12 @@ static int parse_job(char *text, job *j) {
 }
 
 static int run_mode(int argc, char **argv) {
-    int parallel = argc > 2 && !strcmp(argv[2], "--parallel");
-    int first = parallel ? 3 : 2;
+    int first = 2, parallel = 0;
+    for (; first < argc && !strncmp(argv[first], "--", 2); first++) {
+        if (!strcmp(argv[first], "--parallel")) parallel = 1;
+        else if (!strcmp(argv[first], "--update2")) always_update2 = 1;
+        else { fprintf(stderr, "unknown option %s\n", argv[first]); return 2; }
+    }
     if (argc < first + 2 || load(argv[first]) != 0) return 2;
     int count = argc - first - 1;
     job *jobs = calloc((size_t)count, sizeof *jobs);
@@ -242,10 +248,12 @@ static int construct_mode(int argc, char **argv) {
         for (size_t k = 0; k < bytes; k++) a[k] = (uint8_t)(k * 7 + 3) | 1;
         for (size_t k = 3; k < bytes; k += 4) a[k] = 255;
         if (info.plugin_type == F0R_PLUGIN_TYPE_MIXER2) set_param(inst, "progress=1");
-        if (info.plugin_type == F0R_PLUGIN_TYPE_MIXER2) p.update2(inst, 0, (uint32_t *)a, (uint32_t *)b, NULL, (uint32_t *)out);
-        else p.update(inst, 0, (uint32_t *)a, (uint32_t *)out);
-        if (memcmp(a, out, bytes) != 0) { printf("rendered\n"); }
-        else printf("copied\n");
+        for (int frame = 0; frame < 2; frame++) {
+            memset(out, 0, bytes);
+            if (info.plugin_type == F0R_PLUGIN_TYPE_MIXER2) p.update2(inst, frame * 0.04, (uint32_t *)a, (uint32_t *)b, NULL, (uint32_t *)out);
+            else p.update(inst, frame * 0.04, (uint32_t *)a, (uint32_t *)out);
+            printf("%s\n", memcmp(a, out, bytes) != 0 ? "rendered" : "copied");
+        }
         p.destruct(inst);
         free(a); free(b); free(out);
     }
