@@ -37,13 +37,16 @@ let package = Package(
         .target(name: "SegueRender", dependencies: ["SegueCore", "SegueShaders", "SegueVulkan", "SegueMedia"]),
         .target(name: "SegueConcat", dependencies: ["SegueRender"]),
         .target(name: "SegueLive", dependencies: ["SegueRender", "SegueWindow"]),
+        // frei0r plugins (the C template in plugins/frei0r, compiled by scripts/install.sh) written
+        // per effect, and Kdenlive's descriptions of them.
+        .target(name: "SegueFrei0r", dependencies: ["SegueRender"]),
 
         // MARK: - Umbrella, executable-only tools and CLI
         .target(name: "Segue", dependencies: ["SegueMath", "SegueAnimation", "SegueCore", "SegueShaders", "SegueVulkan", "SegueMedia",
                                               "SegueWindow", "SegueRender", "SegueConcat", "SegueLive"]),
         .target(name: "SegueTools", dependencies: ["Segue"]),
         .executableTarget(name: "segue", dependencies: [
-            "Segue", "SegueTools", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Segue", "SegueTools", "SegueFrei0r", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // MARK: - C API (libsegue.so; header in Sources/SegueC/include, pkg-config template beside it)
@@ -74,6 +77,8 @@ let package = Package(
         // Builds C programs against the installed libsegue (scripts/install.sh), so it links no
         // SegueC code itself.
         .testTarget(name: "SegueCTests", dependencies: ["Segue"], exclude: ["Fixtures"]),
+        // The frei0r plugins in MLT (melt) and GStreamer, installed by scripts/install.sh.
+        .testTarget(name: "SegueFrei0rTests", dependencies: ["Segue", "SegueFrei0r"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,6 +13,9 @@ packages=(
   xvfb xdotool imagemagick  # window tests: a private X server, real input events, screenshots
   libegl1 libegl-mesa0 libgl1-mesa-dri  # headless EGL on Mesa: the moderngl peer of segue bench
   python3-venv         # the Python binding's test environment (python/run-tests.sh)
+  frei0r-plugins-dev   # frei0r.h: the frei0r plugin template (plugins/frei0r, built by install.sh)
+  melt                 # MLT (Shotcut's and Kdenlive's engine): the frei0r plugins' tests and segue bench --hosts
+  gstreamer1.0-tools gstreamer1.0-plugins-bad gstreamer1.0-plugins-good  # gst-launch-1.0 and its frei0r module
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Builds Segue in release mode and installs the CLI and the C library:
+# Builds Segue in release mode and installs the CLI, the C library and the frei0r plugins:
 #   PREFIX/bin/segue  PREFIX/lib/libsegue.so  PREFIX/include/segue.h  PREFIX/lib/pkgconfig/segue.pc
+#   PREFIX/lib/segue/segue-frei0r.so (the plugin template)  PREFIX/lib/frei0r-1/segue_*.so
 # after which `cc app.c $(pkg-config --cflags --libs segue)` builds a program that runs with no
 # further setup: the .pc file embeds PREFIX/lib as the program's run-time search path, and as root
 # with PREFIX/lib among the linker's configured directories (/usr/local/lib on Debian) ldconfig is run.
+# The frei0r plugins (one per built-in effect; MLT and GStreamer search /usr/local/lib/frei0r-1) need
+# a C compiler ($CC, else cc) and frei0r.h (Debian: frei0r-plugins-dev); without them they are skipped.
 #
 # Usage: scripts/install.sh [--prefix DIR] [--build-dir DIR] [--no-build]
 #   --prefix DIR     where to install (default /usr/local)
@@ -11,7 +14,7 @@
 #   --no-build       install what DIR already holds (a test installs its debug build this way)
 set -euo pipefail
 
-usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
 fail() { echo "error: $*" >&2; exit 1; }
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -59,6 +62,21 @@ install -m 644 "$root/Sources/SegueC/include/segue.h" "$prefix/include/segue.h"
 sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" "$root/Sources/SegueC/segue.pc.in" >"$libdir/pkgconfig/segue.pc.tmp"
 mv "$libdir/pkgconfig/segue.pc.tmp" "$libdir/pkgconfig/segue.pc"
 
+# frei0r: the plugin template, compiled once (a C shared object linking only libc), then one copy
+# per built-in effect with its configuration written in by `segue frei0r install`.
+frei0r_source="$root/plugins/frei0r/segue_frei0r.c"
+install -d "$libdir/segue"
+if "${CC:-cc}" -std=c99 -O2 -Wall -fPIC -shared -fvisibility=hidden -Wl,-z,defs -I "$root/Sources/SegueC/include" \
+     "$frei0r_source" -o "$libdir/segue/segue-frei0r.so.tmp" -ldl; then
+  mv "$libdir/segue/segue-frei0r.so.tmp" "$libdir/segue/segue-frei0r.so"
+  chmod 755 "$libdir/segue/segue-frei0r.so"
+  "$prefix/bin/segue" frei0r install --dir "$libdir/frei0r-1" --library "$libdir/libsegue.so" \
+    --template "$libdir/segue/segue-frei0r.so" >/dev/null
+else
+  rm -f "$libdir/segue/segue-frei0r.so.tmp"
+  echo "warning: frei0r plugins not installed: cannot compile $frei0r_source (needs a C compiler and frei0r.h: apt install frei0r-plugins-dev)" >&2
+fi
+
 # Refresh the dynamic linker's cache when it searches libdir anyway (e.g. /usr/local/lib).
 if [ "$(id -u)" = 0 ] && command -v ldconfig >/dev/null \
    && grep -qxF "$libdir" /etc/ld.so.conf /etc/ld.so.conf.d/*.conf 2>/dev/null; then
@@ -66,6 +84,7 @@ if [ "$(id -u)" = 0 ] && command -v ldconfig >/dev/null \
 fi
 
 echo "installed segue $version in $prefix"
+[ -d "$libdir/frei0r-1" ] && echo "frei0r plugins in $libdir/frei0r-1 (MLT: frei0r.segue_NAME, GStreamer: frei0r-mixer-segue-NAME)"
 if ! pkg-config --variable=prefix segue 2>/dev/null | grep -qxF "$prefix"; then
   echo "pkg-config: add $libdir/pkgconfig to PKG_CONFIG_PATH to build against it"
 fi

@@ -15,7 +15,7 @@ struct SegueCommand: ParsableCommand {
         """,
         version: "0.1.0",
         subcommands: [ListCommand.self, InfoCommand.self, DevicesCommand.self, FrameCommand.self,
-                      RenderCommand.self, MeshCommand.self, CheckCommand.self, ConcatCommand.self, DemoCommand.self, EffectCommand.self, GalleryCommand.self, NavigateCommand.self, PreviewCommand.self, BenchCommand.self])
+                      RenderCommand.self, MeshCommand.self, CheckCommand.self, ConcatCommand.self, DemoCommand.self, EffectCommand.self, GalleryCommand.self, NavigateCommand.self, PreviewCommand.self, BenchCommand.self, Frei0rCommand.self])
 
     /// Parses and runs the command. Every failure, from the command line or the library, prints
     /// one `error: …` line (lower case, then a pointer to `--help` for command-line mistakes) and

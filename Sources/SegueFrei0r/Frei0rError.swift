@@ -1,0 +1,39 @@
+// What can go wrong writing frei0r plugins, worded for the person running `segue frei0r install`.
+import SegueMath
+
+/// Why plugins could not be written.
+public enum Frei0rError: SegueError, Equatable {
+    /// The plugin template is missing or is not Segue's.
+    case template(path: String, reason: String)
+    /// libsegue is not where the plugins would load it from.
+    case library(path: String)
+    /// An effect's configuration does not fit the template's block.
+    case configurationTooLarge(bytes: Int, capacity: Int)
+    /// A file that is neither a `.glsl` file nor a stitchable `FILE.metal[:FUNCTION]`.
+    case unsupportedFile(String)
+    /// Two effects would get the same plugin name.
+    case clash(name: String, first: String, second: String)
+    /// A plugin of that name in the directory belongs to another effect.
+    case occupied(path: String, effect: String, newEffect: String)
+    /// A directory cannot be made or written.
+    case unwritable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .template(path, reason):
+            return "cannot use the frei0r plugin template '\(path)': \(reason); install Segue with scripts/install.sh (which builds it) or give its path with --template"
+        case let .library(path):
+            return "libsegue is not at '\(path)': the plugins load it from there; install Segue with scripts/install.sh or give the library's path with --library"
+        case let .configurationTooLarge(bytes, capacity):
+            return "the effect's plugin configuration takes \(bytes) bytes, more than the template's \(capacity): the effect has too many parameters for a frei0r plugin"
+        case let .unsupportedFile(file):
+            return "'\(file)' is not an effect file a plugin can be made of: give a .glsl file or FILE.metal:FUNCTION"
+        case let .clash(name, first, second):
+            return "\(second) would be installed as \(name), the plugin name of \(first); rename one of the files"
+        case let .occupied(path, effect, newEffect):
+            return "\(path) is the plugin of \(effect), and \(newEffect) would replace it; remove it first if that is meant"
+        case let .unwritable(path, reason):
+            return "cannot write '\(path)': \(reason)"
+        }
+    }
+}

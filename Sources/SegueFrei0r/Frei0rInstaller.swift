@@ -1,0 +1,117 @@
+// `segue frei0r install`: writes one frei0r plugin per built-in effect and per effect file into a
+// directory MLT and GStreamer search (~/.frei0r-1/lib by default, or PREFIX/lib/frei0r-1), and
+// optionally Kdenlive's descriptions of them. Everything is checked before anything is written:
+// the template, the library, every file's effect and shader (compiled), and every name (a name
+// two effects would share is an error naming both, as is a plugin already in the directory that
+// belongs to another effect). Each file is written atomically (a host listing the directory meanwhile sees the old
+// plugin or the new one, never part of one).
+import Foundation
+import SegueMedia
+import SegueShaders
+import SegueVulkan
+
+/// Writes frei0r plugins (and Kdenlive descriptions).
+public struct Frei0rInstaller: Sendable {
+    /// Where the plugins go.
+    public let directory: String
+    /// Kdenlive's data directory (`~/.local/share/kdenlive`): descriptions go in its
+    /// `transitions/` and `effects/`; nil for none.
+    public let kdenliveDirectory: String?
+    /// The libsegue the plugins load (an absolute path is written into each).
+    public let library: String
+    /// The compiled plugin template.
+    public let template: String
+    /// Effect files to add (`.glsl`, `FILE.metal:FUNCTION`).
+    public let files: [String]
+    /// Opens the GPU that compiles the files' shaders before their plugins are written (called
+    /// only when there are files); nil skips the check.
+    public let compiler: (@Sendable () throws -> GPUContext)?
+
+    /// An installation of the built-ins and `files`.
+    public init(directory: String, kdenliveDirectory: String? = nil, library: String, template: String, files: [String] = [],
+                compiler: (@Sendable () throws -> GPUContext)? = nil) {
+        self.directory = directory
+        self.kdenliveDirectory = kdenliveDirectory
+        self.library = library
+        self.template = template
+        self.files = files
+        self.compiler = compiler
+    }
+
+    /// The default plugin directory: `$HOME/.frei0r-1/lib`, which MLT and GStreamer search.
+    public static func defaultDirectory(home: String) -> String {
+        (home.hasSuffix("/") ? String(home.dropLast()) : home) + "/.frei0r-1/lib"
+    }
+
+    /// The plugins: every built-in, then one per file.
+    /// - Throws: a file's problem, or `Frei0rError.clash` when two would share a name.
+    public static func plugins(files: [String]) throws -> [Frei0rPlugin] {
+        var plugins: [Frei0rPlugin] = []
+        var owners: [String: String] = [:]
+        func add(_ plugin: Frei0rPlugin, owner: String) throws {
+            if let first = owners[plugin.name] { throw Frei0rError.clash(name: plugin.name, first: first, second: owner) }
+            owners[plugin.name] = owner
+            plugins.append(plugin)
+        }
+        for effect in EffectCatalog.builtIns { try add(try Frei0rPlugin.builtIn(effect), owner: "the built-in '\(effect.name)'") }
+        for file in files { try add(try Frei0rPlugin.file(file), owner: "'\(file)'") }
+        return plugins
+    }
+
+    /// Writes the plugins (and descriptions); returns them.
+    /// - Throws: `Frei0rError`, a file's problem, `MediaError` for a failed write.
+    @discardableResult
+    public func install() throws -> [Frei0rPlugin] {
+        let template = try Frei0rTemplate(path: self.template)
+        let library = Frei0rPlugin.absolute(self.library)
+        guard FileManager.default.isReadableFile(atPath: library) else { throw Frei0rError.library(path: library) }
+        let plugins = try Self.plugins(files: files)
+        if !files.isEmpty, let compiler {
+            let context = try compiler()
+            for plugin in plugins.suffix(files.count) { try plugin.checkCompiles(context: context) }
+        }
+        let images = try plugins.map { try template.plugin(configuration: $0.configuration(library: library)) }
+        try Self.makeDirectory(directory)
+        for plugin in plugins {
+            let path = pluginPath(plugin)
+            if let existing = Frei0rTemplate.configuration(ofPlugin: path),
+               let effect = Frei0rTemplate.field("effect", in: existing), effect != plugin.effect {
+                throw Frei0rError.occupied(path: path, effect: "'\(effect)'", newEffect: "'\(plugin.effect)'")
+            }
+        }
+        if let kdenliveDirectory {
+            for folder in ["transitions", "effects"] { try Self.makeDirectory(kdenliveDirectory + "/" + folder) }
+        }
+        for (plugin, bytes) in zip(plugins, images) {
+            try AtomicFile.write(to: pluginPath(plugin)) { (file: AtomicFile) throws(MediaError) in
+                try file.write(bytes)
+                // A shared object, as hosts expect it: readable by everyone, executable.
+                chmod(file.temporaryPath, 0o755)
+            }
+            if let kdenliveDirectory {
+                let path = "\(kdenliveDirectory)/\(KdenliveDescription.folder(for: plugin))/\(KdenliveDescription.fileName(for: plugin))"
+                try AtomicFile.write(Array(KdenliveDescription.xml(for: plugin).utf8), to: path)
+                chmod(path, 0o644)
+            }
+        }
+        return plugins
+    }
+
+    /// Where `plugin` is written: `DIRECTORY/NAME.so`.
+    public func pluginPath(_ plugin: Frei0rPlugin) -> String {
+        (directory.hasSuffix("/") ? String(directory.dropLast()) : directory) + "/" + plugin.name + ".so"
+    }
+
+    private static func makeDirectory(_ path: String) throws(Frei0rError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw .unwritable(path: path, reason: "it is a file, not a directory") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw .unwritable(path: path, reason: (error as NSError).localizedDescription)
+        }
+    }
+}
