@@ -33,10 +33,20 @@ struct SegueCommand: ParsableCommand {
             try command.run()
         } catch let error as SegueError {
             fail(FlagWording.message(for: error))
+        } catch let error as ValidationError {
+            fail(commandLineMessage(for: error))  // a usage mistake found while running
         } catch {
             guard exitCode(for: error) != .success else { exit(withError: error) }
-            fail(commandLineMessage(for: error))
+            if error is ExitCode || error is CleanExit { exit(withError: error) }
+            fail(foreignMessage(for: error))
         }
+    }
+
+    /// An error that is neither Segue's nor a usage mistake (Foundation, POSIX): its own
+    /// description, lower-cased, with no pointer to `--help`.
+    static func foreignMessage(for error: Error) -> String {
+        let text = (error as NSError).localizedDescription.trimmingCharacters(in: .whitespacesAndNewlines)
+        return lowercasingFirstLetter(text.isEmpty ? String(describing: error) : text)
     }
 
     /// The one-line message for a command-line error from ArgumentParser (unknown option,

@@ -167,6 +167,20 @@ struct ConcatCLITests {
         #expect(listing(dir) == before)
     }
 
+    @Test("an error that is not Segue's (Foundation's, from an unusable TMPDIR) is one error line without a pointer to --help")
+    func foreignError() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try makeMedia(dir)
+        let before = listing(dir)
+        let result = try segue(["concat", "a.mp4", "b.mp4", "-o", "out.mp4", "--smart", "--transition", "wipe:0.5"],
+                               environment: ["TMPDIR": "/proc/nonexistent-segue"], cwd: dir)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: ") && !result.stderr.contains("--help") && !result.stderr.contains("ffmpeg"), "\(result.stderr)")
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1, "one line: \(result.stderr)")
+        #expect(listing(dir) == before)
+    }
+
     @Test("Ctrl-C, SIGTERM or a closed terminal (SIGHUP) during a render exits 128+signal, leaves no output, no temporary directory and no ffmpeg",
           arguments: [(SIGINT, false), (SIGHUP, false), (SIGHUP, true), (SIGTERM, true)])
     func interrupt(signal: Int32, smart: Bool) throws {
