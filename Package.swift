@@ -44,7 +44,7 @@ let package = Package(
         // MARK: - Umbrella, executable-only tools and CLI
         .target(name: "Segue", dependencies: ["SegueMath", "SegueAnimation", "SegueCore", "SegueShaders", "SegueVulkan", "SegueMedia",
                                               "SegueWindow", "SegueRender", "SegueConcat", "SegueLive"]),
-        .target(name: "SegueTools", dependencies: ["Segue"]),
+        .target(name: "SegueTools", dependencies: ["Segue", "SegueFrei0r"]),
         .executableTarget(name: "segue", dependencies: [
             "Segue", "SegueTools", "SegueFrei0r", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

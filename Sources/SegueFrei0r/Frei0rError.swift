@@ -9,6 +9,8 @@ public enum Frei0rError: SegueError, Equatable {
     case library(path: String)
     /// An effect's configuration does not fit the template's block.
     case configurationTooLarge(bytes: Int, capacity: Int)
+    /// More frei0r parameters (or effect parameters) than a plugin holds.
+    case tooManyParameters(effect: String, count: Int, limit: Int)
     /// A file that is neither a `.glsl` file nor a stitchable `FILE.metal[:FUNCTION]`.
     case unsupportedFile(String)
     /// Two effects would get the same plugin name.
@@ -26,6 +28,8 @@ public enum Frei0rError: SegueError, Equatable {
             return "libsegue is not at '\(path)': the plugins load it from there; install Segue with scripts/install.sh or give the library's path with --library"
         case let .configurationTooLarge(bytes, capacity):
             return "the effect's plugin configuration takes \(bytes) bytes, more than the template's \(capacity): the effect has too many parameters for a frei0r plugin"
+        case let .tooManyParameters(effect, count, limit):
+            return "'\(effect)' needs \(count) frei0r parameters, more than a plugin holds (\(limit))"
         case let .unsupportedFile(file):
             return "'\(file)' is not an effect file a plugin can be made of: give a .glsl file or FILE.metal:FUNCTION"
         case let .clash(name, first, second):

@@ -66,6 +66,11 @@ public struct Frei0rInstaller: Sendable {
         let library = Frei0rPlugin.absolute(self.library)
         guard FileManager.default.isReadableFile(atPath: library) else { throw Frei0rError.library(path: library) }
         let plugins = try Self.plugins(files: files)
+        for plugin in plugins {
+            // The template's tables (plugins/frei0r/segue_frei0r.c: MAX_PARAMS, MAX_TARGETS).
+            if plugin.parameters.count > 256 { throw Frei0rError.tooManyParameters(effect: plugin.effect, count: plugin.parameters.count, limit: 256) }
+            if plugin.targets.count > 128 { throw Frei0rError.tooManyParameters(effect: plugin.effect, count: plugin.targets.count, limit: 128) }
+        }
         if !files.isEmpty, let compiler {
             let context = try compiler()
             for plugin in plugins.suffix(files.count) { try plugin.checkCompiles(context: context) }

@@ -47,7 +47,10 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Account for a frame stage by stage instead: shading, readback, straight alpha, pipe write, end to end, and the encoder's colour conversion.")
     var account = false
 
-    @Option(name: .customLong("effect"), help: ArgumentHelp("An effect for --account (name or .glsl path; repeat; default: fade, wipe, ios-push, doom-melt, cube).", valueName: "E"))
+    @Flag(help: "Benchmark the host path instead: a 2 s transition of --size rendered by melt through the frei0r plugin, by segue render, and by MLT's own luma dissolve (needs melt).")
+    var hosts = false
+
+    @Option(name: .customLong("effect"), help: ArgumentHelp("An effect for --account (name or .glsl path; repeat; default: fade, wipe, ios-push, doom-melt, cube), or the built-in for --hosts (default fade).", valueName: "E"))
     var accountEffects: [String] = []
 
     func run() throws {
@@ -61,6 +64,10 @@ struct BenchCommand: ParsableCommand {
             return
         }
         let context = try deviceOptions.context()
+        if hosts {
+            try HostBench(width: w, height: h, runs: runs, effect: accountEffects.first ?? "fade", context: context).run()
+            return
+        }
         if meshes {
             try MeshBench(width: w, height: h, frames: frames, context: context).run()
             return

@@ -54,10 +54,13 @@ struct Frei0rInstallCommand: ParsableCommand {
         if let kdenlive { print("\(kdenlive): Kdenlive descriptions in transitions/ and effects/") }
     }
 
+    /// This executable.
+    static var executable: URL { URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath() }
+
     /// The first of `candidates` (relative to this executable's directory) that exists, else the first.
     static func beside(_ candidates: [String]) -> String {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        let paths = candidates.map { executable.appendingPathComponent($0).standardizedFileURL.path }
+        let directory = executable.deletingLastPathComponent()
+        let paths = candidates.map { directory.appendingPathComponent($0).standardizedFileURL.path }
         return paths.first { FileManager.default.fileExists(atPath: $0) } ?? paths[0]
     }
 }

@@ -23,13 +23,14 @@ struct GStreamerTests {
         return try runProgram("gst-launch-1.0", arguments, environment: installation.hostEnvironment(pluginPath: pluginPath), timeout: 240)
     }
 
-    @Test("gst-launch-1.0 mixes two sources through frei0r-mixer-segue-fade, a .glsl file's plugin with a colour, and a filter: every frame as segue's")
+    @Test("gst-launch-1.0 mixes two sources through frei0r-mixer-segue-fade, .glsl files' plugins with a colour and a texture, and a filter: every frame as segue's")
     func pipelines() throws {
         let dir = try TemporaryDirectory("gst")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let tint = repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl"
-        let added = try installation.installFiles([tint], into: dir.file("extra"))
+        let luma = repositoryRoot + "/Tests/Fixtures/gl-transitions/luma-mask.glsl"
+        let added = try installation.installFiles([tint, luma], into: dir.file("extra"))
         try #require(added.status == 0, "\(added.stderr)")
         let pluginPath = installation.plugins + ":" + dir.file("extra")
         let inputs = dir.file("in")
@@ -39,6 +40,8 @@ struct GStreamerTests {
         let cases: [(element: String, properties: [String], reference: [String])] = [
             ("frei0r-mixer-segue-fade", ["progress=0.5"], ["--effect", "fade", "--progress", "0.5"]),
             ("frei0r-mixer-segue-tint", ["progress=0.25", "tint-r=0", "tint-g=1", "tint-b=0"], ["--effect", tint, "--progress", "0.25", "--param", "tint=0,1,0,1"]),
+            // A texture: a string property holding the image's path.
+            ("frei0r-mixer-segue-luma-mask", ["progress=0.5", "luma=\(inputs)/from.png"], ["--effect", luma, "--progress", "0.5", "--texture", "luma=\(inputs)/from.png"]),
         ]
         for (element, properties, reference) in cases {
             let out = dir.file(element)

@@ -84,13 +84,14 @@ struct MeltTests {
         return (run!, frames)
     }
 
-    @Test("melt renders frei0r.segue_fade on two threads: all 25 frames as segue render's; the middle frame of cube, doom-melt and a .glsl file as segue frame's")
+    @Test("melt renders frei0r.segue_fade on two threads: all 25 frames as segue render's; the middle frame of cube, doom-melt and .glsl files (a colour, a texture) as segue frame's")
     func transitions() throws {
         let dir = try TemporaryDirectory("melt")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let tint = repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl"
-        let added = try installation.installFiles([tint], into: dir.file("extra"))
+        let luma = repositoryRoot + "/Tests/Fixtures/gl-transitions/luma-mask.glsl"
+        let added = try installation.installFiles([tint, luma], into: dir.file("extra"))
         try #require(added.status == 0, "\(added.stderr)")
         let pluginPath = installation.plugins + ":" + dir.file("extra")
         let (w, h) = (64, 48)
@@ -120,6 +121,8 @@ struct MeltTests {
             ("frei0r.segue_cube", [("pop", "1")], ["--effect", "cube", "--param", "pop=true"]),
             ("frei0r.segue_doom_melt", [("spread", "0.5")], ["--effect", "doom-melt", "--duration", "0.96", "--param", "spread=0.5"]),
             ("frei0r.segue_tint", [("tint", "#00ff00")], ["--effect", tint, "--param", "tint=0,1,0,1"]),
+            ("frei0r.segue_luma_mask", [("luma", inputs + "/from.png"), ("softness", "0.2")],
+             ["--effect", luma, "--texture", "luma=\(inputs)/from.png", "--param", "softness=0.2"]),
         ]
         for (service, properties, reference) in cases {
             let name = String(service.dropFirst("frei0r.".count))

@@ -578,6 +578,7 @@ void f0r_set_param_value(f0r_instance_t instance_pointer, f0r_param_t value, int
         break;
     }
     case KIND_STRING: {
+        /* A pointer to the char*, as frei0r.h says (MLT 7.12 and GStreamer 1.22 both pass one). */
         const char *s = *(const char *const *)value;
         char *copy = s ? strdup(s) : NULL;
         if (s && !copy) return;

@@ -1,0 +1,196 @@
+// `segue bench --hosts`: one transition rendered three ways, each as its own process the way a user
+// runs it: by MLT's `melt` through the frei0r plugin (frei0r.segue_NAME, two render threads, the
+// frames discarded by MLT's null consumer in RGBA), by `segue render` (raw RGBA8 frames into a
+// pipe that is drained), and by `melt` with MLT's own `luma` dissolve on the same project. Each
+// is timed for the whole transition and for one frame; the difference, divided by the frames
+// between, is the time a frame costs once the process is up (MLT's start-up — loading its modules
+// — and Segue's — opening the GPU, compiling the shader — left out). The plugin path's overhead
+// per frame is melt+frei0r's cost per frame minus `segue render`'s.
+import Foundation
+import Segue
+import SegueCore
+import SegueFrei0r
+import SegueMedia
+
+/// Timings of a transition in MLT through the frei0r plugin, in `segue render`, and MLT's luma.
+public struct HostBenchmark {
+    /// One way of rendering the transition.
+    public struct Measurement: Sendable {
+        /// What was measured.
+        public let name: String
+        /// Frames in the whole transition.
+        public let frames: Int
+        /// Seconds for the whole transition, process start to exit (median of the runs).
+        public let total: Double
+        /// Seconds for a one-frame run of the same (start-up and one frame).
+        public let single: Double
+
+        /// Frames per second of the whole run.
+        public var framesPerSecond: Double { Double(frames) / total }
+        /// Milliseconds a frame costs once the process is up: (total − single) / (frames − 1).
+        public var steadyMilliseconds: Double { max(0, total - single) * 1000 / Double(frames - 1) }
+        /// Milliseconds of start-up and first frame.
+        public var startupMilliseconds: Double { single * 1000 }
+    }
+
+    /// Frame size.
+    public let width: Int, height: Int
+    /// Frames per second of the project; the transition lasts `frames` frames.
+    public let fps: Int, frames: Int
+    /// The built-in transition.
+    public let effect: String
+    /// Runs per measurement (the median is kept).
+    public let runs: Int
+    /// The `segue` executable (`segue render`, and `segue frei0r install`'s plugin writer's paths).
+    public let segue: String
+    /// The plugin template and libsegue the plugins are written with.
+    public let template: String, library: String
+    /// The two screens.
+    public let from: Image, to: Image
+
+    /// A benchmark of `effect` over `seconds` at `fps`.
+    /// - Throws: `RenderError.invalidValue` for fewer than 2 frames or no runs.
+    public init(from: Image, to: Image, effect: String = "fade", seconds: Double = 2, fps: Int = 25, runs: Int = 3,
+                segue: String, template: String, library: String) throws {
+        let frames = Int((seconds * Double(fps)).rounded())
+        guard frames >= 2, frames <= 100_000 else { throw RenderError.invalidValue("a host benchmark needs 2 to 100000 frames, got \(frames)") }
+        guard runs >= 1, runs <= 100 else { throw RenderError.invalidValue("--runs must be from 1 to 100, got \(runs)") }
+        (self.from, self.to, self.width, self.height) = (from, to, from.width, from.height)
+        (self.effect, self.fps, self.frames, self.runs) = (effect, fps, frames, runs)
+        (self.segue, self.template, self.library) = (segue, template, library)
+    }
+
+    /// Whether `melt` is on PATH.
+    public static func meltAvailable() -> Bool {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .contains { FileManager.default.isExecutableFile(atPath: "\($0)/melt") }
+    }
+
+    /// Measures the three, in this order: melt through the plugin, segue render, melt with luma.
+    /// - Throws: `Frei0rError` (writing the plugins), `MediaError`, `RenderError.invalidValue`
+    ///   when a process fails.
+    public func run() throws -> [Measurement] {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-host-bench-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try ImageFile.write(from, to: dir + "/from.png")
+        try ImageFile.write(to, to: dir + "/to.png")
+        try Frei0rInstaller(directory: dir + "/plugins", library: library, template: template).install()
+        let service = "frei0r." + Frei0rPlugin.pluginName(builtIn: effect)
+        var environment = ProcessInfo.processInfo.environment
+        environment["FREI0R_PATH"] = dir + "/plugins"
+        func project(_ transition: String, frames: Int) throws -> String {
+            let path = "\(dir)/\(transition)-\(frames).mlt"
+            try meltProject(transition: transition, frames: frames, directory: dir).write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        func melt(_ transition: String) throws -> (Double, Double) {
+            let whole = try project(transition, frames: frames), one = try project(transition, frames: 1)
+            let consumer = ["-consumer", "null", "real_time=-2", "mlt_image_format=rgba"]
+            return (try time("melt", ["-silent", whole] + consumer, environment: environment, frames: frames),
+                    try time("melt", ["-silent", one] + consumer, environment: environment, frames: 1))
+        }
+        func render(frames: Int) throws -> Double {
+            let duration = Double(frames - 1) / Double(fps)
+            return try time(segue, ["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", effect, "--timing", "linear",
+                                    "--duration", String(duration), "--fps", String(fps), "-o", "-"], environment: environment, frames: frames)
+        }
+        let plugin = try melt(service)
+        let segueWhole = try render(frames: frames), segueOne = try render(frames: 1)
+        let luma = try melt("luma")
+        return [Measurement(name: "melt + frei0r.\(Frei0rPlugin.pluginName(builtIn: effect))", frames: frames, total: plugin.0, single: plugin.1),
+                Measurement(name: "segue render", frames: frames, total: segueWhole, single: segueOne),
+                Measurement(name: "melt + luma (MLT's own)", frames: frames, total: luma.0, single: luma.1)]
+    }
+
+    /// Two tracks of the stills (from on track 0) and `transition` over `frames` frames, progress 0 → 1.
+    func meltProject(transition: String, frames: Int, directory: String) -> String {
+        let out = max(frames - 1, 0)
+        var xml = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <mlt LC_NUMERIC="C">
+              <profile description="segue bench" width="\(width)" height="\(height)" progressive="1" sample_aspect_num="1" sample_aspect_den="1" display_aspect_num="\(width)" display_aspect_den="\(height)" frame_rate_num="\(fps)" frame_rate_den="1" colorspace="709"/>
+
+            """
+        for (i, file) in ["from.png", "to.png"].enumerated() {
+            xml += """
+                  <producer id="producer\(i)" in="0" out="\(out)"><property name="length">\(frames)</property><property name="resource">\(directory)/\(file)</property><property name="mlt_service">pixbuf</property></producer>
+                  <playlist id="playlist\(i)"><entry producer="producer\(i)" in="0" out="\(out)"/></playlist>
+
+                """
+        }
+        xml += """
+              <tractor id="tractor0" in="0" out="\(out)">
+                <track producer="playlist0"/>
+                <track producer="playlist1"/>
+                <transition id="transition0" in="0" out="\(out)">
+                  <property name="a_track">0</property>
+                  <property name="b_track">1</property>
+                  <property name="mlt_service">\(transition)</property>
+                  <property name="progress">0=0;-1=1</property>
+                </transition>
+              </tractor>
+            </mlt>
+
+            """
+        return xml
+    }
+
+    /// The median wall-clock seconds of `runs` runs of `executable` (stdout drained). A melt run
+    /// that stalls (Debian's melt 7.12 now and then never exits) is killed after a minute plus a
+    /// second a frame and run again, at most twice.
+    func time(_ executable: String, _ arguments: [String], environment: [String: String], frames: Int) throws -> Double {
+        var times: [Double] = []
+        for _ in 0..<runs {
+            var seconds: Double?
+            for _ in 0..<3 where seconds == nil {
+                seconds = try timeOnce(executable, arguments, environment: environment, limit: 60 + Double(frames))
+            }
+            guard let seconds else { throw RenderError.invalidValue("\(executable) did not finish in \(60 + frames) s, three times") }
+            times.append(seconds)
+        }
+        return times.sorted()[runs / 2]
+    }
+
+    /// Seconds one run takes, or nil when it outlived `limit` seconds (then killed).
+    private func timeOnce(_ executable: String, _ arguments: [String], environment: [String: String], limit: Double) throws -> Double? {
+        let process = Process()
+        if executable.contains("/") {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [executable] + arguments
+        }
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let start = DispatchTime.now()
+        try process.run()
+        final class Flag: @unchecked Sendable { var killed = false }
+        let flag = Flag()
+        let watchdog = DispatchWorkItem { [process] in
+            if process.isRunning { flag.killed = true; kill(process.processIdentifier, SIGKILL) }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog)
+        defer { watchdog.cancel() }
+        final class Box: @unchecked Sendable { var data = Data() }
+        let errors = Box()
+        let group = DispatchGroup()
+        group.enter()
+        let errHandle = err.fileHandleForReading
+        DispatchQueue.global().async { errors.data = errHandle.readDataToEndOfFile(); group.leave() }
+        TransitionBenchmark.drain(out.fileHandleForReading.fileDescriptor)
+        group.wait()
+        process.waitUntilExit()
+        let seconds = TransitionBenchmark.seconds(since: start)
+        if flag.killed { return nil }
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            let text = String(decoding: errors.data, as: UTF8.self).split(separator: "\n").suffix(3).joined(separator: " / ")
+            throw RenderError.invalidValue("\((executable as NSString).lastPathComponent) \(arguments.first ?? "") failed (status \(process.terminationStatus)): \(text)")
+        }
+        return seconds
+    }
+}

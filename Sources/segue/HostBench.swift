@@ -1,0 +1,31 @@
+// `segue bench --hosts`: the frei0r plugin in melt beside `segue render` and MLT's luma.
+import Foundation
+import Segue
+import SegueTools
+
+struct HostBench {
+    let width: Int, height: Int, runs: Int, effect: String
+    let context: GPUContext
+
+    func run() throws {
+        guard HostBenchmark.meltAvailable() else { throw CLIFailure(message: "--hosts needs melt (Debian: apt install melt)") }
+        let inputs = try TransitionBenchmark(width: width, height: height, frames: 2, runs: 1, context: context)
+        let bench = try HostBenchmark(from: inputs.from, to: inputs.to, effect: effect, runs: runs,
+                                      segue: Frei0rInstallCommand.executable.path,
+                                      template: Frei0rInstallCommand.beside(["../lib/segue/segue-frei0r.so", "segue-frei0r.so"]),
+                                      library: Frei0rInstallCommand.beside(["../lib/libsegue.so", "libSegueC.so"]))
+        print("Segue bench --hosts: \(effect), \(width)x\(height), \(bench.frames) frames (\(bench.frames / bench.fps) s at \(bench.fps) fps), median of \(runs) runs, device \(context.info.name), \(ProcessInfo.processInfo.activeProcessorCount) CPU cores")
+        let results = try bench.run()
+        print("path".padding(toLength: 30, withPad: " ", startingAt: 0) + "  total s     fps  start-up ms  ms/frame  ×segue render")
+        let reference = results.first { $0.name == "segue render" }?.steadyMilliseconds ?? 0
+        for m in results {
+            let ratio = reference > 0 ? String(format: "%13.2f", m.steadyMilliseconds / reference) : "            -"
+            print(m.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+                  + String(format: "%9.2f %7.1f %12.0f %9.1f", m.total, m.framesPerSecond, m.startupMilliseconds, m.steadyMilliseconds) + ratio)
+        }
+        if let plugin = results.first, let segue = results.first(where: { $0.name == "segue render" }) {
+            print(String(format: "frei0r plugin path: %+.1f ms a frame over segue render (%.2fx; target ≤ 1.3x)",
+                         plugin.steadyMilliseconds - segue.steadyMilliseconds, plugin.steadyMilliseconds / max(segue.steadyMilliseconds, 1e-9)))
+        }
+    }
+}
