@@ -6,6 +6,7 @@
 // (`0=0;-1=1`: MLT keyframes at the first and the last frame). Format as in Kdenlive's
 // data/transitions and data/effects.
 import Foundation
+import SegueCore
 
 /// Kdenlive's description of a plugin.
 public enum KdenliveDescription {
@@ -68,18 +69,5 @@ public enum KdenliveDescription {
     }
 
     /// `text` with XML's special characters as entities.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { Markup.escape(text) }
 }

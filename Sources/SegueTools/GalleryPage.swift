@@ -103,19 +103,5 @@ public enum GalleryPage {
     }
 
     /// Text for HTML content and attribute values.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { Markup.escape(text) }
 }
