@@ -16,7 +16,7 @@ struct HostBench {
                                       library: Frei0rInstallCommand.beside(["../lib/libsegue.so", "libSegueC.so"]))
         print("Segue bench --hosts: \(effect), \(width)x\(height), \(bench.frames) frames (\(bench.frames / bench.fps) s at \(bench.fps) fps), median of \(runs) runs, device \(context.info.name), \(ProcessInfo.processInfo.activeProcessorCount) CPU cores")
         let results = try bench.run()
-        print("path".padding(toLength: 30, withPad: " ", startingAt: 0) + "  total s     fps  start-up ms  ms/frame  ×segue render")
+        print("path".padding(toLength: 30, withPad: " ", startingAt: 0) + "  total s     fps  2 frames ms  ms/frame  ×segue render")
         let reference = results.first { $0.name == "segue render" }?.steadyMilliseconds ?? 0
         for m in results {
             let ratio = reference > 0 ? String(format: "%13.2f", m.steadyMilliseconds / reference) : "            -"
