@@ -1,7 +1,8 @@
 // `segue bench --hosts`: one transition rendered three ways, each as its own process the way a user
-// runs it: by MLT's `melt` through the frei0r plugin (frei0r.segue_NAME, two render threads, the
-// frames discarded by MLT's null consumer in RGBA), by `segue render` (raw RGBA8 frames into a
-// pipe that is drained), and by `melt` with MLT's own `luma` dissolve on the same project. Each
+// runs it: by MLT's `melt` through the frei0r plugin (frei0r.segue_NAME on two render threads, as
+// Shotcut and Kdenlive render, and on one; the frames discarded by MLT's null consumer in RGBA),
+// by `segue render` (raw RGBA8 frames into a pipe that is drained), and by `melt` with MLT's own
+// `luma` dissolve on the same project (two threads). Each
 // is timed for the whole transition and for its first two frames; the difference, divided by the
 // frames between, is the time a frame costs once the process is up (MLT's start-up — loading its modules
 // — and Segue's — opening the GPU, compiling the shader — left out). The plugin path's overhead
@@ -66,7 +67,8 @@ public struct HostBenchmark {
             .contains { FileManager.default.isExecutableFile(atPath: "\($0)/melt") }
     }
 
-    /// Measures the three, in this order: melt through the plugin, segue render, melt with luma.
+    /// Measures, in this order: melt through the plugin on two threads and on one, segue render,
+    /// melt with luma.
     /// - Throws: `Frei0rError` (writing the plugins), `MediaError`, `RenderError.invalidValue`
     ///   when a process fails.
     public func run() throws -> [Measurement] {
@@ -84,11 +86,11 @@ public struct HostBenchmark {
             try meltProject(transition: transition, frames: frames, directory: dir).write(toFile: path, atomically: true, encoding: .utf8)
             return path
         }
-        func melt(_ transition: String) throws -> (Double, Double) {
+        func melt(_ transition: String, threads: Int = 2) throws -> (Double, Double) {
             let whole = try project(transition, frames: frames), two = try project(transition, frames: 2)
             // The null consumer renders every frame (images in RGBA, what the plugin outputs) and
             // discards it; without terminate_on_pause it would render the last frame for ever.
-            let consumer = ["-consumer", "null", "real_time=-2", "mlt_image_format=rgba", "terminate_on_pause=1"]
+            let consumer = ["-consumer", "null", "real_time=-\(threads)", "mlt_image_format=rgba", "terminate_on_pause=1"]
             return (try time("melt", ["-silent", whole] + consumer, environment: environment, frames: frames),
                     try time("melt", ["-silent", two] + consumer, environment: environment, frames: 2))
         }
@@ -97,10 +99,12 @@ public struct HostBenchmark {
             return try time(segue, ["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", effect, "--timing", "linear",
                                     "--duration", String(duration), "--fps", String(fps), "-o", "-"], environment: environment, frames: frames)
         }
-        let plugin = try melt(service)
+        let plugin = try melt(service), oneThread = try melt(service, threads: 1)
         let segueWhole = try render(frames: frames), segueTwo = try render(frames: 2)
         let luma = try melt("luma")
-        return [Measurement(name: "melt + frei0r.\(Frei0rPlugin.pluginName(builtIn: effect))", frames: frames, total: plugin.0, start: plugin.1),
+        let name = "melt + frei0r.\(Frei0rPlugin.pluginName(builtIn: effect))"
+        return [Measurement(name: name, frames: frames, total: plugin.0, start: plugin.1),
+                Measurement(name: name + " (1 thread)", frames: frames, total: oneThread.0, start: oneThread.1),
                 Measurement(name: "segue render", frames: frames, total: segueWhole, start: segueTwo),
                 Measurement(name: "melt + luma (MLT's own)", frames: frames, total: luma.0, start: luma.1)]
     }
