@@ -1,9 +1,10 @@
 // `segue bench --hosts`: one transition rendered three ways, each as its own process the way a user
-// runs it: by MLT's `melt` through the frei0r plugin (frei0r.segue_NAME, two render threads, the
-// frames discarded by MLT's null consumer in RGBA), by `segue render` (raw RGBA8 frames into a
-// pipe that is drained), and by `melt` with MLT's own `luma` dissolve on the same project. Each
-// is timed for the whole transition and for one frame; the difference, divided by the frames
-// between, is the time a frame costs once the process is up (MLT's start-up — loading its modules
+// runs it: by MLT's `melt` through the frei0r plugin (frei0r.segue_NAME on two render threads, as
+// Shotcut and Kdenlive render, and on one; the frames discarded by MLT's null consumer in RGBA),
+// by `segue render` (raw RGBA8 frames into a pipe that is drained), and by `melt` with MLT's own
+// `luma` dissolve on the same project (two threads). Each
+// is timed for the whole transition and for its first two frames; the difference, divided by the
+// frames between, is the time a frame costs once the process is up (MLT's start-up — loading its modules
 // — and Segue's — opening the GPU, compiling the shader — left out). The plugin path's overhead
 // per frame is melt+frei0r's cost per frame minus `segue render`'s.
 import Foundation
@@ -22,15 +23,15 @@ public struct HostBenchmark {
         public let frames: Int
         /// Seconds for the whole transition, process start to exit (median of the runs).
         public let total: Double
-        /// Seconds for a one-frame run of the same (start-up and one frame).
-        public let single: Double
+        /// Seconds for a two-frame run of the same (start-up and two frames).
+        public let start: Double
 
         /// Frames per second of the whole run.
         public var framesPerSecond: Double { Double(frames) / total }
-        /// Milliseconds a frame costs once the process is up: (total − single) / (frames − 1).
-        public var steadyMilliseconds: Double { max(0, total - single) * 1000 / Double(frames - 1) }
-        /// Milliseconds of start-up and first frame.
-        public var startupMilliseconds: Double { single * 1000 }
+        /// Milliseconds a frame costs once the process is up: (total − start) / (frames − 2).
+        public var steadyMilliseconds: Double { max(0, total - start) * 1000 / Double(max(frames - 2, 1)) }
+        /// Milliseconds of start-up and the first two frames.
+        public var startupMilliseconds: Double { start * 1000 }
     }
 
     /// Frame size.
@@ -53,7 +54,7 @@ public struct HostBenchmark {
     public init(from: Image, to: Image, effect: String = "fade", seconds: Double = 2, fps: Int = 25, runs: Int = 3,
                 segue: String, template: String, library: String) throws {
         let frames = Int((seconds * Double(fps)).rounded())
-        guard frames >= 2, frames <= 100_000 else { throw RenderError.invalidValue("a host benchmark needs 2 to 100000 frames, got \(frames)") }
+        guard frames >= 3, frames <= 100_000 else { throw RenderError.invalidValue("a host benchmark needs 3 to 100000 frames, got \(frames)") }
         guard runs >= 1, runs <= 100 else { throw RenderError.invalidValue("--runs must be from 1 to 100, got \(runs)") }
         (self.from, self.to, self.width, self.height) = (from, to, from.width, from.height)
         (self.effect, self.fps, self.frames, self.runs) = (effect, fps, frames, runs)
@@ -66,7 +67,8 @@ public struct HostBenchmark {
             .contains { FileManager.default.isExecutableFile(atPath: "\($0)/melt") }
     }
 
-    /// Measures the three, in this order: melt through the plugin, segue render, melt with luma.
+    /// Measures, in this order: melt through the plugin on two threads and on one, segue render,
+    /// melt with luma.
     /// - Throws: `Frei0rError` (writing the plugins), `MediaError`, `RenderError.invalidValue`
     ///   when a process fails.
     public func run() throws -> [Measurement] {
@@ -84,23 +86,27 @@ public struct HostBenchmark {
             try meltProject(transition: transition, frames: frames, directory: dir).write(toFile: path, atomically: true, encoding: .utf8)
             return path
         }
-        func melt(_ transition: String) throws -> (Double, Double) {
-            let whole = try project(transition, frames: frames), one = try project(transition, frames: 1)
-            let consumer = ["-consumer", "null", "real_time=-2", "mlt_image_format=rgba"]
+        func melt(_ transition: String, threads: Int = 2) throws -> (Double, Double) {
+            let whole = try project(transition, frames: frames), two = try project(transition, frames: 2)
+            // The null consumer renders every frame (images in RGBA, what the plugin outputs) and
+            // discards it; without terminate_on_pause it would render the last frame for ever.
+            let consumer = ["-consumer", "null", "real_time=-\(threads)", "mlt_image_format=rgba", "terminate_on_pause=1"]
             return (try time("melt", ["-silent", whole] + consumer, environment: environment, frames: frames),
-                    try time("melt", ["-silent", one] + consumer, environment: environment, frames: 1))
+                    try time("melt", ["-silent", two] + consumer, environment: environment, frames: 2))
         }
         func render(frames: Int) throws -> Double {
             let duration = Double(frames - 1) / Double(fps)
             return try time(segue, ["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", effect, "--timing", "linear",
                                     "--duration", String(duration), "--fps", String(fps), "-o", "-"], environment: environment, frames: frames)
         }
-        let plugin = try melt(service)
-        let segueWhole = try render(frames: frames), segueOne = try render(frames: 1)
+        let plugin = try melt(service), oneThread = try melt(service, threads: 1)
+        let segueWhole = try render(frames: frames), segueTwo = try render(frames: 2)
         let luma = try melt("luma")
-        return [Measurement(name: "melt + frei0r.\(Frei0rPlugin.pluginName(builtIn: effect))", frames: frames, total: plugin.0, single: plugin.1),
-                Measurement(name: "segue render", frames: frames, total: segueWhole, single: segueOne),
-                Measurement(name: "melt + luma (MLT's own)", frames: frames, total: luma.0, single: luma.1)]
+        let name = "melt + frei0r.\(Frei0rPlugin.pluginName(builtIn: effect))"
+        return [Measurement(name: name, frames: frames, total: plugin.0, start: plugin.1),
+                Measurement(name: name + " (1 thread)", frames: frames, total: oneThread.0, start: oneThread.1),
+                Measurement(name: "segue render", frames: frames, total: segueWhole, start: segueTwo),
+                Measurement(name: "melt + luma (MLT's own)", frames: frames, total: luma.0, start: luma.1)]
     }
 
     /// Two tracks of the stills (from on track 0) and `transition` over `frames` frames, progress 0 → 1.

@@ -15,11 +15,11 @@ struct Frei0rInstallCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "install", abstract: "Write a frei0r plugin for every built-in effect and for each FILE.",
         discussion: """
-        Transitions become mixer plugins (MLT: frei0r.segue_NAME; GStreamer: frei0r-mixer-segue-NAME), effects on one
-        image filter plugins, with `progress` (0…1, to animate) and the effect's parameters. FILE is a .glsl file or
-        FILE.metal:FUNCTION, installed as segue_ and its name lowercased (other characters than a-z and 0-9 as _).
-        Each FILE's shader is compiled first (on --device). The plugins load libsegue when first used: from the path
-        written now, else $SEGUE_LIBRARY.
+        Transitions become mixer plugins (MLT: frei0r.segue_NAME; GStreamer: frei0r-mixer-segue-NAME), effects on one image filter plugins, with `progress` (0…1, to animate) and the effect's parameters (Docs/Frei0r.md).
+
+        FILE is a .glsl file or FILE.metal:FUNCTION, installed as segue_ and its name lowercased (other characters than a-z and 0-9 as _), after its shader is compiled (on --device).
+
+        The plugins load libsegue when they first render: from the path written now, else $SEGUE_LIBRARY.
         """)
 
     @Argument(help: ArgumentHelp("Effect files to add as plugins of their own.", valueName: "FILE"))

@@ -129,3 +129,22 @@ struct Frei0rInstallCommandTests {
         #expect(!(try FileManager.default.contentsOfDirectory(atPath: target)).contains { $0.contains("segue-tmp") })
     }
 }
+
+extension Frei0rInstallCommandTests {
+    @Test("segue bench --hosts times melt through the plugin (two threads, one), segue render and MLT's luma, with the plugin path's overhead")
+    func hostBenchmark() throws {
+        let dir = try TemporaryDirectory("bench-hosts")
+        defer { dir.remove() }
+        let installation = try Installation(dir)
+        let run = try installation.runSegue(["bench", "--hosts", "--size", "64x48", "--runs", "1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("Segue bench --hosts: fade, 64x48, 50 frames (2 s at 25 fps), median of 1 runs") == true, "\(run.stdout)")
+        for name in ["melt + frei0r.segue_fade ", "melt + frei0r.segue_fade (1 thread)", "segue render", "melt + luma (MLT's own)"] {
+            let row = lines.first { $0.hasPrefix(name) }
+            let numbers = row?.dropFirst(41).split(separator: " ").compactMap { Double($0) } ?? []
+            #expect(numbers.count == 5 && numbers.allSatisfy { $0 >= 0 } && numbers[0] > 0, "\(name): \(row ?? "missing")")
+        }
+        #expect(lines.last?.hasPrefix("frei0r plugin path (2 threads): ") == true && lines.last?.hasSuffix("target ≤ 1.3x)") == true, "\(run.stdout)")
+    }
+}
