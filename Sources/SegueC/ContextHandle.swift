@@ -60,7 +60,7 @@ func releaseHandle<T: AnyObject>(_ handle: OpaquePointer?, as type: T.Type) {
 }
 
 /// The library's version.
-let versionCString = CString("0.1.0")
+let versionCString = CString(SegueVersion.current)
 
 // MARK: - C entry points
 

@@ -13,7 +13,7 @@ struct SegueCommand: ParsableCommand {
         Inputs are PNG or JPEG; outputs are PNG frames, raw RGBA8 on stdout, or video via ffmpeg. \
         The Vulkan device is chosen with --device or SEGUE_DEVICE (an index or a name substring).
         """,
-        version: "0.1.0",
+        version: SegueVersion.current,
         subcommands: [ListCommand.self, InfoCommand.self, DevicesCommand.self, FrameCommand.self,
                       RenderCommand.self, MeshCommand.self, CheckCommand.self, ConcatCommand.self, DemoCommand.self, EffectCommand.self, GalleryCommand.self, NavigateCommand.self, PreviewCommand.self, BenchCommand.self, Frei0rCommand.self])
 
