@@ -1,4 +1,5 @@
-// What can go wrong writing frei0r plugins, worded for the person running `segue frei0r install`.
+// What can go wrong writing frei0r plugins, in terms of files and settings (the command line adds
+// the flags that give them).
 import SegueMath
 
 /// Why plugins could not be written.
@@ -23,9 +24,9 @@ public enum Frei0rError: SegueError, Equatable {
     public var description: String {
         switch self {
         case let .template(path, reason):
-            return "cannot use the frei0r plugin template '\(path)': \(reason); install Segue with scripts/install.sh (which builds it) or give its path with --template"
+            return "cannot use the frei0r plugin template '\(path)': \(reason); install Segue with scripts/install.sh (which builds it) or give the template's path"
         case let .library(path):
-            return "libsegue is not at '\(path)': the plugins load it from there; install Segue with scripts/install.sh or give the library's path with --library"
+            return "libsegue is not at '\(path)': the plugins load it from there; install Segue with scripts/install.sh or give the library's path"
         case let .configurationTooLarge(bytes, capacity):
             return "the effect's plugin configuration takes \(bytes) bytes, more than the template's \(capacity): the effect has too many parameters for a frei0r plugin"
         case let .tooManyParameters(effect, count, limit):

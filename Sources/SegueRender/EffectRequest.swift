@@ -47,7 +47,7 @@ public struct EffectRequest: Sendable {
             assignments = configured.arguments + parameters
         } else {
             if self.stitchable != nil {
-                throw StitchableConfigurationError("--function, --arg, --animate, --insertion, --removal, --removal-function and --max-sample-offset apply to stitchable shader effects (.metal files, shift); '\(self.effect)' is a \(base.kind.rawValue) effect: use --param")
+                throw StitchableConfigurationError(.notStitchable(effect: self.effect, kind: base.kind.rawValue))
             }
             resolved = base
         }
@@ -128,34 +128,10 @@ public struct StitchableRequest: Sendable {
         let animated = try fn.animatedArgument(configuration)
         let removalAnimated = try (configuration.removalFunction ?? fn).removalAnimatedArgument(configuration)
         if let clash = assignments.first(where: { $0.name == animated.name || $0.name == removalAnimated.name }) {
-            throw StitchableConfigurationError("'\(clash.name)' is the animated argument; set its range with --insertion and --removal instead of --arg")
+            throw StitchableConfigurationError(.animatedArgumentAssigned(name: clash.name))
         }
         let effect = try fn.effect(configuration, summary: base.summary, source: base.source,
                                    defaultDuration: base.defaultDuration, defaultTiming: base.defaultTiming)
         return (effect, assignments)
-    }
-
-    /// `A:B` as two finite numbers (`--insertion`, `--removal`).
-    /// - Throws: `StitchableConfigurationError` naming `option`.
-    public static func parseRange(_ text: String, option: String) throws(StitchableConfigurationError) -> (from: Double, to: Double) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]) else {
-            throw StitchableConfigurationError("\(option) must look like A:B (two numbers, e.g. 1:0), got '\(text)'")
-        }
-        guard a.isFinite, b.isFinite else { throw StitchableConfigurationError("\(option) must be two finite numbers, got '\(text)'") }
-        return (a, b)
-    }
-
-    /// `W` or `W,H` in points, finite and ≥ 0 (`--max-sample-offset`).
-    /// - Throws: `StitchableConfigurationError`.
-    public static func parseOffset(_ text: String) throws(StitchableConfigurationError) -> Vector2 {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard (1...2).contains(parts.count), let x = parts[0], let y = parts.count == 2 ? parts[1] : x else {
-            throw StitchableConfigurationError("--max-sample-offset must be one or two numbers of points (W or W,H), got '\(text)'")
-        }
-        guard x.isFinite, y.isFinite, x >= 0, y >= 0 else {
-            throw StitchableConfigurationError("--max-sample-offset must be finite and ≥ 0, got '\(text)'")
-        }
-        return Vector2(x, y)
     }
 }

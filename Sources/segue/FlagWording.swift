@@ -1,6 +1,7 @@
 // The library speaks of parameters and values (a C host or a Python script has no flags); the
 // command line words the errors whose remedy is one of its flags as that flag.
 import Segue
+import SegueFrei0r
 
 enum FlagWording {
     /// `error.message`, with the flag that mends it where the library's words name a setting.
@@ -27,6 +28,21 @@ enum FlagWording {
                 return "\(path): \(message) or --function NAME"
             }
             return lookup.message
+        case let stitchable as StitchableConfigurationError:
+            switch stitchable.reason {
+            case let .notStitchable(effect, kind):
+                return "--function, --arg, --animate, --insertion, --removal, --removal-function and --max-sample-offset apply to stitchable shader effects (.metal files, shift); '\(effect)' is a \(kind) effect: use --param"
+            case let .animatedArgumentAssigned(name):
+                return "'\(name)' is the animated argument; set its range with --insertion and --removal instead of --arg"
+            case nil:
+                return stitchable.message
+            }
+        case let frei0r as Frei0rError:
+            switch frei0r {
+            case .template: return frei0r.message + " with --template"
+            case .library: return frei0r.message + " with --library"
+            default: return frei0r.message
+            }
         default:
             return error.message
         }

@@ -46,9 +46,9 @@ struct StitchableOptions: ParsableArguments {
                 do { return try parseAssignment(text) } catch { throw ValidationError("--arg: \(error)") }
             },
             animate: animate,
-            insertion: try insertion.map { try StitchableRequest.parseRange($0, option: "--insertion") },
-            removal: try removal.map { try StitchableRequest.parseRange($0, option: "--removal") },
-            maxSampleOffset: try maxSampleOffset.map { try StitchableRequest.parseOffset($0) },
+            insertion: try insertion.map { try Self.parseRange($0, option: "--insertion") },
+            removal: try removal.map { try Self.parseRange($0, option: "--removal") },
+            maxSampleOffset: try maxSampleOffset.map { try Self.parseOffset($0) },
             removalFunction: removalFunction)
     }
 
@@ -57,6 +57,30 @@ struct StitchableOptions: ParsableArguments {
         var request = try effectOptions.request()
         request.stitchable = try self.request()
         return try request.resolve(scale: scale)
+    }
+
+    /// `A:B` as two finite numbers (`--insertion`, `--removal`).
+    /// - Throws: `StitchableConfigurationError` naming `option`.
+    static func parseRange(_ text: String, option: String) throws(StitchableConfigurationError) -> (from: Double, to: Double) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]) else {
+            throw StitchableConfigurationError("\(option) must look like A:B (two numbers, e.g. 1:0), got '\(text)'")
+        }
+        guard a.isFinite, b.isFinite else { throw StitchableConfigurationError("\(option) must be two finite numbers, got '\(text)'") }
+        return (a, b)
+    }
+
+    /// `W` or `W,H` in points, finite and ≥ 0 (`--max-sample-offset`).
+    /// - Throws: `StitchableConfigurationError`.
+    static func parseOffset(_ text: String) throws(StitchableConfigurationError) -> Vector2 {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard (1...2).contains(parts.count), let x = parts[0], let y = parts.count == 2 ? parts[1] : x else {
+            throw StitchableConfigurationError("--max-sample-offset must be one or two numbers of points (W or W,H), got '\(text)'")
+        }
+        guard x.isFinite, y.isFinite, x >= 0, y >= 0 else {
+            throw StitchableConfigurationError("--max-sample-offset must be finite and ≥ 0, got '\(text)'")
+        }
+        return Vector2(x, y)
     }
 }
 
@@ -97,4 +121,19 @@ func stitchableInfoLines(_ nameOrPath: String) throws -> [String] {
     }
     lines.append("  on one image:    segue effect --input IMAGE --effect \(spec) --time 0 -o out.png")
     return lines
+}
+
+extension StitchableSuggestion {
+    /// The command-line flags.
+    var flags: [String] {
+        guard let animated else { return [] }
+        return ["--animate", animated, "--insertion", insertion] + (removalFunction.map { ["--removal-function", $0] } ?? []) + ["--removal", removal]
+    }
+
+    /// The flags with the ranges swapped, for functions whose value 1 leaves the view unchanged
+    /// (empty for an `effectValue`, which runs from 1 through 0 to −1).
+    var swappedFlags: [String] {
+        guard let animated, removal == "0:1" else { return [] }
+        return ["--animate", animated, "--insertion", "0:1"] + (removalFunction.map { ["--removal-function", $0] } ?? []) + ["--removal", "1:0"]
+    }
 }

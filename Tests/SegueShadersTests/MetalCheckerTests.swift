@@ -229,15 +229,14 @@ struct StitchableSuggestionTests {
     @Test("the animated argument, the ranges, and the mirrored function for LTR/RTL pairs")
     func suggestions() {
         let f = Self.module.functions
-        #expect(f[0].suggestion.flags == ["--animate", "amount", "--insertion", "1:0", "--removal-function", "warpRTL", "--removal", "0:1"])
+        #expect(f[0].suggestion == StitchableSuggestion(animated: "amount", insertion: "1:0", removal: "0:1", removalFunction: "warpRTL"))
         #expect(f[1].suggestion.removalFunction == "warpLTR")
-        #expect(f[0].suggestion.swappedFlags == ["--animate", "amount", "--insertion", "0:1", "--removal-function", "warpRTL", "--removal", "1:0"])
         // A float with a default value is a setting, not the progress.
-        #expect(f[2].suggestion.flags == ["--animate", "amount", "--insertion", "1:0", "--removal", "0:1"])
-        #expect(f[3].suggestion.flags == ["--animate", "effectValue", "--insertion", "1:0", "--removal", "0:-1"])
-        #expect(f[3].suggestion.swappedFlags.isEmpty)
+        #expect(f[2].suggestion == StitchableSuggestion(animated: "amount", insertion: "1:0", removal: "0:1", removalFunction: nil))
+        // An effectValue runs from 1 through 0 to -1.
+        #expect(f[3].suggestion == StitchableSuggestion(animated: "effectValue", insertion: "1:0", removal: "0:-1", removalFunction: nil))
         #expect(f[4].suggestion.animated == "time")
-        #expect(f[5].suggestion.animated == nil && f[5].suggestion.flags.isEmpty)
+        #expect(f[5].suggestion.animated == nil)
         #expect(f[4].defaultImageAutomatic == ["size", "time"])
     }
 

@@ -55,6 +55,8 @@ struct ErrorPathCLITests {
          "unknown effect 'fadee'; did you mean 'fade'? (run 'segue list' to see them all)"),
         (["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--insertion", "-1:0", "-o", "out"],
          "--function, --arg, --animate, --insertion, --removal, --removal-function and --max-sample-offset apply to stitchable shader effects (.metal files, shift); 'fade' is a full-screen effect: use --param"),
+        (["render", "--from", "from.png", "--to", "to.png", "--effect", "shift", "--arg", "effectValue=0.5", "-o", "out"],
+         "'effectValue' is the animated argument; set its range with --insertion and --removal instead of --arg"),
         // Huge lengths: checked before any work, never a trap, nothing left behind.
         (["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--duration", "1e300", "-o", "out.mp4"],
          "the render would have 3e+301 frames (1e+300 s at 30 fps); " + limit),

@@ -1,10 +1,11 @@
-// How `segue info` suggests applying a stitchable function as a transition: which argument to
-// animate, the effect values of each screen, and — for libraries that pair a left-to-right
-// function with a right-to-left one (`crosswarpLTR`/`crosswarpRTL`, `…In`/`…Out`) — the
-// function for the removed screen. The suggestion reads names only; it is a starting point that
-// `segue info` prints as flags, with the swapped ranges for functions where 1 is the unchanged view.
+// How a stitchable function is suggested to run as a transition: which argument to animate, the
+// effect values of each screen, and — for libraries that pair a left-to-right function with a
+// right-to-left one (`crosswarpLTR`/`crosswarpRTL`, `…In`/`…Out`) — the function for the removed
+// screen. The suggestion reads names only; it is a starting point that a front end words its own
+// way (`segue info` prints it as flags, with the ranges swapped for functions where 1 is the
+// unchanged view).
 
-/// Flags that apply a stitchable function as a transition.
+/// Settings that apply a stitchable function as a transition.
 public struct StitchableSuggestion: Sendable, Equatable {
     /// The argument to animate; nil when the function has no `float` to animate.
     public let animated: String?
@@ -14,19 +15,6 @@ public struct StitchableSuggestion: Sendable, Equatable {
     public let removal: String
     /// A sibling function for the removed screen, when the file has the mirrored name.
     public let removalFunction: String?
-
-    /// The command-line flags.
-    public var flags: [String] {
-        guard let animated else { return [] }
-        return ["--animate", animated, "--insertion", insertion] + (removalFunction.map { ["--removal-function", $0] } ?? []) + ["--removal", removal]
-    }
-
-    /// The flags with the ranges swapped, for functions whose value 1 leaves the view unchanged
-    /// (empty for an `effectValue`, which runs from 1 through 0 to −1).
-    public var swappedFlags: [String] {
-        guard let animated, removal == "0:1" else { return [] }
-        return ["--animate", animated, "--insertion", "0:1"] + (removalFunction.map { ["--removal-function", $0] } ?? []) + ["--removal", "1:0"]
-    }
 }
 
 extension StitchableFunction {

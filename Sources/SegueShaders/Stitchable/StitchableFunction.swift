@@ -59,11 +59,35 @@ public struct StitchableArgument: Sendable, Equatable {
 
 /// Why a stitchable function cannot run as configured.
 public struct StitchableConfigurationError: SegueError, Sendable, Equatable, CustomStringConvertible {
+    /// The cases a front end words in its own terms (a command line names its flags).
+    public enum Reason: Sendable, Equatable {
+        /// Stitchable settings were given for `effect`, an effect of another `kind`.
+        case notStitchable(effect: String, kind: String)
+        /// The argument the transition animates was also given a fixed value.
+        case animatedArgumentAssigned(name: String)
+    }
+
     /// What is wrong, in words a user can act on.
     public let message: String
+    /// Which of the cases with a remedy of their own it is; nil for the others.
+    public let reason: Reason?
 
     /// An error with a message.
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String) {
+        self.message = message
+        reason = nil
+    }
+
+    /// An error of a case with a remedy of its own, worded in terms of settings.
+    public init(_ reason: Reason) {
+        self.reason = reason
+        switch reason {
+        case let .notStitchable(effect, kind):
+            message = "a function, arguments, an animated argument, insertion and removal ranges, a removal function and a maximum sample offset apply to stitchable shader effects (.metal files, shift); '\(effect)' is a \(kind) effect: set its parameters instead"
+        case let .animatedArgumentAssigned(name):
+            message = "'\(name)' is the animated argument; set its insertion and removal ranges instead of a value"
+        }
+    }
 
     public var description: String { message }
 }
