@@ -45,16 +45,24 @@ struct FrameLayout: Equatable {
     }
 
     /// Copies the caller's straight-alpha rows at `source` into `packed` (tightly packed,
-    /// `packedBytes` long), premultiplying them. Each row is converted in a scratch row and
-    /// then copied, so `packed` (GPU staging memory, possibly write-combined) is only written.
+    /// `packedBytes` long), premultiplying them. An opaque row (the usual video frame) is copied
+    /// as it is; another is converted in a scratch row and then copied, so `packed` (GPU staging
+    /// memory, possibly write-combined) is only written.
     func premultiplied(from source: UnsafePointer<UInt8>, into packed: UnsafeMutableRawBufferPointer) {
         guard let base = packed.baseAddress, packed.count >= packedBytes else { return }
-        let scratch = UnsafeMutableRawPointer.allocate(byteCount: rowBytes, alignment: 16)
-        defer { scratch.deallocate() }
+        var scratch: UnsafeMutableRawPointer?
+        defer { scratch?.deallocate() }
         for y in 0..<height {
-            scratch.copyMemory(from: source + y * stride, byteCount: rowBytes)
-            Image.premultiply(UnsafeMutableRawBufferPointer(start: scratch, count: rowBytes))
-            (base + y * rowBytes).copyMemory(from: scratch, byteCount: rowBytes)
+            let row = UnsafeRawBufferPointer(start: source + y * stride, count: rowBytes)
+            if Image.isOpaque(row) {
+                (base + y * rowBytes).copyMemory(from: row.baseAddress!, byteCount: rowBytes)
+                continue
+            }
+            let converted = scratch ?? UnsafeMutableRawPointer.allocate(byteCount: rowBytes, alignment: 16)
+            scratch = converted
+            converted.copyMemory(from: row.baseAddress!, byteCount: rowBytes)
+            Image.premultiply(UnsafeMutableRawBufferPointer(start: converted, count: rowBytes))
+            (base + y * rowBytes).copyMemory(from: converted, byteCount: rowBytes)
         }
     }
 
@@ -71,10 +79,15 @@ struct FrameLayout: Equatable {
     func writeStraight(_ pixels: UnsafeRawBufferPointer, to destination: UnsafeMutablePointer<UInt8>) {
         precondition(pixels.count == packedBytes, "a frame of \(width)x\(height) pixels")
         guard let base = pixels.baseAddress else { return }
+        let opaque = Image.isOpaque(pixels)  // then straight and premultiplied are the same bytes
+        if opaque, stride == rowBytes {
+            UnsafeMutableRawPointer(destination).copyMemory(from: base, byteCount: packedBytes)
+            return
+        }
         for y in 0..<height {
             let row = UnsafeMutableRawBufferPointer(start: destination + y * stride, count: rowBytes)
             row.copyMemory(from: UnsafeRawBufferPointer(start: base + y * rowBytes, count: rowBytes))
-            Image.unpremultiply(row)
+            if !opaque { Image.unpremultiply(row) }
         }
     }
 }

@@ -173,6 +173,7 @@ public struct Image: Sendable, Equatable {
     /// Premultiplies straight-alpha RGBA8 bytes in place (raw-buffer form, for frames decoded
     /// into reused buffers).
     public static func premultiply(_ pixels: UnsafeMutableRawBufferPointer) {
+        if isOpaque(UnsafeRawBufferPointer(pixels)) { return }  // the common case, at memory speed
         let p = pixels.bindMemory(to: UInt8.self)
         var i = 0
         while i + 3 < p.count {
@@ -195,6 +196,7 @@ public struct Image: Sendable, Equatable {
     /// Turns premultiplied RGBA8 bytes back into straight alpha in place (raw-buffer form, for
     /// frames read back from the GPU).
     public static func unpremultiply(_ p: UnsafeMutableRawBufferPointer) {
+        if isOpaque(UnsafeRawBufferPointer(p)) { return }  // the common case, at memory speed
         var i = 0
         while i + 3 < p.count {
             let a = UInt32(p[i + 3])
