@@ -19,12 +19,15 @@ final class ConcatAudio: Sendable {
 
     private let concatenation: Concatenation
     private let layout: AudioLayout
+    /// Kills the decoders when cancelled.
+    private let cancellation: Cancellation?
     private let mixer: AudioMixer
     private let fade: SoundtrackFade?
 
-    init(_ concatenation: Concatenation, layout: AudioLayout) {
+    init(_ concatenation: Concatenation, layout: AudioLayout, cancellation: Cancellation? = nil) {
         self.concatenation = concatenation
         self.layout = layout
+        self.cancellation = cancellation
         let timeline = AudioTimeline(concatenation.timeline, sampleRate: layout.sampleRate, curve: concatenation.audioCurve)
         mixer = AudioMixer(timeline: timeline, channels: layout.channels)
         fade = concatenation.soundtrack.map { _ in
@@ -44,7 +47,7 @@ final class ConcatAudio: Sendable {
         var scratch = [Float](repeating: 0, count: Self.blockFrames * channels)
         var decoders: [Int: AudioDecoder] = [:]
         var soundtrack = try concatenation.soundtrack.map { info in
-            try AudioDecoder(path: info.path, stream: info.audio!, sampleRate: layout.sampleRate, channels: channels)
+            try AudioDecoder(path: info.path, stream: info.audio!, sampleRate: layout.sampleRate, channels: channels, cancellation: cancellation)
         }
         defer {
             for decoder in decoders.values { decoder.close() }
@@ -70,7 +73,7 @@ final class ConcatAudio: Sendable {
                 if clip.hasAudio, from < to {
                     if decoders[k] == nil {
                         decoders[k] = try AudioDecoder(path: clip.path, stream: clip.media.audio!, start: clip.start,
-                                                       sampleRate: layout.sampleRate, channels: channels)
+                                                       sampleRate: layout.sampleRate, channels: channels, cancellation: cancellation)
                     }
                     let count = (to - from) * channels
                     try scratch.withUnsafeMutableBufferPointer { buffer in

@@ -36,7 +36,7 @@ final class ClipFrames {
     /// - Parameter atKeyframe: `time` is at a keyframe of the source (a smart render's piece
     ///   starts there): decoding starts exactly there, with no frames before it.
     init(_ clip: ConcatClip, from time: Double = 0, width: Int, height: Int, resize: ResizeMode, pixelFormat: RawPixelFormat = .rgba,
-         atKeyframe: Bool = false) throws {
+         atKeyframe: Bool = false, cancellation: Cancellation? = nil) throws {
         self.clip = clip
         let margin = max(3 / (clip.video.fps > 0 ? clip.video.fps : 30), 0.05)
         let exact = atKeyframe && !clip.isStill && time > 0
@@ -46,7 +46,8 @@ final class ClipFrames {
             ? "it has no frame after \(MessageText.seconds(clip.start))" : "it has no video frames")
         let decoder = try TimedVideoDecoder(path: clip.path, stream: clip.video, start: clip.start + offset, width: width,
                                             height: height, resize: resize, frameLimit: clip.isStill ? 1 : nil,
-                                            pixelFormat: clip.isStill ? .rgba : pixelFormat, startsAtKeyframe: exact)
+                                            pixelFormat: clip.isStill ? .rgba : pixelFormat, startsAtKeyframe: exact,
+                                            cancellation: cancellation)
         if clip.isStill {
             let pixels = UnsafeMutableRawBufferPointer.allocate(byteCount: decoder.frameByteCount, alignment: 64)
             defer { decoder.close() }

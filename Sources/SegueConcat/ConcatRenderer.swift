@@ -2,8 +2,8 @@
 // (straight from its decoder to the encoder) or, during cut k, the transition rendered on the GPU
 // between the two clips' moving frames; the sound is mixed on a second thread into the encoder's
 // sound pipe. Decoders and the encoder are ffmpeg subprocesses; at most two clips decode at once,
-// so memory stays flat however long the output. A failure (or Ctrl-C, through TemporaryFiles)
-// leaves no output file.
+// so memory stays flat however long the output. A failure (or a cancellation, through the
+// `Cancellation` given) leaves no output file.
 import Foundation
 import SegueAnimation
 import SegueCore
@@ -63,6 +63,8 @@ public final class ConcatRenderer {
     /// The sound's rate and channels.
     public let audioLayout: AudioLayout
     private let makeContext: () throws -> GPUContext
+    /// Stops the render from outside: its `cancel()` kills the encoders and removes the temporaries.
+    let cancellation: Cancellation?
     private var context: GPUContext?
     private let contextLock = NSLock()
     /// Where the last render's time went.
@@ -73,10 +75,13 @@ public final class ConcatRenderer {
     ///   - context: gives the GPU for transitions; called only when the first transition is
     ///     reached (an edit of hard cuts needs no GPU). Default: a context of its own on the
     ///     preferred device, without a disk cache for shaders.
+    ///   - cancellation: its `cancel()` (from any thread) stops the render: `render` then throws
+    ///     `MediaError.cancelled` and the output is not created.
     /// - Throws: `MediaError.unknownOutputFormat`, `.encodingFailed` for settings that do not fit
     ///   the container.
     public init(_ concatenation: Concatenation, output: String, settings: VideoSettings = VideoSettings(),
-                audioLayout: AudioLayout = .standard, context: @escaping () throws -> GPUContext = { try GPUContext() }) throws {
+                audioLayout: AudioLayout = .standard, context: @escaping () throws -> GPUContext = { try GPUContext() },
+                cancellation: Cancellation? = nil) throws {
         guard let format = VideoFormat(pathExtensionOf: output) else {
             throw MediaError.unknownOutputFormat(path: output, supported: VideoFormat.extensions)
         }
@@ -90,6 +95,7 @@ public final class ConcatRenderer {
         self.settings = settings
         self.audioLayout = audioLayout
         makeContext = context
+        self.cancellation = cancellation
     }
 
     /// Renders the whole output, calling `progress` after each frame.
@@ -100,7 +106,8 @@ public final class ConcatRenderer {
         timings = ConcatTimings()
         let layout = pictureLayout(for: settings)
         let encoder = try VideoEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format,
-                                       settings: settings, input: layout == .yuv420p ? .yuv420 : .opaqueRGBA, audio: audioLayout)
+                                       settings: settings, input: layout == .yuv420p ? .yuv420 : .opaqueRGBA, audio: audioLayout,
+                                       cancellation: cancellation)
         try withSound(encoder) {
             let picture = try renderPicture(into: encoder, frames: 0..<c.frameCount, layout: layout) { done in
                 progress(ConcatProgress(framesDone: done, frameCount: c.frameCount))
@@ -115,7 +122,7 @@ public final class ConcatRenderer {
         let audioError = Locked<Error?>(nil)
         let audioDone = DispatchSemaphore(value: 0)
         if let writer = encoder.audioWriter() {
-            let audio = ConcatAudio(concatenation, layout: audioLayout)
+            let audio = ConcatAudio(concatenation, layout: audioLayout, cancellation: cancellation)
             do {
                 try WorkerThread.start(for: output) {
                     do { try audio.run(into: writer) } catch {
@@ -141,6 +148,7 @@ public final class ConcatRenderer {
             let cause = audioError.withLock { $0 }
             encoder.cancel()
             audioDone.wait()
+            if cancellation?.isCancelled == true { throw MediaError.cancelled(path: output) }
             throw encoder.writeFailure ?? cause ?? error
         }
         // ffmpeg ended well, so it read the sound to its end: the mix closed its stream without an
@@ -194,7 +202,7 @@ public final class ConcatRenderer {
         func source(_ k: Int, at time: Double) throws -> ClipFrames {
             if let s = sources[k] { return s }
             let s = try ClipFrames(c.clips[k], from: time, width: c.width, height: c.height, resize: c.resize, pixelFormat: layout,
-                                   atKeyframe: first && k == keyframeClip)
+                                   atKeyframe: first && k == keyframeClip, cancellation: cancellation)
             sources[k] = s
             return s
         }

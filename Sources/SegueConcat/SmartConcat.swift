@@ -52,10 +52,10 @@ extension ConcatRenderer {
         let c = concatenation
         timings = ConcatTimings()
         var clock = Stopwatch()
-        let directory = try Self.makeTemporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer {
             try? FileManager.default.removeItem(atPath: directory)
-            TemporaryFiles.unregister(directory)
+            cancellation?.unregister(directory)
         }
         // 1–2: video-only copies and their keyframes (each clip's ffmpeg and ffprobe at once).
         let prepared = concurrentMap(c.clips.indices) { k -> Result<(String, VideoPackets), Error> in
@@ -63,8 +63,8 @@ extension ConcatRenderer {
                 let clip = c.clips[k]
                 let copy = directory + "/source-\(k).mp4"
                 try FFmpeg.run(["-i", FFmpeg.fileArgument(clip.path), "-map", "0:\(clip.video.index)", "-c", "copy", "-an", "-sn", "-dn",
-                                "-f", "mp4", FFmpeg.fileArgument(copy)], for: clip.path)
-                return (copy, try MediaProbe.videoPackets(path: copy))
+                                "-f", "mp4", FFmpeg.fileArgument(copy)], for: clip.path, cancellation: cancellation)
+                return (copy, try MediaProbe.videoPackets(path: copy, cancellation: cancellation))
             }
         }
         var copies: [String] = [], keyframes: [[Int]] = [], counts: [Int] = [], packets: [VideoPackets] = []
@@ -136,7 +136,7 @@ extension ConcatRenderer {
         let layout = pictureLayout(for: matched)
         let soundPath = directory + "/sound.mp4"
         let sound = try VideoEncoder(path: soundPath, width: c.width, height: c.height, fps: c.fps, format: .mp4, settings: settings,
-                                     input: .soundOnly, audio: audioLayout)
+                                     input: .soundOnly, audio: audioLayout, cancellation: cancellation)
         try withSound(sound) {
             try renderPieces(rendered, settings: matched, layout: layout, total: plan.renderedFrames, progress: progress)
         }
@@ -146,7 +146,7 @@ extension ConcatRenderer {
         _ = clock.lap()
         let encoder = try VideoEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format, settings: settings,
                                        input: .copy(inputArguments: ["-f", "concat", "-safe", "0", "-i", FFmpeg.fileArgument(listPath)]),
-                                       copiedSound: soundPath, duration: Double(c.frameCount) / c.fps)
+                                       copiedSound: soundPath, duration: Double(c.frameCount) / c.fps, cancellation: cancellation)
         try encoder.finish()
         timings.smartJoin = clock.lap()
         return SmartReport(fallbackReason: nil, plan: plan)
@@ -170,7 +170,7 @@ extension ConcatRenderer {
             Result {
                 let piece = pieces[n]
                 let encoder = try VideoEncoder(path: piece.path, width: c.width, height: c.height, fps: c.fps, format: .mp4,
-                                               settings: settings, input: layout == .yuv420p ? .yuv420 : .opaqueRGBA)
+                                               settings: settings, input: layout == .yuv420p ? .yuv420 : .opaqueRGBA, cancellation: cancellation)
                 do {
                     var previous = 0
                     let timings = try renderPicture(into: encoder, frames: piece.frames, layout: layout, keyframeClip: piece.keyframeClip) { count in
@@ -222,10 +222,10 @@ extension ConcatRenderer {
         return nil
     }
 
-    private static func makeTemporaryDirectory() throws -> String {
+    private func makeTemporaryDirectory() throws -> String {
         let path = NSTemporaryDirectory() + "/segue-smart-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        TemporaryFiles.register(path)
+        cancellation?.register(path)
         return path
     }
 }

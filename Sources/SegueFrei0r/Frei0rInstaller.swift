@@ -26,16 +26,19 @@ public struct Frei0rInstaller: Sendable {
     /// Opens the GPU that compiles the files' shaders before their plugins are written (called
     /// only when there are files); nil skips the check.
     public let compiler: (@Sendable () throws -> GPUContext)?
+    /// Stops the installation from outside: a plugin being written is then removed, never half there.
+    public let cancellation: Cancellation?
 
     /// An installation of the built-ins and `files`.
     public init(directory: String, kdenliveDirectory: String? = nil, library: String, template: String, files: [String] = [],
-                compiler: (@Sendable () throws -> GPUContext)? = nil) {
+                compiler: (@Sendable () throws -> GPUContext)? = nil, cancellation: Cancellation? = nil) {
         self.directory = directory
         self.kdenliveDirectory = kdenliveDirectory
         self.library = library
         self.template = template
         self.files = files
         self.compiler = compiler
+        self.cancellation = cancellation
     }
 
     /// The default plugin directory: `$HOME/.frei0r-1/lib`, which MLT and GStreamer search.
@@ -88,14 +91,14 @@ public struct Frei0rInstaller: Sendable {
             for folder in ["transitions", "effects"] { try Self.makeDirectory(kdenliveDirectory + "/" + folder) }
         }
         for (plugin, bytes) in zip(plugins, images) {
-            try AtomicFile.write(to: pluginPath(plugin)) { (file: AtomicFile) throws(MediaError) in
+            try AtomicFile.write(to: pluginPath(plugin), cancellation: cancellation) { (file: AtomicFile) throws(MediaError) in
                 try file.write(bytes)
                 // A shared object, as hosts expect it: readable by everyone, executable.
                 chmod(file.temporaryPath, 0o755)
             }
             if let kdenliveDirectory {
                 let path = "\(kdenliveDirectory)/\(KdenliveDescription.folder(for: plugin))/\(KdenliveDescription.fileName(for: plugin))"
-                try AtomicFile.write(Array(KdenliveDescription.xml(for: plugin).utf8), to: path)
+                try AtomicFile.write(Array(KdenliveDescription.xml(for: plugin).utf8), to: path, cancellation: cancellation)
                 chmod(path, 0o644)
             }
         }

@@ -5,7 +5,7 @@
 /// A file written atomically: created as `.NAME.segue-tmp-<pid>-<random>` next to `path`,
 /// renamed onto `path` by `commit()`. Any failure, `discard()`, or dropping the object before
 /// `commit()` removes the temporary and leaves the destination untouched. While open, the
-/// temporary is registered with `TemporaryFiles`, so an interrupt removes it too.
+/// temporary is registered with the `Cancellation` given, so cancelling removes it too.
 ///
 /// Not thread-safe: use one `AtomicFile` from one thread at a time.
 public final class AtomicFile {
@@ -17,10 +17,10 @@ public final class AtomicFile {
     private let staged: StagedOutput
     private var finished = false
 
-    /// Creates the temporary file for `path`.
+    /// Creates the temporary file for `path`, registered with `cancellation`.
     /// - Throws: `.unwritable` when the directory is missing, not writable, or `path` is a directory.
-    public init(path: String) throws(MediaError) {
-        staged = try StagedOutput(file: path)
+    public init(path: String, cancellation: Cancellation? = nil) throws(MediaError) {
+        staged = try StagedOutput(file: path, cancellation: cancellation)
     }
 
     // MARK: - Writing
@@ -58,17 +58,18 @@ public final class AtomicFile {
 
     /// Writes `bytes` to `path` atomically.
     /// - Throws: `.unwritable` or `.incompleteOutput`; on failure `path` is untouched and no temporary remains.
-    public static func write(_ bytes: [UInt8], to path: String) throws(MediaError) {
-        try write(to: path) { (file) throws(MediaError) in try file.write(bytes) }
+    public static func write(_ bytes: [UInt8], to path: String, cancellation: Cancellation? = nil) throws(MediaError) {
+        try write(to: path, cancellation: cancellation) { (file) throws(MediaError) in try file.write(bytes) }
     }
 
     /// Opens `path` atomically, lets `body` write to it, and commits when `body` returns.
     /// If `body` throws, the temporary is removed, `path` is untouched and the error is rethrown.
-    /// The write never overlaps an interrupt's cleanup (see `TemporaryFiles.whileAcceptingWrites`).
-    public static func write(to path: String, _ body: (AtomicFile) throws(MediaError) -> Void) throws(MediaError) {
+    /// The write never overlaps `cancellation`'s cleanup (after it: `.cancelled`).
+    public static func write(to path: String, cancellation: Cancellation? = nil,
+                             _ body: (AtomicFile) throws(MediaError) -> Void) throws(MediaError) {
         do {
-            try TemporaryFiles.whileAcceptingWrites(path: path) { () throws -> Void in
-                try writeAndCommit(path, body)
+            try cancellation.whileAcceptingWrites(path: path) { () throws -> Void in
+                try writeAndCommit(path, cancellation, body)
             }
         } catch let error as MediaError {
             throw error
@@ -78,8 +79,9 @@ public final class AtomicFile {
     }
 
     /// Opens `path` atomically, runs `body` and commits (or discards on a throw).
-    private static func writeAndCommit(_ path: String, _ body: (AtomicFile) throws(MediaError) -> Void) throws(MediaError) {
-        let file = try AtomicFile(path: path)
+    private static func writeAndCommit(_ path: String, _ cancellation: Cancellation?,
+                                       _ body: (AtomicFile) throws(MediaError) -> Void) throws(MediaError) {
+        let file = try AtomicFile(path: path, cancellation: cancellation)
         do throws(MediaError) {
             try body(file)
         } catch {

@@ -25,8 +25,10 @@ public final class AudioDecoder {
     private var tool: ToolProcess?
 
     /// Starts decoding the audio stream `stream` of `path` from `start` seconds.
-    /// - Throws: `.ffmpegNotFound`.
-    public init(path: String, stream: AudioStreamInfo, start: Double = 0, sampleRate: Int, channels: Int) throws(MediaError) {
+    /// - Parameter cancellation: its `cancel()` kills the decoder (the next read then ends early).
+    /// - Throws: `.ffmpegNotFound`, `.cancelled`.
+    public init(path: String, stream: AudioStreamInfo, start: Double = 0, sampleRate: Int, channels: Int,
+                cancellation: Cancellation? = nil) throws(MediaError) {
         precondition(start.isFinite && start >= 0 && sampleRate > 0 && (1...8).contains(channels))
         let ffmpeg = try FFmpeg.ffmpegExecutable(for: path)
         self.path = path
@@ -42,7 +44,8 @@ public final class AudioDecoder {
         }
         arguments += ["-i", FFmpeg.fileArgument(path), "-map", "0:\(stream.index)", "-vn", "-sn", "-dn", "-af", filters,
                       "-ar", String(sampleRate), "-ac", String(channels), "-f", "f32le", "pipe:1"]
-        tool = try ToolProcess(executable: ffmpeg, arguments: arguments, pipeInput: false, pipeOutput: true, path: path)
+        tool = try ToolProcess(executable: ffmpeg, arguments: arguments, pipeInput: false, pipeOutput: true, path: path,
+                               cancellation: cancellation)
     }
 
     deinit { close() }

@@ -75,13 +75,14 @@ public enum FFmpeg {
 
     /// Runs ffmpeg to completion with `arguments` (after `-hide_banner -loglevel error -nostdin
     /// -y`), with no pipes but its stderr: stream copies, remuxes, generated clips. Paths in the
-    /// arguments go through `fileArgument(_:)`. The child is registered for Ctrl-C.
+    /// arguments go through `fileArgument(_:)`. The child is registered with `cancellation`.
     /// - Parameter path: the file the work is about, named in errors.
-    /// - Throws: `.ffmpegNotFound`, `.systemLimit`, `.ffmpegFailed` with ffmpeg's stderr.
-    public static func run(_ arguments: [String], for path: String) throws(MediaError) {
+    /// - Throws: `.ffmpegNotFound`, `.systemLimit`, `.ffmpegFailed` with ffmpeg's stderr,
+    ///   `.cancelled`.
+    public static func run(_ arguments: [String], for path: String, cancellation: Cancellation? = nil) throws(MediaError) {
         let executable = try ffmpegExecutable(for: path)
         let tool = try ToolProcess(executable: executable, arguments: ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments,
-                                   pipeInput: false, pipeOutput: false, path: path)
+                                   pipeInput: false, pipeOutput: false, path: path, cancellation: cancellation)
         let (status, stderr) = tool.wait()
         guard status == 0 else { throw .ffmpegFailed(path: path, status: status, stderr: stderr) }
     }

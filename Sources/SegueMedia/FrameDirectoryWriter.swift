@@ -19,14 +19,16 @@ public final class FrameDirectoryWriter {
     public let compression: PNGCompression
     /// The index the next frame gets; also the number of frames written when starting at 0.
     public private(set) var nextIndex: Int
+    private let cancellation: Cancellation?
 
     /// Prepares to write frames into `directory`, creating it (and its parents) if needed.
     /// - Parameters:
     ///   - startIndex: The number of the first frame.
     ///   - compression: `.fast` trades file size for speed, for frames that are read back.
+    ///   - cancellation: each frame's temporary is registered with it while written.
     /// - Throws: `.unwritable` when the directory cannot be created or a file is in the way.
     public init(directory: String, prefix: String = "frame-", digits: Int = 5, startIndex: Int = 0,
-                compression: PNGCompression = .default) throws(MediaError) {
+                compression: PNGCompression = .default, cancellation: Cancellation? = nil) throws(MediaError) {
         precondition(digits > 0 && startIndex >= 0, "digits must be positive and startIndex non-negative")
         if let code = FileIO.makeDirectories(directory) {
             throw .unwritable(path: directory, reason: code == EEXIST || code == ENOTDIR
@@ -37,6 +39,7 @@ public final class FrameDirectoryWriter {
         self.digits = digits
         self.compression = compression
         self.nextIndex = startIndex
+        self.cancellation = cancellation
     }
 
     /// The path of frame `index` (`DIR/frame-00042.png`).
@@ -52,7 +55,7 @@ public final class FrameDirectoryWriter {
     public func append(_ image: Image) throws(MediaError) -> String {
         let path = path(forFrame: nextIndex)
         let bytes = try ImageFile.encodePNG(image, compression: compression, path: path)
-        try AtomicFile.write(bytes, to: path)
+        try AtomicFile.write(bytes, to: path, cancellation: cancellation)
         nextIndex += 1
         return path
     }
@@ -64,7 +67,7 @@ public final class FrameDirectoryWriter {
         let path = path(forFrame: nextIndex)
         let bytes = try PNGCodec.encode(straightRGBA: straightRGBA, width: width, height: height,
                                         compression: compression, path: path)
-        try AtomicFile.write(bytes, to: path)
+        try AtomicFile.write(bytes, to: path, cancellation: cancellation)
         nextIndex += 1
         return path
     }

@@ -65,13 +65,15 @@ public enum ImageFile {
     ///   - path: The destination; an existing file is replaced only once the new one is complete.
     ///   - format: The format, or nil to take it from the extension (`.png`, `.jpg`, `.jpeg`).
     ///   - quality: JPEG quality, 1...100 (ignored for PNG).
-    /// - Throws: `.unknownOutputFormat`, `.unwritable`, `.writeFailed`, `.encodingFailed`.
-    public static func write(_ image: Image, to path: String, format: ImageFormat? = nil, quality: Int = 92) throws(MediaError) {
+    ///   - cancellation: registers the temporary with it (its `cancel()` removes it).
+    /// - Throws: `.unknownOutputFormat`, `.unwritable`, `.writeFailed`, `.encodingFailed`, `.cancelled`.
+    public static func write(_ image: Image, to path: String, format: ImageFormat? = nil, quality: Int = 92,
+                             cancellation: Cancellation? = nil) throws(MediaError) {
         guard let format = format ?? ImageFormat(pathExtensionOf: path) else {
             throw .unknownOutputFormat(path: path, supported: ImageFormat.extensions)
         }
         // Open the temporary first: a missing directory is reported before any encoding work.
-        try AtomicFile.write(to: path) { (file) throws(MediaError) in
+        try AtomicFile.write(to: path, cancellation: cancellation) { (file) throws(MediaError) in
             let bytes = switch format {
             case .png: try encodePNG(image, path: path)
             case .jpeg: try encodeJPEG(image, quality: quality, path: path)

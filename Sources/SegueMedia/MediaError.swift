@@ -41,7 +41,7 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
     /// A file output could not be completed: a full disk or an I/O error while Segue or ffmpeg
     /// wrote it, or a file ffmpeg wrote that is not whole; nothing was published at `path`.
     case incompleteOutput(path: String, reason: String)
-    /// Not written: the program stopped Segue's work (`TemporaryFiles.cancelAll()`, a Ctrl-C).
+    /// Not written: the work was cancelled (`Cancellation.cancel()`: a host's cancel button, a Ctrl-C).
     case cancelled(path: String)
 
     /// The file the error is about.

@@ -132,13 +132,14 @@ public enum MediaProbe {
     /// The packets of the first video stream, in file (decode) order: timestamps in the stream's
     /// time base, whether each is a keyframe, and where it lies in the file. Reads the container
     /// only (no decoding).
-    /// - Throws: `.invalidVideo` when ffprobe cannot read the file.
-    public static func videoPackets(path: String) throws(MediaError) -> VideoPackets {
+    /// - Parameter cancellation: its `cancel()` kills ffprobe.
+    /// - Throws: `.invalidVideo` when ffprobe cannot read the file, `.cancelled`.
+    public static func videoPackets(path: String, cancellation: Cancellation? = nil) throws(MediaError) -> VideoPackets {
         try checkReadable(path)
         let ffprobe = try FFmpeg.ffprobeExecutable(for: path)
         let result = try ToolProcess.run(executable: ffprobe, arguments: [
             "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=time_base:packet=pts,dts,size,pos,flags", "-of", "csv=p=0", FFmpeg.fileArgument(path),
-        ], path: path)
+        ], path: path, cancellation: cancellation)
         guard result.status == 0 else {
             throw .invalidVideo(path: path, reason: lastLine(result.stderr, dropping: path) ?? "ffprobe exited with status \(result.status)")
         }

@@ -1,7 +1,7 @@
 // Every file and directory Segue writes is staged: made under a hidden temporary name beside its
-// destination, registered with `TemporaryFiles` (so Ctrl-C removes it), and published by
-// `AtomicPublish` (flush, rename) only when complete. A failure, a cancel or an interrupt leaves
-// the destination as it was.
+// destination, registered with the caller's `Cancellation` (whose `cancel()` removes it), and
+// published by `AtomicPublish` (flush, rename) only when complete. A failure, a cancellation or an
+// interrupt leaves the destination as it was.
 
 #if canImport(Glibc)
 import Glibc
@@ -23,11 +23,14 @@ package final class StagedOutput {
     package private(set) var descriptor: Int32
     private let isDirectory: Bool
     private var finished = false
+    private let cancellation: Cancellation?
 
     /// Creates an empty temporary file for `path`, open for writing.
-    /// - Parameter suffix: added to the temporary name (`.mp4`, so ffmpeg can tell the format).
+    /// - Parameters:
+    ///   - suffix: added to the temporary name (`.mp4`, so ffmpeg can tell the format).
+    ///   - cancellation: registers the temporary with it (its `cancel()` removes it).
     /// - Throws: `.unwritable` when `path` is a directory or the file cannot be created.
-    package init(file path: String, suffix: String = "") throws(MediaError) {
+    package init(file path: String, suffix: String = "", cancellation: Cancellation? = nil) throws(MediaError) {
         if FileIO.isDirectory(path) { throw .unwritable(path: path, reason: "it is a directory; give a file name") }
         let temporary = AtomicPublish.temporaryPath(for: path, suffix: suffix)
         do {
@@ -38,13 +41,14 @@ package final class StagedOutput {
         self.path = path
         temporaryPath = temporary
         isDirectory = false
-        TemporaryFiles.register(temporary)
+        self.cancellation = cancellation
+        cancellation?.register(temporary)
     }
 
     /// Creates an empty temporary directory for `path`, which replaces whatever directory is
-    /// at `path` when published.
+    /// at `path` when published; registered with `cancellation` (its `cancel()` removes it).
     /// - Throws: `.unwritable` when the directory cannot be created.
-    package init(directory path: String) throws(MediaError) {
+    package init(directory path: String, cancellation: Cancellation? = nil) throws(MediaError) {
         let temporary = AtomicPublish.temporaryPath(for: path)
         do {
             try AtomicPublish.createDirectory(temporary)
@@ -55,7 +59,8 @@ package final class StagedOutput {
         temporaryPath = temporary
         descriptor = -1
         isDirectory = true
-        TemporaryFiles.register(temporary)
+        self.cancellation = cancellation
+        cancellation?.register(temporary)
     }
 
     deinit { discard() }
@@ -67,13 +72,13 @@ package final class StagedOutput {
     }
 
     /// Flushes the output and renames it onto `path` (a directory replaces the one there whole),
-    /// never overlapping `TemporaryFiles.cancelAll()` (after it: `.cancelled`).
+    /// never overlapping the cancellation's `cancel()` (after it: `.cancelled`).
     /// - Throws: `.incompleteOutput` when the flush fails (a full disk), `.unwritable` when the
     ///   rename does; the temporary is then removed and `path` left as it was.
     package func publish() throws(MediaError) {
         precondition(!finished, "a staged output published after publish() or discard()")
         do {
-            try TemporaryFiles.whileAcceptingWrites(path: path) { () throws -> Void in
+            try cancellation.whileAcceptingWrites(path: path) { () throws -> Void in
                 if isDirectory {
                     try AtomicPublish.publishDirectory(temporaryPath, to: path)
                 } else {
@@ -96,7 +101,7 @@ package final class StagedOutput {
             throw (error as? MediaError) ?? .writeFailed(path: path, reason: "\(error)")
         }
         finished = true
-        TemporaryFiles.unregister(temporaryPath)
+        cancellation?.unregister(temporaryPath)
     }
 
     /// Removes the temporary; `path` is left as it was. Does nothing after `publish()`.
@@ -105,6 +110,6 @@ package final class StagedOutput {
         finished = true
         closeDescriptor()
         AtomicPublish.remove(temporaryPath)
-        TemporaryFiles.unregister(temporaryPath)
+        cancellation?.unregister(temporaryPath)
     }
 }

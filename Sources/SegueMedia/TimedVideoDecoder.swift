@@ -61,9 +61,11 @@ public final class TimedVideoDecoder {
     ///     dropping the frames before `start`, which an accurate seek from the previous keyframe
     ///     does). Were it not a keyframe, the frames from the keyframe before come first, with
     ///     negative times. Timestamps still count from `start`.
-    /// - Throws: `.ffmpegNotFound`, `.imageTooLarge`.
+    ///   - cancellation: its `cancel()` kills the decoder (the next read then ends early).
+    /// - Throws: `.ffmpegNotFound`, `.imageTooLarge`, `.cancelled`.
     public init(path: String, stream: VideoStreamInfo, start: Double = 0, width: Int, height: Int, resize: ResizeMode,
-                frameLimit: Int? = nil, pixelFormat: RawPixelFormat = .rgba, startsAtKeyframe: Bool = false) throws(MediaError) {
+                frameLimit: Int? = nil, pixelFormat: RawPixelFormat = .rgba, startsAtKeyframe: Bool = false,
+                cancellation: Cancellation? = nil) throws(MediaError) {
         precondition(start.isFinite && start >= 0, "start must be ≥ 0")
         precondition(pixelFormat == .rgba || (width % 2 == 0 && height % 2 == 0), "4:2:0 frames need an even size")
         if let problem = MediaError.sizeProblem(width: width, height: height, path: path) { throw problem }
@@ -92,7 +94,7 @@ public final class TimedVideoDecoder {
         let queue = TimestampQueue()
         timestamps = queue
         tool = try ToolProcess(executable: ffmpeg, arguments: arguments, pipeInput: false, pipeOutput: true, path: path,
-                               stderrLines: { line in queue.offer(line) })
+                               stderrLines: { line in queue.offer(line) }, cancellation: cancellation)
     }
 
     /// Probes `path` and decodes its first video stream at its display size, as straight-alpha

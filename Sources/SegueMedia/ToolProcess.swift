@@ -12,8 +12,8 @@
 // and when descriptors run out the run loop or libdispatch traps instead of failing. And waiting
 // is a plain `waitpid`. As with `Process`, the child gets only its stdin, stdout and stderr (every
 // other descriptor is closed: ours are close-on-exec, and `closefrom` covers a host's), and runs
-// in its own process group, so a terminal's Ctrl-C reaches only Segue (whose interrupt handler
-// kills registered children).
+// in its own process group, so a terminal's Ctrl-C reaches only Segue (the `Cancellation` a child is
+// registered with kills it).
 
 import Foundation
 
@@ -32,14 +32,18 @@ final class ToolProcess {
     /// Whether the child has been reaped (its pid may then belong to another process).
     private let reaped = Locked(false)
     private var result: (status: Int32, stderr: String)?
+    /// The token the child is registered with (killed by its `cancel()`), if any.
+    private let cancellation: Cancellation?
 
     /// Starts `executable` with `arguments`.
     /// - Parameter stderrLines: called on the draining thread with each complete stderr line;
     ///   a line for which it returns true is consumed (not kept for error messages).
+    /// - Parameter cancellation: registers the child with it, so its `cancel()` kills the child.
     /// - Throws: `.ffmpegNotFound` when the executable cannot be run; `.systemLimit` when a pipe,
-    ///   the process or the draining thread cannot be made (too many open files, no memory).
+    ///   the process or the draining thread cannot be made (too many open files, no memory);
+    ///   `.cancelled` when `cancellation` was cancelled (nothing is started).
     init(executable: String, arguments: [String], pipeInput: Bool, pipeOutput: Bool, path: String,
-         stderrLines: (@Sendable (Substring) -> Bool)? = nil) throws(MediaError) {
+         stderrLines: (@Sendable (Substring) -> Bool)? = nil, cancellation: Cancellation? = nil) throws(MediaError) {
         var opened: [Int32] = []
         func closeAll() { for fd in opened { _ = close(fd) } }
         func makePipe() throws(MediaError) -> (read: Int32, write: Int32) {
@@ -55,8 +59,8 @@ final class ToolProcess {
         let stdinPipe = pipeInput ? try makePipe() : nil
         let stdoutPipe = pipeOutput ? try makePipe() : nil
         let stderrPipe = try makePipe()
-        // Spawned and registered as one step that never overlaps an interrupt's cleanup.
-        guard let spawned = TemporaryFiles.launch({
+        // Spawned and registered as one step that never overlaps a cancellation's cleanup.
+        guard let spawned = cancellation.launch({
             Self.spawn(executable: executable, arguments: arguments,
                        stdin: stdinPipe?.read, stdout: stdoutPipe?.write, stderr: stderrPipe.write)
         }) else {
@@ -80,11 +84,12 @@ final class ToolProcess {
             FileIO.send(SIGKILL, to: pid)
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            TemporaryFiles.unregister(process: pid)
+            cancellation?.unregister(process: pid)
             throw error
         }
         self.path = path
         self.pid = pid
+        self.cancellation = cancellation
         input = stdinPipe?.write ?? -1
         output = stdoutPipe?.read ?? -1
         if input >= 0 { FileIO.enlargePipeBuffer(input) }
@@ -145,7 +150,7 @@ final class ToolProcess {
         // a process that took over the pid; then reap under the lock.
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
-        TemporaryFiles.unregister(process: pid)  // the interrupt handler must not kill it once reaped
+        cancellation?.unregister(process: pid)  // a cancellation must not kill it once reaped
         var raw: Int32 = 0
         reaped.withLock { reaped in
             while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
@@ -159,8 +164,10 @@ final class ToolProcess {
     }
 
     /// Runs a tool to completion, collecting stdout (for `ffprobe`).
-    static func run(executable: String, arguments: [String], path: String) throws(MediaError) -> (status: Int32, stdout: [UInt8], stderr: String) {
-        let tool = try ToolProcess(executable: executable, arguments: arguments, pipeInput: false, pipeOutput: true, path: path)
+    static func run(executable: String, arguments: [String], path: String,
+                    cancellation: Cancellation? = nil) throws(MediaError) -> (status: Int32, stdout: [UInt8], stderr: String) {
+        let tool = try ToolProcess(executable: executable, arguments: arguments, pipeInput: false, pipeOutput: true, path: path,
+                                   cancellation: cancellation)
         var collected = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

@@ -83,6 +83,8 @@ public final class VideoEncoder: @unchecked Sendable {
     private let staged: StagedOutput
     /// The sound's FIFO's directory, until it is removed.
     private var fifoDirectory: String?
+    /// The token the output and ffmpeg are registered with.
+    private let cancellation: Cancellation?
     private let cancelled = Locked(false)
     /// The length the output should have when its picture is copied.
     private let copiedDuration: Double?
@@ -101,11 +103,14 @@ public final class VideoEncoder: @unchecked Sendable {
     ///     copy`), instead of sound written through `audioWriter()`.
     ///   - duration: seconds the video lasts when its picture is copied (`.copy`), checked by
     ///     `finish()`; appended frames and written sound give the length otherwise.
+    ///   - cancellation: its `cancel()` kills ffmpeg and removes the temporaries; the encoder's
+    ///     next call then throws and nothing is published.
     /// - Throws: `.unknownOutputFormat`, `.encodingFailed` (settings that do not fit the
-    ///   container), `.imageTooLarge`, `.ffmpegNotFound`, `.unwritable` — all before anything
-    ///   is created at the destination.
+    ///   container), `.imageTooLarge`, `.ffmpegNotFound`, `.unwritable`, `.cancelled` — all
+    ///   before anything is created at the destination.
     public init(path: String, width: Int, height: Int, fps: Double, format: VideoFormat? = nil, settings: VideoSettings = VideoSettings(),
-                input: Input = .rgba, audio: AudioLayout? = nil, copiedSound: String? = nil, duration: Double? = nil) throws(MediaError) {
+                input: Input = .rgba, audio: AudioLayout? = nil, copiedSound: String? = nil, duration: Double? = nil,
+                cancellation: Cancellation? = nil) throws(MediaError) {
         precondition(fps.isFinite && fps > 0, "fps must be positive and finite")
         precondition(input != .soundOnly || copiedSound == nil, "a sound-only file encodes its sound")
         guard let format = format ?? VideoFormat(pathExtensionOf: path) else {
@@ -116,7 +121,7 @@ public final class VideoEncoder: @unchecked Sendable {
         let executable = try FFmpeg.ffmpegExecutable(for: path)
         let audio = format.hasAudio && copiedSound == nil ? audio : nil
         precondition(input != .soundOnly || audio != nil, "a video needs a picture or a sound")
-        let staged = try StagedOutput(file: path, suffix: "." + format.fileExtension)
+        let staged = try StagedOutput(file: path, suffix: "." + format.fileExtension, cancellation: cancellation)
         var fifoDirectory: String?
         if let audio {
             precondition(audio.sampleRate > 0 && (1...8).contains(audio.channels), "invalid audio layout")
@@ -127,7 +132,7 @@ public final class VideoEncoder: @unchecked Sendable {
                 if let dir { rmdir(dir) }
                 throw .unwritable(path: path, reason: "cannot create a pipe for the sound in \(NSTemporaryDirectory()): \(FileIO.message(code))")
             }
-            TemporaryFiles.register(dir)
+            cancellation?.register(dir)
             fifoDirectory = dir
         }
         self.path = path
@@ -139,6 +144,7 @@ public final class VideoEncoder: @unchecked Sendable {
         self.audio = audio
         self.staged = staged
         self.fifoDirectory = fifoDirectory
+        self.cancellation = cancellation
         keepsAlpha = input == .rgba && settings.codec(for: format).keepsAlpha
         copiedDuration = duration
         copiesSound = copiedSound != nil
@@ -148,11 +154,11 @@ public final class VideoEncoder: @unchecked Sendable {
         do {
             let watch = writeErrors
             process = try ToolProcess(executable: executable, arguments: arguments, pipeInput: input.isRaw, pipeOutput: false, path: path,
-                                      stderrLines: { watch.offer($0) })
+                                      stderrLines: { watch.offer($0) }, cancellation: cancellation)
             tool = process
         } catch {
             staged.discard()
-            Self.remove(fifoDirectory: fifoDirectory)
+            Self.remove(fifoDirectory: fifoDirectory, cancellation: cancellation)
             throw error
         }
     }
@@ -204,7 +210,8 @@ public final class VideoEncoder: @unchecked Sendable {
     /// Appends one frame as ffmpeg takes it: `width × height × 4` bytes of RGBA8 (straight alpha
     /// when the video keeps alpha), or 4:2:0 planes for `.yuv420`; rows top to bottom.
     /// - Throws: `.ffmpegFailed` (with ffmpeg's stderr) if ffmpeg stopped, `.incompleteOutput`
-    ///   for a write error it reported; the partial output is then removed.
+    ///   for a write error it reported, `.cancelled` after the cancellation's `cancel()`; the
+    ///   partial output is then removed.
     public func append(frame: UnsafeRawBufferPointer) throws(MediaError) {
         precondition(input.isRaw, "frames are appended only to a video made from raw frames")
         precondition(frame.count == (input == .yuv420 ? YUV420.byteCount(width: width, height: height) : width * height * 4),
@@ -215,6 +222,7 @@ public final class VideoEncoder: @unchecked Sendable {
             cancelled.withLock { $0 = true }
             let (status, stderr) = tool.wait()
             removeTemporaries()
+            if cancellation?.isCancelled == true { throw .cancelled(path: path) }  // the cancellation killed ffmpeg
             if let problem = writeErrors.problem { throw .incompleteOutput(path: path, reason: problem) }
             if status != 0 { throw .ffmpegFailed(path: path, status: status, stderr: stderr) }
             throw .writeFailed(path: path, reason: "ffmpeg stopped reading frames (\(FileIO.message(code)))")
@@ -285,7 +293,7 @@ public final class VideoEncoder: @unchecked Sendable {
         } catch {
             cancelled.withLock { $0 = true }
             removeTemporaries()
-            throw error
+            throw cancellation?.isCancelled == true ? .cancelled(path: path) : error
         }
         removeTemporaries()
     }
@@ -330,14 +338,14 @@ public final class VideoEncoder: @unchecked Sendable {
     /// Removes what is left: the unpublished output and the sound's FIFO.
     private func removeTemporaries() {
         staged.discard()
-        Self.remove(fifoDirectory: fifoDirectory)
+        Self.remove(fifoDirectory: fifoDirectory, cancellation: cancellation)
         fifoDirectory = nil
     }
 
-    private static func remove(fifoDirectory: String?) {
+    private static func remove(fifoDirectory: String?, cancellation: Cancellation?) {
         guard let fifoDirectory else { return }
         unlink(fifoDirectory + "/audio.f32")
         rmdir(fifoDirectory)
-        TemporaryFiles.unregister(fifoDirectory)
+        cancellation?.unregister(fifoDirectory)
     }
 }

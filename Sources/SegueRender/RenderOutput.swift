@@ -41,14 +41,18 @@ public protocol FrameSink: AnyObject {
 }
 
 /// Opens the sink for an output.
-/// - Parameter settings: the video's codec, preset and quality (default: the container's codec at
-///   its default quality, x264's medium 23 for an MP4).
+/// - Parameters:
+///   - settings: the video's codec, preset and quality (default: the container's codec at its
+///     default quality, x264's medium 23 for an MP4).
+///   - cancellation: its `cancel()` stops the output (ffmpeg killed, temporaries removed); the
+///     sink's next call then throws `MediaError.cancelled` and nothing is published.
 public func makeFrameSink(_ output: RenderOutput, width: Int, height: Int, fps: Double,
-                          settings: VideoSettings = VideoSettings()) throws -> FrameSink {
+                          settings: VideoSettings = VideoSettings(), cancellation: Cancellation? = nil) throws -> FrameSink {
     switch output {
-    case let .directory(path): return try DirectorySink(path: path, width: width, height: height)
+    case let .directory(path): return try DirectorySink(path: path, width: width, height: height, cancellation: cancellation)
     case .standardOutput: return RawSink(fd: STDOUT_FILENO, width: width, height: height)
-    case let .video(path, format): return try VideoSink(path: path, width: width, height: height, fps: fps, format: format, settings: settings)
+    case let .video(path, format):
+        return try VideoSink(path: path, width: width, height: height, fps: fps, format: format, settings: settings, cancellation: cancellation)
     }
 }
 
@@ -66,7 +70,7 @@ final class DirectorySink: FrameSink {
     private let writer: FrameDirectoryWriter
     private let straight: StraightAlphaBuffer
 
-    init(path: String, width: Int, height: Int) throws {
+    init(path: String, width: Int, height: Int, cancellation: Cancellation?) throws {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let parent = url.deletingLastPathComponent().path
         guard FileIO.isDirectory(parent) else { throw MediaError.unwritable(path: path, reason: "the directory '\(parent)' does not exist") }
@@ -83,7 +87,7 @@ final class DirectorySink: FrameSink {
         self.width = width
         self.height = height
         straight = StraightAlphaBuffer(byteCount: width * height * 4)
-        staged = try StagedOutput(directory: url.path)
+        staged = try StagedOutput(directory: url.path, cancellation: cancellation)
         writer = try FrameDirectoryWriter(directory: staged.temporaryPath)
     }
 
@@ -128,10 +132,11 @@ final class RawSink: FrameSink {
 final class VideoSink: FrameSink {
     let encoder: VideoEncoder
 
-    init(path: String, width: Int, height: Int, fps: Double, format: VideoFormat, settings: VideoSettings) throws {
+    init(path: String, width: Int, height: Int, fps: Double, format: VideoFormat, settings: VideoSettings, cancellation: Cancellation?) throws {
         let codec = settings.codec(for: format)
         let yuv = width % 2 == 0 && height % 2 == 0 && !codec.keepsAlpha && codec.pixelFormat == "yuv420p"
-        encoder = try VideoEncoder(path: path, width: width, height: height, fps: fps, format: format, settings: settings, input: yuv ? .yuv420 : .rgba)
+        encoder = try VideoEncoder(path: path, width: width, height: height, fps: fps, format: format, settings: settings, input: yuv ? .yuv420 : .rgba,
+                                   cancellation: cancellation)
     }
 
     func write(frame index: Int, pixels: UnsafeRawBufferPointer) throws {

@@ -39,13 +39,16 @@ public struct ConcatBenchmark {
     /// The x264 preset and CRF of every encode.
     public let preset: String, crf: Int
     private let context: () throws -> GPUContext
+    /// Stops the benchmark from outside (its scratch directory and renders are registered with it).
+    private let cancellation: Cancellation?
 
     /// A benchmark; `context` gives the GPU for the transitions.
     /// - Throws: `MediaError.encodingFailed` for a preset or CRF x264 does not take.
     public init(width: Int = 1920, height: Int = 1080, fps: Int = 30, clipSeconds: Int = 10, preset: String = "veryfast", crf: Int = 23,
-                context: @escaping () throws -> GPUContext) throws {
+                context: @escaping () throws -> GPUContext, cancellation: Cancellation? = nil) throws {
         try VideoSettings(preset: preset, crf: crf).validate(for: .mp4, path: "bench.mp4")
         (self.width, self.height, self.fps, self.clipSeconds, self.preset, self.crf, self.context) = (width, height, fps, clipSeconds, preset, crf, context)
+        self.cancellation = cancellation
     }
 
     /// Makes the clips in a temporary directory, runs the three renders, removes everything.
@@ -53,8 +56,8 @@ public struct ConcatBenchmark {
     public func run(log: (String) -> Void = { _ in }) throws -> [Result] {
         let dir = NSTemporaryDirectory() + "/segue-concat-bench-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        TemporaryFiles.register(dir)
-        defer { try? FileManager.default.removeItem(atPath: dir); TemporaryFiles.unregister(dir) }
+        cancellation?.register(dir)
+        defer { try? FileManager.default.removeItem(atPath: dir); cancellation?.unregister(dir) }
         var clips: [String] = []
         for k in 0..<3 {
             let path = dir + "/clip\(k + 1).mp4"
@@ -65,7 +68,7 @@ public struct ConcatBenchmark {
                                   "-sc_threshold", "0", "-vf", "scale=out_color_matrix=bt709:out_range=tv", "-pix_fmt", "yuv420p",
                                   // Tagged as HD video is (cameras and phones tag it).
                                   "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
-                                  "-c:a", "aac", "-ac", "2", FFmpeg.fileArgument(path)], for: path)
+                                  "-c:a", "aac", "-ac", "2", FFmpeg.fileArgument(path)], for: path, cancellation: cancellation)
             clips.append(path)
         }
         var results: [Result] = []
@@ -78,20 +81,20 @@ public struct ConcatBenchmark {
         results.append(try measure("ffmpeg xfade") {
             try FFmpeg.run(["-i", FFmpeg.fileArgument(clips[0]), "-i", FFmpeg.fileArgument(clips[1]), "-i", FFmpeg.fileArgument(clips[2]), "-filter_complex", graph, "-map", "[v]", "-map", "[a]",
                                   "-c:v", "libx264", "-preset", preset, "-crf", String(crf), "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "192k",
-                                  "-movflags", "+faststart", FFmpeg.fileArgument(reference)], for: reference)
+                                  "-movflags", "+faststart", FFmpeg.fileArgument(reference)], for: reference, cancellation: cancellation)
             return (try MediaProbe.probe(path: reference).video?.frameCount ?? 0, nil, nil)
         })
         let concatenation = try Concatenation(spec: ConcatSpec(clips: clips.map { ClipSpec(path: $0) }, transition: CutSpec(effect: "fade", duration: 1)))
         let settings = VideoSettings(preset: preset, crf: crf)
         log("segue concat")
-        let full = try ConcatRenderer(concatenation, output: dir + "/full.mp4", settings: settings, context: context)
+        let full = try ConcatRenderer(concatenation, output: dir + "/full.mp4", settings: settings, context: context, cancellation: cancellation)
         results.append(try measure("segue full") {
             try full.render()
             return (concatenation.frameCount, full.timings, nil)
         })
         func smart(_ concatenation: Concatenation, _ mode: String, _ output: String) throws {
             log(mode)
-            let renderer = try ConcatRenderer(concatenation, output: dir + "/" + output, settings: settings, context: context)
+            let renderer = try ConcatRenderer(concatenation, output: dir + "/" + output, settings: settings, context: context, cancellation: cancellation)
             results.append(try measure(mode) {
                 let report = try renderer.renderSmart()
                 if let reason = report.fallbackReason { throw RenderError.invalidValue("the smart render fell back: \(reason)") }

@@ -30,16 +30,19 @@ public struct Demo {
     public let fps: Double
     /// The device.
     public let context: GPUContext
+    /// Stops the demo from outside (its files being written and encoders are registered with it).
+    public let cancellation: Cancellation?
 
     /// Progress values of the contact sheet's columns.
     public static let contactSheetColumns = [0, 0.25, 0.5, 0.75, 1.0]
 
     /// A demo.
     /// - Throws: `RenderError.invalidValue` for a scale outside (0, 4] or fps outside (0, 240].
-    public init(directory: String, scale: Double = 1, fps: Double = 30, context: GPUContext) throws {
+    public init(directory: String, scale: Double = 1, fps: Double = 30, context: GPUContext, cancellation: Cancellation? = nil) throws {
         guard scale.isFinite, scale > 0, scale <= 4 else { throw RenderError.invalidValue("--scale must be in (0, 4], got \(scale)") }
         guard fps.isFinite, fps > 0, fps <= 240 else { throw RenderError.invalidValue("--fps must be in (0, 240], got \(fps)") }
         (self.directory, self.scale, self.fps, self.context) = (directory, scale, fps, context)
+        self.cancellation = cancellation
     }
 
     /// The transitions the demo renders: Segue's own.
@@ -57,15 +60,16 @@ public struct Demo {
             throw MediaError.unwritable(path: directory, reason: code)
         }
         let from = SampleScreens.home(scale: scale), to = SampleScreens.detail(scale: scale)
-        try ImageFile.write(from, to: directory + "/sample-from.png")
-        try ImageFile.write(to, to: directory + "/sample-to.png")
+        try ImageFile.write(from, to: directory + "/sample-from.png", cancellation: cancellation)
+        try ImageFile.write(to, to: directory + "/sample-to.png", cancellation: cancellation)
         let videos = writesVideos
         var rows: [[Image]] = []
         for effect in Self.transitions {
             let destination = videos ? directory + "/\(effect.name).mp4" : directory + "/\(effect.name)"
             let renderer = try TransitionRenderer(effect: effect, from: from, to: to, context: context)
             let timeline = try Timeline(timing: try TransitionTiming(defaultFor: effect), fps: fps)
-            let sink = try makeFrameSink(try RenderOutput(path: destination), width: renderer.width, height: renderer.height, fps: fps)
+            let sink = try makeFrameSink(try RenderOutput(path: destination), width: renderer.width, height: renderer.height, fps: fps,
+                                         cancellation: cancellation)
             let start = DispatchTime.now()
             try renderer.render(timeline, to: sink)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
@@ -78,7 +82,7 @@ public struct Demo {
                 try small.frame(progress: p, time: p * effect.defaultDuration, duration: effect.defaultDuration)
             })
         }
-        try ImageFile.write(ContactSheet.compose(rows), to: directory + "/contact-sheet.png")
+        try ImageFile.write(ContactSheet.compose(rows), to: directory + "/contact-sheet.png", cancellation: cancellation)
 
         let small = SampleScreens.home(scale: scale / 2)
         let meshRenderer = try MeshSceneRenderer(from: small, context: context, framesInFlight: 1, antialiasing: true)
@@ -86,7 +90,7 @@ public struct Demo {
             let scene = try definition.scene(width: meshRenderer.layerWidth, height: meshRenderer.layerHeight)
             return try meshRenderer.frame(mesh: scene.mesh, appearance: scene.appearance)
         }
-        try ImageFile.write(ContactSheet.compose([row]), to: directory + "/meshes.png")
+        try ImageFile.write(ContactSheet.compose([row]), to: directory + "/meshes.png", cancellation: cancellation)
     }
 }
 

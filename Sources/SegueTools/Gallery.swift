@@ -42,9 +42,14 @@ public struct Gallery {
     /// Frames per second of the previews.
     public let fps: Double
 
+    /// Stops the gallery from outside: its `cancel()` kills the encoders and removes the staged site.
+    public let cancellation: Cancellation?
+
     /// A gallery.
-    public init(folders: [String], output: String, context: GPUContext, scale: Double = 0.5, fps: Double = 15) {
+    public init(folders: [String], output: String, context: GPUContext, scale: Double = 0.5, fps: Double = 15,
+                cancellation: Cancellation? = nil) {
         (self.folders, self.output, self.context, self.scale, self.fps) = (folders, output, context, scale, fps)
+        self.cancellation = cancellation
     }
 
     /// The effect files of the folders, sorted: `.glsl` transitions and `.metal` stitchable shaders.
@@ -72,7 +77,7 @@ public struct Gallery {
         }
         // Missing parent folders are made (when that fails, staging the site says why).
         try? FileManager.default.createDirectory(atPath: slash == target.startIndex ? "/" : String(target[..<slash]), withIntermediateDirectories: true)
-        let site = try StagedOutput(directory: target)
+        let site = try StagedOutput(directory: target, cancellation: cancellation)
         let staging = site.temporaryPath
         do { try FileManager.default.createDirectory(atPath: staging + "/previews", withIntermediateDirectories: true) } catch {
             throw MediaError.unwritable(path: output, reason: error.localizedDescription)
@@ -168,7 +173,7 @@ public struct Gallery {
         }
         let renderer = try TransitionRenderer(effect: effect, from: from, to: to, context: context)
         let timeline = try Timeline(timing: try TransitionTiming(defaultFor: effect), fps: fps)
-        let sink = try makeFrameSink(.video(path, .webm), width: renderer.width, height: renderer.height, fps: fps)
+        let sink = try makeFrameSink(.video(path, .webm), width: renderer.width, height: renderer.height, fps: fps, cancellation: cancellation)
         do {
             var last = 0
             try renderer.render(timeline) { i, pixels in

@@ -10,13 +10,14 @@ import SegueMedia
 extension TransitionBenchmark {
     /// Seconds to render `effect` over the benchmark's frames into an MP4 with `settings`.
     public func mp4Seconds(_ effect: Effect, parameters: [String: ParameterValue] = [:], settings: VideoSettings) throws -> Double {
-        try Self.withScratchDirectory { dir in
+        try withScratchDirectory { dir in
             let renderer = try TransitionRenderer(effect: effect, from: from, to: to, parameters: parameters, context: context)
             try renderer.render(try Timeline(duration: 1, fps: 2, curve: { $0 })) { _, _ in }  // warm-up
             let timeline = try Timeline(duration: duration, fps: 30, curve: { $0 })
             return try median {
                 let start = DispatchTime.now()
-                let sink = try makeFrameSink(.video(dir + "/segue.mp4", .mp4), width: width, height: height, fps: 30, settings: settings)
+                let sink = try makeFrameSink(.video(dir + "/segue.mp4", .mp4), width: width, height: height, fps: 30, settings: settings,
+                                             cancellation: cancellation)
                 do {
                     try renderer.render(timeline) { i, pixels in try sink.write(frame: i, pixels: pixels) }
                     try sink.finish()
@@ -32,7 +33,7 @@ extension TransitionBenchmark {
     /// Seconds for ffmpeg's `xfade=transition=NAME` between the same inputs (each decoded and
     /// converted to 4:2:0 once) into an MP4 with the same x264 settings.
     public func xfadeMP4Seconds(_ transition: String, settings: VideoSettings) throws -> Double {
-        try Self.withScratchDirectory { dir in
+        try withScratchDirectory { dir in
             try ImageFile.write(from, to: dir + "/from.png")
             try ImageFile.write(to, to: dir + "/to.png")
             let graph = "[0:v]format=yuv420p,loop=loop=-1:size=1,fps=30[a];[1:v]format=yuv420p,loop=loop=-1:size=1,fps=30[b];"
@@ -47,7 +48,7 @@ extension TransitionBenchmark {
     /// Seconds for x264 alone (through ffmpeg, same settings) on the benchmark's frames of `effect`,
     /// rendered beforehand as 4:2:0 into a file (read from the page cache while timed).
     public func x264AloneSeconds(_ effect: Effect, parameters: [String: ParameterValue] = [:], settings: VideoSettings) throws -> Double {
-        try Self.withScratchDirectory { dir in
+        try withScratchDirectory { dir in
             let renderer = try TransitionRenderer(effect: effect, from: from, to: to, parameters: parameters, context: context)
             let path = dir + "/frames.yuv"
             _ = FileManager.default.createFile(atPath: path, contents: nil)
@@ -71,13 +72,13 @@ extension TransitionBenchmark {
     }
 
     /// `body` with a fresh temporary directory, removed afterwards (and on Ctrl-C).
-    private static func withScratchDirectory<T>(_ body: (String) throws -> T) throws -> T {
+    private func withScratchDirectory<T>(_ body: (String) throws -> T) throws -> T {
         let dir = NSTemporaryDirectory() + "/segue-bench-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        TemporaryFiles.register(dir)
+        cancellation?.register(dir)
         defer {
             try? FileManager.default.removeItem(atPath: dir)
-            TemporaryFiles.unregister(dir)
+            cancellation?.unregister(dir)
         }
         return try body(dir)
     }

@@ -38,13 +38,16 @@ public struct TransitionBenchmark {
     public let context: GPUContext
     /// The two inputs: the sample screens fitted (cover) to the frame size.
     public let from: Image, to: Image
+    /// Stops the benchmark from outside (its scratch files and encoders are registered with it).
+    public let cancellation: Cancellation?
 
     /// Prepares the inputs.
     /// - Throws: `RenderError.invalidValue` for fewer than 2 frames or runs below 1; GPU errors.
-    public init(width: Int, height: Int, frames: Int, runs: Int, context: GPUContext) throws {
+    public init(width: Int, height: Int, frames: Int, runs: Int, context: GPUContext, cancellation: Cancellation? = nil) throws {
         guard frames >= 2, frames <= Timeline.maximumFrameCount else { throw RenderError.invalidValue("--frames must be from 2 to \(Timeline.maximumFrameCount), got \(frames)") }
         guard runs >= 1, runs <= 1000 else { throw RenderError.invalidValue("--runs must be from 1 to 1000, got \(runs)") }
         (self.width, self.height, self.frames, self.runs, self.context) = (width, height, frames, runs, context)
+        self.cancellation = cancellation
         let fit = try TransitionRenderer(effect: EffectCatalog.builtIn(named: "fade")!, from: SampleScreens.home(scale: 2),
                                          to: SampleScreens.detail(scale: 2), width: width, height: height, context: context, framesInFlight: 1)
         from = try fit.frame(progress: 0, time: 0, duration: 1)

@@ -72,7 +72,7 @@ struct BenchCommand: ParsableCommand {
             try MeshBench(width: w, height: h, frames: frames, context: context).run()
             return
         }
-        let bench = try TransitionBenchmark(width: w, height: h, frames: frames, runs: runs, context: context)
+        let bench = try TransitionBenchmark(width: w, height: h, frames: frames, runs: runs, context: context, cancellation: InterruptHandler.cancellation)
         if account {
             try runAccount(bench)
             return

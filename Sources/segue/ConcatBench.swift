@@ -8,7 +8,8 @@ struct ConcatBench {
     let device: DeviceOptions
 
     func run() throws {
-        let bench = try ConcatBenchmark(width: width, height: height, preset: preset, crf: crf, context: { try device.context() })
+        let bench = try ConcatBenchmark(width: width, height: height, preset: preset, crf: crf, context: { try device.context() },
+                                        cancellation: InterruptHandler.cancellation)
         let results = try bench.run { FileHandle.standardError.write(Data("… \($0)\n".utf8)) }
         print("segue bench --concat: 3 × \(bench.clipSeconds) s \(width)x\(height) at \(bench.fps) fps (H.264, keyframe every second, AAC), "
               + "two 1 s fades; x264 --preset \(preset) --crf \(crf); \(ProcessInfo.processInfo.activeProcessorCount) CPU cores")

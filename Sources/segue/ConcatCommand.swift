@@ -85,7 +85,8 @@ struct ConcatCommand: ParsableCommand {
         let concatenation = try Concatenation(spec: description, directory: directory.flatMap { $0.isEmpty ? nil : $0 })
         let settings = VideoSettings(codec: codec.flatMap(VideoCodec.init(name:)), preset: encoder.preset, crf: encoder.crf)
         let device = deviceOptions
-        let renderer = try ConcatRenderer(concatenation, output: output, settings: settings, context: { try device.context() })
+        let renderer = try ConcatRenderer(concatenation, output: output, settings: settings, context: { try device.context() },
+                                          cancellation: InterruptHandler.cancellation)
         let progress = ProgressLine(total: concatenation.frameCount)
         defer { progress.finish() }
         if smart {

@@ -26,7 +26,7 @@ struct DemoCommand: ParsableCommand {
     }
 
     func run() throws {
-        let demo = try Demo(directory: output, scale: scale, fps: fps, context: deviceOptions.context())
+        let demo = try Demo(directory: output, scale: scale, fps: fps, context: deviceOptions.context(), cancellation: InterruptHandler.cancellation)
         if !demo.writesVideos {
             FileHandle.standardError.write(Data("note: ffmpeg not found (Debian package 'ffmpeg'); writing PNG frame directories instead of videos\n".utf8))
         }

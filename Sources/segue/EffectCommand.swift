@@ -67,11 +67,11 @@ struct EffectCommand: ParsableCommand {
         let image = try ImageFile.read(path: input, scale: scale)
         let renderer = try ImageEffectRenderer(resolved, input: image, context: deviceOptions.context(), framesInFlight: duration == nil ? 1 : 3)
         guard let duration, let destination else {
-            try ImageFile.write(try renderer.frame(time: time!), to: output)
+            try ImageFile.write(try renderer.frame(time: time!), to: output, cancellation: InterruptHandler.cancellation)
             return
         }
         let sink = try makeFrameSink(destination, width: renderer.width, height: renderer.height, fps: fps,
-                                     settings: encoder.settings(for: destination))
+                                     settings: encoder.settings(for: destination), cancellation: InterruptHandler.cancellation)
         let progress = ProgressLine(total: try Timeline.frameCount(duration: duration, fps: fps))
         defer { progress.finish() }
         try renderer.render(duration: duration, fps: fps, to: sink, progress: progress.update)

@@ -47,6 +47,6 @@ struct FrameCommand: ParsableCommand {
         } else {
             image = try renderer.frame(of: timeline, at: time!)
         }
-        try ImageFile.write(image, to: output)
+        try ImageFile.write(image, to: output, cancellation: InterruptHandler.cancellation)
     }
 }

@@ -44,7 +44,7 @@ struct Frei0rInstallCommand: ParsableCommand {
         let installer = Frei0rInstaller(directory: dir ?? Frei0rInstaller.defaultDirectory(home: home), kdenliveDirectory: kdenlive,
                                         library: library ?? Self.beside(["../lib/libsegue.so", "libSegueC.so"]),
                                         template: template ?? Self.beside(["../lib/segue/segue-frei0r.so", "segue-frei0r.so"]), files: files,
-                                        compiler: { [deviceOptions] in try deviceOptions.context() })
+                                        compiler: { [deviceOptions] in try deviceOptions.context() }, cancellation: InterruptHandler.cancellation)
         let plugins = try installer.install()
         let mixers = plugins.filter { $0.type == .mixer2 }.count
         print("\(installer.directory): \(plugins.count) frei0r plugins (\(mixers) transitions, \(plugins.count - mixers) effects on one image)")

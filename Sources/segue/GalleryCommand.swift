@@ -29,7 +29,8 @@ struct GalleryCommand: ParsableCommand {
 
     func run() throws {
         try Gallery.checkOutput(output, folders: folders)  // before the device opens: a refusal is immediate
-        let gallery = Gallery(folders: folders, output: output, context: try deviceOptions.context(), scale: scale)
+        let gallery = Gallery(folders: folders, output: output, context: try deviceOptions.context(), scale: scale,
+                              cancellation: InterruptHandler.cancellation)
         let total = EffectCatalog.builtIns.count + (try gallery.effectFiles()).count
         let progress = ProgressLine(total: total)
         var done = 0

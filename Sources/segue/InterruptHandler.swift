@@ -1,7 +1,8 @@
 // Ctrl-C, SIGTERM and a closed terminal (SIGHUP) for the `segue` program: the library owns no
-// signal handling, so the executable installs it, stops Segue's work through
-// `TemporaryFiles.cancelAll()` (children killed, temporaries removed) and exits with 128 + the
-// signal (130, 143, 129), as shells report a process killed by it.
+// signal handling, so the executable installs it, stops the command's work through its
+// `Cancellation` (children killed, temporaries removed; every command hands the library
+// `InterruptHandler.cancellation`) and exits with 128 + the signal (130, 143, 129), as shells
+// report a process killed by it.
 //
 // Signal safety (the self-pipe pattern): the handler only writes the signal number to a
 // non-blocking pipe, which is async-signal-safe; a dedicated thread blocks reading the pipe and
@@ -15,6 +16,9 @@ import Foundation
 import Segue
 
 enum InterruptHandler {
+    /// The token of the command's work: every command passes it to the library calls that write.
+    static let cancellation = Cancellation()
+
     /// The signals that stop a render and clean up.
     static let signals = [SIGINT, SIGTERM, SIGHUP]
 
@@ -35,7 +39,7 @@ enum InterruptHandler {
                 return
             }
             interrupted.withLock { $0 = true }
-            TemporaryFiles.cancelAll()
+            cancellation.cancel()
             // `_exit`, not `exit`: the render threads are still running (their writes now fail),
             // and `exit` would run static destructors under them.
             _exit(128 + Int32(byte))
@@ -55,7 +59,7 @@ enum InterruptHandler {
     /// children makes the work fail, and the thread reporting that failure must not exit with
     /// status 1 before the handler exits with 128 + the signal. Returns at once otherwise.
     static func yieldToInterrupt() {
-        guard interrupted.withLock({ $0 }) || TemporaryFiles.isCancelled else { return }
+        guard interrupted.withLock({ $0 }) || cancellation.isCancelled else { return }
         while true { sleep(60) }
     }
 

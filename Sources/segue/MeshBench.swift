@@ -31,7 +31,7 @@ struct MeshBench {
         let oneQuad = try MeshBenchmark.framesPerSecond(context: context, width: width, height: height, rows: 1, columns: 1, frames: frames,
                                                         streaming: false, textures: [texture])
         print(line("  1x1 grid", oneQuad))
-        let fade = try TransitionBenchmark(width: width, height: height, frames: frames, runs: 1, context: context)
+        let fade = try TransitionBenchmark(width: width, height: height, frames: frames, runs: 1, context: context, cancellation: InterruptHandler.cancellation)
             .framesPerSecond(EffectCatalog.builtIn(named: "fade")!, mode: .readback)
         print(line("fade (readback)", fade) + String(format: "   static mesh / fade: %.2fx the time", fade / staticFPS))
         // Rebuilt every frame: a rippling grid whose vertices are recomputed each frame.

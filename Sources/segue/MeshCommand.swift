@@ -78,13 +78,13 @@ struct MeshCommand: ParsableCommand {
         let (start, end) = try request.resolve(width: renderer.layerWidth, height: renderer.layerHeight)
         if !timing.keyframes.isEmpty { throw ValidationError("--param-keyframes applies to effects, not to meshes") }
         guard let end else {
-            try ImageFile.write(try renderer.frame(start), to: output)
+            try ImageFile.write(try renderer.frame(start), to: output, cancellation: InterruptHandler.cancellation)
             return
         }
         let timeline = try Timeline(timing: timing.timing(defaultCurve: "linear", defaultDuration: duration, duration: duration), fps: fps)
         let destination = try RenderOutput(path: output)
         let sink = try makeFrameSink(destination, width: renderer.width, height: renderer.height, fps: fps,
-                                     settings: encoder.settings(for: destination))
+                                     settings: encoder.settings(for: destination), cancellation: InterruptHandler.cancellation)
         let progress = ProgressLine(total: timeline.frameCount)
         defer { progress.finish() }
         try renderer.render(from: start, to: end, timeline: timeline, to: sink, progress: progress.update)

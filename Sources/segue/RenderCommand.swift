@@ -40,7 +40,8 @@ struct RenderCommand: ParsableCommand {
         let timeline = try timing.timeline(for: effect, duration: effectOptions.duration, fps: fps)
         let renderer = try TransitionRenderer(effect: effect, from: from, to: to, width: w, height: h, resize: inputs.resize,
                                               parameters: values, textures: textures, context: deviceOptions.context())
-        let sink = try makeFrameSink(destination, width: w, height: h, fps: fps, settings: encoder.settings(for: destination))
+        let sink = try makeFrameSink(destination, width: w, height: h, fps: fps, settings: encoder.settings(for: destination),
+                                     cancellation: InterruptHandler.cancellation)
         let progress = ProgressLine(total: timeline.frameCount)
         defer { progress.finish() }
         try renderer.render(timeline, to: sink, progress: progress.update)

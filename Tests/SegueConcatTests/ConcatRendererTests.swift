@@ -162,20 +162,51 @@ struct ConcatRendererTests {
         for k in middle..<min(middle + 400, bytes.count) { bytes[k] = UInt8(truncatingIfNeeded: k &* 37) }
         try Data(bytes).write(to: URL(fileURLWithPath: damaged))
         let before = dir.contents
+        let token = Cancellation()
         #expect {
-            try renderConcat(ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: damaged)]), to: dir.file("out.mp4"))
+            try renderConcat(ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: damaged)]), to: dir.file("out.mp4"), cancellation: token)
         } throws: { error in
             guard case let MediaError.corrupt(path, format, message) = error else { return false }
             return path == damaged && format == "video" && message.hasPrefix("decoding stopped after ")
         }
         #expect(dir.contents == before)
-        #expect(TemporaryFiles.registeredPaths.allSatisfy { !$0.hasPrefix(dir.path) })
+        #expect(token.registeredPaths.isEmpty && !token.isCancelled)
     }
 
     /// When ffmpeg stops on a full disk, the sound writer and the picture writer each see a closed
     /// pipe, the sound's usually first; the error must be ffmpeg's reason, not "ffmpeg stopped
     /// reading the sound (Broken pipe)". A stand-in encoder reads some of the sound, says "No space
     /// left on device" and exits; the decoders are the real ffmpeg.
+    @Test("a host cancels one render from its cancel button: it throws .cancelled, leaves nothing, and the next render with another token completes")
+    func cancelledByTheCaller() throws {
+        let dir = try MediaDirectory()
+        let (a, b) = try makeInputs(dir)
+        let before = dir.contents
+        let spec = ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: b)])
+        let concatenation = try Concatenation(spec: spec)
+        let token = Cancellation()
+        let renderer = try ConcatRenderer(concatenation, output: dir.file("out.mp4"), settings: VideoSettings(preset: "ultrafast", crf: 12),
+                                          cancellation: token)
+        var framesWhenCancelled = 0
+        let error = try #require(throws: MediaError.self) {
+            try renderer.render { progress in
+                // The cancel button, pressed a third of the way in (from the render's own thread
+                // here; `cancel()` may be called from any thread).
+                if progress.framesDone == progress.frameCount / 3 {
+                    framesWhenCancelled = progress.framesDone
+                    token.cancel()
+                }
+            }
+        }
+        #expect(error == .cancelled(path: dir.file("out.mp4")))
+        #expect(framesWhenCancelled > 0)
+        #expect(dir.contents == before, "nothing left behind")
+        #expect(token.registeredPaths.isEmpty)
+        // The process goes on: another render (another token) writes its file.
+        _ = try renderConcat(spec, to: dir.file("again.mp4"), cancellation: Cancellation())
+        #expect(try MediaProbe.probe(path: dir.file("again.mp4")).video != nil)
+    }
+
     @Test("a full disk while sound and picture are written: the error is the full disk, not a broken pipe")
     func fullDiskDuringTheRender() throws {
         let dir = try MediaDirectory(), tools = try MediaDirectory()

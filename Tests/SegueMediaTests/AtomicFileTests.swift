@@ -21,15 +21,16 @@ struct AtomicFileTests {
 
     @Test func temporaryIsHiddenNextToTheDestinationAndRegistered() throws {
         let path = dir.file("frame.png")
-        let file = try AtomicFile(path: path)
+        let token = Cancellation()
+        let file = try AtomicFile(path: path, cancellation: token)
         let name = FileIO.lastComponent(of: file.temporaryPath)
         #expect(FileIO.directory(of: file.temporaryPath) == dir.path)
         #expect(name.hasPrefix(".frame.png.segue-tmp-\(getpid())-"))
-        #expect(TemporaryFiles.registeredPaths.contains(file.temporaryPath))
+        #expect(token.registeredPaths == [file.temporaryPath])
         try file.write([42])
         #expect(dir.contents == [name])
         try file.commit()
-        #expect(!TemporaryFiles.registeredPaths.contains(file.temporaryPath))
+        #expect(token.registeredPaths.isEmpty)
         #expect(dir.contents == ["frame.png"])
     }
 
@@ -37,8 +38,9 @@ struct AtomicFileTests {
         let path = dir.file("keep.txt")
         writeFixture(Array("original".utf8), to: path)
         var temporary = ""
+        let token = Cancellation()
         let error = mediaError { () throws(MediaError) in
-            try AtomicFile.write(to: path) { (file) throws(MediaError) in
+            try AtomicFile.write(to: path, cancellation: token) { (file) throws(MediaError) in
                 temporary = file.temporaryPath
                 try file.write(Array("half of the new cont".utf8))
                 throw MediaError.writeFailed(path: path, reason: "simulated disk full")
@@ -47,18 +49,18 @@ struct AtomicFileTests {
         #expect(error == .writeFailed(path: path, reason: "simulated disk full"))
         #expect(readFixture(path) == Array("original".utf8))
         #expect(dir.contents == ["keep.txt"], "no temporary left behind")
-        #expect(!TemporaryFiles.registeredPaths.contains(temporary))
+        #expect(!temporary.isEmpty && token.registeredPaths.isEmpty)
     }
 
     @Test func droppedWithoutCommitIsDiscarded() throws {
-        var temporary = ""
+        let token = Cancellation()
         do {
-            let file = try AtomicFile(path: dir.file("never.bin"))
-            temporary = file.temporaryPath
+            let file = try AtomicFile(path: dir.file("never.bin"), cancellation: token)
+            #expect(token.registeredPaths == [file.temporaryPath])
             try file.write([1, 2, 3])
         }
         #expect(dir.contents.isEmpty)
-        #expect(!TemporaryFiles.registeredPaths.contains(temporary))
+        #expect(token.registeredPaths.isEmpty)
     }
 
     @Test func failingRenameLeavesNoTemporary() throws {
@@ -82,44 +84,68 @@ struct AtomicFileTests {
     }
 
     @Test func registryIsThreadSafe() async {
+        let token = Cancellation()
         let paths = (0..<400).map { "/nonexistent/segue-registry-test-\($0)" }
         await withTaskGroup(of: Void.self) { group in
             for chunk in stride(from: 0, to: paths.count, by: 50) {
                 group.addTask {
-                    for path in paths[chunk..<chunk + 50] { TemporaryFiles.register(path) }
-                    for path in paths[chunk..<chunk + 50] { TemporaryFiles.unregister(path) }
+                    for path in paths[chunk..<chunk + 50] { token.register(path) }
+                    for path in paths[chunk..<chunk + 50] where path.hasSuffix("0") { token.unregister(path) }
                 }
             }
         }
-        #expect(TemporaryFiles.registeredPaths.allSatisfy { !$0.hasPrefix("/nonexistent/segue-registry-test-") })
+        #expect(token.registeredPaths == paths.filter { !$0.hasSuffix("0") }.sorted())
     }
 
-    // MARK: - Stopping everything (in a child copy of this test process: it is irreversible)
+    // MARK: - Cancelling one token
 
     #if os(Linux)
-    @Test("cancelAll kills the registered children, removes the temporaries, refuses later writes, and installs no signal handler")
-    func cancelAllCleansUp() throws {
-        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "cancelAllChild"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["SEGUE_CANCEL_CHILD": dir.path]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
-        let deadline = Date().addingTimeInterval(30)
-        while !FileManager.default.fileExists(atPath: dir.file("done")) && process.isRunning && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
+    @Test("cancel() kills its children, removes its temporaries and refuses its later writes; another token's work and the signal handlers are untouched")
+    func cancelCleansUpItsOwnWork() throws {
+        func handler(_ signalNumber: Int32) -> UInt {
+            var action = sigaction()
+            sigaction(signalNumber, nil, &action)
+            return unsafeBitCast(action.__sigaction_handler.sa_handler, to: UInt.self)
         }
-        try #require(FileManager.default.fileExists(atPath: dir.file("done")), "the child never finished cancelling")
-        // The kept file is the user's; the temporaries (a partial file and a frame directory) are gone.
-        #expect(dir.contents == ["done", "keep.txt", "late-write", "signals", "sleep.pid"])
+        let before = [SIGINT, SIGTERM, SIGHUP, SIGPIPE].map(handler)
+        let token = Cancellation(), other = Cancellation()
+        writeFixture(Array("kept".utf8), to: dir.file("keep.txt"))
+        let file = try AtomicFile(path: dir.file("keep.txt"), cancellation: token)
+        try file.write(Array("partial".utf8))
+        let otherFile = try AtomicFile(path: dir.file("other.txt"), cancellation: other)
+        try otherFile.write(Array("other's".utf8))
+        let tmpDir = dir.file(".frames.segue-tmp-dir")
+        try FileManager.default.createDirectory(atPath: tmpDir + "/sub", withIntermediateDirectories: true)
+        writeFixture([1, 2, 3], to: tmpDir + "/sub/frame-00000.png")
+        token.register(tmpDir)
+        func sleeper(_ owner: Cancellation) throws -> Process {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sleep")
+            process.arguments = ["60"]
+            let started = owner.launch { Result { () throws -> Int32 in try process.run(); return process.processIdentifier } }
+            _ = try #require(started).get()
+            return process
+        }
+        let mine = try sleeper(token), theirs = try sleeper(other)
+        defer { for p in [mine, theirs] where p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
+
+        token.cancel()
+        #expect(token.isCancelled && !other.isCancelled)
+        #expect(!isRunning(mine.processIdentifier), "the token's child process was killed")
+        #expect(isRunning(theirs.processIdentifier), "another token's child runs on")
+        // The kept file is the user's; the token's temporaries (a partial file, a frame directory)
+        // are gone; the other token's temporary is still there.
         #expect(readFixture(dir.file("keep.txt")) == Array("kept".utf8))
-        let sleeper = Int32(String(decoding: readFixture(dir.file("sleep.pid")), as: UTF8.self)) ?? 0
-        #expect(sleeper > 0 && !isRunning(sleeper), "the registered child process was killed")
-        #expect(String(decoding: readFixture(dir.file("late-write")), as: UTF8.self) == "\(dir.file("late.txt")): not written: the work was stopped")
-        #expect(String(decoding: readFixture(dir.file("signals")), as: UTF8.self) == "unchanged", "the library installs no signal handler")
+        #expect(Set(dir.contents) == ["keep.txt", FileIO.lastComponent(of: otherFile.temporaryPath)])
+        let late = mediaError { () throws(MediaError) in try AtomicFile.write(Array("late".utf8), to: dir.file("late.txt"), cancellation: token) }
+        #expect(late == .cancelled(path: dir.file("late.txt")))
+        #expect(!FileManager.default.fileExists(atPath: dir.file("late.txt")))
+        // Work under another token (or none) goes on.
+        try otherFile.commit()
+        try AtomicFile.write(Array("free".utf8), to: dir.file("free.txt"))
+        #expect(readFixture(dir.file("other.txt")) == Array("other's".utf8) && readFixture(dir.file("free.txt")) == Array("free".utf8))
+        #expect([SIGINT, SIGTERM, SIGHUP, SIGPIPE].map(handler) == before, "the library installs no signal handler")
+        withExtendedLifetime(file) {}
     }
 
     private func isRunning(_ pid: Int32) -> Bool {
@@ -128,43 +154,4 @@ struct AtomicFileTests {
         return !stat.contains(") Z")
     }
     #endif
-}
-
-/// The child half of `cancelAllCleansUp`, in its own suite so that running it creates no
-/// temporary directory of its own.
-@Suite("Cancel-all child")
-struct CancelAllChild {
-    /// Runs only as the child of `cancelAllCleansUp`: registers temporaries and a child process,
-    /// cancels everything, records what a later write and the signal dispositions say, and waits.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["SEGUE_CANCEL_CHILD"] != nil))
-    func cancelAllChild() throws {
-        let dir = ProcessInfo.processInfo.environment["SEGUE_CANCEL_CHILD"]!
-        func handler(_ signalNumber: Int32) -> UInt {
-            var action = sigaction()
-            sigaction(signalNumber, nil, &action)
-            return unsafeBitCast(action.__sigaction_handler.sa_handler, to: UInt.self)
-        }
-        let before = [SIGINT, SIGTERM, SIGHUP, SIGPIPE].map(handler)
-        writeFixture(Array("kept".utf8), to: dir + "/keep.txt")
-        let file = try AtomicFile(path: dir + "/keep.txt")
-        try file.write(Array("partial".utf8))
-        let tmpDir = dir + "/.frames.segue-tmp-dir"
-        try FileManager.default.createDirectory(atPath: tmpDir + "/sub", withIntermediateDirectories: true)
-        writeFixture([1, 2, 3], to: tmpDir + "/sub/frame-00000.png")
-        TemporaryFiles.register(tmpDir)
-        let sleeper = Process()
-        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        sleeper.arguments = ["60"]
-        try sleeper.run()
-        TemporaryFiles.register(process: sleeper.processIdentifier)
-        writeFixture(Array(String(sleeper.processIdentifier).utf8), to: dir + "/sleep.pid")
-        TemporaryFiles.cancelAll()
-        let late = mediaError { () throws(MediaError) in try AtomicFile.write(Array("late".utf8), to: dir + "/late.txt") }
-        writeFixture(Array((late?.description ?? "written").utf8), to: dir + "/late-write")
-        let after = [SIGINT, SIGTERM, SIGHUP, SIGPIPE].map(handler)
-        writeFixture(Array((before == after ? "unchanged" : "changed").utf8), to: dir + "/signals")
-        writeFixture([], to: dir + "/done")
-        Thread.sleep(forTimeInterval: 20)
-        withExtendedLifetime(file) {}
-    }
 }

@@ -1,4 +1,4 @@
-// The one atomic publish (`AtomicPublish` in SegueCore, registered with TemporaryFiles by
+// The one atomic publish (`AtomicPublish` in SegueCore, registered with a `Cancellation` by
 // `StagedOutput`): files and directories are made beside their destination, registered while
 // they are made, and moved onto it whole; a failure leaves the destination as it was.
 import Foundation
@@ -18,17 +18,18 @@ struct StagedOutputTests {
     func file() throws {
         let path = dir.file("out.bin")
         writeFixture([1, 2, 3], to: path)
-        let staged = try StagedOutput(file: path, suffix: ".mp4")
+        let token = Cancellation()
+        let staged = try StagedOutput(file: path, suffix: ".mp4", cancellation: token)
         #expect(FileIO.directory(of: staged.temporaryPath) == dir.path)
         #expect(FileIO.lastComponent(of: staged.temporaryPath).hasPrefix(".out.bin.segue-tmp-\(getpid())-"))
         #expect(staged.temporaryPath.hasSuffix(".mp4"))
-        #expect(TemporaryFiles.registeredPaths.contains(staged.temporaryPath))
+        #expect(token.registeredPaths == [staged.temporaryPath])
         #expect([UInt8](repeating: 7, count: 5).withUnsafeBytes { FileIO.writeAll(staged.descriptor, $0) } == nil)
         #expect(readFixture(path) == [1, 2, 3], "the old file until publish")
         try staged.publish()
         #expect(readFixture(path) == [7, 7, 7, 7, 7])
         #expect(dir.contents == ["out.bin"])
-        #expect(!TemporaryFiles.registeredPaths.contains(staged.temporaryPath))
+        #expect(token.registeredPaths.isEmpty)
     }
 
     @Test("a file written by another process (the descriptor closed) is published the same way")
@@ -48,42 +49,45 @@ struct StagedOutputTests {
         try FileManager.default.createDirectory(atPath: path + "/sub", withIntermediateDirectories: true)
         writeFixture([1], to: path + "/frame-00000.png")
         writeFixture([1], to: path + "/sub/old")
-        let staged = try StagedOutput(directory: path)
-        #expect(TemporaryFiles.registeredPaths.contains(staged.temporaryPath))
+        let token = Cancellation()
+        let staged = try StagedOutput(directory: path, cancellation: token)
+        #expect(token.registeredPaths == [staged.temporaryPath])
         try AtomicFile.write([2], to: staged.temporaryPath + "/frame-00001.png")
         #expect(readFixture(path + "/frame-00000.png") == [1], "the old directory until publish")
         try staged.publish()
         #expect(try FileManager.default.contentsOfDirectory(atPath: path) == ["frame-00001.png"])
         #expect(readFixture(path + "/frame-00001.png") == [2])
         #expect(dir.contents == ["frames"])
-        #expect(!TemporaryFiles.registeredPaths.contains(staged.temporaryPath))
+        #expect(token.registeredPaths.isEmpty)
     }
 
     @Test("a directory onto a file: refused naming the file, which stays; the staged directory is removed")
     func directoryOntoAFile() throws {
         let path = dir.file("site")
-        let staged = try StagedOutput(directory: path)
+        let token = Cancellation()
+        let staged = try StagedOutput(directory: path, cancellation: token)
         writeFixture([5], to: path)  // appears while the directory is being made
         writeFixture([1], to: staged.temporaryPath + "/index.html")
         let error = mediaError { () throws(MediaError) in try staged.publish() }
         #expect(error == .unwritable(path: path, reason: "a file is in the way"))
         #expect(readFixture(path) == [5])
         #expect(dir.contents == ["site"])
-        #expect(!TemporaryFiles.registeredPaths.contains(staged.temporaryPath))
+        #expect(token.registeredPaths.isEmpty)
     }
 
     @Test("discarded or dropped unpublished: nothing is left and nothing stays registered")
     func discarded() throws {
-        let file = try StagedOutput(file: dir.file("a.bin"))
-        let directory = try StagedOutput(directory: dir.file("d"))
+        let token = Cancellation()
+        let file = try StagedOutput(file: dir.file("a.bin"), cancellation: token)
+        let directory = try StagedOutput(directory: dir.file("d"), cancellation: token)
         writeFixture([1], to: directory.temporaryPath + "/x")
-        let temporaries = [file.temporaryPath, directory.temporaryPath]
+        #expect(token.registeredPaths == [file.temporaryPath, directory.temporaryPath].sorted())
         file.discard()
         file.discard()
         directory.discard()
-        do { _ = try StagedOutput(directory: dir.file("e")) }  // dropped at once
+        do { _ = try StagedOutput(directory: dir.file("e"), cancellation: token) }  // dropped at once
         #expect(dir.contents.isEmpty)
-        #expect(!TemporaryFiles.registeredPaths.contains { temporaries.contains($0) || $0.hasPrefix(dir.path) })
+        #expect(token.registeredPaths.isEmpty)
     }
 
     @Test("a missing directory is named")

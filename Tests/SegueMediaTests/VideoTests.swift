@@ -105,11 +105,12 @@ struct VideoTests {
     }
 
     @Test func cancelAndDropRemoveThePartialOutput() throws {
-        let video = try VideoEncoder(path: dir.file("a.webm"), width: 64, height: 48, fps: 30)
+        let token = Cancellation()
+        let video = try VideoEncoder(path: dir.file("a.webm"), width: 64, height: 48, fps: 30, cancellation: token)
         for i in 0..<3 { try video.append(VideoTests.frame(i)) }
-        #expect(TemporaryFiles.registeredPaths.contains(video.temporaryPath))
+        #expect(token.registeredPaths == [video.temporaryPath])
         video.cancel()
-        #expect(!TemporaryFiles.registeredPaths.contains(video.temporaryPath))
+        #expect(token.registeredPaths.isEmpty)
         do {
             let dropped = try VideoEncoder(path: dir.file("b.gif"), width: 64, height: 48, fps: 30)
             try dropped.append(VideoTests.frame(0))
