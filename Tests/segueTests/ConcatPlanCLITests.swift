@@ -6,6 +6,7 @@
 import Foundation
 import Segue
 import SegueTestSupport
+import SegueTools
 import Testing
 
 @Suite("segue concat --plan, --job, --join")
@@ -294,5 +295,39 @@ struct ConcatPlanCLITests {
             #expect(r.stderr == "error: \(message) (see 'segue concat --help')\n", "\(args)")
         }
         #expect(listing(dir).isEmpty)
+    }
+
+    @Test("bench --concat --jobs 2: one process against two workers, the predictions on 4, 16 and 64 machines shrink with the machines")
+    func bench() throws {
+        let r = try segue(["bench", "--concat", "--jobs", "2", "--size", "64x48", "--preset", "ultrafast"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdoutText.split(separator: "\n").map(String.init)
+        func row(_ label: String) throws -> (seconds: Double, ratio: Double) {
+            let line = try #require(lines.first { $0.hasPrefix(label) }, "no row '\(label)': \(r.stdoutText)")
+            let numbers = line.dropFirst(label.count).split(separator: " ").compactMap { Double($0) }
+            try #require(numbers.count == 2, "\(line)")
+            return (numbers[0], numbers[1])
+        }
+        let one = try row("one process")
+        #expect(one.ratio == 1)
+        var previous = Double.infinity
+        for label in ["2 local workers (plan+jobs+join)", "predicted on 4 machines", "predicted on 16 machines", "predicted on 64 machines"] {
+            let (seconds, ratio) = try row(label)
+            #expect(abs(ratio - one.seconds / seconds) <= 0.01 + 0.01 * ratio, "\(label): \(ratio) against \(one.seconds / seconds)")
+            if label.hasPrefix("predicted") {
+                #expect(seconds <= previous + 1e-9, "\(label): \(seconds) after \(previous)")
+                previous = seconds
+            }
+        }
+        // 55 s: six stretches of one clip (8 or 9 s) and five transitions are the segments.
+        #expect(lines.contains { $0.contains("; 12 jobs (11 segments, 1 sound) of ") }, "\(r.stdoutText)")
+    }
+
+    @Test("the schedule: longest job first onto the machine free first")
+    func schedule() {
+        #expect(ConcatJobsBenchmark.schedule([3, 3, 2, 2, 2], machines: 2) == 7)
+        #expect(ConcatJobsBenchmark.schedule([5, 1, 1, 1], machines: 4) == 5)
+        #expect(ConcatJobsBenchmark.schedule([1, 2, 3], machines: 1) == 6)
+        #expect(ConcatJobsBenchmark.schedule([], machines: 3) == 0)
     }
 }
