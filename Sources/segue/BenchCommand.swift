@@ -38,6 +38,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Benchmark segue concat instead: three 10 s clips of --size at 30 fps with two 1 s fades, full and --smart, against ffmpeg xfade + acrossfade.")
     var concat = false
 
+    @Option(help: ArgumentHelp("With --concat: six 10 s clips of mixed sizes with five transitions in one process, against their plan's jobs run by N 'segue concat --job' processes at once, and the time predicted on 4, 16 and 64 machines.", valueName: "N"))
+    var jobs: Int?
+
     @Option(help: ArgumentHelp("x264 preset of every encode (--concat and the MP4 comparison).", valueName: "P"))
     var preset: String = "veryfast"
 
@@ -59,6 +62,12 @@ struct BenchCommand: ParsableCommand {
             return
         }
         let (w, h) = try InputOptions.parseSize(size)
+        if let jobs {
+            guard concat else { throw ValidationError("--jobs goes with --concat") }
+            guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
+            try ConcatJobsBench(width: w, height: h, preset: preset, crf: crf, workers: jobs, device: deviceOptions).run()
+            return
+        }
         if concat {
             try ConcatBench(width: w, height: h, preset: preset, crf: crf, device: deviceOptions).run()
             return

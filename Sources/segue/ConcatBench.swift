@@ -40,3 +40,41 @@ struct ConcatBench {
         return right ? fill + text : text + fill
     }
 }
+
+/// `segue bench --concat --jobs N`: prints the distributed-render benchmark's table.
+struct ConcatJobsBench {
+    let width: Int, height: Int, preset: String, crf: Int, workers: Int
+    let device: DeviceOptions
+
+    func run() throws {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let bench = try ConcatJobsBenchmark(width: width, height: height, preset: preset, crf: crf,
+                                            executable: FileManager.default.isExecutableFile(atPath: executable) ? executable : CommandLine.arguments[0],
+                                            context: { try device.context() }, cancellation: InterruptHandler.cancellation)
+        let r = try bench.run(workers: workers) { FileHandle.standardError.write(Data("… \($0)\n".utf8)) }
+        let seconds = { (t: Double) in String(format: "%.2f", t) }
+        print("segue bench --concat --jobs \(workers): six \(bench.clipSeconds) s clips of mixed sizes (largest \(width)x\(height)) at \(bench.fps) fps "
+              + "with five 1 s transitions, \(r.frames) frames; x264 --preset \(preset) --crf \(crf); "
+              + "\(ProcessInfo.processInfo.activeProcessorCount) CPU cores")
+        print(pad("run", 34) + pad("seconds", 10, right: true) + pad("× one process", 15, right: true))
+        print(pad("one process", 34) + pad(seconds(r.oneProcess), 10, right: true) + pad("1.00", 15, right: true))
+        print(pad("\(workers) local workers (plan+jobs+join)", 34) + pad(seconds(r.distributed), 10, right: true)
+              + pad(String(format: "%.2f", r.speedUp), 15, right: true))
+        for machines in [4, 16, 64] {
+            let t = r.predicted(machines: machines)
+            print(pad("predicted on \(machines) machines", 34) + pad(seconds(t), 10, right: true)
+                  + pad(String(format: "%.2f", r.oneProcess / t), 15, right: true))
+        }
+        print("")
+        let longest = r.jobTimes.indices.max { r.jobTimes[$0] < r.jobTimes[$1] } ?? 0
+        print("plan \(seconds(r.plan)) s, jobs \(seconds(r.jobs)) s, join \(seconds(r.join)) s; \(r.jobTimes.count) jobs "
+              + "(\(r.jobKinds.filter { $0 == "segment" }.count) segments, \(r.jobKinds.filter { $0 == "sound" }.count) sound) "
+              + "of \(seconds(r.jobTimes.reduce(0, +))) s in all; the longest, job \(longest) (\(r.jobKinds[longest])), \(seconds(r.jobTimes[longest])) s")
+        print("predicted: plan + the job times scheduled longest first on M machines + join (the longest job and the join bound it)")
+    }
+
+    private func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let fill = String(repeating: " ", count: max(0, width - text.count))
+        return right ? fill + text : text + fill
+    }
+}
