@@ -11,6 +11,7 @@ import pathlib
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -294,4 +295,24 @@ def test_distributed_refuses_a_file_that_is_not_a_plan(tmp_path):
                   tmp_path / "broken.json", "-o", tmp_path / "out.mp4"])
     assert result.returncode == 1 and result.stderr.startswith("error: %s is not a plan (not JSON: "
                                                                % (tmp_path / "broken.json"))
+    assert not (tmp_path / "out.mp4").exists()
+
+
+def test_distributed_refuses_a_bad_scheduler_address_and_one_that_does_not_answer(tmp_path):
+    plan = tmp_path / "plan.json"
+    plan.write_text('{"version": 1, "jobs": [{"kind": "sound", "seconds": 1}]}')
+    result = run([sys.executable, "-m", "segue.distributed", "--scheduler", "tcp://127.0.0.1", plan,
+                  "-o", tmp_path / "out.mp4"])
+    assert result.returncode == 1
+    assert result.stderr.startswith("error: tcp://127.0.0.1 is not a scheduler address like tcp://HOST:PORT ("), \
+        result.stderr
+    with socket.socket() as s:        # a port nothing listens on: bound here, never listening
+        s.bind(("127.0.0.1", 0))
+        address = "tcp://127.0.0.1:%d" % s.getsockname()[1]
+        started = time.monotonic()
+        result = run([sys.executable, "-m", "segue.distributed", "--scheduler", address, "--connect-timeout", "2",
+                      plan, "-o", tmp_path / "out.mp4"])
+    assert result.returncode == 1
+    assert result.stderr.startswith("error: cannot reach the Dask scheduler at %s: " % address), result.stderr
+    assert time.monotonic() - started < 60
     assert not (tmp_path / "out.mp4").exists()

@@ -126,6 +126,10 @@ def run(plan, output, client=None, scheduler=None, work_dir=None, retries=2, seg
         if not scheduler:
             raise SegueError("give a client or a scheduler address (tcp://HOST:PORT)")
         try:
+            distributed.comm.get_address_host_port(scheduler)
+        except ValueError as e:
+            raise SegueError("%s is not a scheduler address like tcp://HOST:PORT (%s)" % (scheduler, e)) from None
+        try:
             client = distributed.Client(scheduler, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError) as e:
             raise SegueError("cannot reach the Dask scheduler at %s: %s" % (scheduler, e)) from None
@@ -175,7 +179,10 @@ def _run_jobs(distributed, client, plan, total, work_dir, retries, segue, progre
             if progress is not None:
                 progress(done, total, index)
     except BaseException:
-        client.cancel([f for _, f in futures.values()])
+        try:
+            client.cancel([f for _, f in futures.values()])
+        except Exception:   # a lost connection: the scheduler drops the tasks with the client
+            pass
         raise
 
 
@@ -212,6 +219,8 @@ def _parser():
                         help="times a failed job is tried again (default 2)")
     parser.add_argument("--segue", default="segue", metavar="PATH",
                         help="the segue CLI on the workers (default: segue on their PATH)")
+    parser.add_argument("--connect-timeout", type=float, default=30, metavar="SECONDS",
+                        help="how long to wait for the scheduler (default 30)")
     parser.add_argument("--join-on-worker", action="store_true",
                         help="run the join as a task on a worker (OUT is then a path as the workers see it)")
     return parser
@@ -223,9 +232,13 @@ def main(argv=None):
     if args.retries < 0:
         print("error: --retries must be 0 or more, not %d" % args.retries, file=sys.stderr)
         return 1
+    if not args.connect_timeout > 0:
+        print("error: --connect-timeout must be more than 0 seconds", file=sys.stderr)
+        return 1
     try:
         run(args.plan, args.output, scheduler=args.scheduler, work_dir=args.work_dir, retries=args.retries,
-            segue=args.segue, join="worker" if args.join_on_worker else "local", progress=_Progress(sys.stderr))
+            segue=args.segue, join="worker" if args.join_on_worker else "local", progress=_Progress(sys.stderr),
+            timeout=args.connect_timeout)
     except SegueError as e:
         print("error: %s" % e, file=sys.stderr)
         return 1
