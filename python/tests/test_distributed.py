@@ -316,3 +316,22 @@ def test_distributed_refuses_a_bad_scheduler_address_and_one_that_does_not_answe
     assert result.stderr.startswith("error: cannot reach the Dask scheduler at %s: " % address), result.stderr
     assert time.monotonic() - started < 60
     assert not (tmp_path / "out.mp4").exists()
+
+
+def test_progress_is_one_live_line_on_a_terminal_and_a_line_per_job_otherwise():
+    import io
+    from segue.distributed import _Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal, log = Terminal(), io.StringIO()
+    for stream in (terminal, log):
+        progress = _Progress(stream)
+        for done, job in enumerate((2, 0, 1), start=1):
+            progress(done, 3, job)
+    assert re.fullmatch(r"\rjobs: 1 of 3 done \(\d+\.\d s\)\rjobs: 2 of 3 done \(\d+\.\d s\)"
+                        r"\rjobs: 3 of 3 done \(\d+\.\d s\)\n", terminal.getvalue()), repr(terminal.getvalue())
+    assert re.fullmatch(r"job 2 done: 1 of 3 \(\d+\.\d s\)\njob 0 done: 2 of 3 \(\d+\.\d s\)\n"
+                        r"job 1 done: 3 of 3 \(\d+\.\d s\)\n", log.getvalue()), repr(log.getvalue())
