@@ -1,8 +1,9 @@
-// Streams a concatenation into a movie: output frame i at i/fps is clip k's frame at that time
-// (straight from its decoder to the encoder) or, during cut k, the transition rendered on the GPU
-// between the two clips' moving frames; the sound is mixed on a second thread into the encoder's
-// sound pipe. Decoders and the encoder are ffmpeg subprocesses; at most two clips decode at once,
-// so memory stays flat however long the output. A failure (or Ctrl-C, through TemporaryFiles)
+// Streams a stretch of a concatenation into a movie: output frame i at i/fps is clip k's frame at
+// that time (straight from its decoder to the encoder) or, during cut k, the transition rendered
+// on the GPU between the two clips' moving frames; the sound is mixed on a second thread into the
+// encoder's sound pipe. Decoders and the encoder are ffmpeg subprocesses; at most two clips decode
+// at once per stretch, so memory stays flat however long the output. A render is a plan's jobs
+// (ConcatPlanner, ConcatJobs), each such a stretch. A failure (or Ctrl-C, through TemporaryFiles)
 // leaves no output file.
 import Foundation
 import SegueAnimation
@@ -33,7 +34,7 @@ public struct ConcatTimings: Sendable, Hashable {
     public var encoding: Double = 0
     /// Seconds preparing a smart render: video-only copies of the sources and their keyframes.
     public var smartPreparation: Double = 0
-    /// Seconds joining a smart render's pieces with the sound.
+    /// Seconds joining the pieces with the sound (every render is joined from pieces).
     public var smartJoin: Double = 0
 
     /// Adds the picture's times of `other` (its decoding, transitions and encoding) to these.
@@ -67,6 +68,8 @@ public final class ConcatRenderer {
     private let contextLock = NSLock()
     /// Where the last render's time went.
     public internal(set) var timings = ConcatTimings()
+    /// The most seconds of output one segment of a render lasts (the plan's jobs).
+    public var jobSeconds = ConcatPlan.defaultJobSeconds
 
     /// Checks the output before anything is rendered.
     /// - Parameters:
@@ -92,21 +95,14 @@ public final class ConcatRenderer {
         makeContext = context
     }
 
-    /// Renders the whole output, calling `progress` after each frame.
+    /// Renders the whole output, calling `progress` as frames are rendered. The render is planned
+    /// (`plan(smart:jobSeconds:pieceStem:)`: segments of at most ten seconds cut at the
+    /// transitions, and the sound) and the jobs run at once, joined by stream copy: the output is
+    /// what the plan's jobs and join make on any number of machines.
     /// - Throws: `MediaError` (a decoder or the encoder), `VulkanError`, `RenderError`; the
     ///   output is then not created (nor left half-written).
     public func render(progress: (ConcatProgress) -> Void = { _ in }) throws {
-        let c = concatenation
-        timings = ConcatTimings()
-        let layout = pictureLayout(for: settings)
-        let encoder = try VideoEncoder(path: output, width: c.width, height: c.height, fps: c.fps, format: format,
-                                       settings: settings, input: layout == .yuv420p ? .yuv420 : .opaqueRGBA, audio: audioLayout)
-        try withSound(encoder) {
-            let picture = try renderPicture(into: encoder, frames: 0..<c.frameCount, layout: layout) { done in
-                progress(ConcatProgress(framesDone: done, frameCount: c.frameCount))
-            }
-            timings.add(picture)
-        }
+        _ = try renderPlanned(smart: false, progress: progress)
     }
 
     /// Mixes the sound into `encoder` on its own thread while `picture` feeds the picture, then

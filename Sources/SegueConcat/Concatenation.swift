@@ -76,6 +76,9 @@ public struct Concatenation: Sendable {
     public let audioCurve: CrossfadeCurve
     /// A soundtrack under the whole edit, probed.
     public let soundtrack: MediaInfo?
+    /// The spec it was resolved from, with every file it names absolute (clips, soundtrack,
+    /// effect files): resolved again anywhere, it gives the same concatenation (a plan's jobs do so).
+    public let spec: ConcatSpec
 
     /// The most output frames a concatenation may have (9 h 15 min at 30 fps).
     public static let maximumFrameCount = Timeline.maximumFrameCount
@@ -92,6 +95,7 @@ public struct Concatenation: Sendable {
             guard let directory, !path.hasPrefix("/") else { return path }
             return (directory as NSString).appendingPathComponent(path)
         }
+        self.spec = Self.absolute(spec, directory: directory)
         // Probed at once (an ffprobe each); the first failure in the order given is reported.
         let probed = concurrentMap(spec.clips.indices) { k in
             Result { try Self.probe(spec.clips[k], index: k, path: resolvePath(spec.clips[k].path), imageDuration: spec.imageDuration) }
@@ -165,6 +169,45 @@ public struct Concatenation: Sendable {
         }
         do { try Image.validateSize(width: w, height: h) } catch { throw CompositionError("the size \(text) is too large: \(error)") }
         return (w, h)
+    }
+
+    // MARK: - Paths
+
+    /// `spec` with its clips', soundtrack's and effect files' paths absolute: relative ones are
+    /// taken from `directory` (itself from the current directory), as `init` reads them; an
+    /// effect file relative to `directory` that is not there is taken from the current directory.
+    static func absolute(_ spec: ConcatSpec, directory: String?) -> ConcatSpec {
+        let current = FileManager.default.currentDirectoryPath
+        func absolute(_ path: String, base: String?) -> String {
+            if path.hasPrefix("/") { return path }
+            let base = base.map { $0.hasPrefix("/") ? $0 : (current as NSString).appendingPathComponent($0) } ?? current
+            return (base as NSString).appendingPathComponent(path)
+        }
+        func effect(_ cut: CutSpec) -> CutSpec {
+            var cut = cut
+            guard !cut.effect.hasPrefix("/"), let file = effectFile(cut.effect) else { return cut }
+            let suffix = String(cut.effect.dropFirst(file.count))
+            if let directory, FileManager.default.fileExists(atPath: absolute(file, base: directory)) {
+                cut.effect = absolute(file, base: directory) + suffix
+            } else if FileManager.default.fileExists(atPath: absolute(file, base: nil)) {
+                cut.effect = absolute(file, base: nil) + suffix
+            }
+            return cut
+        }
+        var spec = spec
+        spec.clips = spec.clips.map { var clip = $0; clip.path = absolute(clip.path, base: directory); return clip }
+        spec.audio = spec.audio.map { absolute($0, base: directory) }
+        spec.cuts = spec.cuts.map { $0.map(effect) }
+        spec.transition = effect(spec.transition)
+        return spec
+    }
+
+    /// The file an effect name reads (`my.glsl`, `shaders.metal` of `shaders.metal:wave`), nil
+    /// for a built-in effect.
+    static func effectFile(_ name: String) -> String? {
+        if name.hasSuffix(".glsl") { return name }
+        if let range = name.range(of: ".metal") { return String(name[..<range.upperBound]) }
+        return nil
     }
 
     // MARK: - Clips

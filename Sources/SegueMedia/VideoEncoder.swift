@@ -196,6 +196,7 @@ public final class VideoEncoder: @unchecked Sendable {
             arguments += sound == nil ? ["-an"] : settings.audioArguments(for: format)
         }
         if format == .mp4 || format == .mov { arguments += ["-movflags", "+faststart"] }
+        arguments += settings.reproducibleArguments()
         return arguments + ["-f", format.muxer, FFmpeg.fileArgument(output)]
     }
 

@@ -17,14 +17,29 @@ public struct VideoSettings: Sendable, Hashable {
     /// H.264 parameters to copy from a source stream (smart rendering); nil encodes with the
     /// codec's defaults.
     public var matching: MatchedVideo?
+    /// Encode the same bytes on any machine (for the same Segue and ffmpeg): a fixed thread count
+    /// for the encoders (x264, x265 and libvpx decide differently with the cores they see) and
+    /// no metadata or version tags from the muxer. Every piece of a concat plan is made so.
+    public var deterministic: Bool
+
+    /// The encoders' thread count when `deterministic`.
+    public static let deterministicThreads = 4
 
     /// Settings; every field optional.
-    public init(codec: VideoCodec? = nil, preset: String? = nil, crf: Int? = nil, audioBitrate: Int = 192, matching: MatchedVideo? = nil) {
+    public init(codec: VideoCodec? = nil, preset: String? = nil, crf: Int? = nil, audioBitrate: Int = 192, matching: MatchedVideo? = nil,
+                deterministic: Bool = false) {
         self.codec = codec
         self.preset = preset
         self.crf = crf
         self.audioBitrate = audioBitrate
         self.matching = matching
+        self.deterministic = deterministic
+    }
+
+    /// ffmpeg's output options that make the file the same bytes wherever it is made (none unless
+    /// `deterministic`).
+    func reproducibleArguments() -> [String] {
+        deterministic ? ["-threads", String(Self.deterministicThreads), "-fflags", "+bitexact", "-map_metadata", "-1"] : []
     }
 
     /// The codec for `format`.
@@ -79,7 +94,9 @@ public struct VideoSettings: Sendable, Hashable {
                 return arguments + ["-vf", filters.joined(separator: ",")] + matching.tagArguments
             }
         case .hevc:
-            arguments = ["-c:v", "libx265", "-preset", preset, "-crf", String(crf ?? 28), "-x265-params", "log-level=error"]
+            // x265 sizes its frame threads and thread pool from the cores unless told.
+            let threads = deterministic ? ":pools=\(Self.deterministicThreads):frame-threads=2" : ""
+            arguments = ["-c:v", "libx265", "-preset", preset, "-crf", String(crf ?? 28), "-x265-params", "log-level=error" + threads]
             if format == .mp4 || format == .mov { arguments += ["-tag:v", "hvc1"] }
         case .vp9:
             // x264's preset names onto libvpx's speed (`-deadline good`: 5 fastest … 0 best).

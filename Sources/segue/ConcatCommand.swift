@@ -14,13 +14,22 @@ struct ConcatCommand: ParsableCommand {
         transition; stills and silent clips give silence; --audio lays a soundtrack under everything. \
         OUT is .mp4, .mov, .mkv, .webm, .gif or .apng. --spec FILE.json describes everything per clip and per \
         cut (see README); options given beside it override its settings.
+
+        Many machines: --plan PLAN.json writes a plan of independent jobs instead of rendering and prints \
+        their numbers, one per line. --job PLAN.json N does job N, writing its piece beside the plan or in \
+        --work-dir. --join PLAN.json -o OUT checks every piece and joins them by stream copy. Any scheduler \
+        can run the jobs, GNU parallel or a cluster's: the guide is Docs/Distributed.md. A full render is \
+        split into segments of at most --job-seconds (default 10) cut at the transitions; with --smart the \
+        copied and rendered stretches are the jobs; the sound is one more job. The joined file equals what \
+        one process renders, which does the same jobs. A .gif or .apng cannot be joined by stream copy: its \
+        plan is one job that renders the whole output.
         """)
 
     @Argument(help: ArgumentHelp("Videos (anything ffmpeg reads) and PNG/JPEG stills, in order.", valueName: "INPUT"))
     var inputs: [String] = []
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The movie to write (.mp4, .mov, .mkv, .webm, .gif, .apng).", valueName: "OUT"))
-    var output: String
+    var output: String?
 
     @Option(help: ArgumentHelp("The transition of every cut (an effect name or file; 'none' for hard cuts).", valueName: "EFFECT[:SECONDS]"))
     var transition: String?
@@ -57,9 +66,53 @@ struct ConcatCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A JSON description of clips, cuts and settings.", valueName: "FILE.json"))
     var spec: String?
 
+    @Option(help: ArgumentHelp("Write a plan of independent jobs instead of rendering; print their numbers.", valueName: "PLAN.json"))
+    var plan: String?
+
+    @Option(name: .customLong("job"), help: ArgumentHelp("Do one job of a plan: --job PLAN.json N (N from 0).", valueName: "PLAN.json"))
+    var jobPlan: String?
+
+    @Option(name: .customLong("join"), help: ArgumentHelp("Join a plan's pieces into -o OUT by stream copy.", valueName: "PLAN.json"))
+    var joinPlan: String?
+
+    @Option(name: .customLong("job-seconds"), parsing: .unconditional, help: ArgumentHelp("The most seconds of output a segment job renders (default 10).", valueName: "S"))
+    var jobSeconds: Double?
+
+    @Option(name: .customLong("work-dir"), help: ArgumentHelp("Where the pieces go (default: the plan's directory).", valueName: "DIR"))
+    var workDir: String?
+
     @OptionGroup var deviceOptions: DeviceOptions
 
     func validate() throws {
+        let modes = [plan.map { _ in "--plan" }, jobPlan.map { _ in "--job" }, joinPlan.map { _ in "--join" }].compactMap { $0 }
+        if modes.count > 1 { throw ValidationError("give one of --plan, --job and --join, not \(modes.joined(separator: " and "))") }
+        if let jobSeconds, !(jobSeconds.isFinite && jobSeconds > 0) {
+            throw ValidationError("--job-seconds must be a positive number of seconds, got \(jobSeconds)")
+        }
+        if workDir != nil, modes.isEmpty { throw ValidationError("--work-dir goes with --plan, --job or --join") }
+        if jobPlan != nil || joinPlan != nil {
+            let mode = jobPlan != nil ? "--job" : "--join"
+            let editOptions: [(String, Bool)] = [
+                ("--spec", spec != nil), ("--transition", transition != nil), ("--cut", !cuts.isEmpty), ("--image-duration", imageDuration != nil),
+                ("--size", size != nil), ("--fps", fps != nil), ("--resize", resize != nil), ("--audio-curve", audioCurve != nil),
+                ("--audio", audio != nil), ("--preset", encoder.preset != nil), ("--crf", encoder.crf != nil), ("--codec", codec != nil),
+                ("--smart", smart), ("--job-seconds", jobSeconds != nil),
+            ]
+            if let (name, _) = editOptions.first(where: \.1) {
+                throw ValidationError("\(name) is part of the plan: give it with --plan, not with \(mode)")
+            }
+            if jobPlan != nil {
+                guard inputs.count == 1, let n = Int(inputs[0]), n >= 0 else {
+                    throw ValidationError("give the job's number after the plan: --job PLAN.json N (N from 0)")
+                }
+                if output != nil { throw ValidationError("a job writes its piece into the work directory; -o goes with --join") }
+            } else {
+                if !inputs.isEmpty { throw ValidationError("--join takes the plan and -o OUT, not inputs") }
+                if output == nil { throw ValidationError("--join needs -o OUT, the movie to write") }
+            }
+            return
+        }
+        if output == nil { throw ValidationError("give the movie to write with -o OUT") }
         if spec == nil, inputs.isEmpty { throw ValidationError("give the clips as INPUT arguments or in --spec") }
         if spec != nil, !inputs.isEmpty { throw ValidationError("give the clips either as INPUT arguments or in --spec, not both") }
         if let fps { try validateFPS(fps) }
@@ -69,6 +122,12 @@ struct ConcatCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let jobPlan { return try runJob(planPath: jobPlan) }
+        if let joinPlan, let output {
+            let plan = try ConcatPlan.read(path: joinPlan)
+            return try plan.join(in: try workDirectory(plan, planPath: joinPlan), output: output)
+        }
+        guard let output else { throw ValidationError("give the movie to write with -o OUT") }
         var description = try spec.map { try Concatenation.readSpec(path: $0) } ?? ConcatSpec(clips: inputs.map { ClipSpec(path: $0) })
         if let transition { description.transition = try CutSpec(parsing: transition) }
         for text in cuts {
@@ -86,6 +145,16 @@ struct ConcatCommand: ParsableCommand {
         let settings = VideoSettings(codec: codec.flatMap(VideoCodec.init(name:)), preset: encoder.preset, crf: encoder.crf)
         let device = deviceOptions
         let renderer = try ConcatRenderer(concatenation, output: output, settings: settings, context: { try device.context() })
+        if let jobSeconds { renderer.jobSeconds = jobSeconds }
+        if let planPath = plan {
+            var plan = try renderer.plan(smart: smart, jobSeconds: jobSeconds ?? ConcatPlan.defaultJobSeconds,
+                                         pieceStem: ConcatPlan.pieceStem(planPath: planPath))
+            plan.workDirectory = workDir.map(Self.absolute)
+            try plan.write(to: planPath)
+            if let note = plan.output.note { FileHandle.standardError.write(Data("note: \(note); the plan renders everything\n".utf8)) }
+            print(plan.jobs.indices.map(String.init).joined(separator: "\n"))
+            return
+        }
         let progress = ProgressLine(total: concatenation.frameCount)
         defer { progress.finish() }
         if smart {
@@ -94,6 +163,34 @@ struct ConcatCommand: ParsableCommand {
         } else {
             try renderer.render { progress.update($0.framesDone) }
         }
+    }
+
+    /// `--job PLAN N`: checks the inputs against the plan, resolves the edit again and does job N.
+    private func runJob(planPath: String) throws {
+        let plan = try ConcatPlan.read(path: planPath)
+        let n = Int(inputs.first ?? "") ?? -1
+        try plan.checkJobNumber(n)
+        try plan.checkInputs()
+        let directory = try workDirectory(plan, planPath: planPath)
+        let concatenation = try Concatenation(spec: plan.spec)
+        let device = deviceOptions
+        let renderer = try ConcatRenderer(concatenation, output: plan.output.path, settings: plan.settings,
+                                          audioLayout: plan.audioLayout ?? .standard, context: { try device.context() })
+        let progress = ProgressLine(total: plan.jobs[n].frameRange.count)
+        defer { progress.finish() }
+        try renderer.runJob(n, of: plan, in: directory) { progress.update($0) }
+    }
+
+    /// --work-dir (created when missing), else the plan's.
+    private func workDirectory(_ plan: ConcatPlan, planPath: String) throws -> String {
+        guard let workDir else { return plan.defaultWorkDirectory(planPath: planPath) }
+        let path = Self.absolute(workDir)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    private static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
     }
 }
 

@@ -1,0 +1,254 @@
+// Doing a plan's jobs and joining their pieces — in this process (`ConcatRenderer.render`, every
+// job at once into a private directory beside the output) or one job per process on many machines
+// (`segue concat --job`, then `--join`): the same code either way, so the outputs are the same.
+//
+// A job publishes its piece atomically, then a record beside it (the job, the plan's identity,
+// the piece's size and SHA-256), also atomically; a re-run first removes the old record. A job
+// stopped part-way therefore leaves no record, and the join, which checks every piece against its
+// record, refuses it. The join writes an ffconcat list of the video pieces (copied stretches with
+// `inpoint`/`outpoint`, every piece with its exact `duration`, so timestamps run on without gaps)
+// and copies it with the sound piece into the output; for GIF and APNG it checks and publishes the
+// one piece.
+import Foundation
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+
+/// A piece's record: written when the piece is complete.
+struct PieceRecord: Codable, Hashable {
+    /// The record format.
+    var version: Int
+    /// The plan's identity (`ConcatPlan.identity`).
+    var plan: String
+    /// The job.
+    var job: Int
+    /// The piece's file name.
+    var piece: String
+    /// Bytes.
+    var size: Int64
+    /// SHA-256 (hex) of the whole piece.
+    var sha256: String
+}
+
+extension ConcatPlan {
+    /// Checks that the plan has job `n`.
+    /// - Throws: `PlanError` naming the jobs there are.
+    public func checkJobNumber(_ n: Int) throws(PlanError) {
+        guard jobs.indices.contains(n) else {
+            throw PlanError("there is no job \(n): the plan has jobs 0 to \(jobs.count - 1)")
+        }
+    }
+
+    /// Checks every piece in `directory` against its record.
+    /// - Throws: `PlanError` naming the first job whose piece is missing, incomplete, changed or of
+    ///   another plan (and the other jobs not ready).
+    public func checkPieces(in directory: String) throws {
+        let identity = identity
+        var problems: [(job: Int, message: String)] = []
+        for (n, job) in jobs.enumerated() {
+            let piece = directory + "/" + job.piece, record = directory + "/" + job.record
+            let again = "; run job \(n) again"
+            guard let data = FileManager.default.contents(atPath: record) else {
+                problems.append((n, FileIO.exists(piece)
+                    ? "job \(n) did not finish: \(piece) has no record (stopped part-way?)\(again)"
+                    : "job \(n) has not been done: \(piece) is missing\(again)"))
+                continue
+            }
+            guard data.count < 64 << 10, let saved = try? JSONDecoder().decode(PieceRecord.self, from: data), saved.job == n, saved.piece == job.piece else {
+                problems.append((n, "job \(n)'s record \(record) is damaged\(again)"))
+                continue
+            }
+            guard saved.plan == identity else {
+                problems.append((n, "\(piece) was made for another plan\(again)"))
+                continue
+            }
+            guard FileIO.exists(piece) else { problems.append((n, "job \(n)'s piece \(piece) is missing\(again)")); continue }
+            do {
+                let (size, hash) = try Self.digest(ofFile: piece)
+                if size != saved.size {
+                    problems.append((n, "job \(n)'s piece \(piece) is \(size) bytes, but its record says \(saved.size) (cut short?)\(again)"))
+                } else if hash != saved.sha256 {
+                    problems.append((n, "job \(n)'s piece \(piece) does not match its record (SHA-256 differs)\(again)"))
+                }
+            } catch {
+                problems.append((n, "job \(n)'s piece \(piece) cannot be read: \((error as? SegueError)?.message ?? "\(error)")\(again)"))
+            }
+        }
+        guard let first = problems.first else { return }
+        let others = problems.dropFirst().map { String($0.job) }
+        let more = others.isEmpty ? "" : " (not ready either: job\(others.count == 1 ? "" : "s") \(others.prefix(10).joined(separator: ", "))\(others.count > 10 ? ", …" : ""))"
+        throw PlanError(first.message + more)
+    }
+
+    /// Joins the pieces in `directory` into `output` (by stream copy), after checking them all.
+    /// - Throws: `PlanError` (a piece not ready), `MediaError` (the join failed, a full disk);
+    ///   `output` is then as it was.
+    public func join(in directory: String, output: String) throws {
+        try checkPieces(in: directory)
+        let format = VideoFormat(pathExtensionOf: output) ?? .mp4
+        guard VideoFormat(pathExtensionOf: output) == self.format else {
+            throw PlanError("the plan makes a .\(self.output.container) file, not \(output)")
+        }
+        let duration = Double(self.output.frames) / self.output.fps
+        if join.method == "publish" {
+            let piece = directory + "/" + jobs[join.video[0].job].piece
+            guard let handle = FileHandle(forReadingAtPath: piece) else { throw MediaError.unreadable(path: piece, reason: "it cannot be opened") }
+            defer { try? handle.close() }
+            try AtomicFile.write(to: output) { (file) throws(MediaError) in
+                while true {
+                    let chunk: Data
+                    do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
+                        throw MediaError.unreadable(path: piece, reason: "reading it failed")
+                    }
+                    if chunk.isEmpty { break }
+                    try file.write([UInt8](chunk))
+                }
+            }
+            return
+        }
+        let scratch = NSTemporaryDirectory() + "/segue-join-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        TemporaryFiles.register(scratch)
+        defer {
+            try? FileManager.default.removeItem(atPath: scratch)
+            TemporaryFiles.unregister(scratch)
+        }
+        var list = "ffconcat version 1.0\n"
+        for entry in join.video {
+            list += FFmpeg.concatListEntry(directory + "/" + jobs[entry.job].piece) + "\n"
+            if let inpoint = entry.inpoint { list += "inpoint \(FFmpegText.secondsRoundedUp(inpoint))\n" }
+            if let outpoint = entry.outpoint { list += "outpoint \(FFmpegText.seconds(outpoint))\n" }
+            list += "duration \(FFmpegText.seconds(entry.duration))\n"
+        }
+        let listPath = scratch + "/pieces.ffconcat"
+        try list.write(toFile: listPath, atomically: true, encoding: .utf8)
+        let encoder = try VideoEncoder(path: output, width: self.output.width, height: self.output.height, fps: self.output.fps, format: format,
+                                       settings: settings, input: .copy(inputArguments: ["-f", "concat", "-safe", "0", "-i", FFmpeg.fileArgument(listPath)]),
+                                       copiedSound: join.sound.map { directory + "/" + jobs[$0].piece }, duration: duration)
+        try encoder.finish()
+    }
+
+    /// The size and SHA-256 (hex) of a file, read in MiB blocks.
+    static func digest(ofFile path: String) throws -> (size: Int64, hash: String) {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw MediaError.unreadable(path: path, reason: "it cannot be opened") }
+        defer { try? handle.close() }
+        var hash = SHA256()
+        var size: Int64 = 0
+        while true {
+            let chunk: Data
+            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch { throw MediaError.unreadable(path: path, reason: "reading it failed") }
+            if chunk.isEmpty { break }
+            size += Int64(chunk.count)
+            hash.update(chunk)
+        }
+        return (size, SHA256.hex(hash.finalize()))
+    }
+}
+
+extension ConcatRenderer {
+    /// Does job `n` of `plan` (made from this renderer's concatenation, settings and sound layout),
+    /// publishing its piece and then its record in `directory`; a piece there before is replaced.
+    /// `progress` counts the job's frames rendered.
+    /// - Throws: `PlanError` (no such job), what rendering throws; no record is then written.
+    @discardableResult
+    public func runJob(_ n: Int, of plan: ConcatPlan, in directory: String, progress: (Int) -> Void = { _ in }) throws -> ConcatTimings {
+        try plan.checkJobNumber(n)
+        let c = concatenation
+        guard c.frameCount == plan.output.frames, c.width == plan.output.width, c.height == plan.output.height, c.fps == plan.output.fps else {
+            throw PlanError("the inputs no longer make the planned output (\(plan.output.width)x\(plan.output.height), \(plan.output.frames) frames); plan again")
+        }
+        let job = plan.jobs[n]
+        let piece = directory + "/" + job.piece, record = directory + "/" + job.record
+        if unlink(record) != 0, errno != ENOENT {
+            throw MediaError.unwritable(path: record, reason: "the old record cannot be removed: \(String(cString: strerror(errno)))")
+        }
+        let settings = plan.settings
+        var timings = ConcatTimings()
+        switch job.kind {
+        case .copy:
+            guard let k = job.clip else { throw PlanError("job \(n) copies no clip") }
+            try remuxVideo(of: k, to: piece)
+        case .sound:
+            guard let layout = plan.audioLayout, let format = VideoFormat(pathExtensionOf: job.piece) else { throw PlanError("job \(n): the output has no sound") }
+            let encoder = try VideoEncoder(path: piece, width: c.width, height: c.height, fps: c.fps, format: format, settings: settings,
+                                           input: .soundOnly, audio: layout)
+            try withSound(encoder) {}
+        case .segment, .render:
+            var pieceSettings = settings
+            pieceSettings.codec = settings.codec(for: format)
+            let whole = plan.join.method == "publish"
+            if job.kind == .render, !whole { pieceSettings.matching = MatchedVideo(c.clips[0].video) }
+            let layout = pictureLayout(for: pieceSettings)
+            let encoder = try VideoEncoder(path: piece, width: c.width, height: c.height, fps: c.fps, format: VideoFormat(pathExtensionOf: job.piece),
+                                           settings: pieceSettings, input: layout == .yuv420p ? .yuv420 : .opaqueRGBA,
+                                           audio: whole ? plan.audioLayout : nil)
+            try withSound(encoder) {
+                timings = try renderPicture(into: encoder, frames: job.frameRange, layout: layout, keyframeClip: job.keyframeClip, progress: progress)
+            }
+        }
+        let (size, hash) = try ConcatPlan.digest(ofFile: piece)
+        let saved = PieceRecord(version: 1, plan: plan.identity, job: n, piece: job.piece, size: size, sha256: hash)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try AtomicFile.write([UInt8](try encoder.encode(saved)), to: record)
+        return timings
+    }
+
+    /// Plans, does every job at once in a private directory beside the output, and joins.
+    /// `progress` counts the frames rendered of those the plan renders.
+    func renderPlanned(smart: Bool, progress: (ConcatProgress) -> Void) throws -> PlannedRender {
+        timings = ConcatTimings()
+        let planned = try makePlan(smart: smart, jobSeconds: jobSeconds, pieceStem: "render")
+        let plan = planned.plan
+        // Beside the output: the pieces fill the disk the output goes to, and fail as it would.
+        if FileIO.isDirectory(output) { throw MediaError.unwritable(path: output, reason: "it is a directory; give a file name") }
+        let staged = try StagedOutput(directory: output)
+        defer { staged.discard() }  // never published: only the joined file is
+        let directory = staged.temporaryPath
+        let frameTotal = plan.jobs.reduce(0) { $0 + ($1.kind == .render || $1.kind == .segment ? $1.frameRange.count : 0) }
+        let done = Locked(0)
+        let failed = Locked(false)
+        let outcomes = concurrentMap(plan.jobs.indices) { n -> Result<ConcatTimings, Error>? in
+            if failed.withLock({ $0 }) { return nil }  // another job failed: the render is over
+            var previous = 0
+            let outcome = Result {
+                try runJob(n, of: plan, in: directory) { count in
+                    done.withLock { total in  // one report at a time, under the lock
+                        total += count - previous
+                        progress(ConcatProgress(framesDone: total, frameCount: frameTotal))
+                    }
+                    previous = count
+                }
+            }
+            if case .failure = outcome { failed.withLock { $0 = true } }
+            return outcome
+        }
+        for outcome in outcomes {
+            if case let .failure(error)? = outcome { throw Self.relocate(error, from: directory, to: output) }
+        }
+        for outcome in outcomes { if case let .success(t)? = outcome { timings.add(t) } }
+        var clock = Stopwatch()
+        try plan.join(in: directory, output: output)
+        timings.smartJoin = clock.lap()
+        return planned
+    }
+
+    /// `error` with a path inside `directory` (a piece) named as `output`: a private piece failing
+    /// (a full disk) is the output failing.
+    static func relocate(_ error: Error, from directory: String, to output: String) -> Error {
+        guard let media = error as? MediaError, media.path.hasPrefix(directory + "/") else { return error }
+        switch media {
+        case let .incompleteOutput(_, reason): return MediaError.incompleteOutput(path: output, reason: reason)
+        case let .unwritable(_, reason): return MediaError.unwritable(path: output, reason: reason)
+        case let .writeFailed(_, reason): return MediaError.writeFailed(path: output, reason: reason)
+        case let .ffmpegFailed(_, status, stderr): return MediaError.ffmpegFailed(path: output, status: status, stderr: stderr)
+        case let .encodingFailed(_, format, message): return MediaError.encodingFailed(path: output, format: format, message: message)
+        case .cancelled: return MediaError.cancelled(path: output)
+        default: return error
+        }
+    }
+}

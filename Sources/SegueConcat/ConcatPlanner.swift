@@ -1,0 +1,280 @@
+// Planning a render: the edit split into jobs. Every render is planned, whether its jobs then run
+// in this process or on many machines, so the output is the same either way.
+//
+// A smart plan (inputs that share their H.264 parameters): each source's video stream is remuxed
+// alone into a scratch directory, its packets give the keyframes (ffprobe, no decoding), of which
+// only IDR pictures without leading pictures are cut points (`VideoPackets.cleanH264Keyframes`: a
+// copy cut at an open GOP's keyframe loses frames), and `SmartPlan` decides the stretches: a copy
+// job per copied stretch (the remux again, made by the job; the join takes the stretch from the
+// keyframe's timestamp, rounded up to the µs so the seek finds it, to just before the next
+// keyframe's decoding timestamp, so every packet of the stretch decodes before it and none of the
+// next is taken), and render jobs for the rest, encoded with the sources' profile, level, pixel
+// format, B-frame delay and colour description. Copied frames decode bit-identically to the
+// sources'. When the inputs differ (or are stills, rotated, of variable frame rate, or the output
+// asks for another size, rate or codec) the reason is noted and the plan is a full render; so it
+// is when open GOPs leave nothing to copy.
+//
+// A full render is split into segments at the cuts (each transition's first and last frame, each
+// hard cut) and stretches longer than `jobSeconds` into equal parts: each segment is encoded as a
+// file of its own, so it starts with a keyframe and the join is exact. GIF and APNG cannot be
+// joined by stream copy: their plan is one job that renders the whole output.
+import Foundation
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+
+/// A plan with what smart planning decided.
+struct PlannedRender {
+    /// The plan.
+    let plan: ConcatPlan
+    /// The copied and rendered stretches, nil for a full render.
+    let smartPlan: SmartPlan?
+}
+
+extension ConcatRenderer {
+    /// Plans the render: probes what the jobs need (for `smart`, the sources' keyframes) and
+    /// splits the work into jobs, rendering nothing.
+    /// - Parameters:
+    ///   - smart: copy the stretches no transition touches when the inputs allow it (otherwise
+    ///     the plan's `output.note` says why not).
+    ///   - jobSeconds: the most seconds of output a segment job renders.
+    ///   - pieceStem: the pieces' names start with it (`STEM.job-0003.mp4`): a plan file's name
+    ///     without `.json`.
+    /// - Throws: `PlanError` (`jobSeconds`), `MediaError` (an input that cannot be read).
+    public func plan(smart: Bool, jobSeconds: Double = ConcatPlan.defaultJobSeconds, pieceStem: String) throws -> ConcatPlan {
+        try makePlan(smart: smart, jobSeconds: jobSeconds, pieceStem: pieceStem).plan
+    }
+
+    func makePlan(smart: Bool, jobSeconds: Double, pieceStem: String) throws -> PlannedRender {
+        guard jobSeconds.isFinite, jobSeconds > 0 else {
+            throw PlanError("a job's length must be a positive number of seconds, got \(MessageText.number(jobSeconds))")
+        }
+        guard !pieceStem.isEmpty, !pieceStem.contains("/"), !pieceStem.hasPrefix(".") else {
+            throw PlanError("pieces cannot be named after '\(pieceStem)'")
+        }
+        let c = concatenation
+        let layout = format.hasAudio ? audioLayout : nil
+        var output = ConcatPlan.Output(
+            path: Self.absolute(self.output), container: format.rawValue, codec: settings.codec?.rawValue, preset: settings.preset, crf: settings.crf,
+            audioBitrate: settings.audioBitrate, width: c.width, height: c.height, fps: c.fps, frames: c.frameCount,
+            seconds: Double(c.frameCount) / c.fps, sampleRate: layout?.sampleRate, channels: layout?.channels, smart: smart, note: nil,
+            jobSeconds: jobSeconds)
+        let maximumFrames = max(1, Int(min(jobSeconds * c.fps, Double(c.frameCount)).rounded(.down)))
+        var jobs: [ConcatPlan.Job] = []
+        var entries: [ConcatPlan.JoinEntry] = []
+        func add(_ kind: ConcatPlan.Kind, frames: Range<Int>?, extension ext: String, clip: Int? = nil, keyframeClip: Int? = nil) -> Int {
+            let n = jobs.count
+            let name = pieceStem + ".job-" + String(format: "%04d", n)
+            let seconds = frames.map { Double($0.count) / c.fps } ?? output.seconds
+            jobs.append(ConcatPlan.Job(kind: kind, frames: frames.map { [$0.lowerBound, $0.upperBound] }, seconds: seconds,
+                                       piece: name + "." + ext, record: name + ".json", clip: clip, keyframeClip: keyframeClip))
+            return n
+        }
+        /// `frames` split into equal parts of at most `maximumFrames`.
+        func parts(_ frames: Range<Int>) -> [Range<Int>] {
+            let count = (frames.count + maximumFrames - 1) / maximumFrames
+            return (0..<count).map { i in
+                (frames.lowerBound + frames.count * i / count)..<(frames.lowerBound + frames.count * (i + 1) / count)
+            }
+        }
+        let pieceExtension = Self.pieceFormat(for: settings.codec(for: format)).fileExtension
+        var smartPlan: SmartPlan?
+        var clock = Stopwatch()
+        if !format.isJoinable {
+            // One job renders the whole output; the join checks and publishes it.
+            let n = add(.render, frames: 0..<c.frameCount, extension: format.fileExtension)
+            entries.append(ConcatPlan.JoinEntry(job: n, inpoint: nil, outpoint: nil, duration: output.seconds))
+            if smart { output.note = smartIncompatibility() }
+        } else {
+            if smart {
+                switch try smartStretches() {
+                case let .failure(fallback): output.note = fallback.reason
+                case let .success(found):
+                    smartPlan = found.plan
+                    for (k, piece) in found.plan.pieces.enumerated() {
+                        switch piece {
+                        case let .copy(clip, _, frames):
+                            let n = add(.copy, frames: frames, extension: "mp4", clip: clip)
+                            entries.append(ConcatPlan.JoinEntry(job: n, inpoint: found.inpoints[k], outpoint: found.outpoints[k],
+                                                                duration: Double(frames.count) / c.fps))
+                        case let .render(frames):
+                            // After a stretch copied up to a keyframe, the piece starts on that keyframe.
+                            var keyframeClip: Int?
+                            if k > 0, case let .copy(clip, sourceFrames, _) = found.plan.pieces[k - 1], sourceFrames.upperBound < found.counts[clip] {
+                                keyframeClip = clip
+                            }
+                            for (i, part) in parts(frames).enumerated() {
+                                let n = add(.render, frames: part, extension: "mp4", keyframeClip: i == 0 ? keyframeClip : nil)
+                                entries.append(ConcatPlan.JoinEntry(job: n, inpoint: nil, outpoint: nil, duration: Double(part.count) / c.fps))
+                            }
+                        }
+                    }
+                }
+                timings.smartPreparation = clock.lap()
+            }
+            if smartPlan == nil {
+                for stretch in segmentStretches() {
+                    for part in parts(stretch) {
+                        let n = add(.segment, frames: part, extension: pieceExtension)
+                        entries.append(ConcatPlan.JoinEntry(job: n, inpoint: nil, outpoint: nil, duration: Double(part.count) / c.fps))
+                    }
+                }
+            }
+        }
+        var sound: Int?
+        if format.isJoinable, layout != nil { sound = add(.sound, frames: nil, extension: format.fileExtension) }
+        guard jobs.count <= ConcatPlan.maximumJobCount else {
+            throw PlanError("\(jobs.count) jobs are more than the limit of \(ConcatPlan.maximumJobCount); make each job longer")
+        }
+        let inputs = try Self.inputFiles(of: c.spec).map { try ConcatPlan.fingerprint($0) }
+        let plan = ConcatPlan(version: ConcatPlan.formatVersion, segue: SegueVersion.current, inputs: inputs, spec: c.spec, output: output,
+                              jobs: jobs, join: ConcatPlan.Join(method: format.isJoinable ? "concat" : "publish", video: entries, sound: sound))
+        return PlannedRender(plan: plan, smartPlan: smartPlan)
+    }
+
+    /// The output frames split at every cut: the first and last frame of each transition, and
+    /// each hard cut.
+    func segmentStretches() -> [Range<Int>] {
+        let c = concatenation
+        var bounds: Set<Int> = [0, c.frameCount]
+        for k in c.cuts.indices {
+            let span = c.timeline.span(ofCut: k)
+            for t in [span.start, span.end] {
+                let frame = (t * c.fps - 1e-6).rounded(.up)  // the first frame at or after t
+                if frame > 0, frame < Double(c.frameCount) { bounds.insert(Int(frame)) }
+            }
+        }
+        let sorted = bounds.sorted()
+        return zip(sorted, sorted.dropFirst()).map { $0..<$1 }
+    }
+
+    /// The files the edit reads: clips, soundtrack, effect files (each once, in order).
+    static func inputFiles(of spec: ConcatSpec) -> [String] {
+        var files: [String] = []
+        func add(_ path: String) { if !files.contains(path) { files.append(path) } }
+        for clip in spec.clips { add(clip.path) }
+        if let audio = spec.audio { add(audio) }
+        for cut in spec.cuts.compactMap({ $0 }) + [spec.transition] {
+            if let file = Concatenation.effectFile(cut.effect), FileManager.default.fileExists(atPath: file) { add(file) }
+        }
+        return files
+    }
+
+    /// The container a segment of `codec` is written in.
+    static func pieceFormat(for codec: VideoCodec) -> VideoFormat {
+        switch codec {
+        case .vp9: .webm
+        case .prores: .mov
+        default: .mp4
+        }
+    }
+
+    /// `path` from the current directory.
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+    }
+
+    // MARK: - Smart stretches
+
+    /// What smart planning found: the plan and, per piece, where a copied stretch starts and ends
+    /// in its remuxed source.
+    struct SmartStretches {
+        let plan: SmartPlan
+        let inpoints: [Double?]
+        let outpoints: [Double?]
+        /// Frames in each source.
+        let counts: [Int]
+    }
+
+    /// The stretches a smart render copies, or why it cannot copy any.
+    func smartStretches() throws -> Result<SmartStretches, SmartFallback> {
+        if let reason = smartIncompatibility() { return .failure(SmartFallback(reason)) }
+        let c = concatenation
+        let directory = try Self.makeScratchDirectory()
+        defer {
+            try? FileManager.default.removeItem(atPath: directory)
+            TemporaryFiles.unregister(directory)
+        }
+        // Each clip's video alone and its packets (each clip's ffmpeg and ffprobe at once).
+        let prepared = concurrentMap(c.clips.indices) { k -> Result<VideoPackets, Error> in
+            Result {
+                let copy = directory + "/source-\(k).mp4"
+                try remuxVideo(of: k, to: copy)
+                return try MediaProbe.videoPackets(path: copy)
+            }
+        }
+        var keyframes: [[Int]] = [], counts: [Int] = [], packets: [VideoPackets] = []
+        var openGOPs: String?  // the first clip with keyframes that are not clean cut points
+        for (k, clip) in c.clips.enumerated() {
+            let list = try prepared[k].get()
+            let frames = list.packets.compactMap { $0.pts }.sorted()
+            guard let first = frames.first else { throw MediaError.invalidVideo(path: clip.path, reason: "it has no video frames") }
+            let indices = frames.map { list.seconds($0 - first) * c.fps }
+            if let bad = indices.enumerated().first(where: { abs($0.element - Double($0.offset)) > 0.01 }) {
+                return .failure(SmartFallback("\(clip.name) does not have one frame every 1/\(FFmpegText.number(c.fps)) s (frame \(bad.offset + 1))"))
+            }
+            packets.append(list)
+            let clean = list.cleanH264Keyframes(inFile: directory + "/source-\(k).mp4")
+            if openGOPs == nil, clean.count < list.packets.count(where: \.isKeyframe) { openGOPs = clip.name }
+            keyframes.append(clean.compactMap { list.packets[$0].pts }.map { Int((list.seconds($0 - first) * c.fps).rounded()) }.sorted())
+            counts.append(frames.count)
+        }
+        let plan: SmartPlan
+        do {
+            plan = try SmartPlan(timeline: c.timeline, fps: c.fps, inPoints: c.clips.map(\.start), keyframes: keyframes, sourceFrameCounts: counts)
+        } catch {
+            return .failure(SmartFallback(error.message))
+        }
+        if plan.copiedFrames == 0, let clip = openGOPs {
+            return .failure(SmartFallback("\(clip) has open GOPs (keyframes that are not IDR pictures), so no stretch can be copied without losing frames"))
+        }
+        var inpoints: [Double?] = [], outpoints: [Double?] = []
+        for piece in plan.pieces {
+            guard case let .copy(k, sourceFrames, _) = piece else { inpoints.append(nil); outpoints.append(nil); continue }
+            let p = packets[k]
+            let first = p.packets.compactMap { $0.pts }.min() ?? 0
+            func keyframe(_ index: Int) -> VideoPackets.Packet? {
+                p.packets.first { $0.isKeyframe && $0.pts.map { Int((p.seconds($0 - first) * c.fps).rounded()) } == index }
+            }
+            inpoints.append(p.seconds(keyframe(sourceFrames.lowerBound)?.pts ?? first))
+            if sourceFrames.upperBound < counts[k], let next = keyframe(sourceFrames.upperBound), let dts = next.dts ?? next.pts {
+                outpoints.append(p.seconds(dts) - 0.5 / c.fps)
+            } else {
+                outpoints.append(nil)
+            }
+        }
+        return .success(SmartStretches(plan: plan, inpoints: inpoints, outpoints: outpoints, counts: counts))
+    }
+
+    /// Clip `k`'s video stream alone (a copy job's piece, and what smart planning probes): the
+    /// same bytes wherever it is made.
+    func remuxVideo(of k: Int, to path: String) throws {
+        let clip = concatenation.clips[k]
+        let remux = try VideoEncoder(path: path, width: concatenation.width, height: concatenation.height, fps: concatenation.fps, format: .mp4,
+                                     settings: VideoSettings(deterministic: true),
+                                     input: .copy(inputArguments: ["-i", FFmpeg.fileArgument(clip.path)]))
+        try remux.finish()
+    }
+
+    private static func makeScratchDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "/segue-smart-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        TemporaryFiles.register(path)
+        return path
+    }
+}
+
+/// Why a smart render copies nothing.
+struct SmartFallback: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
+extension VideoFormat {
+    /// Whether pieces of video in this container can be joined by stream copy (not GIF or APNG).
+    var isJoinable: Bool { self != .gif && self != .apng }
+}
