@@ -20,7 +20,9 @@ import pytest
 
 FPS = 30
 CLIP_SECONDS = 2
-OPTIONS = ["--transition", "fade:0.5", "--preset", "veryfast", "--crf", "28"]
+# The edit's options, for the one-process render and the plan alike: --job-seconds decides where
+# segments start their closed GOPs, so it is part of what the encoder makes.
+OPTIONS = ["--transition", "fade:0.5", "--preset", "veryfast", "--crf", "28", "--job-seconds", "1"]
 
 
 def tool(name):
@@ -92,11 +94,13 @@ def write_plan(directory, inputs, segue_cli):
     the job numbers the command prints)."""
     plan = directory / "plan.json"
     result = checked([segue_cli, "concat", *inputs, "-o", directory / "film.mp4", *OPTIONS,
-                      "--plan", plan, "--job-seconds", "1"])
+                      "--plan", plan])
     jobs = json.loads(plan.read_text())["jobs"]
     assert result.stdout.split() == [str(n) for n in range(len(jobs))]
-    assert all(isinstance(job["kind"], str) and job["seconds"] > 0 for job in jobs), jobs
-    assert len(jobs) >= 6, "5 s of picture in jobs of at most 1 s, and the sound: %s" % jobs
+    segments = [job for job in jobs if job["kind"] == "segment"]
+    assert [job["kind"] for job in jobs] == ["segment"] * len(segments) + ["sound"], jobs
+    assert len(segments) >= 5 and all(job["seconds"] <= 1 + 1e-9 for job in segments), jobs
+    assert abs(sum(job["seconds"] for job in segments) - (3 * CLIP_SECONDS - 1)) < 1e-9, jobs
     return plan, len(jobs), result.stdout
 
 
@@ -112,12 +116,20 @@ def test_gnu_parallel_runs_the_jobs_two_at_a_time_and_the_join_equals_one_proces
 
 
 # The cluster's `segue`: it records each job's attempts in the plan's directory, fails the first
-# attempt of the job named in fail-first there, and makes every attempt of the job named in
+# attempt of the job named in fail-first there, kills its worker (and the job) half a second into
+# the first attempt of the job named in kill-first, and makes every attempt of the job named in
 # fail-always run the real segue on a plan that does not exist (so the message is Segue's own).
 WRAPPER = """#!/bin/sh
 if [ "$1" = concat ] && [ "$2" = --job ]; then
   dir=$(dirname "$3")
   echo "$4" >> "$dir/attempts"
+  if [ -f "$dir/kill-first" ] && [ "$(cat "$dir/kill-first")" = "$4" ] && [ ! -e "$dir/killed-once" ]; then
+    : > "$dir/killed-once"
+    "%(real)s" "$@" &
+    sleep 0.5
+    kill -9 $! $PPID
+    exit 1
+  fi
   if [ -f "$dir/fail-always" ] && [ "$(cat "$dir/fail-always")" = "$4" ]; then
     exec "%(real)s" concat --job "$dir/no-such-plan.json" "$4"
   fi
@@ -143,19 +155,19 @@ def dask_command():
 
 
 def stop(process):
-    """Stops a process this test started, with everything it started (its own session)."""
-    if process.poll() is not None:
-        return
+    """Stops a process this test started, with everything it started (its own session, whose
+    id is the process's: until `process` is reaped here, no other process can have it)."""
     for sig, wait in ((signal.SIGTERM, 20), (signal.SIGKILL, 10)):
         try:
             os.killpg(process.pid, sig)
         except ProcessLookupError:
-            return
+            break
         try:
             process.wait(timeout=wait)
-            return
+            break
         except subprocess.TimeoutExpired:
             continue
+    process.wait(timeout=10)
 
 
 def wait_for(condition, processes, logs, what, seconds=120):
@@ -171,10 +183,13 @@ def wait_for(condition, processes, logs, what, seconds=120):
     pytest.fail("timed out waiting for %s" % what)
 
 
+Cluster = collections.namedtuple("Cluster", "address workers")
+
+
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory, segue_cli):
     """A Dask scheduler on 127.0.0.1 (a free port the OS picks) and two one-thread workers whose
-    PATH starts with the wrapper; yields the scheduler's address. Stopped, with the workers'
+    PATH starts with the wrapper; yields the scheduler's address and the workers' processes. Stopped, with the workers'
     `segue` children, when the module's tests are done or fail."""
     root = tmp_path_factory.mktemp("dask")
     bin_dir = root / "bin"
@@ -213,7 +228,7 @@ def cluster(tmp_path_factory, segue_cli):
                                    "--death-timeout", "60", "--local-directory", str(root / ("worker%d" % n))])
         wait_for(lambda: all("Registered to" in log.read_text() for log in logs[1:]), processes, logs,
                  "two workers to register")
-        yield address
+        yield Cluster(address, processes[1:])
     finally:
         for process in reversed(processes):
             stop(process)
@@ -234,7 +249,7 @@ def test_dask_runs_the_jobs_retries_a_failed_one_and_the_join_equals_one_process
     pieces.mkdir()
     output = tmp_path / "film.mp4"
 
-    result = run_distributed(cluster, plan, output, "--work-dir", pieces)
+    result = run_distributed(cluster.address, plan, output, "--work-dir", pieces)
 
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "failed-once").exists(), "the wrapper never failed job %d" % flaky
@@ -248,6 +263,18 @@ def test_dask_runs_the_jobs_retries_a_failed_one_and_the_join_equals_one_process
     assert_same_render(output, reference)
 
 
+def test_dask_joins_on_a_worker(edit, cluster, segue_cli, tmp_path):
+    inputs, reference = edit
+    plan, count, _ = write_plan(tmp_path, inputs, segue_cli)
+    output = tmp_path / "film.mp4"
+
+    result = run_distributed(cluster.address, plan, output, "--join-on-worker", "--retries", "0")
+
+    assert result.returncode == 0, result.stderr
+    assert len(re.findall(r"^job \d+ done: ", result.stderr, re.M)) == count
+    assert_same_render(output, reference)
+
+
 def test_dask_reports_a_job_that_fails_every_attempt_and_writes_nothing(edit, cluster, segue_cli, tmp_path):
     inputs, _ = edit
     plan, count, _ = write_plan(tmp_path, inputs, segue_cli)
@@ -258,13 +285,31 @@ def test_dask_reports_a_job_that_fails_every_attempt_and_writes_nothing(edit, cl
     message = expected.stderr.strip().splitlines()[-1][len("error: "):]
     output = tmp_path / "film.mp4"
 
-    result = run_distributed(cluster, plan, output)
+    result = run_distributed(cluster.address, plan, output)
 
     assert result.returncode == 1, result.stderr
     assert result.stderr.strip().splitlines()[-1] == "error: job %d failed after 3 attempts: %s" % (broken, message)
     attempts = collections.Counter(int(line) for line in (tmp_path / "attempts").read_text().split())
     assert attempts[broken] == 3, attempts
     assert not output.exists()
+
+
+def test_dask_runs_a_job_again_when_its_worker_is_killed_in_the_middle(edit, cluster, segue_cli, tmp_path):
+    # Last of the cluster's tests: it leaves one worker.
+    inputs, reference = edit
+    plan, count, _ = write_plan(tmp_path, inputs, segue_cli)
+    victim = 1
+    (tmp_path / "kill-first").write_text("%d\n" % victim)
+    output = tmp_path / "film.mp4"
+
+    result = run_distributed(cluster.address, plan, output)
+
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "killed-once").exists(), "the wrapper never killed a worker"
+    assert sorted(worker.poll() for worker in cluster.workers if worker.poll() is not None) == [-signal.SIGKILL]
+    attempts = collections.Counter(int(line) for line in (tmp_path / "attempts").read_text().split())
+    assert attempts[victim] == 2, attempts
+    assert_same_render(output, reference)
 
 
 def test_importing_segue_does_not_need_dask(tmp_path):
