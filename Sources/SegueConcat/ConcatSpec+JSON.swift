@@ -93,6 +93,7 @@ extension ConcatSpec {
     private static func expected(_ type: Any.Type) -> String {
         switch ObjectIdentifier(type) {
         case ObjectIdentifier(Double.self): "a number"
+        case ObjectIdentifier(Int.self), ObjectIdentifier(Int64.self): "a whole number"
         case ObjectIdentifier(String.self): "a string"
         case ObjectIdentifier(Bool.self): "true or false"
         case ObjectIdentifier([Any].self): "a list"

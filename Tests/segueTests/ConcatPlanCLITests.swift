@@ -1,0 +1,298 @@
+// `segue concat --plan / --job / --join` end to end: every job a process of its own, in a shuffled
+// order, joined, equals the one-process render (decoded frames, decoded sound, length); a job's
+// piece is the same bytes when made again on another CPU; and every failure — a changed input, a
+// missing, truncated, altered or unrecorded piece, a job out of range, a plan of another version
+// or damaged, a full disk while joining — is one `error: …` line, exit 1, nothing half-written.
+import Foundation
+import Segue
+import SegueTestSupport
+import Testing
+
+@Suite("segue concat --plan, --job, --join")
+struct ConcatPlanCLITests {
+    /// a.mp4, b.mp4, c.mp4: 2 s of testsrc2 at 30 fps with a tone each. `mixed`: b is 128×96 and
+    /// c 192×96 (so the edit is a full render); else all 160×120 H.264 with a keyframe every 15
+    /// frames (so `--smart` copies).
+    private func makeMedia(_ dir: String, mixed: Bool) throws {
+        let sizes = mixed ? ["160x120", "128x96", "192x96"] : ["160x120", "160x120", "160x120"]
+        for (k, name) in ["a", "b", "c"].enumerated() {
+            _ = try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=\(sizes[k]):r=30:d=2,hue=h=\(k * 120)", "-f", "lavfi",
+                            "-i", "sine=frequency=\(300 * (k + 1)):duration=2", "-c:v", "libx264", "-preset", "veryfast", "-g", "15",
+                            "-keyint_min", "15", "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", dir + "/\(name).mp4"])
+        }
+    }
+
+    /// Per-frame MD5s of the decoded picture.
+    private func frameHashes(_ path: String) throws -> [String] {
+        String(decoding: try ffmpeg(["-i", path, "-map", "0:v:0", "-f", "framemd5", "pipe:1"]), as: UTF8.self)
+            .split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last ?? "") }
+    }
+
+    /// MD5 of the decoded sound as 16-bit PCM.
+    private func soundHash(_ path: String) throws -> String {
+        String(decoding: try ffmpeg(["-i", path, "-map", "0:a:0", "-c:a", "pcm_s16le", "-f", "md5", "pipe:1"]), as: UTF8.self)
+    }
+
+    private func plan(_ dir: String, _ name: String = "p.json") throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    private func jobs(_ plan: [String: Any]) -> [[String: Any]] { plan["jobs"] as? [[String: Any]] ?? [] }
+
+    /// Plans `edit` in `dir`, runs every job as its own process in a shuffled order and joins.
+    /// - Returns: the plan's jobs' kinds.
+    @discardableResult
+    private func planRunJoin(_ dir: String, _ edit: [String], output: String = "joined.mp4") throws -> [String] {
+        let planned = try segue(["concat"] + edit + ["-o", "out.mp4", "--plan", "p.json", "--job-seconds", "1"], cwd: dir)
+        #expect(planned.status == 0, "\(planned.stderr)")
+        let p = try plan(dir)
+        let count = jobs(p).count
+        #expect(planned.stdoutText == (0..<count).map { "\($0)\n" }.joined(), "the job numbers, one per line")
+        for n in (0..<count).shuffled() {
+            let r = try segue(["concat", "--job", "p.json", String(n)], cwd: dir)
+            #expect(r.status == 0 && r.stderr.isEmpty, "job \(n): \(r.stderr)")
+        }
+        let joined = try segue(["concat", "--join", "p.json", "-o", output], cwd: dir)
+        #expect(joined.status == 0 && joined.stderr.isEmpty, "\(joined.stderr)")
+        return jobs(p).compactMap { $0["kind"] as? String }
+    }
+
+    private func expectSame(_ joined: String, _ one: String, frames: Int, seconds: Double) throws {
+        let a = try frameHashes(joined), b = try frameHashes(one)
+        #expect(a.count == frames && a == b, "decoded frames: \(a.count) joined, \(b.count) in one process")
+        #expect(try soundHash(joined) == soundHash(one), "decoded sound")
+        let lengths = try streamLengths(joined), other = try streamLengths(one)
+        #expect(lengths.frames == frames && abs(lengths.video - seconds) < 1e-6 && abs((lengths.audio ?? 0) - seconds) <= 1.0 / 30)
+        #expect(lengths.frames == other.frames && lengths.video == other.video && lengths.audio == other.audio)
+        let errors = try runTool("ffmpeg", ["-v", "error", "-i", joined, "-f", "null", "-"])
+        #expect(errors.status == 0 && errors.stderr.isEmpty, "decoding the joined file: \(errors.stderr)")
+    }
+
+    @Test("inputs of mixed sizes: segments of at most 1 s cut at the transitions and the sound, each a process, shuffled, joined = one process")
+    func mixedInputs() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try makeMedia(dir, mixed: true)
+        let edit = ["a.mp4", "b.mp4", "c.mp4", "--size", "160x120", "--transition", "wipe:0.5", "--cut", "2=fade:0.5", "--preset", "veryfast"]
+        let kinds = try planRunJoin(dir, edit)
+        // 5 s: [0, 45) clip a, [45, 60) the wipe, [60, 90) b, [90, 105) the fade, [105, 150) c; stretches over 30 frames in halves.
+        let p = try plan(dir)
+        #expect(jobs(p).compactMap { $0["frames"] as? [Int] } == [[0, 22], [22, 45], [45, 60], [60, 90], [90, 105], [105, 127], [127, 150]])
+        #expect(kinds == Array(repeating: "segment", count: 7) + ["sound"])
+        #expect((p["version"] as? Int) == 1 && (p["segue"] as? String) == SegueVersion.current)
+        let inputs = p["inputs"] as? [[String: Any]] ?? []
+        #expect(inputs.compactMap { $0["path"] as? String } == ["a", "b", "c"].map { dir + "/\($0).mp4" })
+        #expect(inputs.allSatisfy { ($0["hash"] as? String)?.count == 64 && ($0["size"] as? Int ?? 0) > 0 })
+        let one = try segue(["concat"] + edit + ["-o", "one.mp4", "--job-seconds", "1"], cwd: dir)
+        #expect(one.status == 0, "\(one.stderr)")
+        try expectSame(dir + "/joined.mp4", dir + "/one.mp4", frames: 150, seconds: 5)
+        // Each segment is a file of its own that starts with a keyframe.
+        for job in jobs(p) where job["kind"] as? String == "segment" {
+            let flags = String(decoding: try runTool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=flags",
+                                                                 "-of", "csv=p=0", dir + "/" + (job["piece"] as? String ?? "")]).stdout, as: UTF8.self)
+            #expect(flags.hasPrefix("K"), "\(job["piece"] ?? ""): \(flags.prefix(20))")
+        }
+    }
+
+    @Test("a smart edit: copy jobs, render jobs around the transitions and the sound, each a process, shuffled, joined = one process")
+    func smartEdit() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try makeMedia(dir, mixed: false)
+        let edit = ["a.mp4", "b.mp4", "c.mp4", "--smart", "--transition", "fade:0.5"]
+        let kinds = try planRunJoin(dir, edit)
+        // Keyframes every 15 frames: a's frames 0…45 copied, the fade [45, 60) rendered, b's 15…45 copied, the fade
+        // [90, 105) rendered, c's from 15 on copied.
+        #expect(kinds == ["copy", "render", "copy", "render", "copy", "sound"])
+        #expect(jobs(try plan(dir)).compactMap { $0["frames"] as? [Int] } == [[0, 45], [45, 60], [60, 90], [90, 105], [105, 150]])
+        let one = try segue(["concat"] + edit + ["-o", "one.mp4"], cwd: dir)
+        #expect(one.status == 0 && one.stderr.isEmpty, "\(one.stderr)")
+        try expectSame(dir + "/joined.mp4", dir + "/one.mp4", frames: 150, seconds: 5)
+        // Copied frames are the sources' own.
+        let joined = try frameHashes(dir + "/joined.mp4"), a = try frameHashes(dir + "/a.mp4")
+        #expect(Array(joined[0..<45]) == Array(a[0..<45]))
+    }
+
+    @Test("a job's piece is the same bytes made again, on one CPU (taskset) or all")
+    func deterministicPieces() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try makeMedia(dir, mixed: true)
+        let planned = try segue(["concat", "a.mp4", "b.mp4", "--size", "160x120", "--transition", "wipe:0.5", "--preset", "veryfast",
+                                 "-o", "out.mp4", "--plan", "p.json", "--job-seconds", "1"], cwd: dir)
+        #expect(planned.status == 0, "\(planned.stderr)")
+        let p = try plan(dir)
+        for (n, job) in jobs(p).enumerated() where job["kind"] as? String != "segment" || (job["frames"] as? [Int])?.first == 45 {
+            let piece = dir + "/" + (job["piece"] as? String ?? "")
+            var made: [Data] = []
+            for pinned in [false, true, false] {
+                let r = pinned
+                    ? try runProduct("/usr/bin/taskset", ["-c", "0", segueBinary, "concat", "--job", "p.json", String(n)], cwd: dir)
+                    : try segue(["concat", "--job", "p.json", String(n)], cwd: dir)
+                #expect(r.status == 0, "\(r.stderr)")
+                made.append(try Data(contentsOf: URL(fileURLWithPath: piece)))
+            }
+            #expect(made[0] == made[1] && made[1] == made[2], "job \(n) (\(job["kind"] ?? "")): \(made.map(\.count)) bytes")
+        }
+    }
+
+    // MARK: - Failures
+
+    /// A planned and fully run mixed edit in a fresh directory.
+    private func doneEdit() throws -> String {
+        let dir = try temporaryDirectory()
+        try makeMedia(dir, mixed: true)
+        _ = try planRunJoin(dir, ["a.mp4", "b.mp4", "--size", "160x120", "--transition", "fade:0.5", "--preset", "ultrafast"], output: "first.mp4")
+        return dir
+    }
+
+    private func expectError(_ args: [String], in dir: String, _ message: String, environment: [String: String] = [:]) throws {
+        let before = listing(dir)
+        let r = try segue(args, environment: environment, cwd: dir)
+        #expect(r.status == 1)
+        #expect(r.stderr == "error: \(message)\n")
+        #expect(listing(dir) == before, "nothing left behind")
+    }
+
+    @Test("a job out of range, a plan of another format or Segue version, a damaged plan: one error line each")
+    func badPlansAndNumbers() throws {
+        let dir = try doneEdit()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let count = jobs(try plan(dir)).count
+        try expectError(["concat", "--job", "p.json", String(count)], in: dir, "there is no job \(count): the plan has jobs 0 to \(count - 1)")
+        let text = try String(contentsOfFile: dir + "/p.json", encoding: .utf8)
+        try text.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 2").write(toFile: dir + "/v2.json", atomically: true, encoding: .utf8)
+        try expectError(["concat", "--job", "v2.json", "0"], in: dir,
+                        "v2.json: the plan is in format 2; this Segue (\(SegueVersion.current)) reads format 1: plan again")
+        try text.replacingOccurrences(of: "\"segue\" : \"\(SegueVersion.current)\"", with: "\"segue\" : \"0.0.1\"")
+            .write(toFile: dir + "/old.json", atomically: true, encoding: .utf8)
+        try expectError(["concat", "--join", "old.json", "-o", "x.mp4"], in: dir,
+                        "old.json: the plan was made by Segue 0.0.1, this is Segue \(SegueVersion.current): plan again with this Segue, or run every job and the join with Segue 0.0.1")
+        try String(text.prefix(text.count / 2)).write(toFile: dir + "/cut.json", atomically: true, encoding: .utf8)
+        try expectError(["concat", "--job", "cut.json", "0"], in: dir, "cut.json: the plan is not valid JSON (cut short or damaged?); plan again")
+        try text.replacingOccurrences(of: "\"frames\" : 105", with: "\"frames\" : \"many\"")
+            .write(toFile: dir + "/typed.json", atomically: true, encoding: .utf8)
+        try expectError(["concat", "--join", "typed.json", "-o", "x.mp4"], in: dir,
+                        "typed.json: the plan is not valid: output.frames: expected a whole number, found a string")
+        try expectError(["concat", "--job", "missing.json", "0"], in: dir, "missing.json: no such file; check the path")
+    }
+
+    @Test("an input changed since planning: the job names it and writes nothing")
+    func changedInput() throws {
+        let dir = try doneEdit()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Same size, one byte different in the last MiB.
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/b.mp4")))
+        bytes[bytes.count - 10] ^= 0xFF
+        let date = try FileManager.default.attributesOfItem(atPath: dir + "/b.mp4")[.modificationDate] as? Date
+        try Data(bytes).write(to: URL(fileURLWithPath: dir + "/b.mp4"))
+        try FileManager.default.setAttributes([.modificationDate: try #require(date)], ofItemAtPath: dir + "/b.mp4")
+        try FileManager.default.removeItem(atPath: dir + "/p.job-0000.mp4")
+        try expectError(["concat", "--job", "p.json", "0"], in: dir, "\(dir)/b.mp4 changed since planning (its content differs); plan again")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/b.mp4"))
+        try expectError(["concat", "--job", "p.json", "1"], in: dir,
+                        "\(dir)/b.mp4 changed since planning (its size is 1 bytes, planned \(bytes.count)); plan again")
+    }
+
+    @Test("the join refuses a missing, truncated, altered or unrecorded (killed) piece, naming the job")
+    func badPieces() throws {
+        let dir = try doneEdit()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let piece = { (n: Int) in dir + "/p.job-000\(n).mp4" }
+        // Killed after publishing its piece, before its record.
+        try FileManager.default.removeItem(atPath: dir + "/p.job-0001.json")
+        try expectError(["concat", "--join", "p.json", "-o", "out.mp4"], in: dir,
+                        "job 1 did not finish: \(piece(1)) has no record (stopped part-way?); run job 1 again")
+        #expect(try segue(["concat", "--job", "p.json", "1"], cwd: dir).status == 0)
+        // Missing, with the record.
+        let saved = try Data(contentsOf: URL(fileURLWithPath: piece(2)))
+        try FileManager.default.removeItem(atPath: piece(2))
+        try expectError(["concat", "--join", "p.json", "-o", "out.mp4"], in: dir, "job 2's piece \(piece(2)) is missing; run job 2 again")
+        // Truncated.
+        try saved.prefix(saved.count / 2).write(to: URL(fileURLWithPath: piece(2)))
+        try expectError(["concat", "--join", "p.json", "-o", "out.mp4"], in: dir,
+                        "job 2's piece \(piece(2)) is \(saved.count / 2) bytes, but its record says \(saved.count) (cut short?); run job 2 again")
+        // Altered, same size.
+        var bytes = [UInt8](saved)
+        bytes[bytes.count / 2] ^= 1
+        try Data(bytes).write(to: URL(fileURLWithPath: piece(2)))
+        try expectError(["concat", "--join", "p.json", "-o", "out.mp4"], in: dir,
+                        "job 2's piece \(piece(2)) does not match its record (SHA-256 differs); run job 2 again")
+        // Never run, with another not ready either.
+        try FileManager.default.removeItem(atPath: piece(2))
+        try FileManager.default.removeItem(atPath: dir + "/p.job-0002.json")
+        try FileManager.default.removeItem(atPath: dir + "/p.job-0000.json")
+        try expectError(["concat", "--join", "p.json", "-o", "out.mp4"], in: dir,
+                        "job 0 did not finish: \(piece(0)) has no record (stopped part-way?); run job 0 again (not ready either: job 2)")
+    }
+
+    @Test("a full disk while joining: one error line, the old output untouched, no temporary")
+    func fullDiskWhileJoining() throws {
+        let dir = try doneEdit(), tools = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir); try? FileManager.default.removeItem(atPath: tools) }
+        let real = try #require((ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+            .map { $0 + "/ffmpeg" }.first { FileManager.default.isExecutableFile(atPath: $0) })
+        // The real ffmpeg, except that the output film.mp4's temporary is cut short and ffmpeg says the disk is full (status 0, as ffmpeg 5.1).
+        try """
+            #!/bin/sh
+            for last; do :; done
+            case "$last" in
+            *.film.*.segue-tmp-*)
+                "\(real)" "$@" || exit $?
+                truncate -s 2000 "${last#file:}"
+                echo "av_interleaved_write_frame(): No space left on device" >&2
+                exit 0 ;;
+            esac
+            exec "\(real)" "$@"
+            """.write(toFile: tools + "/ffmpeg", atomically: true, encoding: .utf8)
+        #expect(chmod(tools + "/ffmpeg", 0o755) == 0)
+        try Data("yesterday's film".utf8).write(to: URL(fileURLWithPath: dir + "/film.mp4"))
+        try expectError(["concat", "--join", "p.json", "-o", "film.mp4"], in: dir,
+                        "film.mp4: the output could not be completed: no space left on device; film.mp4 was left as it was",
+                        environment: ["SEGUE_FFMPEG": tools + "/ffmpeg"])
+        #expect(FileManager.default.contents(atPath: dir + "/film.mp4") == Data("yesterday's film".utf8))
+    }
+
+    @Test("--work-dir takes the pieces elsewhere; a .gif plan is one job whose piece the join publishes")
+    func workDirectoryAndGIF() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try makeMedia(dir, mixed: true)
+        let edit = ["concat", "a.mp4", "b.mp4", "--size", "80x60", "--transition", "fade:0.5", "-o", "out.gif"]
+        let planned = try segue(edit + ["--plan", "g.json"], cwd: dir)
+        #expect(planned.status == 0 && planned.stdoutText == "0\n", "\(planned.stderr)")
+        let p = try plan(dir, "g.json")
+        #expect(jobs(p).count == 1 && jobs(p)[0]["kind"] as? String == "render" && jobs(p)[0]["piece"] as? String == "g.job-0000.gif")
+        #expect((p["join"] as? [String: Any])?["method"] as? String == "publish")
+        #expect(try segue(["concat", "--job", "g.json", "0", "--work-dir", "pieces"], cwd: dir).status == 0)
+        #expect(listing(dir + "/pieces") == ["g.job-0000.gif", "g.job-0000.json"])
+        #expect(try segue(["concat", "--join", "g.json", "-o", "joined.gif", "--work-dir", "pieces"], cwd: dir).status == 0)
+        #expect(try segue(edit + ["-o", "one.gif"], cwd: dir).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/joined.gif")) == Data(contentsOf: URL(fileURLWithPath: dir + "/one.gif")))
+        // Without --work-dir the join looks beside the plan, where nothing was made.
+        try expectError(["concat", "--join", "g.json", "-o", "x.gif"], in: dir,
+                        "job 0 has not been done: \(dir)/g.job-0000.gif is missing; run job 0 again")
+    }
+
+    @Test("options that belong to the plan are refused with --job and --join; --job needs its number")
+    func usage() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for (args, message) in [
+            (["--job", "p.json"], "give the job's number after the plan: --job PLAN.json N (N from 0)"),
+            (["--job", "p.json", "x"], "give the job's number after the plan: --job PLAN.json N (N from 0)"),
+            (["--job", "p.json", "0", "--smart"], "--smart is part of the plan: give it with --plan, not with --job"),
+            (["--join", "p.json", "-o", "o.mp4", "--crf", "20"], "--crf is part of the plan: give it with --plan, not with --join"),
+            (["--join", "p.json"], "--join needs -o OUT, the movie to write"),
+            (["--job", "p.json", "0", "-o", "o.mp4"], "a job writes its piece into the work directory; -o goes with --join"),
+            (["--plan", "p.json", "--join", "p.json", "-o", "o.mp4"], "give one of --plan, --job and --join, not --plan and --join"),
+            (["a.mp4", "-o", "o.mp4", "--plan", "p.json", "--job-seconds", "0"], "--job-seconds must be a positive number of seconds, got 0.0"),
+        ] {
+            let r = try segue(["concat"] + args, cwd: dir)
+            #expect(r.status == 1)
+            #expect(r.stderr == "error: \(message) (see 'segue concat --help')\n", "\(args)")
+        }
+        #expect(listing(dir).isEmpty)
+    }
+}
