@@ -76,43 +76,63 @@ def assert_same_render(joined, reference):
     assert abs(ours[4] - theirs[4]) < 1e-3, "duration %.6f s, one-process render %.6f s" % (ours[4], theirs[4])
 
 
+Edit = collections.namedtuple("Edit", "inputs options reference")
+
+
 @pytest.fixture(scope="module")
-def edit(tmp_path_factory, segue_cli):
-    """Three clips, one of another size (so the edit is a full render, split into segments), and
-    the one-process render of the edit."""
+def edits(tmp_path_factory, segue_cli):
+    """Two edits of three clips and their one-process renders: "mixed" (one clip of another size,
+    so the edit is a full render, split into segments) and "smart" (`--smart` over clips with the
+    same H.264 parameters: copied and rendered stretches)."""
     root = tmp_path_factory.mktemp("edit")
-    inputs = [make_clip(root / "a.mp4", "320x240", 440), make_clip(root / "b.mp4", "256x192", 660),
-              make_clip(root / "c.mp4", "320x240", 550)]
-    reference = root / "reference.mp4"
-    checked([segue_cli, "concat", *inputs, "-o", reference, *OPTIONS])
-    assert signature(reference)[1] == FPS * (3 * CLIP_SECONDS - 1), "the edit lasts 5 s"
-    return inputs, reference
+    a, b, c, d = (make_clip(root / "a.mp4", "320x240", 440), make_clip(root / "b.mp4", "256x192", 660),
+                  make_clip(root / "c.mp4", "320x240", 550), make_clip(root / "d.mp4", "320x240", 770))
+    made = {}
+    for name, inputs, options in (("mixed", [a, b, c], OPTIONS), ("smart", [a, c, d], OPTIONS + ["--smart"])):
+        reference = root / ("%s.mp4" % name)
+        result = checked([segue_cli, "concat", *inputs, "-o", reference, *options])
+        assert "note:" not in result.stderr, result.stderr   # --smart copies
+        assert signature(reference)[1] == FPS * (3 * CLIP_SECONDS - 1), "the edit lasts 5 s"
+        made[name] = Edit(inputs, options, reference)
+    return made
 
 
-def write_plan(directory, inputs, segue_cli):
-    """Plans the edit into directory/plan.json; returns its path and job count (checked against
-    the job numbers the command prints)."""
+@pytest.fixture(scope="module")
+def edit(edits):
+    return edits["mixed"]
+
+
+def write_plan(directory, edit, segue_cli):
+    """Plans the edit into directory/plan.json; returns its path, its job count (checked against
+    the job numbers the command prints) and what the command printed."""
     plan = directory / "plan.json"
-    result = checked([segue_cli, "concat", *inputs, "-o", directory / "film.mp4", *OPTIONS,
+    result = checked([segue_cli, "concat", *edit.inputs, "-o", directory / "film.mp4", *edit.options,
                       "--plan", plan])
     jobs = json.loads(plan.read_text())["jobs"]
     assert result.stdout.split() == [str(n) for n in range(len(jobs))]
-    segments = [job for job in jobs if job["kind"] == "segment"]
-    assert [job["kind"] for job in jobs] == ["segment"] * len(segments) + ["sound"], jobs
-    assert len(segments) >= 5 and all(job["seconds"] <= 1 + 1e-9 for job in segments), jobs
-    assert abs(sum(job["seconds"] for job in segments) - (3 * CLIP_SECONDS - 1)) < 1e-9, jobs
+    kinds = [job["kind"] for job in jobs]
+    assert kinds[-1:] == ["sound"] and jobs[-1]["seconds"] == 3 * CLIP_SECONDS - 1, jobs
+    pictures = jobs[:-1]
+    if "--smart" in edit.options:
+        assert {"copy", "render"} <= set(kinds[:-1]) <= {"copy", "render"}, jobs
+    else:
+        assert set(kinds[:-1]) == {"segment"} and len(pictures) >= 5, jobs
+        assert all(job["seconds"] <= 1 + 1e-9 for job in pictures), jobs
+    assert abs(sum(job["seconds"] for job in pictures) - (3 * CLIP_SECONDS - 1)) < 1e-9, jobs
     return plan, len(jobs), result.stdout
 
 
-def test_gnu_parallel_runs_the_jobs_two_at_a_time_and_the_join_equals_one_process(edit, segue_cli, tmp_path):
-    inputs, reference = edit
-    plan, count, numbers = write_plan(tmp_path, inputs, segue_cli)
+@pytest.mark.parametrize("name", ["mixed", "smart"])
+def test_gnu_parallel_runs_the_jobs_two_at_a_time_and_the_join_equals_one_process(edits, name, segue_cli,
+                                                                                  tmp_path):
+    edit = edits[name]
+    plan, count, numbers = write_plan(tmp_path, edit, segue_cli)
     (tmp_path / "jobs.txt").write_text(numbers)
     checked([tool("parallel"), "--will-cite", "--halt", "now,fail=1", "-j", "2",
              segue_cli, "concat", "--job", plan, "{}", "::::", tmp_path / "jobs.txt"])
     joined = tmp_path / "film.mp4"
     checked([segue_cli, "concat", "--join", plan, "-o", joined])
-    assert_same_render(joined, reference)
+    assert_same_render(joined, edit.reference)
 
 
 # The cluster's `segue`: it records each job's attempts in the plan's directory, fails the first
@@ -241,8 +261,7 @@ def run_distributed(address, plan, output, *more):
 
 def test_dask_runs_the_jobs_retries_a_failed_one_and_the_join_equals_one_process(
         edit, cluster, segue_cli, tmp_path):
-    inputs, reference = edit
-    plan, count, _ = write_plan(tmp_path, inputs, segue_cli)
+    plan, count, _ = write_plan(tmp_path, edit, segue_cli)
     flaky = count // 2
     (tmp_path / "fail-first").write_text("%d\n" % flaky)
     pieces = tmp_path / "pieces"
@@ -260,24 +279,22 @@ def test_dask_runs_the_jobs_retries_a_failed_one_and_the_join_equals_one_process
     assert [int(d) for _, d, _ in done] == list(range(1, count + 1))
     assert {int(total) for _, _, total in done} == {count}
     assert any(pieces.iterdir()), "--work-dir reached the jobs"
-    assert_same_render(output, reference)
+    assert_same_render(output, edit.reference)
 
 
 def test_dask_joins_on_a_worker(edit, cluster, segue_cli, tmp_path):
-    inputs, reference = edit
-    plan, count, _ = write_plan(tmp_path, inputs, segue_cli)
+    plan, count, _ = write_plan(tmp_path, edit, segue_cli)
     output = tmp_path / "film.mp4"
 
     result = run_distributed(cluster.address, plan, output, "--join-on-worker", "--retries", "0")
 
     assert result.returncode == 0, result.stderr
     assert len(re.findall(r"^job \d+ done: ", result.stderr, re.M)) == count
-    assert_same_render(output, reference)
+    assert_same_render(output, edit.reference)
 
 
 def test_dask_reports_a_job_that_fails_every_attempt_and_writes_nothing(edit, cluster, segue_cli, tmp_path):
-    inputs, _ = edit
-    plan, count, _ = write_plan(tmp_path, inputs, segue_cli)
+    plan, count, _ = write_plan(tmp_path, edit, segue_cli)
     broken = count - 1
     (tmp_path / "fail-always").write_text("%d\n" % broken)
     expected = run([segue_cli, "concat", "--job", tmp_path / "no-such-plan.json", str(broken)])
@@ -296,8 +313,7 @@ def test_dask_reports_a_job_that_fails_every_attempt_and_writes_nothing(edit, cl
 
 def test_dask_runs_a_job_again_when_its_worker_is_killed_in_the_middle(edit, cluster, segue_cli, tmp_path):
     # Last of the cluster's tests: it leaves one worker.
-    inputs, reference = edit
-    plan, count, _ = write_plan(tmp_path, inputs, segue_cli)
+    plan, count, _ = write_plan(tmp_path, edit, segue_cli)
     victim = 1
     (tmp_path / "kill-first").write_text("%d\n" % victim)
     output = tmp_path / "film.mp4"
@@ -309,7 +325,7 @@ def test_dask_runs_a_job_again_when_its_worker_is_killed_in_the_middle(edit, clu
     assert sorted(worker.poll() for worker in cluster.workers if worker.poll() is not None) == [-signal.SIGKILL]
     attempts = collections.Counter(int(line) for line in (tmp_path / "attempts").read_text().split())
     assert attempts[victim] == 2, attempts
-    assert_same_render(output, reference)
+    assert_same_render(output, edit.reference)
 
 
 def test_importing_segue_does_not_need_dask(tmp_path):
