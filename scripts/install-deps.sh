@@ -16,6 +16,7 @@ packages=(
   frei0r-plugins-dev   # frei0r.h: the frei0r plugin template (plugins/frei0r, built by install.sh)
   melt                 # MLT (Shotcut's and Kdenlive's engine): the frei0r plugins' tests and segue bench --hosts
   gstreamer1.0-tools gstreamer1.0-plugins-bad gstreamer1.0-plugins-good  # gst-launch-1.0 and its frei0r module
+  parallel             # GNU parallel: runs the jobs of a segue concat --plan (python/tests/test_distributed.py)
 )
 missing=()
 for p in "${packages[@]}"; do
