@@ -1,4 +1,5 @@
 import SegueAnimation
+import SegueMath
 import Testing
 
 @Suite("TimingFunction")
@@ -31,7 +32,7 @@ struct TimingFunctionTests {
     }
 
     @Test func randomCurvesMatchBisectionReference() {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         var curves: [(Double, Double, Double, Double)] = [
             (0, 1, 1, 0), (0.9, -0.5, 0.1, 1.5), (0, 0, 0, 1), (1, 0, 1, 1), (0.5, 2, 0.5, -1),
         ]

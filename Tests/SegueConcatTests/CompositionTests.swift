@@ -2,6 +2,7 @@
 // on transition lengths, frame selection for constant and variable frame rates, and the
 // crossfade gains. Every expected value is worked out by hand from the rules in Composition.swift.
 import Foundation
+import SegueMath
 import Segue
 import Testing
 
@@ -153,15 +154,3 @@ struct CompositionTests {
     }
 }
 
-/// A small deterministic generator for property tests.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -2,6 +2,7 @@
 // a truncated, damaged, oversized or mistyped plan, or one of another format or Segue version, is
 // a `PlanError` naming what is wrong, never a trap or a plan quietly taken.
 import Foundation
+import SegueMath
 @testable import SegueConcat
 import Segue
 import SegueTestSupport
@@ -90,7 +91,7 @@ struct ConcatPlanTests {
         }
         // Damage: bytes overwritten at random places (seeded), which must never trap; whatever still
         // decodes must be a plan that passes the checks.
-        var random = SeededRandom(seed: 20)
+        var random = SplitMix64(seed: 20)
         var refused = 0
         for _ in 0..<400 {
             var damaged = bytes
@@ -162,15 +163,3 @@ struct ConcatPlanTests {
     }
 }
 
-/// A small deterministic generator (SplitMix64) for repeatable damage.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

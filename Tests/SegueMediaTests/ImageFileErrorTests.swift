@@ -1,4 +1,5 @@
 import Foundation
+import SegueMath
 import SegueCore
 import Testing
 @testable import SegueMedia
@@ -45,7 +46,7 @@ struct ImageFileErrorTests {
     }
 
     @Test func randomBytes() {
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let bytes = (0..<1000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         writeFixture(bytes, to: dir.file("noise.png"))
         let error = readError(dir.file("noise.png"))
@@ -160,15 +161,3 @@ struct ImageFileErrorTests {
     }
 }
 
-/// A small deterministic random number generator for test data.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
