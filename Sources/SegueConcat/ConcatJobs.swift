@@ -90,6 +90,13 @@ extension ConcatPlan {
     ///   `.cancelled`); `output` is then as it was.
     public func join(in directory: String, output: String, cancellation: Cancellation? = nil) throws {
         try checkPieces(in: directory)
+        try joinChecked(in: directory, output: output, cancellation: cancellation)
+    }
+
+    /// Joins pieces that are known to be complete: the jobs that made them ran in this process and
+    /// succeeded, so they have no records to check (the records guard pieces that travel between
+    /// processes and machines; the bytes joined are the same).
+    func joinChecked(in directory: String, output: String, cancellation: Cancellation?) throws {
         let format = VideoFormat(pathExtensionOf: output) ?? .mp4
         guard VideoFormat(pathExtensionOf: output) == self.format else {
             throw PlanError("the plan makes a .\(self.output.container) file, not \(output)")
@@ -155,9 +162,12 @@ extension ConcatRenderer {
     /// Does job `n` of `plan` (made from this renderer's concatenation, settings and sound layout),
     /// publishing its piece and then its record in `directory`; a piece there before is replaced.
     /// `progress` counts the job's frames rendered.
+    /// - Parameter recorded: false for a job whose piece this process joins itself (no record:
+    ///   hashing every piece twice buys nothing there).
     /// - Throws: `PlanError` (no such job), what rendering throws; no record is then written.
     @discardableResult
-    public func runJob(_ n: Int, of plan: ConcatPlan, in directory: String, progress: (Int) -> Void = { _ in }) throws -> ConcatTimings {
+    public func runJob(_ n: Int, of plan: ConcatPlan, in directory: String, recorded: Bool = true,
+                       progress: (Int) -> Void = { _ in }) throws -> ConcatTimings {
         try plan.checkJobNumber(n)
         let c = concatenation
         guard c.frameCount == plan.output.frames, c.width == plan.output.width, c.height == plan.output.height, c.fps == plan.output.fps else {
@@ -192,6 +202,7 @@ extension ConcatRenderer {
                 timings = try renderPicture(into: encoder, frames: job.frameRange, layout: layout, keyframeClip: job.keyframeClip, progress: progress)
             }
         }
+        guard recorded else { return timings }
         let (size, hash) = try ConcatPlan.digest(ofFile: piece)
         let saved = PieceRecord(version: 1, plan: plan.identity, job: n, piece: job.piece, size: size, sha256: hash)
         let encoder = JSONEncoder()
@@ -208,7 +219,7 @@ extension ConcatRenderer {
         let plan = planned.plan
         // Beside the output: the pieces fill the disk the output goes to, and fail as it would.
         if FileIO.isDirectory(output) { throw MediaError.unwritable(path: output, reason: "it is a directory; give a file name") }
-        let staged = try StagedOutput(directory: output)
+        let staged = try StagedOutput(directory: output, cancellation: cancellation)
         defer { staged.discard() }  // never published: only the joined file is
         let directory = staged.temporaryPath
         let frameTotal = plan.jobs.reduce(0) { $0 + ($1.kind == .render || $1.kind == .segment ? $1.frameRange.count : 0) }
@@ -218,7 +229,7 @@ extension ConcatRenderer {
             if failed.withLock({ $0 }) { return nil }  // another job failed: the render is over
             var previous = 0
             let outcome = Result {
-                try runJob(n, of: plan, in: directory) { count in
+                try runJob(n, of: plan, in: directory, recorded: false) { count in
                     done.withLock { total in  // one report at a time, under the lock
                         total += count - previous
                         progress(ConcatProgress(framesDone: total, frameCount: frameTotal))
@@ -234,7 +245,7 @@ extension ConcatRenderer {
         }
         for outcome in outcomes { if case let .success(t)? = outcome { timings.add(t) } }
         var clock = Stopwatch()
-        try plan.join(in: directory, output: output, cancellation: cancellation)
+        try plan.joinChecked(in: directory, output: output, cancellation: cancellation)
         timings.smartJoin = clock.lap()
         return planned
     }

@@ -32,10 +32,12 @@ struct EncodedOutput {
 
     /// Checks the file: not empty, no write error reported by ffmpeg, readable by ffprobe with the
     /// expected streams and length.
-    /// - Parameter writeError: a write error ffmpeg printed (`FFmpegWriteErrors`), if any.
+    /// - Parameters:
+    ///   - writeError: a write error ffmpeg printed (`FFmpegWriteErrors`), if any.
+    ///   - cancellation: the encoder's, which ffprobe is registered with.
     /// - Throws: `.encodingFailed` for an empty file, `.incompleteOutput` naming the problem,
     ///   `.ffmpegNotFound` without ffprobe. The caller then removes the temporary.
-    func verify(writeError: String?) throws(MediaError) {
+    func verify(writeError: String?, cancellation: Cancellation? = nil) throws(MediaError) {
         var info = stat()
         guard stat(temporaryPath, &info) == 0, info.st_size > 0 else {
             throw .encodingFailed(path: path, format: formatName, message: "ffmpeg exited with status 0 but wrote no \(formatName) data")
@@ -44,7 +46,7 @@ struct EncodedOutput {
         let ffprobe = try FFmpeg.ffprobeExecutable(for: path)
         let result = try ToolProcess.run(executable: ffprobe, arguments: [
             "-v", "error", "-show_entries", "format=duration:stream=codec_type", "-of", "json", FFmpeg.fileArgument(temporaryPath),
-        ], path: path)
+        ], path: path, cancellation: cancellation)
         guard result.status == 0 else {
             let why = MediaProbe.lastLine(result.stderr, dropping: temporaryPath).map { " (\($0))" } ?? ""
             throw .incompleteOutput(path: path, reason: "the \(formatName) file ffmpeg wrote cannot be read\(why)")

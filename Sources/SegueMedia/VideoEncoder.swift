@@ -289,7 +289,7 @@ public final class VideoEncoder: @unchecked Sendable {
             guard !cancelled.withLock({ $0 }) else { throw .writeFailed(path: path, reason: "the encoder was stopped") }
             // ffmpeg said it succeeded; the file must say so too (a full disk can end with status 0).
             try EncodedOutput(path: path, temporaryPath: temporaryPath, formatName: format.description, hasVideo: input != .soundOnly,
-                              hasAudio: audio != nil || copiesSound, duration: expectedDuration).verify(writeError: writeErrors.problem)
+                              hasAudio: audio != nil || copiesSound, duration: expectedDuration).verify(writeError: writeErrors.problem, cancellation: cancellation)
             try staged.publish()
         } catch {
             cancelled.withLock { $0 = true }
