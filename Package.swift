@@ -76,9 +76,9 @@ let package = Package(
         .testTarget(name: "segueTests", dependencies: ["Segue", "SegueTools", "SegueTestSupport"], exclude: ["Fixtures"]),
         // Builds C programs against the installed libsegue (scripts/install.sh), so it links no
         // SegueC code itself.
-        .testTarget(name: "SegueCTests", dependencies: ["Segue"], exclude: ["Fixtures"]),
+        .testTarget(name: "SegueCTests", dependencies: ["Segue", "SegueTestSupport"], exclude: ["Fixtures"]),
         // The frei0r plugins in MLT (melt) and GStreamer, installed by scripts/install.sh.
-        .testTarget(name: "SegueFrei0rTests", dependencies: ["Segue", "SegueFrei0r"], exclude: ["Fixtures"]),
+        .testTarget(name: "SegueFrei0rTests", dependencies: ["Segue", "SegueFrei0r", "SegueTestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

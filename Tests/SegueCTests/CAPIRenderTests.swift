@@ -3,6 +3,7 @@
 // CLI renders for the same effect, parameters, progress and time.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @Suite("C API")

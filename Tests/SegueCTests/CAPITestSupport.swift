@@ -4,6 +4,7 @@
 // against it with the system compiler and pkg-config.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 /// The repository's root directory.
@@ -23,44 +24,6 @@ let buildDirectory: String = {
     return repositoryRoot + "/.build/debug"
 }()
 
-/// What a finished program left.
-struct ProgramResult {
-    let status: Int32
-    let stdout: String
-    let stderr: String
-}
-
-/// Runs `executable` with `arguments`; `environment` entries are added to this process's for the
-/// child only. A run outliving `timeout` seconds is killed and reported with status 137.
-func runProgram(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                timeout: Double = 300) throws -> ProgramResult {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: executable)
-    p.arguments = arguments
-    var env = ProcessInfo.processInfo.environment
-    for (k, v) in environment { env[k] = v }
-    p.environment = env
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    p.standardInput = FileHandle.nullDevice
-    try p.run()
-    let watchdog = DispatchWorkItem { [p] in if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-    defer { watchdog.cancel() }
-    final class Box: @unchecked Sendable { var data = Data() }
-    let errors = Box()
-    let group = DispatchGroup()
-    group.enter()
-    let errHandle = err.fileHandleForReading
-    DispatchQueue.global().async { errors.data = errHandle.readDataToEndOfFile(); group.leave() }
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    p.waitUntilExit()
-    let status = p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
-    return ProgramResult(status: status, stdout: String(decoding: output, as: UTF8.self),
-                         stderr: String(decoding: errors.data, as: UTF8.self))
-}
 
 /// Runs a shell command line with `sh -c` (for `$(pkg-config …)` as users write it).
 func shell(_ command: String, environment: [String: String] = [:]) throws -> ProgramResult {

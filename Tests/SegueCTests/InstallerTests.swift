@@ -1,6 +1,7 @@
 // scripts/install.sh and the installed library: the layout under a prefix, the pkg-config file,
 // the library's dependencies and its exported functions.
 import Foundation
+import SegueTestSupport
 import Testing
 
 @Suite("Installer")

@@ -4,6 +4,7 @@
 // giving NULL (after one placeholder) and a message, never a crash.
 import Foundation
 import Segue
+import SegueTestSupport
 import SegueFrei0r
 import Testing
 

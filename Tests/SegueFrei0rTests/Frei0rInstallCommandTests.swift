@@ -3,6 +3,7 @@
 // effect in the way, a missing template) leaving the directory as it was.
 import Foundation
 import Segue
+import SegueTestSupport
 import SegueFrei0r
 import Testing
 

@@ -4,6 +4,7 @@
 // gst-inspect-1.0, and bad input. Each test has its own registry (GST_REGISTRY).
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @Suite("frei0r plugins in GStreamer")

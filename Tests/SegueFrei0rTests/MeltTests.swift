@@ -5,6 +5,7 @@
 // `segue frame` at the same progress and time; a filter; listing; and bad input.
 import Foundation
 import Segue
+import SegueTestSupport
 import SegueFrei0r
 import Testing
 
