@@ -14,16 +14,6 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 /// A fixture of this target, or a path under the repository.
 func fixture(_ name: String) -> String { repositoryRoot + "/Tests/SegueFrei0rTests/Fixtures/" + name }
 
-/// The directory SwiftPM built the tests into, which also holds `segue` and libSegueC.so.
-let buildDirectory: String = {
-    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    for _ in 0..<4 {
-        if FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("segue").path),
-           FileManager.default.fileExists(atPath: dir.appendingPathComponent("libSegueC.so").path) { return dir.path }
-        dir = dir.deletingLastPathComponent()
-    }
-    return repositoryRoot + "/.build/debug"
-}()
 
 
 /// A fresh temporary directory, removed by `remove()`.
