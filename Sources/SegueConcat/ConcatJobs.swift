@@ -9,6 +9,11 @@
 // `inpoint`/`outpoint`, every piece with its exact `duration`, so timestamps run on without gaps)
 // and copies it with the sound piece into the output; for GIF and APNG it checks and publishes the
 // one piece.
+//
+// In one process, the pieces need no records (the jobs that made them ran here and succeeded)
+// and are not read back with ffprobe (the join reads every piece in full, and its output is
+// probed); the sound job starts before planning, on a thread of its own; smart planning's remuxed
+// sources are linked as the copy jobs' pieces.
 import Foundation
 import SegueAnimation
 import SegueCore
@@ -162,12 +167,21 @@ extension ConcatRenderer {
     /// Does job `n` of `plan` (made from this renderer's concatenation, settings and sound layout),
     /// publishing its piece and then its record in `directory`; a piece there before is replaced.
     /// `progress` counts the job's frames rendered.
-    /// - Parameter recorded: false for a job whose piece this process joins itself (no record:
-    ///   hashing every piece twice buys nothing there).
+    /// - Parameter recorded: false for a job whose piece this process joins itself: no record
+    ///   (hashing every piece twice buys nothing there), and the piece is not read back with
+    ///   ffprobe unless the join only publishes it (a stream-copy join reads every piece in full,
+    ///   and its output is probed).
     /// - Throws: `PlanError` (no such job), what rendering throws; no record is then written.
     @discardableResult
     public func runJob(_ n: Int, of plan: ConcatPlan, in directory: String, recorded: Bool = true,
                        progress: (Int) -> Void = { _ in }) throws -> ConcatTimings {
+        try runJob(n, of: plan, in: directory, recorded: recorded, sourceCopies: nil, progress: progress)
+    }
+
+    /// `runJob`, taking a copy job's piece from `sourceCopies` (where this process's smart
+    /// planning left the clip's remuxed video, the same bytes) when it is there.
+    func runJob(_ n: Int, of plan: ConcatPlan, in directory: String, recorded: Bool, sourceCopies: String?,
+                progress: (Int) -> Void) throws -> ConcatTimings {
         try plan.checkJobNumber(n)
         let c = concatenation
         guard c.frameCount == plan.output.frames, c.width == plan.output.width, c.height == plan.output.height, c.fps == plan.output.fps else {
@@ -179,16 +193,17 @@ extension ConcatRenderer {
             throw MediaError.unwritable(path: record, reason: "the old record cannot be removed: \(String(cString: strerror(errno)))")
         }
         let settings = plan.settings
+        let probed = recorded || plan.join.method == "publish"
         var timings = ConcatTimings()
         switch job.kind {
         case .copy:
             guard let k = job.clip else { throw PlanError("job \(n) copies no clip") }
-            try remuxVideo(of: k, to: piece)
+            // A hard link of the remux made while planning, or the remux again.
+            if let copies = sourceCopies, link(Self.sourceCopy(k, in: copies), piece) == 0 { break }
+            try remuxVideo(of: k, to: piece, probed: probed)
         case .sound:
-            guard let layout = plan.audioLayout, let format = VideoFormat(pathExtensionOf: job.piece) else { throw PlanError("job \(n): the output has no sound") }
-            let encoder = try VideoEncoder(path: piece, width: c.width, height: c.height, fps: c.fps, format: format, settings: settings,
-                                           input: .soundOnly, audio: layout, cancellation: cancellation)
-            try withSound(encoder) {}
+            guard plan.audioLayout != nil, VideoFormat(pathExtensionOf: job.piece) != nil else { throw PlanError("job \(n): the output has no sound") }
+            try renderSound(to: piece, output: plan.output, probed: probed)
         case .segment, .render:
             var pieceSettings = settings
             pieceSettings.codec = settings.codec(for: format)
@@ -198,7 +213,7 @@ extension ConcatRenderer {
             let encoder = try VideoEncoder(path: piece, width: c.width, height: c.height, fps: c.fps, format: VideoFormat(pathExtensionOf: job.piece),
                                            settings: pieceSettings, input: layout == .yuv420p ? .yuv420 : .opaqueRGBA,
                                            audio: whole ? plan.audioLayout : nil, cancellation: cancellation)
-            try withSound(encoder) {
+            try withSound(encoder, probed: probed) {
                 timings = try renderPicture(into: encoder, frames: job.frameRange, layout: layout, keyframeClip: job.keyframeClip, progress: progress)
             }
         }
@@ -211,43 +226,77 @@ extension ConcatRenderer {
         return timings
     }
 
+    /// The sound job: the whole sound mixed and encoded into `piece` (its container from its
+    /// extension), as `output` says.
+    func renderSound(to piece: String, output: ConcatPlan.Output, probed: Bool) throws {
+        guard let layout = output.audioLayout, let format = VideoFormat(pathExtensionOf: piece) else { return }
+        let c = concatenation
+        let encoder = try VideoEncoder(path: piece, width: c.width, height: c.height, fps: c.fps, format: format, settings: output.settings,
+                                       input: .soundOnly, audio: layout, cancellation: cancellation)
+        try withSound(encoder, probed: probed) {}
+    }
+
     /// Plans, does every job at once in a private directory beside the output, and joins.
     /// `progress` counts the frames rendered of those the plan renders.
+    ///
+    /// The sound job (job 0) starts on a thread of its own before planning, which it does not
+    /// depend on: it is one encoder thread for the whole output, and left to its turn after the
+    /// picture jobs (whose encoders use every core) it would run alone at the end. A smart plan's
+    /// remuxed sources stay in the directory, so the copy jobs link them instead of remuxing each
+    /// clip again.
     func renderPlanned(smart: Bool, progress: (ConcatProgress) -> Void) throws -> PlannedRender {
         timings = ConcatTimings()
-        let planned = try makePlan(smart: smart, jobSeconds: jobSeconds, pieceStem: "render")
-        let plan = planned.plan
+        try Self.checkJobSeconds(jobSeconds)
         // Beside the output: the pieces fill the disk the output goes to, and fail as it would.
         if FileIO.isDirectory(output) { throw MediaError.unwritable(path: output, reason: "it is a directory; give a file name") }
         let staged = try StagedOutput(directory: output, cancellation: cancellation)
         defer { staged.discard() }  // never published: only the joined file is
         let directory = staged.temporaryPath
-        let frameTotal = plan.jobs.reduce(0) { $0 + ($1.kind == .render || $1.kind == .segment ? $1.frameRange.count : 0) }
-        let done = Locked(0)
+        let stem = "render", soundOutput = planOutput(smart: smart, jobSeconds: jobSeconds)
         let failed = Locked(false)
-        let outcomes = concurrentMap(plan.jobs.indices) { n -> Result<ConcatTimings, Error>? in
-            if failed.withLock({ $0 }) { return nil }  // another job failed: the render is over
-            var previous = 0
-            let outcome = Result {
-                try runJob(n, of: plan, in: directory, recorded: false) { count in
-                    done.withLock { total in  // one report at a time, under the lock
-                        total += count - previous
-                        progress(ConcatProgress(framesDone: total, frameCount: frameTotal))
-                    }
-                    previous = count
-                }
-            }
+        func noteFailure<T>(_ outcome: Result<T, Error>) -> Result<T, Error> {
             if case .failure = outcome { failed.withLock { $0 = true } }
             return outcome
         }
-        for outcome in outcomes {
-            if case let .failure(error)? = outcome { throw Self.relocate(error, from: directory, to: output) }
+        let soundPiece = soundPiece(pieceStem: stem).map { directory + "/" + $0 }
+        let (sound, pictures) = alongside(for: output, { [self] in
+            soundPiece.map { piece in noteFailure(Result { try renderSound(to: piece, output: soundOutput, probed: false) }) }
+        }, { () -> Result<(PlannedRender, [Result<ConcatTimings, Error>?]), Error> in
+            Result {
+                let planned = try makePlan(smart: smart, jobSeconds: jobSeconds, pieceStem: stem, sourceCopies: directory)
+                let plan = planned.plan
+                let picture = plan.jobs.indices.filter { plan.jobs[$0].kind != .sound }
+                let frameTotal = picture.reduce(0) { $0 + ([.render, .segment].contains(plan.jobs[$1].kind) ? plan.jobs[$1].frameRange.count : 0) }
+                let done = Locked(0)
+                let outcomes = concurrentMap(picture.indices) { i -> Result<ConcatTimings, Error>? in
+                    if failed.withLock({ $0 }) { return nil }  // another job failed: the render is over
+                    var previous = 0
+                    return noteFailure(Result {
+                        try runJob(picture[i], of: plan, in: directory, recorded: false, sourceCopies: directory) { count in
+                            done.withLock { total in  // one report at a time, under the lock
+                                total += count - previous
+                                progress(ConcatProgress(framesDone: total, frameCount: frameTotal))
+                            }
+                            previous = count
+                        }
+                    })
+                }
+                return (planned, outcomes)
+            }
+        })
+        // The first failure in the plan's order: the sound's, then the picture's.
+        do {
+            try sound?.get()
+            let (planned, outcomes) = try pictures.get()
+            for outcome in outcomes { if case let .failure(error)? = outcome { throw error } }
+            for case let .success(t)? in outcomes { timings.add(t) }
+            var clock = Stopwatch()
+            try planned.plan.joinChecked(in: directory, output: output, cancellation: cancellation)
+            timings.smartJoin = clock.lap()
+            return planned
+        } catch {
+            throw Self.relocate(error, from: directory, to: output)
         }
-        for outcome in outcomes { if case let .success(t)? = outcome { timings.add(t) } }
-        var clock = Stopwatch()
-        try plan.joinChecked(in: directory, output: output, cancellation: cancellation)
-        timings.smartJoin = clock.lap()
-        return planned
     }
 
     /// `error` with a path inside `directory` (a piece) named as `output`: a private piece failing

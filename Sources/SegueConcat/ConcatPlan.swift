@@ -10,9 +10,9 @@
 //   "output": {"path": "/media/out.mp4", "container": "mp4", "codec": "h264", "preset": "veryfast", "crf": 20,
 //              "audioBitrate": 192, "width": 1920, "height": 1080, "fps": 30, "frames": 1800, "seconds": 60,
 //              "sampleRate": 48000, "channels": 2, "smart": false, "jobSeconds": 10},
-//   "jobs": [ {"kind": "segment", "frames": [0, 270], "seconds": 9, "piece": "p.job-0000.mp4", "record": "p.job-0000.json"},
-//             {"kind": "sound", "seconds": 60, "piece": "p.job-0011.mp4", "record": "p.job-0011.json"} ],
-//   "join": {"method": "concat", "video": [ {"job": 0, "duration": 9} ], "sound": 11}
+//   "jobs": [ {"kind": "sound", "seconds": 60, "piece": "p.job-0000.mp4", "record": "p.job-0000.json"},
+//             {"kind": "segment", "frames": [0, 270], "seconds": 9, "piece": "p.job-0001.mp4", "record": "p.job-0001.json"} ],
+//   "join": {"method": "concat", "video": [ {"job": 1, "duration": 9} ], "sound": 0}
 // }
 //
 // Input hash: SHA-256 of the file's first MiB followed by its last MiB (the whole file when it is
@@ -20,9 +20,11 @@
 // stretch between `inpoint` and `outpoint`), "render" (output frames rendered with the sources'
 // H.264 parameters, to join copied stretches; or, for a join that only publishes, the whole
 // output), "segment" (output frames of a full render, a closed GOP from a keyframe), "sound" (the
-// whole mixed sound, encoded once). Join methods: "concat" (the video pieces in order through
-// ffmpeg's concat demuxer, with the sound, both copied) and "publish" (one job made the whole
-// output, which is checked and published: GIF and APNG cannot be joined by stream copy).
+// whole mixed sound, encoded once; job 0 when there is sound, because one encoder thread for the
+// whole length is often the longest job, and schedulers that start jobs in order start it
+// first). Join methods: "concat" (the video pieces in order through ffmpeg's concat demuxer, with
+// the sound, both copied) and "publish" (one job made the whole output, which is checked and
+// published: GIF and APNG cannot be joined by stream copy).
 import Foundation
 import SegueCore
 import SegueMath
@@ -96,6 +98,17 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
         public var note: String?
         /// The most seconds of output a segment job renders.
         public var jobSeconds: Double
+
+        /// The encoders' settings (deterministic: the same pieces on any machine).
+        public var settings: VideoSettings {
+            VideoSettings(codec: codec.flatMap(VideoCodec.init(name:)), preset: preset, crf: crf, audioBitrate: audioBitrate, deterministic: true)
+        }
+
+        /// The sound's layout, nil for none.
+        public var audioLayout: AudioLayout? {
+            guard let sampleRate, let channels else { return nil }
+            return AudioLayout(sampleRate: sampleRate, channels: channels)
+        }
     }
 
     /// What a job does.
@@ -189,16 +202,10 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
     public var format: VideoFormat { VideoFormat(rawValue: output.container) ?? .mp4 }
 
     /// The encoding settings (deterministic, as every piece is made).
-    public var settings: VideoSettings {
-        VideoSettings(codec: output.codec.flatMap(VideoCodec.init(name:)), preset: output.preset, crf: output.crf,
-                      audioBitrate: output.audioBitrate, deterministic: true)
-    }
+    public var settings: VideoSettings { output.settings }
 
     /// The sound's layout, nil for none.
-    public var audioLayout: AudioLayout? {
-        guard let rate = output.sampleRate, let channels = output.channels else { return nil }
-        return AudioLayout(sampleRate: rate, channels: channels)
-    }
+    public var audioLayout: AudioLayout? { output.audioLayout }
 
     // MARK: - Files
 

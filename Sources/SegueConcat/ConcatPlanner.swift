@@ -5,7 +5,8 @@
 // alone into a scratch directory, its packets give the keyframes (ffprobe, no decoding), of which
 // only IDR pictures without leading pictures are cut points (`VideoPackets.cleanH264Keyframes`: a
 // copy cut at an open GOP's keyframe loses frames), and `SmartPlan` decides the stretches: a copy
-// job per copied stretch (the remux again, made by the job; the join takes the stretch from the
+// job per copied stretch (the remux again, made by the job, or in one process the planning's own
+// remux, kept and linked: the same bytes; the join takes the stretch from the
 // keyframe's timestamp, rounded up to the µs so the seek finds it, to just before the next
 // keyframe's decoding timestamp, so every packet of the stretch decodes before it and none of the
 // next is taken), and render jobs for the rest, encoded with the sources' profile, level, pixel
@@ -17,7 +18,8 @@
 // A full render is split into segments at the cuts (each transition's first and last frame, each
 // hard cut) and stretches longer than `jobSeconds` into equal parts: each segment is encoded as a
 // file of its own, so it starts with a keyframe and the join is exact. GIF and APNG cannot be
-// joined by stream copy: their plan is one job that renders the whole output.
+// joined by stream copy: their plan is one job that renders the whole output. The sound, when the
+// output has any, is job 0.
 import Foundation
 import SegueAnimation
 import SegueCore
@@ -49,26 +51,21 @@ extension ConcatRenderer {
         try makePlan(smart: smart, jobSeconds: jobSeconds, pieceStem: pieceStem).plan
     }
 
-    func makePlan(smart: Bool, jobSeconds: Double, pieceStem: String) throws -> PlannedRender {
-        guard jobSeconds.isFinite, jobSeconds > 0 else {
-            throw PlanError("a job's length must be a positive number of seconds, got \(MessageText.number(jobSeconds))")
-        }
+    /// `sourceCopies`: a directory where smart planning leaves each clip's remuxed video
+    /// (`source-K.mp4`, a copy job's piece as it would make it) instead of removing it.
+    func makePlan(smart: Bool, jobSeconds: Double, pieceStem: String, sourceCopies: String? = nil) throws -> PlannedRender {
+        try Self.checkJobSeconds(jobSeconds)
         guard !pieceStem.isEmpty, !pieceStem.contains("/"), !pieceStem.hasPrefix(".") else {
             throw PlanError("pieces cannot be named after '\(pieceStem)'")
         }
         let c = concatenation
-        let layout = format.hasAudio ? audioLayout : nil
-        var output = ConcatPlan.Output(
-            path: Self.absolute(self.output), container: format.rawValue, codec: settings.codec?.rawValue, preset: settings.preset, crf: settings.crf,
-            audioBitrate: settings.audioBitrate, width: c.width, height: c.height, fps: c.fps, frames: c.frameCount,
-            seconds: Double(c.frameCount) / c.fps, sampleRate: layout?.sampleRate, channels: layout?.channels, smart: smart, note: nil,
-            jobSeconds: jobSeconds)
+        var output = planOutput(smart: smart, jobSeconds: jobSeconds)
         let maximumFrames = max(1, Int(min(jobSeconds * c.fps, Double(c.frameCount)).rounded(.down)))
         var jobs: [ConcatPlan.Job] = []
         var entries: [ConcatPlan.JoinEntry] = []
         func add(_ kind: ConcatPlan.Kind, frames: Range<Int>?, extension ext: String, clip: Int? = nil, keyframeClip: Int? = nil) -> Int {
             let n = jobs.count
-            let name = pieceStem + ".job-" + String(format: "%04d", n)
+            let name = Self.pieceName(pieceStem, job: n)
             let seconds = frames.map { Double($0.count) / c.fps } ?? output.seconds
             jobs.append(ConcatPlan.Job(kind: kind, frames: frames.map { [$0.lowerBound, $0.upperBound] }, seconds: seconds,
                                        piece: name + "." + ext, record: name + ".json", clip: clip, keyframeClip: keyframeClip))
@@ -82,6 +79,9 @@ extension ConcatRenderer {
             }
         }
         let pieceExtension = Self.pieceFormat(for: settings.codec(for: format)).fileExtension
+        // The sound first (see `soundPiece`).
+        var sound: Int?
+        if soundPiece(pieceStem: pieceStem) != nil { sound = add(.sound, frames: nil, extension: format.fileExtension) }
         var smartPlan: SmartPlan?
         var clock = Stopwatch()
         if !format.isJoinable {
@@ -91,7 +91,7 @@ extension ConcatRenderer {
             if smart { output.note = smartIncompatibility() }
         } else {
             if smart {
-                switch try smartStretches() {
+                switch try smartStretches(keepingCopiesIn: sourceCopies) {
                 case let .failure(fallback): output.note = fallback.reason
                 case let .success(found):
                     smartPlan = found.plan
@@ -125,8 +125,6 @@ extension ConcatRenderer {
                 }
             }
         }
-        var sound: Int?
-        if format.isJoinable, layout != nil { sound = add(.sound, frames: nil, extension: format.fileExtension) }
         guard jobs.count <= ConcatPlan.maximumJobCount else {
             throw PlanError("\(jobs.count) jobs are more than the limit of \(ConcatPlan.maximumJobCount); make each job longer")
         }
@@ -135,6 +133,36 @@ extension ConcatRenderer {
                               jobs: jobs, join: ConcatPlan.Join(method: format.isJoinable ? "concat" : "publish", video: entries, sound: sound))
         return PlannedRender(plan: plan, smartPlan: smartPlan)
     }
+
+    /// Checks a job length.
+    /// - Throws: `PlanError` unless it is a positive number of seconds.
+    static func checkJobSeconds(_ jobSeconds: Double) throws(PlanError) {
+        guard jobSeconds.isFinite, jobSeconds > 0 else {
+            throw PlanError("a job's length must be a positive number of seconds, got \(MessageText.number(jobSeconds))")
+        }
+    }
+
+    /// The output as a plan describes it (its note not yet known).
+    func planOutput(smart: Bool, jobSeconds: Double) -> ConcatPlan.Output {
+        let c = concatenation
+        let layout = format.hasAudio ? audioLayout : nil
+        return ConcatPlan.Output(
+            path: Self.absolute(output), container: format.rawValue, codec: settings.codec?.rawValue, preset: settings.preset, crf: settings.crf,
+            audioBitrate: settings.audioBitrate, width: c.width, height: c.height, fps: c.fps, frames: c.frameCount,
+            seconds: Double(c.frameCount) / c.fps, sampleRate: layout?.sampleRate, channels: layout?.channels, smart: smart, note: nil,
+            jobSeconds: jobSeconds)
+    }
+
+    /// The sound job's piece, nil when the plan has none (no sound in the container, or a GIF or
+    /// APNG made by one job). The sound is job 0, named before anything is probed: it depends
+    /// on nothing planning finds, so a render in this process starts it at once.
+    func soundPiece(pieceStem: String) -> String? {
+        guard format.isJoinable, format.hasAudio else { return nil }
+        return Self.pieceName(pieceStem, job: 0) + "." + format.fileExtension
+    }
+
+    /// A job's piece name without its extension: `STEM.job-0003`.
+    static func pieceName(_ stem: String, job n: Int) -> String { stem + ".job-" + String(format: "%04d", n) }
 
     /// The output frames split at every cut: the first and last frame of each transition, and
     /// each hard cut.
@@ -190,20 +218,24 @@ extension ConcatRenderer {
         let counts: [Int]
     }
 
-    /// The stretches a smart render copies, or why it cannot copy any.
-    func smartStretches() throws -> Result<SmartStretches, SmartFallback> {
+    /// The stretches a smart render copies, or why it cannot copy any. Each clip's video is
+    /// remuxed to be indexed, in a scratch directory removed afterwards, or in `keep` (kept there
+    /// as `source-K.mp4`).
+    func smartStretches(keepingCopiesIn keep: String? = nil) throws -> Result<SmartStretches, SmartFallback> {
         if let reason = smartIncompatibility() { return .failure(SmartFallback(reason)) }
         let c = concatenation
-        let directory = try makeScratchDirectory()
+        let directory = try keep ?? makeScratchDirectory()
         defer {
-            try? FileManager.default.removeItem(atPath: directory)
-            cancellation?.unregister(directory)
+            if keep == nil {
+                try? FileManager.default.removeItem(atPath: directory)
+                cancellation?.unregister(directory)
+            }
         }
         // Each clip's video alone and its packets (each clip's ffmpeg and ffprobe at once).
         let prepared = concurrentMap(c.clips.indices) { k -> Result<VideoPackets, Error> in
             Result {
-                let copy = directory + "/source-\(k).mp4"
-                try remuxVideo(of: k, to: copy)
+                let copy = Self.sourceCopy(k, in: directory)
+                try remuxVideo(of: k, to: copy, probed: false)  // probed next, packet by packet
                 return try MediaProbe.videoPackets(path: copy, cancellation: cancellation)
             }
         }
@@ -218,7 +250,7 @@ extension ConcatRenderer {
                 return .failure(SmartFallback("\(clip.name) does not have one frame every 1/\(FFmpegText.number(c.fps)) s (frame \(bad.offset + 1))"))
             }
             packets.append(list)
-            let clean = list.cleanH264Keyframes(inFile: directory + "/source-\(k).mp4")
+            let clean = list.cleanH264Keyframes(inFile: Self.sourceCopy(k, in: directory))
             if openGOPs == nil, clean.count < list.packets.count(where: \.isKeyframe) { openGOPs = clip.name }
             keyframes.append(clean.compactMap { list.packets[$0].pts }.map { Int((list.seconds($0 - first) * c.fps).rounded()) }.sorted())
             counts.append(frames.count)
@@ -251,14 +283,17 @@ extension ConcatRenderer {
     }
 
     /// Clip `k`'s video stream alone (a copy job's piece, and what smart planning probes): the
-    /// same bytes wherever it is made.
-    func remuxVideo(of k: Int, to path: String) throws {
+    /// same bytes wherever it is made. `probed`: see `VideoEncoder.finish`.
+    func remuxVideo(of k: Int, to path: String, probed: Bool) throws {
         let clip = concatenation.clips[k]
         let remux = try VideoEncoder(path: path, width: concatenation.width, height: concatenation.height, fps: concatenation.fps, format: .mp4,
                                      settings: VideoSettings(deterministic: true),
                                      input: .copy(inputArguments: ["-i", FFmpeg.fileArgument(clip.path)]), cancellation: cancellation)
-        try remux.finish()
+        try remux.finish(probed: probed)
     }
+
+    /// Where smart planning writes clip `k`'s remuxed video in `directory`.
+    static func sourceCopy(_ k: Int, in directory: String) -> String { directory + "/source-\(k).mp4" }
 
     private func makeScratchDirectory() throws -> String {
         let path = NSTemporaryDirectory() + "/segue-smart-" + UUID().uuidString

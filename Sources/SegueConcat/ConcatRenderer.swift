@@ -112,8 +112,9 @@ public final class ConcatRenderer {
     }
 
     /// Mixes the sound into `encoder` on its own thread while `picture` feeds the picture, then
-    /// finishes the movie; on any failure the movie is cancelled (nothing is left).
-    func withSound(_ encoder: VideoEncoder, picture: () throws -> Void) throws {
+    /// finishes the movie (`probed`: see `VideoEncoder.finish`); on any failure the movie is
+    /// cancelled (nothing is left).
+    func withSound(_ encoder: VideoEncoder, probed: Bool = true, picture: () throws -> Void) throws {
         let audioError = Locked<Error?>(nil)
         let audioDone = DispatchSemaphore(value: 0)
         if let writer = encoder.audioWriter() {
@@ -135,7 +136,7 @@ public final class ConcatRenderer {
         }
         do {
             try picture()
-            try encoder.finish()
+            try encoder.finish(probed: probed)
         } catch {
             // A write error ffmpeg reported (a full disk) first: the picture's and the sound's
             // closed pipes follow from it. Then the sound's error when it stopped the encoder (it
@@ -281,6 +282,33 @@ func concurrentMap<T>(_ indices: Range<Int>, _ transform: (Int) -> T) -> [T] {
         let all = shared.results.withLock { $0 }
         return indices.map { all[$0]! }
     }
+}
+
+/// `side` on a thread of its own while `main` runs on this one; both results once both are done.
+/// When no thread can be started, `side` runs here after `main`. `path`: named if that fails.
+/// (`side` escapes: the thread may still hold it for a moment after handing back its result.)
+func alongside<A, B>(for path: String, _ side: @escaping () -> A, _ main: () -> B) -> (A, B) {
+    let work = SideWork(run: side, result: Locked(nil))
+    let finished = DispatchSemaphore(value: 0)
+    let started = (try? WorkerThread.start(for: path) {
+        let value = work.run()
+        work.result.withLock { $0 = value }
+        finished.signal()
+    }) != nil
+    let b = main()
+    if started {
+        finished.wait()
+    } else {
+        let value = side()
+        work.result.withLock { $0 = value }
+    }
+    return (work.result.withLock { $0! }, b)
+}
+
+/// A closure and its result handed to another thread (which Swift cannot check).
+private struct SideWork<T>: @unchecked Sendable {
+    let run: () -> T
+    let result: Locked<T?>
 }
 
 /// A closure and its results handed to Dispatch's worker threads (which Swift cannot check).

@@ -34,15 +34,17 @@ struct EncodedOutput {
     /// expected streams and length.
     /// - Parameters:
     ///   - writeError: a write error ffmpeg printed (`FFmpegWriteErrors`), if any.
+    ///   - probing: false to skip ffprobe (the file's reader checks it; `VideoEncoder.finish`).
     ///   - cancellation: the encoder's, which ffprobe is registered with.
     /// - Throws: `.encodingFailed` for an empty file, `.incompleteOutput` naming the problem,
     ///   `.ffmpegNotFound` without ffprobe. The caller then removes the temporary.
-    func verify(writeError: String?, cancellation: Cancellation? = nil) throws(MediaError) {
+    func verify(writeError: String?, probing: Bool = true, cancellation: Cancellation? = nil) throws(MediaError) {
         var info = stat()
         guard stat(temporaryPath, &info) == 0, info.st_size > 0 else {
             throw .encodingFailed(path: path, format: formatName, message: "ffmpeg exited with status 0 but wrote no \(formatName) data")
         }
         if let writeError { throw .incompleteOutput(path: path, reason: writeError) }
+        guard probing else { return }
         let ffprobe = try FFmpeg.ffprobeExecutable(for: path)
         let result = try ToolProcess.run(executable: ffprobe, arguments: [
             "-v", "error", "-show_entries", "format=duration:stream=codec_type", "-of", "json", FFmpeg.fileArgument(temporaryPath),

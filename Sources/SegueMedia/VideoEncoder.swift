@@ -270,10 +270,15 @@ public final class VideoEncoder: @unchecked Sendable {
     /// Ends the input, waits for ffmpeg (the sound writer must close its stream too), checks what
     /// it wrote (`EncodedOutput`) and publishes the video onto `path`. After `abort()` nothing is
     /// published, however ffmpeg ended.
+    /// - Parameter probed: read the file back with ffprobe (its streams and length) before
+    ///   publishing it. False only for an intermediate file that its reader checks at once: a
+    ///   render's own pieces, which its join reads in full and whose joined output is probed
+    ///   (one ffprobe is about 50 ms of CPU, mostly loading its libraries). ffmpeg's status and
+    ///   any write error it reported are checked either way.
     /// - Throws: `.encodingFailed` when no frame was appended or ffmpeg wrote nothing,
     ///   `.ffmpegFailed`, `.incompleteOutput` (a full disk, a file cut short), `.writeFailed`
     ///   after `abort()`, `.unwritable`; in every case the temporary is removed and `path` untouched.
-    public func finish() throws(MediaError) {
+    public func finish(probed: Bool = true) throws(MediaError) {
         guard let tool else { preconditionFailure("VideoEncoder used after finish(), cancel() or a failure") }
         guard frameCount > 0 || !input.isRaw else {
             cancel()
@@ -289,7 +294,8 @@ public final class VideoEncoder: @unchecked Sendable {
             guard !cancelled.withLock({ $0 }) else { throw .writeFailed(path: path, reason: "the encoder was stopped") }
             // ffmpeg said it succeeded; the file must say so too (a full disk can end with status 0).
             try EncodedOutput(path: path, temporaryPath: temporaryPath, formatName: format.description, hasVideo: input != .soundOnly,
-                              hasAudio: audio != nil || copiesSound, duration: expectedDuration).verify(writeError: writeErrors.problem, cancellation: cancellation)
+                              hasAudio: audio != nil || copiesSound, duration: expectedDuration)
+                .verify(writeError: writeErrors.problem, probing: probed, cancellation: cancellation)
             try staged.publish()
         } catch {
             cancelled.withLock { $0 = true }

@@ -29,17 +29,19 @@ struct ConcatPlanTests {
         let plan = try makePlan(dir)
         // 3.5 s at 25 fps = 88 frames (87.5 rounded); the fade covers 1.5…2 s = frames 38…50.
         #expect(plan.output.frames == 88 && plan.output.width == 64 && plan.output.height == 48)
-        #expect(plan.jobs.map(\.kind) == [.segment, .segment, .segment, .segment, .segment, .sound])
-        #expect(plan.jobs.map(\.frames) == [[0, 19], [19, 38], [38, 50], [50, 69], [69, 88], nil])
+        // The sound first: one encoder thread for the whole length, started first by schedulers
+        // that take jobs in order.
+        #expect(plan.jobs.map(\.kind) == [.sound, .segment, .segment, .segment, .segment, .segment])
+        #expect(plan.jobs.map(\.frames) == [nil, [0, 19], [19, 38], [38, 50], [50, 69], [69, 88]])
         #expect(plan.jobs.map(\.piece) == (0..<6).map { "p.job-000\($0).mp4" })
         #expect(plan.jobs.map(\.record) == (0..<6).map { "p.job-000\($0).json" })
-        #expect(plan.join.method == "concat" && plan.join.video.map(\.job) == [0, 1, 2, 3, 4] && plan.join.sound == 5)
+        #expect(plan.join.method == "concat" && plan.join.video.map(\.job) == [1, 2, 3, 4, 5] && plan.join.sound == 0)
         #expect(plan.join.video.map(\.duration) == [0.76, 0.76, 0.48, 0.76, 0.76])
         #expect(plan.inputs.map(\.path) == [dir.file("a.mp4"), dir.file("b.mp4")])
         let size = try #require(FileManager.default.attributesOfItem(atPath: dir.file("a.mp4"))[.size] as? Int)
         #expect(plan.inputs[0].size == Int64(size) && plan.inputs[0].hash.count == 64)
         // Ten-second jobs: one segment per stretch.
-        #expect(try makePlan(dir, jobSeconds: 10).jobs.map(\.frames) == [[0, 38], [38, 50], [50, 88], nil])
+        #expect(try makePlan(dir, jobSeconds: 10).jobs.map(\.frames) == [nil, [0, 38], [38, 50], [50, 88]])
         // A GIF: one job rendering everything, published.
         let gif = try makePlan(dir, output: "out.gif")
         #expect(gif.jobs.map(\.kind) == [.render] && gif.jobs[0].frames == [0, 88] && gif.jobs[0].piece == "p.job-0000.gif")
@@ -130,7 +132,7 @@ struct ConcatPlanTests {
         try expectError("the plan is not valid: jobs[2].frames: expected [start, end) within 0 to 88") {
             var jobs = $0["jobs"] as? [[String: Any]] ?? []; jobs[2]["frames"] = [50, 38]; $0["jobs"] = jobs
         }
-        try expectError("the plan is not valid: join.video[1]: job 2 starts at frame 38, not 19") {
+        try expectError("the plan is not valid: join.video[1]: job 3 starts at frame 38, not 19") {
             var join = $0["join"] as? [String: Any] ?? [:]
             var video = join["video"] as? [[String: Any]] ?? []
             video.remove(at: 1); join["video"] = video; $0["join"] = join

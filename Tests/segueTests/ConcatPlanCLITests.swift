@@ -80,7 +80,7 @@ struct ConcatPlanCLITests {
         // 5 s: [0, 45) clip a, [45, 60) the wipe, [60, 90) b, [90, 105) the fade, [105, 150) c; stretches over 30 frames in halves.
         let p = try plan(dir)
         #expect(jobs(p).compactMap { $0["frames"] as? [Int] } == [[0, 22], [22, 45], [45, 60], [60, 90], [90, 105], [105, 127], [127, 150]])
-        #expect(kinds == Array(repeating: "segment", count: 7) + ["sound"])
+        #expect(kinds == ["sound"] + Array(repeating: "segment", count: 7))
         #expect((p["version"] as? Int) == 1 && (p["segue"] as? String) == SegueVersion.current)
         let inputs = p["inputs"] as? [[String: Any]] ?? []
         #expect(inputs.compactMap { $0["path"] as? String } == ["a", "b", "c"].map { dir + "/\($0).mp4" })
@@ -105,7 +105,7 @@ struct ConcatPlanCLITests {
         let kinds = try planRunJoin(dir, edit)
         // Keyframes every 15 frames: a's frames 0…45 copied, the fade [45, 60) rendered, b's 15…45 copied, the fade
         // [90, 105) rendered, c's from 15 on copied.
-        #expect(kinds == ["copy", "render", "copy", "render", "copy", "sound"])
+        #expect(kinds == ["sound", "copy", "render", "copy", "render", "copy"])
         #expect(jobs(try plan(dir)).compactMap { $0["frames"] as? [Int] } == [[0, 45], [45, 60], [60, 90], [90, 105], [105, 150]])
         let one = try segue(["concat"] + edit + ["-o", "one.mp4"], cwd: dir)
         #expect(one.status == 0 && one.stderr.isEmpty, "\(one.stderr)")
