@@ -41,6 +41,8 @@ public struct ConcatJobsBenchmark {
     public let fps: Int, clipSeconds: Int
     /// The x264 preset and CRF.
     public let preset: String, crf: Int
+    /// The most seconds of output a segment job renders (the plan's and the one-process render's).
+    public let jobSeconds: Double
     /// The `segue` executable the workers run.
     public let executable: String
     private let context: () throws -> GPUContext
@@ -50,9 +52,10 @@ public struct ConcatJobsBenchmark {
     /// A benchmark.
     /// - Throws: `MediaError.encodingFailed` for a preset or CRF x264 does not take.
     public init(width: Int = 1920, height: Int = 1080, fps: Int = 30, clipSeconds: Int = 10, preset: String = "veryfast", crf: Int = 23,
-                executable: String, context: @escaping () throws -> GPUContext, cancellation: Cancellation? = nil) throws {
+                jobSeconds: Double = ConcatPlan.defaultJobSeconds, executable: String, context: @escaping () throws -> GPUContext, cancellation: Cancellation? = nil) throws {
         try VideoSettings(preset: preset, crf: crf).validate(for: .mp4, path: "bench.mp4")
         (self.width, self.height, self.fps, self.clipSeconds, self.preset, self.crf) = (width, height, fps, clipSeconds, preset, crf)
+        self.jobSeconds = jobSeconds
         self.executable = executable
         self.context = context
         self.cancellation = cancellation
@@ -95,13 +98,15 @@ public struct ConcatJobsBenchmark {
         let concatenation = try Concatenation(spec: spec)
         log("one process")
         var clock = Stopwatch()
-        try ConcatRenderer(concatenation, output: dir + "/one.mp4", settings: settings, context: context, cancellation: cancellation).render()
+        let one = try ConcatRenderer(concatenation, output: dir + "/one.mp4", settings: settings, context: context, cancellation: cancellation)
+        one.jobSeconds = jobSeconds
+        try one.render()
         let oneProcess = clock.lap()
 
         log("plan")
         let planPath = dir + "/plan.json"
         let plan = try ConcatRenderer(concatenation, output: dir + "/joined.mp4", settings: settings, context: context, cancellation: cancellation)
-            .plan(smart: false, pieceStem: "plan")
+            .plan(smart: false, jobSeconds: jobSeconds, pieceStem: "plan")
         try plan.write(to: planPath)
         let planSeconds = clock.lap()
         log("\(plan.jobs.count) jobs, \(workers) at once")

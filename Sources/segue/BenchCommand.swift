@@ -41,6 +41,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --concat: six 10 s clips of mixed sizes with five transitions in one process, against their plan's jobs run by N 'segue concat --job' processes at once, and the time predicted on 4, 16 and 64 machines.", valueName: "N"))
     var jobs: Int?
 
+    @Option(name: .customLong("job-seconds"), parsing: .unconditional, help: ArgumentHelp("With --concat --jobs: the most seconds of output a segment job renders (default 10).", valueName: "S"))
+    var jobSeconds: Double?
+
     @Option(help: ArgumentHelp("x264 preset of every encode (--concat and the MP4 comparison).", valueName: "P"))
     var preset: String = "veryfast"
 
@@ -65,9 +68,14 @@ struct BenchCommand: ParsableCommand {
         if let jobs {
             guard concat else { throw ValidationError("--jobs goes with --concat") }
             guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
-            try ConcatJobsBench(width: w, height: h, preset: preset, crf: crf, workers: jobs, device: deviceOptions).run()
+            if let jobSeconds, !(jobSeconds.isFinite && jobSeconds > 0) {
+                throw ValidationError("--job-seconds must be a positive number of seconds, got \(jobSeconds)")
+            }
+            try ConcatJobsBench(width: w, height: h, preset: preset, crf: crf, workers: jobs, jobSeconds: jobSeconds ?? ConcatPlan.defaultJobSeconds,
+                                device: deviceOptions).run()
             return
         }
+        guard jobSeconds == nil else { throw ValidationError("--job-seconds goes with --concat --jobs") }
         if concat {
             try ConcatBench(width: w, height: h, preset: preset, crf: crf, device: deviceOptions).run()
             return

@@ -43,18 +43,18 @@ struct ConcatBench {
 
 /// `segue bench --concat --jobs N`: prints the distributed-render benchmark's table.
 struct ConcatJobsBench {
-    let width: Int, height: Int, preset: String, crf: Int, workers: Int
+    let width: Int, height: Int, preset: String, crf: Int, workers: Int, jobSeconds: Double
     let device: DeviceOptions
 
     func run() throws {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        let bench = try ConcatJobsBenchmark(width: width, height: height, preset: preset, crf: crf,
+        let bench = try ConcatJobsBenchmark(width: width, height: height, preset: preset, crf: crf, jobSeconds: jobSeconds,
                                             executable: FileManager.default.isExecutableFile(atPath: executable) ? executable : CommandLine.arguments[0],
                                             context: { try device.context() }, cancellation: InterruptHandler.cancellation)
         let r = try bench.run(workers: workers) { FileHandle.standardError.write(Data("… \($0)\n".utf8)) }
         let seconds = { (t: Double) in String(format: "%.2f", t) }
         print("segue bench --concat --jobs \(workers): six \(bench.clipSeconds) s clips of mixed sizes (largest \(width)x\(height)) at \(bench.fps) fps "
-              + "with five 1 s transitions, \(r.frames) frames; x264 --preset \(preset) --crf \(crf); "
+              + "with five 1 s transitions, \(r.frames) frames; segments of at most \(String(format: "%g", jobSeconds)) s; x264 --preset \(preset) --crf \(crf); "
               + "\(ProcessInfo.processInfo.activeProcessorCount) CPU cores")
         print(pad("run", 34) + pad("seconds", 10, right: true) + pad("× one process", 15, right: true))
         print(pad("one process", 34) + pad(seconds(r.oneProcess), 10, right: true) + pad("1.00", 15, right: true))

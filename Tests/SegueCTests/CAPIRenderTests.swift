@@ -39,13 +39,13 @@ struct CAPIRenderTests {
 
     @Test("a C program renders built-ins, a .glsl, a stitchable .metal, the cube and single-image effects from two threads on one context as `segue frame` does")
     func cProgramMatchesCLI() throws {
-        let dir = try TemporaryDirectory("render")
+        let dir = try MediaDirectory("render")
         defer { dir.remove() }
         let installation = try Installation(prefix: dir.path + "/prefix")
         let program = try installation.buildAPITest(in: dir.path)
         let (inputs, outputs) = (dir.path + "/in", dir.path + "/out")
         for d in [inputs, outputs] { try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true) }
-        try TestFrames.write(into: inputs)
+        try CAPIFrames.write(into: inputs)
         let glsl = repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl"
         let metalTransition = repositoryRoot + "/Tests/SegueRenderTests/Fixtures/LibraryTransitions.metal:streaks"
         let metalEffect = repositoryRoot + "/Tests/SegueRenderTests/Fixtures/LibraryEffects.metal:ripple"
@@ -71,17 +71,17 @@ struct CAPIRenderTests {
             let ours = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(outputs)/\(frame.name).rgba")))
             try #require(ours.count == frame.width * frame.height * 4, "\(frame.name): \(ours.count) bytes")
             let expected = try ImageFile.read(path: reference)
-            let worst = largestDifference(straight: ours, reference: expected)
+            let worst = largestDifference(Image(width: frame.width, height: frame.height, straightRGBA: ours), expected)
             #expect(worst.difference <= 1, "\(frame.name) (\(frame.effect) at \(frame.progress)): differs by \(worst.difference)/255 at (\(worst.x), \(worst.y))")
             // Not trivially an input: every frame here shows the effect at work.
-            let from = TestFrames.from(width: frame.width, height: frame.height)
+            let from = TestFrames.from(width: frame.width, height: frame.height, translucent: true)
             #expect(ours != from, "\(frame.name) is the from frame unchanged")
         }
     }
 
     @Test("every bad input returns -1 or NULL with a message naming the problem; handles outlive their context handle")
     func badInputs() throws {
-        let dir = try TemporaryDirectory("errors")
+        let dir = try MediaDirectory("errors")
         defer { dir.remove() }
         let program = try Installation(prefix: dir.path + "/prefix").buildAPITest(in: dir.path)
         let run = try runProgram(program, ["errors", repositoryRoot + "/Tests/Fixtures/gl-transitions/luma-mask.glsl"])
@@ -92,7 +92,7 @@ struct CAPIRenderTests {
 
     @Test("effects are listed and described: kinds, durations, parameter types, defaults and ranges")
     func listing() throws {
-        let dir = try TemporaryDirectory("info")
+        let dir = try MediaDirectory("info")
         defer { dir.remove() }
         let program = try Installation(prefix: dir.path + "/prefix").buildAPITest(in: dir.path)
         let run = try runProgram(program, ["info", repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl",
@@ -102,7 +102,7 @@ struct CAPIRenderTests {
 
     @Test("Python loads the installed library with ctypes and renders a fade")
     func pythonCtypes() throws {
-        let dir = try TemporaryDirectory("python")
+        let dir = try MediaDirectory("python")
         defer { dir.remove() }
         let installation = try Installation(prefix: dir.path + "/prefix")
         let run = try runProgram("/usr/bin/python3", [fixture("ctypes_test.py"), installation.prefix + "/lib/libsegue.so"])

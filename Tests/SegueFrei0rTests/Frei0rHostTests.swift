@@ -12,7 +12,7 @@ import Testing
 struct Frei0rHostTests {
     @Test("a plugin is a small C object linking only libc, exporting only f0r_*, listed without loading libsegue")
     func listing() throws {
-        let dir = try TemporaryDirectory("listing")
+        let dir = try MediaDirectory("listing")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let host = try installation.buildHost()
@@ -65,7 +65,7 @@ struct Frei0rHostTests {
 
     @Test("frames equal the CLI's: built-ins, a mesh, a time-based melt, a .glsl file, a filter; two sizes; four instances at once on threads")
     func fidelity() throws {
-        let dir = try TemporaryDirectory("fidelity")
+        let dir = try MediaDirectory("fidelity")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let host = try installation.buildHost()
@@ -148,7 +148,7 @@ struct Frei0rHostTests {
 extension Frei0rHostTests {
     @Test("failures: a zero size and a vanished file fail construction; a shader that does not compile and a missing libsegue show the first input; each with a message")
     func failures() throws {
-        let dir = try TemporaryDirectory("failures")
+        let dir = try MediaDirectory("failures")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let host = try installation.buildHost()

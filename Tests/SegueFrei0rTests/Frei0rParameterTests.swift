@@ -2,6 +2,7 @@
 import Foundation
 import Segue
 import SegueFrei0r
+import SegueTestSupport
 import Testing
 
 @Suite("frei0r parameters")

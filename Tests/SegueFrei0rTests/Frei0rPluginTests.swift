@@ -3,6 +3,7 @@
 import Foundation
 import Segue
 import SegueFrei0r
+import SegueTestSupport
 import Testing
 
 @Suite("frei0r plugins")
@@ -35,7 +36,7 @@ struct Frei0rPluginTests {
 
     @Test("files: a .glsl reading getToColor is a mixer, one reading only getFromColor a filter; .metal functions by their arguments")
     func fileKinds() throws {
-        let dir = try TemporaryDirectory("kinds")
+        let dir = try MediaDirectory("kinds")
         defer { dir.remove() }
         let tint = try Frei0rPlugin.file(repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl")
         #expect(tint.type == .mixer2 && tint.name == "segue_tint" && tint.effect == repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl")
@@ -53,7 +54,7 @@ struct Frei0rPluginTests {
 
     @Test("a file named like a built-in, or two files of one name, is an error naming both")
     func clashes() throws {
-        let dir = try TemporaryDirectory("clash")
+        let dir = try MediaDirectory("clash")
         defer { dir.remove() }
         try FileManager.default.createDirectory(atPath: dir.file("other"), withIntermediateDirectories: true)
         let source = "vec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress); }\n"
@@ -101,7 +102,7 @@ struct Frei0rPluginTests {
 
     @Test("the template's block is found between its markers and rewritten in place; a plugin's configuration reads back")
     func templatePatching() throws {
-        let dir = try TemporaryDirectory("template")
+        let dir = try MediaDirectory("template")
         defer { dir.remove() }
         let original = Self.fakeTemplate()
         try Data(original).write(to: URL(fileURLWithPath: dir.file("t.so")))

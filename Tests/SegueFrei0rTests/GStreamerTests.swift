@@ -26,7 +26,7 @@ struct GStreamerTests {
 
     @Test("gst-launch-1.0 mixes two sources through frei0r-mixer-segue-fade, .glsl files' plugins with a colour and a texture, and a filter: every frame as segue's")
     func pipelines() throws {
-        let dir = try TemporaryDirectory("gst")
+        let dir = try MediaDirectory("gst")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let tint = repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl"
@@ -75,7 +75,7 @@ struct GStreamerTests {
 
     @Test("gst-inspect-1.0 lists every plugin as frei0r-mixer-segue-… or frei0r-filter-segue-…, and describes one without loading libsegue")
     func listing() throws {
-        let dir = try TemporaryDirectory("gst-inspect")
+        let dir = try MediaDirectory("gst-inspect")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let all = try runProgram("gst-inspect-1.0", [], environment: installation.hostEnvironment(), timeout: 240)
@@ -102,7 +102,7 @@ struct GStreamerTests {
 
     @Test("bad input in GStreamer: a vanished file leaves its element out (gst-launch fails), a shader edited into one that does not compile shows the first input, a zero-sized frame fails negotiation; messages, no crash")
     func badInput() throws {
-        let dir = try TemporaryDirectory("gst-bad")
+        let dir = try MediaDirectory("gst-bad")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let bad = try BrokenEffects(dir, installation)

@@ -67,7 +67,7 @@ struct MeltTests {
     /// own luma transition as with these plugins (3 of 24 runs of six at once here). Such a run
     /// (status 0 with missing frames, or killed after `timeout`) is tried again, at most three
     /// times; a crash (a signal) never is.
-    static func melt(_ project: String, in dir: TemporaryDirectory, name: String, installation: Installation,
+    static func melt(_ project: String, in dir: MediaDirectory, name: String, installation: Installation,
                      pluginPath: String? = nil, frames expected: Int = 25, timeout: Double = 120) throws -> (run: ProgramResult, frames: String) {
         let file = dir.file(name + ".mlt"), frames = dir.file(name)
         try project.write(toFile: file, atomically: true, encoding: .utf8)
@@ -87,7 +87,7 @@ struct MeltTests {
 
     @Test("melt renders frei0r.segue_fade on two threads: all 25 frames as segue render's; the middle frame of cube, doom-melt and .glsl files (a colour, a texture) as segue frame's")
     func transitions() throws {
-        let dir = try TemporaryDirectory("melt")
+        let dir = try MediaDirectory("melt")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let tint = repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl"
@@ -142,7 +142,7 @@ struct MeltTests {
 
     @Test("melt runs a frei0r.segue_* filter on a track: the bulge as segue mesh draws it")
     func filter() throws {
-        let dir = try TemporaryDirectory("melt-filter")
+        let dir = try MediaDirectory("melt-filter")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let inputs = dir.file("in")
@@ -162,7 +162,7 @@ struct MeltTests {
 
     @Test("melt -query lists every plugin as frei0r.segue_*, and listing loads no libsegue")
     func listing() throws {
-        let dir = try TemporaryDirectory("melt-query")
+        let dir = try MediaDirectory("melt-query")
         defer { dir.remove() }
         let installation = try Installation(dir)
         var env = installation.hostEnvironment()
@@ -180,7 +180,7 @@ struct MeltTests {
 
     @Test("bad input in melt: a shader edited into one that does not compile and a vanished file show the first track with a message; a zero-sized frame is melt's error; no crash")
     func badInput() throws {
-        let dir = try TemporaryDirectory("melt-bad")
+        let dir = try MediaDirectory("melt-bad")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let bad = try BrokenEffects(dir, installation)

@@ -4,16 +4,20 @@
 import Foundation
 import SegueMedia
 
-/// A temporary directory removed with everything in it on deinit.
+/// A temporary directory removed with everything in it on deinit (or by `remove()`).
 public final class MediaDirectory {
     public let path: String
 
-    public init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("segue-concat-\(UUID().uuidString)").path
+    /// A fresh directory, `segue-LABEL-UUID` in the temporary directory.
+    public init(_ label: String = "concat") throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("segue-\(label)-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    deinit { remove() }
+
+    /// Removes the directory and everything in it now.
+    public func remove() { try? FileManager.default.removeItem(atPath: path) }
 
     public func file(_ name: String) -> String { path + "/" + name }
 

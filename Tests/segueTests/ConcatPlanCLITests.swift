@@ -297,9 +297,14 @@ struct ConcatPlanCLITests {
         #expect(listing(dir).isEmpty)
     }
 
-    @Test("bench --concat --jobs 2: one process against two workers, the predictions on 4, 16 and 64 machines shrink with the machines")
+    @Test("bench --concat --jobs 2 --job-seconds 4: one process against two workers, the predictions on 4, 16 and 64 machines shrink with the machines")
     func bench() throws {
-        let r = try segue(["bench", "--concat", "--jobs", "2", "--size", "64x48", "--preset", "ultrafast"])
+        for (args, message) in [(["--job-seconds", "4"], "--job-seconds goes with --concat --jobs"),
+                                (["--jobs", "2", "--job-seconds", "0"], "--job-seconds must be a positive number of seconds, got 0.0")] {
+            let refused = try segue(["bench", "--concat"] + args)
+            #expect(refused.status == 1 && refused.stderr == "error: \(message) (see 'segue bench --help')\n", "\(refused.stderr)")
+        }
+        let r = try segue(["bench", "--concat", "--jobs", "2", "--job-seconds", "4", "--size", "64x48", "--preset", "ultrafast"])
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdoutText.split(separator: "\n").map(String.init)
         func row(_ label: String) throws -> (seconds: Double, ratio: Double) {
@@ -319,8 +324,10 @@ struct ConcatPlanCLITests {
                 previous = seconds
             }
         }
-        // 55 s: six stretches of one clip (8 or 9 s) and five transitions are the segments.
-        #expect(lines.contains { $0.contains("; 12 jobs (11 segments, 1 sound) of ") }, "\(r.stdoutText)")
+        // 55 s: six stretches of one clip (two of 9 s, in three parts of at most 4 s; four of 8 s, in two parts) and five
+        // transitions are the segments.
+        #expect(lines.first?.contains("segments of at most 4 s;") == true, "\(r.stdoutText)")
+        #expect(lines.contains { $0.contains("; 20 jobs (19 segments, 1 sound) of ") }, "\(r.stdoutText)")
     }
 
     @Test("the schedule: longest job first onto the machine free first")
