@@ -227,13 +227,14 @@ extension ConcatRenderer {
     }
 
     /// The sound job: the whole sound mixed and encoded into `piece` (its container from its
-    /// extension), as `output` says.
-    func renderSound(to piece: String, output: ConcatPlan.Output, probed: Bool) throws {
+    /// extension), as `output` says; `token` stops it (by default the renderer's cancellation).
+    func renderSound(to piece: String, output: ConcatPlan.Output, probed: Bool, stoppedBy token: Cancellation? = nil) throws {
         guard let layout = output.audioLayout, let format = VideoFormat(pathExtensionOf: piece) else { return }
         let c = concatenation
+        let token = token ?? cancellation
         let encoder = try VideoEncoder(path: piece, width: c.width, height: c.height, fps: c.fps, format: format, settings: output.settings,
-                                       input: .soundOnly, audio: layout, cancellation: cancellation)
-        try withSound(encoder, probed: probed) {}
+                                       input: .soundOnly, audio: layout, cancellation: token)
+        try withSound(encoder, probed: probed, stoppedBy: token) {}
     }
 
     /// Plans, does every job at once in a private directory beside the output, and joins.
@@ -241,9 +242,10 @@ extension ConcatRenderer {
     ///
     /// The sound job (job 0) starts on a thread of its own before planning, which it does not
     /// depend on: it is one encoder thread for the whole output, and left to its turn after the
-    /// picture jobs (whose encoders use every core) it would run alone at the end. A smart plan's
-    /// remuxed sources stay in the directory, so the copy jobs link them instead of remuxing each
-    /// clip again.
+    /// picture jobs (whose encoders use every core) it would run alone at the end. Its token is a
+    /// child of the renderer's, so planning or a picture job failing stops it at once (and the
+    /// render reports that failure). A smart plan's remuxed sources stay in the directory, so the
+    /// copy jobs link them instead of remuxing each clip again.
     func renderPlanned(smart: Bool, progress: (ConcatProgress) -> Void) throws -> PlannedRender {
         timings = ConcatTimings()
         try Self.checkJobSeconds(jobSeconds)
@@ -254,15 +256,19 @@ extension ConcatRenderer {
         let directory = staged.temporaryPath
         let stem = "render", soundOutput = planOutput(smart: smart, jobSeconds: jobSeconds)
         let failed = Locked(false)
+        let soundToken = cancellation?.child() ?? Cancellation()
         func noteFailure<T>(_ outcome: Result<T, Error>) -> Result<T, Error> {
-            if case .failure = outcome { failed.withLock { $0 = true } }
+            if case .failure = outcome {
+                failed.withLock { $0 = true }
+                soundToken.cancel()  // the render is over (for the sound's own failure, a no-op)
+            }
             return outcome
         }
         let soundPiece = soundPiece(pieceStem: stem).map { directory + "/" + $0 }
         let (sound, pictures) = alongside(for: output, { [self] in
-            soundPiece.map { piece in noteFailure(Result { try renderSound(to: piece, output: soundOutput, probed: false) }) }
+            soundPiece.map { piece in noteFailure(Result { try renderSound(to: piece, output: soundOutput, probed: false, stoppedBy: soundToken) }) }
         }, { () -> Result<(PlannedRender, [Result<ConcatTimings, Error>?]), Error> in
-            Result {
+            noteFailure(Result {
                 let planned = try makePlan(smart: smart, jobSeconds: jobSeconds, pieceStem: stem, sourceCopies: directory)
                 let plan = planned.plan
                 let picture = plan.jobs.indices.filter { plan.jobs[$0].kind != .sound }
@@ -282,13 +288,14 @@ extension ConcatRenderer {
                     })
                 }
                 return (planned, outcomes)
-            }
+            })
         })
-        // The first failure in the plan's order: the sound's, then the picture's.
+        // Planning's or a picture job's failure first: it stops the sound, whose error is then
+        // only that.
         do {
-            try sound?.get()
             let (planned, outcomes) = try pictures.get()
             for outcome in outcomes { if case let .failure(error)? = outcome { throw error } }
+            try sound?.get()
             for case let .success(t)? in outcomes { timings.add(t) }
             var clock = Stopwatch()
             try planned.plan.joinChecked(in: directory, output: output, cancellation: cancellation)

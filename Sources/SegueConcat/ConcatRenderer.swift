@@ -113,12 +113,14 @@ public final class ConcatRenderer {
 
     /// Mixes the sound into `encoder` on its own thread while `picture` feeds the picture, then
     /// finishes the movie (`probed`: see `VideoEncoder.finish`); on any failure the movie is
-    /// cancelled (nothing is left).
-    func withSound(_ encoder: VideoEncoder, probed: Bool = true, picture: () throws -> Void) throws {
+    /// cancelled (nothing is left). `token`: what stops the work (the encoder's too), by default
+    /// the renderer's.
+    func withSound(_ encoder: VideoEncoder, probed: Bool = true, stoppedBy token: Cancellation? = nil, picture: () throws -> Void) throws {
+        let token = token ?? cancellation
         let audioError = Locked<Error?>(nil)
         let audioDone = DispatchSemaphore(value: 0)
         if let writer = encoder.audioWriter() {
-            let audio = ConcatAudio(concatenation, layout: audioLayout, cancellation: cancellation)
+            let audio = ConcatAudio(concatenation, layout: audioLayout, cancellation: token)
             do {
                 try WorkerThread.start(for: output) {
                     do { try audio.run(into: writer) } catch {
@@ -144,7 +146,7 @@ public final class ConcatRenderer {
             let cause = audioError.withLock { $0 }
             encoder.cancel()
             audioDone.wait()
-            if cancellation?.isCancelled == true { throw MediaError.cancelled(path: output) }
+            if token?.isCancelled == true { throw MediaError.cancelled(path: output) }
             throw encoder.writeFailure ?? cause ?? error
         }
         // ffmpeg ended well, so it read the sound to its end: the mix closed its stream without an

@@ -34,6 +34,11 @@ public final class Cancellation: @unchecked Sendable {
         var paths = Set<String>()
         var processes = Set<Int32>()
         var cancelled = false
+        var children: [Weak] = []
+    }
+
+    private struct Weak {
+        weak var token: Cancellation?
     }
 
     private let state = Locked(State())
@@ -55,15 +60,31 @@ public final class Cancellation: @unchecked Sendable {
     /// to a thread, as the `segue` executable does).
     public func cancel() {
         gate.lockExclusive()
-        let (paths, processes) = state.withLock { state in
+        let (paths, processes, children) = state.withLock { state in
             state.cancelled = true
-            defer { state.paths = []; state.processes = [] }
-            return (state.paths, state.processes)
+            defer { state.paths = []; state.processes = []; state.children = [] }
+            return (state.paths, state.processes, state.children.compactMap(\.token))
         }
         gate.unlock()
+        for child in children { child.cancel() }
         for pid in processes { kill(pid, SIGKILL) }
         for pid in processes { Self.waitUntilGone(pid) }
         for path in paths.sorted(by: >) { Self.remove(path) }  // children before their directories
+    }
+
+    /// A token for part of this token's work that can be stopped alone: `cancel()` on this token
+    /// cancels it too (at once if this one is cancelled already), and cancelling it leaves this
+    /// one as it is.
+    package func child() -> Cancellation {
+        let child = Cancellation()
+        let late = state.withLock { state -> Bool in
+            guard !state.cancelled else { return true }
+            state.children.removeAll { $0.token == nil }
+            state.children.append(Weak(token: child))
+            return false
+        }
+        if late { child.cancel() }
+        return child
     }
 
     // MARK: - What the work registers

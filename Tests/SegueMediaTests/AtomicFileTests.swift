@@ -148,6 +148,39 @@ struct AtomicFileTests {
         withExtendedLifetime(file) {}
     }
 
+    @Test("a child token: its parent's cancel() stops it too; its own cancel() leaves its parent and siblings alone; one made after the parent's cancel() starts cancelled")
+    func childTokens() throws {
+        let parent = Cancellation()
+        let child = parent.child(), sibling = parent.child()
+        let childFile = try AtomicFile(path: dir.file("child.txt"), cancellation: child)
+        let parentFile = try AtomicFile(path: dir.file("parent.txt"), cancellation: parent)
+        let siblingFile = try AtomicFile(path: dir.file("sibling.txt"), cancellation: sibling)
+        for file in [childFile, parentFile, siblingFile] { try file.write([7]) }
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["60"]
+        _ = try #require(sibling.launch { Result { () throws -> Int32 in try sleeper.run(); return sleeper.processIdentifier } }).get()
+        defer { if sleeper.isRunning { kill(sleeper.processIdentifier, SIGKILL); sleeper.waitUntilExit() } }
+        let temporaries = { Set(self.dir.contents) }
+        let all = Set([childFile, parentFile, siblingFile].map { FileIO.lastComponent(of: $0.temporaryPath) })
+        #expect(temporaries() == all)
+
+        child.cancel()
+        #expect(child.isCancelled && !parent.isCancelled && !sibling.isCancelled)
+        #expect(temporaries() == all.subtracting([FileIO.lastComponent(of: childFile.temporaryPath)]), "only the child's temporary is gone")
+        #expect(isRunning(sleeper.processIdentifier), "the sibling's process runs on")
+        try parentFile.commit()
+        #expect(readFixture(dir.file("parent.txt")) == [7], "the parent's work goes on")
+
+        parent.cancel()
+        #expect(sibling.isCancelled, "the parent's cancel() reaches its children")
+        #expect(!isRunning(sleeper.processIdentifier), "the sibling's process was killed")
+        #expect(dir.contents == ["parent.txt"], "the sibling's temporary is gone; the published file is the caller's")
+        #expect(parent.child().isCancelled, "a child of a cancelled token starts cancelled")
+        withExtendedLifetime(childFile) {}
+        withExtendedLifetime(siblingFile) {}
+    }
+
     private func isRunning(_ pid: Int32) -> Bool {
         guard kill(pid, 0) == 0 else { return false }
         let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
