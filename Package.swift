@@ -62,7 +62,7 @@ let package = Package(
         ], path: "Examples/AnimatedTriangle"),
 
         // MARK: - Tests (one target per module, and what the tests share)
-        .target(name: "SegueTestSupport", dependencies: ["Segue"], path: "Tests/SegueTestSupport"),
+        .target(name: "SegueTestSupport", dependencies: ["Segue", "SegueTools"], path: "Tests/SegueTestSupport"),
         .testTarget(name: "SegueMathTests", dependencies: ["SegueMath"]),
         .testTarget(name: "SegueAnimationTests", dependencies: ["SegueAnimation"]),
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),

@@ -160,43 +160,12 @@ public struct HostBenchmark {
 
     /// Seconds one run takes, or nil when it outlived `limit` seconds (then killed).
     private func timeOnce(_ executable: String, _ arguments: [String], environment: [String: String], limit: Double) throws -> Double? {
-        let process = Process()
-        if executable.contains("/") {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [executable] + arguments
+        let run = try ProgramRun(executable, arguments, environment: environment, inheriting: false, timeout: limit, keepingOutput: false)
+        if run.timedOut { return nil }
+        guard run.status == 0 else {
+            let text = run.stderr.split(separator: "\n").suffix(3).joined(separator: " / ")
+            throw RenderError.invalidValue("\((executable as NSString).lastPathComponent) \(arguments.first ?? "") failed (status \(run.status)): \(text)")
         }
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let start = DispatchTime.now()
-        try process.run()
-        final class Flag: @unchecked Sendable { var killed = false }
-        let flag = Flag()
-        let watchdog = DispatchWorkItem { [process] in
-            if process.isRunning { flag.killed = true; kill(process.processIdentifier, SIGKILL) }
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog)
-        defer { watchdog.cancel() }
-        final class Box: @unchecked Sendable { var data = Data() }
-        let errors = Box()
-        let group = DispatchGroup()
-        group.enter()
-        let errHandle = err.fileHandleForReading
-        DispatchQueue.global().async { errors.data = errHandle.readDataToEndOfFile(); group.leave() }
-        TransitionBenchmark.drain(out.fileHandleForReading.fileDescriptor)
-        group.wait()
-        process.waitUntilExit()
-        let seconds = TransitionBenchmark.seconds(since: start)
-        if flag.killed { return nil }
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let text = String(decoding: errors.data, as: UTF8.self).split(separator: "\n").suffix(3).joined(separator: " / ")
-            throw RenderError.invalidValue("\((executable as NSString).lastPathComponent) \(arguments.first ?? "") failed (status \(process.terminationStatus)): \(text)")
-        }
-        return seconds
+        return run.seconds
     }
 }

@@ -3,6 +3,7 @@
 // samples, stream lengths, and tone levels by the Goertzel algorithm.
 import Foundation
 import SegueMedia
+import SegueTools
 
 /// A temporary directory removed with everything in it on deinit (or by `remove()`).
 public final class MediaDirectory {
@@ -29,29 +30,11 @@ public struct ToolFailure: Error, CustomStringConvertible {
     public let description: String
 }
 
-/// Runs `name` (found on PATH) with an explicit environment, killing it after `timeout` seconds.
+/// Runs `name` (found on PATH) with an environment of PATH alone, killing it after `timeout` seconds.
 public func runTool(_ name: String, _ arguments: [String], timeout: Double = 120) throws -> (status: Int32, stdout: Data, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [name] + arguments
-    process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-    defer { watchdog.cancel() }
-    final class Box: @unchecked Sendable { var data = Data() }
-    let box = Box()
-    let done = DispatchSemaphore(value: 0)
-    let handle = err.fileHandleForReading
-    DispatchQueue.global().async { box.data = handle.readDataToEndOfFile(); done.signal() }
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    done.wait()
-    process.waitUntilExit()
-    return (process.terminationStatus, stdout, String(decoding: box.data, as: UTF8.self))
+    let run = try ProgramRun(name, arguments, environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+                             inheriting: false, timeout: timeout)
+    return (run.status, run.output, run.stderr)
 }
 
 /// Runs ffmpeg quietly; throws with its stderr on failure.

@@ -1,6 +1,7 @@
 // Runs the built `segue` executable and captures its exit status and output.
 import Foundation
 import Segue
+import SegueTools
 
 struct CLIResult {
     let status: Int32
@@ -36,40 +37,11 @@ func segue(_ args: [String], environment: [String: String] = [:], cwd: String? =
 /// wait for ever.
 func runProduct(_ binary: String, _ args: [String], environment: [String: String] = [:], cwd: String? = nil,
                 timeout: Double = 300) throws -> CLIResult {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: binary)
-    p.arguments = args
-    var env = ProcessInfo.processInfo.environment
     // Each run caches shaders in its own directory, never in ~/.cache.
     let cacheDir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-cli-cache-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: cacheDir) }
-    env["SEGUE_CACHE_DIR"] = cacheDir
-    for (k, v) in environment { env[k] = v }
-    p.environment = env
-    if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    let watchdog = DispatchWorkItem { [p] in if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-    defer { watchdog.cancel() }
-    // Read stderr on another thread so neither pipe can fill up and block the child.
-    final class Box: @unchecked Sendable { var data = Data() }
-    let stderrBox = Box()
-    let group = DispatchGroup()
-    group.enter()
-    let errHandle = err.fileHandleForReading
-    DispatchQueue.global().async { stderrBox.data = errHandle.readDataToEndOfFile(); group.leave() }
-    let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    p.waitUntilExit()
-    var stderr = String(decoding: stderrBox.data, as: UTF8.self)
-    if p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGKILL && watchdog.isCancelled == false {
-        stderr += "\n[test harness: killed after \(timeout) s]\n"
-    }
-    return CLIResult(status: p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus,
-                     stdout: stdoutData, stderr: stderr)
+    let run = try ProgramRun(binary, args, environment: ["SEGUE_CACHE_DIR": cacheDir].merging(environment) { $1 }, directory: cwd, timeout: timeout)
+    return CLIResult(status: run.status, stdout: run.output, stderr: run.stderr + (run.timedOut ? "\n[test harness: killed after \(timeout) s]\n" : ""))
 }
 
 /// A fresh temporary directory.
