@@ -4,9 +4,10 @@
 // (files and whole directories) and the child processes writing them (ffmpeg). `cancel()` refuses
 // new publishes and launches, waits for the publishes in progress (they hold a shared lock that it
 // takes exclusively, so a rename either completes before the cleanup, and the file is the
-// caller's, or never starts), kills the registered children (SIGKILL, waiting until each is gone,
-// so none can recreate a file) and removes the registered paths, children before their
-// directories. The work then fails with `MediaError.cancelled` at its next write or launch.
+// caller's, or never starts), kills the registered children with their process groups (SIGKILL,
+// waiting until each is gone, so none can recreate a file) and removes the registered paths,
+// children before their directories. The work then fails with `MediaError.cancelled` at its next
+// write or launch.
 //
 // Nothing here is process-wide: each token has its own registry, there is no signal handler and
 // no exit. A host application cancels one render from its own cancel button and keeps using
@@ -67,7 +68,7 @@ public final class Cancellation: @unchecked Sendable {
         }
         gate.unlock()
         for child in children { child.cancel() }
-        for pid in processes { kill(pid, SIGKILL) }
+        for pid in processes { FileIO.killGroup(of: pid) }
         for pid in processes { Self.waitUntilGone(pid) }
         for path in paths.sorted(by: >) { Self.remove(path) }  // children before their directories
     }

@@ -251,9 +251,12 @@ package enum FileIO {
         dlsym(dlopen(nil, RTLD_NOW), "pipe2").map { unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self) }
     }()
 
-    /// Sends `signal` to process `pid`.
-    static func send(_ signal: Int32, to pid: Int32) {
-        _ = kill(pid, signal)
+    /// Kills child `pid` and every process of the group it leads (children are started in their
+    /// own group, so this includes what the child started in turn: the real ffmpeg under a
+    /// wrapper script, which would otherwise keep the pipes open and live on); `pid` alone when
+    /// it leads no group.
+    static func killGroup(of pid: Int32) {
+        if kill(-pid, SIGKILL) != 0 { _ = kill(pid, SIGKILL) }
     }
 
     /// Grows a pipe's kernel buffer to 1 MiB (when `fd` is a pipe; otherwise nothing), so a

@@ -81,7 +81,7 @@ final class ToolProcess {
             errors = try StderrCollector(stderrPipe.read, path: path, lines: stderrLines)
         } catch {
             for fd in [stdinPipe?.write, stdoutPipe?.read, stderrPipe.read].compactMap({ $0 }) { _ = close(fd) }
-            FileIO.send(SIGKILL, to: pid)
+            FileIO.killGroup(of: pid)
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             cancellation?.unregister(process: pid)
@@ -135,7 +135,7 @@ final class ToolProcess {
     /// Kills the child at once (nothing once it has been reaped).
     func kill() {
         reaped.withLock { reaped in
-            if !reaped { FileIO.send(SIGKILL, to: pid) }
+            if !reaped { FileIO.killGroup(of: pid) }
         }
     }
 
