@@ -17,9 +17,11 @@ public struct VideoSettings: Sendable, Hashable {
     /// H.264 parameters to copy from a source stream (smart rendering); nil encodes with the
     /// codec's defaults.
     public var matching: MatchedVideo?
-    /// Encode the same bytes on any machine (for the same Segue and ffmpeg): a fixed thread count
-    /// for the encoders (x264, x265 and libvpx decide differently with the cores they see) and
-    /// no metadata or version tags from the muxer. Every piece of a concat plan is made so.
+    /// Encode the same bytes on any machine (for the same Segue and ffmpeg): a fixed number of
+    /// encoder threads (x264, x265 and libvpx decide differently with the cores they see), x264's
+    /// threads working on slices of one frame rather than on several frames (frame threads made a
+    /// different piece in 1 run of 40 on a loaded machine; slice threads, none in 60), and no
+    /// metadata or version tags from the muxer. Every piece of a concat plan is made so.
     public var deterministic: Bool
 
     /// The encoders' thread count when `deterministic`.
@@ -39,7 +41,7 @@ public struct VideoSettings: Sendable, Hashable {
     /// ffmpeg's output options that make the file the same bytes wherever it is made (none unless
     /// `deterministic`).
     func reproducibleArguments() -> [String] {
-        deterministic ? ["-threads", String(Self.deterministicThreads), "-fflags", "+bitexact", "-map_metadata", "-1"] : []
+        deterministic ? ["-threads", String(Self.deterministicThreads), "-thread_type", "slice", "-fflags", "+bitexact", "-map_metadata", "-1"] : []
     }
 
     /// The codec for `format`.
