@@ -202,7 +202,6 @@ extension ConcatRenderer {
             if let copies = sourceCopies, link(Self.sourceCopy(k, in: copies), piece) == 0 { break }
             try remuxVideo(of: k, to: piece, probed: probed)
         case .sound:
-            guard plan.audioLayout != nil, VideoFormat(pathExtensionOf: job.piece) != nil else { throw PlanError("job \(n): the output has no sound") }
             try renderSound(to: piece, output: plan.output, probed: probed)
         case .segment, .render:
             var pieceSettings = settings
@@ -228,8 +227,11 @@ extension ConcatRenderer {
 
     /// The sound job: the whole sound mixed and encoded into `piece` (its container from its
     /// extension), as `output` says; `token` stops it (by default the renderer's cancellation).
+    /// - Throws: `PlanError` when the output has no sound or the piece no known container.
     func renderSound(to piece: String, output: ConcatPlan.Output, probed: Bool, stoppedBy token: Cancellation? = nil) throws {
-        guard let layout = output.audioLayout, let format = VideoFormat(pathExtensionOf: piece) else { return }
+        guard let layout = output.audioLayout, let format = VideoFormat(pathExtensionOf: piece) else {
+            throw PlanError("the output has no sound to make \((piece as NSString).lastPathComponent) from")
+        }
         let c = concatenation
         let token = token ?? cancellation
         let encoder = try VideoEncoder(path: piece, width: c.width, height: c.height, fps: c.fps, format: format, settings: output.settings,
