@@ -10,8 +10,33 @@ import SegueRender
 import SegueShaders
 import SegueVulkan
 
+/// A handle that holds GPU objects, which do not survive `fork()`: the Vulkan device and the
+/// driver's threads stay in the parent. A child that uses an inherited handle gets an error naming
+/// fork (instead of waiting forever on work no thread will do), and destroying one there only
+/// forgets it: releasing would call into the parent's device.
+protocol ForkBound: AnyObject {
+    /// The process that made the handle.
+    var process: pid_t { get }
+    /// What the handle is, for the message ("context", "transition", "effect").
+    static var noun: String { get }
+}
+
+extension ForkBound {
+    /// Throws when the handle was made in another process (this one is a child forked after).
+    func checkProcess() throws {
+        let me = getpid()
+        guard process == me else {
+            throw CAPIError("the \(Self.noun) was created in process \(process) and used in process \(me), a child made by fork(): "
+                            + "GPU objects do not survive fork(); create the context and the \(Self.noun) again in the child")
+        }
+    }
+}
+
 /// The object behind `segue_context *`.
-final class ContextHandle {
+final class ContextHandle: ForkBound {
+    static let noun = "context"
+    /// The process that made it.
+    let process = getpid()
     /// The device.
     let context: GPUContext
     /// The device's name, for `segue_context_device_name`.
@@ -20,7 +45,9 @@ final class ContextHandle {
     /// Opens the device `selector` names (nil: the preferred one), caching shaders in `cacheDirectory`.
     /// - Throws: `VulkanError`.
     init(selector: String?, cacheDirectory: String?) throws {
-        context = try GPUContext(configuration: .init(deviceSelector: selector, shaderCacheDirectory: cacheDirectory))
+        // SEGUE_GPU_TIMEOUT, as the CLI reads it: hosts set it in their environment (segue.h).
+        let timeout = getenv("SEGUE_GPU_TIMEOUT").flatMap { Double(String(cString: $0)) } ?? GPUContext.Configuration.defaultGPUTimeout
+        context = try GPUContext(configuration: .init(deviceSelector: selector, shaderCacheDirectory: cacheDirectory, gpuTimeout: timeout))
         deviceName = CString(context.info.name)
     }
 }
@@ -48,15 +75,22 @@ func retainedHandle<T: AnyObject>(_ object: T) -> OpaquePointer {
 
 /// The object behind a C handle (not retained).
 /// - Throws: `CAPIError` naming `what` for NULL.
+/// - Throws: `CAPIError` naming `what` for NULL, or naming fork for a GPU handle made in the
+///   parent of this process.
 func object<T: AnyObject>(_ handle: OpaquePointer?, _ what: String, as type: T.Type = T.self) throws -> T {
     guard let handle else { throw CAPIError("\(what) is NULL") }
-    return Unmanaged<T>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+    let object = Unmanaged<T>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+    if let bound = object as? any ForkBound { try bound.checkProcess() }
+    return object
 }
 
-/// Releases the reference a C handle owns; NULL is ignored.
+/// Releases the reference a C handle owns; NULL is ignored. A GPU handle inherited across
+/// `fork()` is only forgotten (its memory stays with the child's copy of the parent's).
 func releaseHandle<T: AnyObject>(_ handle: OpaquePointer?, as type: T.Type) {
     guard let handle else { return }
-    Unmanaged<T>.fromOpaque(UnsafeRawPointer(handle)).release()
+    let object = Unmanaged<T>.fromOpaque(UnsafeRawPointer(handle))
+    if let bound = object.takeUnretainedValue() as? any ForkBound, bound.process != getpid() { return }
+    object.release()
 }
 
 /// The library's version.

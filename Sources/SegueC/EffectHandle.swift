@@ -10,7 +10,10 @@ import SegueShaders
 import SegueVulkan
 
 /// The object behind `segue_effect *`.
-final class EffectHandle {
+final class EffectHandle: ForkBound {
+    static let noun = "effect"
+    /// The process that made it.
+    let process = getpid()
     /// How the frames are drawn.
     private enum Frames {
         case shader(TransitionFrames)

@@ -9,7 +9,10 @@ import SegueShaders
 import SegueVulkan
 
 /// The object behind `segue_transition *`.
-final class TransitionHandle {
+final class TransitionHandle: ForkBound {
+    static let noun = "transition"
+    /// The process that made it.
+    let process = getpid()
     /// The frames and settings.
     let frames: TransitionFrames
     /// One thread at a time.

@@ -89,13 +89,23 @@ extension ConcatPlan {
         throw PlanError(first.message + more)
     }
 
-    /// Joins the pieces in `directory` into `output` (by stream copy), after checking them all.
-    /// - Parameter cancellation: its `cancel()` stops the join (ffmpeg killed, nothing published).
-    /// - Throws: `PlanError` (a piece not ready), `MediaError` (the join failed, a full disk,
-    ///   `.cancelled`); `output` is then as it was.
-    public func join(in directory: String, output: String, cancellation: Cancellation? = nil) throws {
+    /// Joins the pieces in `directory` into `output` (by stream copy), after checking them all;
+    /// then removes any temporaries left beside the pieces (by jobs killed part-way).
+    /// - Parameters:
+    ///   - planPath: the plan's file, which `output` must not be.
+    ///   - cancellation: its `cancel()` stops the join (ffmpeg killed, nothing published).
+    /// - Throws: `MediaError.unwritable` for an output that is one of the edit's files, the plan,
+    ///   a piece or a record (or a link to one), before anything is read; `PlanError` (a piece not
+    ///   ready, a joined video whose frames or length differ from the plan's), `MediaError` (the
+    ///   join failed, a full disk, `.cancelled`); `output` is then as it was.
+    public func join(in directory: String, output: String, planPath: String? = nil, cancellation: Cancellation? = nil) throws {
+        let pieces = jobs.enumerated().flatMap { n, job in
+            [OutputGuard.Input("job \(n)'s piece", directory + "/" + job.piece), OutputGuard.Input("job \(n)'s record", directory + "/" + job.record)]
+        }
+        try OutputGuard.check(output: output, inputs: inputFiles(planPath: planPath) + pieces)
         try checkPieces(in: directory)
         try joinChecked(in: directory, output: output, cancellation: cancellation)
+        removeTemporaries(in: directory)
     }
 
     /// Joins pieces that are known to be complete: the jobs that made them ran in this process and
@@ -142,7 +152,7 @@ extension ConcatPlan {
         let encoder = try VideoEncoder(path: output, width: self.output.width, height: self.output.height, fps: self.output.fps, format: format,
                                        settings: settings, input: .copy(inputArguments: ["-f", "concat", "-safe", "0", "-i", FFmpeg.fileArgument(listPath)]),
                                        copiedSound: join.sound.map { directory + "/" + jobs[$0].piece }, duration: duration,
-                                       cancellation: cancellation)
+                                       frames: self.output.frames, cancellation: cancellation)
         try encoder.finish()
     }
 
@@ -189,6 +199,16 @@ extension ConcatRenderer {
         }
         let job = plan.jobs[n]
         let piece = directory + "/" + job.piece, record = directory + "/" + job.record
+        if recorded {
+            // A job of a plan on disk: its work directory must take files, it must not write over
+            // the edit's files, and what a killed run of it left behind goes.
+            guard FileIO.isDirectory(directory) else { throw PlanError("the work directory \(directory) does not exist") }
+            guard access(directory, W_OK | X_OK) == 0 else {
+                throw PlanError("the work directory \(directory) is not writable (\(String(cString: strerror(errno)))); job \(n) writes its piece there")
+            }
+            for path in [piece, record] { try OutputGuard.check(output: path, inputs: plan.inputFiles()) }
+            plan.removeStaleTemporaries(ofJob: n, in: directory)
+        }
         if unlink(record) != 0, errno != ENOENT {
             throw MediaError.unwritable(path: record, reason: "the old record cannot be removed: \(String(cString: strerror(errno)))")
         }

@@ -212,7 +212,11 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
     /// Where the pieces of the plan read from `planPath` go unless told: its `workDirectory`, else
     /// the plan's own directory.
     public func defaultWorkDirectory(planPath: String) -> String {
-        if let workDirectory { return workDirectory }
+        workDirectory ?? Self.directory(ofPlan: planPath)
+    }
+
+    /// The absolute directory of the plan file at `planPath`.
+    static func directory(ofPlan planPath: String) -> String {
         let directory = (planPath as NSString).deletingLastPathComponent
         let current = FileManager.default.currentDirectoryPath
         if directory.isEmpty { return current }
@@ -238,9 +242,12 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
     /// of another plan that happens to have the same name is refused.
     public var identity: String { SHA256.hex(SHA256.hash([UInt8](encoded()))) }
 
-    /// Writes the plan to `path` atomically.
-    /// - Throws: `MediaError.unwritable`.
+    /// Writes the plan to `path` atomically, after `checkDestination(path)`: only to a `.json`
+    /// name that is none of the edit's files and is free or holds a Segue plan, with a writable
+    /// work directory.
+    /// - Throws: `PlanError`, `MediaError.unwritable`; nothing is then written.
     public func write(to path: String) throws {
+        try checkDestination(path)
         try AtomicFile.write([UInt8](encoded()), to: path)
     }
 
@@ -355,11 +362,56 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
             cursor = frames.upperBound
         }
         guard cursor == o.frames else { throw fail("join.video: the pieces end at frame \(cursor), not \(o.frames)") }
+        try checkTimes()
         if join.method == "publish" {
             guard join.video.count == 1, join.sound == nil else { throw fail("join: publishing takes one piece") }
         }
         if let sound = join.sound {
             guard jobs.indices.contains(sound), jobs[sound].kind == .sound else { throw fail("join.sound: job \(sound) is not a sound job") }
+        }
+    }
+
+    /// The most frames a copied stretch's end may lie before its next keyframe's presentation:
+    /// the out point is that keyframe's decoding time, earlier by the reorder delay (H.264
+    /// allows 16 frames), less half a frame.
+    static let maximumReorderFrames = 16.0
+
+    /// Checks that every length agrees with the frames and the frame rate, and that each copied
+    /// stretch's in and out points are ordered, not negative and as long as the stretch.
+    /// - Throws: `PlanError` naming the field and the numbers.
+    func checkTimes() throws(PlanError) {
+        func fail(_ what: String) -> PlanError { PlanError("the plan is not valid: \(what)") }
+        let o = output, frame = 1 / o.fps
+        func agrees(_ seconds: Double, _ frames: Int) -> Bool {
+            seconds.isFinite && abs(seconds - Double(frames) / o.fps) <= 1e-6 * max(1, seconds)
+        }
+        func number(_ value: Double) -> String { MessageText.number(value) }
+        guard agrees(o.seconds, o.frames) else {
+            throw fail("output.seconds: \(number(o.seconds)) is not \(o.frames) frames at \(number(o.fps)) fps")
+        }
+        for (n, job) in jobs.enumerated() {
+            let frames = job.kind == .sound ? o.frames : job.frameRange.count
+            guard agrees(job.seconds, frames) else {
+                throw fail("jobs[\(n)].seconds: \(number(job.seconds)) is not the \(frames) frames it makes at \(number(o.fps)) fps")
+            }
+        }
+        for (i, entry) in join.video.enumerated() {
+            let job = jobs[entry.job], frames = job.frameRange.count
+            guard agrees(entry.duration, frames) else {
+                throw fail("join.video[\(i)].duration: \(number(entry.duration)) is not the \(frames) frames of job \(entry.job) at \(number(o.fps)) fps")
+            }
+            guard entry.inpoint != nil || entry.outpoint != nil else { continue }
+            guard job.kind == .copy else { throw fail("join.video[\(i)]: in and out points belong to copied stretches, and job \(entry.job) renders") }
+            let start = entry.inpoint ?? 0
+            guard start.isFinite, start >= 0 else { throw fail("join.video[\(i)].inpoint: \(number(start)) is not a time in the piece (≥ 0)") }
+            guard let end = entry.outpoint else { continue }
+            guard end.isFinite, end > start else {
+                throw fail("join.video[\(i)].outpoint: \(number(end)) is not after the in point \(number(start))")
+            }
+            let span = end - start, shortest = entry.duration - (Self.maximumReorderFrames + 0.5) * frame
+            guard span <= entry.duration + frame / 2, span >= shortest else {
+                throw fail("join.video[\(i)]: the stretch from \(number(start)) to \(number(end)) s is not the \(frames) frames (\(number(entry.duration)) s) it stands for")
+            }
         }
     }
 

@@ -183,11 +183,8 @@ extension ConcatRenderer {
     /// The files the edit reads: clips, soundtrack, effect files (each once, in order).
     static func inputFiles(of spec: ConcatSpec) -> [String] {
         var files: [String] = []
-        func add(_ path: String) { if !files.contains(path) { files.append(path) } }
-        for clip in spec.clips { add(clip.path) }
-        if let audio = spec.audio { add(audio) }
-        for cut in spec.cuts.compactMap({ $0 }) + [spec.transition] {
-            if let file = Concatenation.effectFile(cut.effect), FileManager.default.fileExists(atPath: file) { add(file) }
+        for input in Concatenation.inputFiles(of: spec) where !files.contains(input.path) {
+            if input.role.hasPrefix("clip") || FileManager.default.fileExists(atPath: input.path) { files.append(input.path) }
         }
         return files
     }

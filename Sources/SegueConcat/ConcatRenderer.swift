@@ -81,7 +81,7 @@ public final class ConcatRenderer {
     ///   - cancellation: its `cancel()` (from any thread) stops the render: `render` then throws
     ///     `MediaError.cancelled` and the output is not created.
     /// - Throws: `MediaError.unknownOutputFormat`, `.encodingFailed` for settings that do not fit
-    ///   the container.
+    ///   the container, `.unwritable` for an output that is one of the edit's files (`OutputGuard`).
     public init(_ concatenation: Concatenation, output: String, settings: VideoSettings = VideoSettings(),
                 audioLayout: AudioLayout = .standard, context: @escaping () throws -> GPUContext = { try GPUContext() },
                 cancellation: Cancellation? = nil) throws {
@@ -92,6 +92,7 @@ public final class ConcatRenderer {
             throw RenderError.invalidValue("the sound must be 8000 to 192000 Hz with 1 to 8 channels, got \(audioLayout.sampleRate) Hz, \(audioLayout.channels) channels")
         }
         try settings.validate(for: format, path: output)
+        try OutputGuard.check(output: output, inputs: Concatenation.inputFiles(of: concatenation.spec))
         self.concatenation = concatenation
         self.output = output
         self.format = format

@@ -82,11 +82,34 @@ extension ConcatSpec {
         case let .keyNotFound(key, context):
             return "\(path(context.codingPath + [key])): missing"
         case let .dataCorrupted(context):
-            let at = path(context.codingPath)
-            return context.codingPath.isEmpty ? "not valid JSON" : at + ": " + context.debugDescription
+            guard context.codingPath.isEmpty else { return path(context.codingPath) + ": " + context.debugDescription }
+            // The tree was read, so the JSON is valid: the decoder says "not valid JSON" for a
+            // number that does not fit its field (too large, or a fraction for a whole number).
+            if let (keys, value) = Self.firstNumber(in: tree, [], where: { abs($0) >= 0x1p53 }) {
+                return "\(path(keys)): \(MessageText.number(value)) is too large"
+            }
+            return "a number does not fit its field (a fraction where a whole number belongs, or one too large)"
         @unknown default:
             return "invalid"
         }
+    }
+
+    /// The first number in `tree` (depth first, keys in order) for which `test` holds, and where.
+    private static func firstNumber(in tree: JSONValue, _ keys: [CodingKey],
+                                    where test: (Double) -> Bool) -> (keys: [CodingKey], value: Double)? {
+        switch tree {
+        case let .number(value): return test(value) ? (keys, value) : nil
+        case let .array(items):
+            for (i, item) in items.enumerated() {
+                if let found = firstNumber(in: item, keys + [JSONKey(intValue: i)], where: test) { return found }
+            }
+        case let .object(fields):
+            for key in fields.keys.sorted() {
+                if let found = firstNumber(in: fields[key]!, keys + [JSONKey(stringValue: key)], where: test) { return found }
+            }
+        default: break
+        }
+        return nil
     }
 
     /// The JSON a Swift type is read from, in words.
@@ -189,5 +212,16 @@ struct CurveText: Decodable {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected \(names), found '\(text)'"))
         }
         self.curve = curve
+    }
+}
+
+/// A coding key for a path into a JSON tree.
+private struct JSONKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(stringValue: String) { self.stringValue = stringValue }
+    init(intValue: Int) {
+        stringValue = "\(intValue)"
+        self.intValue = intValue
     }
 }

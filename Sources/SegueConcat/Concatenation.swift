@@ -185,7 +185,7 @@ public struct Concatenation: Sendable {
         }
         func effect(_ cut: CutSpec) -> CutSpec {
             var cut = cut
-            guard !cut.effect.hasPrefix("/"), let file = effectFile(cut.effect) else { return cut }
+            guard !cut.effect.hasPrefix("/"), let file = EffectCatalog.file(ofEffect: cut.effect) else { return cut }
             let suffix = String(cut.effect.dropFirst(file.count))
             if let directory, FileManager.default.fileExists(atPath: absolute(file, base: directory)) {
                 cut.effect = absolute(file, base: directory) + suffix
@@ -202,12 +202,16 @@ public struct Concatenation: Sendable {
         return spec
     }
 
-    /// The file an effect name reads (`my.glsl`, `shaders.metal` of `shaders.metal:wave`), nil
-    /// for a built-in effect.
-    static func effectFile(_ name: String) -> String? {
-        if name.hasSuffix(".glsl") { return name }
-        if let range = name.range(of: ".metal") { return String(name[..<range.upperBound]) }
-        return nil
+    /// The files an edit reads, with what each is to the user (clips, the soundtrack, effect
+    /// files), as `OutputGuard` compares them with an output.
+    public static func inputFiles(of spec: ConcatSpec) -> [OutputGuard.Input] {
+        var files = OutputGuard.inputs("clip", spec.clips.map(\.path), numbered: true)
+        if let audio = spec.audio { files.append(OutputGuard.Input("the soundtrack", audio)) }
+        for (n, cut) in spec.cuts.enumerated() {
+            if let cut, let file = EffectCatalog.file(ofEffect: cut.effect) { files.append(OutputGuard.Input("the effect file of cut \(n + 1)", file)) }
+        }
+        if let file = EffectCatalog.file(ofEffect: spec.transition.effect) { files.append(OutputGuard.Input("the transition's effect file", file)) }
+        return files
     }
 
     // MARK: - Clips

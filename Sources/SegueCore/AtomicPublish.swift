@@ -52,6 +52,36 @@ package enum AtomicPublish {
         return "\(directory).\(name).segue-tmp-\(getpid())-\(String(repeating: "0", count: 16 - random.count))\(random)\(suffix)"
     }
 
+    /// The process that made `entry`, a directory entry named as `temporaryPath(for: NAME)` names
+    /// temporaries of one of `names`; nil for any other entry.
+    package static func owner(ofTemporary entry: String, among names: Set<String>) -> pid_t? {
+        guard entry.hasPrefix("."), let marker = entry.range(of: ".segue-tmp-") else { return nil }
+        let name = String(entry[entry.index(after: entry.startIndex)..<marker.lowerBound])
+        guard names.contains(name) else { return nil }
+        let digits = entry[marker.upperBound...].prefix { $0.isASCII && $0.isNumber }
+        guard let pid = pid_t(digits), pid > 0, entry[marker.upperBound...].dropFirst(digits.count).first == "-" else { return nil }
+        return pid
+    }
+
+    /// Whether process `pid` is alive on this machine (a zombie or another user's counts as alive).
+    package static func isAlive(_ pid: pid_t) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    /// Removes the temporaries of the files `names` in `directory` (what a process killed while
+    /// writing them left behind). `onlyOrphans`: only those whose process is gone, and never this
+    /// process's own. Failures are ignored.
+    package static func removeTemporaries(of names: [String], in directory: String, onlyOrphans: Bool) {
+        let wanted = Set(names)
+        guard !wanted.isEmpty, let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        let me = getpid()
+        for entry in entries {
+            guard let pid = owner(ofTemporary: entry, among: wanted) else { continue }
+            if onlyOrphans, pid == me || isAlive(pid) { continue }
+            remove(directory + "/" + entry)
+        }
+    }
+
     /// Creates the file `temporary` (which must not exist) for writing.
     /// - Returns: its open descriptor (close-on-exec).
     package static func createFile(_ temporary: String) throws(Failure) -> Int32 {

@@ -79,6 +79,10 @@ public struct Frei0rInstaller: Sendable {
             for plugin in plugins.suffix(files.count) { try plugin.checkCompiles(context: context) }
         }
         let images = try plugins.map { try template.plugin(configuration: $0.configuration(library: library)) }
+        // No plugin may be written over what the install reads: the library, the template, an effect file.
+        let inputs = [OutputGuard.Input("the library", library), OutputGuard.Input("the plugin template", self.template)]
+            + files.compactMap { EffectCatalog.file(ofEffect: $0).map { OutputGuard.Input("the effect file", $0) } }
+        for plugin in plugins { try OutputGuard.check(output: pluginPath(plugin), inputs: inputs) }
         try Self.makeDirectory(directory)
         for plugin in plugins {
             let path = pluginPath(plugin)

@@ -25,6 +25,11 @@ struct EncodedOutput {
     let hasVideo: Bool, hasAudio: Bool
     /// Seconds the output lasts, nil when unknown or when the container records none (APNG).
     let duration: Double?
+    /// The video frames it must have, nil when not counted; with them, the video stream's length
+    /// must be `frames / fps` to a frame.
+    var frames: Int? = nil
+    /// Frames per second of the video.
+    var fps: Double = 30
 
     /// How far the recorded length may be from `duration`: half a second, or a tenth of it for
     /// long outputs (a GIF's delays are whole hundredths of a second; sound ends on whole packets).
@@ -46,17 +51,23 @@ struct EncodedOutput {
         if let writeError { throw .incompleteOutput(path: path, reason: writeError) }
         guard probing else { return }
         let ffprobe = try FFmpeg.ffprobeExecutable(for: path)
-        let result = try ToolProcess.run(executable: ffprobe, arguments: [
-            "-v", "error", "-show_entries", "format=duration:stream=codec_type", "-of", "json", FFmpeg.fileArgument(temporaryPath),
+        // Counting frames reads every packet (a demux, no decoding): only when asked.
+        let entries = frames == nil ? "format=duration:stream=codec_type" : "format=duration:stream=codec_type,nb_read_packets,duration"
+        let result = try ToolProcess.run(executable: ffprobe, arguments: (frames == nil ? [] : ["-count_packets"]) + [
+            "-v", "error", "-show_entries", entries, "-of", "json", FFmpeg.fileArgument(temporaryPath),
         ], path: path, cancellation: cancellation)
         guard result.status == 0 else {
             let why = MediaProbe.lastLine(result.stderr, dropping: temporaryPath).map { " (\($0))" } ?? ""
             throw .incompleteOutput(path: path, reason: "the \(formatName) file ffmpeg wrote cannot be read\(why)")
         }
         let root = (try? JSONSerialization.jsonObject(with: Data(result.stdout))) as? [String: Any] ?? [:]
-        let types = (root["streams"] as? [[String: Any]] ?? []).compactMap { $0["codec_type"] as? String }
+        let streams = root["streams"] as? [[String: Any]] ?? []
+        let types = streams.compactMap { $0["codec_type"] as? String }
         if hasVideo, !types.contains("video") { throw .incompleteOutput(path: path, reason: "the file ffmpeg wrote has no video stream") }
         if hasAudio, !types.contains("audio") { throw .incompleteOutput(path: path, reason: "the file ffmpeg wrote has no sound stream") }
+        if let frames, let video = streams.first(where: { $0["codec_type"] as? String == "video" }) {
+            try checkFrames(frames, of: video)
+        }
         guard let expected = duration else { return }
         let format = root["format"] as? [String: Any] ?? [:]
         guard let text = format["duration"] as? String, let recorded = Double(text), recorded.isFinite else {
@@ -64,6 +75,23 @@ struct EncodedOutput {
         }
         guard abs(recorded - expected) <= Self.tolerance(for: expected) else {
             throw .incompleteOutput(path: path, reason: "the file ffmpeg wrote lasts \(Self.seconds(recorded)), not \(Self.seconds(expected))")
+        }
+    }
+
+    /// Checks the counted frames of the video stream and its length (to a frame) against the
+    /// expected `frames` at `fps`: a join that lost pieces' frames, or stretched their timestamps,
+    /// is refused even when the file's overall length looks right.
+    private func checkFrames(_ frames: Int, of video: [String: Any]) throws(MediaError) {
+        guard let text = video["nb_read_packets"] as? String, let counted = Int(text) else {
+            throw .incompleteOutput(path: path, reason: "the frames of the video ffmpeg wrote cannot be counted")
+        }
+        guard counted == frames else {
+            throw .incompleteOutput(path: path, reason: "the video ffmpeg wrote has \(counted) frames, not the \(frames) planned")
+        }
+        let expected = Double(frames) / fps
+        if let text = video["duration"] as? String, let recorded = Double(text), recorded.isFinite,
+           abs(recorded - expected) > 1.5 / fps {
+            throw .incompleteOutput(path: path, reason: "the video ffmpeg wrote lasts \(String(format: "%.3f s", recorded)), not the \(String(format: "%.3f s", expected)) planned (its timestamps are not the planned ones)")
         }
     }
 

@@ -88,6 +88,8 @@ public final class VideoEncoder: @unchecked Sendable {
     private let cancelled = Locked(false)
     /// The length the output should have when its picture is copied.
     private let copiedDuration: Double?
+    /// The video frames a copied picture must have (see `init`).
+    private let copiedFrames: Int?
     /// Whether the sound is copied from a file.
     private let copiesSound: Bool
     /// Sample frames written through the sound writer.
@@ -103,6 +105,8 @@ public final class VideoEncoder: @unchecked Sendable {
     ///     copy`), instead of sound written through `audioWriter()`.
     ///   - duration: seconds the video lasts when its picture is copied (`.copy`), checked by
     ///     `finish()`; appended frames and written sound give the length otherwise.
+    ///   - frames: the video frames a copied picture must have; `finish()` then counts them and
+    ///     checks the video stream's length to a frame (a join of pieces).
     ///   - cancellation: its `cancel()` kills ffmpeg and removes the temporaries; the encoder's
     ///     next call then throws and nothing is published.
     /// - Throws: `.unknownOutputFormat`, `.encodingFailed` (settings that do not fit the
@@ -110,7 +114,7 @@ public final class VideoEncoder: @unchecked Sendable {
     ///   before anything is created at the destination.
     public init(path: String, width: Int, height: Int, fps: Double, format: VideoFormat? = nil, settings: VideoSettings = VideoSettings(),
                 input: Input = .rgba, audio: AudioLayout? = nil, copiedSound: String? = nil, duration: Double? = nil,
-                cancellation: Cancellation? = nil) throws(MediaError) {
+                frames: Int? = nil, cancellation: Cancellation? = nil) throws(MediaError) {
         precondition(fps.isFinite && fps > 0, "fps must be positive and finite")
         precondition(input != .soundOnly || copiedSound == nil, "a sound-only file encodes its sound")
         guard let format = format ?? VideoFormat(pathExtensionOf: path) else {
@@ -147,6 +151,7 @@ public final class VideoEncoder: @unchecked Sendable {
         self.cancellation = cancellation
         keepsAlpha = input == .rgba && settings.codec(for: format).keepsAlpha
         copiedDuration = duration
+        copiedFrames = frames
         copiesSound = copiedSound != nil
         let arguments = Self.arguments(format: format, settings: settings, input: input, alpha: keepsAlpha, width: width, height: height, fps: fps,
                                        sound: audio.map { ($0, fifoDirectory.map { $0 + "/audio.f32" } ?? "") }, copiedSound: copiedSound,
@@ -294,7 +299,8 @@ public final class VideoEncoder: @unchecked Sendable {
             guard !cancelled.withLock({ $0 }) else { throw .writeFailed(path: path, reason: "the encoder was stopped") }
             // ffmpeg said it succeeded; the file must say so too (a full disk can end with status 0).
             try EncodedOutput(path: path, temporaryPath: temporaryPath, formatName: format.description, hasVideo: input != .soundOnly,
-                              hasAudio: audio != nil || copiesSound, duration: expectedDuration)
+                              hasAudio: audio != nil || copiesSound, duration: expectedDuration,
+                              frames: copiedFrames, fps: fps)
                 .verify(writeError: writeErrors.problem, probing: probed, cancellation: cancellation)
             try staged.publish()
         } catch {

@@ -95,6 +95,14 @@ public enum EffectCatalog {
         throw .unknown(name: nameOrPath, suggestions: suggestions(for: nameOrPath))
     }
 
+    /// The file an effect name reads (`my.glsl`, `dir/wipe.glsl`, `shaders.metal` of
+    /// `shaders.metal:wave`), nil for a built-in name: what `effect(_:)` would open.
+    public static func file(ofEffect nameOrPath: String) -> String? {
+        if let (path, _) = stitchablePath(nameOrPath) { return path }
+        if nameOrPath.hasSuffix(".glsl") || nameOrPath.contains("/") { return nameOrPath }
+        return nil
+    }
+
     /// Loads a transition file (gl-transitions interface; `uv` bottom-left unless its header says
     /// `// Origin: top-left`).
     public static func load(path: String) throws(EffectLookupError) -> Effect {

@@ -235,7 +235,10 @@ public enum TransitionSourceParser {
     }
 
     /// GLSL literal spellings Swift's parser does not take: `1.`, `.5`, `-.5`, `2.0f`, `3u`.
+    /// Anything that is not a number literal is left as written (so a message quotes it whole).
     private static func normalizeLiteral(_ s: String) -> String {
+        guard !s.isEmpty, s.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eEfFuU".contains($0)) }),
+              s.contains(where: \.isNumber) else { return s }
         var t = s
         if t.hasSuffix("f") || t.hasSuffix("F") || t.hasSuffix("u") || t.hasSuffix("U") { t.removeLast() }
         if t.hasSuffix(".") { t += "0" }

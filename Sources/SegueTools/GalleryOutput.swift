@@ -56,27 +56,6 @@ extension Gallery {
         return resolved
     }
 
-    /// `path` made absolute (against the current directory), with the symbolic links of its
-    /// existing part followed and `.`, `..` and repeated slashes removed; the part that does not
-    /// exist yet is normalised by its text.
-    static func resolvedPath(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        var existing = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        var rest: [String] = []
-        var base = "/"
-        while true {
-            if let real = realpath("/" + existing.joined(separator: "/"), nil) {
-                base = String(cString: real)
-                free(real)
-                break
-            }
-            guard let last = existing.popLast() else { break }
-            rest.insert(last, at: 0)
-        }
-        var parts = base.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        for part in rest where part != "." {
-            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
-        }
-        return "/" + parts.joined(separator: "/")
-    }
+    /// `path` made absolute and canonical (`OutputGuard.resolvedPath`).
+    static func resolvedPath(_ path: String) -> String { OutputGuard.resolvedPath(path) }
 }

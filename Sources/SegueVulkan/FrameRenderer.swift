@@ -61,6 +61,7 @@ public final class FrameRenderer {
         pipeline = try context.pipeline(fragmentGLSL: fragmentGLSL, fileName: fileName, textureCount: textures.count)
         pools = try FramePools(context: context, slots: framesInFlight, textureCount: textures.count)
         ring = try FrameRing(context: context, slotCount: framesInFlight, width: width, height: height, readback: readback)
+        ring.work = "'\(fileName)'"
         for s in 0..<framesInFlight { slots.append(try makeSlot(readback: ring.readbacks[s])) }
     }
 

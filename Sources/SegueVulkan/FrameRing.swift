@@ -17,6 +17,8 @@ final class FrameRing {
     private var pending: [Int?]
     /// Held strongly: the device must outlive every handle made from it.
     private let context: GPUContext
+    /// What the frames are of (an effect's name), for a lost device's or a timeout's message.
+    var work: String?
 
     init(context: GPUContext, slotCount: Int, width: Int, height: Int, readback: Bool) throws(VulkanError) {
         self.context = context
@@ -56,7 +58,7 @@ final class FrameRing {
                 let cb = try prepare(i, s)
                 var f: VkFence? = fences[s]
                 try check(vkResetFences(context.device, 1, &f), "vkResetFences")
-                try context.submit(cb, fence: fences[s])
+                do throws(VulkanError) { try context.submit(cb, fence: fences[s]) } catch { throw error.naming(work) }
                 pending[s] = i
             }
             // Drain in frame order.
@@ -85,14 +87,14 @@ final class FrameRing {
     /// Waits for every frame in flight (their pixels are dropped).
     func waitIdle() {
         for i in pending.indices where pending[i] != nil {
-            try? context.wait(fences[i])
+            context.waitBeforeTeardown(fences[i])
             pending[i] = nil
         }
     }
 
     private func retire(slot s: Int, consume: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
         guard let frame = pending[s] else { return }
-        try context.wait(fences[s])
+        try context.wait(fences[s], for: work)
         pending[s] = nil
         if let rb = readbacks[s] {
             rb.invalidate()

@@ -28,6 +28,8 @@ public final class GPUContext: @unchecked Sendable {
     private let lock = NSLock()
     private let transferPool: VkCommandPool
     private var pipelines: [PipelineKey: GraphicsPipeline] = [:]
+    /// Why the context cannot be used any more (under `lock`); nil while it works.
+    private var broken: VulkanError?
 
     // MARK: - Creation
 
@@ -44,22 +46,34 @@ public final class GPUContext: @unchecked Sendable {
         /// `VK_KHR_xlib_surface`, as a window reports them). When `VK_KHR_surface` is among them
         /// the device is opened with `VK_KHR_swapchain`, so a `SwapchainPresenter` can show frames.
         public var presentationExtensions: [String]
+        /// Seconds a render waits for the GPU before it gives up with `VulkanError.gpuTimeout`
+        /// (a shader that never ends can hang a GPU, where lavapipe's own limit ends it). The
+        /// context cannot be used after a timeout.
+        public var gpuTimeout: Double
+
+        /// The wait for the GPU unless told otherwise: a minute, far beyond any frame Segue renders
+        /// (a 16384² frame of the heaviest built-in takes seconds on lavapipe on two cores).
+        public static let defaultGPUTimeout = 60.0
 
         /// A configuration with the given values (defaults: preferred device, no disk cache, no
-        /// presentation).
-        public init(deviceSelector: String? = nil, shaderCacheDirectory: String? = nil, presentationExtensions: [String] = []) {
+        /// presentation, `defaultGPUTimeout`).
+        public init(deviceSelector: String? = nil, shaderCacheDirectory: String? = nil, presentationExtensions: [String] = [],
+                    gpuTimeout: Double = defaultGPUTimeout) {
             self.deviceSelector = deviceSelector
             self.shaderCacheDirectory = shaderCacheDirectory
             self.presentationExtensions = presentationExtensions
+            self.gpuTimeout = gpuTimeout.isFinite && gpuTimeout > 0 ? gpuTimeout : Self.defaultGPUTimeout
         }
 
         /// The configuration an executable derives from its environment: `deviceSelector`
-        /// (e.g. `--device`) or else `SEGUE_DEVICE`, and the cache directory of
-        /// `ShaderCache.defaultDirectory(environment:)`. Empty values count as unset.
+        /// (e.g. `--device`) or else `SEGUE_DEVICE`, the cache directory of
+        /// `ShaderCache.defaultDirectory(environment:)`, and `SEGUE_GPU_TIMEOUT` (seconds; a
+        /// value that is not a positive number is ignored). Empty values count as unset.
         public init(environment: [String: String], deviceSelector: String? = nil) {
             let fromEnvironment = environment["SEGUE_DEVICE"].flatMap { $0.isEmpty ? nil : $0 }
             self.init(deviceSelector: deviceSelector ?? fromEnvironment,
-                      shaderCacheDirectory: ShaderCache.defaultDirectory(environment: environment))
+                      shaderCacheDirectory: ShaderCache.defaultDirectory(environment: environment),
+                      gpuTimeout: environment["SEGUE_GPU_TIMEOUT"].flatMap(Double.init) ?? Self.defaultGPUTimeout)
         }
     }
 
@@ -333,8 +347,34 @@ public final class GPUContext: @unchecked Sendable {
         return (memory!, typeIndex)
     }
 
+    // MARK: - A lost device
+
+    /// Why the context can no longer render (a lost device, a wait for the GPU that timed out),
+    /// nil while it can. Every later submission and wait fails at once with this error; a new
+    /// context on the same device works (the C API and the CLI make one).
+    public var failure: VulkanError? {
+        lock.lock()
+        defer { lock.unlock() }
+        return broken
+    }
+
+    /// `error`, after noting it as the context's `failure` when it breaks the context.
+    private func noting(_ error: VulkanError) -> VulkanError {
+        guard error.breaksContext else { return error }
+        lock.lock()
+        if broken == nil { broken = error.naming(nil) }
+        lock.unlock()
+        return error
+    }
+
+    /// Throws the context's `failure`, naming `work`, if it has one.
+    private func checkUsable(for work: String?) throws(VulkanError) {
+        if let failure { throw failure.naming(work) }
+    }
+
     /// Submits one command buffer, serialized with every other submission on the queue.
     func submit(_ commandBuffer: VkCommandBuffer, fence: VkFence?) throws(VulkanError) {
+        try checkUsable(for: nil)
         var cb: VkCommandBuffer? = commandBuffer
         var submit = VkSubmitInfo()
         submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
@@ -345,7 +385,7 @@ public final class GPUContext: @unchecked Sendable {
             defer { lock.unlock() }
             return vkQueueSubmit(queue, 1, &submit, fence)
         }
-        try check(result, "vkQueueSubmit")
+        do throws(VulkanError) { try check(result, "vkQueueSubmit") } catch { throw noting(error) }
     }
 
     /// Submits `info` on the queue, serialized with every other submission.
@@ -403,9 +443,28 @@ public final class GPUContext: @unchecked Sendable {
         return fence!
     }
 
-    func wait(_ fence: VkFence) throws(VulkanError) {
+    /// Waits for `fence` at most `configuration.gpuTimeout` seconds.
+    /// - Parameter work: what the GPU is doing, for the error (an effect's name).
+    /// - Throws: `.gpuTimeout` or `.deviceLost` naming `work` (the context is then broken: see
+    ///   `failure`), the context's earlier `failure`.
+    func wait(_ fence: VkFence, for work: String? = nil) throws(VulkanError) {
+        try checkUsable(for: work)
         var f: VkFence? = fence
-        try check(vkWaitForFences(device, 1, &f, true.vk, UInt64.max), "vkWaitForFences")
+        let timeout = configuration.gpuTimeout
+        do throws(VulkanError) {
+            try check(vkWaitForFences(device, 1, &f, true.vk, UInt64(timeout * 1e9)), "vkWaitForFences")
+        } catch {
+            var error = error
+            if case .gpuTimeout = error { error = .gpuTimeout(seconds: timeout, work: nil) }
+            throw noting(error).naming(work)
+        }
+    }
+
+    /// Waits for `fence` before its resources are destroyed, even on a broken context (the work
+    /// may still run: a wait that timed out, a fault a test injected); at most `gpuTimeout`.
+    func waitBeforeTeardown(_ fence: VkFence) {
+        var f: VkFence? = fence
+        _ = vkWaitForFences(device, 1, &f, true.vk, UInt64(configuration.gpuTimeout * 1e9))
     }
 
     // MARK: - Limits

@@ -85,6 +85,7 @@ public final class MeshRenderer {
         pipeline = try MeshPipeline.pipeline(context: context, samples: samples)
         pools = try FramePools(context: context, slots: options.framesInFlight, textureCount: 2, resettable: true)
         ring = try FrameRing(context: context, slotCount: options.framesInFlight, width: width, height: height, readback: options.readback)
+        ring.work = "a mesh"
         depth = try GPUImage(context: context, width: width, height: height, usage: .depthAttachment, format: .depth32Float, samples: samples)
         multisampled = options.antialiasing
             ? try GPUImage(context: context, width: width, height: height, usage: .colorAttachment, samples: samples)

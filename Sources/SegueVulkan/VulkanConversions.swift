@@ -8,20 +8,45 @@ import CSegueVulkan
 
 // MARK: - Results and versions
 
-/// Throws for a failing VkResult.
+/// Throws for a failing VkResult: the one place Vulkan results are checked (and where tests
+/// inject failures, see `VulkanFault`).
 @inline(__always)
 func check(_ result: VkResult, _ what: @autoclosure () -> String) throws(VulkanError) {
+    var result = result
+    if let fault = VulkanFault.injected, what().hasPrefix(fault.call) { result = VkResult(rawValue: fault.result) }
     if result == VK_SUCCESS { return }
     switch result {
     case VK_ERROR_OUT_OF_HOST_MEMORY, VK_ERROR_OUT_OF_DEVICE_MEMORY:
         throw .outOfMemory(what())
     case VK_ERROR_DEVICE_LOST:
-        throw .deviceLost
+        throw .deviceLost(work: nil)
+    case VK_TIMEOUT:
+        throw .gpuTimeout(seconds: .infinity, work: nil)
     case VK_ERROR_INCOMPATIBLE_DRIVER:
         throw .noDriver(detail: "\(what()) reported an incompatible driver")
     default:
         throw .call(what(), code: result.rawValue)
     }
+}
+
+/// A failure to report instead of a Vulkan call's real result, for tests of the paths that
+/// only a broken GPU takes (a lost device, a shader that never ends). Task-local: it applies to
+/// the calls made by the task that sets it (on its thread), so tests running beside it are not
+/// touched.
+package struct VulkanFault: Sendable {
+    /// The call (a prefix of the name `check` is given, e.g. "vkWaitForFences").
+    package var call: String
+    /// The `VkResult` to report (e.g. `VK_ERROR_DEVICE_LOST.rawValue`).
+    package var result: Int32
+
+    /// A fault for `call`.
+    package init(call: String, result: Int32) {
+        self.call = call
+        self.result = result
+    }
+
+    /// The fault in force, nil outside `$injected.withValue`.
+    @TaskLocal package static var injected: VulkanFault?
 }
 
 /// Throws for a failing vkCreateInstance: no driver, or an incompatible one, is `.noDriver`.

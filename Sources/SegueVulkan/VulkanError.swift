@@ -20,8 +20,12 @@ public enum VulkanError: SegueError, Sendable, Equatable, CustomStringConvertibl
     indirect case uniformBlockTooLarge(bytes: Int, limit: Int)
     /// The device or host ran out of memory.
     case outOfMemory(String)
-    /// The device was lost (driver crash or reset).
-    case deviceLost
+    /// The device was lost (a driver crash or reset, a shader that ran too long); `work` names
+    /// what was rendering (an effect), nil when unknown. The context cannot be used again.
+    indirect case deviceLost(work: String?)
+    /// The GPU did not finish within the context's `gpuTimeout` (`seconds`); `work` as for
+    /// `deviceLost`. The context cannot be used again.
+    indirect case gpuTimeout(seconds: Double, work: String?)
     /// Any other failing call, with the VkResult code.
     case call(String, code: Int32)
 
@@ -45,10 +49,34 @@ public enum VulkanError: SegueError, Sendable, Equatable, CustomStringConvertibl
             return "the effect's parameters take \(bytes) bytes, more than this device's limit of \(limit) bytes for a uniform block (maxUniformBufferRange); declare fewer or smaller parameters"
         case let .outOfMemory(what):
             return "out of memory while \(what)"
-        case .deviceLost:
-            return "the Vulkan device was lost (driver reset or crash)"
+        case let .deviceLost(work):
+            return "the Vulkan device was lost\(work.map { " while rendering \($0)" } ?? "") (a driver reset or crash, or a shader "
+                + "that runs too long); this GPU context cannot be used again: create a new one"
+        case let .gpuTimeout(seconds, work):
+            let limit = !seconds.isFinite ? " in time" : " within \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s"
+            return "the GPU did not finish\(work.map { " rendering \($0)" } ?? "")\(limit) (a shader that runs too long or never ends?); "
+                + "this GPU context cannot be used again: create a new one (the limit is the context's gpuTimeout, SEGUE_GPU_TIMEOUT in seconds)"
         case let .call(what, code):
             return "Vulkan call \(what) failed (VkResult \(code))"
+        }
+    }
+}
+
+extension VulkanError {
+    /// Whether the error leaves the context unusable (a lost device, a wait that timed out).
+    public var breaksContext: Bool {
+        switch self {
+        case .deviceLost, .gpuTimeout: true
+        default: false
+        }
+    }
+
+    /// The error with `work` named, when it is about the GPU's work and names none yet.
+    func naming(_ work: String?) -> VulkanError {
+        switch self {
+        case .deviceLost(nil): .deviceLost(work: work)
+        case let .gpuTimeout(seconds, nil): .gpuTimeout(seconds: seconds, work: work)
+        default: self
         }
     }
 }

@@ -125,7 +125,7 @@ struct ConcatCommand: ParsableCommand {
         if let jobPlan { return try runJob(planPath: jobPlan) }
         if let joinPlan, let output {
             let plan = try ConcatPlan.read(path: joinPlan)
-            return try plan.join(in: try workDirectory(plan, planPath: joinPlan), output: output,
+            return try plan.join(in: try workDirectory(plan, planPath: joinPlan), output: output, planPath: joinPlan,
                                  cancellation: InterruptHandler.cancellation)
         }
         guard let output else { throw ValidationError("give the movie to write with -o OUT") }
@@ -149,6 +149,9 @@ struct ConcatCommand: ParsableCommand {
                                           cancellation: InterruptHandler.cancellation)
         if let jobSeconds { renderer.jobSeconds = jobSeconds }
         if let planPath = plan {
+            // Before planning: a plan path that is an input, or not a plan's, is refused at once.
+            try ConcatPlan.checkDestination(planPath, workDirectory: workDir.map(Self.absolute),
+                                            inputs: Concatenation.inputFiles(of: concatenation.spec))
             var plan = try renderer.plan(smart: smart, jobSeconds: jobSeconds ?? ConcatPlan.defaultJobSeconds,
                                          pieceStem: ConcatPlan.pieceStem(planPath: planPath))
             plan.workDirectory = workDir.map(Self.absolute)

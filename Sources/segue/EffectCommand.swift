@@ -63,6 +63,8 @@ struct EffectCommand: ParsableCommand {
                 return (name: name, path: path)
             })
         let destination: RenderOutput? = duration == nil ? nil : try RenderOutput(path: output)
+        let files = [OutputGuard.Input("the input image", input)] + request.inputFiles
+        try destination.map { try $0.check(against: files) } ?? OutputGuard.check(output: output, inputs: files)
         let resolved = try request.resolve(scale: scale)
         let image = try ImageFile.read(path: input, scale: scale)
         let renderer = try ImageEffectRenderer(resolved, input: image, context: deviceOptions.context(), framesInFlight: duration == nil ? 1 : 3)

@@ -32,6 +32,7 @@ struct FrameCommand: ParsableCommand {
     }
 
     func run() throws {
+        try OutputGuard.check(output: output, inputs: inputs.files + effectOptions.request().inputFiles)
         let (from, to, w, h) = try inputs.load()
         let resolved = try stitchable.resolve(effectOptions, scale: inputs.scale)
         let (effect, values, textures) = (resolved.effect, resolved.parameters, resolved.textures)

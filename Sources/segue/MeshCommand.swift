@@ -70,11 +70,18 @@ struct MeshCommand: ParsableCommand {
     func run() throws {
         if live.window { return try runWindow() }
         guard let output else { throw ValidationError("give -o/--output (or --window to show the mesh live)") }
+        let request = MeshRequest(start: meshFile.map(MeshSource.file) ?? .builtIn(mesh!), end: toMesh.map(MeshSource.init),
+                                  parameters: try params.map { text throws(ParameterError) in try parseAssignment(text) })
+        let files = [OutputGuard.Input("the input image", image)] + request.inputFiles
+        // (An output that is no render output is reported after the meshes are checked, as before.)
+        if toMesh != nil, let destination = try? RenderOutput(path: output) {
+            try destination.check(against: files)
+        } else {
+            try OutputGuard.check(output: output, inputs: files)
+        }
         let source = try ImageFile.read(path: image, scale: scale)
         let renderer = try MeshSceneRenderer(from: source, context: deviceOptions.context(), framesInFlight: toMesh == nil ? 1 : 3,
                                              antialiasing: antialias)
-        let request = MeshRequest(start: meshFile.map(MeshSource.file) ?? .builtIn(mesh!), end: toMesh.map(MeshSource.init),
-                                  parameters: try params.map { text throws(ParameterError) in try parseAssignment(text) })
         let (start, end) = try request.resolve(width: renderer.layerWidth, height: renderer.layerHeight)
         if !timing.keyframes.isEmpty { throw ValidationError("--param-keyframes applies to effects, not to meshes") }
         guard let end else {

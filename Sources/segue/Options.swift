@@ -65,6 +65,9 @@ struct InputOptions: ParsableArguments {
         return (w, h)
     }
 
+    /// The two screens, for the output check (`OutputGuard`).
+    var files: [OutputGuard.Input] { [OutputGuard.Input("the from image", from), OutputGuard.Input("the to image", to)] }
+
     /// Reads both images.
     func load() throws -> (from: Image, to: Image, width: Int, height: Int) {
         let a = try ImageFile.read(path: from, scale: scale)

@@ -34,6 +34,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let destination = try RenderOutput(path: output)
+        try destination.check(against: inputs.files + effectOptions.request().inputFiles)
         let (from, to, w, h) = try inputs.load()
         let resolved = try stitchable.resolve(effectOptions, scale: inputs.scale)
         let (effect, values, textures) = (resolved.effect, resolved.parameters, resolved.textures)

@@ -90,6 +90,16 @@ struct CAPIRenderTests {
         #expect(run.stderr.isEmpty, "the library printed: \(run.stderr)")
     }
 
+    @Test("across fork(): inherited handles fail at once naming fork, destroying them returns, a new context in the child renders the parent's pixels")
+    func fork() throws {
+        let dir = try MediaDirectory("fork")
+        defer { dir.remove() }
+        let program = try Installation(prefix: dir.path + "/prefix").buildAPITest(in: dir.path)
+        let run = try runProgram(program, ["fork"], timeout: 120)
+        #expect(run.status == 0, "api_test fork: \(run.stderr)")
+        #expect(!run.stderr.contains("FAIL"), "api_test fork: \(run.stderr)")
+    }
+
     @Test("effects are listed and described: kinds, durations, parameter types, defaults and ranges")
     func listing() throws {
         let dir = try MediaDirectory("info")

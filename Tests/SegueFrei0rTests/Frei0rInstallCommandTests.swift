@@ -129,6 +129,24 @@ struct Frei0rInstallCommandTests {
         #expect(second.stderr == "error: \(target)/segue_mine.so is the plugin of '\(dir.file("a/mine.glsl"))', and '\(dir.file("b/mine.glsl"))' would replace it; remove it first if that is meant\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: target + "/segue_mine.so")) == before)
         #expect(!(try FileManager.default.contentsOfDirectory(atPath: target)).contains { $0.contains("segue-tmp") })
+
+        // A plugin would be written over the library the plugins load (or the template): refused,
+        // naming both, before anything is written.
+        let fresh = dir.file("fresh")
+        try FileManager.default.createDirectory(atPath: fresh, withIntermediateDirectories: true)
+        let library = fresh + "/segue_fade.so"
+        try FileManager.default.copyItem(atPath: installation.template, toPath: library)
+        let libraryBytes = try Data(contentsOf: URL(fileURLWithPath: library))
+        let over = try installation.runSegue(["frei0r", "install", "--dir", fresh, "--library", library])
+        #expect(over.status == 1)
+        #expect(over.stderr == "error: \(library): cannot write the output: it is the library (\(library)); writing it would destroy that input: choose another output\n",
+                "\(over.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: library)) == libraryBytes)
+        let templates = dir.file("template")
+        try FileManager.default.createDirectory(atPath: templates, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: installation.template, toPath: templates + "/segue_wipe.so")
+        let overTemplate = try installation.runSegue(["frei0r", "install", "--dir", templates, "--template", templates + "/segue_wipe.so"])
+        #expect(overTemplate.status == 1 && overTemplate.stderr.contains("it is the plugin template"), "\(overTemplate.stderr)")
     }
 }
 

@@ -121,4 +121,24 @@ struct StagedOutputTests {
         #expect(dir.contents == ["entry.spv"])
         #expect(throws: AtomicPublish.Failure(step: .create, code: ENOENT)) { try AtomicPublish.write([1], to: dir.file("none/x")) }
     }
+
+    @Test("leftovers: a gone process's temporaries of the named files are removed; this process's, a live one's and other files' stay")
+    func leftovers() throws {
+        let path = dir.file("p.job-0001.mp4")
+        let mine = try StagedOutput(file: path, suffix: ".mp4")
+        let dead = dir.file(".p.job-0001.mp4.segue-tmp-999999999-00000000000000ab.mp4")
+        let live = dir.file(".p.job-0001.mp4.segue-tmp-1-00000000000000ab.mp4")  // init never ends
+        let other = dir.file(".p.job-0002.mp4.segue-tmp-999999999-00000000000000ab.mp4")
+        let lookalike = dir.file(".p.job-0001.mp4.segue-tmp-x-1")
+        for file in [dead, live, other, lookalike] { writeFixture([1], to: file) }
+        #expect(AtomicPublish.owner(ofTemporary: FileIO.lastComponent(of: dead), among: ["p.job-0001.mp4"]) == 999_999_999)
+        #expect(AtomicPublish.owner(ofTemporary: FileIO.lastComponent(of: lookalike), among: ["p.job-0001.mp4"]) == nil)
+        AtomicPublish.removeTemporaries(of: ["p.job-0001.mp4"], in: dir.path, onlyOrphans: true)
+        let name = FileIO.lastComponent
+        #expect(dir.contents == [name(live), name(mine.temporaryPath), name(lookalike), name(other)].sorted())
+        // After a join every temporary of the named files goes, whoever made it.
+        AtomicPublish.removeTemporaries(of: ["p.job-0001.mp4", "p.job-0002.mp4"], in: dir.path, onlyOrphans: false)
+        #expect(dir.contents == [name(lookalike)])
+        mine.discard()
+    }
 }

@@ -4,6 +4,7 @@
 import Foundation
 import Segue
 import SegueTestSupport
+import SegueVulkan
 import Testing
 
 @Suite("GPU safety through the renderers")
@@ -98,5 +99,44 @@ struct GPUSafetyTests {
         } catch let error as VulkanError {
             #expect(error.message == "the effect's parameters take \(64 + 16 * count) bytes, more than this device's limit of \(limit) bytes for a uniform block (maxUniformBufferRange); declare fewer or smaller parameters")
         }
+    }
+
+    /// VkResult codes injected below (the C enum's values).
+    private static let deviceLost: Int32 = -4, timeout: Int32 = 2
+
+    @Test("a lost device and a GPU that does not finish in time: an error naming the effect, the context refuses more work at once, a new context renders",
+          arguments: [(deviceLost, "the Vulkan device was lost while rendering 'fade.glsl'"),
+                      (timeout, "the GPU did not finish rendering 'fade.glsl' within 0.5 s")])
+    func lostDevice(result: Int32, message: String) throws {
+        let black = Image(width: 8, height: 8, fill: .black), white = Image(width: 8, height: 8, fill: .white)
+        let fade = try EffectCatalog.effect("fade")
+        let context = try GPUContext(configuration: .init(gpuTimeout: 0.5))
+        let renderer = try TransitionRenderer(effect: fade, from: black, to: white, context: context, framesInFlight: 1)
+        #expect(context.failure == nil)
+        // The fault at the one place results are checked, for this task's calls only.
+        let failed: Error? = VulkanFault.$injected.withValue(VulkanFault(call: "vkWaitForFences", result: result)) {
+            do { _ = try renderer.frame(progress: 0.5, time: 0.5, duration: 1); return nil } catch { return error }
+        }
+        let text = (failed as? VulkanError)?.description ?? "\(String(describing: failed))"
+        #expect(text.hasPrefix(message) && text.contains("this GPU context cannot be used again: create a new one"), "\(text)")
+        #expect(context.failure?.breaksContext == true)
+        // No fault now, but the context is broken: the next frame fails at once, naming the effect.
+        do {
+            _ = try renderer.frame(progress: 0.5, time: 0.5, duration: 1)
+            Issue.record("a broken context rendered")
+        } catch let error as VulkanError {
+            #expect(error.breaksContext && error.description.contains("'fade.glsl'"), "\(error)")
+        }
+        let fresh = try TransitionRenderer(effect: fade, from: black, to: white, context: try GPUContext(configuration: .init()), framesInFlight: 1)
+        #expect(abs(Int(try fresh.frame(progress: 0.5, time: 0.5, duration: 1)[4, 4].r) - 128) <= 1)
+    }
+
+    @Test("SEGUE_GPU_TIMEOUT sets the wait for the GPU; a value that is not a positive number leaves the default")
+    func timeoutSetting() {
+        #expect(GPUContext.Configuration(environment: ["SEGUE_GPU_TIMEOUT": "2.5"]).gpuTimeout == 2.5)
+        for text in ["0", "-1", "nan", "inf", "x", ""] {
+            #expect(GPUContext.Configuration(environment: ["SEGUE_GPU_TIMEOUT": text]).gpuTimeout == GPUContext.Configuration.defaultGPUTimeout, "\(text)")
+        }
+        #expect(GPUContext.Configuration().gpuTimeout == 60)
     }
 }

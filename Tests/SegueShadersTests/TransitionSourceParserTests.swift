@@ -59,6 +59,9 @@ struct TransitionSourceParserTests {
         ("vec4 main2(vec2 uv) { return vec4(1.0); }", 1, "no 'vec4 transition(vec2 uv)'"),
         ("uniform float x; // = nan\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "invalid default"),
         ("// Duration: -1\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "duration must be a positive"),
+        // A default that is not a number is quoted whole (its last 'f' is no float suffix).
+        ("uniform float x; // = 0.5 & stuff\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "'0.5 & stuff' for float 'x': "),
+        ("uniform float x; // = 0.5 & stuff\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "'0.5 & stuff' is not a valid float value"),
     ] as [(String, Int, String)])
     func errors(source: String, line: Int, message: String) {
         do {

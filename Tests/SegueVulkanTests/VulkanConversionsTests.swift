@@ -35,6 +35,7 @@ struct VulkanConversionsTests {
         #expect(BlendMode.replace.vk.blendEnable == false.vk)
         #expect(BlendMode.premultipliedOver.vk.dstColorBlendFactor == VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA)
         #expect(throws: VulkanError.outOfMemory("x")) { try check(VK_ERROR_OUT_OF_DEVICE_MEMORY, "x") }
-        #expect(throws: VulkanError.deviceLost) { try check(VK_ERROR_DEVICE_LOST, "x") }
+        #expect(throws: VulkanError.deviceLost(work: nil)) { try check(VK_ERROR_DEVICE_LOST, "x") }
+        #expect(throws: VulkanError.gpuTimeout(seconds: .infinity, work: nil)) { try check(VK_TIMEOUT, "x") }
     }
 }

@@ -311,6 +311,107 @@ def test_dask_reports_a_job_that_fails_every_attempt_and_writes_nothing(edit, cl
     assert not output.exists()
 
 
+# A `segue` that exits 0 and writes only what files in the plan's directory ask for: "pieces" and
+# "records" (each job's, in the work directory as `segue concat --job` chooses it: --work-dir,
+# else the plan's workDirectory, else the plan's own directory), "film" (the join's output, with
+# something in it) or "empty-film".
+FAKE_SEGUE = """#!/bin/sh
+dir=$(dirname "$3")
+if [ "$1 $2" = "concat --job" ]; then
+  into=$(sed -n 's/.*"workDirectory": *"\\([^"]*\\)".*/\\1/p' "$3")
+  [ -n "$into" ] || into=$dir
+  [ "$5" = --work-dir ] && into=$6
+  n=$(printf %04d "$4")
+  [ -e "$dir/pieces" ] && echo piece > "$into/p.job-$n.mp4"
+  [ -e "$dir/records" ] && echo record > "$into/p.job-$n.json"
+fi
+if [ "$1 $2" = "concat --join" ]; then
+  [ -e "$dir/film" ] && echo film > "$5"
+  [ -e "$dir/empty-film" ] && : > "$5"
+fi
+exit 0
+"""
+
+
+def fake_plan(directory, *writes, jobs=3, work_directory=None):
+    """directory/plan.json: `jobs` jobs with pieces p.job-NNNN.mp4 and records p.job-NNNN.json
+    (in `work_directory` when given), and the fake `segue` beside it, told to write `writes`;
+    returns the plan's path and the fake's."""
+    plan = {"version": 1, "segue": "0.1.0",
+            "jobs": [{"kind": "segment", "frames": [n * 30, n * 30 + 30], "seconds": 1,
+                      "piece": "p.job-%04d.mp4" % n, "record": "p.job-%04d.json" % n} for n in range(jobs)]}
+    if work_directory is not None:
+        plan["workDirectory"] = str(work_directory)
+    path = directory / "plan.json"
+    path.write_text(json.dumps(plan))         # one line: the fake reads workDirectory with sed
+    fake = directory / "fake-segue"
+    fake.write_text(FAKE_SEGUE)
+    fake.chmod(0o755)
+    for name in writes:
+        (directory / name).write_text("")
+    return path, fake
+
+
+@pytest.mark.parametrize("writes, missing", [((), "piece"), (("pieces",), "record")])
+def test_dask_refuses_jobs_that_exit_0_without_their_piece_or_record(cluster, tmp_path, writes, missing):
+    plan, fake = fake_plan(tmp_path, *writes, "film")
+    output = tmp_path / "film.mp4"
+
+    result = run_distributed(cluster.address, plan, output, "--segue", fake, "--retries", "0")
+
+    assert result.returncode == 1, result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    match = re.fullmatch(r"error: job (\d) exited 0 but its %s (\S+) is missing "
+                         r"\(is the work directory shared with the workers\?\)" % missing, last)
+    assert match, result.stderr
+    suffix = ".mp4" if missing == "piece" else ".json"
+    assert match.group(2) == str(tmp_path / ("p.job-%04d%s" % (int(match.group(1)), suffix)))
+    assert not re.search(r"^wrote ", result.stderr, re.M), result.stderr
+    assert not output.exists()
+
+
+@pytest.mark.parametrize("join, writes, expected", [
+    ("local", (), "the join exited 0 but wrote no %s"),
+    ("worker", (), "the join exited 0 but wrote no %s"),
+    ("local", ("empty-film",), "the join exited 0 but %s is empty"),
+    ("worker", ("empty-film",), "the join exited 0 but %s is empty"),
+])
+def test_dask_refuses_a_join_that_exits_0_without_the_film(cluster, tmp_path, join, writes, expected):
+    plan, fake = fake_plan(tmp_path, "pieces", "records", *writes)
+    output = tmp_path / "film.mp4"
+    more = ["--join-on-worker"] if join == "worker" else []
+
+    result = run_distributed(cluster.address, plan, output, "--segue", fake, *more)
+
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.strip().splitlines()[-1] == "error: " + expected % output
+    assert len(re.findall(r"^job \d done: ", result.stderr, re.M)) == 3, result.stderr
+    assert not re.search(r"^wrote ", result.stderr, re.M), result.stderr
+
+
+def test_dask_finds_the_pieces_where_segue_concat_job_writes_them(cluster, tmp_path):
+    # The plan's own directory, the plan's workDirectory, and --work-dir over the plan's.
+    planned, given = tmp_path / "planned", tmp_path / "given"
+    for where, work_directory, more in (("own", None, []), ("planned", planned, []),
+                                        ("given", planned, ["--work-dir", given])):
+        directory = tmp_path / where
+        directory.mkdir(exist_ok=True)
+        for d in (planned, given):
+            d.mkdir(exist_ok=True)
+            for piece in d.iterdir():
+                piece.unlink()
+        plan, fake = fake_plan(directory, "pieces", "records", "film", work_directory=work_directory)
+        output = directory / "film.mp4"
+
+        result = run_distributed(cluster.address, plan, output, "--segue", fake, *more)
+
+        assert result.returncode == 0, "%s: %s" % (where, result.stderr)
+        assert result.stderr.strip().splitlines()[-1] == "wrote %s" % output
+        pieces = {"own": directory, "planned": planned, "given": given}[where]
+        assert sorted(p.name for p in pieces.glob("p.job-*")) == \
+            sorted("p.job-%04d.%s" % (n, ext) for n in range(3) for ext in ("mp4", "json")), where
+
+
 def test_dask_runs_a_job_again_when_its_worker_is_killed_in_the_middle(edit, cluster, segue_cli, tmp_path):
     # Last of the cluster's tests: it leaves one worker.
     plan, count, _ = write_plan(tmp_path, edit, segue_cli)

@@ -23,6 +23,18 @@
  * handle busy in another thread fails with an error instead of racing. Different transitions of
  * one context may render in parallel.
  *
+ * fork(): GPU objects do not survive fork() (the device and the driver's threads stay in the
+ * parent). In a child, every call on a context, transition or effect created before the fork
+ * fails at once with an error whose message names fork() — it never waits on GPU work no thread
+ * of the child will do — and destroying such a handle only forgets it. Create a new context (and
+ * transitions) in the child: it renders the same pixels. The parent's handles keep working.
+ *
+ * A lost GPU: when the device is lost (a driver reset, a shader that runs too long) or a frame
+ * does not finish within the context's limit (60 s; the environment variable SEGUE_GPU_TIMEOUT,
+ * in seconds, read when the context is created), the render fails with a message naming the
+ * effect, and every later render on that context fails at once. Destroy it and its transitions
+ * and create a new context.
+ *
  * Ownership: a transition or effect keeps its context alive; handles may be destroyed in any
  * order. Strings returned as `const char *` belong to the library (lifetimes given per function);
  * never free them.

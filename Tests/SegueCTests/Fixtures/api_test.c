@@ -28,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <segue.h>
 
@@ -507,10 +509,76 @@ static int info_mode(int argc, char **argv) {
     return failures ? 1 : 0;
 }
 
+/* fork: a context, transition and effect made and used in this process, then used by a child
+ * made by fork(). The child's calls on the inherited handles must fail at once with a message
+ * naming fork (never wait on GPU work no thread of the child will do); destroying them must
+ * return; a context and transition made again in the child must render the parent's pixels. The
+ * parent gives the child 60 s. */
+static int fork_mode(void) {
+    segue_error *e = NULL;
+    segue_context *context = segue_context_create(NULL, &e);
+    CHECK(context != NULL, "context: %s", segue_error_message(e));
+    segue_error_free(e);
+    if (!context) return 1;
+    segue_transition *t = segue_transition_create(context, "fade", NULL);
+    segue_effect *fx = segue_effect_create(context, "bulge", NULL);
+    if (!t || !fx) { fprintf(stderr, "FAIL: fade and bulge\n"); return 1; }
+    enum { W = 16, H = 8 };
+    uint8_t a[W * H * 4], b[W * H * 4], parent[W * H * 4], child[W * H * 4];
+    for (size_t i = 0; i < sizeof a; i++) { a[i] = (uint8_t)(i * 7); b[i] = (uint8_t)(255 - i * 3); }
+    for (size_t i = 3; i < sizeof a; i += 4) a[i] = b[i] = 255;
+    CHECK(segue_transition_render(t, a, b, W, H, W * 4, 0.5, 0.5, parent, NULL) == 0, "render in the parent");
+    fflush(stdout); fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        segue_error *error = NULL;
+        int inherited = segue_transition_render(t, a, b, W, H, W * 4, 0.5, 0.5, child, &error);
+        CHECK(inherited == -1 && strstr(segue_error_message(error), "fork()") != NULL,
+              "an inherited transition names fork: %d '%s'", inherited, segue_error_message(error));
+        segue_error_free(error);
+        error = NULL;
+        CHECK(segue_effect_render(fx, a, W, H, W * 4, 0, child, &error) == -1 && strstr(segue_error_message(error), "fork()") != NULL,
+              "an inherited effect names fork: '%s'", segue_error_message(error));
+        segue_error_free(error);
+        error = NULL;
+        CHECK(segue_transition_create(context, "fade", &error) == NULL && strstr(segue_error_message(error), "fork()") != NULL,
+              "an inherited context names fork: '%s'", segue_error_message(error));
+        segue_error_free(error);
+        segue_transition_destroy(t);
+        segue_effect_destroy(fx);
+        segue_context_destroy(context);
+        error = NULL;
+        segue_context *own = segue_context_create(NULL, &error);
+        CHECK(own != NULL, "a context in the child: %s", segue_error_message(error));
+        segue_transition *again = own ? segue_transition_create(own, "fade", NULL) : NULL;
+        CHECK(again && segue_transition_render(again, a, b, W, H, W * 4, 0.5, 0.5, child, NULL) == 0, "render in the child");
+        CHECK(memcmp(parent, child, sizeof parent) == 0, "the child's pixels equal the parent's");
+        segue_transition_destroy(again);
+        segue_context_destroy(own);
+        fflush(stdout); fflush(stderr);
+        _exit(failures ? 1 : 0);
+    }
+    CHECK(pid > 0, "fork");
+    int status = 0;
+    for (int waited = 0; waited < 600; waited++) {
+        if (waitpid(pid, &status, WNOHANG) == pid) break;
+        if (waited == 599) { kill(pid, SIGKILL); waitpid(pid, &status, 0); CHECK(0, "the child hung (killed after 60 s)"); }
+        usleep(100 * 1000);
+    }
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child failed (status %d)", status);
+    CHECK(segue_transition_render(t, a, b, W, H, W * 4, 0.5, 0.5, child, NULL) == 0 && memcmp(parent, child, sizeof parent) == 0,
+          "the parent renders on after the fork");
+    segue_transition_destroy(t);
+    segue_effect_destroy(fx);
+    segue_context_destroy(context);
+    return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "render") == 0) return render_mode(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "errors") == 0) return errors_mode(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "info") == 0) return info_mode(argc, argv);
-    fprintf(stderr, "usage: api_test render|errors|info …\n");
+    if (argc >= 2 && strcmp(argv[1], "fork") == 0) return fork_mode();
+    fprintf(stderr, "usage: api_test render|errors|info|fork …\n");
     return 2;
 }

@@ -3,7 +3,7 @@ import ctypes
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from ._library import call, library, text
+from ._library import call, library, path_text, text
 
 __all__ = ["EffectInfo", "Parameter", "effects", "describe"]
 
@@ -58,9 +58,11 @@ def _value(type_name, components):
 
 def describe(effect):
     """Describes `effect`: a built-in or xfade name, a ``.glsl`` file or ``FILE.metal:FUNCTION``.
-    Raises SegueError for an unknown effect or a bad file."""
+    Raises SegueError for an unknown effect or a bad file, TypeError when `effect` is not a str or
+    an os.PathLike, ValueError when it holds a NUL character."""
+    effect = path_text(effect, "the effect")
     lib = library()
-    info = call(lib.segue_info_create, str(effect).encode())
+    info = call(lib.segue_info_create, effect.encode())
     try:
         parameters = []
         for i in range(lib.segue_info_param_count(info)):

@@ -10,7 +10,7 @@ import ctypes.util
 import os
 import threading
 
-__all__ = ["SegueError", "library", "context", "device_name", "version", "call"]
+__all__ = ["SegueError", "library", "context", "device_name", "version", "call", "name_text", "path_text"]
 
 NOT_FOUND = "libsegue.so not found; install Segue (scripts/install.sh) or set SEGUE_LIBRARY"
 
@@ -75,6 +75,41 @@ _context = None      # (pid, handle): a context is not carried across fork()
 _device_name = None
 
 
+def _after_fork_in_child():
+    """A fork()ed child gets a new module lock: another thread of the parent may have held the
+    inherited one when the process forked, and no thread of the child would ever release it."""
+    global _lock
+    _lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):   # POSIX; Windows has no fork()
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def name_text(value, what):
+    """`value` checked as a name Segue reads as a C string: TypeError unless it is a `str` (bytes
+    would otherwise read as "b'fade'", None as "None"), ValueError when it holds a NUL character
+    (C would cut it there)."""
+    if not isinstance(value, str):
+        raise TypeError("%s must be a str, not %s" % (what, type(value).__name__))
+    if "\0" in value:
+        raise ValueError("%s %r contains a NUL character" % (what, value))
+    return value
+
+
+def path_text(value, what):
+    """`value` checked as a name or a path (`str` or `os.PathLike` giving `str`), as `name_text`
+    checks names; returns the text."""
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+        if not isinstance(value, str):
+            raise TypeError("%s must be a str or an os.PathLike giving str, not a path of %s"
+                            % (what, type(value).__name__))
+    elif not isinstance(value, str):
+        raise TypeError("%s must be a str or an os.PathLike, not %s" % (what, type(value).__name__))
+    return name_text(value, what)
+
+
 def _load():
     """Opens the library the environment or the system names; raises SegueError when none loads."""
     path = os.environ.get("SEGUE_LIBRARY")
@@ -94,6 +129,26 @@ def _load():
     raise SegueError(NOT_FOUND)
 
 
+def _loaded_path(lib):
+    """The file `lib` was loaded from, as the dynamic linker records it (so a name it searched
+    for reads as the path it found); the name it was opened with where that is unknown."""
+    try:
+        class LinkMap(ctypes.Structure):   # the head of glibc's struct link_map
+            _fields_ = [("l_addr", ctypes.c_size_t), ("l_name", ctypes.c_char_p)]
+
+        dlinfo = ctypes.CDLL(None).dlinfo
+        dlinfo.restype = ctypes.c_int
+        dlinfo.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
+        link_map = ctypes.POINTER(LinkMap)()
+        RTLD_DI_LINKMAP = 2
+        if dlinfo(lib._handle, RTLD_DI_LINKMAP, ctypes.byref(link_map)) == 0 and link_map \
+                and link_map.contents.l_name:
+            return os.fsdecode(link_map.contents.l_name)
+    except (AttributeError, OSError, ValueError):   # no dlinfo (not glibc)
+        pass
+    return lib._name
+
+
 def library():
     """The loaded library with its prototypes set (loaded on the first call)."""
     global _library
@@ -102,13 +157,17 @@ def library():
     with _lock:
         if _library is None:
             lib = _load()
-            try:
-                for name, (restype, argtypes) in _PROTOTYPES.items():
+            for name, (restype, argtypes) in _PROTOTYPES.items():
+                try:
                     function = getattr(lib, name)
-                    function.restype = restype
-                    function.argtypes = argtypes
-            except AttributeError as e:
-                raise SegueError("the loaded libsegue lacks %s; install a matching Segue" % e) from None
+                except AttributeError:
+                    # The exception's text is dlsym's ("/lib/…/libc.so.6: undefined symbol: …"),
+                    # which names neither the library meant nor what to do.
+                    raise SegueError("the loaded library %s is not a libsegue of this version: it lacks %s; "
+                                     "install a matching Segue or set SEGUE_LIBRARY to its libsegue.so"
+                                     % (_loaded_path(lib), name)) from None
+                function.restype = restype
+                function.argtypes = argtypes
             _library = lib
     return _library
 

@@ -10,7 +10,7 @@ import threading
 
 import numpy as np
 
-from ._library import SegueError, call, context, library
+from ._library import SegueError, call, context, library, name_text, path_text
 
 __all__ = ["Transition", "Effect", "parameter_text"]
 
@@ -27,9 +27,10 @@ def _number(value):
 def parameter_text(value):
     """A Python value in the C API's text form: numbers as they are, bools as true/false,
     tuples, lists and arrays as "a,b,c" (matrices flattened column-major as given), strings
-    (``"#ff8800"``, ``"0.5"``, an image path) and paths unchanged."""
+    (``"#ff8800"``, ``"0.5"``, an image path) and paths unchanged (ValueError when they hold a NUL
+    character, which C would cut them at)."""
     if isinstance(value, (str, os.PathLike)):
-        return os.fspath(value)
+        return path_text(value, "a parameter value")
     if isinstance(value, (numbers.Number, np.bool_)):
         return _number(value)
     if isinstance(value, np.ndarray):
@@ -92,49 +93,124 @@ def _size(array):
     return array.shape[1], array.shape[0]
 
 
+# Guards a handle's change of process (see `_Handle._lock_here`); a child gets a new one, as the
+# inherited one may have been held by another thread of the parent when it forked.
+_adopting = threading.Lock()
+
+
+def _after_fork_in_child():
+    global _adopting
+    _adopting = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):   # POSIX; Windows has no fork()
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 class _Handle:
-    """A C handle with its functions, destroyed with the object; one thread at a time."""
+    """A C handle with its functions, destroyed with the object; one thread at a time.
+
+    A handle belongs to the process that made it: GPU objects do not survive fork(), and a child
+    that used its parent's would wait forever on a device it does not have. So the object keeps
+    what made its handle (the effect, each parameter's value and the duration set since) and, the
+    first time it is used in another process, makes a new handle there from that process's
+    context and sets them again; the parent's handle is dropped there, never destroyed (that
+    would call into the parent's GPU objects too).
+    """
 
     _prefix = ""
 
     def __init__(self, effect, **params):
+        self._handle = None
+        self._pid = os.getpid()
+        self._closed = False
+        self._lock = threading.Lock()
+        self.effect = path_text(effect, "the effect")
+        for name in params:
+            name_text(name, "a parameter name")
+        # What the handle was told since it was made, replayed on a new one in a forked child:
+        # ("param", name) → the value's text, ("duration",) → seconds, in the order last set
+        # (a parameter set again moves to the end: its last value is the one that counts, and
+        # setting one each frame keeps this from growing).
+        self._settings = {}
         lib = library()
         self._lib = lib
         self._destroy = getattr(lib, "segue_%s_destroy" % self._prefix)
-        self._lock = threading.Lock()
-        self._handle = None
-        self.effect = os.fspath(effect) if isinstance(effect, os.PathLike) else str(effect)
-        self._handle = call(getattr(lib, "segue_%s_create" % self._prefix), context(), self.effect.encode())
+        self._handle = self._create()
         for name, value in params.items():
             self.set_param(name, value)
 
+    def _function(self, what):
+        return getattr(self._lib, "segue_%s_%s" % (self._prefix, what))
+
+    def _create(self):
+        """A new C handle for the effect in this process's context (not yet told any setting)."""
+        return call(self._function("create"), context(), self.effect.encode())
+
+    def _lock_here(self):
+        """The object's lock in this process, checked before taking it: in a forked child the
+        inherited lock may be held (by a thread of the parent that the child does not have), so
+        the first use there gives the object a new lock and drops the parent's handle."""
+        pid = os.getpid()
+        if self._pid != pid:
+            with _adopting:
+                if self._pid != pid:
+                    self._lock = threading.Lock()
+                    self._handle = None      # the parent's: dropped, never destroyed here
+                    self._pid = pid
+        return self._lock
+
+    def _remember(self, key, value):
+        self._settings.pop(key, None)
+        self._settings[key] = value
+
     def set_param(self, name, value):
         """Sets parameter `name` to `value` (see `parameter_text`); raises SegueError for an
-        unknown parameter or a value of the wrong type."""
-        with self._lock:
-            call(getattr(self._lib, "segue_%s_set_param" % self._prefix), self._live(),
-                 str(name).encode(), parameter_text(value).encode())
+        unknown parameter or a value of the wrong type, TypeError for a name that is not a str and
+        ValueError for a name or text value holding a NUL character."""
+        name = name_text(name, "a parameter name")
+        value = parameter_text(value)
+        with self._lock_here():
+            call(self._function("set_param"), self._live(), name.encode(), value.encode())
+            self._remember(("param", name), value)
 
     @property
     def duration(self):
         """The duration in seconds the shader sees (its own default until set)."""
-        with self._lock:
-            return getattr(self._lib, "segue_%s_duration" % self._prefix)(self._live())
+        with self._lock_here():
+            return self._function("duration")(self._live())
 
     @duration.setter
     def duration(self, seconds):
-        with self._lock:
-            call(getattr(self._lib, "segue_%s_set_duration" % self._prefix), self._live(), float(seconds))
+        seconds = float(seconds)
+        with self._lock_here():
+            call(self._function("set_duration"), self._live(), seconds)
+            self._remember(("duration",), seconds)
 
     def _live(self):
-        if not self._handle:
+        """The C handle of this process (made again, with the settings, in a forked child);
+        called holding the lock."""
+        if self._closed:
             raise SegueError("the %s '%s' is closed" % (self._prefix, self.effect))
+        if not self._handle:
+            handle = self._create()
+            try:
+                for key, value in self._settings.items():
+                    if key[0] == "param":
+                        call(self._function("set_param"), handle, key[1].encode(), value.encode())
+                    else:
+                        call(self._function("set_duration"), handle, value)
+            except BaseException:
+                self._destroy(handle)
+                raise
+            self._handle = handle
         return self._handle
 
     def close(self):
         """Frees the GPU resources now (also done when the object is collected)."""
-        with self._lock:
+        with self._lock_here():
             handle, self._handle = self._handle, None
+            self._closed = True
             if handle:
                 self._destroy(handle)
 
@@ -148,6 +224,8 @@ class _Handle:
         handle = getattr(self, "_handle", None)
         if handle:
             self._handle = None
+            if getattr(self, "_pid", None) != os.getpid():
+                return                       # the parent's handle, inherited through fork()
             try:
                 self._destroy(handle)
             except Exception:  # interpreter shutdown
@@ -160,7 +238,8 @@ class _Handle:
 class Transition(_Handle):
     """A transition between two frames: a built-in (``fade``, ``doom-melt``, ``cube``, …), an
     ffmpeg xfade name, a ``.glsl`` file in the gl-transitions format or ``FILE.metal:FUNCTION``,
-    with parameters as keyword arguments (``Transition("doom-melt", spread=0.5)``)."""
+    with parameters as keyword arguments (``Transition("doom-melt", spread=0.5)``). The effect is
+    a str or an os.PathLike (else TypeError) without NUL characters (else ValueError)."""
 
     _prefix = "transition"
 
@@ -175,7 +254,7 @@ class Transition(_Handle):
         out = np.empty_like(from_rgba)
         width, height = _size(from_rgba)
         progress = float(progress)
-        with self._lock:
+        with self._lock_here():
             handle = self._live()
             seconds = progress * self._lib.segue_transition_duration(handle) if time is None else float(time)
             call(self._lib.segue_transition_render, handle, _address(from_rgba), _address(to_rgba),
@@ -186,7 +265,8 @@ class Transition(_Handle):
 class Effect(_Handle):
     """An effect on one frame: a single-image mesh (``curtain``, ``bulge``, …), a stitchable
     ``FILE.metal:FUNCTION``, or a ``.glsl`` file or built-in shader transition applied to one
-    image, with parameters as keyword arguments."""
+    image, with parameters as keyword arguments. The effect is a str or an os.PathLike (else
+    TypeError) without NUL characters (else ValueError)."""
 
     _prefix = "effect"
 
@@ -196,7 +276,7 @@ class Effect(_Handle):
         rgba, channels = _frame(image, "the image")
         out = np.empty_like(rgba)
         width, height = _size(rgba)
-        with self._lock:
+        with self._lock_here():
             call(self._lib.segue_effect_render, self._live(), _address(rgba), width, height, width * 4,
                  float(time), _address(out))
         return _result(out, channels)

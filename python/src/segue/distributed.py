@@ -9,8 +9,11 @@ directory on a shared filesystem at the same path as the client sees it: the pie
 there and never travel through Dask. Tasks call only the standard library (``subprocess.run``),
 so the workers need Dask's ``distributed`` but not this package. A job that fails is retried
 (``retries``, default 2: three attempts in all); a worker that dies is replaced by Dask itself.
-When every job is done, the join (``segue concat --join PLAN -o OUT``) runs here, or with
-``join="worker"`` as one more task (then OUT is a path as the workers see it).
+A job is done when it exits 0 and its piece and record are in the work directory (a job that
+exits 0 without them is an error: a ``segue`` that is not Segue's CLI, or a work directory the
+workers do not share with this process). When every job is done, the join (``segue concat --join
+PLAN -o OUT``) runs here, or with ``join="worker"`` as one more task (then OUT is a path as the
+workers see it); it succeeds when OUT is then there and not empty.
 
 Needs ``pip install './python[distributed]'``; importing `segue` does not.
 """
@@ -22,16 +25,17 @@ import sys
 import time
 import uuid
 
-from ._library import SegueError
+from ._library import SegueError, name_text, path_text
 
 __all__ = ["run", "job_count", "job_command", "join_command", "main"]
 
 MISSING = "segue.distributed needs Dask's distributed package: pip install './python[distributed]'"
 
 
-def job_count(plan):
-    """The number of jobs in the plan file `plan` (its top-level ``jobs`` array); raises
-    SegueError when the file cannot be read or is not a plan."""
+def _read_plan(plan):
+    """The plan file `plan` as JSON, checked to have a top-level ``jobs`` array; raises SegueError
+    when the file cannot be read or is not a plan."""
+    plan = path_text(plan, "the plan")
     try:
         with open(plan, "rb") as f:
             document = json.load(f)
@@ -42,23 +46,58 @@ def job_count(plan):
     jobs = document.get("jobs") if isinstance(document, dict) else None
     if not isinstance(jobs, list):
         raise SegueError("%s is not a plan (no \"jobs\" array); write one with segue concat --plan" % plan)
-    return len(jobs)
+    return document
+
+
+def job_count(plan):
+    """The number of jobs in the plan file `plan` (its top-level ``jobs`` array); raises
+    SegueError when the file cannot be read or is not a plan."""
+    return len(_read_plan(plan)["jobs"])
+
+
+def _work_directory(plan, document, work_dir=None):
+    """Where the jobs of the plan file `plan` (read as `document`) write their pieces, as
+    ``segue concat --job`` decides: `work_dir`, else the plan's ``workDirectory``, else the plan's
+    own directory; absolute."""
+    if work_dir is not None:
+        return os.path.abspath(path_text(work_dir, "the work directory"))
+    planned = document.get("workDirectory")
+    if isinstance(planned, str) and planned:
+        return os.path.abspath(planned)
+    return os.path.dirname(os.path.abspath(path_text(plan, "the plan")))
 
 
 def job_command(plan, index, work_dir=None, segue="segue"):
     """The command line of job `index`: ``segue concat --job PLAN N [--work-dir DIR]``."""
-    command = [os.fspath(segue), "concat", "--job", os.fspath(plan), str(index)]
+    command = [path_text(segue, "the segue command"), "concat", "--job", path_text(plan, "the plan"), str(index)]
     if work_dir is not None:
-        command += ["--work-dir", os.fspath(work_dir)]
+        command += ["--work-dir", path_text(work_dir, "the work directory")]
     return command
 
 
 def join_command(plan, output, work_dir=None, segue="segue"):
     """The command line of the join: ``segue concat --join PLAN -o OUT [--work-dir DIR]``."""
-    command = [os.fspath(segue), "concat", "--join", os.fspath(plan), "-o", os.fspath(output)]
+    command = [path_text(segue, "the segue command"), "concat", "--join", path_text(plan, "the plan"),
+               "-o", path_text(output, "the output")]
     if work_dir is not None:
-        command += ["--work-dir", os.fspath(work_dir)]
+        command += ["--work-dir", path_text(work_dir, "the work directory")]
     return command
+
+
+def _check_job_files(document, index, directory):
+    """Raises SegueError unless job `index` left its piece and its record in `directory`: a job
+    that exits 0 without them (a `segue` that is not Segue's CLI, a work directory the workers do
+    not share) would otherwise pass for done, and the film would never be made."""
+    job = document["jobs"][index]
+    for field in ("piece", "record"):
+        name = job.get(field) if isinstance(job, dict) else None
+        if not isinstance(name, str) or not name:
+            raise SegueError("job %d of the plan names no %s file; write the plan with segue concat --plan"
+                             % (index, field))
+        path = os.path.join(directory, name)
+        if not os.path.exists(path):
+            raise SegueError("job %d exited 0 but its %s %s is missing (is the work directory shared "
+                             "with the workers?)" % (index, field, path))
 
 
 def failure_message(stderr, returncode):
@@ -106,17 +145,24 @@ def run(plan, output, client=None, scheduler=None, work_dir=None, retries=2, seg
     `timeout` is how many seconds to wait for the scheduler.
 
     Raises SegueError, naming the job and giving Segue's message, when a job still fails after
-    its retries (the remaining jobs are cancelled and no output is written) or the join fails.
+    its retries (the remaining jobs are cancelled and no output is written), when a job exits 0
+    without leaving its piece and record in the work directory, or when the join fails or leaves
+    no `output` (or an empty one). Raises TypeError for a path that is not a str or an
+    os.PathLike, ValueError for one holding a NUL character.
     """
     if join not in ("local", "worker"):
         raise SegueError("join must be \"local\" or \"worker\", not %r" % (join,))
     if not isinstance(retries, int) or isinstance(retries, bool) or retries < 0:
         raise SegueError("retries must be a whole number ≥ 0, not %r" % (retries,))
-    plan = os.path.abspath(os.fspath(plan))
-    output = os.path.abspath(os.fspath(output))
+    plan = os.path.abspath(path_text(plan, "the plan"))
+    output = os.path.abspath(path_text(output, "the output"))
     if work_dir is not None:
-        work_dir = os.path.abspath(os.fspath(work_dir))
-    total = job_count(plan)
+        work_dir = os.path.abspath(path_text(work_dir, "the work directory"))
+    segue = path_text(segue, "the segue command")
+    if scheduler is not None:
+        name_text(scheduler, "the scheduler address")
+    document = _read_plan(plan)
+    pieces = _work_directory(plan, document, work_dir)
     try:
         import distributed
     except ImportError:
@@ -134,7 +180,7 @@ def run(plan, output, client=None, scheduler=None, work_dir=None, retries=2, seg
         except (OSError, TimeoutError) as e:
             raise SegueError("cannot reach the Dask scheduler at %s: %s" % (scheduler, e)) from None
     try:
-        _run_jobs(distributed, client, plan, total, work_dir, retries, segue, progress)
+        _run_jobs(distributed, client, plan, document, pieces, work_dir, retries, segue, progress)
         command = join_command(plan, output, work_dir, segue)
         if join == "worker":
             future = _submit(client, command, "segue-join-" + uuid.uuid4().hex[:8], 0)
@@ -142,20 +188,44 @@ def run(plan, output, client=None, scheduler=None, work_dir=None, retries=2, seg
                 future.result()
             except Exception as e:
                 raise SegueError("the join failed: %s" % _explain(e)) from None
+            size = _size_on_worker(client, future, output)
         else:
             try:
                 subprocess.run(command, capture_output=True, text=True, check=True, stdin=subprocess.DEVNULL)
             except (subprocess.CalledProcessError, FileNotFoundError) as e:
                 raise SegueError("the join failed: %s" % _explain(e, "here")) from None
+            try:
+                size = os.path.getsize(output)
+            except OSError:
+                size = None
+        # A join that exits 0 is not yet a film: a `segue` that is not Segue's CLI writes nothing.
+        if size is None:
+            raise SegueError("the join exited 0 but wrote no %s" % output)
+        if size == 0:
+            raise SegueError("the join exited 0 but %s is empty" % output)
         return output
     finally:
         if owned:
             client.close()
 
 
-def _run_jobs(distributed, client, plan, total, work_dir, retries, segue, progress):
-    """Submits every job, waits for them in the order they finish and reports each; on the first
-    job that fails for good, cancels the rest and raises."""
+def _size_on_worker(client, join, output):
+    """The size of `output` as the workers see it (None when it is missing), asked of the worker
+    that ran the `join` task where it still can be (OUT may be on its own disk)."""
+    holders = list(client.who_has([join]).get(join.key) or ())
+    check = client.submit(os.stat, output, key="segue-join-check-" + uuid.uuid4().hex[:8], pure=False,
+                          workers=holders or None, allow_other_workers=True)
+    try:
+        return check.result().st_size
+    except OSError:
+        return None
+
+
+def _run_jobs(distributed, client, plan, document, pieces, work_dir, retries, segue, progress):
+    """Submits every job, waits for them in the order they finish and reports each, once its piece
+    and record are in `pieces`; on the first job that fails for good, cancels the rest and
+    raises."""
+    total = len(document["jobs"])
     run_id = uuid.uuid4().hex[:8]
     futures = {}
     for index in range(total):
@@ -175,6 +245,7 @@ def _run_jobs(distributed, client, plan, total, work_dir, retries, segue, progre
                 attempts = retries + 1
                 raise SegueError("job %d failed after %d attempt%s: %s"
                                  % (index, attempts, "" if attempts == 1 else "s", reason))
+            _check_job_files(document, index, pieces)
             done += 1
             if progress is not None:
                 progress(done, total, index)

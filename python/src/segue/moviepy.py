@@ -20,7 +20,7 @@ try:
 except ImportError as e:  # MoviePy missing, or MoviePy 1 (whose names live in moviepy.editor)
     raise ImportError("segue.moviepy needs MoviePy 2: pip install 'moviepy>=2,<3' (%s)" % e) from e
 
-from ._library import SegueError
+from ._library import SegueError, name_text, path_text
 from ._render import Transition
 
 __all__ = ["transition", "concatenate"]
@@ -85,7 +85,17 @@ def concatenate(clips, transition="fade", duration=1, **params):
     """The clips one after another with `transition` (an effect name or file, a
     `segue.Transition`, or None for hard cuts) of `duration` seconds at every cut; `params` go to
     the effect. Returns a MoviePy VideoClip with the crossfaded sound of the clips that have some,
-    at the highest frame rate among them."""
+    at the highest frame rate among them. Raises TypeError for a `transition` that is none of
+    these or a parameter name that is not a str, ValueError for one holding a NUL character."""
+    # Checked here, not only where a Transition is made: with one clip or a duration of 0 none is.
+    if transition is not None and not isinstance(transition, Transition):
+        try:
+            transition = path_text(transition, "the transition")
+        except TypeError:
+            raise TypeError("the transition must be an effect name or path (str or os.PathLike), a "
+                            "segue.Transition or None, not %s" % type(transition).__name__) from None
+    for name in params:
+        name_text(name, "a parameter name")
     clips = list(clips)
     if not clips:
         raise SegueError("concatenate needs at least one clip")

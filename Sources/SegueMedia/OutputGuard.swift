@@ -1,0 +1,122 @@
+// The check every command that writes a file makes before any work starts: the output must not be
+// one of the files the command reads. Publishing is atomic (a rename over the destination), so an
+// output that is an input — the same path, a hard link to it, or a symbolic link to it — would
+// replace that input with the result; a directory output is replaced whole, so one that holds an
+// input would delete it. Files are compared by identity (device and inode, following symbolic
+// links), not by spelling, so `./a.mp4`, `dir/../a.mp4` and a link to `a.mp4` are all `a.mp4`.
+
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Refuses outputs that would destroy what a command reads.
+public enum OutputGuard {
+    /// A file a command reads, and what it is to the user.
+    public struct Input: Sendable, Hashable {
+        /// What the file is to the command, for messages: "the from image", "clip 2", "the plan".
+        public var role: String
+        /// The path as given.
+        public var path: String
+
+        /// An input with a role.
+        public init(_ role: String, _ path: String) {
+            self.role = role
+            self.path = path
+        }
+    }
+
+    /// Checks that writing `output` destroys none of `inputs`.
+    /// - Parameters:
+    ///   - output: the file (or, with `replacesDirectory`, the directory) to be written; `-`
+    ///     (standard output) and paths that do not exist yet pass.
+    ///   - inputs: the files the command reads; ones that do not exist are ignored (they are
+    ///     reported when read).
+    ///   - replacesDirectory: the output is a directory that publishing replaces whole: one that
+    ///     holds an input is refused as well.
+    /// - Throws: `MediaError.unwritable` naming the output and the input (its role and path).
+    public static func check(output: String, inputs: [Input], replacesDirectory: Bool = false) throws(MediaError) {
+        guard output != "-", !output.isEmpty else { return }
+        let target = identity(output), targetPath = resolvedPath(output)
+        let directory = replacesDirectory ? resolved(output) : nil
+        for input in inputs where !input.path.isEmpty {
+            // An input not made yet (a plan's piece before its job) is compared by its path.
+            let file = identity(input.path)
+            if let target, let file, target == file {
+                throw .unwritable(path: output, reason: "it is \(input.role) (\(input.path))\(link(output, to: input.path)); "
+                                  + "writing it would destroy that input: choose another output")
+            }
+            if file == nil, targetPath == resolvedPath(input.path) {
+                throw .unwritable(path: output, reason: "it is \(input.role) (\(input.path)): choose another output")
+            }
+            if let directory, let path = resolved(input.path), path.hasPrefix(directory == "/" ? "/" : directory + "/") {
+                throw .unwritable(path: output, reason: "the directory holds \(input.role) (\(input.path)), and writing the "
+                                  + "output replaces the whole directory: choose another output directory")
+            }
+        }
+    }
+
+    /// The files `paths` as inputs of one role ("clip 1", "clip 2", … when `numbered`).
+    public static func inputs(_ role: String, _ paths: [String], numbered: Bool = false) -> [Input] {
+        paths.enumerated().map { Input(numbered ? "\(role) \($0.offset + 1)" : role, $0.element) }
+    }
+
+    /// `path` made absolute (against the current directory), with the symbolic links of its
+    /// existing part followed and `.`, `..` and repeated slashes removed; the part that does not
+    /// exist yet is normalised by its text.
+    public static func resolvedPath(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var existing = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var rest: [String] = []
+        var base = "/"
+        while true {
+            if let real = realpath("/" + existing.joined(separator: "/"), nil) {
+                base = String(cString: real)
+                free(real)
+                break
+            }
+            guard let last = existing.popLast() else { break }
+            rest.insert(last, at: 0)
+        }
+        var parts = base.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        for part in rest where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// Device and inode of the file at `path` (symbolic links followed), nil when there is none.
+    static func identity(_ path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// The canonical absolute path of an existing file or directory, nil when it does not exist.
+    static func resolved(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    /// How `output` comes to be `input`: through a symbolic link or a hard link ("" for the same
+    /// path spelled alike or otherwise).
+    private static func link(_ output: String, to input: String) -> String {
+        var info = stat()
+        if lstat(output, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK { return ", through a symbolic link" }
+        if lstat(input, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK { return "" }
+        if let a = resolved(output), let b = resolved(input), a != b { return ", as a hard link" }
+        return ""
+    }
+}
+
+/// A file's identity on this machine.
+struct FileIdentity: Hashable {
+    /// The device the file is on.
+    var device: UInt64
+    /// Its inode there.
+    var inode: UInt64
+}

@@ -1,0 +1,58 @@
+// `OutputGuard`: an output is compared with the inputs by identity — the same path spelled
+// otherwise, a hard link, a symbolic link either way — and a directory output that holds an input
+// is refused; outputs that are new, standard output and missing inputs pass.
+import Foundation
+@testable import SegueMedia
+import Testing
+
+@Suite("Outputs that are inputs")
+struct OutputGuardTests {
+    /// A new directory holding `in.png` (and `sub/`).
+    private func directory() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-guard-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
+        try Data("input".utf8).write(to: URL(fileURLWithPath: dir + "/in.png"))
+        return dir
+    }
+
+    private func refusal(_ output: String, _ inputs: [OutputGuard.Input], directory: Bool = false) -> String? {
+        do {
+            try OutputGuard.check(output: output, inputs: inputs, replacesDirectory: directory)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test("the same file by another spelling, a hard link, a symbolic link to it or from it: refused naming output and input")
+    func identities() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = [OutputGuard.Input("the from image", dir + "/in.png")]
+        try FileManager.default.linkItem(atPath: dir + "/in.png", toPath: dir + "/hard.png")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/soft.png", withDestinationPath: "in.png")
+        #expect(refusal(dir + "/in.png", input) == "\(dir)/in.png: cannot write the output: it is the from image (\(dir)/in.png); writing it would destroy that input: choose another output")
+        #expect(refusal(dir + "/sub/../in.png", input)?.contains("it is the from image") == true)
+        #expect(refusal(dir + "/hard.png", input)?.contains(", as a hard link;") == true)
+        #expect(refusal(dir + "/soft.png", input)?.contains(", through a symbolic link;") == true)
+        // The input given as the link, the output as the file.
+        #expect(refusal(dir + "/in.png", [OutputGuard.Input("the to image", dir + "/soft.png")])?.contains("the to image") == true)
+        // Not an input: a new file, another file, standard output; a missing input is skipped.
+        try Data("other".utf8).write(to: URL(fileURLWithPath: dir + "/other.png"))
+        for output in [dir + "/new.png", dir + "/other.png", "-"] { #expect(refusal(output, input) == nil, "\(output)") }
+        #expect(refusal(dir + "/new.png", [OutputGuard.Input("clip 1", dir + "/missing.mp4")]) == nil)
+    }
+
+    @Test("an input not made yet is compared by its path; a directory output holding an input is refused only when replaced whole")
+    func pathsAndDirectories() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let piece = [OutputGuard.Input("job 1's piece", dir + "/p.job-0001.mp4")]
+        #expect(refusal(dir + "/sub/../p.job-0001.mp4", piece)?.contains("it is job 1's piece") == true)
+        #expect(refusal(dir + "/p.job-0002.mp4", piece) == nil)
+        let nested = [OutputGuard.Input("the from image", dir + "/sub/../in.png")]
+        #expect(refusal(dir, nested, directory: true)?.contains("the directory holds the from image") == true)
+        #expect(refusal(dir + "/sub", nested, directory: true) == nil)
+        #expect(refusal(dir, nested, directory: false) == nil)
+    }
+}
