@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <segue.h>
@@ -305,18 +306,28 @@ static int render_mode(int argc, char **argv) {
 #define IS_MINUS1(x) ((x) == -1)
 #define IS_NULL(x) ((x) == NULL)
 
+/* A context on the preferred device with the fade transition and the bulge effect; 0 when all
+ * three were made. */
+static int open_fade_and_bulge(segue_context **context, segue_transition **t, segue_effect **fx) {
+    segue_error *e = NULL;
+    *context = segue_context_create(NULL, &e);
+    CHECK(*context != NULL, "context: %s", segue_error_message(e));
+    segue_error_free(e);
+    if (!*context) return 1;
+    *t = segue_transition_create(*context, "fade", NULL);
+    *fx = segue_effect_create(*context, "bulge", NULL);
+    CHECK(*t && *fx, "fade and bulge");
+    return *t && *fx ? 0 : 1;
+}
+
 static int errors_mode(int argc, char **argv) {
     if (argc != 3) { fprintf(stderr, "usage: api_test errors LUMA_GLSL\n"); return 2; }
     const char *luma_glsl = argv[2];
+    segue_context *context = NULL;
+    segue_transition *t = NULL;
+    segue_effect *fx = NULL;
+    if (open_fade_and_bulge(&context, &t, &fx) != 0) return 1;
     segue_error *e = NULL;
-    segue_context *context = segue_context_create(NULL, &e);
-    CHECK(context != NULL, "context: %s", segue_error_message(e));
-    segue_error_free(e);
-    if (!context) return 1;
-    segue_transition *t = segue_transition_create(context, "fade", NULL);
-    segue_effect *fx = segue_effect_create(context, "bulge", NULL);
-    CHECK(t && fx, "fade and bulge");
-    if (!t || !fx) return 1;
     uint8_t a[16 * 4 * 4], b[16 * 4 * 4], out[16 * 4 * 4];
     memset(a, 0, sizeof a); memset(b, 255, sizeof b);
     for (size_t i = 3; i < sizeof a; i += 4) a[i] = 255; /* opaque black and white */
@@ -515,14 +526,10 @@ static int info_mode(int argc, char **argv) {
  * return; a context and transition made again in the child must render the parent's pixels. The
  * parent gives the child 60 s. */
 static int fork_mode(void) {
-    segue_error *e = NULL;
-    segue_context *context = segue_context_create(NULL, &e);
-    CHECK(context != NULL, "context: %s", segue_error_message(e));
-    segue_error_free(e);
-    if (!context) return 1;
-    segue_transition *t = segue_transition_create(context, "fade", NULL);
-    segue_effect *fx = segue_effect_create(context, "bulge", NULL);
-    if (!t || !fx) { fprintf(stderr, "FAIL: fade and bulge\n"); return 1; }
+    segue_context *context = NULL;
+    segue_transition *t = NULL;
+    segue_effect *fx = NULL;
+    if (open_fade_and_bulge(&context, &t, &fx) != 0) return 1;
     enum { W = 16, H = 8 };
     uint8_t a[W * H * 4], b[W * H * 4], parent[W * H * 4], child[W * H * 4];
     for (size_t i = 0; i < sizeof a; i++) { a[i] = (uint8_t)(i * 7); b[i] = (uint8_t)(255 - i * 3); }
@@ -563,7 +570,7 @@ static int fork_mode(void) {
     for (int waited = 0; waited < 600; waited++) {
         if (waitpid(pid, &status, WNOHANG) == pid) break;
         if (waited == 599) { kill(pid, SIGKILL); waitpid(pid, &status, 0); CHECK(0, "the child hung (killed after 60 s)"); }
-        usleep(100 * 1000);
+        nanosleep(&(struct timespec){.tv_sec = 0, .tv_nsec = 100 * 1000 * 1000}, NULL);
     }
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child failed (status %d)", status);
     CHECK(segue_transition_render(t, a, b, W, H, W * 4, 0.5, 0.5, child, NULL) == 0 && memcmp(parent, child, sizeof parent) == 0,
