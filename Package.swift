@@ -51,7 +51,8 @@ let package = Package(
 
         // MARK: - C API (libsegue.so; header in Sources/SegueC/include, pkg-config template beside it)
         .target(name: "SegueC", dependencies: ["SegueRender"], exclude: ["include", "segue.pc.in", "exports.map"],
-                linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--version-script=Sources/SegueC/exports.map",
+                linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "--version-script=Sources/SegueC/exports.map",
+                                               "-Xlinker", "-soname=libsegue.so.0",
                                                "-Xlinker", "-z", "-Xlinker", "defs",
                                                "-Xlinker", "-l:libCoreFoundation.a", "-Xlinker", "-l:lib_FoundationICU.a",
                                                "-Xlinker", "-l:lib_FoundationCollections.a", "-Xlinker", "-l:libswiftSynchronization.a", "-Xlinker", "-l:lib_FoundationCShims.a"])]),

@@ -17,6 +17,7 @@ packages=(
   melt                 # MLT (Shotcut's and Kdenlive's engine): the frei0r plugins' tests and segue bench --hosts
   gstreamer1.0-tools gstreamer1.0-plugins-bad gstreamer1.0-plugins-good  # gst-launch-1.0 and its frei0r module
   parallel             # GNU parallel: runs the jobs of a segue concat --plan (python/tests/test_distributed.py)
+  abigail-tools        # abidw/abidiff: libsegue's ABI against its baseline (scripts/abi-check.sh)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds Segue in release mode and installs the CLI, the C library and the frei0r plugins:
-#   PREFIX/bin/segue  PREFIX/lib/libsegue.so  PREFIX/include/segue.h  PREFIX/lib/pkgconfig/segue.pc
+#   PREFIX/bin/segue  PREFIX/lib/libsegue.so.VERSION (with libsegue.so.0, its SONAME, and libsegue.so
+#   linking to it)  PREFIX/include/segue.h  PREFIX/lib/pkgconfig/segue.pc
 #   PREFIX/lib/segue/segue-frei0r.so (the plugin template)  PREFIX/lib/frei0r-1/segue_*.so
 # after which `cc app.c $(pkg-config --cflags --libs segue)` builds a program that runs with no
 # further setup: the .pc file embeds PREFIX/lib as the program's run-time search path, and as root
@@ -55,9 +56,12 @@ version="$("$build_dir/segue" --version)"
 
 install -d "$prefix/bin" "$libdir/pkgconfig" "$prefix/include"
 install -m 755 "$build_dir/segue" "$prefix/bin/segue"
-# SwiftPM names the product after its target; it carries no SONAME, so programs record the
-# name they were linked with: libsegue.so.
-install -m 755 "$build_dir/libSegueC.so" "$libdir/libsegue.so"
+# SwiftPM names the product after its target; its SONAME is libsegue.so.0 (Package.swift), which
+# programs linked with -lsegue record: the file is named for its version, with the SONAME and the
+# link-time name as symbolic links to it (ldconfig's and the linker's conventions).
+install -m 755 "$build_dir/libSegueC.so" "$libdir/libsegue.so.$version"
+ln -sfn "libsegue.so.$version" "$libdir/libsegue.so.0"
+ln -sfn "libsegue.so.0" "$libdir/libsegue.so"
 install -m 644 "$root/Sources/SegueC/include/segue.h" "$prefix/include/segue.h"
 sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" "$root/Sources/SegueC/segue.pc.in" >"$libdir/pkgconfig/segue.pc.tmp"
 mv "$libdir/pkgconfig/segue.pc.tmp" "$libdir/pkgconfig/segue.pc"
@@ -70,7 +74,7 @@ if "${CC:-cc}" -std=c99 -O2 -Wall -fPIC -shared -fvisibility=hidden -Wl,-z,defs 
      "$frei0r_source" -o "$libdir/segue/segue-frei0r.so.tmp" -ldl; then
   mv "$libdir/segue/segue-frei0r.so.tmp" "$libdir/segue/segue-frei0r.so"
   chmod 755 "$libdir/segue/segue-frei0r.so"
-  "$prefix/bin/segue" frei0r install --dir "$libdir/frei0r-1" --library "$libdir/libsegue.so" \
+  "$prefix/bin/segue" frei0r install --dir "$libdir/frei0r-1" --library "$libdir/libsegue.so.0" \
     --template "$libdir/segue/segue-frei0r.so" >/dev/null
 else
   rm -f "$libdir/segue/segue-frei0r.so.tmp"

@@ -27,7 +27,7 @@ extension ForkBound {
         let me = getpid()
         guard process == me else {
             throw CAPIError("the \(Self.noun) was created in process \(process) and used in process \(me), a child made by fork(): "
-                            + "GPU objects do not survive fork(); create the context and the \(Self.noun) again in the child")
+                            + "GPU objects do not survive fork(); create the context and the \(Self.noun) again in the child", code: .forked)
         }
     }
 }
@@ -61,7 +61,7 @@ final class UseLock {
     /// - Throws: `CAPIError` naming `what` when another thread holds it; what `body` throws.
     func exclusive<T>(_ what: String, _ body: () throws -> T) throws -> T {
         guard lock.try() else {
-            throw CAPIError("the \(what) is in use by another thread: use each \(what) from one thread at a time")
+            throw CAPIError("the \(what) is in use by another thread: use each \(what) from one thread at a time", code: .busy)
         }
         defer { lock.unlock() }
         return try body()

@@ -26,7 +26,7 @@ enum EffectLookup {
     static func transition(_ name: String) throws -> ResolvedEffect {
         let resolved = try EffectRequest(effect: name).resolve()
         if let builder = resolved.effect.meshBuilder, !builder.isTransition {
-            throw CAPIError("'\(name)' is a mesh effect on one image, not a transition: create it with segue_effect_create")
+            throw CAPIError("'\(name)' is a mesh effect on one image, not a transition: create it with segue_effect_create", code: .unsupported)
         }
         return resolved
     }
@@ -37,7 +37,7 @@ enum EffectLookup {
     static func image(_ name: String) throws -> ImageProgram {
         if let mesh = MeshEffects.named(name) {
             guard !mesh.isTransition else {
-                throw CAPIError("'\(name)' is a mesh transition between two images: create it with segue_transition_create")
+                throw CAPIError("'\(name)' is a mesh transition between two images: create it with segue_transition_create", code: .unsupported)
             }
             return .mesh(mesh.effect)
         }

@@ -13,18 +13,29 @@ import SegueVulkan
 struct CAPIError: SegueError {
     /// The message.
     let description: String
+    /// Its kind.
+    let code: ErrorCode
 
-    /// An error with `message`.
-    init(_ message: String) { description = message }
+    /// An error with `message` of kind `code`.
+    init(_ message: String, code: ErrorCode = .invalidArgument) {
+        description = message
+        self.code = code
+    }
 }
 
-/// The object behind `segue_error *`: a message as a C string the caller reads until it frees it.
+/// The object behind `segue_error *`: a message as a C string the caller reads until it frees
+/// it, and the error's kind.
 final class ErrorBox {
     /// The message, owned by the box.
     let message: CString
+    /// What kind of failure it is.
+    let code: ErrorCode
 
     /// A box holding a copy of `text`.
-    init(_ text: String) { message = CString(text) }
+    init(_ text: String, code: ErrorCode) {
+        message = CString(text)
+        self.code = code
+    }
 }
 
 /// The user-facing message of any error: a `SegueError`'s message, else its description.
@@ -33,10 +44,10 @@ func userMessage(of error: Error) -> String {
     return String(describing: error)
 }
 
-/// Stores a new error with `message` in `*out` when `out` is not NULL.
-func report(_ message: String, to out: UnsafeMutablePointer<OpaquePointer?>?) {
+/// Stores a new error for `error` (its message and code) in `*out` when `out` is not NULL.
+func report(_ error: Error, to out: UnsafeMutablePointer<OpaquePointer?>?) {
     guard let out else { return }
-    out.pointee = OpaquePointer(Unmanaged.passRetained(ErrorBox(message)).toOpaque())
+    out.pointee = OpaquePointer(Unmanaged.passRetained(ErrorBox(userMessage(of: error), code: ErrorCode(of: error))).toOpaque())
 }
 
 /// Runs `body`; a thrown error becomes `*out` (see `report`) and the result `failure`.
@@ -44,7 +55,7 @@ func catchingErrors<T>(_ out: UnsafeMutablePointer<OpaquePointer?>?, failure: T,
     do {
         return try body()
     } catch {
-        report(userMessage(of: error), to: out)
+        report(error, to: out)
         return failure
     }
 }

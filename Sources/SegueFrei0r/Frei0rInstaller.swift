@@ -66,7 +66,10 @@ public struct Frei0rInstaller: Sendable {
     @discardableResult
     public func install() throws -> [Frei0rPlugin] {
         let template = try Frei0rTemplate(path: self.template)
-        let library = Frei0rPlugin.absolute(self.library)
+        // The directory made absolute, the name kept: the SONAME link (libsegue.so.0) still names
+        // the library after an upgrade replaces the file it points to.
+        let folder = (self.library as NSString).deletingLastPathComponent
+        let library = Frei0rPlugin.absolute(folder.isEmpty ? "." : folder) + "/" + (self.library as NSString).lastPathComponent
         guard FileManager.default.isReadableFile(atPath: library) else { throw Frei0rError.library(path: library) }
         let plugins = try Self.plugins(files: files)
         for plugin in plugins {

@@ -100,19 +100,24 @@ public final class TransitionRenderer {
         for name in textures.keys where !declared.contains(name) {
             throw RenderError.unknownTexture(name: name, effect: effect.name, declared: declared)
         }
-        var gpuTextures = [try GPUTexture(context: context, image: from), try GPUTexture(context: context, image: to)]
-        for name in declared {
-            guard let image = textures[name] else { throw RenderError.missingTexture(name: name, effect: effect.name) }
-            gpuTextures.append(try GPUTexture(context: context, image: image))
+        do {
+            var gpuTextures = [try GPUTexture(context: context, image: from), try GPUTexture(context: context, image: to)]
+            for name in declared {
+                guard let image = textures[name] else { throw RenderError.missingTexture(name: name, effect: effect.name) }
+                gpuTextures.append(try GPUTexture(context: context, image: image))
+            }
+            let base = FrameUniforms(
+                progress: 0, time: 0, duration: 1, width: self.width, height: self.height, scale: scale,
+                fromFit: fromFit, toFit: toFit,
+                fromSize: (from.width, from.height), toSize: (to.width, to.height))
+            let renderer = try FrameRenderer(context: context, fragmentGLSL: shader.glsl, fileName: shader.fileName,
+                                             uniformSize: shader.layout.size, textures: gpuTextures, width: self.width, height: self.height,
+                                             framesInFlight: framesInFlight, readback: readback)
+            backend = .fullScreen(renderer, layout: shader.layout, base: base, textures: gpuTextures)
+            renderer.work = effect.gpuWork
+        } catch let error as VulkanError {
+            throw error.naming(effect.gpuWork)
         }
-        let base = FrameUniforms(
-            progress: 0, time: 0, duration: 1, width: self.width, height: self.height, scale: scale,
-            fromFit: fromFit, toFit: toFit,
-            fromSize: (from.width, from.height), toSize: (to.width, to.height))
-        let renderer = try FrameRenderer(context: context, fragmentGLSL: shader.glsl, fileName: shader.fileName,
-                                         uniformSize: shader.layout.size, textures: gpuTextures, width: self.width, height: self.height,
-                                         framesInFlight: framesInFlight, readback: readback)
-        backend = .fullScreen(renderer, layout: shader.layout, base: base, textures: gpuTextures)
     }
 
     /// Replaces the pixels of `from` and `to` with new ones of the sizes the renderer was created
@@ -120,9 +125,13 @@ public final class TransitionRenderer {
     /// between frames, not during `render`.
     /// - Throws: `VulkanError`.
     public func replaceImages(from: UnsafeRawBufferPointer, to: UnsafeRawBufferPointer) throws {
-        switch backend {
-        case let .mesh(renderer): try renderer.replaceImages(from: from, to: to)
-        case let .fullScreen(_, _, _, textures): try GPUTexture.replace(Array(textures.prefix(2)), pixels: [from, to])
+        do {
+            switch backend {
+            case let .mesh(renderer): try renderer.replaceImages(from: from, to: to)
+            case let .fullScreen(_, _, _, textures): try GPUTexture.replace(Array(textures.prefix(2)), pixels: [from, to])
+            }
+        } catch let error as VulkanError {
+            throw error.naming(effect.gpuWork)
         }
     }
 
@@ -132,11 +141,15 @@ public final class TransitionRenderer {
     /// between frames, not during `render`.
     /// - Throws: `VulkanError`.
     public func replaceImages(fill: (Int, UnsafeMutableRawBufferPointer) -> Void) throws {
-        switch backend {
-        case let .mesh(renderer):
-            try renderer.replaceImages(fill: fill)
-        case let .fullScreen(_, _, _, textures):
-            try GPUTexture.replace(Array(textures.prefix(2)), fill: fill)  // after them: the effect's own images
+        do {
+            switch backend {
+            case let .mesh(renderer):
+                try renderer.replaceImages(fill: fill)
+            case let .fullScreen(_, _, _, textures):
+                try GPUTexture.replace(Array(textures.prefix(2)), fill: fill)  // after them: the effect's own images
+            }
+        } catch let error as VulkanError {
+            throw error.naming(effect.gpuWork)
         }
     }
 
@@ -244,4 +257,9 @@ public final class TransitionRenderer {
             }, consume: consume)
         }
     }
+}
+
+extension Effect {
+    /// The effect as a lost device's or a timeout's message names it: its name, or its file.
+    var gpuWork: String { "'\(source == .builtIn ? name : source.label)'" }
 }

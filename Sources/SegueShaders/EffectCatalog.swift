@@ -20,7 +20,7 @@ public enum EffectLookupError: SegueError, Sendable, Equatable, CustomStringConv
         switch self {
         case let .unknown(name, suggestions):
             let hint = suggestions.isEmpty ? "" : "; did you mean \(suggestions.map { "'\($0)'" }.joined(separator: " or "))?"
-            return "unknown effect '\(name)'\(hint) (run 'segue list' to see them all)"
+            return "unknown effect '\(name)'\(hint)"
         case let .unreadable(path, reason):
             return "cannot read effect file '\(path)': \(reason)"
         case let .unsupportedFile(path):

@@ -33,6 +33,13 @@ public final class FrameRenderer {
     private let uniformSize: Int
     private let pools: FramePools
     private let ring: FrameRing
+
+    /// What the frames are of, for the message of a lost device or a timeout (default: the
+    /// shader's file name, quoted).
+    public var work: String? {
+        get { ring.work }
+        set { ring.work = newValue }
+    }
     private var slots: [Slot] = []
     private var textures: [GPUTexture]
 

@@ -71,8 +71,9 @@ extension VulkanError {
         }
     }
 
-    /// The error with `work` named, when it is about the GPU's work and names none yet.
-    func naming(_ work: String?) -> VulkanError {
+    /// The error with `work` (what was rendering, e.g. an effect's quoted name) named, when it
+    /// is about the GPU's work and names none yet.
+    public func naming(_ work: String?) -> VulkanError {
         switch self {
         case .deviceLost(nil): .deviceLost(work: work)
         case let .gpuTimeout(seconds, nil): .gpuTimeout(seconds: seconds, work: work)

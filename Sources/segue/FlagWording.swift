@@ -27,6 +27,7 @@ enum FlagWording {
             if case let .stitchable(path, message) = lookup, message.hasPrefix("several stitchable functions") {
                 return "\(path): \(message) or --function NAME"
             }
+            if case .unknown = lookup { return lookup.message + " (run 'segue list' to see them all)" }
             return lookup.message
         case let stitchable as StitchableConfigurationError:
             switch stitchable.reason {

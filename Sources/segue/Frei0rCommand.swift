@@ -42,7 +42,7 @@ struct Frei0rInstallCommand: ParsableCommand {
     func run() throws {
         let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         let installer = Frei0rInstaller(directory: dir ?? Frei0rInstaller.defaultDirectory(home: home), kdenliveDirectory: kdenlive,
-                                        library: library ?? Self.beside(["../lib/libsegue.so", "libSegueC.so"]),
+                                        library: library ?? Self.beside(["../lib/libsegue.so.0", "libSegueC.so"]),
                                         template: template ?? Self.beside(["../lib/segue/segue-frei0r.so", "segue-frei0r.so"]), files: files,
                                         compiler: { [deviceOptions] in try deviceOptions.context() }, cancellation: InterruptHandler.cancellation)
         let plugins = try installer.install()
@@ -60,7 +60,12 @@ struct Frei0rInstallCommand: ParsableCommand {
     /// The first of `candidates` (relative to this executable's directory) that exists, else the first.
     static func beside(_ candidates: [String]) -> String {
         let directory = executable.deletingLastPathComponent()
-        let paths = candidates.map { directory.appendingPathComponent($0).standardizedFileURL.path }
+        // `..` removed by text (standardizing a URL here would also resolve the SONAME link).
+        let paths = candidates.map { candidate -> String in
+            var parts = directory.path.split(separator: "/").map(String.init)
+            for part in candidate.split(separator: "/") { if part == ".." { _ = parts.popLast() } else if part != "." { parts.append(String(part)) } }
+            return "/" + parts.joined(separator: "/")
+        }
         return paths.first { FileManager.default.fileExists(atPath: $0) } ?? paths[0]
     }
 }

@@ -156,7 +156,7 @@ extension Frei0rHostTests {
         let bad = try BrokenEffects(dir, installation)
         // A libsegue that moved away: the plugins were written with a copy's path.
         try FileManager.default.createDirectory(atPath: dir.file("copy"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: installation.library, toPath: dir.file("copy/libsegue.so"))
+        try FileManager.default.copyItem(atPath: URL(fileURLWithPath: installation.library).resolvingSymlinksInPath().path, toPath: dir.file("copy/libsegue.so"))
         let moved = try installation.installFiles([], into: dir.file("moved"), extra: ["--library", dir.file("copy/libsegue.so")])
         try #require(moved.status == 0, "\(moved.stderr)")
         try FileManager.default.removeItem(atPath: dir.file("copy/libsegue.so"))

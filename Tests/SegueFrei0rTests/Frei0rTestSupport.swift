@@ -18,7 +18,7 @@ struct Installation {
     var prefix: String { directory.path + "/prefix" }
     var segue: String { prefix + "/bin/segue" }
     var plugins: String { prefix + "/lib/frei0r-1" }
-    var library: String { prefix + "/lib/libsegue.so" }
+    var library: String { prefix + "/lib/libsegue.so.0" }
     var template: String { prefix + "/lib/segue/segue-frei0r.so" }
 
     /// Installs the debug build with `--no-build`.

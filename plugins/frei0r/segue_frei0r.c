@@ -14,7 +14,7 @@
  * plugin at start-up just to list it, and listing loads nothing else.
  *
  * libsegue is loaded when an instance first needs the effect: from the absolute path written at
- * install time, then $SEGUE_LIBRARY, then the dynamic linker's search path ("libsegue.so"). It is
+ * install time, then $SEGUE_LIBRARY, then the dynamic linker's search path ("libsegue.so.0", the SONAME). It is
  * never unloaded, and once it is loaded the plugin pins itself (RTLD_NODELETE) so that a host's
  * dlclose cannot drop the one GPU context all instances of the plugin share (created once,
  * thread-safe by the C API; each instance renders with its own segue_transition/segue_effect,
@@ -287,7 +287,7 @@ static int load_runtime(char *why, size_t size) {
         pthread_mutex_unlock(&runtime_lock);
         return ok;
     }
-    const char *candidates[3] = {config.library, getenv("SEGUE_LIBRARY"), "libsegue.so"};
+    const char *candidates[3] = {config.library, getenv("SEGUE_LIBRARY"), "libsegue.so.0"};
     const char *labels[3] = {"the path written at install time", "SEGUE_LIBRARY", "the library search path"};
     char tried[1536] = "";
     void *handle = NULL;

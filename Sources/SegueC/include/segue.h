@@ -13,7 +13,8 @@
  *
  * Errors: every function that can fail takes `segue_error **error` as its last argument and
  * returns -1 (or NULL). On failure, when `error` is not NULL, `*error` receives a new error whose
- * message (segue_error_message) says what was wrong; the caller frees it with segue_error_free.
+ * message (segue_error_message) says what was wrong and whose code (segue_error_code) says what
+ * kind of failure it is, for hosts that act on it; the caller frees it with segue_error_free.
  * On success `*error` is left as it was. Pass NULL to get no message. Nothing in this library
  * prints, exits, installs signal handlers, changes SIGPIPE, the environment or the current
  * directory; no Swift error or trap crosses this boundary for bad input.
@@ -35,6 +36,10 @@
  * effect, and every later render on that context fails at once. Destroy it and its transitions
  * and create a new context.
  *
+ * Versions: libsegue.so.0 (its SONAME) keeps this API and ABI for every 0.x release; symbols
+ * carry the version node SEGUE_0. SEGUE_VERSION_* say which header a program was built with,
+ * segue_version() which library it runs with.
+ *
  * Ownership: a transition or effect keeps its context alive; handles may be destroyed in any
  * order. Strings returned as `const char *` belong to the library (lifetimes given per function);
  * never free them.
@@ -48,6 +53,15 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** The version of this header: the library's it came with (segue_version() at run time). */
+#define SEGUE_VERSION_MAJOR 0
+#define SEGUE_VERSION_MINOR 1
+#define SEGUE_VERSION_PATCH 0
+/** Whether this header is at least version major.minor.patch (same major: an API this header has). */
+#define SEGUE_CHECK_VERSION(major, minor, patch)                                              \
+    (SEGUE_VERSION_MAJOR == (major) &&                                                         \
+     (SEGUE_VERSION_MINOR > (minor) || (SEGUE_VERSION_MINOR == (minor) && SEGUE_VERSION_PATCH >= (patch))))
 
 /** The largest width or height accepted, in pixels. */
 #define SEGUE_MAX_SIDE 16384
@@ -76,6 +90,27 @@ const char *segue_error_message(const segue_error *error);
 
 /** Frees an error; NULL is ignored. */
 void segue_error_free(segue_error *error);
+
+/** What kind of failure an error is. Values are stable within a major version; a later minor
+ *  version may add codes (treat unknown ones as SEGUE_ERROR_INTERNAL). */
+typedef enum segue_code {
+    SEGUE_OK = 0,                     /**< no error (the code of NULL) */
+    SEGUE_ERROR_INVALID_ARGUMENT = 1, /**< NULL, a size, number or value out of range, an unknown parameter */
+    SEGUE_ERROR_UNKNOWN_EFFECT = 2,   /**< no built-in effect has that name */
+    SEGUE_ERROR_BAD_EFFECT_FILE = 3,  /**< a .glsl or .metal file missing, unreadable or malformed */
+    SEGUE_ERROR_COMPILE = 4,          /**< a shader that does not compile (the message has its log) */
+    SEGUE_ERROR_UNSUPPORTED = 5,      /**< an effect used as what it is not, or a device that cannot run it */
+    SEGUE_ERROR_OUT_OF_MEMORY = 6,    /**< the GPU or the host ran out of memory */
+    SEGUE_ERROR_DEVICE_LOST = 7,      /**< the GPU was lost or did not finish in time: make a new context */
+    SEGUE_ERROR_NO_DEVICE = 8,        /**< no Vulkan driver, or no device matches the selector */
+    SEGUE_ERROR_IO = 9,               /**< a file (an image parameter, the shader cache) cannot be read or written */
+    SEGUE_ERROR_BUSY = 10,            /**< the handle is in use by another thread */
+    SEGUE_ERROR_FORKED = 11,          /**< the handle was made before fork(), in the parent */
+    SEGUE_ERROR_INTERNAL = 12         /**< anything else (a bug: please report it with the message) */
+} segue_code;
+
+/** The kind of `error` (its message unchanged); SEGUE_OK for NULL. Thread-safe. */
+segue_code segue_error_code(const segue_error *error);
 
 /* MARK: - Context */
 

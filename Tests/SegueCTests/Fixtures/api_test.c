@@ -520,6 +520,108 @@ static int info_mode(int argc, char **argv) {
     return failures ? 1 : 0;
 }
 
+/* MARK: - Error codes */
+
+/* `call` fails with code `expected` (segue_error_code), and the code of NULL is SEGUE_OK. */
+#define EXPECT_CODE(call, failed, expected)                                                     \
+    do {                                                                                        \
+        segue_error *err_ = NULL;                                                               \
+        segue_error **error = &err_;                                                            \
+        CHECK(failed(call), "%s did not fail", #call);                                          \
+        CHECK(segue_error_code(err_) == (expected), "%s: code %d, expected %s (%d): %s", #call,  \
+              (int)segue_error_code(err_), #expected, (int)(expected), segue_error_message(err_)); \
+        segue_error_free(err_);                                                                 \
+    } while (0)
+
+typedef struct { segue_transition *t; uint8_t *a, *b, *out; uint32_t side; volatile int done; } busy_job;
+
+static void *render_for_a_while(void *p) {
+    busy_job *job = p;
+    for (int i = 0; i < 40; i++)
+        segue_transition_render(job->t, job->a, job->b, job->side, job->side, job->side * 4, 0.5, 0.5, job->out, NULL);
+    job->done = 1;
+    return NULL;
+}
+
+/* codes LUMA_GLSL SYNTAX_ERROR_GLSL: every code a bad call can produce, from that call; a context
+ * whose GPU did not finish in time is replaced by a new one that renders. */
+static int codes_mode(int argc, char **argv) {
+    if (argc != 4) { fprintf(stderr, "usage: api_test codes LUMA_GLSL SYNTAX_ERROR_GLSL\n"); return 2; }
+    segue_context *context = NULL;
+    segue_transition *t = NULL;
+    segue_effect *fx = NULL;
+    if (open_fade_and_bulge(&context, &t, &fx) != 0) return 1;
+    CHECK(segue_error_code(NULL) == SEGUE_OK, "the code of NULL");
+    CHECK(SEGUE_CHECK_VERSION(0, 1, 0) && !SEGUE_CHECK_VERSION(0, SEGUE_VERSION_MINOR + 1, 0) && !SEGUE_CHECK_VERSION(1, 0, 0),
+          "SEGUE_CHECK_VERSION");
+    char version[64];
+    snprintf(version, sizeof version, "%d.%d.%d", SEGUE_VERSION_MAJOR, SEGUE_VERSION_MINOR, SEGUE_VERSION_PATCH);
+    CHECK(strcmp(version, segue_version()) == 0, "header %s, library %s", version, segue_version());
+    EXPECT_CODE(segue_transition_set_duration(t, -1, error), IS_MINUS1, SEGUE_ERROR_INVALID_ARGUMENT);
+    EXPECT_CODE(segue_transition_set_param(t, "no_such_param", "1", error), IS_MINUS1, SEGUE_ERROR_INVALID_ARGUMENT);
+    EXPECT_CODE(segue_transition_create(NULL, "fade", error), IS_NULL, SEGUE_ERROR_INVALID_ARGUMENT);
+    EXPECT_CODE(segue_transition_create(context, "no-such-effect", error), IS_NULL, SEGUE_ERROR_UNKNOWN_EFFECT);
+    EXPECT_CODE(segue_transition_create(context, "/no/such/file.glsl", error), IS_NULL, SEGUE_ERROR_BAD_EFFECT_FILE);
+    segue_transition *broken = segue_transition_create(context, argv[3], NULL);  /* compiled on first render */
+    uint8_t px[4 * 4] = {0};
+    CHECK(broken != NULL, "the syntax error's transition");
+    if (broken) EXPECT_CODE(segue_transition_render(broken, px, px, 2, 2, 8, 0.5, 0.5, px, error), IS_MINUS1, SEGUE_ERROR_COMPILE);
+    segue_transition_destroy(broken);
+    EXPECT_CODE(segue_transition_create(context, "curtain", error), IS_NULL, SEGUE_ERROR_UNSUPPORTED);
+    EXPECT_CODE(segue_effect_create(context, "cube", error), IS_NULL, SEGUE_ERROR_UNSUPPORTED);
+    EXPECT_CODE(segue_context_create("no-such-device-xyz", error), IS_NULL, SEGUE_ERROR_NO_DEVICE);
+    segue_transition *luma = segue_transition_create(context, argv[2], NULL);
+    CHECK(luma != NULL, "luma transition");
+    if (luma) EXPECT_CODE(segue_transition_set_param(luma, "luma", "/no/such/image.png", error), IS_MINUS1, SEGUE_ERROR_IO);
+    segue_transition_destroy(luma);
+
+    /* Busy: one thread renders large frames while this one changes the duration. */
+    busy_job job = {segue_transition_create(context, "doom-melt", NULL), NULL, NULL, NULL, 768, 0};
+    size_t bytes = (size_t)job.side * job.side * 4;
+    job.a = calloc(bytes, 1); job.b = calloc(bytes, 1); job.out = malloc(bytes);
+    pthread_t renderer;
+    pthread_create(&renderer, NULL, render_for_a_while, &job);
+    int busy = 0;
+    while (!job.done && !busy) {
+        segue_error *e = NULL;
+        if (segue_transition_set_duration(job.t, 2, &e) == -1) busy = segue_error_code(e) == SEGUE_ERROR_BUSY;
+        segue_error_free(e);
+    }
+    pthread_join(renderer, NULL);
+    CHECK(busy, "no SEGUE_ERROR_BUSY while another thread rendered");
+    segue_transition_destroy(job.t);
+
+    /* A GPU that does not finish in time: every wait gives up at once with a limit of 1 ns. */
+    setenv("SEGUE_GPU_TIMEOUT", "0.000000001", 1);
+    segue_context *hurried = segue_context_create(NULL, NULL);
+    unsetenv("SEGUE_GPU_TIMEOUT");
+    segue_transition *melt = hurried ? segue_transition_create(hurried, "doom-melt", NULL) : NULL;
+    CHECK(melt != NULL, "doom-melt on the hurried context");
+    if (melt) {
+        EXPECT_CODE(segue_transition_render(melt, job.a, job.b, job.side, job.side, job.side * 4, 0.5, 0.5, job.out, error),
+                    IS_MINUS1, SEGUE_ERROR_DEVICE_LOST);
+        /* The context is broken: the next render fails at once, naming the effect. */
+        segue_error *e = NULL;
+        CHECK(segue_transition_render(melt, job.a, job.b, 8, 8, 32, 0.5, 0.5, job.out, &e) == -1 && segue_error_code(e) == SEGUE_ERROR_DEVICE_LOST
+              && strstr(segue_error_message(e), "doom-melt") != NULL, "a broken context: %s", segue_error_message(e));
+        segue_error_free(e);
+    }
+    segue_transition_destroy(melt);
+    segue_context_destroy(hurried);
+    /* A new context renders. */
+    segue_context *fresh = segue_context_create(NULL, NULL);
+    segue_transition *again = fresh ? segue_transition_create(fresh, "doom-melt", NULL) : NULL;
+    CHECK(again && segue_transition_render(again, job.a, job.b, job.side, job.side, job.side * 4, 0.5, 0.5, job.out, NULL) == 0,
+          "a new context renders");
+    segue_transition_destroy(again);
+    segue_context_destroy(fresh);
+    free(job.a); free(job.b); free(job.out);
+    segue_transition_destroy(t);
+    segue_effect_destroy(fx);
+    segue_context_destroy(context);
+    return failures ? 1 : 0;
+}
+
 /* fork: a context, transition and effect made and used in this process, then used by a child
  * made by fork(). The child's calls on the inherited handles must fail at once with a message
  * naming fork (never wait on GPU work no thread of the child will do); destroying them must
@@ -540,7 +642,7 @@ static int fork_mode(void) {
     if (pid == 0) {
         segue_error *error = NULL;
         int inherited = segue_transition_render(t, a, b, W, H, W * 4, 0.5, 0.5, child, &error);
-        CHECK(inherited == -1 && strstr(segue_error_message(error), "fork()") != NULL,
+        CHECK(inherited == -1 && strstr(segue_error_message(error), "fork()") != NULL && segue_error_code(error) == SEGUE_ERROR_FORKED,
               "an inherited transition names fork: %d '%s'", inherited, segue_error_message(error));
         segue_error_free(error);
         error = NULL;
@@ -586,6 +688,7 @@ int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "errors") == 0) return errors_mode(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "info") == 0) return info_mode(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "fork") == 0) return fork_mode();
-    fprintf(stderr, "usage: api_test render|errors|info|fork …\n");
+    if (argc >= 2 && strcmp(argv[1], "codes") == 0) return codes_mode(argc, argv);
+    fprintf(stderr, "usage: api_test render|errors|info|fork|codes …\n");
     return 2;
 }
