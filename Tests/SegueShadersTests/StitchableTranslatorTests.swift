@@ -92,7 +92,8 @@ struct StitchableTranslatorTests {
 
     @Test("unsupported constructs are rejected with the construct and its line", arguments: [
         ("#include <metal_stdlib>\n#include \"mine.h\"\n", "user.metal:2: unsupported #include: '\"mine.h\"' (only <metal_stdlib> and <SwiftUI/SwiftUI_Metal.h> are available)"),
-        ("#if DEBUG\n#endif\n", "user.metal:1: unsupported preprocessor directive: '#if DEBUG'"),
+        ("#if DEBUG\n", "user.metal:1: #if without #endif"),
+        ("#line 7\n", "user.metal:1: unsupported preprocessor directive: '#line 7'"),
         ("using namespace metal;\n\nstruct S { float x; float get() { return x; } };\n", "user.metal:3: unsupported member function in a struct: 'get'"),
         ("template <typename T> T id(T x) { return x; }\n", "user.metal:1: unsupported template: 'template'"),
         ("\n[[ stitchable ]] float2 f(float2 position, device float *values, float v) { return position; }\n",

@@ -201,3 +201,36 @@ struct EffectCLITests {
                 "\(info.stdoutText)")
     }
 }
+
+extension EffectCLITests {
+    @Test("a function switched by #if defined(…) && LEVEL > 1 renders each branch: red with LEVEL 2, green with LEVEL 1, blue without SHOW")
+    func conditionalFunction() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try ImageFile.write(Image(width: 8, height: 4, fill: .white), to: dir + "/in.png")
+        for (defines, expected) in [("#define SHOW_TILING\n#define LEVEL 2\n", Pixel(255, 0, 0, 255)),
+                                    ("#define SHOW_TILING\n#define LEVEL (3 - 2)\n", Pixel(0, 255, 0, 255)),
+                                    ("#define LEVEL 2\n", Pixel(0, 0, 255, 255))] {
+            let source = """
+            #include <metal_stdlib>
+            #include <SwiftUI/SwiftUI_Metal.h>
+            using namespace metal;
+            \(defines)#ifdef SHOW_TILING
+            #if LEVEL > 1
+            half4 pick() { return half4(1, 0, 0, 1); }
+            #else
+            half4 pick() { return half4(0, 1, 0, 1); }
+            #endif
+            #elif !defined(SHOW_TILING)
+            half4 pick() { return half4(0, 0, 1, 1); }
+            #endif
+            [[ stitchable ]] half4 tint(float2 position, half4 color) { return pick(); }
+            """
+            try source.write(toFile: dir + "/tiling.metal", atomically: true, encoding: .utf8)
+            let r = try segue(["effect", "--input", dir + "/in.png", "--effect", dir + "/tiling.metal:tint", "--time", "0", "-o", dir + "/out.png"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let out = try ImageFile.read(path: dir + "/out.png")
+            #expect(out[3, 2] == expected, "\(defines): \(out[3, 2])")
+        }
+    }
+}

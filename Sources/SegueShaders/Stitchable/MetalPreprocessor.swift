@@ -1,8 +1,10 @@
 // The part of the C preprocessor that stitchable shaders use: the SwiftUI and Metal includes,
-// `#pragma once`, and `#define`/`#undef` of object-like (`#define PI 3.14159`) and function-like
+// `#pragma` (ignored), `#define`/`#undef` of object-like (`#define PI 3.14159`) and function-like
 // (`#define SQ(x) ((x) * (x))`) macros, expanded as C does (arguments expanded first, the result
-// rescanned, a macro never expanding inside itself). Expanded tokens take the line of the use, so
-// errors and the GLSL stay on the user's line. Conditionals (`#if`, `#ifdef`), `#`/`##` and other
+// rescanned, a macro never expanding inside itself), and the conditionals `#if`, `#ifdef`,
+// `#ifndef`, `#elif`, `#else`, `#endif` with `defined`, integer arithmetic, comparisons and logic
+// (MetalPreprocessor+Conditionals.swift); `#error` is an error naming its line. Expanded tokens
+// take the line of the use, so errors and the GLSL stay on the user's line. `#`/`##` and other
 // directives are rejected with their line.
 //
 // Expansion is bounded: macros that use each other several times grow exponentially (thirty
@@ -38,6 +40,8 @@ struct MetalPreprocessor {
     private var macros: [String: Macro] = [:]
     /// Tokens produced by expansions so far (see `maximumExpansion`).
     private var produced = 0
+    /// The open conditionals, outermost first.
+    var conditionals: [Conditional] = []
 
     init(file: String, glsl: Bool = false) {
         self.file = file
@@ -54,20 +58,29 @@ struct MetalPreprocessor {
             pending = []
         }
         for t in tokens {
-            guard t.kind == .directive else { pending.append(t); continue }
+            guard t.kind == .directive else {
+                if isActive { pending.append(t) }
+                continue
+            }
             try flush(&self)
             try directive(t)
         }
         try flush(&self)
+        if let open = conditionals.last {
+            throw error("#\(open.directive) without #endif", open.line)
+        }
         return out
     }
 
-    private func error(_ message: String, _ line: Int) -> ShaderSourceError { ShaderSourceError(file: file, line: line, message: message) }
+    func error(_ message: String, _ line: Int) -> ShaderSourceError { ShaderSourceError(file: file, line: line, message: message) }
 
     private mutating func directive(_ t: MetalToken) throws(ShaderSourceError) {
         let text = String(t.text.dropFirst()).trimmed()
         let head = String(text.prefix { $0.isLetter })
         let rest = String(text.dropFirst(head.count)).trimmed()
+        // GLSL being measured keeps every branch (see the type's comment).
+        if !glsl, try conditional(head, rest, t) { return }
+        guard isActive else { return }  // a skipped group's other directives are not read
         switch head {
         case "define":
             try define(rest, t)
@@ -79,7 +92,11 @@ struct MetalPreprocessor {
             guard Self.allowedIncludes.contains(rest) else {
                 throw error("unsupported #include: '\(rest)' (only <metal_stdlib> and <SwiftUI/SwiftUI_Metal.h> are available)", t.line)
             }
-        case "pragma" where rest == "once":
+        case "pragma":
+            return
+        case "error":
+            throw error("#error\(rest.isEmpty ? "" : ": \(rest)")", t.line)
+        case "warning":
             return
         default:
             throw error("unsupported preprocessor directive: '\(t.text)'", t.line)
@@ -120,10 +137,13 @@ struct MetalPreprocessor {
         macros[name.text] = Macro(parameters: parameters, body: body)
     }
 
+    /// Whether `name` is a defined macro (`defined NAME`, `#ifdef`).
+    func isDefined(_ name: String) -> Bool { macros[name] != nil }
+
     /// Expands macros in `tokens`; `active` are the macros being expanded (not expanded again),
     /// `depth` how many replacements and arguments `tokens` lie within, `outermost` the use in the
     /// file's own text that the expansion started from (nil at the top).
-    private mutating func expand(_ tokens: [MetalToken], active: Set<String>, depth: Int,
+    mutating func expand(_ tokens: [MetalToken], active: Set<String>, depth: Int,
                                  outermost: MetalToken?) throws(ShaderSourceError) -> [MetalToken] {
         var out: [MetalToken] = []
         var i = 0
