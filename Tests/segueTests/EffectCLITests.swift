@@ -234,3 +234,30 @@ extension EffectCLITests {
         }
     }
 }
+
+extension EffectCLITests {
+    @Test("a vector from a longer one takes its first components: half3(color) of a half4, float2(int4) converted; float4(float3) alone is still refused")
+    func truncatingConstructors() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try ImageFile.write(Image(width: 4, height: 2, fill: Pixel(200, 100, 50, 255)), to: dir + "/in.png")
+        try """
+        #include <metal_stdlib>
+        #include <SwiftUI/SwiftUI_Metal.h>
+        using namespace metal;
+        [[ stitchable ]] half4 dim(float2 position, half4 color) {
+            half3 rgb = half3(color) * 0.5h;
+            float2 k = float2(int4(1, 0, 7, 9));
+            return half4(rgb.r * half(k.x), rgb.g, rgb.b + half(k.y), color.a);
+        }
+        """.write(toFile: dir + "/v.metal", atomically: true, encoding: .utf8)
+        try "[[ stitchable ]] half4 grow(float2 position, half4 color) { return half4(float4(float3(1.0))); }\n"
+            .write(toFile: dir + "/g.metal", atomically: true, encoding: .utf8)
+        let r = try segue(["effect", "--input", dir + "/in.png", "--effect", dir + "/v.metal:dim", "--time", "0", "-o", dir + "/out.png"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let p = try ImageFile.read(path: dir + "/out.png")[1, 1]
+        #expect(abs(Int(p.r) - 100) <= 1 && abs(Int(p.g) - 50) <= 1 && abs(Int(p.b) - 25) <= 1 && p.a == 255, "\(p)")
+        let refused = try segue(["effect", "--input", dir + "/in.png", "--effect", dir + "/g.metal:grow", "--time", "0", "-o", dir + "/grow.png"])
+        #expect(refused.status == 1 && refused.stderr.contains("g.metal:1: cannot construct a float4 from (float3)"), "\(refused.stderr)")
+    }
+}

@@ -270,14 +270,17 @@ extension MetalChecker {
             let widths = args.map(\.type.width)
             guard widths.allSatisfy({ $0 != nil }) else { throw fail() }
             let total = widths.reduce(0) { $0 + $1! }
-            guard (args.count == 1 && (total == 1 || total == n)) || total == n else { throw fail() }
-            if args.count == 1, total == n, args[0].type.scalar != s, !(args[0].type.scalar!.isFloating && s.isFloating) {
+            // One vector of more components is truncated to the first n (`half3(color)` of a
+            // half4, as Xcode's Metal compiler and GLSL both take it).
+            let truncating = args.count == 1 && total > n && { if case .vector = args[0].type { return true }; return false }()
+            guard (args.count == 1 && (total == 1 || total == n)) || total == n || truncating else { throw fail() }
+            if args.count == 1, total == n || truncating, args[0].type.scalar != s, !(args[0].type.scalar!.isFloating && s.isFloating) {
                 // float2(int2): a conversion, allowed explicitly.
-                _ = try convert(args[0], to: type, context: "", explicit: true)
+                _ = try convert(args[0], to: truncating ? .vector(s, total) : type, context: "", explicit: true)
             }
             var value: [Double]?
             if args.allSatisfy({ $0.value != nil }) {
-                let flat = args.flatMap { $0.value! }.map { Self.convertComponent($0, to: s) }
+                let flat = args.flatMap { $0.value! }.prefix(truncating ? n : .max).map { Self.convertComponent($0, to: s) }
                 value = flat.count == 1 ? Array(repeating: flat[0], count: n) : flat
             }
             return Typed(type: type, code: callCode(glsl(type), at: first, args.map(\.code), close: close), value: value, isConstant: isConstant)
