@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests the Python binding: makes a virtual environment outside the repository when it is missing
-# (numpy, pillow, moviepy 2, dask and distributed, pytest, setuptools and wheel from PyPI; reused
+# (numpy, pillow, moviepy 2, dask and distributed, pytest, setuptools, wheel and mypy from PyPI; reused
 # between runs), installs ./python into it, and runs pytest over python/tests against the library
 # and the CLI of one SwiftPM build (SEGUE_LIBRARY = its libSegueC.so, its `segue` first on PATH).
 # pytest's exit status is this script's.
@@ -30,10 +30,10 @@ mkdir -p "$(dirname "$venv")"
 # One run at a time per environment: the lock is held until pytest exits (fd 9 is inherited).
 exec 9>"$venv.lock"
 flock 9
-if ! "$venv/bin/python" -c "import numpy, PIL, pytest, setuptools, wheel, dask, distributed; from moviepy import VideoClip" 2>/dev/null; then
+if ! "$venv/bin/python" -c "import numpy, PIL, pytest, setuptools, wheel, dask, distributed, mypy; from moviepy import VideoClip" 2>/dev/null; then
   echo "making the test environment in $venv"
   "${PYTHON:-python3}" -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check numpy pillow "moviepy>=2,<3" dask distributed pytest "setuptools>=61" wheel
+  "$venv/bin/pip" install --quiet --disable-pip-version-check numpy pillow "moviepy>=2,<3" dask distributed pytest "setuptools>=61" wheel mypy
 fi
 # The package as `pip install ./python` installs it (without rebuilding the dependencies).
 "$venv/bin/pip" install --quiet --disable-pip-version-check --no-build-isolation --no-deps --force-reinstall "$root/python"

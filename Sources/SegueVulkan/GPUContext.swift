@@ -431,7 +431,10 @@ public final class GPUContext: @unchecked Sendable {
         let fence = try makeFence(signaled: false)
         defer { vkDestroyFence(device, fence, nil) }
         try submit(cb!, fence: fence)
-        try wait(fence)
+        do throws(VulkanError) { try wait(fence) } catch {
+            waitBeforeTeardown(fence)  // the command buffer is freed below: the GPU must be done with it
+            throw error
+        }
     }
 
     func makeFence(signaled: Bool) throws(VulkanError) -> VkFence {
@@ -461,11 +464,16 @@ public final class GPUContext: @unchecked Sendable {
     }
 
     /// Waits for `fence` before its resources are destroyed, even on a broken context (the work
-    /// may still run: a wait that timed out, a fault a test injected); at most `gpuTimeout`.
+    /// may still run: a wait that timed out, a fault a test injected): freeing what the GPU still
+    /// uses would crash the driver. At most `teardownWait` or `gpuTimeout`, the longer.
     func waitBeforeTeardown(_ fence: VkFence) {
         var f: VkFence? = fence
-        _ = vkWaitForFences(device, 1, &f, true.vk, UInt64(configuration.gpuTimeout * 1e9))
+        _ = vkWaitForFences(device, 1, &f, true.vk, UInt64(max(configuration.gpuTimeout, Self.teardownWait) * 1e9))
     }
+
+    /// Seconds a renderer being destroyed waits for its frames in flight, however short the
+    /// context's `gpuTimeout` (a lost device answers at once).
+    static let teardownWait = 60.0
 
     // MARK: - Limits
 

@@ -25,7 +25,8 @@ def raises(call, *fragments):
 
 
 def test_unknown_effect():
-    raises(lambda: segue.Transition("nope"), "unknown effect 'nope'", "segue list")
+    # The library's message names no command (a C or Python host has no `segue list`).
+    assert "segue list" not in raises(lambda: segue.Transition("nope"), "unknown effect 'nope'")
     raises(lambda: segue.Effect("nope"), "unknown effect 'nope'")
     raises(lambda: segue.describe("nope"), "unknown effect 'nope'")
     raises(lambda: segue.Transition("/no/such/dir/x.glsl"), "/no/such/dir/x.glsl")

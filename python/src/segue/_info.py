@@ -1,14 +1,21 @@
 """Describing effects without a GPU: `effects()` lists the built-ins, `describe()` any effect."""
+from __future__ import annotations
+
 import ctypes
+import os
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from ._library import call, library, path_text, text
 
 __all__ = ["EffectInfo", "Parameter", "effects", "describe"]
 
+#: A parameter's default: a float, int or bool for scalars, a tuple for vectors and matrices
+#: (column-major), None for a ``sampler2D``.
+Default = Union[float, int, bool, Tuple[float, ...], Tuple[int, ...], Tuple[bool, ...], None]
+
 #: segue_kind values as Python names.
-KINDS = {0: "transition", 1: "mesh-transition", 2: "single-image"}
+KINDS: Dict[int, str] = {0: "transition", 1: "mesh-transition", 2: "single-image"}
 
 
 @dataclass(frozen=True)
@@ -24,7 +31,7 @@ class Parameter:
 
     name: str
     type: str
-    default: object
+    default: Default
     summary: str
     range: Optional[Tuple[float, float]]
 
@@ -42,29 +49,32 @@ class EffectInfo:
     parameters: Tuple[Parameter, ...]
 
 
-def _value(type_name, components):
+def _value(type_name: str, components: Sequence[float]) -> Default:
     """A parameter's default components as the Python value its type suggests."""
     if type_name == "sampler2D" or not components:
         return None
     base = type_name.rstrip("234")
+    scalar = type_name in ("float", "int", "bool")
     if base in ("int", "ivec"):
-        values = tuple(int(c) for c in components)
-    elif base in ("bool", "bvec"):
-        values = tuple(c != 0 for c in components)
-    else:
-        values = tuple(float(c) for c in components)
-    return values[0] if type_name in ("float", "int", "bool") else values
+        ints = tuple(int(c) for c in components)
+        return ints[0] if scalar else ints
+    if base in ("bool", "bvec"):
+        bools = tuple(c != 0 for c in components)
+        return bools[0] if scalar else bools
+    floats = tuple(float(c) for c in components)
+    return floats[0] if scalar else floats
 
 
-def describe(effect):
-    """Describes `effect`: a built-in or xfade name, a ``.glsl`` file or ``FILE.metal:FUNCTION``.
-    Raises SegueError for an unknown effect or a bad file, TypeError when `effect` is not a str or
-    an os.PathLike, ValueError when it holds a NUL character."""
+def describe(effect: Union[str, os.PathLike[str]]) -> EffectInfo:
+    """Describes `effect`: a built-in or xfade name, a ``.glsl`` file or ``FILE.metal:FUNCTION``
+    (needs no GPU). Raises UnknownEffectError for an unknown effect, EffectFileError for a bad
+    file, TypeError when `effect` is not a str or an os.PathLike, ValueError when it holds a NUL
+    character."""
     effect = path_text(effect, "the effect")
     lib = library()
     info = call(lib.segue_info_create, effect.encode())
     try:
-        parameters = []
+        parameters: List[Parameter] = []
         for i in range(lib.segue_info_param_count(info)):
             buffer = (ctypes.c_double * 16)()
             count = lib.segue_info_param_default(info, i, buffer, 16)
@@ -85,7 +95,7 @@ def describe(effect):
         lib.segue_info_destroy(info)
 
 
-def effects():
+def effects() -> List[EffectInfo]:
     """Every built-in effect (transitions, mesh transitions and single-image meshes) in
     `segue list` order, described as `describe` does."""
     lib = library()

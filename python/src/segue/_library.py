@@ -1,27 +1,153 @@
 """Loading libsegue.so with ctypes, its function prototypes, errors, and the shared GPU context.
 
 The library is found, on first use (never at import), through the ``SEGUE_LIBRARY`` environment
-variable (a path), then the system's library path (``ctypes.util.find_library("segue")``, then a
-plain ``libsegue.so`` as the dynamic linker searches it). One context is opened per process, on
-the first render, and shared by every transition and effect: the C API serialises GPU work on it.
+variable (a path), then the system's library path (``libsegue.so.0``, its SONAME, then
+``ctypes.util.find_library("segue")``, then a plain ``libsegue.so`` as the dynamic linker searches
+it), and refused unless its major version is this package's. One context is opened per process,
+on the first render, and shared by every transition and effect: the C API serialises GPU work on
+it.
 """
+from __future__ import annotations
+
 import ctypes
 import ctypes.util
+import enum
 import os
 import threading
+from typing import Any, Dict, Optional, Tuple, Type
 
-__all__ = ["SegueError", "library", "context", "device_name", "version", "call", "name_text", "path_text"]
+__all__ = ["__version__", "ErrorCode", "SegueError", "InvalidArgumentError", "InvalidArgumentTypeError",
+           "UnknownEffectError", "EffectFileError", "ShaderCompileError", "UnsupportedEffectError",
+           "OutOfMemoryError", "DeviceLostError", "NoDeviceError", "SegueIOError", "BusyError", "ForkedError",
+           "error_class", "library", "context", "device_name", "version", "call", "name_text", "path_text"]
+
+#: This package's version; it binds the C API of libsegue of the same major version.
+__version__ = "0.1.0"
+MAJOR = int(__version__.split(".")[0])
 
 NOT_FOUND = "libsegue.so not found; install Segue (scripts/install.sh) or set SEGUE_LIBRARY"
 
 
+class ErrorCode(enum.IntEnum):
+    """What kind of failure a `SegueError` is: the values of ``segue_code`` in segue.h."""
+
+    OK = 0                  #: no error
+    INVALID_ARGUMENT = 1    #: a size, number or value out of range, an unknown parameter
+    UNKNOWN_EFFECT = 2      #: no built-in effect has that name
+    BAD_EFFECT_FILE = 3     #: a .glsl or .metal file missing, unreadable or malformed
+    COMPILE = 4             #: a shader that does not compile (the message has its log)
+    UNSUPPORTED = 5         #: an effect used as what it is not, or a device that cannot run it
+    OUT_OF_MEMORY = 6       #: the GPU or the host ran out of memory
+    DEVICE_LOST = 7         #: the GPU was lost or did not finish in time
+    NO_DEVICE = 8           #: no Vulkan driver, or no device matches the selector
+    IO = 9                  #: a file (an image parameter, the shader cache) cannot be read or written
+    BUSY = 10               #: the handle is in use by another thread
+    FORKED = 11             #: the handle was made before fork(), in the parent
+    INTERNAL = 12           #: anything else (a bug: please report it with the message)
+
+
 class SegueError(Exception):
-    """A failure Segue reports: bad input (an unknown effect or parameter, a wrong value, a frame
-    of the wrong type or size), a shader that does not compile, no library or no GPU. ``str()``
-    is Segue's message."""
+    """A failure Segue reports. ``str()`` is Segue's message, unchanged; ``code`` (an `ErrorCode`)
+    says what kind of failure it is, and the subclass matches it (`UnknownEffectError`,
+    `ShaderCompileError`, …). A plain SegueError is an internal error (``ErrorCode.INTERNAL``, also
+    a code newer than this package) or a failure of the package itself: no libsegue found, or one
+    of another major version."""
+
+    code: ErrorCode = ErrorCode.INTERNAL
 
 
-SegueError.__module__ = "segue"   # tracebacks name it as users import it
+class InvalidArgumentError(SegueError, ValueError):
+    """A value out of range (a frame's shape or size, a progress or time that is not finite, a
+    duration ≤ 0), an unknown parameter or a value of the wrong kind for it; also a ValueError."""
+
+    code = ErrorCode.INVALID_ARGUMENT
+
+
+class InvalidArgumentTypeError(SegueError, TypeError):
+    """An argument of the wrong type (a frame that is not a NumPy array or not uint8, a progress
+    that is not a number); also a TypeError. Its code is ``ErrorCode.INVALID_ARGUMENT``."""
+
+    code = ErrorCode.INVALID_ARGUMENT
+
+
+class UnknownEffectError(SegueError):
+    """No built-in effect has that name (the message may suggest close ones)."""
+
+    code = ErrorCode.UNKNOWN_EFFECT
+
+
+class EffectFileError(SegueError):
+    """A .glsl or .metal effect file is missing, unreadable or malformed."""
+
+    code = ErrorCode.BAD_EFFECT_FILE
+
+
+class ShaderCompileError(SegueError):
+    """A shader does not compile (reported by the first render); the message has the compiler's log."""
+
+    code = ErrorCode.COMPILE
+
+
+class UnsupportedEffectError(SegueError):
+    """An effect used as what it is not (a one-image mesh as a `Transition`, a mesh transition as
+    an `Effect`), or a device that cannot run it."""
+
+    code = ErrorCode.UNSUPPORTED
+
+
+class OutOfMemoryError(SegueError, MemoryError):
+    """The GPU or the host ran out of memory; also a MemoryError."""
+
+    code = ErrorCode.OUT_OF_MEMORY
+
+
+class DeviceLostError(SegueError):
+    """The GPU was lost (a driver reset, a shader that runs too long) or a frame did not finish in
+    time (``SEGUE_GPU_TIMEOUT``); every later render in this process fails the same way."""
+
+    code = ErrorCode.DEVICE_LOST
+
+
+class NoDeviceError(SegueError):
+    """No Vulkan driver, or no device matches ``SEGUE_DEVICE``."""
+
+    code = ErrorCode.NO_DEVICE
+
+
+class SegueIOError(SegueError, OSError):
+    """A file cannot be read or written (an image given to a ``sampler2D`` parameter, the shader
+    cache); also an OSError (whose ``errno`` is None)."""
+
+    code = ErrorCode.IO
+
+
+class BusyError(SegueError):
+    """The handle is in use by another thread (the package's own lock normally prevents this)."""
+
+    code = ErrorCode.BUSY
+
+
+class ForkedError(SegueError):
+    """The handle was made before fork(), in the parent (the package makes new handles in a child,
+    so this comes only from handles used past it)."""
+
+    code = ErrorCode.FORKED
+
+
+_CLASSES: Dict[int, Type[SegueError]] = {
+    cls.code: cls for cls in (InvalidArgumentError, UnknownEffectError, EffectFileError, ShaderCompileError,
+                              UnsupportedEffectError, OutOfMemoryError, DeviceLostError, NoDeviceError,
+                              SegueIOError, BusyError, ForkedError)}
+
+for _cls in (SegueError, InvalidArgumentTypeError, *_CLASSES.values()):
+    _cls.__module__ = "segue"   # tracebacks name them as users import them
+del _cls
+
+
+def error_class(code: int) -> Type[SegueError]:
+    """The exception class of a ``segue_code`` value: plain `SegueError` for INTERNAL and for codes
+    this package does not know (a later library's), as segue.h asks."""
+    return _CLASSES.get(code, SegueError)
 
 
 _P = ctypes.c_void_p
@@ -38,6 +164,7 @@ _PROTOTYPES = {
     "segue_version": (_STR, []),
     "segue_error_message": (_STR, [_P]),
     "segue_error_free": (None, [_P]),
+    "segue_error_code": (_I, [_P]),
     "segue_context_create_cached": (_P, [_STR, _STR, _ERR]),
     "segue_context_device_name": (_STR, [_P]),
     "segue_context_destroy": (None, [_P]),
@@ -70,12 +197,12 @@ _PROTOTYPES = {
 }
 
 _lock = threading.Lock()
-_library = None
-_context = None      # (pid, handle): a context is not carried across fork()
-_device_name = None
+_library: Optional[ctypes.CDLL] = None
+_context: Optional[Tuple[int, int]] = None      # (pid, handle): a context is not carried across fork()
+_device_name: Optional[str] = None
 
 
-def _after_fork_in_child():
+def _after_fork_in_child() -> None:
     """A fork()ed child gets a new module lock: another thread of the parent may have held the
     inherited one when the process forked, and no thread of the child would ever release it."""
     global _lock
@@ -86,7 +213,7 @@ if hasattr(os, "register_at_fork"):   # POSIX; Windows has no fork()
     os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
-def name_text(value, what):
+def name_text(value: object, what: str) -> str:
     """`value` checked as a name Segue reads as a C string: TypeError unless it is a `str` (bytes
     would otherwise read as "b'fade'", None as "None"), ValueError when it holds a NUL character
     (C would cut it there)."""
@@ -97,7 +224,7 @@ def name_text(value, what):
     return value
 
 
-def path_text(value, what):
+def path_text(value: object, what: str) -> str:
     """`value` checked as a name or a path (`str` or `os.PathLike` giving `str`), as `name_text`
     checks names; returns the text."""
     if isinstance(value, os.PathLike):
@@ -110,7 +237,7 @@ def path_text(value, what):
     return name_text(value, what)
 
 
-def _load():
+def _load() -> ctypes.CDLL:
     """Opens the library the environment or the system names; raises SegueError when none loads."""
     path = os.environ.get("SEGUE_LIBRARY")
     if path:
@@ -118,7 +245,7 @@ def _load():
             return ctypes.CDLL(path)
         except OSError as e:
             raise SegueError("SEGUE_LIBRARY=%s could not be loaded: %s" % (path, e)) from None
-    candidates = [ctypes.util.find_library("segue"), "libsegue.so"]
+    candidates = ["libsegue.so.0", ctypes.util.find_library("segue"), "libsegue.so"]   # the SONAME first
     for name in candidates:
         if not name:
             continue
@@ -129,7 +256,7 @@ def _load():
     raise SegueError(NOT_FOUND)
 
 
-def _loaded_path(lib):
+def _loaded_path(lib: ctypes.CDLL) -> str:
     """The file `lib` was loaded from, as the dynamic linker records it (so a name it searched
     for reads as the path it found); the name it was opened with where that is unknown."""
     try:
@@ -146,11 +273,24 @@ def _loaded_path(lib):
             return os.fsdecode(link_map.contents.l_name)
     except (AttributeError, OSError, ValueError):   # no dlinfo (not glibc)
         pass
-    return lib._name
+    return str(lib._name)
 
 
-def library():
-    """The loaded library with its prototypes set (loaded on the first call)."""
+def _check_version(lib: ctypes.CDLL) -> None:
+    """Raises SegueError unless `lib`'s major version (segue_version()) is this package's: the C
+    API and ABI hold within a major version only, and another one's would be called wrongly."""
+    found = text(lib.segue_version())
+    major_text = found.split(".", 1)[0]
+    if major_text.isdigit() and int(major_text) == MAJOR:
+        return
+    raise SegueError("the loaded library %s is Segue %s; this segue package (%s) needs Segue %d.x: install "
+                     "Segue %d.x or set SEGUE_LIBRARY to its libsegue.so"
+                     % (_loaded_path(lib), found or "(no version)", __version__, MAJOR, MAJOR))
+
+
+def library() -> ctypes.CDLL:
+    """The loaded library with its prototypes set (loaded on the first call); raises SegueError
+    when none is found, when it lacks a function or when its major version is not this package's."""
     global _library
     if _library is not None:
         return _library
@@ -168,30 +308,35 @@ def library():
                                      % (_loaded_path(lib), name)) from None
                 function.restype = restype
                 function.argtypes = argtypes
+            _check_version(lib)
             _library = lib
     return _library
 
 
-def text(value):
+def text(value: Optional[bytes]) -> str:
     """A C string from the library as Python text ('' for NULL)."""
     return value.decode("utf-8", "replace") if value else ""
 
 
-def call(function, *args):
+def call(function: Any, *args: Any) -> Any:
     """Calls a library function whose last argument is `segue_error **`; returns its result, or
-    raises SegueError with the library's message when it fails (NULL or -1)."""
+    raises the `SegueError` subclass of the error's code (see `error_class`) with the library's
+    message when it fails (NULL or -1)."""
     error = ctypes.c_void_p()
     result = function(*args, ctypes.byref(error))
     if result is None or (function.restype is _I and result == -1):
         lib = library()
-        message = text(lib.segue_error_message(error)) if error else ""
         if error:
+            message = text(lib.segue_error_message(error))
+            code = lib.segue_error_code(error)
             lib.segue_error_free(error)
-        raise SegueError(message or "%s failed" % function.__name__)
+        else:
+            message, code = "", ErrorCode.INTERNAL
+        raise error_class(code)(message or "%s failed" % function.__name__)
     return result
 
 
-def _cache_directory():
+def _cache_directory() -> str:
     """Where compiled shaders are kept between runs, as the CLI keeps them."""
     directory = os.environ.get("SEGUE_CACHE_DIR")
     if directory:
@@ -200,9 +345,10 @@ def _cache_directory():
     return os.path.join(base, "segue", "spirv")
 
 
-def context():
+def context() -> int:
     """The process's GPU context, opened on the first call (the preferred device, or the one the
-    ``SEGUE_DEVICE`` environment variable names as ``segue --device`` takes it)."""
+    ``SEGUE_DEVICE`` environment variable names as ``segue --device`` takes it); raises
+    NoDeviceError when there is no such device."""
     global _context, _device_name
     pid = os.getpid()
     current = _context
@@ -212,19 +358,32 @@ def context():
     with _lock:
         if _context is None or _context[0] != pid:
             device = os.environ.get("SEGUE_DEVICE") or None
-            handle = call(lib.segue_context_create_cached,
-                          device.encode() if device else None, _cache_directory().encode())
+            handle = int(call(lib.segue_context_create_cached,
+                              device.encode() if device else None, _cache_directory().encode()))
             _device_name = text(lib.segue_context_device_name(handle))
             _context = (pid, handle)
         return _context[1]
 
 
-def device_name():
-    """The name of the GPU device renders run on (opens the context)."""
+def forget_context(handle: int) -> None:
+    """Drops the process's context when it is `handle` (after a lost device: the C context can
+    never render again), so the next `context()` opens a new one; objects holding it keep their
+    reference until they make new handles."""
+    global _context
+    lib = library()
+    with _lock:
+        if _context is not None and _context[0] == os.getpid() and _context[1] == handle:
+            _context = None
+            lib.segue_context_destroy(handle)
+
+
+def device_name() -> str:
+    """The name of the GPU device renders run on, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" (opens
+    the context: raises NoDeviceError when there is none)."""
     context()
-    return _device_name
+    return _device_name or ""
 
 
-def version():
-    """libsegue's version, e.g. '0.1.0'."""
+def version() -> str:
+    """libsegue's version, e.g. '0.1.0' (loads the library)."""
     return text(library().segue_version())

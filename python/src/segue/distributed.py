@@ -17,6 +17,8 @@ workers see it); it succeeds when OUT is then there and not empty.
 
 Needs ``pip install './python[distributed]'``; importing `segue` does not.
 """
+from __future__ import annotations
+
 import argparse
 import json
 import os
@@ -24,15 +26,19 @@ import subprocess
 import sys
 import time
 import uuid
+from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Union
 
-from ._library import SegueError, name_text, path_text
+from ._library import InvalidArgumentError, InvalidArgumentTypeError, SegueError, name_text, path_text
+
+#: A path as these functions take it.
+PathText = Union[str, os.PathLike[str]]
 
 __all__ = ["run", "job_count", "job_command", "join_command", "main"]
 
 MISSING = "segue.distributed needs Dask's distributed package: pip install './python[distributed]'"
 
 
-def _read_plan(plan):
+def _read_plan(plan: PathText) -> Dict[str, Any]:
     """The plan file `plan` as JSON, checked to have a top-level ``jobs`` array; raises SegueError
     when the file cannot be read or is not a plan."""
     plan = path_text(plan, "the plan")
@@ -46,16 +52,17 @@ def _read_plan(plan):
     jobs = document.get("jobs") if isinstance(document, dict) else None
     if not isinstance(jobs, list):
         raise SegueError("%s is not a plan (no \"jobs\" array); write one with segue concat --plan" % plan)
-    return document
+    plan_document: Dict[str, Any] = document
+    return plan_document
 
 
-def job_count(plan):
+def job_count(plan: PathText) -> int:
     """The number of jobs in the plan file `plan` (its top-level ``jobs`` array); raises
     SegueError when the file cannot be read or is not a plan."""
     return len(_read_plan(plan)["jobs"])
 
 
-def _work_directory(plan, document, work_dir=None):
+def _work_directory(plan: PathText, document: Dict[str, Any], work_dir: Optional[PathText] = None) -> str:
     """Where the jobs of the plan file `plan` (read as `document`) write their pieces, as
     ``segue concat --job`` decides: `work_dir`, else the plan's ``workDirectory``, else the plan's
     own directory; absolute."""
@@ -67,7 +74,8 @@ def _work_directory(plan, document, work_dir=None):
     return os.path.dirname(os.path.abspath(path_text(plan, "the plan")))
 
 
-def job_command(plan, index, work_dir=None, segue="segue"):
+def job_command(plan: PathText, index: int, work_dir: Optional[PathText] = None,
+                segue: PathText = "segue") -> List[str]:
     """The command line of job `index`: ``segue concat --job PLAN N [--work-dir DIR]``."""
     command = [path_text(segue, "the segue command"), "concat", "--job", path_text(plan, "the plan"), str(index)]
     if work_dir is not None:
@@ -75,7 +83,8 @@ def job_command(plan, index, work_dir=None, segue="segue"):
     return command
 
 
-def join_command(plan, output, work_dir=None, segue="segue"):
+def join_command(plan: PathText, output: PathText, work_dir: Optional[PathText] = None,
+                 segue: PathText = "segue") -> List[str]:
     """The command line of the join: ``segue concat --join PLAN -o OUT [--work-dir DIR]``."""
     command = [path_text(segue, "the segue command"), "concat", "--join", path_text(plan, "the plan"),
                "-o", path_text(output, "the output")]
@@ -84,7 +93,7 @@ def join_command(plan, output, work_dir=None, segue="segue"):
     return command
 
 
-def _check_job_files(document, index, directory):
+def _check_job_files(document: Dict[str, Any], index: int, directory: str) -> None:
     """Raises SegueError unless job `index` left its piece and its record in `directory`: a job
     that exits 0 without them (a `segue` that is not Segue's CLI, a work directory the workers do
     not share) would otherwise pass for done, and the film would never be made."""
@@ -100,7 +109,7 @@ def _check_job_files(document, index, directory):
                              "with the workers?)" % (index, field, path))
 
 
-def failure_message(stderr, returncode):
+def failure_message(stderr: Optional[str], returncode: Optional[int]) -> str:
     """What a failed `segue` run said: its ``error: …`` lines without the prefix, else its last
     line of stderr, else its exit status."""
     lines = [line.strip() for line in (stderr or "").splitlines() if line.strip()]
@@ -114,7 +123,7 @@ def failure_message(stderr, returncode):
     return "exit status %s" % returncode
 
 
-def _explain(exception, where="on the worker"):
+def _explain(exception: BaseException, where: str = "on the worker") -> str:
     """A task's exception as one line: Segue's message for a failed subprocess."""
     if isinstance(exception, subprocess.CalledProcessError):
         return failure_message(exception.stderr, exception.returncode)
@@ -125,15 +134,16 @@ def _explain(exception, where="on the worker"):
     return "%s: %s" % (type(exception).__name__, text) if text else type(exception).__name__
 
 
-def _submit(client, command, key, retries):
+def _submit(client: Any, command: List[str], key: str, retries: int) -> Any:
     """One task that runs `command` on a worker; it raises CalledProcessError (with stderr) on a
     non-zero exit, so Dask retries it."""
     return client.submit(subprocess.run, command, capture_output=True, text=True, check=True,
                          stdin=subprocess.DEVNULL, key=key, retries=retries, pure=False)
 
 
-def run(plan, output, client=None, scheduler=None, work_dir=None, retries=2, segue="segue",
-        join="local", progress=None, timeout=30):
+def run(plan: PathText, output: PathText, client: Any = None, scheduler: Optional[str] = None,
+        work_dir: Optional[PathText] = None, retries: int = 2, segue: PathText = "segue", join: str = "local",
+        progress: Optional[Callable[[int, int, int], object]] = None, timeout: float = 30) -> str:
     """Runs every job of the plan file `plan` on a Dask cluster, then joins the pieces into
     `output`; returns `output`.
 
@@ -148,12 +158,16 @@ def run(plan, output, client=None, scheduler=None, work_dir=None, retries=2, seg
     its retries (the remaining jobs are cancelled and no output is written), when a job exits 0
     without leaving its piece and record in the work directory, or when the join fails or leaves
     no `output` (or an empty one). Raises TypeError for a path that is not a str or an
-    os.PathLike, ValueError for one holding a NUL character.
+    os.PathLike, ValueError for one holding a NUL character, InvalidArgumentError (a ValueError
+    and a SegueError) for a `join` other than those two or a negative `retries`,
+    InvalidArgumentTypeError (a TypeError and a SegueError) for `retries` that is not an int.
     """
     if join not in ("local", "worker"):
-        raise SegueError("join must be \"local\" or \"worker\", not %r" % (join,))
-    if not isinstance(retries, int) or isinstance(retries, bool) or retries < 0:
-        raise SegueError("retries must be a whole number ≥ 0, not %r" % (retries,))
+        raise InvalidArgumentError("join must be \"local\" or \"worker\", not %r" % (join,))
+    if not isinstance(retries, int) or isinstance(retries, bool):
+        raise InvalidArgumentTypeError("retries must be a whole number ≥ 0, not %r" % (retries,))
+    if retries < 0:
+        raise InvalidArgumentError("retries must be a whole number ≥ 0, not %r" % (retries,))
     plan = os.path.abspath(path_text(plan, "the plan"))
     output = os.path.abspath(path_text(output, "the output"))
     if work_dir is not None:
@@ -164,9 +178,10 @@ def run(plan, output, client=None, scheduler=None, work_dir=None, retries=2, seg
     document = _read_plan(plan)
     pieces = _work_directory(plan, document, work_dir)
     try:
-        import distributed
+        import distributed as imported
     except ImportError:
         raise SegueError(MISSING) from None
+    distributed: Any = imported   # Dask's own hints are partial
     owned = client is None
     if owned:
         if not scheduler:
@@ -209,25 +224,28 @@ def run(plan, output, client=None, scheduler=None, work_dir=None, retries=2, seg
             client.close()
 
 
-def _size_on_worker(client, join, output):
+def _size_on_worker(client: Any, join: Any, output: str) -> Optional[int]:
     """The size of `output` as the workers see it (None when it is missing), asked of the worker
     that ran the `join` task where it still can be (OUT may be on its own disk)."""
     holders = list(client.who_has([join]).get(join.key) or ())
     check = client.submit(os.stat, output, key="segue-join-check-" + uuid.uuid4().hex[:8], pure=False,
                           workers=holders or None, allow_other_workers=True)
     try:
-        return check.result().st_size
+        size: int = check.result().st_size
+        return size
     except OSError:
         return None
 
 
-def _run_jobs(distributed, client, plan, document, pieces, work_dir, retries, segue, progress):
+def _run_jobs(distributed: Any, client: Any, plan: str, document: Dict[str, Any], pieces: str,
+              work_dir: Optional[str], retries: int, segue: str,
+              progress: Optional[Callable[[int, int, int], object]]) -> None:
     """Submits every job, waits for them in the order they finish and reports each, once its piece
     and record are in `pieces`; on the first job that fails for good, cancels the rest and
     raises."""
     total = len(document["jobs"])
     run_id = uuid.uuid4().hex[:8]
-    futures = {}
+    futures: Dict[str, Any] = {}
     for index in range(total):
         future = _submit(client, job_command(plan, index, work_dir, segue),
                          "segue-job-%d-%s" % (index, run_id), retries)
@@ -260,12 +278,12 @@ def _run_jobs(distributed, client, plan, document, pieces, work_dir, retries, se
 class _Progress:
     """Progress on a stream: a line per finished job, or one live line on a terminal."""
 
-    def __init__(self, stream):
+    def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.live = stream.isatty()
         self.start = time.monotonic()
 
-    def __call__(self, done, total, job):
+    def __call__(self, done: int, total: int, job: int) -> None:
         elapsed = time.monotonic() - self.start
         if self.live:
             self.stream.write("\rjobs: %d of %d done (%.1f s)" % (done, total, elapsed))
@@ -276,7 +294,7 @@ class _Progress:
         self.stream.flush()
 
 
-def _parser():
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m segue.distributed",
         description="Runs the jobs of a `segue concat --plan` plan on a Dask cluster, then joins the pieces. "
@@ -297,7 +315,7 @@ def _parser():
     return parser
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> int:
     """The command line: returns the exit status (0, or 1 after printing `error: …`)."""
     args = _parser().parse_args(argv)
     if args.retries < 0:

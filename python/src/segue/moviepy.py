@@ -11,32 +11,37 @@ the span began, the effect's duration set to the span) and the sound an equal-po
 (the outgoing clip's gain cos(p·π/2), the incoming one's sin(p·π/2)). Every clip must have the
 first clip's size (resize with ``clip.resized``); masks are not carried (frames are opaque).
 """
+from __future__ import annotations
+
 import math
+import os
+from typing import Any, Dict, Iterable, List, Optional, Union
 
 import numpy as np
 
 try:
-    from moviepy import CompositeAudioClip, VideoClip
+    from moviepy import CompositeAudioClip, VideoClip  # type: ignore[import-untyped]
 except ImportError as e:  # MoviePy missing, or MoviePy 1 (whose names live in moviepy.editor)
     raise ImportError("segue.moviepy needs MoviePy 2: pip install 'moviepy>=2,<3' (%s)" % e) from e
 
-from ._library import SegueError, name_text, path_text
-from ._render import Transition
+from ._library import InvalidArgumentError, InvalidArgumentTypeError, name_text, path_text
+from ._render import Frame, ParamValue, Transition, _real
 
 __all__ = ["transition", "concatenate"]
 
 
-def _rgb(frame):
+def _rgb(frame: Any) -> Frame:
     """A MoviePy frame as an (h, w, 3) uint8 array."""
-    frame = np.asarray(frame)
-    if frame.dtype != np.uint8:
-        frame = np.clip(np.rint(frame), 0, 255).astype(np.uint8)
-    if frame.ndim == 2:
-        frame = np.repeat(frame[:, :, None], 3, axis=2)
-    return frame[:, :, :3]
+    array = np.asarray(frame)
+    if array.dtype != np.uint8:
+        array = np.clip(np.rint(array), 0, 255).astype(np.uint8)
+    if array.ndim == 2:
+        array = np.repeat(array[:, :, None], 3, axis=2)
+    rgb: Frame = array[:, :, :3]
+    return rgb
 
 
-def _gain(local, duration, fade_in, fade_out):
+def _gain(local: Any, duration: float, fade_in: float, fade_out: float) -> np.ndarray:
     """A clip's gain at local times `local` (scalar or array): sin in over `fade_in` seconds,
     cos out over the last `fade_out` seconds."""
     t = np.asarray(local, dtype=np.float64)
@@ -48,14 +53,14 @@ def _gain(local, duration, fade_in, fade_out):
     return gain
 
 
-def _faded(audio, duration, fade_in, fade_out):
+def _faded(audio: Any, duration: float, fade_in: float, fade_out: float) -> Any:
     """`audio` cut to `duration` with the crossfade gains applied."""
     if audio.duration is None or audio.duration > duration:
         audio = audio.with_duration(duration)
     if fade_in <= 0 and fade_out <= 0:
         return audio
 
-    def apply(get_frame, t):
+    def apply(get_frame: Any, t: Any) -> Any:
         sound = np.asarray(get_frame(t), dtype=np.float64)
         gain = _gain(t, duration, fade_in, fade_out)
         return sound * (gain[:, None] if gain.ndim == 1 and sound.ndim == 2 else gain)
@@ -63,14 +68,15 @@ def _faded(audio, duration, fade_in, fade_out):
     return audio.transform(apply)
 
 
-def _transitions(cuts, effect, duration, params):
+def _transitions(cuts: int, effect: Union[str, Transition, None], duration: float,
+                 params: Dict[str, ParamValue]) -> List[Optional[Transition]]:
     """One Transition per cut (None for hard cuts), its duration set to the cut's."""
-    if duration == 0:
+    if duration == 0 or effect is None:
         return [None] * cuts
     if isinstance(effect, Transition) and params:
-        raise SegueError("give the parameters to segue.Transition(...) when passing a Transition (got %s)"
-                         % ", ".join(sorted(params)))
-    made = []
+        raise InvalidArgumentTypeError("give the parameters to segue.Transition(...) when passing a Transition "
+                                       "(got %s)" % ", ".join(sorted(params)))
+    made: List[Transition] = []
     for _ in range(cuts):
         if isinstance(effect, Transition):
             made.append(effect)      # the caller's object, used for every cut
@@ -78,15 +84,21 @@ def _transitions(cuts, effect, duration, params):
         made.append(Transition(effect, **params))
     for t in made:
         t.duration = duration
-    return made
+    return list(made)
 
 
-def concatenate(clips, transition="fade", duration=1, **params):
+def concatenate(clips: Iterable[VideoClip], transition: Union[str, os.PathLike[str], Transition, None] = "fade",
+                duration: float = 1, **params: ParamValue) -> VideoClip:
     """The clips one after another with `transition` (an effect name or file, a
     `segue.Transition`, or None for hard cuts) of `duration` seconds at every cut; `params` go to
     the effect. Returns a MoviePy VideoClip with the crossfaded sound of the clips that have some,
-    at the highest frame rate among them. Raises TypeError for a `transition` that is none of
-    these or a parameter name that is not a str, ValueError for one holding a NUL character."""
+    at the highest frame rate among them.
+
+    Raises TypeError for a `transition` that is none of these or a parameter name that is not a
+    str, ValueError for one holding a NUL character, InvalidArgumentError (a ValueError and a
+    SegueError) for no clips, a negative or non-finite duration, clips of different sizes, a
+    clip without a duration or one shorter than its transitions, and what `segue.Transition`
+    raises for the effect and its parameters."""
     # Checked here, not only where a Transition is made: with one clip or a duration of 0 none is.
     if transition is not None and not isinstance(transition, Transition):
         try:
@@ -98,46 +110,47 @@ def concatenate(clips, transition="fade", duration=1, **params):
         name_text(name, "a parameter name")
     clips = list(clips)
     if not clips:
-        raise SegueError("concatenate needs at least one clip")
-    duration = float(duration)
+        raise InvalidArgumentError("concatenate needs at least one clip")
+    duration = _real(duration, "the transition's duration")
     if not math.isfinite(duration) or duration < 0:
-        raise SegueError("the transition's duration must be a finite number of seconds ≥ 0, got %r" % duration)
+        raise InvalidArgumentError("the transition's duration must be a finite number of seconds ≥ 0, got %r" % duration)
     size = tuple(clips[0].size)
     lengths = []
     for k, clip in enumerate(clips):
         if clip.duration is None:
-            raise SegueError("clip %d has no duration (set one with with_duration)" % (k + 1))
+            raise InvalidArgumentError("clip %d has no duration (set one with with_duration)" % (k + 1))
         if tuple(clip.size) != size:
-            raise SegueError("clip %d is %dx%d, clip 1 is %dx%d: resize it first (clip.resized((%d, %d)))"
-                             % (k + 1, clip.size[0], clip.size[1], size[0], size[1], size[0], size[1]))
+            raise InvalidArgumentError("clip %d is %dx%d, clip 1 is %dx%d: resize it first (clip.resized((%d, %d)))"
+                                       % (k + 1, clip.size[0], clip.size[1], size[0], size[1], size[0], size[1]))
         lengths.append(float(clip.duration))
     cut = duration if len(clips) > 1 and transition is not None else 0.0
     for k, length in enumerate(lengths):
         needed = cut * ((k > 0) + (k < len(clips) - 1))
         if length < needed:
-            raise SegueError("clip %d (%g s) is shorter than its transitions together (%g s)" % (k + 1, length, needed))
+            raise InvalidArgumentError("clip %d (%g s) is shorter than its transitions together (%g s)" % (k + 1, length, needed))
     starts = [0.0]
     for k in range(1, len(clips)):
         starts.append(starts[-1] + lengths[k - 1] - cut)
     total = starts[-1] + lengths[-1]
     effects = _transitions(len(clips) - 1, transition, cut, params)
 
-    def frame_at(t):
+    def frame_at(t: float) -> Frame:
         k = 0
         while k + 1 < len(clips) and starts[k + 1] <= t:
             k += 1
-        if k > 0 and effects[k - 1] is not None and t < starts[k] + cut:
+        effect = effects[k - 1] if k > 0 else None
+        if effect is not None and t < starts[k] + cut:
             since = t - starts[k]
             a = _rgb(clips[k - 1].get_frame(min(t - starts[k - 1], lengths[k - 1])))
             b = _rgb(clips[k].get_frame(max(since, 0.0)))
-            return effects[k - 1].render(a, b, since / cut, time=since)
+            return effect.render(a, b, since / cut, time=since)
         return _rgb(clips[k].get_frame(min(max(t - starts[k], 0.0), lengths[k])))
 
     video = VideoClip(frame_function=frame_at, duration=total)
     rates = [c.fps for c in clips if getattr(c, "fps", None)]
     if rates:
         video = video.with_fps(max(rates))
-    sounds = []
+    sounds: List[Any] = []
     for k, clip in enumerate(clips):
         if clip.audio is None:
             continue
@@ -149,7 +162,8 @@ def concatenate(clips, transition="fade", duration=1, **params):
     return video
 
 
-def transition(clip_a, clip_b, effect, duration, **params):
+def transition(clip_a: VideoClip, clip_b: VideoClip, effect: Union[str, os.PathLike[str], Transition],
+               duration: float, **params: ParamValue) -> VideoClip:
     """`clip_a` then `clip_b`, joined by `effect` over the last `duration` seconds of `clip_a`
     and the first of `clip_b` (the result lasts a + b − duration seconds); see `concatenate`."""
     return concatenate([clip_a, clip_b], effect, duration, **params)
