@@ -1,6 +1,7 @@
 """Loading libsegue.so with ctypes, its function prototypes, errors, and the shared GPU context.
 
-The library is found, on first use (never at import), through the ``SEGUE_LIBRARY`` environment
+The library is found, on first use (never at import): the one a wheel carries inside the package
+(``segue/libsegue.so.0``, scripts/wheel.py), else through the ``SEGUE_LIBRARY`` environment
 variable (a path), then the system's library path (``libsegue.so.0``, its SONAME, then
 ``ctypes.util.find_library("segue")``, then a plain ``libsegue.so`` as the dynamic linker searches
 it), and refused unless its major version is this package's. One context is opened per process,
@@ -237,8 +238,17 @@ def path_text(value: object, what: str) -> str:
     return name_text(value, what)
 
 
+BUNDLED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libsegue.so.0")
+
+
 def _load() -> ctypes.CDLL:
-    """Opens the library the environment or the system names; raises SegueError when none loads."""
+    """Opens the library the wheel carries (segue/libsegue.so.0), else the one SEGUE_LIBRARY
+    names, else the system's; raises SegueError when none loads."""
+    if os.path.isfile(BUNDLED):
+        try:
+            return ctypes.CDLL(BUNDLED)
+        except OSError as e:
+            raise SegueError("the libsegue inside this package (%s) could not be loaded: %s" % (BUNDLED, e)) from None
     path = os.environ.get("SEGUE_LIBRARY")
     if path:
         try:
