@@ -31,7 +31,7 @@ let package = Package(
         // MARK: - Back ends
         .target(name: "SegueVulkan", dependencies: ["SegueCore", "CSegueVulkan"]),
         .target(name: "SegueMedia", dependencies: ["SegueCore", "CSeguePNG", "CSegueJPEG"]),
-        .target(name: "SegueWindow", dependencies: ["SegueCore", "SegueAnimation", "CSegueSDL"]),
+        .target(name: "SegueWindow", dependencies: ["SegueMath", "CSegueSDL"]),
 
         // MARK: - Capability modules (each a whole feature; nothing process-wide)
         .target(name: "SegueRender", dependencies: ["SegueCore", "SegueShaders", "SegueVulkan", "SegueMedia"]),
