@@ -42,7 +42,7 @@ struct Frei0rInstallCommand: ParsableCommand {
     func run() throws {
         let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         let installer = Frei0rInstaller(directory: dir ?? Frei0rInstaller.defaultDirectory(home: home), kdenliveDirectory: kdenlive,
-                                        library: library ?? Self.beside(["../lib/libsegue.so.0", "libSegueC.so"]),
+                                        library: library ?? Self.beside(["../lib/libsegue.so.0", "../lib/\(Self.multiarch)/libsegue.so.0", "libSegueC.so"]),
                                         template: template ?? Self.beside(["../lib/segue/segue-frei0r.so", "segue-frei0r.so"]), files: files,
                                         compiler: { [deviceOptions] in try deviceOptions.context() }, cancellation: InterruptHandler.cancellation)
         let plugins = try installer.install()
@@ -52,6 +52,15 @@ struct Frei0rInstallCommand: ParsableCommand {
             print("  \(plugin.name): MLT \(plugin.mltService), GStreamer \(plugin.gstreamerElement)")
         }
         if let kdenlive { print("\(kdenlive): Kdenlive descriptions in transitions/ and effects/") }
+    }
+
+    /// Debian's multiarch directory under /usr/lib, where the .deb installs libsegue.
+    static var multiarch: String {
+        #if arch(arm64)
+        "aarch64-linux-gnu"
+        #else
+        "x86_64-linux-gnu"
+        #endif
     }
 
     /// This executable.
