@@ -25,9 +25,12 @@ final class EffectHandle: ForkBound {
     let use = UseLock()
     /// Seconds: a shader's progress is time / duration.
     var duration: Double
+    /// Whether it is a stitchable fill, which may render without an input.
+    let isFill: Bool
 
     /// The effect `name` on `context`.
     init(_ name: String, context: GPUContext) throws {
+        isFill = ImageEffectRequest(effect: name).isFill
         switch try EffectLookup.image(name) {
         case let .shader(resolved):
             frames = .shader(TransitionFrames(resolved, context: context, setter: "segue_effect_set_param"))
@@ -107,11 +110,19 @@ public func segue_effect_render(_ effect: OpaquePointer?, _ input: UnsafePointer
                                 _ error: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     catchingErrors(error, failure: -1) {
         let handle = try object(effect, "effect", as: EffectHandle.self)
-        guard let input else { throw CAPIError("in is NULL") }
+        guard input != nil || handle.isFill else { throw CAPIError("in is NULL (only a fill draws without an input)") }
         guard let out else { throw CAPIError("out is NULL") }
         let layout = try FrameLayout(width: width, height: height, stride: stride)
         try checkProgress(nil, time: time)
-        try handle.use.exclusive("effect") { try handle.render(input, layout: layout, time: time, out: out) }
+        try handle.use.exclusive("effect") {
+            guard let input else {
+                // A fill drawn alone: over transparent pixels.
+                let clear = [UInt8](repeating: 0, count: Int(stride) * Int(height))
+                try clear.withUnsafeBufferPointer { try handle.render($0.baseAddress!, layout: layout, time: time, out: out) }
+                return
+            }
+            try handle.render(input, layout: layout, time: time, out: out)
+        }
         return 0
     }
 }

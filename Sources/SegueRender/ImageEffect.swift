@@ -33,6 +33,13 @@ public struct ImageEffectRequest: Sendable {
         self.textures = textures
     }
 
+    /// Whether the effect is a stitchable fill (`half4 f(float2 position, …)`), which draws
+    /// without an image (over a transparent one of the size wanted).
+    public var isFill: Bool {
+        guard EffectCatalog.stitchablePath(effect) != nil else { return false }
+        return (try? EffectCatalog.stitchableFunction(effect))?.kind == .fill
+    }
+
     /// The effect with its resolved argument values and loaded textures.
     /// - Parameter scale: pixels per point given to loaded texture images.
     /// - Throws: `EffectLookupError`, `StitchableConfigurationError` (unknown argument),

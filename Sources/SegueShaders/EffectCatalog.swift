@@ -134,6 +134,9 @@ public enum EffectCatalog {
     public static func load(path: String, function: String?) throws(EffectLookupError) -> Effect {
         let f = try stitchableFunction(path, function: function)
         do {
+            // A fill has no screens to transition between: it is an effect that draws alone or
+            // over an image.
+            if f.kind == .fill { return try f.imageEffect(source: .file(path)) }
             return try f.effect(source: .file(path))
         } catch {
             throw .stitchable(path: path, message: error.message)

@@ -15,8 +15,11 @@ struct EffectCommand: ParsableCommand {
         time / duration. With --time, -o is an image; with --duration, a directory, '-' or a video.
         """)
 
-    @Option(help: "The image (PNG or JPEG).")
-    var input: String
+    @Option(help: "The image (PNG or JPEG); a fill is drawn over it.")
+    var input: String?
+
+    @Option(help: ArgumentHelp("The size of a fill drawn without --input, in pixels.", valueName: "WxH"))
+    var size: String?
 
     @Option(name: .shortAndLong, help: "file.metal[:NAME], a .glsl effect file, or a built-in effect name.")
     var effect: String
@@ -47,6 +50,11 @@ struct EffectCommand: ParsableCommand {
 
     func validate() throws {
         guard (time == nil) != (duration == nil) else { throw ValidationError("give exactly one of --time (an image) or --duration (an animation)") }
+        guard (input == nil) != (size == nil) else {
+            throw ValidationError(input == nil ? "give the image with --input (or, for a fill, its size with --size WxH)"
+                                               : "--size is the size of a fill drawn alone; with --input the fill takes the image's size")
+        }
+        if let size { _ = try InputOptions.parseSize(size) }
         try encoder.validate(output: output)
         if let time { guard time.isFinite, time >= 0 else { throw ValidationError("--time must be a finite number of seconds ≥ 0, got \(time)") } }
         if let duration { guard duration.isFinite, duration > 0 else { throw ValidationError("--duration must be a positive number of seconds, got \(duration)") } }
@@ -63,10 +71,20 @@ struct EffectCommand: ParsableCommand {
                 return (name: name, path: path)
             })
         let destination: RenderOutput? = duration == nil ? nil : try RenderOutput(path: output)
-        let files = [OutputGuard.Input("the input image", input)] + request.inputFiles
+        let files = (input.map { [OutputGuard.Input("the input image", $0)] } ?? []) + request.inputFiles
         try destination.map { try $0.check(against: files) } ?? OutputGuard.check(output: output, inputs: files)
         let resolved = try request.resolve(scale: scale)
-        let image = try ImageFile.read(path: input, scale: scale)
+        let image: Image
+        if let input {
+            image = try ImageFile.read(path: input, scale: scale)
+        } else {
+            // A fill drawn alone: over a transparent image of the size asked for.
+            guard request.isFill else {
+                throw ValidationError("'\(effect)' is not a fill: give the image to apply it to with --input")
+            }
+            let (w, h) = try InputOptions.parseSize(size ?? "")
+            image = Image(width: w, height: h, scale: scale, fill: .clear)
+        }
         let renderer = try ImageEffectRenderer(resolved, input: image, context: deviceOptions.context(), framesInFlight: duration == nil ? 1 : 3)
         guard let duration, let destination else {
             try ImageFile.write(try renderer.frame(time: time!), to: output, cancellation: InterruptHandler.cancellation)

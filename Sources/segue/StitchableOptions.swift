@@ -89,7 +89,8 @@ struct StitchableOptions: ParsableArguments {
 func stitchableInfoLines(_ nameOrPath: String) throws -> [String] {
     let fn = try EffectCatalog.stitchableFunction(nameOrPath)
     let configuration = StitchableConfiguration()
-    let animated = try? fn.animatedArgument(configuration)
+    let fill = fn.kind == .fill
+    let animated = fill ? nil : try? fn.animatedArgument(configuration)
     var lines = ["  shader:   \(fn.kind.rawValue) function '\(fn.name)' (\(fn.file):\(fn.line))"]
     lines.append(fn.arguments.isEmpty ? "  arguments: none" : "  arguments:")
     for a in fn.arguments {
@@ -103,13 +104,18 @@ func stitchableInfoLines(_ nameOrPath: String) throws -> [String] {
         } else if fn.defaultAutomatic.contains(a.name) {
             role = "auto: \(a.type == .vec2 ? "the layer size in points" : "the layer's bounding rectangle") (or --arg \(a.name)=VALUE)"
         } else if fn.defaultImageAutomatic.contains(a.name) {
-            role = "--arg \(a.name)=VALUE (\(fallback!)); on one image: auto, the time in seconds"
+            role = fill ? "auto: the time in seconds (or --arg \(a.name)=VALUE)" : "--arg \(a.name)=VALUE (\(fallback!)); on one image: auto, the time in seconds"
         } else {
             role = "--arg \(a.name)=VALUE (\(fallback!)\(a.type == .float ? "; 'auto': the time in seconds" : ""))"
         }
         lines.append("    \(a.name): \(a.metalType)  — \(role)")
     }
     let spec = EffectCatalog.stitchablePath(nameOrPath).map { "\($0.path):\(fn.name)" } ?? fn.name
+    if fill {
+        lines.append("  alone:           segue effect --effect \(spec) --size WxH --time 0 -o out.png (or --duration D for frames or a video)")
+        lines.append("  over an image:   segue effect --input IMAGE --effect \(spec) --time 0 -o out.png (drawn over it, as SwiftUI's .overlay)")
+        return lines
+    }
     let suggestion = fn.suggestion
     if suggestion.animated != nil {
         lines.append("  as a transition: segue render --from A.png --to B.png --effect \(spec) \(suggestion.flags.joined(separator: " ")) -o out.mp4")

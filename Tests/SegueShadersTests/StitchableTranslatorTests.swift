@@ -131,9 +131,10 @@ struct StitchableTranslatorTests {
         #expect(line(3, of: module.glsl) == "    return vec * _v_input;")
     }
 
-    @Test("signatures that are none of the three kinds are explained")
+    @Test("signatures that are none of the four kinds are explained")
     func badSignatures() {
-        let f = translationError("\n[[ stitchable ]] half4 f(float2 position, float amount) { return half4(0); }")
+        // (`half4 f(float2 position, float amount)` is a fill now: SwiftUI's Shader as a ShapeStyle.)
+        let f = translationError("\n[[ stitchable ]] float3 f(float2 position, float amount) { return float3(0); }")
         #expect(f?.hasPrefix("user.metal:2: 'f': a stitchable function must be 'float2 f(float2 position, …)' (distortion)") == true)
         let g = translationError("[[ stitchable ]] float2 g(float2 position,\n  int count) { return position; }")
         #expect(g == "user.metal:2: unsupported stitchable argument type: 'int' of 'count' (arguments are float, half, float2–4, half2–4 or texture2d<half>)")

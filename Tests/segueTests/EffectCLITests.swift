@@ -261,3 +261,72 @@ extension EffectCLITests {
         #expect(refused.status == 1 && refused.stderr.contains("g.metal:1: cannot construct a float4 from (float3)"), "\(refused.stderr)")
     }
 }
+
+extension EffectCLITests {
+    static let fills = """
+    #include <metal_stdlib>
+    #include <SwiftUI/SwiftUI_Metal.h>
+    using namespace metal;
+    /// x across the shape in red, y down it in blue, green pulsing with the time.
+    [[ stitchable ]] half4 pulse(float2 position, float4 bounds, float iTime) {
+        return half4(half(position.x / bounds.z), half(0.5 + 0.5 * sin(iTime)), half(position.y / bounds.w), 1.0h);
+    }
+    /// Half-transparent red, premultiplied.
+    [[ stitchable ]] half4 veil(float2 position) { return half4(0.5h, 0.0h, 0.0h, 0.5h); }
+    """
+
+    /// What `pulse` gives at pixel (x, y) of a w×h image at time t, 0…255 (pixel centres, as SwiftUI's position).
+    private static func pulse(_ x: Int, _ y: Int, _ w: Int, _ h: Int, _ t: Double) -> (Double, Double, Double) {
+        ((Double(x) + 0.5) / Double(w) * 255, (0.5 + 0.5 * sin(t)) * 255, (Double(y) + 0.5) / Double(h) * 255)
+    }
+
+    @Test("a fill (half4 f(float2 position, …)) drawn alone with --size equals its formula at two times; iTime follows the time; frames over time; refusals")
+    func fillAlone() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.fills.write(toFile: dir + "/fills.metal", atomically: true, encoding: .utf8)
+        for t in [0.0, 1.25] {
+            let out = dir + "/pulse-\(t).png"
+            let r = try segue(["effect", "--effect", dir + "/fills.metal:pulse", "--size", "40x20", "--time", String(t), "-o", out])
+            #expect(r.status == 0, "\(r.stderr)")
+            let image = try ImageFile.read(path: out)
+            #expect(image.width == 40 && image.height == 20)
+            var worst = 0.0
+            for y in 0..<20 { for x in 0..<40 {
+                let (r, g, b) = Self.pulse(x, y, 40, 20, t), p = image[x, y]
+                worst = max(worst, abs(Double(p.r) - r), abs(Double(p.g) - g), abs(Double(p.b) - b), abs(Double(p.a) - 255))
+            } }
+            #expect(worst <= 2, "largest difference from the formula at t=\(t): \(worst)/255")
+        }
+        // Over time: frames 0…round(1·4) in a directory, the green following sin(t).
+        let frames = try segue(["effect", "--effect", dir + "/fills.metal:pulse", "--size", "8x4", "--duration", "1", "--fps", "4", "-o", dir + "/frames"])
+        #expect(frames.status == 0, "\(frames.stderr)")
+        #expect(listing(dir + "/frames").count == 5)
+        let last = try ImageFile.read(path: dir + "/frames/frame-00004.png")[3, 1]
+        #expect(abs(Double(last.g) - (0.5 + 0.5 * sin(1.0)) * 255) <= 2, "\(last)")
+        // Refusals: neither --input nor --size; both; --size for an effect that is not a fill.
+        for (args, message) in [([] as [String], "give the image with --input (or, for a fill, its size with --size WxH)"),
+                                (["--size", "8x4", "--input", dir + "/pulse-0.0.png"], "--size is the size of a fill drawn alone"),
+                                (["--size", "0x4"], "--size")] {
+            let r = try segue(["effect", "--effect", dir + "/fills.metal:pulse", "--time", "0", "-o", dir + "/x.png"] + args)
+            #expect(r.status == 1 && r.stderr.contains(message), "\(args): \(r.stderr)")
+        }
+        let notFill = try segue(["effect", "--effect", "fade", "--size", "8x4", "--time", "0", "-o", dir + "/x.png"])
+        #expect(notFill.status == 1 && notFill.stderr.contains("'fade' is not a fill"), "\(notFill.stderr)")
+        let info = try segue(["info", dir + "/fills.metal:pulse"])
+        #expect(info.stdoutText.contains("shader:   fill function 'pulse'") && info.stdoutText.contains("iTime: float  — auto: the time in seconds"), "\(info.stdoutText)")
+    }
+
+    @Test("a fill with --input is drawn over the image (premultiplied source-over, as SwiftUI's .overlay)")
+    func fillOverImage() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.fills.write(toFile: dir + "/fills.metal", atomically: true, encoding: .utf8)
+        try ImageFile.write(Image(width: 6, height: 3, fill: Pixel(0, 200, 100, 255)), to: dir + "/in.png")
+        let r = try segue(["effect", "--input", dir + "/in.png", "--effect", dir + "/fills.metal:veil", "--time", "0", "-o", dir + "/out.png"])
+        #expect(r.status == 0, "\(r.stderr)")
+        // 0.5 red over (0, 200, 100): (0.5·255 + 0, 0 + 200·0.5, 0 + 100·0.5), opaque.
+        let p = try ImageFile.read(path: dir + "/out.png")[2, 1]
+        #expect(abs(Int(p.r) - 128) <= 1 && abs(Int(p.g) - 100) <= 1 && abs(Int(p.b) - 50) <= 1 && p.a == 255, "\(p)")
+    }
+}

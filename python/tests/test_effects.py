@@ -68,3 +68,51 @@ def test_parameter_text_refuses_what_has_no_text_form():
 
 def test_version():
     assert segue.version() == "0.1.0"
+
+
+FILLS = """
+#include <metal_stdlib>
+#include <SwiftUI/SwiftUI_Metal.h>
+using namespace metal;
+[[ stitchable ]] half4 pulse(float2 position, float4 bounds, float time) {
+    return half4(half(position.x / bounds.z), half(0.5 + 0.5 * sin(time)), half(position.y / bounds.w), 1.0h);
+}
+"""
+
+
+def test_a_fill_renders_alone_with_size_and_follows_the_time(tmp_path):
+    path = tmp_path / "fills.metal"
+    path.write_text(FILLS)
+    fill = segue.Effect("%s:pulse" % path)
+    for t in (0.0, 2.0):
+        frame = fill.render(size=(24, 10), time=t)
+        assert frame.shape == (10, 24, 4) and frame.dtype == np.uint8
+        x = (np.arange(24) + 0.5) / 24 * 255
+        y = (np.arange(10) + 0.5) / 10 * 255
+        expected = np.zeros((10, 24, 4))
+        expected[..., 0] = x[None, :]
+        expected[..., 1] = (0.5 + 0.5 * np.sin(t)) * 255
+        expected[..., 2] = y[:, None]
+        expected[..., 3] = 255
+        assert np.abs(frame.astype(float) - expected).max() <= 2, t
+    # Drawn over an image: the fill is opaque here, so it covers it.
+    image = np.full((10, 24, 4), 77, np.uint8)
+    assert np.array_equal(fill.render(image, time=2.0), fill.render(size=(24, 10), time=2.0))
+
+
+def test_fill_sizes_are_checked_before_anything_is_allocated(tmp_path):
+    path = tmp_path / "fills.metal"
+    path.write_text(FILLS)
+    fill = segue.Effect("%s:pulse" % path)
+    with pytest.raises(TypeError):
+        fill.render()
+    with pytest.raises(TypeError):
+        fill.render(size=(24.0, 10))
+    for size in ((0, 10), (16385, 1), (10 ** 9, 10 ** 9)):
+        with pytest.raises(ValueError):
+            fill.render(size=size)
+    with pytest.raises(ValueError):
+        fill.render(np.zeros((4, 4, 4), np.uint8), size=(4, 4))
+    # An effect that is not a fill needs its image (the C API refuses a NULL input).
+    with pytest.raises(segue.InvalidArgumentError, match="only a fill draws without an input"):
+        segue.Effect("bulge").render(size=(8, 8))

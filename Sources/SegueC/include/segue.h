@@ -213,6 +213,9 @@ int segue_effect_set_duration(segue_effect *e, double seconds, segue_error **err
 /**
  * Renders `in` through the effect at `time` seconds (finite, >= 0; meshes ignore it) into `out`;
  * both width × height RGBA8 straight alpha with rows `stride` bytes apart (`out` may be `in`).
+ * A fill (a stitchable `half4 f(float2 position, …)`: SwiftUI's Shader as a ShapeStyle) draws
+ * without an image: `in` may then be NULL (transparent pixels), and when given the fill is drawn
+ * over it. A `float time` or `iTime` argument follows `time`.
  * Returns 0 or -1, with the checks of segue_transition_render.
  */
 int segue_effect_render(segue_effect *e, const uint8_t *in, uint32_t width, uint32_t height, size_t stride,

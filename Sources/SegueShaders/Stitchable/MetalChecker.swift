@@ -362,7 +362,8 @@ struct MetalChecker {
     func signature(_ f: MetalFunctionDecl, returnType: MetalType, parameters: [MetalFunctionInfo.Parameter], glsl: String) throws(ShaderSourceError) -> StitchableSignature {
         let name = f.name
         let shapes = "a stitchable function must be 'float2 f(float2 position, …)' (distortion), "
-            + "'half4 f(float2 position, half4 color, …)' (colour) or 'half4 f(float2 position, SwiftUI::Layer layer, …)' (layer)"
+            + "'half4 f(float2 position, half4 color, …)' (colour), 'half4 f(float2 position, SwiftUI::Layer layer, …)' (layer) "
+            + "or 'half4 f(float2 position, …)' (fill)"
         guard let p0 = parameters.first, p0.type == .vector(.float, 2), !p0.isReference else {
             throw error("'\(name.text)': \(shapes)", name.line)
         }
@@ -372,11 +373,13 @@ struct MetalChecker {
         case .vector(.float, 2):
             kind = .distortion
         case .vector(.half, 4):
-            guard let p1 = rest.first else { throw error("'\(name.text)': \(shapes)", name.line) }
-            if p1.0.type == .layer { kind = .layer } else if p1.0.type == .vector(.half, 4) { kind = .color } else {
-                throw error("'\(name.text)': \(shapes)", p1.1.name.line)
+            // A layer or a colour after the position; anything else (or nothing) makes a fill.
+            if let p1 = rest.first, p1.0.type == .layer || p1.0.type == .vector(.half, 4), !p1.0.isReference {
+                kind = p1.0.type == .layer ? .layer : .color
+                rest = Array(rest.dropFirst())
+            } else {
+                kind = .fill
             }
-            rest = Array(rest.dropFirst())
         default:
             throw error("'\(name.text)': \(shapes)", name.line)
         }

@@ -24,6 +24,10 @@ public enum StitchableKind: String, Sendable, Equatable, CaseIterable {
     case color = "colour"
     /// `half4 f(float2 position, SwiftUI::Layer layer, args…)`: samples the layer freely (`layerEffect`).
     case layer
+    /// `half4 f(float2 position, args…)`: a colour for every point of a shape, without a layer
+    /// (SwiftUI's `Shader` as a `ShapeStyle`: `Rectangle().fill(ShaderLibrary.f(…))`); the result
+    /// is premultiplied. On an image it is drawn over it (`.overlay(Rectangle().fill(…))`).
+    case fill
 }
 
 /// One of the arguments after `position` (and `color` or `layer`).
@@ -162,7 +166,7 @@ public struct StitchableFunction: Sendable, Equatable {
     /// Names filled automatically when the function is applied to one image: the transition's
     /// (`size`, `boundingRect`/`bounds`) and a `float time` (seconds).
     public var defaultImageAutomatic: Set<String> {
-        defaultAutomatic.union(arguments.filter { $0.name == "time" && $0.type == .float }.map(\.name))
+        defaultAutomatic.union(arguments.filter { ["time", "iTime"].contains($0.name) && $0.type == .float }.map(\.name))
     }
 
     /// Names that mark the animated argument, in order of preference.
@@ -299,7 +303,8 @@ public struct StitchableFunction: Sendable, Equatable {
         }
 
         """
-        return Effect(name: name, summary: summary ?? "SwiftUI \(kind.rawValue) shader '\(name)' from \((file as NSString).lastPathComponent), on one image",
+        let use = kind == .fill ? "drawn alone, or over an image" : "on one image"
+        return Effect(name: name, summary: summary ?? "SwiftUI \(kind.rawValue) shader '\(name)' from \((file as NSString).lastPathComponent), \(use)",
                       kind: .stitchable, source: source, glsl: glsl, origin: .topLeft, parameters: parameters,
                       defaultDuration: defaultDuration, defaultTiming: "linear")
     }
@@ -364,11 +369,20 @@ public struct StitchableFunction: Sendable, Equatable {
             }
             return ShaderTemplate.argumentPrefix + a.name
         }
-        let call = (["_segue_destination"] + (kind == .distortion ? [] : [kind == .color ? "_segue_sampleLayer(\(layer), _segue_destination)" : "\(layer)"]) + args)
-            .joined(separator: ", ")
+        let input: [String]
+        switch kind {
+        case .distortion, .fill: input = []
+        case .color: input = ["_segue_sampleLayer(\(layer), _segue_destination)"]
+        case .layer: input = ["\(layer)"]
+        }
+        let call = (["_segue_destination"] + input + args).joined(separator: ", ")
         switch kind {
         case .distortion: return "return _segue_sampleLayer(\(layer), \(glslName)(\(call)));"
         case .color, .layer: return "return clamp(\(glslName)(\(call)), 0.0, 1.0);"
+        case .fill:
+            // Premultiplied source-over the layer (transparent when there is no image).
+            return "vec4 _segue_fill = clamp(\(glslName)(\(call)), 0.0, 1.0); "
+                + "return _segue_fill + _segue_sampleLayer(\(layer), _segue_destination) * (1.0 - _segue_fill.a);"
         }
     }
 }

@@ -121,6 +121,22 @@ def _size(array: Frame) -> Tuple[int, int]:
     return array.shape[1], array.shape[0]
 
 
+MAX_SIDE = 16384                 # segue.h's SEGUE_MAX_SIDE
+MAX_PIXELS = 64 * 1024 * 1024    # and SEGUE_MAX_PIXELS
+
+
+def _fill_size(size: Any) -> Tuple[int, int]:
+    """`size` as (width, height), checked before anything is allocated by it."""
+    if not isinstance(size, (tuple, list)) or len(size) != 2 \
+            or not all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) for v in size):
+        raise InvalidArgumentTypeError("size must be (width, height), two integers, got %r" % (size,))
+    width, height = int(size[0]), int(size[1])
+    if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE and width * height <= MAX_PIXELS):
+        raise InvalidArgumentError("size (%d, %d): each side must be 1 to %d pixels and the frame at most %d pixels"
+                                   % (width, height, MAX_SIDE, MAX_PIXELS))
+    return width, height
+
+
 # Guards a handle's change of process (see `_Handle._lock_here`); a child gets a new one, as the
 # inherited one may have been held by another thread of the parent when it forked.
 _adopting = threading.Lock()
@@ -388,14 +404,29 @@ class Effect(_Handle):
         ValueError for one holding a NUL character."""
         super().__init__(effect, **params)
 
-    def render(self, image: Frame, time: float = 0.0) -> Frame:
-        """`image` through the effect at `time` seconds, as a new array of its shape.
+    def render(self, image: Optional[Frame] = None, time: float = 0.0, size: Optional[Tuple[int, int]] = None) -> Frame:
+        """`image` through the effect at `time` seconds, as a new array of its shape; or, for a
+        fill (a stitchable ``half4 f(float2 position, …)``, SwiftUI's Shader as a ShapeStyle)
+        without an image, the fill alone: ``render(size=(width, height), time=t)`` gives an
+        (height, width, 4) RGBA array, and with an image the fill is drawn over it. A ``float
+        time`` or ``iTime`` argument follows `time`.
 
         `image` is a uint8 array, (h, w, 4) RGBA with straight alpha or (h, w, 3) RGB. A shader's
         progress is time / duration, clamped to 0…1; meshes ignore the time. Raises as
         `Transition.render` does (InvalidArgumentError for a negative or non-finite time)."""
-        rgba, channels = _frame(image, "the image")
         seconds = _real(time, "time")
+        if image is None:
+            # A fill drawn alone (SwiftUI's Shader as a ShapeStyle): the C API takes no input.
+            if size is None:
+                raise InvalidArgumentTypeError("give the image, or for a fill (half4 f(float2 position, …)) its size=(width, height)")
+            width, height = _fill_size(size)
+            out = np.empty((height, width, 4), dtype=np.uint8)
+            with self._lock_here():
+                self._render(self._live(), None, width, height, width * 4, seconds, _address(out))
+            return out
+        if size is not None:
+            raise InvalidArgumentError("size= is for a fill drawn alone; drawn over an image, a fill takes the image's size")
+        rgba, channels = _frame(image, "the image")
         out = np.empty_like(rgba)
         width, height = _size(rgba)
         with self._lock_here():
