@@ -103,7 +103,8 @@ public struct Frei0rInstaller: Sendable {
                 // A shared object, as hosts expect it: readable by everyone, executable.
                 chmod(file.temporaryPath, 0o755)
             }
-            if let kdenliveDirectory {
+            // Kdenlive lists frei0r transitions and effects; a source is a producer it does not describe.
+            if let kdenliveDirectory, plugin.type != .source {
                 let path = "\(kdenliveDirectory)/\(KdenliveDescription.folder(for: plugin))/\(KdenliveDescription.fileName(for: plugin))"
                 try AtomicFile.write(Array(KdenliveDescription.xml(for: plugin).utf8), to: path, cancellation: cancellation)
                 chmod(path, 0o644)

@@ -17,7 +17,7 @@ extension Frei0rPlugin {
         let effect: Effect
         switch type {
         case .mixer2: effect = try EffectRequest(effect: self.effect).resolve().effect
-        case .filter:
+        case .filter, .source:
             if MeshEffects.named(self.effect) != nil { return }
             effect = try ImageEffectRequest(effect: self.effect).resolve().effect
         }

@@ -57,12 +57,12 @@ extension Frei0rPlugin {
         let function = try EffectCatalog.stitchableFunction(path, function: named)
         let full = path + ":" + function.name
         let floats = function.arguments.filter { $0.type == .float }.map(\.name)
-        if StitchableFunction.progressNames.contains(where: floats.contains) {
+        if function.kind != .fill, StitchableFunction.progressNames.contains(where: floats.contains) {
             let transition = try EffectRequest(effect: full).resolve().effect
             return Frei0rPlugin(name: pluginName(file: function.name), type: .mixer2, spec: full, effect: transition)
         }
         let image = try ImageEffectRequest(effect: full).resolve().effect
-        return Frei0rPlugin(name: pluginName(file: function.name), type: .filter, spec: full, effect: image)
+        return Frei0rPlugin(name: pluginName(file: function.name), type: function.kind == .fill ? .source : .filter, spec: full, effect: image)
     }
 
     /// `path` made absolute against the current directory, with `.`, `..` and symbolic links resolved

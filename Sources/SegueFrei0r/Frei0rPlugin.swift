@@ -4,7 +4,7 @@
 // Configuration format (version 1): UTF-8 lines of tab-separated fields.
 //   segue-frei0r  1
 //   name          segue_fade                      the plugin (and frei0r effect) name
-//   type          mixer2 | filter
+//   type          mixer2 | filter | source
 //   effect        fade | /abs/file.glsl | /abs/file.metal:fn   what segue_*_create receives
 //   explanation   one line
 //   library       /abs/path/libsegue.so           tried first when the plugin loads libsegue
@@ -25,6 +25,9 @@ public struct Frei0rPlugin: Sendable {
         case mixer2
         /// One input (`F0R_PLUGIN_TYPE_FILTER`): an effect on one image.
         case filter
+        /// No input (`F0R_PLUGIN_TYPE_SOURCE`): a fill that draws alone (MLT's producer
+        /// `frei0r.NAME`, GStreamer's `frei0r-src-…`).
+        case source
     }
 
     /// The plugin name: `segue_` and the effect's name (see `Frei0rNaming`).
@@ -47,16 +50,17 @@ public struct Frei0rPlugin: Sendable {
         self.type = type
         self.effect = spec
         let summary = Frei0rPlugin.oneLine(effect.summary)
-        explanation = summary.isEmpty ? "Segue \(type == .mixer2 ? "transition" : "effect") \(effect.name)" : summary
+        explanation = summary.isEmpty ? "Segue \(type == .mixer2 ? "transition" : type == .source ? "fill" : "effect") \(effect.name)" : summary
         (parameters, targets) = Frei0rParameter.map(effect.parameters, withProgress: type == .mixer2)
     }
 
     /// The MLT service: `frei0r.NAME`.
     public var mltService: String { "frei0r." + name }
 
-    /// The GStreamer element: `frei0r-mixer-…` or `frei0r-filter-…`, the name with `-` for `_`.
+    /// The GStreamer element: `frei0r-mixer-…`, `frei0r-filter-…` or `frei0r-src-…`, the name
+    /// with `-` for `_`.
     public var gstreamerElement: String {
-        (type == .mixer2 ? "frei0r-mixer-" : "frei0r-filter-") + name.replacingOccurrences(of: "_", with: "-")
+        (type == .mixer2 ? "frei0r-mixer-" : type == .source ? "frei0r-src-" : "frei0r-filter-") + name.replacingOccurrences(of: "_", with: "-")
     }
 
     /// Whether a parameter is a texture (the plugin then cannot render before it is set).

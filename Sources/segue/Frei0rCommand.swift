@@ -46,8 +46,9 @@ struct Frei0rInstallCommand: ParsableCommand {
                                         template: template ?? Self.beside(["../lib/segue/segue-frei0r.so", "segue-frei0r.so"]), files: files,
                                         compiler: { [deviceOptions] in try deviceOptions.context() }, cancellation: InterruptHandler.cancellation)
         let plugins = try installer.install()
-        let mixers = plugins.filter { $0.type == .mixer2 }.count
-        print("\(installer.directory): \(plugins.count) frei0r plugins (\(mixers) transitions, \(plugins.count - mixers) effects on one image)")
+        let mixers = plugins.filter { $0.type == .mixer2 }.count, sources = plugins.filter { $0.type == .source }.count
+        let fills = sources == 0 ? "" : ", \(sources) fill\(sources == 1 ? "" : "s") (sources)"
+        print("\(installer.directory): \(plugins.count) frei0r plugins (\(mixers) transitions, \(plugins.count - mixers - sources) effects on one image\(fills))")
         for plugin in plugins.suffix(files.count) {
             print("  \(plugin.name): MLT \(plugin.mltService), GStreamer \(plugin.gstreamerElement)")
         }

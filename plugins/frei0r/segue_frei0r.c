@@ -1,6 +1,6 @@
 /*
  * segue_frei0r.c — the one frei0r 1.2 plugin behind every Segue effect in MLT (Shotcut, Kdenlive)
- * and GStreamer (frei0r-mixer-segue-…, frei0r-filter-segue-…).
+ * and GStreamer (frei0r-mixer-segue-…, frei0r-filter-segue-…, frei0r-src-segue-… for fills).
  *
  * This file is compiled ONCE into a template (scripts/install.sh):
  *
@@ -104,7 +104,8 @@ typedef struct {
 static struct {
     int valid;
     const char *name, *effect, *explanation, *library;
-    int filter;                        /* F0R_PLUGIN_TYPE_FILTER, else MIXER2 */
+    int filter;                        /* one effect (F0R_PLUGIN_TYPE_FILTER or SOURCE), else MIXER2 */
+    int source;                        /* F0R_PLUGIN_TYPE_SOURCE: a fill, no input frame */
     int param_count, target_count;
     param params[MAX_PARAMS];
     target targets[MAX_TARGETS];
@@ -162,7 +163,10 @@ static void parse_config(void) {
         else if (n == 2 && !strcmp(f[0], "effect")) config.effect = f[1];
         else if (n == 2 && !strcmp(f[0], "explanation")) config.explanation = f[1];
         else if (n == 2 && !strcmp(f[0], "library")) config.library = f[1];
-        else if (n == 2 && !strcmp(f[0], "type")) config.filter = !strcmp(f[1], "filter");
+        else if (n == 2 && !strcmp(f[0], "type")) {
+            config.source = !strcmp(f[1], "source");
+            config.filter = config.source || !strcmp(f[1], "filter");
+        }
         else if (n == 5 && !strcmp(f[0], "target") && config.target_count < MAX_TARGETS) {
             target *t = &config.targets[config.target_count];
             t->name = f[1];
@@ -496,7 +500,8 @@ void f0r_get_plugin_info(f0r_plugin_info_t *info) {
     int ok = configured();
     info->name = ok ? config.name : "segue_frei0r_template";
     info->author = "Segue";
-    info->plugin_type = ok && !config.filter ? F0R_PLUGIN_TYPE_MIXER2 : F0R_PLUGIN_TYPE_FILTER;
+    info->plugin_type = !ok ? F0R_PLUGIN_TYPE_FILTER
+                      : config.source ? F0R_PLUGIN_TYPE_SOURCE : config.filter ? F0R_PLUGIN_TYPE_FILTER : F0R_PLUGIN_TYPE_MIXER2;
     info->color_model = F0R_COLOR_MODEL_RGBA8888;
     info->frei0r_version = FREI0R_MAJOR_VERSION;
     info->major_version = 0;
@@ -614,9 +619,11 @@ void f0r_get_param_value(f0r_instance_t instance_pointer, f0r_param_t value, int
     }
 }
 
-/* A render failed (or the effect could not be created): the first input shows unchanged. */
+/* A render failed (or the effect could not be created): the first input shows unchanged (a
+ * source, which has none, shows transparent pixels). */
 static void pass_through(instance *inst, const uint32_t *input, uint32_t *output) {
-    if (input && output && input != output) memcpy(output, input, (size_t)inst->width * inst->height * 4);
+    if (!input && output) memset(output, 0, (size_t)inst->width * inst->height * 4);
+    else if (input && output && input != output) memcpy(output, input, (size_t)inst->width * inst->height * 4);
 }
 
 /* Seconds as the C API takes them: finite and ≥ 0. */
@@ -626,14 +633,15 @@ static double host_time(double time) {
 
 void f0r_update(f0r_instance_t instance_pointer, double time, const uint32_t *inframe, uint32_t *outframe) {
     instance *inst = instance_pointer;
-    if (!inst || !inframe || !outframe) return;
+    if (!inst || (!inframe && !config.source) || !outframe) return;
     if (!config.filter || !ensure_effect(inst)) {
         pass_through(inst, inframe, outframe);
         return;
     }
     apply_parameters(inst);
     segue_error *error = NULL;
-    if (api.effect_render(inst->effect, (const uint8_t *)inframe, inst->width, inst->height, (size_t)inst->width * 4,
+    /* A source's fill draws alone: the C API takes a NULL input for it. */
+    if (api.effect_render(inst->effect, config.source ? NULL : (const uint8_t *)inframe, inst->width, inst->height, (size_t)inst->width * 4,
                           host_time(time), (uint8_t *)outframe, &error) != 0) {
         say("%s", api.error_message(error));
         inst->failed = 1;
@@ -646,6 +654,11 @@ void f0r_update2(f0r_instance_t instance_pointer, double time, const uint32_t *i
                  const uint32_t *inframe3, uint32_t *outframe) {
     (void)inframe3;
     instance *inst = instance_pointer;
+    if (config.source) {
+        /* GStreamer's frei0r-src calls update2 with no inputs when a plugin has it. */
+        f0r_update(instance_pointer, time, NULL, outframe);
+        return;
+    }
     if (!inst || !inframe1 || !outframe) return;
     if (config.filter) {
         /* GStreamer calls update2 on filters too when a plugin has it. */
