@@ -1,13 +1,18 @@
 // A sampled texture made from an `Image`.
 import CSegueVulkan
+import Foundation
 import SegueCore
 
 /// An image uploaded to the GPU for sampling (RGBA8, premultiplied, stored as given).
+// @unchecked: `image` and `context` never change; `staging` is read and written only under `lock`.
 public final class GPUTexture: @unchecked Sendable {
     let image: GPUImage
     private let context: GPUContext
-    /// Kept after the first `replace` for the next ones (a stream of frames).
+    /// Kept after the first `replace` for the next ones (a stream of frames); under `lock`.
     private var staging: GPUBuffer?
+    /// Held by `replace` from filling the staging buffer until the copy is done, so two threads
+    /// replacing the same texture neither race on `staging` nor write it while it is copied.
+    private let lock = NSLock()
     /// Width in pixels.
     public var width: Int { image.width }
     /// Height in pixels.
@@ -46,6 +51,11 @@ public final class GPUTexture: @unchecked Sendable {
     /// The caller makes sure no frame in flight samples the textures.
     public static func replace(_ textures: [GPUTexture], fill: (Int, UnsafeMutableRawBufferPointer) -> Void) throws(VulkanError) {
         guard let context = textures.first?.context else { return }
+        // Every texture's lock, in one order (by identity) so overlapping calls cannot deadlock.
+        let locked = textures.enumerated().sorted { ObjectIdentifier($0.element) < ObjectIdentifier($1.element) }
+        var held: Set<ObjectIdentifier> = []
+        for (_, texture) in locked where held.insert(ObjectIdentifier(texture)).inserted { texture.lock.lock() }
+        defer { for texture in textures where held.remove(ObjectIdentifier(texture)) != nil { texture.lock.unlock() } }
         var buffers: [GPUBuffer] = []
         for (i, texture) in textures.enumerated() {
             precondition(texture.context === context, "textures of one context")
