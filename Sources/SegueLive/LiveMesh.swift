@@ -59,14 +59,18 @@ public final class LiveMesh {
     private var shown: (frame: MeshFrame, source: PresentationSource)?
     private var errorCard: MessageCardOverlay?
     private var errorMessage: String?
+    /// The window title's first part, the caller's ("segue mesh").
+    private let title: String
 
     /// Opens a window of `image`'s size in points (its pixels / its scale) showing `request`'s
     /// first mesh.
-    /// - Parameter report: receives one line for each reload and reload error (for stderr).
+    /// - Parameters:
+    ///   - title: the window title's first part; the mesh's name (or "error") follows it.
+    ///   - report: receives one line for each reload and reload error (for stderr).
     /// - Throws: `MeshError`, `ParameterError` (the request), `WindowError` (no display),
     ///   `VulkanError`, `RenderError`.
     public init(image: Image, request: MeshRequest, options: Options = Options(), configuration: GPUContext.Configuration = .init(),
-                title: String = "segue mesh", report: @escaping (String) -> Void = { _ in }) throws {
+                title: String, report: @escaping (String) -> Void = { _ in }) throws {
         let templates = try request.templates()
         let size = (width: (Double(image.width) / image.scale).rounded(), height: (Double(image.height) / image.scale).rounded())
         let limit = Double(Image.maximumSide)
@@ -78,6 +82,7 @@ public final class LiveMesh {
         _ = try MeshRequest.scenes(templates.start, templates.end, width: Double(points.width), height: Double(points.height))
         view = try LiveView(title: "\(title) — \(Self.name(of: request))", width: points.width, height: points.height,
                             configuration: configuration)
+        self.title = title
         self.image = image
         self.request = request
         self.options = options
@@ -186,11 +191,11 @@ public final class LiveMesh {
             shown = nil
             errorMessage = nil
             errorCard = nil
-            view.window.title = "segue mesh — \(Self.name(of: request))"
+            view.window.title = "\(title) — \(Self.name(of: request))"
             report("reloaded \(watchedFiles.joined(separator: ", "))")
         } catch let error as SegueError {
             errorMessage = error.message
-            view.window.title = "segue mesh — error"
+            view.window.title = "\(title) — error"
             report("error: \(error.message)")
             errorCard = try view.messageCard("error: " + error.message)
         }

@@ -43,7 +43,7 @@ public final class LiveNavigator {
     ///   - timing: the push's (and a key pop's) timing; an interactive pop completes with a spring.
     /// - Throws: `WindowError` (no display), `VulkanError`, `RenderError`.
     public init(screens: [Image], effect: ResolvedEffect, reverse: ResolvedEffect?, timing: TransitionTiming,
-                scale: Double, configuration: GPUContext.Configuration = .init(), title: String = "segue navigate") throws {
+                scale: Double, configuration: GPUContext.Configuration = .init(), title: String) throws {
         guard let first = screens.first else { throw RenderError.invalidValue("navigate needs at least one screen") }
         self.screens = screens
         self.effect = effect

@@ -41,6 +41,8 @@ public final class LivePreview {
 
     private let from: Image, to: Image
     private let load: () throws -> Program
+    /// The window title's first part, the caller's ("segue preview").
+    private let title: String
     private let watched: String?
     private let saveDirectory: String
     private let report: (String) -> Void
@@ -55,14 +57,16 @@ public final class LivePreview {
     ///   - load: makes the program; called once now and again whenever `watch` changes.
     ///   - watch: a file whose changes reload the program (nil: no reloading).
     ///   - saveDirectory: where `s` writes `segue-preview-NNN.png`.
+    ///   - title: the window title's first part; the effect's name (or the error) follows it.
     ///   - report: receives one line for each reload, saved frame and error (for stderr).
     /// - Throws: what `load` throws; `WindowError`, `VulkanError`.
     public init(from: Image, to: Image, scale: Double, load: @escaping () throws -> Program, watch: String? = nil,
-                saveDirectory: String = ".", configuration: GPUContext.Configuration = .init(),
+                saveDirectory: String = ".", configuration: GPUContext.Configuration = .init(), title: String,
                 report: @escaping (String) -> Void = { _ in }) throws {
         let program = try load()
+        self.title = title
         let points = (width: max(1, Int((Double(from.width) / scale).rounded())), height: max(1, Int((Double(from.height) / scale).rounded())))
-        view = try LiveView(title: "segue preview — \(program.effect.effect.name)", width: points.width, height: points.height,
+        view = try LiveView(title: "\(title) — \(program.effect.effect.name)", width: points.width, height: points.height,
                             configuration: configuration)
         self.from = from
         self.to = to
@@ -122,11 +126,11 @@ public final class LivePreview {
             (program, renderer) = (next, nextRenderer)
             session.timing = next.timing
             reloadError = nil
-            view.window.title = "segue preview — \(next.effect.effect.name)"
+            view.window.title = "\(title) — \(next.effect.effect.name)"
             report("reloaded \(path)")
         } catch let error as SegueError {
             reloadError = error.message
-            view.window.title = "segue preview — error in \(path)"
+            view.window.title = "\(title) — error in \(path)"
             report("error: \(error.message)")
         }
         try updateErrorCard()

@@ -57,7 +57,7 @@ extension MeshCommand {
             phaseRate: live.phaseRate ?? 2 * .pi, antialiasing: antialias, watch: live.watch)
         let mesh = try LiveMesh(image: source, request: request, options: options,
                                 configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: deviceOptions.device),
-                                report: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+                                title: "segue mesh", report: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
         let clock = ContinuousClock(), start = clock.now
         try mesh.run(frames: live.frames) { (clock.now - start) / .seconds(1) }
         if live.stats, let line = mesh.view.statisticsLine { print(line) }

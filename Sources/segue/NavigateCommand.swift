@@ -64,7 +64,8 @@ struct NavigateCommand: ParsableCommand {
         DisplayConnection.reportLossAsError()
         let navigator = try LiveNavigator(screens: screens, effect: resolved, reverse: reverse, timing: pushTiming, scale: scale,
                                           configuration: .init(environment: ProcessInfo.processInfo.environment,
-                                                               deviceSelector: deviceOptions.device))
+                                                               deviceSelector: deviceOptions.device),
+                                          title: "segue navigate")
         let clock = ContinuousClock(), start = clock.now
         try navigator.run(frames: frames) { (clock.now - start) / .seconds(1) }
         if stats, let line = navigator.view.statisticsLine { print(line) }

@@ -63,7 +63,7 @@ struct PreviewCommand: ParsableCommand {
         let preview = try LivePreview(from: fromImage, to: toImage, scale: scale, load: load, watch: watch ? file : nil,
                                       saveDirectory: saveDirectory,
                                       configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: deviceOptions.device),
-                                      report: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+                                      title: "segue preview", report: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
         let clock = ContinuousClock(), start = clock.now
         try preview.run(frames: frames) { (clock.now - start) / .seconds(1) }
         if stats, let line = preview.view.statisticsLine { print(line) }
