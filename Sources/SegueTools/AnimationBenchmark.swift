@@ -1,25 +1,35 @@
 // `segue bench --animations`: what one frame of the animation engine costs as the number of
 // running animations grows. Each property runs one animation (a third basic ease-in-out, a
 // third spring, a third keyframes with per-segment curves), all on repeat, so every frame
-// evaluates every property; hosts hold 100 properties each.
+// evaluates every property; hosts hold 100 properties each. The CLI prints the table.
 import Foundation
 import Segue
 
-struct AnimationBenchmark {
+/// Times `AnimationContext.update()` with many animated properties.
+public struct AnimationBenchmark: Sendable {
     /// Numbers of animated properties to measure.
-    let counts: [Int]
+    public let counts: [Int]
     /// Frames evaluated per measurement.
-    let frames: Int
+    public let frames: Int
 
-    func run() throws {
-        print("Animation engine: one AnimationContext.update() per frame, \(frames) frames, every property animated")
-        print("properties".padding(toLength: 12, withPad: " ", startingAt: 0) + "   ms/frame     frames/s   ns/property")
-        for count in counts {
-            let seconds = try measure(count)
-            let perFrame = seconds / Double(frames)
-            print(String(format: "%10d   %8.3f   %10.1f   %11.1f", count, perFrame * 1000, 1 / perFrame,
-                         perFrame * 1e9 / Double(count)))
-        }
+    /// One measurement.
+    public struct Row: Sendable {
+        /// Animated properties.
+        public let count: Int
+        /// Seconds one frame's update took, on average.
+        public let secondsPerFrame: Double
+    }
+
+    /// A benchmark of `counts` properties, `frames` frames each.
+    public init(counts: [Int], frames: Int) {
+        self.counts = counts
+        self.frames = frames
+    }
+
+    /// Measures every count in order.
+    /// - Throws: `RenderError.invalidValue` when a frame did not evaluate every property.
+    public func measure() throws -> [Row] {
+        try counts.map { count in Row(count: count, secondsPerFrame: try measure(count) / Double(frames)) }
     }
 
     private func measure(_ count: Int) throws -> Double {
@@ -57,7 +67,7 @@ struct AnimationBenchmark {
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         guard checksum.isFinite, evaluated == count * frames else {
-            throw CLIFailure(message: "animation benchmark: evaluated \(evaluated) properties, expected \(count * frames)")
+            throw RenderError.invalidValue("animation benchmark: evaluated \(evaluated) properties, expected \(count * frames)")
         }
         return seconds
     }
