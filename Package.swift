@@ -20,7 +20,8 @@ let package = Package(
         .target(name: "SegueMath"),
         .target(name: "SegueAnimation", dependencies: ["SegueMath"]),
         .target(name: "SegueCore", dependencies: ["SegueMath", "SegueAnimation"]),
-        .target(name: "SegueShaders", dependencies: ["SegueCore"]),
+        .target(name: "SegueMetal", dependencies: ["SegueCore"]),
+        .target(name: "SegueShaders", dependencies: ["SegueCore", "SegueMetal"]),
 
         // MARK: - C system libraries (Debian packages)
         .systemLibrary(name: "CSegueVulkan", path: "Sources/CSegueVulkan"),
@@ -42,7 +43,7 @@ let package = Package(
         .target(name: "SegueFrei0r", dependencies: ["SegueRender"]),
 
         // MARK: - Umbrella, executable-only tools and CLI
-        .target(name: "Segue", dependencies: ["SegueMath", "SegueAnimation", "SegueCore", "SegueShaders", "SegueVulkan", "SegueMedia",
+        .target(name: "Segue", dependencies: ["SegueMath", "SegueAnimation", "SegueCore", "SegueMetal", "SegueShaders", "SegueVulkan", "SegueMedia",
                                               "SegueWindow", "SegueRender", "SegueConcat", "SegueLive"]),
         .target(name: "SegueTools", dependencies: ["Segue", "SegueFrei0r"]),
         .executableTarget(name: "segue", dependencies: [
@@ -67,7 +68,8 @@ let package = Package(
         .testTarget(name: "SegueMathTests", dependencies: ["SegueMath"]),
         .testTarget(name: "SegueAnimationTests", dependencies: ["SegueAnimation"]),
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
-        .testTarget(name: "SegueShadersTests", dependencies: ["SegueShaders"]),
+        .testTarget(name: "SegueMetalTests", dependencies: ["SegueMetal", "SegueShaders"]),
+        .testTarget(name: "SegueShadersTests", dependencies: ["SegueShaders", "SegueMetal"]),
         .testTarget(name: "SegueVulkanTests", dependencies: ["SegueVulkan"]),
         .testTarget(name: "SegueMediaTests", dependencies: ["SegueMedia", "SegueTools"]),
         .testTarget(name: "SegueRenderTests", dependencies: ["Segue", "SegueTools", "SegueTestSupport"], exclude: ["__Snapshots__", "Fixtures"]),

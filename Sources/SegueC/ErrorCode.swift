@@ -2,6 +2,7 @@
 // context, tell the user the effect name is wrong, …). Every Swift error the C API can see maps
 // onto one code here; the message is unchanged.
 import SegueCore
+import SegueMetal
 import SegueMath
 import SegueMedia
 import SegueRender

@@ -13,6 +13,7 @@
 // with `-` for `_`.
 import Foundation
 import SegueCore
+import SegueMetal
 import SegueRender
 import SegueShaders
 

@@ -10,6 +10,7 @@
 // 0…1), the duration being the animation's, or the effect's own for a still.
 import Foundation
 import SegueCore
+import SegueMetal
 import SegueMath
 import SegueMedia
 import SegueShaders

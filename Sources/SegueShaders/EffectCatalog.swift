@@ -2,6 +2,7 @@
 import SegueMath
 import Foundation
 import SegueCore
+import SegueMetal
 
 /// Why an effect could not be found or loaded.
 public enum EffectLookupError: SegueError, Sendable, Equatable, CustomStringConvertible {

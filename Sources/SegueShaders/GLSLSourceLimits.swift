@@ -23,6 +23,7 @@
 // size of array variables is checked on the compiled SPIR-V, `SPIRVModule.checkPrivateMemory`:
 // glslang handles a declared size without work proportional to it.) The limits are far above
 // what real transitions use and keep the worst accepted source compiling in seconds.
+import SegueMetal
 
 /// Checks that a GLSL source stays within the shapes the GLSL compiler handles quickly.
 /// `TransitionSourceParser` applies it to every file; a renderer applies it to any other

@@ -7,25 +7,7 @@
 import SegueMath
 import Foundation
 import SegueCore
-
-/// Errors in a transition source found before compiling it.
-public struct ShaderSourceError: SegueError, Sendable, Equatable, CustomStringConvertible {
-    /// The file (or built-in name) the error is in.
-    public let file: String
-    /// 1-based line number in the user's file.
-    public let line: Int
-    /// What is wrong.
-    public let message: String
-
-    /// An error at a line of a file.
-    public init(file: String, line: Int, message: String) {
-        self.file = file
-        self.line = line
-        self.message = message
-    }
-
-    public var description: String { "\(file):\(line): \(message)" }
-}
+import SegueMetal
 
 /// Reads transition sources into `Effect` values.
 public enum TransitionSourceParser {

@@ -5,6 +5,7 @@
 import Foundation
 import SegueCore
 @testable import SegueShaders
+@testable import SegueMetal
 import Testing
 
 /// The error `TransitionSourceParser` raises for a file with `source`, as text (nil when it parses).

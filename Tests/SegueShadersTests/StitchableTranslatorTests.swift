@@ -3,6 +3,7 @@
 import Foundation
 import SegueCore
 @testable import SegueShaders
+@testable import SegueMetal
 import Testing
 
 /// Lines of `text` (1-based subscripts through `line(_:)`).

@@ -1,5 +1,6 @@
 import SegueCore
 import SegueShaders
+@testable import SegueMetal
 import Testing
 
 @Suite("Transition sources: line ends and multi-line defaults")

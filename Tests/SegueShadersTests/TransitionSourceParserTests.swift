@@ -1,5 +1,6 @@
 import SegueCore
 @testable import SegueShaders
+@testable import SegueMetal
 import Testing
 
 @Suite("Transition source parser")

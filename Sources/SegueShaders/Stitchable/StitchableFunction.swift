@@ -14,52 +14,8 @@
 // premultiplied source-over, as SwiftUI puts an inserted view above the view it replaces.
 import Foundation
 import SegueCore
+import SegueMetal
 import SegueMath
-
-/// What a stitchable function does, recognised from its signature.
-public enum StitchableKind: String, Sendable, Equatable, CaseIterable {
-    /// `float2 f(float2 position, args…)`: where to sample the layer (SwiftUI `distortionEffect`).
-    case distortion
-    /// `half4 f(float2 position, half4 color, args…)`: a new colour (SwiftUI `colorEffect`).
-    case color = "colour"
-    /// `half4 f(float2 position, SwiftUI::Layer layer, args…)`: samples the layer freely (`layerEffect`).
-    case layer
-    /// `half4 f(float2 position, args…)`: a colour for every point of a shape, without a layer
-    /// (SwiftUI's `Shader` as a `ShapeStyle`: `Rectangle().fill(ShaderLibrary.f(…))`); the result
-    /// is premultiplied. On an image it is drawn over it (`.overlay(Rectangle().fill(…))`).
-    case fill
-}
-
-/// One of the arguments after `position` (and `color` or `layer`).
-public struct StitchableArgument: Sendable, Equatable {
-    /// The name in the Metal source.
-    public let name: String
-    /// The parameter type it becomes (`float` for `float`/`half`, `vec2` for `float2`/`half2`, …,
-    /// `sampler2D` for a `texture2d<half>`).
-    public let type: ParameterType
-    /// The type as written in Metal.
-    public let metalType: String
-    /// The default argument written in the source (`float windSize = 0.2`); nil without one.
-    public let defaultValue: ParameterValue?
-
-    /// An argument.
-    public init(name: String, type: ParameterType, metalType: String, defaultValue: ParameterValue? = nil) {
-        self.name = name
-        self.type = type
-        self.metalType = metalType
-        self.defaultValue = defaultValue
-    }
-
-    /// Whether `auto` can fill it: a `float2` with the layer's size in points, a `float4` with
-    /// its bounding rectangle (0, 0, width, height), a `float` with the time in seconds.
-    public var canBeAutomatic: Bool { type == .vec2 || type == .vec4 || type == .float }
-
-    /// The value it takes when none is given: its default argument, else zero (a colour:
-    /// transparent). Nil for a texture.
-    public var effectiveDefault: ParameterValue? {
-        type == .sampler2D ? nil : defaultValue ?? ParameterValue(type, Array(repeating: 0, count: type.componentCount))
-    }
-}
 
 /// Why a stitchable function cannot run as configured.
 public struct StitchableConfigurationError: SegueError, Sendable, Equatable, CustomStringConvertible {
@@ -208,11 +164,7 @@ public struct StitchableFunction: Sendable, Equatable {
 
     /// Names for a message: "none", or the first `limit` joined with commas and a count of the
     /// rest, so a file with thousands of functions or arguments still gets a one-line message.
-    static func listed(_ names: [String], limit: Int = 12) -> String {
-        guard !names.isEmpty else { return "none" }
-        let shown = names.prefix(limit).joined(separator: ", ")
-        return names.count > limit ? shown + ", … (\(names.count - limit) more)" : shown
-    }
+    static func listed(_ names: [String], limit: Int = 12) -> String { listedNames(names, limit: limit) }
 
     /// The transition effect running this function with `configuration`: an effect of kind
     /// `.stitchable` whose parameters are the arguments that are neither animated nor automatic

@@ -4,9 +4,9 @@
 // shape of C++ tokens; what is allowed is decided by `StitchableTranslator`.
 
 /// One token of Metal source.
-struct MetalToken: Sendable, Equatable {
+package struct MetalToken: Sendable, Equatable {
     /// What kind of token it is.
-    enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A name or keyword.
         case identifier
         /// A numeric literal as written (`0.5h`, `2`, `1e-3f`).
@@ -20,19 +20,19 @@ struct MetalToken: Sendable, Equatable {
     }
 
     /// The kind.
-    let kind: Kind
+    package let kind: Kind
     /// The text as written.
-    let text: String
+    package let text: String
     /// 1-based line in the source file.
-    let line: Int
+    package let line: Int
     /// 1-based column of its first character.
-    var column = 1
+    package var column = 1
     /// Whether whitespace or a comment precedes it on its line.
-    var spaceBefore = false
+    package var spaceBefore = false
 }
 
 /// Tokenizer for the Metal subset used by stitchable shaders.
-enum MetalLexer {
+package enum MetalLexer {
     /// Punctuation, longest first so `<<=` wins over `<<` and `<`.
     private static let punctuation: [String] = [
         "<<=", ">>=", "...", "##",
@@ -52,7 +52,7 @@ enum MetalLexer {
     ///   GLSL, whose compiler reports such errors itself).
     /// - Throws: `ShaderSourceError` for an unterminated block comment or a character that is
     ///   not part of C++ source.
-    static func tokenize(_ text: String, file: String, lenient: Bool = false) throws(ShaderSourceError) -> [MetalToken] {
+    package static func tokenize(_ text: String, file: String, lenient: Bool = false) throws(ShaderSourceError) -> [MetalToken] {
         let chars = Array(text.unicodeScalars)
         var tokens: [MetalToken] = []
         var i = 0

@@ -58,16 +58,8 @@ struct MetalStructInfo {
     var nesting = 1
 }
 
-/// A stitchable function found in the file.
-struct StitchableSignature {
-    let name: String
-    let glsl: String
-    let kind: StitchableKind
-    let arguments: [StitchableArgument]
-    let line: Int
-}
 
-struct MetalChecker {
+package struct MetalChecker {
     let file: String
     var out = LineWriter()
     var prelude = GLSLPrelude()

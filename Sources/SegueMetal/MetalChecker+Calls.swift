@@ -27,7 +27,7 @@ extension MetalChecker {
     }
 
     /// The argument types of a call, for messages: `(float3, float)`.
-    func describe(_ args: [Typed]) -> String { "(" + StitchableFunction.listed(args.map(\.type.metal)) + ")" }
+    func describe(_ args: [Typed]) -> String { "(" + listedNames(args.map(\.type.metal)) + ")" }
 
     /// `name(a, b, …)` placed at the callee, with the closing parenthesis where it was.
     func callCode(_ name: String, at first: MetalToken, _ args: [GLSLCode], close: MetalToken) -> GLSLCode {

@@ -18,7 +18,7 @@
 /// With `glsl` set it measures a GLSL source instead (`GLSLSourceLimits`): every directive is
 /// accepted, conditionals are not evaluated (the lines of every branch are kept, so the expansion
 /// is at least as large as the compiler's), and `#`/`##` stay as tokens in replacements.
-struct MetalPreprocessor {
+package struct MetalPreprocessor {
     /// The includes a stitchable shader may use.
     static let allowedIncludes: Set<String> = ["<metal_stdlib>", "<SwiftUI/SwiftUI_Metal.h>", "<SwiftUI/SwiftUI.h>",
                                                "<metal_math>"]
@@ -43,14 +43,14 @@ struct MetalPreprocessor {
     /// The open conditionals, outermost first.
     var conditionals: [Conditional] = []
 
-    init(file: String, glsl: Bool = false) {
+    package init(file: String, glsl: Bool = false) {
         self.file = file
         self.glsl = glsl
     }
 
     /// Handles the directives and expands the macros of `tokens`.
     /// - Throws: `ShaderSourceError` for an unsupported directive or a malformed macro use.
-    mutating func run(_ tokens: [MetalToken]) throws(ShaderSourceError) -> [MetalToken] {
+    package mutating func run(_ tokens: [MetalToken]) throws(ShaderSourceError) -> [MetalToken] {
         var out: [MetalToken] = []
         var pending: [MetalToken] = []
         func flush(_ p: inout MetalPreprocessor) throws(ShaderSourceError) {

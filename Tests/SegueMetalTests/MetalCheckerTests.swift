@@ -4,6 +4,7 @@
 // does not type-check, all found when the file is translated (at `segue info` time).
 import Foundation
 import SegueCore
+@testable import SegueMetal
 @testable import SegueShaders
 import Testing
 

@@ -5,6 +5,7 @@
 // the line, and shapes at the limits still translate.
 import Foundation
 import SegueCore
+@testable import SegueMetal
 @testable import SegueShaders
 import Testing
 

@@ -4,7 +4,8 @@
 // caught when the file is translated, with its line, or translated so that GLSL accepts it.
 import Foundation
 import SegueCore
-@testable import SegueShaders
+@testable import SegueMetal
+import SegueShaders
 import Testing
 
 private let prologue = "#include <metal_stdlib>\nusing namespace metal;\n"

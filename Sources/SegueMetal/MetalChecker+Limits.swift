@@ -17,24 +17,24 @@ import SegueCore
 
 extension MetalChecker {
     /// The most scalar values one type may hold.
-    static let maximumValues = 65_536
+    package static let maximumValues = 65_536
     /// The most dimensions of one array.
     static let maximumArrayDimensions = 8
     /// The deepest nesting of structs in structs (a struct of scalars is 1).
-    static let maximumStructNesting = 16
+    package static let maximumStructNesting = 16
     /// The most elements of one array given values in the source.
-    static let maximumInitializedElements = 256
+    package static let maximumInitializedElements = 256
     /// The most elements of all arrays given values in one file.
-    static let maximumInitializedElementsPerFile = 1_024
+    package static let maximumInitializedElementsPerFile = 1_024
 
     /// `a * b`, or `Int.max` when that overflows.
-    static func saturatingProduct(_ a: Int, _ b: Int) -> Int {
+    package static func saturatingProduct(_ a: Int, _ b: Int) -> Int {
         let (p, overflow) = a.multipliedReportingOverflow(by: b)
         return overflow ? Int.max : p
     }
 
     /// `a + b`, or `Int.max` when that overflows.
-    static func saturatingSum(_ a: Int, _ b: Int) -> Int {
+    package static func saturatingSum(_ a: Int, _ b: Int) -> Int {
         let (s, overflow) = a.addingReportingOverflow(b)
         return overflow ? Int.max : s
     }

@@ -5,7 +5,8 @@
 // reads, short-circuits around a division by zero. And the errors C reports, with their lines.
 import Foundation
 import SegueCore
-@testable import SegueShaders
+@testable import SegueMetal
+import SegueShaders
 import Testing
 
 @Suite("Metal preprocessor: conditionals")
