@@ -249,8 +249,9 @@ def test_help_explains_transition():
 
 def test_help_explains_effect_and_the_exceptions():
     text = pydoc.render_doc(segue.Effect, renderer=pydoc.plaintext)
-    for phrase in ["An effect on one frame", "render(self, image: 'Frame', time: 'float' = 0.0) -> 'Frame'",
-                   "UnsupportedEffectError for a mesh transition", "progress is time / duration"]:
+    for phrase in ["An effect on one frame",
+                   "render(self, image: 'Optional[Frame]' = None, time: 'float' = 0.0, size: 'Optional[Tuple[int, int]]' = None) -> 'Frame'",
+                   "UnsupportedEffectError for a mesh transition", "progress is time / duration", "render(size=(width, height), time=t)"]:
         assert phrase in text, phrase
     text = pydoc.render_doc(segue, renderer=pydoc.plaintext)
     for phrase in ["class ErrorCode", "class SegueIOError(SegueError, builtins.OSError)",
