@@ -102,7 +102,7 @@ public struct StitchableRequest: Sendable {
 
     /// The transition built from the function, and the argument values to resolve as parameters.
     fileprivate func configure(_ nameOrPath: String, base: Effect) throws -> (effect: Effect, arguments: [(name: String, value: String)]) {
-        let fn = try EffectCatalog.stitchableFunction(nameOrPath, function: function)
+        let fn = try EffectCatalog.stitchableFunction(nameOrPath, function: function, use: .transition)
         var configuration = StitchableConfiguration(animated: animate)
         if let insertion { configuration.insertion = insertion }
         if let removal { configuration.removal = removal }
@@ -110,7 +110,7 @@ public struct StitchableRequest: Sendable {
         var functions = [fn]
         if let removalFunction {
             let path = EffectCatalog.stitchablePath(nameOrPath)?.path ?? nameOrPath
-            let other = try EffectCatalog.stitchableFunction(path, function: removalFunction)
+            let other = try EffectCatalog.stitchableFunction(path, function: removalFunction, use: .transition)
             configuration.removalFunction = other
             if other != fn { functions.append(other) }
         }

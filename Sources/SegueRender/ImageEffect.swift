@@ -26,6 +26,8 @@ public struct ImageEffectRequest: Sendable {
     public var arguments: [(name: String, value: String)]
     /// Images for `texture2d` arguments (`sampler2D` parameters), by name.
     public var textures: [(name: String, path: String)]
+    /// Whether the effect is drawn without an image (a fill), which picks among overloads.
+    public var drawsAlone = false
 
     /// A request.
     public init(effect: String, arguments: [(name: String, value: String)] = [], textures: [(name: String, path: String)] = []) {
@@ -38,7 +40,7 @@ public struct ImageEffectRequest: Sendable {
     /// without an image (over a transparent one of the size wanted).
     public var isFill: Bool {
         guard EffectCatalog.stitchablePath(effect) != nil else { return false }
-        return (try? EffectCatalog.stitchableFunction(effect))?.kind == .fill
+        return (try? EffectCatalog.stitchableFunction(effect, use: drawsAlone ? .alone : .image))?.kind == .fill
     }
 
     /// The effect with its resolved argument values and loaded textures.
@@ -50,7 +52,7 @@ public struct ImageEffectRequest: Sendable {
         let resolved: Effect
         var assignments: [(name: String, value: String)] = []
         if EffectCatalog.stitchablePath(effect) != nil || EffectCatalog.builtIn(named: effect)?.kind == .stitchable {
-            let fn = try EffectCatalog.stitchableFunction(effect)
+            let fn = try EffectCatalog.stitchableFunction(effect, use: drawsAlone ? .alone : .image)
             var automatic = fn.defaultImageAutomatic
             for (name, value) in arguments {
                 guard fn.arguments.contains(where: { $0.name == name }) else {

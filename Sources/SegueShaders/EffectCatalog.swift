@@ -125,7 +125,10 @@ public enum EffectCatalog {
         if text.hasSuffix(".metal") { return (text, nil) }
         guard let colon = text.lastIndex(of: ":") else { return nil }
         let path = String(text[..<colon]), function = String(text[text.index(after: colon)...])
-        guard path.hasSuffix(".metal"), !function.isEmpty, function.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+        // NAME, or NAME(type, …) naming one overload.
+        let name = function.prefix { $0 != "(" }, types = function.dropFirst(name.count)
+        guard path.hasSuffix(".metal"), !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }),
+              types.isEmpty || (types.hasSuffix(")") && !types.dropFirst().dropLast().contains { "()".contains($0) }) else { return nil }
         return (path, function)
     }
 
@@ -133,7 +136,7 @@ public enum EffectCatalog {
     /// default configuration (see `StitchableConfiguration`); `function` may be nil when the file
     /// has exactly one.
     public static func load(path: String, function: String?) throws(EffectLookupError) -> Effect {
-        let f = try stitchableFunction(path, function: function)
+        let f = try stitchableFunction(path, function: function, use: .transition)
         do {
             // A fill has no screens to transition between: it is an effect that draws alone or
             // over an image.
@@ -165,7 +168,8 @@ public enum EffectCatalog {
     /// `file.metal:name`, or the path with `function`).
     /// - Throws: `EffectLookupError` for an unknown name, an unreadable or unsupported file, or
     ///   a missing or ambiguous function.
-    public static func stitchableFunction(_ nameOrPath: String, function: String? = nil) throws(EffectLookupError) -> StitchableFunction {
+    public static func stitchableFunction(_ nameOrPath: String, function: String? = nil,
+                                          use: StitchableUse = .any) throws(EffectLookupError) -> StitchableFunction {
         if let entry = StitchableBuiltIns.all.first(where: { $0.function == nameOrPath }) {
             if let function, function != entry.function {
                 throw .stitchable(path: entry.file, message: "the built-in has only the function '\(entry.function)'")
@@ -197,10 +201,57 @@ public enum EffectCatalog {
             }
             return module.functions[0]
         }
-        guard let f = module.functions.first(where: { $0.name == wanted }) else {
-            throw .stitchable(path: path, message: "no [[ stitchable ]] function '\(wanted)'" + (names.isEmpty ? "" : " (it has: \(StitchableFunction.listed(names)))"))
+        return try overload(wanted, of: module.functions, use: use, path: path)
+    }
+
+    /// Every overload `nameOrPath` (`FILE.metal:NAME`) names, in source order (one when the name
+    /// gives its types); what `segue info` lists.
+    /// - Throws: as `stitchableFunction`.
+    public static func stitchableOverloads(_ nameOrPath: String) throws(EffectLookupError) -> [StitchableFunction] {
+        guard let (path, named) = stitchablePath(nameOrPath), let named, !named.contains("(") else {
+            return [try stitchableFunction(nameOrPath)]
         }
-        return f
+        let module: StitchableTranslator.Module
+        do { module = try StitchableTranslator.translate(try EffectFile.read(path), file: path) } catch let error as EffectLookupError {
+            throw error
+        } catch {
+            throw .invalidSource(error as! ShaderSourceError)
+        }
+        let all = module.functions.filter { $0.name == named }
+        return all.isEmpty ? [try overload(named, of: module.functions, use: .any, path: path)] : all
+    }
+
+    /// The function `wanted` names (`NAME`, or `NAME(type, …)` with the types after `position`)
+    /// among `functions`: the one overload, the one whose types are given, else the one that fits
+    /// `use` (a fill to draw alone, a colour, distortion or layer function for an image or a
+    /// transition).
+    /// - Throws: `EffectLookupError.stitchable` naming the overloads when none or several fit.
+    static func overload(_ wanted: String, of functions: [StitchableFunction], use: StitchableUse,
+                         path: String) throws(EffectLookupError) -> StitchableFunction {
+        let name = String(wanted.prefix { $0 != "(" })
+        let named = functions.filter { $0.name == name }
+        guard !named.isEmpty else {
+            let names = functions.map(\.name)
+            throw .stitchable(path: path, message: "no [[ stitchable ]] function '\(name)'" + (names.isEmpty ? "" : " (it has: \(StitchableFunction.listed(names)))"))
+        }
+        let listing = named.map(\.signatureText).joined(separator: "; ")
+        if wanted.count > name.count {
+            let types = wanted.dropFirst(name.count + 1).dropLast().split(separator: ",").map { $0.replacingOccurrences(of: " ", with: "") }
+            let matching = named.filter { f in
+                let own = f.parameterTypes.map { $0.replacingOccurrences(of: " ", with: "") }
+                return own == types || ["float2"] + own == types
+            }
+            guard matching.count == 1 else {
+                throw .stitchable(path: path, message: "no overload of '\(name)' takes (\(types.joined(separator: ", "))); it has: \(listing)")
+            }
+            return matching[0]
+        }
+        if named.count == 1 { return named[0] }
+        let fitting = named.filter(use.fits)
+        guard fitting.count == 1 else {
+            throw .stitchable(path: path, message: "'\(name)' has \(named.count) overloads (\(listing)); name one by the types after position, as \(path):\(name)(half4, float) names half4 \(name)(float2 position, half4 color, float …)")
+        }
+        return fitting[0]
     }
 
     /// Up to three built-in names closest to `name` (edit distance, prefix and substring matches).
@@ -217,4 +268,25 @@ public enum EffectCatalog {
 
     /// Levenshtein distance (see `MessageText.editDistance`).
     static func editDistance(_ a: String, _ b: String) -> Int { MessageText.editDistance(a, b) }
+}
+
+/// What a stitchable function is wanted for, which picks among overloads of one name.
+public enum StitchableUse: Sendable {
+    /// Any (only one overload may have the name).
+    case any
+    /// Drawn alone, without an image: a fill.
+    case alone
+    /// On an image: a colour, distortion or layer function, else a fill drawn over it.
+    case image
+    /// As a transition between two screens: a colour, distortion or layer function.
+    case transition
+
+    /// Whether `function` fits this use (`any`: every function).
+    func fits(_ function: StitchableFunction) -> Bool {
+        switch self {
+        case .any: true
+        case .alone: function.kind == .fill
+        case .image, .transition: function.kind != .fill
+        }
+    }
 }

@@ -63,13 +63,14 @@ struct EffectCommand: ParsableCommand {
     }
 
     func run() throws {
-        let request = ImageEffectRequest(
+        var request = ImageEffectRequest(
             effect: effect,
             arguments: try args.map { text throws(ParameterError) in try parseAssignment(text) },
             textures: try textures.map { text throws(ParameterError) in
                 let (name, path) = try parseAssignment(text)
                 return (name: name, path: path)
             })
+        request.drawsAlone = input == nil
         let destination: RenderOutput? = duration == nil ? nil : try RenderOutput(path: output)
         let files = (input.map { [OutputGuard.Input("the input image", $0)] } ?? []) + request.inputFiles
         try destination.map { try $0.check(against: files) } ?? OutputGuard.check(output: output, inputs: files)

@@ -59,6 +59,12 @@ struct InfoCommand: ParsableCommand {
     var source = false
 
     func run() throws {
+        // A name with several overloads: each, with the name that picks it.
+        if EffectCatalog.stitchablePath(name) != nil, !source, !json, try EffectCatalog.stitchableOverloads(name).count > 1 {
+            print("\(name) — overloaded stitchable function")
+            try stitchableInfoLines(name).forEach { print($0) }
+            return
+        }
         let effect = try EffectCatalog.describableEffect(name)
         if source {
             guard let glsl = effect.glsl else {

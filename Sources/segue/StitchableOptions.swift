@@ -87,7 +87,20 @@ struct StitchableOptions: ParsableArguments {
 /// `segue info` lines for a stitchable effect: its kind, signature, how each argument is filled,
 /// and the flags that apply it as a transition or to one image.
 func stitchableInfoLines(_ nameOrPath: String) throws -> [String] {
-    let fn = try EffectCatalog.stitchableFunction(nameOrPath)
+    let overloads = try EffectCatalog.stitchableOverloads(nameOrPath)
+    guard overloads.count == 1 else {
+        // Every overload, then each described under the name that picks it.
+        let path = EffectCatalog.stitchablePath(nameOrPath)?.path ?? nameOrPath
+        var lines = ["  overloads: \(overloads.count) (name one as \(path):NAME(types after position))"]
+        for f in overloads { lines.append("    \(f.signatureText)  — \(f.kind.rawValue), line \(f.line)") }
+        for f in overloads {
+            let spec = "\(path):\(f.name)(\(f.parameterTypes.joined(separator: ",")))"
+            lines.append("  \(spec):")
+            lines += try stitchableInfoLines(spec)
+        }
+        return lines
+    }
+    let fn = overloads[0]
     let configuration = StitchableConfiguration()
     let fill = fn.kind == .fill
     let animated = fill ? nil : try? fn.animatedArgument(configuration)
@@ -110,7 +123,7 @@ func stitchableInfoLines(_ nameOrPath: String) throws -> [String] {
         }
         lines.append("    \(a.name): \(a.metalType)  — \(role)")
     }
-    let spec = EffectCatalog.stitchablePath(nameOrPath).map { "\($0.path):\(fn.name)" } ?? fn.name
+    let spec = EffectCatalog.stitchablePath(nameOrPath).map { "\($0.path):\($0.function ?? fn.name)" } ?? fn.name
     if fill {
         lines.append("  alone:           segue effect --effect \(spec) --size WxH --time 0 -o out.png (or --duration D for frames or a video)")
         lines.append("  over an image:   segue effect --input IMAGE --effect \(spec) --time 0 -o out.png (drawn over it, as SwiftUI's .overlay)")

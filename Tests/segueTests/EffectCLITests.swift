@@ -330,3 +330,52 @@ extension EffectCLITests {
         #expect(abs(Int(p.r) - 128) <= 1 && abs(Int(p.g) - 100) <= 1 && abs(Int(p.b) - 50) <= 1 && p.a == 255, "\(p)")
     }
 }
+
+extension EffectCLITests {
+    static let overloads = """
+    #include <metal_stdlib>
+    #include <SwiftUI/SwiftUI_Metal.h>
+    using namespace metal;
+    /// Tints the image toward red.
+    [[ stitchable ]] half4 tint(float2 position, half4 color, float amount) {
+        return half4(mix(color.rgb, half3(1, 0, 0) * color.a, half(amount)), color.a);
+    }
+    /// Red at `amount`, premultiplied: a fill.
+    [[ stitchable ]] half4 tint(float2 position, float amount) { return half4(half(amount), 0, 0, half(amount)); }
+    """
+
+    @Test("overloads: the use picks one (an image: the colour function; alone: the fill), NAME(types) names one, segue info lists each")
+    func overloadedFunctions() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.overloads.write(toFile: dir + "/over.metal", atomically: true, encoding: .utf8)
+        try ImageFile.write(Image(width: 8, height: 4, fill: Pixel(0, 0, 255, 255)), to: dir + "/in.png")
+        func pixel(_ args: [String]) throws -> Pixel {
+            let r = try segue(["effect", "--time", "0", "-o", dir + "/out.png"] + args)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            return try ImageFile.read(path: dir + "/out.png")[3, 2]
+        }
+        let spec = dir + "/over.metal:tint"
+        // On the blue image the colour function mixes halfway to red; alone the fill is red at 0.5 alpha.
+        let onImage = try pixel(["--input", dir + "/in.png", "--effect", spec, "--arg", "amount=0.5"])
+        #expect(abs(Int(onImage.r) - 128) <= 1 && onImage.g == 0 && abs(Int(onImage.b) - 128) <= 1 && onImage.a == 255, "\(onImage)")
+        let alone = try pixel(["--size", "8x4", "--effect", spec, "--arg", "amount=0.5"])
+        // (Pixels read back are premultiplied: red at alpha 0.5 is (128, 0, 0, 128).)
+        #expect(abs(Int(alone.r) - 128) <= 1 && alone.g == 0 && alone.b == 0 && abs(Int(alone.a) - 128) <= 1, "\(alone)")
+        // Named by its types: the fill drawn over the image (0.5 red over blue).
+        let typed = try pixel(["--input", dir + "/in.png", "--effect", spec + "(float)", "--arg", "amount=0.5"])
+        #expect(abs(Int(typed.r) - 128) <= 1 && abs(Int(typed.b) - 128) <= 1 && typed.a == 255, "\(typed)")
+        let none = try segue(["effect", "--size", "8x4", "--effect", spec + "(int)", "--time", "0", "-o", dir + "/x.png"])
+        #expect(none.status == 1 && none.stderr.contains("no overload of 'tint' takes (int); it has: half4 tint(float2 position, half4 color, float amount); half4 tint(float2 position, float amount)"),
+                "\(none.stderr)")
+        let info = try segue(["info", spec])
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(info.stdoutText.contains("overloads: 2") && info.stdoutText.contains("half4 tint(float2 position, half4 color, float amount)  — colour, line 5")
+                && info.stdoutText.contains("half4 tint(float2 position, float amount)  — fill, line 9")
+                && info.stdoutText.contains("--effect \(spec)(float) --size WxH"), "\(info.stdoutText)")
+        // As a transition the colour function is the one that can run.
+        try writeInputs(dir)
+        let transition = try segue(["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", spec, "--progress", "0.5", "-o", dir + "/t.png"])
+        #expect(transition.status == 0, "\(transition.stderr)")
+    }
+}

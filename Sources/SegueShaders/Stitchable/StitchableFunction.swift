@@ -166,6 +166,30 @@ public struct StitchableFunction: Sendable, Equatable {
     /// rest, so a file with thousands of functions or arguments still gets a one-line message.
     static func listed(_ names: [String], limit: Int = 12) -> String { listedNames(names, limit: limit) }
 
+    /// The types after `position`, as `FILE:NAME(types)` names an overload: the colour or layer
+    /// (`half4`, `SwiftUI::Layer`), then each argument's Metal type.
+    public var parameterTypes: [String] {
+        let input: [String]
+        switch kind {
+        case .color: input = ["half4"]
+        case .layer: input = ["SwiftUI::Layer"]
+        case .distortion, .fill: input = []
+        }
+        return input + arguments.map(\.metalType)
+    }
+
+    /// The signature as `segue info` lists overloads: `half4 name(float2 position, half4 color, float amount)`.
+    public var signatureText: String {
+        let input: [String]
+        switch kind {
+        case .color: input = ["half4 color"]
+        case .layer: input = ["SwiftUI::Layer layer"]
+        case .distortion, .fill: input = []
+        }
+        let result = kind == .distortion ? "float2" : "half4"
+        return "\(result) \(name)(" + (["float2 position"] + input + arguments.map { "\($0.metalType) \($0.name)" }).joined(separator: ", ") + ")"
+    }
+
     /// The transition effect running this function with `configuration`: an effect of kind
     /// `.stitchable` whose parameters are the arguments that are neither animated nor automatic
     /// (of both functions when the removal has its own), with their default arguments or zero.
