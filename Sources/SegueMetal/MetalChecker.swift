@@ -330,8 +330,10 @@ package struct MetalChecker {
     mutating func register(_ f: MetalFunctionDecl, returnType: MetalType, parameters: [MetalFunctionInfo.Parameter]) throws(ShaderSourceError) -> String {
         let name = f.name.text
         var overloads = functions[name] ?? []
-        let signature = parameters.map { glsl($0.type) + $0.type.glslArraySuffix }
-        if let k = overloads.firstIndex(where: { $0.parameters.map { glsl($0.type) + $0.type.glslArraySuffix } == signature }) {
+        // Overloads are told apart by their Metal types (`f(half4)` and `f(float4)` are two, as in
+        // Metal; each has a GLSL name of its own, so their GLSL signatures may coincide).
+        let signature = parameters.map { $0.type.metal + $0.type.glslArraySuffix }
+        if let k = overloads.firstIndex(where: { $0.parameters.map { $0.type.metal + $0.type.glslArraySuffix } == signature }) {
             let existing = overloads[k]
             guard !(existing.isDefined && f.body != nil) else { throw error("redefinition of '\(name)'", f.name.line) }
             guard existing.returnType == returnType || glsl(existing.returnType) == glsl(returnType) else {

@@ -126,7 +126,11 @@ public struct Gallery {
         }
         let functions: [String]
         do {
-            functions = try StitchableTranslator.translate(text, file: file).functions.map(\.name)
+            // Overloads of one name each get a card, named by their types (`glow(float4,float)`).
+            let found = try StitchableTranslator.translate(text, file: file).functions
+            functions = found.map { f in
+                found.filter { $0.name == f.name }.count > 1 ? "\(f.name)(\(f.parameterTypes.joined(separator: ",")))" : f.name
+            }
         } catch {
             return [failed(file, error)]
         }

@@ -36,8 +36,9 @@ struct GalleryCLITests {
         let r = try segue(["gallery", Self.fixtures, "--scale", "0.25", "-o", site])
         #expect(r.status == 0, "\(r.stderr)")
         let builtIns = EffectCatalog.builtIns.count
-        // The fixtures: tint.glsl and slide.metal:slide preview; broken.glsl is listed with its error.
-        #expect(r.stdoutText.hasPrefix("\(site)/index.html: \(builtIns + 3) effects, \(builtIns + 2) previews\n"), "\(r.stdoutText)")
+        // The fixtures: tint.glsl, slide.metal:slide and glow.metal's two overloads (a fill, over time,
+        // and a colour function) preview; broken.glsl is listed with its error.
+        #expect(r.stdoutText.hasPrefix("\(site)/index.html: \(builtIns + 5) effects, \(builtIns + 4) previews\n"), "\(r.stdoutText)")
         #expect(r.stdoutText.contains("broken.glsl: "))
         #expect(listing(dir) == ["site"])
         #expect(listing(site) == [Gallery.markerName, "index.html", "previews"])
@@ -45,6 +46,8 @@ struct GalleryCLITests {
         #expect(!page.contains("<script>alert"), "file text must be escaped")
         #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         #expect(page.contains("with markup in the summary &amp; quotes &quot;like this&quot;"))
+        #expect(page.contains("glow.metal:glow(float4,float)") && page.contains("glow.metal:glow(half4,float)"), "the overloads' cards")
+        #expect(page.contains("SwiftUI fill shader &apos;glow&apos;"), "the fill's card")
 
         let url = "file://" + site + "/index.html"
         guard let dom = try Self.chromium(["--virtual-time-budget=5000", "--dump-dom", url]) else {
@@ -53,8 +56,8 @@ struct GalleryCLITests {
         }
         #expect(dom.status == 0, "\(dom.stderr)")
         let body = dom.stdoutText.range(of: "<body[^>]*>", options: .regularExpression).map { String(dom.stdoutText[$0]) } ?? ""
-        #expect(body.contains("data-previews=\"\(builtIns + 2)\""), "\(body)")
-        #expect(body.contains("data-playing=\"\(builtIns + 2)\""), "not every preview plays: \(body)")
+        #expect(body.contains("data-previews=\"\(builtIns + 4)\""), "\(body)")
+        #expect(body.contains("data-playing=\"\(builtIns + 4)\""), "not every preview plays: \(body)")
         let console = dom.stderr.split(separator: "\n").filter { $0.contains(":CONSOLE") }
         #expect(console.isEmpty, "console messages: \(console)")
 
