@@ -171,9 +171,11 @@ def run_python(code, **environment):
                           timeout=120)
 
 
+# 512×512 frames: with a 1 ns limit, uploading and drawing them never finishes in time on any
+# device (a frame of a few pixels might, on a fast one).
 REPORT = """
     import numpy as np, segue
-    a = np.zeros((4, 8, 4), np.uint8)
+    a = np.zeros((512, 512, 4), np.uint8)
     for attempt in range(2):
         try:
             segue.Transition("fade").render(a, a, 0.5)
@@ -197,7 +199,7 @@ def test_device_lost_when_the_gpu_does_not_finish_in_time():
 RECOVER = """
     import os, sys
     import numpy as np, segue
-    a = np.arange(4 * 8 * 4, dtype=np.uint8).reshape(4, 8, 4)
+    a = (np.arange(512 * 512 * 4) % 251).astype(np.uint8).reshape(512, 512, 4)
     b = 255 - a
     fade = segue.Transition("fade")
     try:
@@ -217,7 +219,7 @@ def test_after_a_lost_device_the_same_object_renders_on_a_new_context():
     assert result.returncode == 0, result.stderr.decode()
     head, _, pixels = result.stdout.partition(b"\n")
     assert head.startswith(b"lost: the GPU did not finish rendering 'fade'"), head
-    a = np.arange(4 * 8 * 4, dtype=np.uint8).reshape(4, 8, 4)
+    a = (np.arange(512 * 512 * 4) % 251).astype(np.uint8).reshape(512, 512, 4)
     expected = segue.Transition("fade").render(a, 255 - a, 0.5)
     assert pixels == expected.tobytes()
 
