@@ -43,8 +43,11 @@ def installed(tmp_path_factory):
     venv = work / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = str(venv / "bin" / "python")
+    # pip too sees nothing of this process's Python path (a source tree on PYTHONPATH would look
+    # like segue installed already).
+    pip_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     pip = subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                          os.path.join(work, wheels[0])], capture_output=True, text=True, timeout=600)
+                          os.path.join(work, wheels[0])], capture_output=True, text=True, timeout=600, env=pip_env)
     assert pip.returncode == 0, pip.stderr
     return work, python
 
