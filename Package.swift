@@ -2,6 +2,10 @@
 // Segue: GPU view transitions, mesh transforms and Core-Animation-style animation, rendered with Vulkan.
 import PackageDescription
 
+/// The package's directory, so that linker flags naming its files hold from any working
+/// directory (`swift build --package-path …`).
+let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
+
 let package = Package(
     name: "Segue",
     platforms: [.macOS(.v13)],
@@ -52,7 +56,7 @@ let package = Package(
 
         // MARK: - C API (libsegue.so; header in Sources/SegueC/include, pkg-config template beside it)
         .target(name: "SegueC", dependencies: ["SegueRender"], exclude: ["include", "segue.pc.in", "exports.map"],
-                linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "--version-script=Sources/SegueC/exports.map",
+                linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "--version-script=\(packageDirectory)/Sources/SegueC/exports.map",
                                                "-Xlinker", "-soname=libsegue.so.0",
                                                "-Xlinker", "-z", "-Xlinker", "defs",
                                                "-Xlinker", "-l:libCoreFoundation.a", "-Xlinker", "-l:lib_FoundationICU.a",
