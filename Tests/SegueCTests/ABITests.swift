@@ -49,6 +49,10 @@ struct ABITests {
         let run = try runProgram(program, ["codes", repositoryRoot + "/Tests/Fixtures/gl-transitions/luma-mask.glsl",
                                            repositoryRoot + "/Tests/Fixtures/gl-transitions/syntax-error.glsl"], timeout: 240)
         #expect(run.status == 0, "api_test codes: \(run.stderr)")
+        // SEGUE_ERROR_DEVICE_LOST: the program runs with a 1 ns limit on every wait for the GPU,
+        // given in its own environment.
+        let lost = try runProgram(program, ["lost"], environment: ["SEGUE_GPU_TIMEOUT": "0.000000001"], timeout: 240)
+        #expect(lost.status == 0, "api_test lost: \(lost.stderr)")
     }
 
     @Test("scripts/abi-check.sh: this build keeps the baseline; a changed signature, enumerator or a removed symbol fails")
