@@ -69,6 +69,7 @@ func string(_ pointer: UnsafePointer<CChar>?, _ what: String) throws -> String {
 
 /// A text that lives as long as its owner: a NUL-terminated UTF-8 copy freed with it (C reads
 /// up to the first NUL of a text that contains one).
+// @unchecked: the buffer is written once in `init` and only read after; freed in `deinit`.
 final class CString: @unchecked Sendable {
     /// The copy; immutable after `init`.
     let pointer: UnsafePointer<CChar>

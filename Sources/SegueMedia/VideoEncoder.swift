@@ -38,6 +38,9 @@ import Darwin
 /// Feed frames from one thread; write the sound from another through `audioWriter()`. Any error
 /// from `append` or `finish` has already stopped ffmpeg and removed the partial output. Dropping
 /// an encoder before `finish()` cancels it.
+// @unchecked: one thread feeds it (`append`, `finish` and `cancel` alone touch `tool`, `frameCount`
+// and `planarFrame`); what other threads reach — `abort()`, the sound writer, ffmpeg's stderr — is
+// immutable (`process`, the layout) or locked (`cancelled`, `soundFrames`, `writeErrors`).
 public final class VideoEncoder: @unchecked Sendable {
     /// Where the picture comes from.
     public enum Input: Sendable, Hashable {

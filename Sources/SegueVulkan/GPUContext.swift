@@ -11,6 +11,9 @@ import CSegueVulkan
 import Foundation
 
 /// A Vulkan device ready to render; thread-safe (queue submission is serialized internally).
+// @unchecked: the Vulkan handles and limits never change after `init`; the pipeline cache,
+// the transfer pool (allocating, recording, freeing), queue submission and `broken` are used only
+// under `lock`.
 public final class GPUContext: @unchecked Sendable {
     let instance: VkInstance
     let physicalDevice: VkPhysicalDevice
@@ -407,6 +410,26 @@ public final class GPUContext: @unchecked Sendable {
     /// Records commands with `record`, submits them and waits for them to finish (uploads,
     /// one-off transfers).
     func runOnce(_ record: (VkCommandBuffer) -> Void) throws(VulkanError) {
+        let cb = try recorded(record)
+        defer {
+            var buffer: VkCommandBuffer? = cb
+            lock.lock()
+            vkFreeCommandBuffers(device, transferPool, 1, &buffer)
+            lock.unlock()
+        }
+        let fence = try makeFence(signaled: false)
+        defer { vkDestroyFence(device, fence, nil) }
+        try submit(cb, fence: fence)
+        do throws(VulkanError) { try wait(fence) } catch {
+            waitBeforeTeardown(fence)  // the command buffer is freed below: the GPU must be done with it
+            throw error
+        }
+    }
+
+    /// A one-off command buffer of the transfer pool with `record`'s commands. The pool is
+    /// externally synchronised: allocating and recording (a few commands) happen under the lock,
+    /// as freeing does.
+    private func recorded(_ record: (VkCommandBuffer) -> Void) throws(VulkanError) -> VkCommandBuffer {
         var alloc = VkCommandBufferAllocateInfo()
         alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
         alloc.commandPool = transferPool
@@ -414,27 +437,22 @@ public final class GPUContext: @unchecked Sendable {
         alloc.commandBufferCount = 1
         var cb: VkCommandBuffer?
         lock.lock()
-        let allocResult = vkAllocateCommandBuffers(device, &alloc, &cb)
-        lock.unlock()
-        try check(allocResult, "vkAllocateCommandBuffers")
-        defer {
-            lock.lock()
-            vkFreeCommandBuffers(device, transferPool, 1, &cb)
-            lock.unlock()
-        }
+        defer { lock.unlock() }
+        try check(vkAllocateCommandBuffers(device, &alloc, &cb), "vkAllocateCommandBuffers")
         var begin = VkCommandBufferBeginInfo()
         begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
         begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
-        try check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer")
-        record(cb!)
-        try check(vkEndCommandBuffer(cb), "vkEndCommandBuffer")
-        let fence = try makeFence(signaled: false)
-        defer { vkDestroyFence(device, fence, nil) }
-        try submit(cb!, fence: fence)
-        do throws(VulkanError) { try wait(fence) } catch {
-            waitBeforeTeardown(fence)  // the command buffer is freed below: the GPU must be done with it
+        let began = vkBeginCommandBuffer(cb, &begin)
+        if began == VK_SUCCESS { record(cb!) }
+        let ended = began == VK_SUCCESS ? vkEndCommandBuffer(cb) : began
+        do throws(VulkanError) {
+            try check(began, "vkBeginCommandBuffer")
+            try check(ended, "vkEndCommandBuffer")
+        } catch {
+            vkFreeCommandBuffers(device, transferPool, 1, &cb)
             throw error
         }
+        return cb!
     }
 
     func makeFence(signaled: Bool) throws(VulkanError) -> VkFence {
