@@ -27,16 +27,19 @@ final class EffectHandle: ForkBound {
     var duration: Double
     /// Whether it is a stitchable fill, which may render without an input.
     let isFill: Bool
+    /// Transparent pixels a fill drawn alone is drawn over, kept between frames (used under `use`).
+    private var clear: [UInt8] = []
 
     /// The effect `name` on `context`.
     init(_ name: String, context: GPUContext) throws {
-        isFill = ImageEffectRequest(effect: name).isFill
         switch try EffectLookup.image(name) {
         case let .shader(resolved):
+            isFill = resolved.isFill
             frames = .shader(TransitionFrames(resolved, context: context, setter: "segue_effect_set_param"))
             duration = resolved.effect.defaultDuration
         case let .mesh(effect):
             frames = .mesh(MeshImageFrames(effect, context: context))
+            isFill = false
             duration = effect.defaultDuration
         }
     }
@@ -47,6 +50,12 @@ final class EffectHandle: ForkBound {
         case let .shader(f): try f.set(name, to: text)
         case let .mesh(f): try f.set(name, to: text)
         }
+    }
+
+    /// Renders a fill alone (over transparent pixels) at `time` into `out`.
+    func renderAlone(layout: FrameLayout, byteCount: Int, time: Double, out: UnsafeMutablePointer<UInt8>) throws {
+        if clear.count < byteCount { clear = [UInt8](repeating: 0, count: byteCount) }
+        try clear.withUnsafeBufferPointer { try render($0.baseAddress!, layout: layout, time: time, out: out) }
     }
 
     /// Renders `input` at `time` into `out`.
@@ -116,9 +125,8 @@ public func segue_effect_render(_ effect: OpaquePointer?, _ input: UnsafePointer
         try checkProgress(nil, time: time)
         try handle.use.exclusive("effect") {
             guard let input else {
-                // A fill drawn alone: over transparent pixels.
-                let clear = [UInt8](repeating: 0, count: Int(stride) * Int(height))
-                try clear.withUnsafeBufferPointer { try handle.render($0.baseAddress!, layout: layout, time: time, out: out) }
+                // A fill drawn alone: over transparent pixels (kept by the handle, not made per frame).
+                try handle.renderAlone(layout: layout, byteCount: Int(stride) * Int(height), time: time, out: out)
                 return
             }
             try handle.render(input, layout: layout, time: time, out: out)

@@ -182,9 +182,11 @@ extension ConcatRenderer {
 
     /// The files the edit reads: clips, soundtrack, effect files (each once, in order).
     static func inputFiles(of spec: ConcatSpec) -> [String] {
+        // (The clips and the soundtrack were probed, so they exist; an effect name that is not a file
+        // is a built-in.)
         var files: [String] = []
-        for input in Concatenation.inputFiles(of: spec) where !files.contains(input.path) {
-            if input.role.hasPrefix("clip") || FileManager.default.fileExists(atPath: input.path) { files.append(input.path) }
+        for input in Concatenation.inputFiles(of: spec) where !files.contains(input.path) && FileManager.default.fileExists(atPath: input.path) {
+            files.append(input.path)
         }
         return files
     }

@@ -66,6 +66,8 @@ public struct ResolvedEffect: Sendable {
     public let parameters: [String: ParameterValue]
     /// Images for the effect's `sampler2D` parameters.
     public let textures: [String: Image]
+    /// Whether it is a stitchable fill, which draws without an image (over a transparent one).
+    public var isFill = false
 }
 
 /// How a stitchable shader function runs as a transition (SwiftUI's `.transition` with a shader).

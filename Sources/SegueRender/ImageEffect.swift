@@ -36,13 +36,6 @@ public struct ImageEffectRequest: Sendable {
         self.textures = textures
     }
 
-    /// Whether the effect is a stitchable fill (`half4 f(float2 position, …)`), which draws
-    /// without an image (over a transparent one of the size wanted).
-    public var isFill: Bool {
-        guard EffectCatalog.stitchablePath(effect) != nil else { return false }
-        return (try? EffectCatalog.stitchableFunction(effect, use: drawsAlone ? .alone : .image))?.kind == .fill
-    }
-
     /// The effect with its resolved argument values and loaded textures.
     /// - Parameter scale: pixels per point given to loaded texture images.
     /// - Throws: `EffectLookupError`, `StitchableConfigurationError` (unknown argument),
@@ -51,8 +44,10 @@ public struct ImageEffectRequest: Sendable {
     public func resolve(scale: Double = 1) throws -> ResolvedEffect {
         let resolved: Effect
         var assignments: [(name: String, value: String)] = []
+        var isFill = false
         if EffectCatalog.stitchablePath(effect) != nil || EffectCatalog.builtIn(named: effect)?.kind == .stitchable {
             let fn = try EffectCatalog.stitchableFunction(effect, use: drawsAlone ? .alone : .image)
+            isFill = fn.kind == .fill
             var automatic = fn.defaultImageAutomatic
             for (name, value) in arguments {
                 guard fn.arguments.contains(where: { $0.name == name }) else {
@@ -76,7 +71,9 @@ public struct ImageEffectRequest: Sendable {
         let values = try resolved.resolveParameters(assignments)
         var images: [String: Image] = [:]
         for (name, path) in textures { images[name] = try ImageFile.read(path: path, scale: scale) }
-        return ResolvedEffect(effect: resolved, parameters: values, textures: images)
+        var result = ResolvedEffect(effect: resolved, parameters: values, textures: images)
+        result.isFill = isFill
+        return result
     }
 }
 

@@ -128,9 +128,8 @@ public struct Gallery {
         do {
             // Overloads of one name each get a card, named by their types (`glow(float4,float)`).
             let found = try StitchableTranslator.translate(text, file: file).functions
-            functions = found.map { f in
-                found.filter { $0.name == f.name }.count > 1 ? "\(f.name)(\(f.parameterTypes.joined(separator: ",")))" : f.name
-            }
+            let uses = Dictionary(found.map { ($0.name, 1) }, uniquingKeysWith: +)
+            functions = found.map { f in uses[f.name, default: 0] > 1 ? "\(f.name)(\(f.parameterTypes.joined(separator: ",")))" : f.name }
         } catch {
             return [failed(file, error)]
         }

@@ -41,9 +41,9 @@ extension Gallery {
     ///   is or contains an input folder.
     @discardableResult
     public static func checkOutput(_ output: String, folders: [String]) throws(GalleryError) -> String {
-        let resolved = resolvedPath(output)
+        let resolved = OutputGuard.resolvedPath(output)
         for folder in folders {
-            let input = resolvedPath(folder)
+            let input = OutputGuard.resolvedPath(folder)
             if input == resolved { throw .outputIsInput(output: output, input: folder) }
             if input.hasPrefix(resolved == "/" ? "/" : resolved + "/") { throw .outputContainsInput(output: output, input: folder) }
         }
@@ -56,6 +56,4 @@ extension Gallery {
         return resolved
     }
 
-    /// `path` made absolute and canonical (`OutputGuard.resolvedPath`).
-    static func resolvedPath(_ path: String) -> String { OutputGuard.resolvedPath(path) }
 }

@@ -80,7 +80,7 @@ struct EffectCommand: ParsableCommand {
             image = try ImageFile.read(path: input, scale: scale)
         } else {
             // A fill drawn alone: over a transparent image of the size asked for.
-            guard request.isFill else {
+            guard resolved.isFill else {
                 throw ValidationError("'\(effect)' is not a fill: give the image to apply it to with --input")
             }
             let (w, h) = try InputOptions.parseSize(size ?? "")

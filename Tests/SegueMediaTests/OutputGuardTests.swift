@@ -55,4 +55,23 @@ struct OutputGuardTests {
         #expect(refusal(dir + "/sub", nested, directory: true) == nil)
         #expect(refusal(dir, nested, directory: false) == nil)
     }
+
+    @Test("resolved paths: absolute, links followed, . and .. removed, the missing part by its text")
+    func resolved() throws {
+        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("segue-resolved-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: raw, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: raw) }
+        do {
+            let dir = OutputGuard.resolvedPath(raw)
+            try FileManager.default.createDirectory(atPath: dir + "/real/sub", withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: dir + "/link", withDestinationPath: "real/sub")
+            #expect(OutputGuard.resolvedPath(dir + "/link") == dir + "/real/sub")
+            #expect(OutputGuard.resolvedPath(dir + "/link/") == dir + "/real/sub")
+            #expect(OutputGuard.resolvedPath(dir + "//real/./sub/..") == dir + "/real")
+            #expect(OutputGuard.resolvedPath(dir + "/link/../x/./y/") == dir + "/real/x/y")
+            #expect(OutputGuard.resolvedPath(dir + "/new/../other") == dir + "/other")
+            #expect(OutputGuard.resolvedPath("/") == "/")
+            #expect(OutputGuard.resolvedPath(".") == OutputGuard.resolvedPath(FileManager.default.currentDirectoryPath))
+        }
+    }
 }

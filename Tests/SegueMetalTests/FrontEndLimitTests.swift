@@ -9,18 +9,6 @@ import SegueCore
 @testable import SegueShaders
 import Testing
 
-private let prologue = "#include <metal_stdlib>\nusing namespace metal;\n"
-
-/// The error translating `source` raises, as text (nil when it translates).
-private func translationError(_ source: String) -> String? {
-    do {
-        _ = try StitchableTranslator.translate(source, file: "user.metal")
-        return nil
-    } catch {
-        return error.description
-    }
-}
-
 /// A file whose colour function assigns `expression` to `x` (on line 4 when `helpers` is empty).
 private func assigning(_ expression: String, helpers: String = "") -> String {
     prologue + helpers + "[[ stitchable ]] half4 f(float2 p, half4 c, float t) {\n    float x = " + expression

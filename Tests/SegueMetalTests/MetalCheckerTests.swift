@@ -8,22 +8,6 @@ import SegueCore
 @testable import SegueShaders
 import Testing
 
-/// Line `n` (1-based) of `text`.
-private func line(_ n: Int, of text: String) -> String {
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    return n - 1 < lines.count ? String(lines[n - 1]) : ""
-}
-
-/// The error translating `source` raises, as text (nil when it translates).
-private func translationError(_ source: String) -> String? {
-    do {
-        _ = try StitchableTranslator.translate(source, file: "user.metal")
-        return nil
-    } catch {
-        return error.description
-    }
-}
-
 @Suite("Metal type checker")
 struct MetalCheckerTests {
     @Test("Metal's implicit conversions become explicit GLSL on the same lines")

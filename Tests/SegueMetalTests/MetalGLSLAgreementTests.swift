@@ -8,17 +8,6 @@ import SegueCore
 import SegueShaders
 import Testing
 
-private let prologue = "#include <metal_stdlib>\nusing namespace metal;\n"
-
-private func translationError(_ source: String) -> String? {
-    do {
-        _ = try StitchableTranslator.translate(source, file: "user.metal")
-        return nil
-    } catch {
-        return error.description
-    }
-}
-
 /// A colour function with `body` on line 4 (after `helpers`, which add lines).
 private func colour(_ body: String, helpers: String = "") -> String {
     prologue + helpers + "[[ stitchable ]] half4 f(float2 p, half4 c, float t) {\n    " + body + "\n}\n"

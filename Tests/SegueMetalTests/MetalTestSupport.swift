@@ -1,0 +1,22 @@
+// What the front end's tests share: the usual first lines of a file, the error a translation
+// raises, and a line of the GLSL.
+import SegueMetal
+
+/// `#include <metal_stdlib>` and `using namespace metal;`: two lines.
+let prologue = "#include <metal_stdlib>\nusing namespace metal;\n"
+
+/// The error translating `source` (as `user.metal`) raises, as text (nil when it translates).
+func translationError(_ source: String) -> String? {
+    do {
+        _ = try MetalTranslator.translate(source, file: "user.metal")
+        return nil
+    } catch {
+        return error.description
+    }
+}
+
+/// Line `n` (1-based) of `text`.
+func line(_ n: Int, of text: String) -> String {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    return n - 1 < lines.count ? String(lines[n - 1]) : ""
+}
