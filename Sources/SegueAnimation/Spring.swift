@@ -122,6 +122,9 @@ public struct Spring: Sendable, Hashable {
     /// The damping ratio `ζ = c / (2√(km))`.
     public var dampingRatio: Double { damping / (2 * (stiffness * mass).squareRoot()) }
 
+    /// The undamped period in seconds, 2π·√(m/k) (SwiftUI's `response`).
+    public var response: Double { 2 * .pi * (mass / stiffness).squareRoot() }
+
     // MARK: - Evaluation
 
     /// The progress at `t` seconds (0 at `t = 0`, tending to 1). Negative times give 0.

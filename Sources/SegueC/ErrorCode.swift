@@ -1,6 +1,7 @@
 // `segue_code`: what kind of failure an error is, for hosts that act on it (retry with a new
 // context, tell the user the effect name is wrong, …). Every Swift error the C API can see maps
 // onto one code here; the message is unchanged.
+import SegueAnimation
 import SegueCore
 import SegueMetal
 import SegueMath
@@ -39,7 +40,7 @@ enum ErrorCode: Int32, CaseIterable {
             case .notATransition, .notAnImageEffect: self = .unsupported
             default: self = .invalidArgument
             }
-        case is ParameterError, is StitchableConfigurationError, is ImageSizeError, is MeshError: self = .invalidArgument
+        case is ParameterError, is StitchableConfigurationError, is ImageSizeError, is MeshError, is AnimationError: self = .invalidArgument
         default: self = .internal
         }
     }

@@ -25,6 +25,8 @@ final class InfoHandle {
 
     let name: CString
     let summary: CString
+    /// The effect that plays pops ("" when a pop plays this one backwards).
+    let reverse: CString
     /// `segue_kind`: 0 transition, 1 mesh transition, 2 single image.
     let kind: Int32
     let duration: Double
@@ -47,6 +49,7 @@ final class InfoHandle {
         }
         name = CString(effect.name)
         summary = CString(effect.summary)
+        reverse = CString(effect.reverse ?? "")
         duration = effect.defaultDuration
         parameters = effect.parameters.map { p in
             Parameter(name: CString(p.name), type: CString(p.type.rawValue), summary: CString(p.summary),
@@ -105,6 +108,12 @@ public func segue_info_name(_ handle: OpaquePointer?) -> UnsafePointer<CChar> {
 @_cdecl("segue_info_summary")
 public func segue_info_summary(_ handle: OpaquePointer?) -> UnsafePointer<CChar> {
     info(handle)?.summary.pointer ?? emptyCString.pointer
+}
+
+/// `segue_info_reverse` ("" for NULL).
+@_cdecl("segue_info_reverse")
+public func segue_info_reverse(_ handle: OpaquePointer?) -> UnsafePointer<CChar> {
+    info(handle)?.reverse.pointer ?? emptyCString.pointer
 }
 
 /// `segue_info_kind` (-1 for NULL).

@@ -1,6 +1,7 @@
-// `segue_transition_*`: a transition by name, its parameters and duration, and frames rendered
-// from a caller's memory into a caller's memory.
+// `segue_transition_*`: a transition by name, its parameters, duration and timing, and frames
+// rendered from a caller's memory into a caller's memory.
 import Foundation
+import SegueAnimation
 import SegueCore
 import SegueMath
 import SegueMedia
@@ -18,9 +19,32 @@ final class TransitionHandle: ForkBound {
     /// One thread at a time.
     let use = UseLock()
 
+    /// How progress follows time: the caller's curve or spring (else the effect's) over the
+    /// caller's duration (else the effect's, or a caller's spring's settling time).
+    private(set) var timing: TransitionTiming
+    /// The caller's curve (nil: the effect's own) and duration (nil: the default).
+    fileprivate var curve: TransitionTiming.Curve?
+    fileprivate var passDuration: Double?
+
     /// The transition `name` on `context`.
     init(_ name: String, context: GPUContext) throws {
-        frames = TransitionFrames(try EffectLookup.transition(name), context: context, setter: "segue_transition_set_param")
+        let resolved = try EffectLookup.transition(name)
+        frames = TransitionFrames(resolved, context: context, setter: "segue_transition_set_param")
+        timing = try Self.timing(resolved.effect, curve: nil, duration: nil)
+    }
+
+    /// Sets the caller's curve (nil: the effect's own) and pass duration (nil: the default); the
+    /// shader's `duration` follows the pass.
+    /// - Throws: `AnimationError` when they make no timing (nothing changes then).
+    func setTiming(curve: TransitionTiming.Curve?, duration: Double?) throws {
+        timing = try Self.timing(frames.parameters.effect, curve: curve, duration: duration)
+        (self.curve, passDuration) = (curve, duration)
+        frames.duration = timing.duration
+    }
+
+    /// The timing of `effect` with a caller's curve and duration.
+    private static func timing(_ effect: Effect, curve: TransitionTiming.Curve?, duration: Double?) throws -> TransitionTiming {
+        try TransitionTiming(curve: curve, duration: duration, defaultCurve: effect.defaultTiming, defaultDuration: effect.defaultDuration)
     }
 }
 
@@ -61,9 +85,29 @@ public func segue_transition_set_duration(_ transition: OpaquePointer?, _ second
     catchingErrors(error, failure: -1) {
         let handle = try object(transition, "transition", as: TransitionHandle.self)
         try checkDuration(seconds)
-        try handle.use.exclusive("transition") { handle.frames.duration = seconds }
+        try handle.use.exclusive("transition") { try handle.setTiming(curve: handle.curve, duration: seconds) }
         return 0
     }
+}
+
+/// `segue_transition_set_timing`.
+@_cdecl("segue_transition_set_timing")
+public func segue_transition_set_timing(_ transition: OpaquePointer?, _ timing: UnsafePointer<CChar>?,
+                                        _ error: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    catchingErrors(error, failure: -1) {
+        let handle = try object(transition, "transition", as: TransitionHandle.self)
+        let text = timing.map { String(cString: $0) } ?? ""
+        let curve = text.isEmpty ? nil : try TransitionTiming.Curve(parsing: text)
+        try handle.use.exclusive("transition") { try handle.setTiming(curve: curve, duration: handle.passDuration) }
+        return 0
+    }
+}
+
+/// `segue_transition_progress_at`.
+@_cdecl("segue_transition_progress_at")
+public func segue_transition_progress_at(_ transition: OpaquePointer?, _ seconds: Double) -> Double {
+    guard let handle = try? object(transition, "transition", as: TransitionHandle.self), !seconds.isNaN else { return .nan }
+    return handle.timing.progress(at: seconds)
 }
 
 /// `segue_transition_render`.

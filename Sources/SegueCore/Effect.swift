@@ -169,6 +169,9 @@ public struct Effect: Sendable, Equatable {
     public var family: EffectFamily?
     /// How the shader's colours are read (a mesh effect's are premultiplied).
     public var alpha: EffectAlpha
+    /// The effect that plays this one's pops (`// Reverse:`; ios-push → ios-pop); nil when a pop
+    /// plays this effect backwards.
+    public var reverse: String?
 
     /// A shader effect (kind `.fullScreen` or `.stitchable`); `alpha` defaults to straight for a
     /// full-screen effect (the gl-transitions format) and premultiplied for a stitchable one.
@@ -215,7 +218,7 @@ public struct Effect: Sendable, Equatable {
         a.name == b.name && a.summary == b.summary && a.kind == b.kind && a.source == b.source && a.glsl == b.glsl
             && a.origin == b.origin && a.parameters == b.parameters && a.defaultDuration == b.defaultDuration
             && a.defaultTiming == b.defaultTiming && a.author == b.author && a.license == b.license && a.family == b.family
-            && a.alpha == b.alpha
+            && a.alpha == b.alpha && a.reverse == b.reverse
     }
 
     /// The mesh and appearance of a mesh effect at `progress` for a `width` × `height`-point

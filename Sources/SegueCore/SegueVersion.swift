@@ -4,5 +4,5 @@
 /// Segue's version.
 public enum SegueVersion {
     /// "MAJOR.MINOR.PATCH".
-    public static let current = "0.1.0"
+    public static let current = "0.2.0"
 }

@@ -94,6 +94,20 @@ public struct TransitionTiming: Sendable, Hashable, CustomStringConvertible {
         self.autoreverses = autoreverses
     }
 
+    /// The timing of a transition whose caller may give a curve and a pass duration: `curve`
+    /// (nil: `defaultCurve`, the effect's `// Timing:`) over `duration`. Without a duration a
+    /// caller's spring lasts its settling duration and anything else `defaultDuration` (the
+    /// effect's `// Duration:`), as `segue render --spring` and the C API's
+    /// `segue_transition_set_timing` do.
+    /// - Throws: `AnimationError` for a default curve that does not parse, or what
+    ///   ``init(curve:duration:repeatCount:autoreverses:)`` throws.
+    public init(curve: Curve?, duration: Double?, defaultCurve: String, defaultDuration: Double,
+                repeatCount: Double = 0, autoreverses: Bool = false) throws {
+        let pass = duration ?? (curve?.spring != nil ? nil : defaultDuration)
+        try self.init(curve: curve ?? Curve(parsing: defaultCurve), duration: pass, repeatCount: repeatCount,
+                      autoreverses: autoreverses)
+    }
+
     /// The effect's own timing: its `// Timing:` curve (linear when it has none) over its
     /// `// Duration:`.
     /// - Throws: `AnimationError` when the effect's timing header does not parse.

@@ -31,11 +31,6 @@ public final class LiveNavigator {
     private var cache: [(key: String, renderer: TransitionRenderer)] = []
     private let cacheLimit = 4
 
-    /// The effect that plays a pop of `name` forwards, if it has one.
-    public static func reverseEffectName(of name: String) -> String? {
-        ["ios-push": "ios-pop", "ios-pop": "ios-push"][name]
-    }
-
     /// Opens a window of the first screen's size in points (its pixels / `scale`).
     /// - Parameters:
     ///   - screens: at least one image; all are fitted to the window (`cover`).

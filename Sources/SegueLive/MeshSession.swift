@@ -97,7 +97,8 @@ public final class MeshSession {
 
     private let start: Double
     private var touch: Vector2?
-    private var samples: [(x: Double, y: Double, time: Double)] = []
+    /// The finger's recent positions, across and down.
+    private var gesture = (x: GestureVelocity(), y: GestureVelocity())
     private var pressedAt: (x: Double, y: Double)?
     private var travel = 0.0
     private var release: TouchRelease?
@@ -122,7 +123,9 @@ public final class MeshSession {
             pressedAt = (x, y)
             travel = 0
             isTouching = true
-            samples = [(x, y, time)]
+            gesture = (GestureVelocity(), GestureVelocity())
+            gesture.x.record(x, at: time)
+            gesture.y.record(y, at: time)
             release = nil
             if configuration.restTouch != nil { touch = Self.unit(x, y, width, height) }
         case let .pointerMoved(x, y, pressed, time) where pressed && isTouching:
@@ -131,9 +134,7 @@ public final class MeshSession {
             track(x, y, time, width, height)
             isTouching = false
             if let rest = configuration.restTouch, let touch {
-                let vx = NavigationSession.velocity(samples.map { ($0.x, $0.time) })
-                let vy = NavigationSession.velocity(samples.map { ($0.y, $0.time) })
-                let velocity = Vector2(width > 0 ? vx / width : 0, height > 0 ? vy / height : 0)
+                let velocity = Vector2(width > 0 ? gesture.x.velocity / width : 0, height > 0 ? gesture.y.velocity / height : 0)
                 release = TouchRelease(spring: configuration.spring, rest: rest, position: touch, velocity: velocity,
                                        start: clock.now, tolerance: configuration.settleTolerance)
             }
@@ -155,8 +156,8 @@ public final class MeshSession {
 
     private func track(_ x: Double, _ y: Double, _ time: Double, _ width: Double, _ height: Double) {
         if let p = pressedAt { travel = max(travel, ((x - p.x) * (x - p.x) + (y - p.y) * (y - p.y)).squareRoot()) }
-        samples.append((x, y, time))
-        if samples.count > 16 { samples.removeFirst(samples.count - 16) }
+        gesture.x.record(x, at: time)
+        gesture.y.record(y, at: time)
         if configuration.restTouch != nil { touch = Self.unit(x, y, width, height) }
     }
 

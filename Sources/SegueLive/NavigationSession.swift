@@ -46,7 +46,7 @@ public final class NavigationSession {
         /// A push or pop running on its own, started at `start`.
         case running(push: Bool, start: Double)
         /// An interactive pop following the finger (or completing after release).
-        case interactive(InteractiveTransition, startX: Double, samples: [(x: Double, time: Double)], released: Bool)
+        case interactive(InteractiveTransition, startX: Double, samples: GestureVelocity, released: Bool)
     }
 
     private var motion: Motion?
@@ -85,26 +85,25 @@ public final class NavigationSession {
             // (an interruptible transition), so a quick second drag is never lost.
             if case .interactive(let t, _, _, true) = motion {
                 t.update(t.fractionComplete)
-                motion = .interactive(t, startX: x - t.fractionComplete * width, samples: [(x, time)], released: false)
+                motion = .interactive(t, startX: x - t.fractionComplete * width, samples: Self.samples(x, time), released: false)
                 return
             }
             guard motion == nil else { return }
             if x <= edgeWidth, stack.count > 1, let t = try? InteractiveTransition(duration: timing.totalDuration, clock: clock) {
-                motion = .interactive(t, startX: x, samples: [(x, time)], released: false)
+                motion = .interactive(t, startX: x, samples: Self.samples(x, time), released: false)
             } else if x > width / 2 {
                 push(now: now)
             }
         case let .pointerMoved(x, _, pressed, time) where pressed:
             guard case .interactive(let t, let startX, var samples, false) = motion else { return }
-            samples.append((x, time))
-            if samples.count > 16 { samples.removeFirst(samples.count - 16) }
+            samples.record(x, at: time)
             t.update(width > 0 ? (x - startX) / width : 0)
             motion = .interactive(t, startX: startX, samples: samples, released: false)
         case let .pointerUp(x, _, time):
             guard case .interactive(let t, let startX, var samples, false) = motion else { return }
-            samples.append((x, time))
+            samples.record(x, at: time)
             t.update(width > 0 ? (x - startX) / width : 0)
-            let velocity = width > 0 ? Self.velocity(samples) / width : 0
+            let velocity = width > 0 ? samples.velocity / width : 0
             t.release(velocity: velocity, timing: completion)
             motion = .interactive(t, startX: startX, samples: samples, released: true)
         default:
@@ -112,13 +111,11 @@ public final class NavigationSession {
         }
     }
 
-    /// The finger's speed in points per second over its last 100 ms of motion before release
-    /// (0 when it rested longer than that).
-    public static func velocity(_ samples: [(x: Double, time: Double)]) -> Double {
-        guard let last = samples.last else { return 0 }
-        let recent = samples.filter { last.time - $0.time <= 0.1 }
-        guard let first = recent.first, last.time - first.time > 0.001 else { return 0 }
-        return (last.x - first.x) / (last.time - first.time)
+    /// A gesture's samples starting with one at `x`, `time`.
+    private static func samples(_ x: Double, _ time: Double) -> GestureVelocity {
+        var samples = GestureVelocity()
+        samples.record(x, at: time)
+        return samples
     }
 
     private func push(now: Double) {

@@ -103,12 +103,14 @@ public enum TransitionSourceParser {
                 throw ShaderSourceError(file: fileLabel, line: headerLine(of: "timing", in: text), message: "timing: \(error)")
             }
         }
-        return Effect(name: headers["name"] ?? name,
+        var effect = Effect(name: headers["name"] ?? name,
                       summary: headers["description"] ?? headers["summary"] ?? "",
                       kind: .fullScreen, source: source, glsl: body, origin: origin,
                       parameters: parameters, defaultDuration: duration,
                       defaultTiming: headers["timing"] ?? "linear",
                       author: headers["author"], license: headers["license"])
+        effect.reverse = headers["reverse"]
+        return effect
     }
 
     /// Whether a uniform declaration continues on the next line: a `/*` comment is still open,

@@ -56,7 +56,7 @@ struct NavigateCommand: ParsableCommand {
             : try images.map { try ImageFile.read(path: $0, scale: scale) }
         let assignments = try params.map { text throws(ParameterError) in try parseAssignment(text) }
         let resolved = try EffectRequest(effect: effect, parameters: assignments, stitchable: try stitchable.request()).resolve(scale: scale)
-        let reverse = try LiveNavigator.reverseEffectName(of: resolved.effect.name).map {
+        let reverse = try resolved.effect.reverse.map {
             try EffectRequest(effect: $0, parameters: assignments).resolve(scale: scale)
         }
         let pushTiming = try timing.timing(defaultCurve: resolved.effect.defaultTiming, defaultDuration: resolved.effect.defaultDuration,

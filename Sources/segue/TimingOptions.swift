@@ -34,15 +34,10 @@ struct TimingOptions: ParsableArguments {
         if let duration, !(duration.isFinite && duration > 0) {
             throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
         }
-        let curve: TransitionTiming.Curve
-        var pass = duration
-        if let spring {
-            curve = .spring(try Spring(parsing: spring))
-        } else {
-            curve = try TransitionTiming.Curve(parsing: timing ?? defaultCurve)
-            if pass == nil { pass = defaultDuration }
-        }
-        return try TransitionTiming(curve: curve, duration: pass, repeatCount: repeatCount ?? 0, autoreverses: autoreverse)
+        let curve: TransitionTiming.Curve? = try spring.map { .spring(try Spring(parsing: $0)) }
+            ?? timing.map { try TransitionTiming.Curve(parsing: $0) }
+        return try TransitionTiming(curve: curve, duration: duration, defaultCurve: defaultCurve, defaultDuration: defaultDuration,
+                                    repeatCount: repeatCount ?? 0, autoreverses: autoreverse)
     }
 
     /// The render timeline for `effect` (its default curve and duration unless overridden), with

@@ -100,6 +100,15 @@ struct CAPIRenderTests {
         #expect(!run.stderr.contains("FAIL"), "api_test fork: \(run.stderr)")
     }
 
+    @Test("timing curves and springs, reverse effects and interactive transitions follow their closed forms from C")
+    func timingAndInteraction() throws {
+        let dir = try MediaDirectory("timing")
+        defer { dir.remove() }
+        let program = try Installation(prefix: dir.path + "/prefix").buildAPITest(in: dir.path)
+        let run = try runProgram(program, ["timing"])
+        #expect(run.status == 0, "api_test timing: \(run.stderr)")
+    }
+
     @Test("effects are listed and described: kinds, durations, parameter types, defaults and ranges")
     func listing() throws {
         let dir = try MediaDirectory("info")
@@ -117,6 +126,6 @@ struct CAPIRenderTests {
         let installation = try Installation(prefix: dir.path + "/prefix")
         let run = try runProgram("/usr/bin/python3", [fixture("ctypes_test.py"), installation.prefix + "/lib/libsegue.so"])
         #expect(run.status == 0, "ctypes_test.py: \(run.stderr)")
-        #expect(run.stdout == "0.1.0 [64, 64, 64, 255]\n")
+        #expect(run.stdout == "0.2.0 [64, 64, 64, 255]\n")
     }
 }

@@ -16,7 +16,7 @@ struct InstallerTests {
         #expect(fm.isExecutableFile(atPath: prefix + "/bin/segue"))
         #expect(fm.isExecutableFile(atPath: prefix + "/lib/libsegue.so"))
         #expect(fm.contentsEqual(atPath: prefix + "/include/segue.h", andPath: repositoryRoot + "/Sources/SegueC/include/segue.h"))
-        #expect(fm.contentsEqual(atPath: prefix + "/lib/libsegue.so.0.1.0", andPath: buildDirectory + "/libSegueC.so"))
+        #expect(fm.contentsEqual(atPath: prefix + "/lib/libsegue.so.0.2.0", andPath: buildDirectory + "/libSegueC.so"))
 
         let flags = try shell("pkg-config --cflags --libs segue", environment: installation.pkgConfigEnvironment)
         #expect(flags.status == 0, "\(flags.stderr)")
@@ -24,7 +24,7 @@ struct InstallerTests {
             == "-I\(prefix)/include -L\(prefix)/lib -Wl,-rpath,\(prefix)/lib -lsegue")
         let version = try shell("pkg-config --modversion segue", environment: installation.pkgConfigEnvironment)
         let cli = try runProgram(prefix + "/bin/segue", ["--version"])
-        #expect(version.stdout == cli.stdout && cli.stdout == "0.1.0\n")
+        #expect(version.stdout == cli.stdout && cli.stdout == "0.2.0\n")
     }
 
     @Test("a relative prefix is written into segue.pc as an absolute path")

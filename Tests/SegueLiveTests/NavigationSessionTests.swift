@@ -103,14 +103,4 @@ struct NavigationSessionTests {
         guard case let .transition(_, _, q, _, _) = s.frame(at: 2.2) else { Issue.record("expected a transition"); return }
         #expect(abs((1 - q) - 0.5) < 1e-9, "caught at 0.2, moved 30 % further")
     }
-
-    @Test("velocity: the last 100 ms of motion before release", arguments: [
-        ([(0.0, 0.0), (10, 0.05), (30, 0.1)], 300.0),
-        ([(0.0, 0.0), (50, 0.5)], 0.0),
-        ([(0.0, 1.0), (0, 1.2), (-20, 1.25)], -400.0),
-    ])
-    func velocity(samples: [(Double, Double)], expected: Double) {
-        let v = NavigationSession.velocity(samples.map { (x: $0.0, time: $0.1) })
-        #expect(abs(v - expected) < 1e-9, "\(v)")
-    }
 }

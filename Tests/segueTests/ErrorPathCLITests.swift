@@ -97,7 +97,7 @@ struct ErrorPathCLITests {
         #expect(help.status == 0)
         #expect(help.stdoutText.contains("USAGE: segue frame"))
         let version = try segue(["--version"])
-        #expect(version.status == 0 && version.stdoutText == "0.1.0\n")
+        #expect(version.status == 0 && version.stdoutText == "0.2.0\n")
     }
 
     @Test("a negative value that is in range parses (an --insertion of -1:0 on a stitchable effect)")

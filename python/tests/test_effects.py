@@ -67,7 +67,7 @@ def test_parameter_text_refuses_what_has_no_text_form():
 
 
 def test_version():
-    assert segue.version() == "0.1.0"
+    assert segue.version() == "0.2.0"
 
 
 FILLS = """

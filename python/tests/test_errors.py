@@ -133,7 +133,7 @@ def test_library_found_on_the_system_library_path(tmp_path):
     result = run_python("import segue\nprint(segue.version(), len(segue.effects()) > 70)",
                         LD_LIBRARY_PATH=str(tmp_path))
     assert result.returncode == 0, result.stderr
-    assert result.stdout == "0.1.0 True\n"
+    assert result.stdout == "0.2.0 True\n"
 
 
 def test_segue_moviepy_without_moviepy_says_what_to_install():

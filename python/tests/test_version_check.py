@@ -64,5 +64,5 @@ def test_a_library_of_the_same_major_version_loads(tmp_path):
 
 
 def test_the_package_expects_its_own_major_version():
-    assert segue.__version__ == "0.1.0" and segue._library.MAJOR == 0
+    assert segue.__version__ == "0.2.0" and segue._library.MAJOR == 0
     assert segue.version().split(".")[0] == "0"   # the library under test passes the check

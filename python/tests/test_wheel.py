@@ -37,9 +37,9 @@ def installed(tmp_path_factory):
                            capture_output=True, text=True, timeout=300)
     assert built.returncode == 0, built.stderr
     wheels = [f for f in os.listdir(work) if f.endswith(".whl")]
-    assert wheels == ["segue-0.1.0-py3-none-linux_x86_64.whl"], wheels
+    assert wheels == ["segue-0.2.0-py3-none-linux_x86_64.whl"], wheels
     names = zipfile.ZipFile(os.path.join(work, wheels[0])).namelist()
-    assert "segue/libsegue.so.0" in names and "segue/py.typed" in names and "segue-0.1.0.dist-info/RECORD" in names
+    assert "segue/libsegue.so.0" in names and "segue/py.typed" in names and "segue-0.2.0.dist-info/RECORD" in names
     venv = work / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = str(venv / "bin" / "python")
@@ -93,6 +93,6 @@ def test_the_wheel_refuses_a_library_of_another_major_version(installed, tmp_pat
         run = subprocess.run([python, "-c", "import segue; segue.Transition('fade')"], capture_output=True, text=True,
                              timeout=120, env=clean_environment(work))
         assert run.returncode != 0
-        assert "is Segue 1.0.0" in run.stderr and "0.1.0" in run.stderr and bundled in run.stderr, run.stderr
+        assert "is Segue 1.0.0" in run.stderr and "0.2.0" in run.stderr and bundled in run.stderr, run.stderr
     finally:
         shutil.copy2(saved, bundled)

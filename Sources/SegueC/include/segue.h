@@ -56,7 +56,7 @@ extern "C" {
 
 /** The version of this header: the library's it came with (segue_version() at run time). */
 #define SEGUE_VERSION_MAJOR 0
-#define SEGUE_VERSION_MINOR 1
+#define SEGUE_VERSION_MINOR 2
 #define SEGUE_VERSION_PATCH 0
 /** Whether this header is at least version major.minor.patch (same major: an API this header has). */
 #define SEGUE_CHECK_VERSION(major, minor, patch)                                              \
@@ -81,7 +81,7 @@ typedef struct segue_error segue_error;
 
 /* MARK: - Errors and version */
 
-/** The library's version, e.g. "0.1.0". Static storage; never NULL. Thread-safe. */
+/** The library's version, e.g. "0.2.0". Static storage; never NULL. Thread-safe. */
 const char *segue_version(void);
 
 /** The message of `error` (UTF-8, no "error:" prefix; a shader compiler's log may add lines);
@@ -164,12 +164,31 @@ segue_transition *segue_transition_create(segue_context *context, const char *ef
 int segue_transition_set_param(segue_transition *t, const char *name, const char *value, segue_error **error);
 
 /** The effect's duration in seconds: its own default until set (e.g. fade 1, doom-melt 2, cube
- *  0.5). Shaders read it as the `duration` uniform; hosts use it to turn progress into time.
- *  NaN for NULL. */
+ *  0.5), or a spring's settling time when segue_transition_set_timing gave a spring and no
+ *  duration was set. Shaders read it as the `duration` uniform; hosts use it to turn progress into
+ *  time. NaN for NULL. */
 double segue_transition_duration(const segue_transition *t);
 
 /** Sets the `duration` the shader sees, in seconds (finite, > 0). Returns 0 or -1. */
 int segue_transition_set_duration(segue_transition *t, double seconds, segue_error **error);
+
+/**
+ * Sets how the transition's progress follows time (segue_transition_progress_at): "linear",
+ * "ease-in", "ease-out", "ease-in-out", "default", "cubic-bezier(x1,y1,x2,y2)", or a spring,
+ * "spring(response=R,damping-fraction=F)" or "spring(mass=M,stiffness=K,damping=C)"; NULL or ""
+ * restores the effect's own (ios-push's is UIKit's push spring, most others' linear). A curve is
+ * stretched over the duration; a spring runs in seconds and, when no duration was set, lasts its
+ * settling time (segue_transition_duration then says how long). Returns 0, or -1 with
+ * SEGUE_ERROR_INVALID_ARGUMENT for text that is no timing (the old timing is kept). Since 0.2.
+ */
+int segue_transition_set_timing(segue_transition *t, const char *timing, segue_error **error);
+
+/**
+ * The progress to render `seconds` into the transition, by its timing and duration: 0 at 0 and
+ * before, exactly 1 from segue_transition_duration(t) on; a spring may pass 1 on its way. NaN
+ * for NULL or a NaN time. Since 0.2.
+ */
+double segue_transition_progress_at(const segue_transition *t, double seconds);
 
 /**
  * Renders the frame at `progress` (0 shows `from` exactly, 1 shows `to`; values outside 0…1, as a
@@ -262,6 +281,11 @@ const char *segue_info_name(const segue_info *info);
 /** One line saying what it looks like ("" when the source has none, and for NULL). */
 const char *segue_info_summary(const segue_info *info);
 
+/** The effect a navigation pop plays instead of playing this one backwards: "ios-pop" for
+ *  "ios-push" (and back), a file's `// Reverse:` header; "" when a pop plays this effect
+ *  backwards (from the lower screen to the upper at progress 1 - p), and for NULL. Since 0.2. */
+const char *segue_info_reverse(const segue_info *info);
+
 /** A segue_kind: SEGUE_KIND_TRANSITION, SEGUE_KIND_MESH_TRANSITION or SEGUE_KIND_SINGLE_IMAGE
  *  (an int, for plain C and ctypes alike); -1 for NULL. */
 int segue_info_kind(const segue_info *info);
@@ -296,6 +320,53 @@ int segue_info_param_default(const segue_info *info, size_t index, double *value
  * taken); -1 when out of range. Bools report 0…1.
  */
 int segue_info_param_range(const segue_info *info, size_t index, double *min, double *max);
+
+/* MARK: - Interactive transitions */
+
+/** A percent-driven transition (segue_interaction_create). */
+typedef struct segue_interaction segue_interaction;
+
+/**
+ * A transition that a gesture drives, as UIKit's percent-driven interactive transition: it rests
+ * at progress 0 until segue_interaction_update moves it; on release it finishes or cancels by the
+ * rules `segue navigate`'s edge-drag pop follows. `duration` is the whole transition's, in
+ * seconds (finite, > 0): a completion by a curve takes the remaining share of it. It renders
+ * nothing: the host renders its transition at segue_interaction_progress. Every call takes the
+ * host's clock, `now` in seconds (a frame clock, CLOCK_MONOTONIC; times that go back are taken as
+ * the latest). Use one from one thread at a time. Returns NULL for a bad duration. Since 0.2.
+ */
+segue_interaction *segue_interaction_create(double duration, segue_error **error);
+
+/** The gesture sets the progress (clamped to 0…1; NaN ignored) at `now`, pausing a completion
+ *  that runs (a finger that lands again catches it). The updates of the last 100 ms before a
+ *  release give its velocity. NULL is ignored. */
+void segue_interaction_update(segue_interaction *interaction, double progress, double now);
+
+/**
+ * The gesture lets go at `now`: a flick (at least one whole transition per second, from the
+ * updates of the last 100 ms) goes the way it points; a slower release finishes past half way and
+ * cancels otherwise. It runs on with a critically damped spring (response 0.3 s) that starts at the
+ * gesture's speed. Returns 1 when it heads for the end, 0 for the start, -1 for NULL.
+ */
+int segue_interaction_release(segue_interaction *interaction, double now);
+
+/**
+ * Runs on from where it is at `now` to the end (`finish` nonzero) or back to the start, with
+ * `timing` as segue_transition_set_timing takes it (NULL or "": "ease-in-out"): a curve over the
+ * remaining share of the duration, a spring in its own time. Returns 0, or -1 for a bad timing.
+ */
+int segue_interaction_complete(segue_interaction *interaction, int finish, const char *timing, double now,
+                               segue_error **error);
+
+/** The progress at `now` (a spring may pass 0 or 1 on its way); NaN for NULL. */
+double segue_interaction_progress(segue_interaction *interaction, double now);
+
+/** -1 while following the gesture or running on; 0 once it rests at the start (cancelled), 1 at
+ *  the end (finished); -1 for NULL. */
+int segue_interaction_result(segue_interaction *interaction, double now);
+
+/** Frees an interaction. NULL is ignored. */
+void segue_interaction_destroy(segue_interaction *interaction);
 
 #ifdef __cplusplus
 }

@@ -141,6 +141,7 @@ enum BuiltInSources {
 
     static let iosPush = #"""
     // Name: ios-push
+    // Reverse: ios-pop
     // Description: UIKit's navigation push: to slides in from the right over from, which moves left by 30 % and dims.
     // Origin: top-left
     // Duration: 0.5
@@ -159,6 +160,7 @@ enum BuiltInSources {
 
     static let iosPop = #"""
     // Name: ios-pop
+    // Reverse: ios-push
     // Description: UIKit's navigation pop: from slides out to the right, uncovering to, which returns from the left and brightens.
     // Origin: top-left
     // Duration: 0.5

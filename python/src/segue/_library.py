@@ -23,7 +23,7 @@ __all__ = ["__version__", "ErrorCode", "SegueError", "InvalidArgumentError", "In
            "error_class", "library", "context", "device_name", "version", "call", "name_text", "path_text"]
 
 #: This package's version; it binds the C API of libsegue of the same major version.
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 MAJOR = int(__version__.split(".")[0])
 
 NOT_FOUND = "libsegue.so not found; install Segue (scripts/install.sh) or set SEGUE_LIBRARY"
@@ -395,5 +395,5 @@ def device_name() -> str:
 
 
 def version() -> str:
-    """libsegue's version, e.g. '0.1.0' (loads the library)."""
+    """libsegue's version, e.g. '0.2.0' (loads the library)."""
     return text(library().segue_version())
