@@ -14,6 +14,9 @@ public enum RenderError: SegueError, Sendable, Equatable, CustomStringConvertibl
     case unknownTexture(name: String, effect: String, declared: [String])
     /// A duration, fps, time or progress that is NaN, infinite or out of range.
     case invalidValue(String)
+    /// A setting (`frames`, `runs`, `scale`, `fps`) outside what it `allowed` ("from 2 to 1000",
+    /// "in (0, 4]"); a command line words it as its flag.
+    case outOfRange(setting: String, allowed: String, value: String)
     /// A mesh effect that is not a transition (an image is rendered through it instead).
     case notATransition(effect: String)
     /// A mesh effect given where an effect on one image's pixels was expected.
@@ -27,6 +30,8 @@ public enum RenderError: SegueError, Sendable, Equatable, CustomStringConvertibl
             "effect '\(effect)' has no texture '\(name)'" + (declared.isEmpty ? "" : " (it declares: \(declared.joined(separator: ", ")))")
         case let .invalidValue(what):
             what
+        case let .outOfRange(setting, allowed, value):
+            "\(setting) must be \(allowed), got \(value)"
         case let .notATransition(effect):
             "'\(effect)' is a mesh effect, not a transition"
         case let .notAnImageEffect(effect):

@@ -39,8 +39,8 @@ public struct Demo {
     /// A demo.
     /// - Throws: `RenderError.invalidValue` for a scale outside (0, 4] or fps outside (0, 240].
     public init(directory: String, scale: Double = 1, fps: Double = 30, context: GPUContext, cancellation: Cancellation? = nil) throws {
-        guard scale.isFinite, scale > 0, scale <= 4 else { throw RenderError.invalidValue("--scale must be in (0, 4], got \(scale)") }
-        guard fps.isFinite, fps > 0, fps <= 240 else { throw RenderError.invalidValue("--fps must be in (0, 240], got \(fps)") }
+        guard scale.isFinite, scale > 0, scale <= 4 else { throw RenderError.outOfRange(setting: "scale", allowed: "in (0, 4]", value: "\(scale)") }
+        guard fps.isFinite, fps > 0, fps <= 240 else { throw RenderError.outOfRange(setting: "fps", allowed: "in (0, 240]", value: "\(fps)") }
         (self.directory, self.scale, self.fps, self.context) = (directory, scale, fps, context)
         self.cancellation = cancellation
     }

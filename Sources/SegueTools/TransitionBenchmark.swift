@@ -44,8 +44,8 @@ public struct TransitionBenchmark {
     /// Prepares the inputs.
     /// - Throws: `RenderError.invalidValue` for fewer than 2 frames or runs below 1; GPU errors.
     public init(width: Int, height: Int, frames: Int, runs: Int, context: GPUContext, cancellation: Cancellation? = nil) throws {
-        guard frames >= 2, frames <= Timeline.maximumFrameCount else { throw RenderError.invalidValue("--frames must be from 2 to \(Timeline.maximumFrameCount), got \(frames)") }
-        guard runs >= 1, runs <= 1000 else { throw RenderError.invalidValue("--runs must be from 1 to 1000, got \(runs)") }
+        guard frames >= 2, frames <= Timeline.maximumFrameCount else { throw RenderError.outOfRange(setting: "frames", allowed: "from 2 to \(Timeline.maximumFrameCount)", value: "\(frames)") }
+        guard runs >= 1, runs <= 1000 else { throw RenderError.outOfRange(setting: "runs", allowed: "from 1 to 1000", value: "\(runs)") }
         (self.width, self.height, self.frames, self.runs, self.context) = (width, height, frames, runs, context)
         self.cancellation = cancellation
         let fit = try TransitionRenderer(effect: EffectCatalog.builtIn(named: "fade")!, from: SampleScreens.home(scale: 2),
@@ -80,6 +80,19 @@ public struct TransitionBenchmark {
             }
         }
         return Double(timeline.frameCount) / seconds
+    }
+
+    /// A peer measured alongside Segue: the peer's frames per second, measured between two of
+    /// Segue's end-to-end (`.pipe`) measurements of each of `effects`, and Segue's frames per
+    /// second for each from the mean time per frame of those two, so that load from elsewhere on
+    /// the machine hits both alike.
+    public func alongside(_ effects: [(effect: Effect, parameters: [String: ParameterValue])],
+                          peer: () throws -> Double) throws -> (peer: Double, segue: [Double]) {
+        func secondsPerFrame() throws -> [Double] {
+            try effects.map { 1 / (try framesPerSecond($0.effect, parameters: $0.parameters, mode: .pipe)) }
+        }
+        let before = try secondsPerFrame(), fps = try peer(), after = try secondsPerFrame()
+        return (fps, effects.indices.map { 2 / (before[$0] + after[$0]) })
     }
 
     /// Frames per second of ffmpeg's `xfade=transition=NAME` on the same inputs and frame count,

@@ -115,15 +115,11 @@ struct BenchCommand: ParsableCommand {
                 print(row(effect.name, mode.rawValue, String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps)))
             }
         }
-        // A peer's ratio compares it with Segue's end to end measured right before and right after
-        // it (their mean time per frame), so that load from elsewhere hits both alike.
+        // A peer's ratio compares it with Segue's end to end measured right before and right after it.
         func alongside(_ name: String, _ peer: () throws -> Double) throws -> (peer: Double, segue: [String: Double]) {
             let names = name.split(separator: ",").map(String.init).filter { resolved[$0] != nil }
-            func segue() throws -> [Double] {
-                try names.map { let (e, v) = resolved[$0]!; return 1 / (try bench.framesPerSecond(e, parameters: v, mode: .pipe)) }
-            }
-            let before = try segue(), fps = try peer(), after = try segue()
-            return (fps, Dictionary(uniqueKeysWithValues: names.indices.map { (names[$0], 2 / (before[$0] + after[$0])) }))
+            let measured = try bench.alongside(names.map { let (e, v) = resolved[$0]!; return (effect: e, parameters: v) }, peer: peer)
+            return (measured.peer, Dictionary(uniqueKeysWithValues: zip(names, measured.segue)))
         }
         func ratio(_ name: String, _ segue: [String: Double], _ peer: Double) -> String {
             String(format: "%@: %.2fx (segue %.1f fps alongside)", name, (segue[name] ?? 0) / peer, segue[name] ?? 0)

@@ -15,6 +15,8 @@ enum FlagWording {
                 return "'\(effect)' is a mesh effect, not a transition: render an image through it with 'segue mesh IMAGE --mesh \(effect)'"
             case let .notAnImageEffect(effect):
                 return "'\(effect)' is a mesh effect: apply it to an image with 'segue mesh IMAGE --mesh \(effect)'"
+            case .outOfRange:
+                return "--" + render.message  // the settings are named as the flags that set them
             default:
                 return render.message
             }

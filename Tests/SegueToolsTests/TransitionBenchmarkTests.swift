@@ -11,10 +11,10 @@ struct TransitionBenchmarkTests {
     @Test("settings are checked")
     func settings() throws {
         let context = try TestGPU.context()
-        #expect(throws: RenderError.invalidValue("--frames must be from 2 to 1000000, got 1")) {
+        #expect(throws: RenderError.outOfRange(setting: "frames", allowed: "from 2 to 1000000", value: "1")) {
             try TransitionBenchmark(width: 16, height: 8, frames: 1, runs: 1, context: context)
         }
-        #expect(throws: RenderError.invalidValue("--runs must be from 1 to 1000, got 0")) {
+        #expect(throws: RenderError.outOfRange(setting: "runs", allowed: "from 1 to 1000", value: "0")) {
             try TransitionBenchmark(width: 16, height: 8, frames: 3, runs: 0, context: context)
         }
     }
