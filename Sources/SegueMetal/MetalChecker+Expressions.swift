@@ -39,6 +39,8 @@ extension MetalChecker {
             return try method(base, dot, name, args)
         case let .index(base, open, index, close):
             return try subscripted(base, open, index, close)
+        case let .cast(open, type, close, operand):
+            return try pointerCast(open, type, close, operand)
         }
     }
 
@@ -170,6 +172,11 @@ extension MetalChecker {
             guard v.type.width == 1 else { throw error("invalid argument type '\(v.type.metal)' to unary '!'", op.line) }
             let b = try convert(v, to: .bool, context: "")
             return Typed(type: .bool, code: .sequence([.token("!", op), b.code]), value: b.value.map { $0.map { $0 == 0 ? 1 : 0 } }, isConstant: b.isConstant)
+        case "*":
+            guard case let .pointer(pointee) = v.type else {
+                throw error("indirection requires a pointer operand ('\(v.type.metal)' is not one)", op.line)
+            }
+            return try pointerRead(v, pointee, index: nil, at: op, close: nil)
         case "~":
             guard let s = v.type.scalar, v.type.width != nil, s.isInteger || s == .bool else {
                 throw error("invalid argument type '\(v.type.metal)' to unary '~'", op.line)
@@ -217,6 +224,9 @@ extension MetalChecker {
     }
 
     mutating func binary(_ x: Typed, _ op: MetalToken, _ y: Typed) throws(ShaderSourceError) -> Typed {
+        if x.type.isPointer || y.type.isPointer {
+            throw unsupported("pointer arithmetic or comparison (index the pointer instead: p[i])", op)
+        }
         let isConstant = x.isConstant && y.isConstant
         switch op.text {
         case "&&", "||":
@@ -393,6 +403,7 @@ extension MetalChecker {
     /// The type both branches of `?:` convert to.
     func commonType(_ a: MetalType, _ b: MetalType, at token: MetalToken) throws(ShaderSourceError) -> MetalType {
         if a == b { return a }
+        if a.isPointer || b.isPointer { throw error("incompatible operand types ('\(a.metal)' and '\(b.metal)')", token.line) }
         if glsl(a) == glsl(b), a.glslArraySuffix == b.glslArraySuffix { return a.scalar == .float ? a : b }
         if case let (.scalar(s), .scalar(t)) = (a, b) { return .scalar(MetalScalar.common(s, t)) }
         if let (_, result) = arithmeticTypes(a, b) { return result }
@@ -435,6 +446,7 @@ extension MetalChecker {
         case let .vector(s, n): (element, count) = (.scalar(s), n)
         case let .matrix(s, c, r): (element, count) = (.vector(s, r), c)
         case let .array(t, n): (element, count) = (t, n)
+        case let .pointer(pointee): return try pointerRead(base, pointee, index: index, at: open, close: close)
         default: throw error("subscript of a \(base.type.metal)", open.line)
         }
         guard let s = index.type.scalar, index.type.width == 1, s.isInteger || s == .bool else {
@@ -465,6 +477,7 @@ extension MetalChecker {
         case let (.vector(a, n), .vector(b, m)): return n == m && a.isFloating && b.isFloating
         case let (.matrix(a, c, r), .matrix(b, c2, r2)): return c == c2 && r == r2 && a.isFloating && b.isFloating
         case let (.array(a, n), .array(b, m)): return n == m && (a == b || glsl(a) == glsl(b))
+        case let (.pointer, .pointer(b)): return b == .void
         default: return false
         }
     }
