@@ -288,7 +288,9 @@ const char *segue_info_param_name(const segue_info *info, size_t index);
 
 /** Parameter `index`'s type as GLSL spells it: "float", "int", "bool", "vec2", "vec3", "vec4",
  *  "ivec2"…"ivec4", "bvec2"…"bvec4", "mat2", "mat3", "mat4" or "sampler2D" (a texture: its value
- *  is an image path). NULL when out of range. */
+ *  is an image path); for a stitchable function's array and data arguments "float[]", "color[]"
+ *  or "bytes" (values as segue_transition_set_param describes; the default has 0 components).
+ *  NULL when out of range. */
 const char *segue_info_param_type(const segue_info *info, size_t index);
 
 /** What parameter `index` does ("" when undocumented); NULL when out of range. */
