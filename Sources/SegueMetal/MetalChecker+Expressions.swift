@@ -63,7 +63,26 @@ extension MetalChecker {
 
     mutating func conditional(_ c: MetalExpr, _ question: MetalToken, _ a: MetalExpr, _ colon: MetalToken,
                               _ b: MetalExpr) throws(ShaderSourceError) -> Typed {
-        let condition = try self.condition(c, "a '?:' condition")
+        // A bool vector condition selects component by component (clang's vector extension, as
+        // `select(b, a, c)`): GLSL's `mix(b, a, c)` with a bvec. Both sides are evaluated.
+        let v = try expr(c)
+        if case let .vector(.bool, n) = v.type {
+            let cond = v
+            let x = try expr(a), y = try expr(b)
+            let type = try commonType(x.type, y.type, at: question)
+            guard let s = type.scalar, type.width == n || type.width == 1 else {
+                throw error("a '?:' with a bool\(n) condition needs values of \(n) components, got '\(type.metal)'", question.line)
+            }
+            let target = MetalType.vector(s, n)
+            let cx = try convert(x, to: target, context: ""), cy = try convert(y, to: target, context: "")
+            let comma1 = MetalToken(kind: .punctuation, text: ",", line: question.line, column: question.column, spaceBefore: false)
+            let comma2 = MetalToken(kind: .punctuation, text: ",", line: colon.line, column: colon.column, spaceBefore: false)
+            return Typed(type: target, code: .wrapped("mix(", .sequence([cy.code, .token(",", comma2), cx.code, .token(",", comma1), cond.code]), ")"))
+        }
+        guard v.type.width == 1 else {
+            throw error("a '?:' condition must be a scalar or a bool vector, got '\(v.type.metal)'", at: v.code, or: c.first)
+        }
+        let condition = try convert(v, to: .bool, context: "in a '?:' condition")
         let x = try expr(a), y = try expr(b)
         let type = try commonType(x.type, y.type, at: question)
         let cx = try convert(x, to: type, context: ""), cy = try convert(y, to: type, context: "")
@@ -374,7 +393,15 @@ extension MetalChecker {
 
     mutating func assignment(_ target: MetalExpr, _ op: MetalToken, _ source: MetalExpr) throws(ShaderSourceError) -> Typed {
         let lhs = try expr(target)
-        guard lhs.isLValue else { throw error("cannot assign to this expression (it is not a variable)", op.line) }
+        guard lhs.isLValue else {
+            if case let .member(_, _, name) = target, lhs.type.width != nil, Set(name.text).count < name.text.count {
+                throw error("cannot assign to the swizzle '.\(name.text)': it repeats a component", op.line)
+            }
+            if case let .index(base, _, _, _) = target, case .pointer? = try? expr(base).type {
+                throw error("cannot assign through a pointer: SwiftUI's array and data arguments are read-only", op.line)
+            }
+            throw error("cannot assign to this expression (it is not a variable)", op.line)
+        }
         if op.text == "=" {
             let rhs = try initial(source, as: lhs.type, context: "in an assignment")
             return Typed(type: lhs.type, code: .sequence([lhs.code, .token("=", op), rhs.code]))

@@ -521,6 +521,18 @@ struct MetalParser {
     mutating func forStatement() throws(ShaderSourceError) -> MetalStmt {
         let keyword = next()
         let open = try expect("(", "after 'for'")
+        // `for (T x : range)`: a ':' before the first ';' at the parentheses' depth, outside '?:'.
+        var k = 0, depth = 0, questions = 0
+        while let t = peek(k), t.text != ";" || depth > 0 {
+            if t.text == "(" || t.text == "[" || t.text == "{" { depth += 1 }
+            if t.text == ")" || t.text == "]" || t.text == "}" { depth -= 1; if depth < 0 { break } }
+            if t.text == "?" { questions += 1 }
+            if t.text == ":" && depth == 0 {
+                if questions == 0 { throw unsupported("range-based for loop (write for (int i = 0; i < n; i++))", t) }
+                questions -= 1
+            }
+            k += 1
+        }
         var initializer: MetalStmt?
         if isText(";") {
             initializer = .empty(next())

@@ -55,7 +55,7 @@ struct MetalPointerTests {
          "user.metal:6: unsupported pointer arithmetic or comparison (index the pointer instead: p[i]): '+'"),
         (colour("return c * half(values == values);"),
          "user.metal:6: unsupported pointer arithmetic or comparison (index the pointer instead: p[i]): '=='"),
-        (colour("values[0] = 1; return c;"), "user.metal:6: cannot assign to this expression (it is not a variable)"),
+        (colour("values[0] = 1; return c;"), "user.metal:6: cannot assign through a pointer: SwiftUI's array and data arguments are read-only"),
         (colour("return half4(((device const float *)c.x)[0]);"),
          "user.metal:6: unsupported cast of a 'half' to a pointer (only pointers to array and data arguments can be cast): '('"),
         (colour("float k = 2; return c * *k;"), "user.metal:6: indirection requires a pointer operand ('float' is not one)"),
