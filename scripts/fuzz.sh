@@ -49,7 +49,7 @@ for target in "${targets[@]}"; do
                  ffmpeg -v error -y -f lavfi -i testsrc2=s=16x12 -frames:v 1 -pix_fmt rgba64be "$corpus/seed16.png" || true
                fi ;;
     FuzzTransitionFile) corpus=$(seed "$target" Tests/segueTests/Fixtures/gallery/*.glsl Sources/SegueShaders/BuiltIns/*.glsl) ;;
-    FuzzMetal) corpus=$(seed "$target" Tests/SegueRenderTests/Fixtures/*.metal Tests/segueTests/Fixtures/gallery/*.metal) ;;
+    FuzzMetal) corpus=$(seed "$target" Tests/SegueRenderTests/Fixtures/*.metal Tests/segueTests/Fixtures/gallery/*.metal Tests/Fixtures/stitchable/*.metal) ;;
     FuzzMeshFile) corpus=$(seed "$target" Docs/*.json Tests/SegueCoreTests/Fixtures/*.json)
                   [ -n "$(ls -A "$corpus")" ] || printf '{"identity":{"rows":2,"columns":3},"lightDirection":[0,0,1]}' > "$corpus/identity.json" ;;
     FuzzConcatSpec) corpus=$(seed "$target")

@@ -53,6 +53,7 @@ public struct ParameterKeyframes: Sendable {
     public init(parameter: EffectParameter, values: [ParameterValue], keyTimes: [Double]? = nil,
                 timingFunctions: [TimingFunction]? = nil, calculationMode: KeyframeCalculationMode = .linear) throws {
         precondition(parameter.type != .sampler2D, "textures cannot be keyframed")
+        precondition(!parameter.type.isArray, "array arguments cannot be keyframed")
         precondition(values.allSatisfy { $0.type == parameter.type }, "keyframe values must have the parameter's type")
         name = parameter.name
         type = parameter.type
@@ -77,6 +78,9 @@ public struct ParameterKeyframes: Sendable {
         }
         guard let parameter = effect.parameters.first(where: { $0.name == name }) else {
             throw ParameterError.unknown(name: name, effect: effect.name, known: effect.parameters.map(\.name))
+        }
+        guard !parameter.type.isArray else {
+            throw AnimationError(.invalidParameter, "'\(name)' is an array argument (\(parameter.type.rawValue)); it cannot be keyframed: set it with --arg")
         }
         guard parameter.type != .sampler2D else { throw ParameterError.notSettable(name: name, type: parameter.type) }
 

@@ -1,5 +1,8 @@
+import Foundation
 import SegueMath
-// Typed parameter values, parsed from command-line text and packed for the GPU.
+// Typed parameter values, parsed from command-line text and packed for the GPU. An array or data
+// value (`ParameterType.isArray`) has a length of its own, checked against the type's maximum
+// before anything is allocated by it (ParameterValue+Arrays.swift).
 
 /// A parameter value: its type and its scalar components (column-major for matrices).
 public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
@@ -9,10 +12,18 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
     public let components: [Double]
 
     /// A value from components.
-    /// - Precondition: the count matches the type, and every component is finite.
+    /// - Precondition: the count matches the type (for an array type: whole elements, at most
+    ///   `maximumElements`; bytes integers 0…255), and every component is finite.
     public init(_ type: ParameterType, _ components: [Double]) {
         precondition(type != .sampler2D, "textures carry no components")
-        precondition(components.count == type.componentCount, "\(type.rawValue) takes \(type.componentCount) components, got \(components.count)")
+        if type.isArray {
+            precondition(components.count % type.elementComponents == 0
+                         && components.count / type.elementComponents <= type.maximumElements,
+                         "\(type.rawValue) takes up to \(type.maximumElements) elements of \(type.elementComponents) components, got \(components.count) components")
+            precondition(type != .data || components.allSatisfy { $0 >= 0 && $0 <= 255 && $0 == $0.rounded() }, "bytes are integers 0…255")
+        } else {
+            precondition(components.count == type.componentCount, "\(type.rawValue) takes \(type.componentCount) components, got \(components.count)")
+        }
         precondition(components.allSatisfy(\.isFinite), "parameter components must be finite")
         self.type = type
         self.components = components
@@ -30,8 +41,13 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
     /// The first component, for scalar parameters.
     public var scalar: Double { components[0] }
 
-    /// The value as GLSL source text, e.g. `vec2(0.5, 1.0)`.
+    /// The number of elements of an array value (floats, colours or bytes); 1 for other types.
+    public var elementCount: Int { type.isArray ? components.count / type.elementComponents : 1 }
+
+    /// The value as GLSL source text, e.g. `vec2(0.5, 1.0)` (an array value, which has no GLSL
+    /// literal, as its `description`).
     public var glslLiteral: String {
+        if type.isArray { return description }
         func lit(_ d: Double) -> String {
             switch type.scalar {
             case .int: return String(Int(d))
@@ -45,9 +61,11 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
         return "\(type.rawValue)(\(components.map(lit).joined(separator: ", ")))"
     }
 
-    /// The value as a user types it: components separated by commas.
+    /// The value as a user types it: components separated by commas (bytes as `0x` and hex digits;
+    /// an empty array as nothing).
     public var description: String {
-        components.map { d in
+        if type == .data { return components.isEmpty ? "" : "0x" + components.map { hexByte(Int($0)) }.joined() }
+        return components.map { d in
             switch type.scalar {
             case .int: String(Int(d))
             case .bool: d != 0 ? "true" : "false"
@@ -62,8 +80,10 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
     /// `vec4`) also takes `#rgb`, `#rrggbb` or `#rrggbbaa` (components 0…1; alpha 1 when absent).
     /// - Throws: `ParameterError` for text that is not a number of the right kind, a wrong
     ///   component count, or a NaN or infinite value.
+    /// An array or data parameter takes the forms of `parseArray`.
     public static func parse(_ text: String, as type: ParameterType, name: String) throws(ParameterError) -> ParameterValue {
         guard type != .sampler2D else { throw .notSettable(name: name, type: type) }
+        if type.isArray { return try parseArray(text, as: type, name: name) }
         if text.hasPrefix("#"), type == .vec3 || type == .vec4 {
             guard let rgba = hexColor(text.dropFirst()) else { throw .wrongType(name: name, type: type, text: text) }
             return ParameterValue(type, Array(rgba.prefix(type.componentCount)))
@@ -106,8 +126,14 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// Two lowercase hex digits.
+private func hexByte(_ b: Int) -> String {
+    let digits = Array("0123456789abcdef")
+    return String([digits[b >> 4], digits[b & 15]])
+}
+
 /// `rgb`, `rrggbb` or `rrggbbaa` in hex as four components 0…1, or nil.
-private func hexColor(_ digits: Substring) -> [Double]? {
+func hexColor(_ digits: Substring) -> [Double]? {
     guard [3, 6, 8].contains(digits.count), digits.allSatisfy(\.isHexDigit) else { return nil }
     let nibbles = digits.compactMap { $0.hexDigitValue }
     let bytes: [Int] = digits.count == 3
@@ -130,6 +156,11 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
     case notSettable(name: String, type: ParameterType)
     /// `name=value` syntax broken.
     case malformedAssignment(String)
+    /// An array or data value longer than its type's maximum (`got`: the length given, nil when
+    /// only "more" is known, as for a file read up to the limit).
+    case tooLong(name: String, type: ParameterType, limit: Int, got: Int?)
+    /// An array or data value that is not in one of its forms, or a file that cannot be read.
+    case invalidArray(name: String, message: String)
 
     public var description: String {
         switch self {
@@ -146,6 +177,11 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
             return "parameter '\(name)' is a texture: give it an image (a PNG or JPEG path), not a value"
         case let .malformedAssignment(text):
             return "expected NAME=VALUE, got '\(text)'"
+        case let .tooLong(name, type, limit, got):
+            let unit = type == .floatArray ? "floats" : type == .colorArray ? "colours" : "bytes"
+            return "argument '\(name)' takes at most \(limit) \(unit); got \(got.map { "\($0)" } ?? "more")"
+        case let .invalidArray(name, message):
+            return "argument '\(name)': \(message)"
         }
     }
 }

@@ -10,6 +10,8 @@
 //   other vectors         → a double per component: NAME_x, NAME_y, NAME_z, NAME_w (ints rounded,
 //                           bools a bool each); matrices NAME_0 … NAME_15, column-major
 //   sampler2D             → a string: the path of a PNG or JPEG image
+//   float[], color[],     → a string: the value as `--arg` takes it ("0.1,0.5,0.9",
+//   bytes                   "#ff0000,#00ff00", "@file.bin"); empty is count 0
 //
 // min…max is the range derived from the default d (effects state no ranges; `range(for:)`):
 // 0…1 when 0 ≤ d < 1 (fractions and texture coordinates pass unchanged), 0…N when d ≥ 1 and
@@ -122,6 +124,11 @@ extension Frei0rParameter {
             switch p.type {
             case .sampler2D:
                 out.append(Frei0rParameter(name: p.name, kind: .string, explanation: summary + " (a PNG or JPEG image path)",
+                                           target: .components(parameter: index, component: 0), range: 0...1, defaultValue: [], integer: false))
+            case _ where p.type.isArray:
+                let forms = p.type == .floatArray ? "numbers separated by commas: 0.1,0.5,0.9"
+                    : p.type == .colorArray ? "colours separated by commas: #ff0000,#00ff0080" : "@FILE, 0x and hex digits, or bytes 0-255 separated by commas"
+                out.append(Frei0rParameter(name: p.name, kind: .string, explanation: summary + " (\(forms); at most \(p.type.maximumElements))",
                                            target: .components(parameter: index, component: 0), range: 0...1, defaultValue: [], integer: false))
             case _ where isColour:
                 out.append(Frei0rParameter(name: p.name, kind: .color, explanation: summary, target: .components(parameter: index, component: 0),

@@ -71,13 +71,14 @@ public struct Frei0rPlugin: Sendable {
         var lines = ["segue-frei0r\t1", "name\t\(name)", "type\t\(type.rawValue)", "effect\t\(Self.oneLine(effect))",
                      "explanation\t\(explanation)", "library\t\(Self.oneLine(library))"]
         for t in targets {
-            let scalar: String
+            var scalar: String
             switch t.type.scalar {
             case .float: scalar = "f"
             case .int: scalar = "i"
             case .bool: scalar = "b"
             case .texture: scalar = "t"
             }
+            if t.type.isArray { scalar = "s" }  // text, passed as it is
             lines.append("target\t\(Self.oneLine(t.name))\t\(scalar)\t\(t.defaults.count)\t\(t.defaults.map(Self.number).joined(separator: ","))")
         }
         for p in parameters {

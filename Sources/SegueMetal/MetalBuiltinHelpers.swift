@@ -34,6 +34,13 @@ struct GLSLPrelude: Sendable, Equatable {
         definitions[key] = s
     }
 
+    /// Adds a definition under `key`, once.
+    mutating func requireDefinition(_ key: String, _ definition: String) {
+        guard definitions[key] == nil else { return }
+        keys.append(key)
+        definitions[key] = definition
+    }
+
     /// Adds Segue's texture sampler (`texture2d::sample` with a Metal sampler state).
     mutating func requireTextureSampler() {
         guard definitions["texSample"] == nil else { return }

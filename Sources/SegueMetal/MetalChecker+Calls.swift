@@ -53,7 +53,8 @@ extension MetalChecker {
             var matches = true
             for (a, p) in zip(typed, f.parameters) {
                 if p.isReference {
-                    guard a.isLValue, glsl(a.type) == glsl(p.type), a.type.glslArraySuffix == p.type.glslArraySuffix else { matches = false; break }
+                    guard a.isLValue, a.type.isPointer == p.type.isPointer, glsl(a.type) == glsl(p.type),
+                          a.type.glslArraySuffix == p.type.glslArraySuffix else { matches = false; break }
                     codes.append(a.code)
                 } else if a.type == p.type {
                     codes.append(a.code)
@@ -191,7 +192,7 @@ extension MetalChecker {
                 target = type
             case .outT, .outInts:
                 let wanted: MetalType = if case .outT = p { t } else { .of(.int, n) }
-                guard a.isLValue, glsl(a.type) == glsl(wanted) else { return nil }
+                guard a.isLValue, !a.type.isPointer, glsl(a.type) == glsl(wanted) else { return nil }
                 converted.append(a)
                 continue
             }

@@ -39,6 +39,8 @@ extension MetalChecker {
             return try method(base, dot, name, args)
         case let .index(base, open, index, close):
             return try subscripted(base, open, index, close)
+        case let .cast(open, type, close, operand):
+            return try pointerCast(open, type, close, operand)
         }
     }
 
@@ -61,7 +63,26 @@ extension MetalChecker {
 
     mutating func conditional(_ c: MetalExpr, _ question: MetalToken, _ a: MetalExpr, _ colon: MetalToken,
                               _ b: MetalExpr) throws(ShaderSourceError) -> Typed {
-        let condition = try self.condition(c, "a '?:' condition")
+        // A bool vector condition selects component by component (clang's vector extension, as
+        // `select(b, a, c)`): GLSL's `mix(b, a, c)` with a bvec. Both sides are evaluated.
+        let v = try expr(c)
+        if case let .vector(.bool, n) = v.type {
+            let cond = v
+            let x = try expr(a), y = try expr(b)
+            let type = try commonType(x.type, y.type, at: question)
+            guard let s = type.scalar, type.width == n || type.width == 1 else {
+                throw error("a '?:' with a bool\(n) condition needs values of \(n) components, got '\(type.metal)'", question.line)
+            }
+            let target = MetalType.vector(s, n)
+            let cx = try convert(x, to: target, context: ""), cy = try convert(y, to: target, context: "")
+            let comma1 = MetalToken(kind: .punctuation, text: ",", line: question.line, column: question.column, spaceBefore: false)
+            let comma2 = MetalToken(kind: .punctuation, text: ",", line: colon.line, column: colon.column, spaceBefore: false)
+            return Typed(type: target, code: .wrapped("mix(", .sequence([cy.code, .token(",", comma2), cx.code, .token(",", comma1), cond.code]), ")"))
+        }
+        guard v.type.width == 1 else {
+            throw error("a '?:' condition must be a scalar or a bool vector, got '\(v.type.metal)'", at: v.code, or: c.first)
+        }
+        let condition = try convert(v, to: .bool, context: "in a '?:' condition")
         let x = try expr(a), y = try expr(b)
         let type = try commonType(x.type, y.type, at: question)
         let cx = try convert(x, to: type, context: ""), cy = try convert(y, to: type, context: "")
@@ -170,6 +191,11 @@ extension MetalChecker {
             guard v.type.width == 1 else { throw error("invalid argument type '\(v.type.metal)' to unary '!'", op.line) }
             let b = try convert(v, to: .bool, context: "")
             return Typed(type: .bool, code: .sequence([.token("!", op), b.code]), value: b.value.map { $0.map { $0 == 0 ? 1 : 0 } }, isConstant: b.isConstant)
+        case "*":
+            guard case let .pointer(pointee) = v.type else {
+                throw error("indirection requires a pointer operand ('\(v.type.metal)' is not one)", op.line)
+            }
+            return try pointerRead(v, pointee, index: nil, at: op, close: nil)
         case "~":
             guard let s = v.type.scalar, v.type.width != nil, s.isInteger || s == .bool else {
                 throw error("invalid argument type '\(v.type.metal)' to unary '~'", op.line)
@@ -217,6 +243,9 @@ extension MetalChecker {
     }
 
     mutating func binary(_ x: Typed, _ op: MetalToken, _ y: Typed) throws(ShaderSourceError) -> Typed {
+        if x.type.isPointer || y.type.isPointer {
+            throw unsupported("pointer arithmetic or comparison (index the pointer instead: p[i])", op)
+        }
         let isConstant = x.isConstant && y.isConstant
         switch op.text {
         case "&&", "||":
@@ -364,7 +393,15 @@ extension MetalChecker {
 
     mutating func assignment(_ target: MetalExpr, _ op: MetalToken, _ source: MetalExpr) throws(ShaderSourceError) -> Typed {
         let lhs = try expr(target)
-        guard lhs.isLValue else { throw error("cannot assign to this expression (it is not a variable)", op.line) }
+        guard lhs.isLValue else {
+            if case let .member(_, _, name) = target, lhs.type.width != nil, Set(name.text).count < name.text.count {
+                throw error("cannot assign to the swizzle '.\(name.text)': it repeats a component", op.line)
+            }
+            if case let .index(base, _, _, _) = target, case .pointer? = try? expr(base).type {
+                throw error("cannot assign through a pointer: SwiftUI's array and data arguments are read-only", op.line)
+            }
+            throw error("cannot assign to this expression (it is not a variable)", op.line)
+        }
         if op.text == "=" {
             let rhs = try initial(source, as: lhs.type, context: "in an assignment")
             return Typed(type: lhs.type, code: .sequence([lhs.code, .token("=", op), rhs.code]))
@@ -393,6 +430,7 @@ extension MetalChecker {
     /// The type both branches of `?:` convert to.
     func commonType(_ a: MetalType, _ b: MetalType, at token: MetalToken) throws(ShaderSourceError) -> MetalType {
         if a == b { return a }
+        if a.isPointer || b.isPointer { throw error("incompatible operand types ('\(a.metal)' and '\(b.metal)')", token.line) }
         if glsl(a) == glsl(b), a.glslArraySuffix == b.glslArraySuffix { return a.scalar == .float ? a : b }
         if case let (.scalar(s), .scalar(t)) = (a, b) { return .scalar(MetalScalar.common(s, t)) }
         if let (_, result) = arithmeticTypes(a, b) { return result }
@@ -435,6 +473,7 @@ extension MetalChecker {
         case let .vector(s, n): (element, count) = (.scalar(s), n)
         case let .matrix(s, c, r): (element, count) = (.vector(s, r), c)
         case let .array(t, n): (element, count) = (t, n)
+        case let .pointer(pointee): return try pointerRead(base, pointee, index: index, at: open, close: close)
         default: throw error("subscript of a \(base.type.metal)", open.line)
         }
         guard let s = index.type.scalar, index.type.width == 1, s.isInteger || s == .bool else {
@@ -465,6 +504,7 @@ extension MetalChecker {
         case let (.vector(a, n), .vector(b, m)): return n == m && a.isFloating && b.isFloating
         case let (.matrix(a, c, r), .matrix(b, c2, r2)): return c == c2 && r == r2 && a.isFloating && b.isFloating
         case let (.array(a, n), .array(b, m)): return n == m && (a == b || glsl(a) == glsl(b))
+        case let (.pointer, .pointer(b)): return b == .void
         default: return false
         }
     }

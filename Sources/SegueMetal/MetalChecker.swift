@@ -128,6 +128,7 @@ package struct MetalChecker {
 
     /// `type` with array dimensions (`[3]`, `[]` from an initialiser list of `inferred` items).
     func arrayType(_ base: MetalType, _ sizes: [MetalExpr?], name: MetalToken, inferred: Int? = nil) throws(ShaderSourceError) -> MetalType {
+        if base.isPointer, !sizes.isEmpty { throw unsupported("array of pointers", name) }
         guard sizes.count <= Self.maximumArrayDimensions else {
             throw error("array '\(name.text)' has \(sizes.count) dimensions; the limit is \(Self.maximumArrayDimensions)", name.line)
         }
@@ -262,7 +263,8 @@ package struct MetalChecker {
         }
         // GLSL `const` needs a constant initialiser; Metal's `const` locals need not have one.
         let keepConst = global || base == .sampler || (d.isConstant && allConstant)
-        out.emit((keepConst ? "const " : "") + glsl(base), at: keepConst ? d.first : d.type.first)
+        // A pointer's name may follow its `*` without a space.
+        out.emit((keepConst ? "const " : "") + glsl(base) + (base.isPointer ? " " : ""), at: keepConst ? d.first : d.type.first)
         for p in pieces { out.write(p) }
         out.emit(";", at: d.semicolon)
     }
@@ -378,7 +380,19 @@ package struct MetalChecker {
             throw error("'\(name.text)': \(shapes)", name.line)
         }
         var arguments: [StitchableArgument] = []
-        for (p, syntax) in rest {
+        var k = 0
+        while k < rest.count {
+            let (p, syntax) = rest[k]
+            k += 1
+            if case let .pointer(pointee) = p.type {
+                arguments.append(try arrayArgument(p.name, pointee, count: k < rest.count ? rest[k] : nil, at: syntax.name))
+                k += 1
+                guard arguments.filter({ $0.countName != nil }).count <= ParameterType.maximumArrayParameters else {
+                    throw error("'\(name.text)' has more than \(ParameterType.maximumArrayParameters) array and data arguments "
+                        + "(each takes 4 KiB of the GPU's uniform block)", syntax.name.line)
+                }
+                continue
+            }
             let type: ParameterType?
             switch p.type {
             case .scalar(.float), .scalar(.half): type = .float
@@ -396,6 +410,27 @@ package struct MetalChecker {
             arguments.append(StitchableArgument(name: p.name, type: type, metalType: syntax.type.spelling, defaultValue: defaultValue))
         }
         return StitchableSignature(name: name.text, glsl: glsl, kind: kind, arguments: arguments, line: name.line)
+    }
+
+    /// SwiftUI's array and data arguments: `device const float *` (`.floatArray`), `device const
+    /// half4 *` (`.colorArray`) or `device const void *` (`.data`), each followed by the `int`
+    /// that gets its number of elements (bytes for data).
+    func arrayArgument(_ name: String, _ pointee: MetalPointee, count: (MetalFunctionInfo.Parameter, MetalParameter)?,
+                       at token: MetalToken) throws(ShaderSourceError) -> StitchableArgument {
+        let type: ParameterType
+        switch pointee {
+        case .value(.float): type = .floatArray
+        case .value(.vector(.half, 4)): type = .colorArray
+        case .void: type = .data
+        default:
+            throw error("unsupported stitchable argument type: 'device const \(pointee.spelling) *' of '\(name)' (SwiftUI passes "
+                + "'device const float *' (floatArray), 'device const half4 *' (colorArray) or 'device const void *' (data))", token.line)
+        }
+        guard let (c, syntax) = count, c.type == .int, !c.isReference, c.defaultValue == nil else {
+            throw error("the array argument '\(name)' must be followed by its count, as SwiftUI passes it: "
+                + "'device const \(pointee.spelling) *\(name), int \(type == .data ? "size" : "count")'", (count?.1.name ?? token).line)
+        }
+        return StitchableArgument(name: name, type: type, metalType: "device const \(pointee.spelling) *", countName: syntax.name.text)
     }
 
     // MARK: - Statements

@@ -67,7 +67,13 @@ extension MetalParser {
             let operand = try unaryExpression()
             return try built(.unary(t, operand), above: height, at: t)
         }
-        if t.kind == .punctuation, t.text == "*" || t.text == "&" { throw unsupported(t.text == "*" ? "pointer" : "address-of operator", t) }
+        if t.kind == .punctuation, t.text == "*" {
+            // `*p`: the first element a pointer points at (the checker refuses it on other types).
+            i += 1
+            let operand = try unaryExpression()
+            return try built(.unary(t, operand), above: height, at: t)
+        }
+        if t.kind == .punctuation, t.text == "&" { throw unsupported("address-of operator", t) }
         return try postfixExpression()
     }
 
@@ -122,6 +128,7 @@ extension MetalParser {
         case .punctuation:
             switch t.text {
             case "(":
+                if startsPointer(1) { return try pointerCast() }
                 // C-style cast `(float)x`.
                 if let ty = peek(1), ty.kind == .identifier, MetalType.named[ty.text] != nil || structNames.contains(ty.text), isText(")", 2) {
                     throw unsupported("C-style cast (write \(ty.text)(x))", ty)
@@ -150,6 +157,8 @@ extension MetalParser {
     mutating func identifierExpression() throws(ShaderSourceError) -> MetalExpr {
         let t = peek()!
         if t.text == "true" || t.text == "false" { i += 1; return try built(.boolean(t), above: 0, at: t) }
+        if t.text == "sizeof" { return try sizeofExpression() }
+        if t.text == "reinterpret_cast" || t.text == "static_cast", isText("<", 1), startsPointer(2) { return try namedPointerCast() }
         if let what = MetalVocabulary.rejected[t.text] { throw unsupported(what, t) }
         if MetalVocabulary.templateTypes.contains(t.text), isText("<", 1) { throw unsupported("template type", t) }
         if t.text == "SwiftUI", isText("::", 1), isText("Layer", 2) { throw unsupported("local layer variable", t) }

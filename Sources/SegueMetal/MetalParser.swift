@@ -241,8 +241,18 @@ struct MetalParser {
             if q.text == "const" { isConst = true } else { isThread = true }
             i += 1
         }
-        if let q = peek(), q.text == "device" || q.text == "constant" || q.text == "threadgroup" {
-            throw unsupported("address space", q)
+        if let q = peek(), q.text == "threadgroup" { throw unsupported("address space", q) }
+        if startsPointer() {
+            // `device const float *values`: an array or data argument, or a helper's pointer to one.
+            if isThread, let t = peek() { throw unsupported("pointer in the thread address space", t) }
+            let type = try pointerType()
+            guard let n = peek(), n.kind == .identifier else { throw error("expected a parameter name after '\(type.spelling)'", (peek() ?? start).line) }
+            if let what = MetalVocabulary.rejected[n.text] { throw unsupported(what, n) }
+            i += 1
+            if isText("[") { throw unsupported("array of pointers", peek()!) }
+            if isText("[[") { throw unsupported("attribute", peek(1) ?? peek()!) }
+            if isText("=") { throw unsupported("default argument of a pointer", peek()!) }
+            return MetalParameter(first: start, type: type, name: n, dimensions: [], isConst: false, isReference: false, defaultValue: nil)
         }
         let type = try parseType()
         if isText("const") { isConst = true; i += 1 }
@@ -430,7 +440,13 @@ struct MetalParser {
             if q.text == "const" || q.text == "constexpr" { isConstant = true }
             k += 1
         }
-        if let q = peek(k), ["constant", "device", "threadgroup"].contains(q.text) { throw unsupported("address space", q) }
+        if let q = peek(k), ["device", "constant"].contains(q.text) {
+            // `device const float *p = values;`: a pointer into an array or data argument.
+            i += k
+            let type = try pointerType()
+            return try variableDeclaration(first: first, isConstant: false, type: type)
+        }
+        if let q = peek(k), q.text == "threadgroup" { throw unsupported("address space", q) }
         if let q = peek(k), q.text == "SwiftUI", isText("::", k + 1) { throw unsupported("local layer variable", q) }
         guard startsType(k) else {
             if k > 0 { throw error("expected a type after '\(peek(k - 1)!.text)'", (peek(k) ?? first).line) }
@@ -505,6 +521,18 @@ struct MetalParser {
     mutating func forStatement() throws(ShaderSourceError) -> MetalStmt {
         let keyword = next()
         let open = try expect("(", "after 'for'")
+        // `for (T x : range)`: a ':' before the first ';' at the parentheses' depth, outside '?:'.
+        var k = 0, depth = 0, questions = 0
+        while let t = peek(k), t.text != ";" || depth > 0 {
+            if t.text == "(" || t.text == "[" || t.text == "{" { depth += 1 }
+            if t.text == ")" || t.text == "]" || t.text == "}" { depth -= 1; if depth < 0 { break } }
+            if t.text == "?" { questions += 1 }
+            if t.text == ":" && depth == 0 {
+                if questions == 0 { throw unsupported("range-based for loop (write for (int i = 0; i < n; i++))", t) }
+                questions -= 1
+            }
+            k += 1
+        }
         var initializer: MetalStmt?
         if isText(";") {
             initializer = .empty(next())

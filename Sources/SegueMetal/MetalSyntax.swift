@@ -66,6 +66,9 @@ indirect enum MetalExpr: Sendable {
     case index(MetalExpr, open: MetalToken, MetalExpr, close: MetalToken)
     /// `(e)`.
     case paren(MetalToken, MetalExpr, MetalToken)
+    /// A cast to a pointer type: `(device const float *)e` or `reinterpret_cast<…>(e)`: its first
+    /// token (`(` or the keyword), the type, the last `)`, the operand.
+    case cast(MetalToken, MetalTypeSyntax, MetalToken, MetalExpr)
 
     /// The first token.
     var first: MetalToken {
@@ -78,6 +81,7 @@ indirect enum MetalExpr: Sendable {
         case let .braces(t, a): t?.first ?? a.open
         case let .member(e, _, _), let .method(e, _, _, _), let .index(e, _, _, _): e.first
         case let .paren(t, _, _): t
+        case let .cast(t, _, _, _): t
         }
     }
 }

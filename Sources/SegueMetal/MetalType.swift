@@ -68,6 +68,12 @@ indirect enum MetalType: Sendable, Hashable {
     case texture(MetalScalar)
     /// A `constexpr sampler`.
     case sampler
+    /// `device const T *`: a pointer into an array or data argument (in GLSL the argument's index;
+    /// see MetalPointer.swift).
+    case pointer(MetalPointee)
+
+    /// Whether it is a pointer.
+    var isPointer: Bool { if case .pointer = self { return true }; return false }
 
     static let float = MetalType.scalar(.float)
     static let half = MetalType.scalar(.half)
@@ -120,6 +126,7 @@ indirect enum MetalType: Sendable, Hashable {
         case .layer: "SwiftUI::Layer"
         case let .texture(s): "texture2d<\(s.rawValue)>"
         case .sampler: "sampler"
+        case let .pointer(p): "device const \(p.spelling) *"
         }
     }
 
@@ -136,6 +143,7 @@ indirect enum MetalType: Sendable, Hashable {
         case .layer: "int"
         case .texture: "sampler2D"
         case .sampler: "ivec4"
+        case .pointer: "int"
         }
     }
 

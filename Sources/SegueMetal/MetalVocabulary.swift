@@ -38,8 +38,14 @@ enum MetalVocabulary {
 
     // MARK: - Rejected words
 
-    /// Words that are valid Metal but outside the subset, with the name of the construct.
-    static let rejected: [String: String] = [
+    /// Words that are valid Metal but outside the subset, with the name of the construct (and
+    /// the vectors of the types without a GLSL equivalent: `short2`, `uchar4`, `double3`, …).
+    static let rejected: [String: String] = rejectedWords.merging(
+        ["short", "ushort", "char", "uchar", "long", "ulong", "double", "bfloat"].flatMap { base in
+            (2...4).map { ("\(base)\($0)", "\(base.hasPrefix("u") ? String(base.dropFirst()) : base) vector type") }
+        }, uniquingKeysWith: { a, _ in a })
+
+    private static let rejectedWords: [String: String] = [
         "device": "address space", "constant": "address space", "threadgroup": "address space",
         "threadgroup_imageblock": "address space", "ray_data": "address space", "object_data": "address space",
         "class": "class", "union": "union", "enum": "enum", "typedef": "typedef",

@@ -47,13 +47,23 @@ public struct StitchableArgument: Sendable, Equatable {
     public let metalType: String
     /// The default argument written in the source (`float windSize = 0.2`); nil without one.
     public let defaultValue: ParameterValue?
+    /// For an array or data argument (`device const float *values, int count`), the name of the
+    /// `int` parameter after the pointer, which gets the number of elements (bytes for data).
+    public let countName: String?
 
     /// An argument.
-    public init(name: String, type: ParameterType, metalType: String, defaultValue: ParameterValue? = nil) {
+    public init(name: String, type: ParameterType, metalType: String, defaultValue: ParameterValue? = nil, countName: String? = nil) {
         self.name = name
         self.type = type
         self.metalType = metalType
         self.defaultValue = defaultValue
+        self.countName = countName
+    }
+
+    /// The parameters it is in the source: `float amount`, `device const float *values, int count`.
+    public var declaration: String {
+        guard let countName else { return "\(metalType) \(name)" }
+        return "\(metalType)\(name), int \(countName)"
     }
 
     /// Whether `auto` can fill it: a `float2` with the layer's size in points, a `float4` with
@@ -61,7 +71,7 @@ public struct StitchableArgument: Sendable, Equatable {
     public var canBeAutomatic: Bool { type == .vec2 || type == .vec4 || type == .float }
 
     /// The value it takes when none is given: its default argument, else zero (a colour:
-    /// transparent). Nil for a texture.
+    /// transparent; an array: empty, count 0). Nil for a texture.
     public var effectiveDefault: ParameterValue? {
         type == .sampler2D ? nil : defaultValue ?? ParameterValue(type, Array(repeating: 0, count: type.componentCount))
     }

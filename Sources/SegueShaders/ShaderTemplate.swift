@@ -45,6 +45,8 @@ public enum ShaderTemplate {
 
     /// The prefix of the uniforms holding a stitchable shader's arguments.
     static let argumentPrefix = "_segue_arg_"
+    /// The prefix of the uniform holding the element count of an array or data argument.
+    static let countPrefix = "_segue_argn_"
 
     /// The fragment shader for `effect`.
     /// - Parameter identityFit: true when both inputs are sampled unscaled (their fit uniforms are
@@ -81,7 +83,14 @@ public enum ShaderTemplate {
             vec4 _segue_toFit;
 
         """
-        for m in layout.members { s += "    \(m.type.rawValue) \(uniform(m.name));\n" }
+        for m in layout.members {
+            if m.type.isArray {
+                // Its element count, then its bytes (see UniformLayout).
+                s += "    int \(countPrefix + m.name);\n    uvec4 \(uniform(m.name))[\(UniformLayout.arrayWords)];\n"
+            } else {
+                s += "    \(m.type.rawValue) \(uniform(m.name));\n"
+            }
+        }
         s += "};\n"
         s += "layout(set = 0, binding = 1) uniform sampler2D _segue_from;\n"
         s += "layout(set = 0, binding = 2) uniform sampler2D _segue_to;\n"

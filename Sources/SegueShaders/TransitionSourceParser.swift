@@ -177,8 +177,8 @@ public enum TransitionSourceParser {
         var typeIndex = 1
         if ["lowp", "mediump", "highp"].contains(words[1]) { typeIndex = 2 }
         guard typeIndex + 1 < words.count else { throw fail("expected 'uniform TYPE NAME;'") }
-        guard let type = ParameterType(rawValue: words[typeIndex]) else {
-            throw fail("unknown parameter type '\(words[typeIndex])' (supported: \(ParameterType.allCases.map(\.rawValue).joined(separator: ", ")))")
+        guard let type = ParameterType(rawValue: words[typeIndex]), !type.isArray else {
+            throw fail("unknown parameter type '\(words[typeIndex])' (supported: \(ParameterType.glslTypes.map(\.rawValue).joined(separator: ", ")))")
         }
         let names = words[(typeIndex + 1)...].joined().split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
         for n in names where !isIdentifier(n) {
@@ -207,7 +207,7 @@ public enum TransitionSourceParser {
         inner = inner.trimmed()
         if let paren = inner.firstIndex(of: "("), inner.hasSuffix(")") {
             let ctor = inner[..<paren].trimmed()
-            guard ParameterType(rawValue: ctor) != nil else { throw fail("unknown constructor '\(ctor)' in the default of '\(name)'") }
+            guard let t = ParameterType(rawValue: ctor), !t.isArray else { throw fail("unknown constructor '\(ctor)' in the default of '\(name)'") }
             inner = String(inner[inner.index(after: paren)..<inner.index(before: inner.endIndex)])
         }
         let parts = inner.split(separator: ",", omittingEmptySubsequences: false).map { normalizeLiteral($0.trimmed()) }

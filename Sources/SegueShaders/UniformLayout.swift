@@ -1,5 +1,11 @@
 // std140 layout of Segue's per-frame uniform block (OpenGL 4.5 / Vulkan std140 rules:
 // scalars align to 4, vec2 to 8, vec3 and vec4 to 16, matrix columns are vec4-aligned arrays).
+//
+// An array or data argument (SwiftUI's `.floatArray`, `.colorArray`, `.data`) is a member of the
+// same block, sized to its type's maximum: its element count (`int`, 16 bytes with padding), then
+// its bytes as Metal lays them out — 32-bit floats, `half4` colours, bytes — in `uvec4` words
+// (`arrayWords` of them, 4 KiB), zero past the value's length. The shader reads them through
+// bounds-checked accessors (see `StitchableFunction`), so nothing past the value can be read.
 import SegueCore
 
 /// The per-frame values every effect receives, besides its own parameters.
@@ -62,6 +68,9 @@ public struct UniformLayout: Sendable, Equatable {
 
     /// Offset where effect parameters begin (after the fixed header).
     public static let headerSize = 64
+    /// The `uvec4` words of an array or data member (4 KiB: the largest value of every array type).
+    public static let arrayWords = 256
+
     /// Parameter members in declaration order (textures excluded).
     public let members: [Member]
     /// Total size in bytes, rounded up to 16.
@@ -92,6 +101,7 @@ public struct UniformLayout: Sendable, Equatable {
         case .mat3: (16, 48)
         case .mat4: (16, 64)
         case .sampler2D: (0, 0)
+        case .floatArray, .colorArray, .data: (16, 16 + arrayWords * 16)
         }
     }
 
@@ -120,6 +130,10 @@ public struct UniformLayout: Sendable, Equatable {
                 guard let value = parameters[m.name] else { preconditionFailure("no value for parameter \(m.name)") }
                 precondition(value.type == m.type, "parameter \(m.name) is \(m.type), value is \(value.type)")
                 let c = value.components
+                if m.type.isArray {
+                    Self.packArray(value, into: raw, at: m.offset)
+                    continue
+                }
                 if let dim = m.type.matrixDimension {
                     for col in 0..<dim {
                         for row in 0..<dim { f(m.offset + col * 16 + row * 4, c[col * dim + row]) }
@@ -138,5 +152,46 @@ public struct UniformLayout: Sendable, Equatable {
             }
         }
         return bytes
+    }
+
+    /// An array value at `offset`: its element count, then its bytes from `offset + 16`.
+    private static func packArray(_ value: ParameterValue, into raw: UnsafeMutableRawBufferPointer, at offset: Int) {
+        raw.storeBytes(of: Int32(value.elementCount), toByteOffset: offset, as: Int32.self)
+        let base = offset + 16
+        let c = value.components
+        switch value.type {
+        case .floatArray:
+            for (i, v) in c.enumerated() { raw.storeBytes(of: Float(v).bitPattern.littleEndian, toByteOffset: base + 4 * i, as: UInt32.self) }
+        case .colorArray:
+            for (i, v) in c.enumerated() { raw.storeBytes(of: halfBits(Float(v)).littleEndian, toByteOffset: base + 2 * i, as: UInt16.self) }
+        default:
+            for (i, v) in c.enumerated() { raw[base + i] = UInt8(v) }
+        }
+    }
+
+    /// The IEEE 754 half-precision bits of `x`, rounded to nearest even (as Metal converts a
+    /// colour to `half`); overflow gives an infinity.
+    static func halfBits(_ x: Float) -> UInt16 {
+        let b = x.bitPattern
+        let sign = UInt16((b >> 16) & 0x8000)
+        let exponent = Int((b >> 23) & 0xFF)
+        var mantissa = b & 0x7F_FFFF
+        if exponent == 0xFF { return sign | 0x7C00 | (mantissa != 0 ? 0x200 : 0) }
+        let e = exponent - 127 + 15
+        if e >= 31 { return sign | 0x7C00 }
+        if e <= 0 {
+            // A subnormal half (or zero).
+            if e < -10 { return sign }
+            mantissa |= 0x80_0000
+            let shift = UInt32(14 - e)
+            var h = mantissa >> shift
+            let rest = mantissa & ((1 << shift) - 1), halfway = UInt32(1) << (shift - 1)
+            if rest > halfway || (rest == halfway && h & 1 != 0) { h += 1 }
+            return sign | UInt16(h)
+        }
+        var h = UInt32(e) << 10 | mantissa >> 13
+        let rest = mantissa & 0x1FFF
+        if rest > 0x1000 || (rest == 0x1000 && h & 1 != 0) { h += 1 }  // a carry rounds up to the next exponent
+        return sign | UInt16(h)
     }
 }

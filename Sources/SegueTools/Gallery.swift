@@ -147,7 +147,8 @@ public struct Gallery {
     private func entry(for effect: Effect, name: String, origin: String, source: String, from: Image, to: Image,
                        staging: String) throws -> GalleryEntry {
         let parameters = effect.parameters.map { p in
-            (name: p.name, type: p.type.rawValue, defaultValue: p.type == .sampler2D ? "texture" : p.effectiveDefault?.description ?? "")
+            (name: p.name, type: p.type.rawValue, defaultValue: p.type == .sampler2D ? "texture"
+                : p.type.isArray ? "empty (at most \(p.type.maximumElements))" : p.effectiveDefault?.description ?? "")
         }
         var file: String?
         var note: String?

@@ -89,7 +89,8 @@ struct InfoCommand: ParsableCommand {
         } else {
             print("  parameters:")
             for p in effect.parameters {
-                let d = p.type == .sampler2D ? "(texture: --texture \(p.name)=PATH)" : "= \(p.effectiveDefault!.description)"
+                let d = p.type == .sampler2D ? "(texture: --texture \(p.name)=PATH)"
+                    : p.type.isArray ? "(\(arrayUnit(p.type)), at most \(p.type.maximumElements); default empty)" : "= \(p.effectiveDefault!.description)"
                 print("    \(p.name): \(p.type.rawValue) \(d)\(p.summary.isEmpty ? "" : "  — \(p.summary)")")
             }
         }
@@ -103,6 +104,8 @@ struct EffectJSON: Encodable {
         let type: String
         let `default`: [Double]?
         let summary: String
+        /// For an array or data argument: the most elements (floats, colours or bytes) it takes.
+        let maximumLength: Int?
     }
     let name: String
     let summary: String
@@ -126,7 +129,8 @@ struct EffectJSON: Encodable {
         timing = e.defaultTiming
         author = e.author
         license = e.license
-        parameters = e.parameters.map { Parameter(name: $0.name, type: $0.type.rawValue, default: $0.effectiveDefault?.components, summary: $0.summary) }
+        parameters = e.parameters.map { Parameter(name: $0.name, type: $0.type.rawValue, default: $0.effectiveDefault?.components, summary: $0.summary,
+                                                   maximumLength: $0.type.isArray ? $0.type.maximumElements : nil) }
     }
 }
 

@@ -114,6 +114,9 @@ func stitchableInfoLines(_ nameOrPath: String) throws -> [String] {
                 + "; on one image \(fallback!)"
         } else if a.type == .sampler2D {
             role = "texture: --texture \(a.name)=PATH"
+        } else if a.type.isArray {
+            role = "--arg \(a.name)=\(arraySyntax(a.type)) (at most \(a.type.maximumElements) \(arrayUnit(a.type)); "
+                + "'\(a.countName ?? "count")' gets the number\(a.type == .data ? " of bytes" : ""); default empty, count 0)"
         } else if fn.defaultAutomatic.contains(a.name) {
             role = "auto: \(a.type == .vec2 ? "the layer size in points" : "the layer's bounding rectangle") (or --arg \(a.name)=VALUE)"
         } else if fn.defaultImageAutomatic.contains(a.name) {
@@ -121,7 +124,7 @@ func stitchableInfoLines(_ nameOrPath: String) throws -> [String] {
         } else {
             role = "--arg \(a.name)=VALUE (\(fallback!)\(a.type == .float ? "; 'auto': the time in seconds" : ""))"
         }
-        lines.append("    \(a.name): \(a.metalType)  — \(role)")
+        lines.append("    \(a.name): \(a.type.isArray ? a.declaration : a.metalType)  — \(role)")
     }
     let spec = EffectCatalog.stitchablePath(nameOrPath).map { "\($0.path):\($0.function ?? fn.name)" } ?? fn.name
     if fill {
@@ -154,5 +157,23 @@ extension StitchableSuggestion {
     var swappedFlags: [String] {
         guard let animated, removal == "0:1" else { return [] }
         return ["--animate", animated, "--insertion", "0:1"] + (removalFunction.map { ["--removal-function", $0] } ?? []) + ["--removal", "1:0"]
+    }
+}
+
+/// How `--arg` writes a value of an array type.
+func arraySyntax(_ type: ParameterType) -> String {
+    switch type {
+    case .floatArray: "0.1,0.5,0.9"
+    case .colorArray: "#ff0000,#00ff0080 (or r,g,b,a,…)"
+    default: "@FILE (or 0x00ff…, or 0,255,…)"
+    }
+}
+
+/// What an array type's elements are called.
+func arrayUnit(_ type: ParameterType) -> String {
+    switch type {
+    case .floatArray: "floats"
+    case .colorArray: "colours"
+    default: "bytes"
     }
 }

@@ -90,6 +90,15 @@ struct CAPIRenderTests {
         #expect(run.stderr.isEmpty, "the library printed: \(run.stderr)")
     }
 
+    @Test("a float array argument set as text: 16 values and 3 against a computation in C, count 0, a list past the limit refused")
+    func arrayArgument() throws {
+        let dir = try MediaDirectory("arrays")
+        defer { dir.remove() }
+        let program = try Installation(prefix: dir.path + "/prefix").buildAPITest(in: dir.path)
+        let run = try runProgram(program, ["arrays", repositoryRoot + "/Tests/Fixtures/stitchable/Arrays.metal"])
+        #expect(run.status == 0, "api_test arrays: \(run.stderr)")
+    }
+
     @Test("across fork(): inherited handles fail at once naming fork, destroying them returns, a new context in the child renders the parent's pixels")
     func fork() throws {
         let dir = try MediaDirectory("fork")

@@ -69,4 +69,14 @@ extension Frei0rParameterTests {
         #expect(luma.parameters.map { "\($0.name):\($0.kind.rawValue)" } == ["progress:double", "luma:string", "softness:double"])
         #expect(luma.hasTextures && !melt.hasTextures)
     }
+
+    @Test("array and data arguments become string parameters passed as they are")
+    func arrays() {
+        let (parameters, targets) = Frei0rParameter.map([EffectParameter(name: "values", type: .floatArray, defaultValue: nil, summary: "values"),
+                                                         EffectParameter(name: "bytes", type: .data, defaultValue: nil, summary: "bytes")],
+                                                        withProgress: false)
+        #expect(parameters.map { "\($0.name):\($0.kind.rawValue)" } == ["values:string", "bytes:string"])
+        #expect(parameters[0].explanation == "values (numbers separated by commas: 0.1,0.5,0.9; at most 1024)")
+        #expect(targets.map(\.defaults) == [[], []])
+    }
 }

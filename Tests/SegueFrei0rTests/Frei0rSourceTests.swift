@@ -85,4 +85,28 @@ struct Frei0rSourceTests {
             #expect(worst.difference <= 1, "\(frame): differs by \(worst.difference)/255 at (\(worst.x), \(worst.y))")
         }
     }
+
+    @Test("gst-launch-1.0: a fill with a float array takes it as a string property, as segue effect --arg does")
+    func arrayArgument() throws {
+        let dir = try MediaDirectory("gst-array")
+        defer { dir.remove() }
+        let installation = try Installation(dir)
+        let spec = repositoryRoot + "/Tests/Fixtures/stitchable/Arrays.metal:spectrum"
+        let added = try installation.installFiles([spec], into: dir.file("extra"))
+        try #require(added.status == 0, "\(added.stderr)")
+        let pluginPath = installation.plugins + ":" + dir.file("extra")
+        let values = "0.25,0.5,0.75,1,0.125"
+        let run = try runProgram("gst-launch-1.0", ["-q", "frei0r-src-segue-spectrum", "num-buffers=1", "values=\(values)", "!",
+                                                    "video/x-raw,format=RGBA,width=40,height=20,framerate=25/1",
+                                                    "!", "videoconvert", "!", "pngenc", "!", "filesink", "location=\(dir.file("g.png"))"],
+                                 environment: installation.hostEnvironment(pluginPath: pluginPath), timeout: 240)
+        #expect(run.status == 0 && run.signal == nil, "\(run.stderr)")
+        let cli = try installation.runSegue(["effect", "--effect", spec, "--size", "40x20", "--time", "0", "--arg", "values=\(values)", "-o", dir.file("ref.png")])
+        try #require(cli.status == 0, "\(cli.stderr)")
+        let (ours, reference) = (try ImageFile.read(path: dir.file("g.png")), try ImageFile.read(path: dir.file("ref.png")))
+        let worst = largestDifference(ours, reference)
+        #expect(worst.difference <= 1, "differs by \(worst.difference)/255 at (\(worst.x), \(worst.y))")
+        // Not the empty spectrum (count 0 is blue everywhere).
+        #expect(reference[0, 19].b != 255 && reference[28, 0].r > 200, "the reference shows bars")
+    }
 }

@@ -100,3 +100,29 @@ struct MetalMessageLengthTests {
         #expect(message == "user.metal:4: cannot construct a float2 from (int, int, int, int, int, int, int, int, int, int, int, int, … (988 more))")
     }
 }
+
+@Suite("Metal front end: constructs refused with their line (issue 28 item 4)")
+struct MetalConstructRefusalTests {
+    @Test("each is an error naming the construct and its line", arguments: [
+        (colour("short2 s = short2(1, 2); return c;"), "user.metal:4: unsupported short vector type: 'short2'"),
+        (colour("uchar4 s = uchar4(1); return c;"), "user.metal:4: unsupported char vector type: 'uchar4'"),
+        (colour("float3 v = float3(1); v.xx = float2(1); return c;"), "user.metal:4: cannot assign to the swizzle '.xx': it repeats a component"),
+        (colour("float k[3] = {1, 2, 3}; float s = 0; for (float v : k) s += v; return c;"),
+         "user.metal:4: unsupported range-based for loop (write for (int i = 0; i < n; i++)): ':'"),
+        (colour("return c;", helpers: "struct S { float a; float get() const { return a; } };\n"), "user.metal:3: unsupported member function in a struct: 'get'"),
+        (colour("float2 f = as_type<float2>(c); return c;"), "user.metal:4: unsupported cast: 'as_type'"),
+        (colour("uint k = mulhi(1u, 2u); return c;"), "user.metal:4: unsupported integer high-half multiplication: 'mulhi'"),
+        (colour("float4 v = float4(float3(1)); return c;"), "user.metal:4: cannot construct a float4 from (float3)"),
+        (colour("float2 v = float2(1); float3 w = (v > 0.5) ? float3(v, 1) : float3(0); return c;"),
+         "user.metal:4: a '?:' with a bool2 condition needs values of 2 components, got 'float3'"),
+    ])
+    func refused(source: String, message: String) {
+        #expect(translationError(source) == message)
+    }
+
+    @Test("a bool-vector condition selects component by component")
+    func vectorTernary() throws {
+        let module = try MetalTranslator.translate(colour("float2 v = float2(p); float2 w = v < 0.5 ? v : 1; return c * half(w.x);"), file: "t.metal")
+        #expect(line(4, of: module.glsl) == "    vec2 v = vec2(p); vec2 w = mix(vec2(1.0), v, lessThan(v, vec2(0.5))); return c * float(w.x);")
+    }
+}

@@ -32,7 +32,8 @@
  * Parameters: `progress` (mixers only; a double, 0…1 passed as is), then the effect's own,
  * mapped by the installer (see Docs/Frei0r.md): a double in frei0r's 0…1 maps linearly to the
  * parameter's range min…max (values outside 0…1 extrapolate); a bool is true from 0.5; a colour
- * fills three components; a string is a texture's image path. Values the host never changes
+ * fills three components; a string is a texture's image path, or an array or data argument's
+ * value as segue_effect_set_param takes it ("0.1,0.5", "#ff0000,#00ff00", "@file.bin"). Values the host never changes
  * stay the effect's exact defaults.
  *
  * Errors name the plugin in one line on stderr. A size out of range fails construction (NULL). A
@@ -81,7 +82,7 @@ __attribute__((used)) static const struct config_block config_block = {
 #define MAX_COMPONENTS 16
 
 enum param_kind { KIND_DOUBLE, KIND_BOOL, KIND_COLOR, KIND_STRING };
-enum scalar_kind { SCALAR_FLOAT, SCALAR_INT, SCALAR_BOOL, SCALAR_TEXTURE };
+enum scalar_kind { SCALAR_FLOAT, SCALAR_INT, SCALAR_BOOL, SCALAR_TEXTURE, SCALAR_TEXT };
 
 /* One parameter of the effect (what segue_*_set_param names). */
 typedef struct {
@@ -170,7 +171,7 @@ static void parse_config(void) {
         else if (n == 5 && !strcmp(f[0], "target") && config.target_count < MAX_TARGETS) {
             target *t = &config.targets[config.target_count];
             t->name = f[1];
-            t->scalar = f[2][0] == 'i' ? SCALAR_INT : f[2][0] == 'b' ? SCALAR_BOOL : f[2][0] == 't' ? SCALAR_TEXTURE : SCALAR_FLOAT;
+            t->scalar = f[2][0] == 'i' ? SCALAR_INT : f[2][0] == 'b' ? SCALAR_BOOL : f[2][0] == 't' ? SCALAR_TEXTURE : f[2][0] == 's' ? SCALAR_TEXT : SCALAR_FLOAT;
             t->count = atoi(f[3]);
             if (t->count < 0 || t->count > MAX_COMPONENTS || parse_numbers(f[4], t->defaults, MAX_COMPONENTS) != t->count) return;
             config.target_count++;
@@ -189,7 +190,8 @@ static void parse_config(void) {
             if (p->target >= 0) {
                 const target *t = &config.targets[p->target];
                 int width = p->kind == KIND_COLOR ? 3 : 1;
-                if (p->kind == KIND_STRING ? t->scalar != SCALAR_TEXTURE : p->component < 0 || p->component + width > t->count) return;
+                if (p->kind == KIND_STRING ? t->scalar != SCALAR_TEXTURE && t->scalar != SCALAR_TEXT
+                                           : p->component < 0 || p->component + width > t->count) return;
             }
             config.param_count++;
         }
@@ -361,6 +363,16 @@ static void apply_parameters(instance *inst) {
         inst->dirty[t] = 0;
         const target *tg = &config.targets[t];
         char text[4096] = "";
+        if (tg->scalar == SCALAR_TEXT) {
+            /* An array or data argument: the host's text as it is ("" empties it), any length. */
+            const char *value = "";
+            for (int p = 0; p < config.param_count; p++)
+                if (config.params[p].target == t && inst->strings[p]) value = inst->strings[p];
+            segue_error *error = NULL;
+            if (set_target(inst, t, value, &error) != 0) say("parameter %s: %s", tg->name, api.error_message(error));
+            api.error_free(error);
+            continue;
+        }
         if (tg->scalar == SCALAR_TEXTURE) {
             const char *path = NULL;
             for (int p = 0; p < config.param_count; p++)

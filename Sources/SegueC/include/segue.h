@@ -160,6 +160,17 @@ segue_transition *segue_transition_create(segue_context *context, const char *ef
  * "true"/"false", integers for int types. A `sampler2D` parameter takes the path of a PNG or JPEG
  * file, read here. Applies from the next render. Returns 0, or -1 for an unknown parameter or a
  * value of the wrong type (NaN and infinities included); the old value is kept then.
+ *
+ * Array and data arguments of a stitchable function (SwiftUI's floatArray, colorArray, data: the
+ * parameter named after the pointer; its int count is filled in) take a list: a `float[]`
+ * ("device const float *values, int count") numbers separated by commas, "0.1,0.5,0.9", at most
+ * 1024; a `color[]` ("device const half4 *colors, int count") colours "#ff0000,#00ff0080"
+ * (#rgb, #rrggbb or #rrggbbaa, straight alpha, premultiplied here) or four numbers r,g,b,a per
+ * colour as the shader reads them, at most 512; `bytes` ("device const void *bytes, int size")
+ * "@PATH" (the file's bytes, read here), "0x" and hex digits, or numbers 0-255 separated by
+ * commas, at most 4096. "" is empty (count 0, the default). A longer value is refused (-1, the
+ * message names the argument and the limit) before anything is allocated by its length. Reads
+ * past the value in the shader give 0.
  */
 int segue_transition_set_param(segue_transition *t, const char *name, const char *value, segue_error **error);
 
@@ -301,7 +312,9 @@ const char *segue_info_param_name(const segue_info *info, size_t index);
 
 /** Parameter `index`'s type as GLSL spells it: "float", "int", "bool", "vec2", "vec3", "vec4",
  *  "ivec2"…"ivec4", "bvec2"…"bvec4", "mat2", "mat3", "mat4" or "sampler2D" (a texture: its value
- *  is an image path). NULL when out of range. */
+ *  is an image path); for a stitchable function's array and data arguments "float[]", "color[]"
+ *  or "bytes" (values as segue_transition_set_param describes; the default has 0 components).
+ *  NULL when out of range. */
 const char *segue_info_param_type(const segue_info *info, size_t index);
 
 /** What parameter `index` does ("" when undocumented); NULL when out of range. */

@@ -175,7 +175,7 @@ public struct StitchableFunction: Sendable, Equatable {
         case .layer: input = ["SwiftUI::Layer"]
         case .distortion, .fill: input = []
         }
-        return input + arguments.map(\.metalType)
+        return input + arguments.flatMap { $0.countName == nil ? [$0.metalType] : [$0.metalType, "int"] }
     }
 
     /// The signature as `segue info` lists overloads: `half4 name(float2 position, half4 color, float amount)`.
@@ -187,7 +187,7 @@ public struct StitchableFunction: Sendable, Equatable {
         case .distortion, .fill: input = []
         }
         let result = kind == .distortion ? "float2" : "half4"
-        return "\(result) \(name)(" + (["float2 position"] + input + arguments.map { "\($0.metalType) \($0.name)" }).joined(separator: ", ") + ")"
+        return "\(result) \(name)(" + (["float2 position"] + input + arguments.map(\.declaration)).joined(separator: ", ") + ")"
     }
 
     /// The transition effect running this function with `configuration`: an effect of kind
@@ -231,10 +231,11 @@ public struct StitchableFunction: Sendable, Equatable {
         var animatedNames = [name: animated.name]
         animatedNames[removalFunction.name] = removalAnimated.name
         let parameters = try Self.parameters(functions, excluding: animatedNames, automatic: automatic)
-        var glsl = layerModel()
+        let arrays = parameters.filter(\.type.isArray).map(\.name)
+        var glsl = layerModel(parameters)
         let range = { (r: (from: Double, to: Double)) in "mix(\(Self.literal(r.from)), \(Self.literal(r.to)), progress)" }
-        glsl += "vec4 _segue_removedLayer(float _segue_value) {\n    \(removalFunction.layerReturn(layer: 0, animated: removalAnimated.name, automatic: automatic))\n}\n"
-        glsl += "vec4 _segue_insertedLayer(float _segue_value) {\n    \(layerReturn(layer: 1, animated: animated.name, automatic: automatic))\n}\n\n"
+        glsl += "vec4 _segue_removedLayer(float _segue_value) {\n    \(removalFunction.layerReturn(layer: 0, animated: removalAnimated.name, automatic: automatic, arrays: arrays))\n}\n"
+        glsl += "vec4 _segue_insertedLayer(float _segue_value) {\n    \(layerReturn(layer: 1, animated: animated.name, automatic: automatic, arrays: arrays))\n}\n\n"
         glsl += """
         vec4 transition(vec2 uv) {
             _segue_layerSize = _segue_resolution / _segue_scale;
@@ -269,13 +270,13 @@ public struct StitchableFunction: Sendable, Equatable {
             }
         }
         let parameters = try Self.parameters([self], excluding: [:], automatic: automatic)
-        var glsl = layerModel()
+        var glsl = layerModel(parameters)
         glsl += """
         vec4 transition(vec2 uv) {
             _segue_layerSize = _segue_resolution / _segue_scale;
             _segue_destination = uv * _segue_layerSize;
             float _segue_value = 0.0;
-            \(layerReturn(layer: 0, animated: nil, automatic: automatic))
+            \(layerReturn(layer: 0, animated: nil, automatic: automatic, arrays: parameters.filter(\.type.isArray).map(\.name)))
         }
 
         """
@@ -299,8 +300,13 @@ public struct StitchableFunction: Sendable, Equatable {
                     continue
                 }
                 parameters.append(EffectParameter(name: a.name, type: a.type, defaultValue: a.defaultValue,
-                                                  summary: "\(a.metalType) argument of \(f.name)"))
+                                                  summary: "\(a.type.isArray ? a.declaration : a.metalType) argument of \(f.name)"))
             }
+        }
+        let arrays = parameters.filter(\.type.isArray)
+        guard arrays.count <= ParameterType.maximumArrayParameters else {
+            throw StitchableConfigurationError("the functions have \(arrays.count) array and data arguments (\(listed(arrays.map(\.name)))); "
+                + "an effect takes at most \(ParameterType.maximumArrayParameters) (each takes 4 KiB of the GPU's uniform block)")
         }
         return parameters
     }
@@ -313,8 +319,9 @@ public struct StitchableFunction: Sendable, Equatable {
     }
 
     /// The prelude, Segue's layer model and the file's GLSL on its own lines.
-    private func layerModel() -> String {
-        var s = preludeGLSL
+    private func layerModel(_ parameters: [EffectParameter]) -> String {
+        var s = Self.wordReader(parameters.filter(\.type.isArray))
+        s += preludeGLSL
         s += """
         // Segue's layer model: sizes and positions in points, top-left origin.
         vec2 _segue_layerSize;
@@ -332,9 +339,27 @@ public struct StitchableFunction: Sendable, Equatable {
         return s
     }
 
-    /// `return …;` running the function on layer `layer` with `_segue_value` as the animated argument.
-    private func layerReturn(layer: Int, animated: String?, automatic: Set<String>) -> String {
+    /// `_segue_word(b, w)`: 32-bit word `w` of array argument `b` (its index among the effect's
+    /// array and data parameters), 0 outside the value given (before its first byte, after its
+    /// last word) and for any other `b` — every read through a pointer goes through it, so no
+    /// index reads past the value (nor past the 4 KiB its member has in the uniform block).
+    static func wordReader(_ arrays: [EffectParameter]) -> String {
+        var s = "uint _segue_word(int b, int w) {\n    if (w < 0) return 0u;\n"
+        for (k, p) in arrays.enumerated() {
+            let name = ShaderTemplate.argumentPrefix + p.name
+            let words = "min((\(ShaderTemplate.countPrefix + p.name) * \(p.type.elementBytes) + 3) / 4, \(UniformLayout.arrayWords * 4))"
+            s += "    if (b == \(k)) return w < \(words) ? \(name)[w >> 2][w & 3] : 0u;\n"
+        }
+        return s + "    return 0u;\n}\n"
+    }
+
+    /// `return …;` running the function on layer `layer` with `_segue_value` as the animated
+    /// argument; an array argument is its index in `arrays` (what `_segue_word` reads) and its count.
+    private func layerReturn(layer: Int, animated: String?, automatic: Set<String>, arrays: [String]) -> String {
         let args: [String] = arguments.map { a in
+            if a.type.isArray, let k = arrays.firstIndex(of: a.name) {
+                return "\(k), \(ShaderTemplate.countPrefix + a.name)"
+            }
             if a.name == animated { return "_segue_value" }
             if automatic.contains(a.name) {
                 switch a.type {

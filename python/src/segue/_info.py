@@ -23,10 +23,11 @@ class Parameter:
     """One parameter of an effect.
 
     ``type`` is spelled as GLSL spells it (``float``, ``int``, ``bool``, ``vec2``…``vec4``,
-    ``ivec2``…, ``bvec2``…, ``mat2``…``mat4``, ``sampler2D``); ``default`` is a float, int or
-    bool for scalars, a tuple for vectors and matrices (column-major) and None for a
-    ``sampler2D`` (whose value is an image path); ``range`` is (min, max) when the effect states
-    one, else None.
+    ``ivec2``…, ``bvec2``…, ``mat2``…``mat4``, ``sampler2D``; a stitchable function's array and
+    data arguments ``float[]``, ``color[]`` and ``bytes``); ``default`` is a float, int or
+    bool for scalars, a tuple for vectors and matrices (column-major), () for an array argument
+    (empty) and None for a ``sampler2D`` (whose value is an image path); ``range`` is (min, max)
+    when the effect states one, else None.
     """
 
     name: str
@@ -51,6 +52,8 @@ class EffectInfo:
 
 def _value(type_name: str, components: Sequence[float]) -> Default:
     """A parameter's default components as the Python value its type suggests."""
+    if type_name in ("float[]", "color[]", "bytes"):
+        return ()     # an array argument: empty (count 0) until set
     if type_name == "sampler2D" or not components:
         return None
     base = type_name.rstrip("234")

@@ -17,14 +17,72 @@ import numpy.typing as npt
 from ._library import (DeviceLostError, InvalidArgumentError, InvalidArgumentTypeError, call, context,
                        forget_context, library, name_text, path_text)
 
-__all__ = ["Transition", "Effect", "Frame", "ParamValue", "parameter_text"]
+__all__ = ["Transition", "Effect", "Frame", "ParamValue", "parameter_text", "array_parameter_text", "ARRAY_TYPES"]
 
 #: A frame: a uint8 array of shape (height, width, 4) (RGBA, straight alpha) or (height, width, 3).
 Frame = npt.NDArray[np.uint8]
 
 #: A parameter's value: a number or bool, a sequence or array of them (vectors; matrices
-#: column-major), or text as the command line takes it ("#ff8800", "0.5", an image path).
-ParamValue = Union[str, os.PathLike[str], float, bool, np.generic, npt.NDArray[Any], Sequence[Any]]
+#: column-major; array arguments), bytes (a data argument), or text as the command line takes it
+#: ("#ff8800", "0.5", an image path, "0.1,0.5,0.9", "@file.bin").
+ParamValue = Union[str, os.PathLike[str], float, bool, bytes, bytearray, memoryview, np.generic, npt.NDArray[Any],
+                   Sequence[Any]]
+
+#: The array types of stitchable arguments (SwiftUI's floatArray, colorArray, data) as
+#: `segue.describe` spells them.
+ARRAY_TYPES = ("float[]", "color[]", "bytes")
+
+
+def array_parameter_text(value: ParamValue, type_name: str, name: str) -> str:
+    """A value for an array argument (`type_name` one of ARRAY_TYPES) in the C API's text form.
+
+    ``float[]``: a sequence or 1-D array of numbers; ``color[]``: a sequence of colours (each
+    "#rrggbb[aa]" or 4 numbers r,g,b,a as the shader reads them) or an (n, 4) array, flattened
+    row by row; ``bytes``: bytes, bytearray or memoryview, a NumPy array (its bytes, C order, as
+    Swift's Data of an array is: a float32 array gives 4 bytes per float) or a sequence of ints
+    0…255. Text is passed on unchanged (the C API's forms: "0.1,0.5", "@file.bin", "0x00ff").
+    Raises InvalidArgumentTypeError (a TypeError) for a value of another kind and
+    InvalidArgumentError (a ValueError) for an array of the wrong shape; lengths and values are
+    the library's to check."""
+    if isinstance(value, (str, os.PathLike)):
+        return path_text(value, "a parameter value")
+    if type_name == "bytes":
+        if isinstance(value, (bytes, bytearray, memoryview)):
+            data = bytes(value)
+        elif isinstance(value, np.ndarray):
+            data = np.ascontiguousarray(value).tobytes()
+        elif isinstance(value, (tuple, list)):
+            return parameter_text(value)
+        else:
+            raise InvalidArgumentTypeError("parameter '%s' takes bytes, a NumPy array or a list of ints 0-255, not %s"
+                                           % (name, type(value).__name__))
+        return "0x" + data.hex() if data else ""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        raise InvalidArgumentTypeError("parameter '%s' is a %s: give numbers, not bytes" % (name, type_name))
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind not in "biuf":
+            raise InvalidArgumentTypeError("parameter '%s': an array of numbers, not of %s" % (name, value.dtype))
+        if type_name == "color[]":
+            if value.ndim not in (1, 2) or (value.ndim == 2 and value.shape[1] != 4):
+                raise InvalidArgumentError("parameter '%s' takes colours: an array of shape (n, 4), got %s"
+                                           % (name, value.shape))
+        elif value.ndim != 1:
+            raise InvalidArgumentError("parameter '%s' takes a 1-D array of floats, got shape %s" % (name, value.shape))
+        return ",".join(_number(v) for v in value.astype(np.float64).ravel(order="C").tolist())
+    if isinstance(value, (tuple, list)):
+        parts = []
+        for item in value:
+            if type_name == "color[]" and isinstance(item, str):
+                parts.append(item)
+            elif isinstance(item, (tuple, list, np.ndarray)) and type_name == "color[]":
+                parts.append(parameter_text(item))
+            elif isinstance(item, (numbers.Number, np.bool_)) and not isinstance(item, (bool, np.bool_)):
+                parts.append(_number(item))
+            else:
+                raise InvalidArgumentTypeError("parameter '%s': items must be numbers%s, not %s"
+                                               % (name, " or colours" if type_name == "color[]" else "", type(item).__name__))
+        return ",".join(parts)
+    raise InvalidArgumentTypeError("parameter '%s' is a %s: give a list or array, not %s" % (name, type_name, type(value).__name__))
 
 
 def _number(value: Any) -> str:
@@ -191,6 +249,19 @@ class _Handle:
         for name, value in params.items():
             self.set_param(name, value)
 
+    def _array_types(self) -> Dict[str, str]:
+        """The effect's array parameters (name → type), looked up once: their values have forms
+        of their own (see `array_parameter_text`). Empty for an effect `describe` cannot read."""
+        types = getattr(self, "_arrays", None)
+        if types is None:
+            from ._info import describe
+            try:
+                types = {p.name: p.type for p in describe(self.effect).parameters if p.type in ARRAY_TYPES}
+            except Exception:   # the C API reported the effect when the handle was made
+                types = {}
+            self._arrays = types
+        return types
+
     def _function(self, what: str) -> Any:
         return getattr(self._lib, "segue_%s_%s" % (self._prefix, what))
 
@@ -240,7 +311,8 @@ class _Handle:
         TypeError) for a value with no text form, TypeError for a name that is not a str and
         ValueError for a name or text value holding a NUL character."""
         name = name_text(name, "a parameter name")
-        text = parameter_text(value)
+        type_name = self._array_types().get(name)
+        text = array_parameter_text(value, type_name, name) if type_name else parameter_text(value)
         with self._lock_here():
             call(self._function("set_param"), self._live(), name.encode(), text.encode())
             self._remember(("param", name), text)
