@@ -19,6 +19,8 @@
  * upper page to the lower at progress p). The edge swipe follows UIKit's: a drag starting within
  * 20 px of the left edge pops, with the finger's travel over the width as the fraction.
  */
+#define G_LOG_DOMAIN "SegueGtk"
+
 #include "segue-gtk.h"
 
 #include <math.h>
