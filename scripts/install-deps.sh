@@ -20,7 +20,7 @@ packages=(
   abigail-tools        # abidw/abidiff: libsegue's ABI against its baseline (scripts/abi-check.sh)
   libgtk-4-dev         # GTK 4 (4.8 on Debian 12): the widget library libsegue-gtk (plugins/gtk)
   gobject-introspection libgirepository1.0-dev  # g-ir-scanner, g-ir-compiler: SegueGtk-1.0.gir and .typelib
-  gir1.2-gtk-4.0 python3-gi  # Python through introspection: the GTK tests' Python window and Examples/gtk
+  gir1.2-gtk-4.0 python3-gi gjs  # Python and GJS through introspection: the GTK tests and Examples/gtk
   make                 # plugins/gtk's Makefile
 )
 missing=()

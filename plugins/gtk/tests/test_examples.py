@@ -1,7 +1,7 @@
 """Examples/gtk and the installed widget library: scripts/install.sh puts libsegue-gtk, its header,
 pkg-config file and typelib under a prefix; the C example builds with `pkg-config segue-gtk` alone and
 runs; the Python example finds SegueGtk through the installed typelib alone and holds a transition
-part-way (its window then shows neither page at rest)."""
+part-way (its window then shows neither page at rest); GJS uses the same typelib."""
 import os
 import selectors
 import shutil
@@ -102,6 +102,24 @@ class Installed(unittest.TestCase):
             process.terminate()
             _, errors = process.communicate(timeout=20)
         self.assertNotIn(b"CRITICAL", errors)
+
+    def test_gjs_through_the_installed_typelib(self):
+        """GJS too: properties, push and a GError thrown as an exception."""
+        script = (
+            "imports.gi.versions.Gtk = '4.0';"
+            "const { Gtk, SegueGtk } = imports.gi; Gtk.init();"
+            "const stack = new SegueGtk.Stack({ effect: 'cube' });"
+            "stack.add_named(new Gtk.Label({ label: 'a' }), 'a');"
+            "stack.add_named(new Gtk.Label({ label: 'b' }), 'b');"
+            "print(stack.push('b'), stack.visible_child_name, stack.depth, stack.effect);"
+            "try { stack.set_effect('no-such-effect'); } catch (e) { print('error', e.code, e.message); }")
+        env = SERVER.env(GI_TYPELIB_PATH=os.path.join(PREFIX, "lib", "girepository-1.0"))
+        env.pop("LD_LIBRARY_PATH", None)
+        run = subprocess.run(["gjs", "-c", script], env=env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        lines = run.stdout.splitlines()
+        self.assertEqual(lines[0], "true b 2 cube")
+        self.assertTrue(lines[1].startswith("error 2 unknown effect 'no-such-effect'"), lines[1])
 
 
 if __name__ == "__main__":
