@@ -103,9 +103,9 @@ if [ -z "$gtk_missing" ]; then
     grep -qxF "$libdir" /etc/ld.so.conf /etc/ld.so.conf.d/*.conf 2>/dev/null || gtk_shared="$libdir/libsegue-gtk.so.0" ;;
   esac
   if make -s -C "$root/plugins/gtk" BUILD="$gtk_build" VERSION="$version" CC="${CC:-cc}" \
-       SEGUE_CFLAGS="-I$prefix/include" SEGUE_LIBS="-L$libdir -lsegue" RPATH="$libdir" "$gtk_build/SegueGtk-1.0.gir"; then
-    sed -i "s|shared-library=\"libsegue-gtk.so.0\"|shared-library=\"$gtk_shared\"|" "$gtk_build/SegueGtk-1.0.gir"
-    g-ir-compiler "$gtk_build/SegueGtk-1.0.gir" -o "$gtk_build/SegueGtk-1.0.typelib"
+       SEGUE_CFLAGS="-I$prefix/include" SEGUE_LIBS="-L$libdir -lsegue" RPATH="$libdir" "$gtk_build/SegueGtk-1.0.gir" \
+     && sed -i "s|shared-library=\"libsegue-gtk.so.0\"|shared-library=\"$gtk_shared\"|" "$gtk_build/SegueGtk-1.0.gir" \
+     && g-ir-compiler "$gtk_build/SegueGtk-1.0.gir" -o "$gtk_build/SegueGtk-1.0.typelib"; then
     install -d "$libdir/girepository-1.0" "$prefix/share/gir-1.0"
     install -m 755 "$gtk_build/libsegue-gtk.so.$version" "$libdir/libsegue-gtk.so.$version"
     ln -sfn "libsegue-gtk.so.$version" "$libdir/libsegue-gtk.so.0"
