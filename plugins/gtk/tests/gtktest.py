@@ -11,7 +11,7 @@ import time
 import gi
 
 gi.require_version("GdkPixbuf", "2.0")
-from gi.repository import GdkPixbuf  # noqa: E402
+from gi.repository import GdkPixbuf, GLib  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -227,9 +227,8 @@ def compare(actual_path, expected_path, name, tolerance=2, fraction=0.99):
     os.makedirs(OUTPUT, exist_ok=True)
     shutil.copy(actual_path, os.path.join(OUTPUT, f"{name}-actual.png"))
     shutil.copy(expected_path, os.path.join(OUTPUT, f"{name}-expected.png"))
-    GdkPixbuf.Pixbuf.new_from_bytes(__import__("gi.repository.GLib", fromlist=["Bytes"]).Bytes.new(bytes(difference)),
-                                    GdkPixbuf.Colorspace.RGB, False, 8, aw, ah, aw * 3) \
-        .savev(os.path.join(OUTPUT, f"{name}-difference.png"), "png", [], [])
+    GdkPixbuf.Pixbuf.new_from_bytes(GLib.Bytes.new(bytes(difference)), GdkPixbuf.Colorspace.RGB, False, 8,
+                                    aw, ah, aw * 3).savev(os.path.join(OUTPUT, f"{name}-difference.png"), "png", [], [])
     return (f"{name}: {bad} of {pixels} pixels ({100.0 * bad / pixels:.2f} %) differ by more than "
             f"{tolerance}/255 (worst {worst}); images in {OUTPUT}")
 

@@ -4,7 +4,6 @@ runs; the Python example finds SegueGtk through the installed typelib alone and 
 part-way (its window then shows neither page at rest); GJS uses the same typelib."""
 import os
 import selectors
-import shutil
 import subprocess
 import tempfile
 import time
@@ -18,13 +17,14 @@ BUILD_DIR = os.environ.get("SEGUE_BUILD_DIR", os.path.join(ROOT, ".build", "debu
 
 def setUpModule():
     global SERVER, PREFIX_DIR, PREFIX
-    SERVER = gtktest.XServer()
     PREFIX_DIR = tempfile.TemporaryDirectory(prefix="segue-gtk-install-")
     PREFIX = os.path.join(PREFIX_DIR.name, "usr")
     run = subprocess.run([os.path.join(ROOT, "scripts", "install.sh"), "--prefix", PREFIX,
                           "--build-dir", BUILD_DIR, "--no-build"], capture_output=True, text=True)
     if run.returncode != 0:
+        PREFIX_DIR.cleanup()
         raise AssertionError(f"install.sh failed:\n{run.stdout}{run.stderr}")
+    SERVER = gtktest.XServer()   # last: nothing after it can fail and leave it running
 
 
 def tearDownModule():

@@ -20,9 +20,9 @@ BROKEN_GLSL = os.path.join(ROOT, "Tests", "Fixtures", "gl-transitions", "syntax-
 
 def setUpModule():
     global SERVER, WORKDIR, PAGE_A, PAGE_B
-    SERVER = gtktest.XServer()
     WORKDIR = gtktest.temporary_directory()
     PAGE_A, PAGE_B = gtktest.make_pages(WORKDIR.name, WIDTH, HEIGHT)
+    SERVER = gtktest.XServer()   # last: nothing after it can fail and leave it running
 
 
 def tearDownModule():
