@@ -18,6 +18,10 @@ packages=(
   gstreamer1.0-tools gstreamer1.0-plugins-bad gstreamer1.0-plugins-good  # gst-launch-1.0 and its frei0r module
   parallel             # GNU parallel: runs the jobs of a segue concat --plan (python/tests/test_distributed.py)
   abigail-tools        # abidw/abidiff: libsegue's ABI against its baseline (scripts/abi-check.sh)
+  libgtk-4-dev         # GTK 4 (4.8 on Debian 12): the widget library libsegue-gtk (plugins/gtk)
+  gobject-introspection libgirepository1.0-dev  # g-ir-scanner, g-ir-compiler: SegueGtk-1.0.gir and .typelib
+  gir1.2-gtk-4.0 python3-gi gjs  # Python and GJS through introspection: the GTK tests and Examples/gtk
+  make                 # plugins/gtk's Makefile
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Builds Segue in release mode and installs the CLI, the C library and the frei0r plugins:
+# Builds Segue in release mode and installs the CLI, the C library, the frei0r plugins and the GTK
+# widget library:
 #   PREFIX/bin/segue  PREFIX/lib/libsegue.so.VERSION (with libsegue.so.0, its SONAME, and libsegue.so
 #   linking to it)  PREFIX/include/segue.h  PREFIX/lib/pkgconfig/segue.pc
 #   PREFIX/lib/segue/segue-frei0r.so (the plugin template)  PREFIX/lib/frei0r-1/segue_*.so
+#   PREFIX/lib/libsegue-gtk.so.VERSION (+ .so.0, .so)  PREFIX/include/segue-gtk.h
+#   PREFIX/lib/pkgconfig/segue-gtk.pc  PREFIX/lib/girepository-1.0/SegueGtk-1.0.typelib
+#   PREFIX/share/gir-1.0/SegueGtk-1.0.gir (the GTK 4 widget library; skipped without GTK 4 dev files)
 # after which `cc app.c $(pkg-config --cflags --libs segue)` builds a program that runs with no
 # further setup: the .pc file embeds PREFIX/lib as the program's run-time search path, and as root
 # with PREFIX/lib among the linker's configured directories (/usr/local/lib on Debian) ldconfig is run.
@@ -15,7 +19,7 @@
 #   --no-build       install what DIR already holds (a test installs its debug build this way)
 set -euo pipefail
 
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 fail() { echo "error: $*" >&2; exit 1; }
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -81,6 +85,44 @@ else
   echo "warning: frei0r plugins not installed: cannot compile $frei0r_source (needs a C compiler and frei0r.h: apt install frei0r-plugins-dev)" >&2
 fi
 
+# The GTK 4 widget library (plugins/gtk): libsegue-gtk, segue-gtk.h, segue-gtk.pc and the
+# SegueGtk-1.0 introspection data (Python, GJS, Vala, Rust). It needs make, a C compiler, GTK 4.8's
+# development files and g-ir-scanner (Debian: libgtk-4-dev gobject-introspection
+# libgirepository1.0-dev); without them it is skipped with a warning.
+gtk_missing=""
+command -v make >/dev/null || gtk_missing="make"
+pkg-config --exists 'gtk4 >= 4.8' 2>/dev/null || gtk_missing="$gtk_missing GTK 4.8 (libgtk-4-dev)"
+command -v g-ir-scanner >/dev/null && command -v g-ir-compiler >/dev/null \
+  || gtk_missing="$gtk_missing g-ir-scanner (gobject-introspection libgirepository1.0-dev)"
+if [ -z "$gtk_missing" ]; then
+  gtk_build="$(mktemp -d)"
+  # The typelib names the library the way the loader finds it: by its SONAME where the linker
+  # searches libdir anyway, else by its path (a private prefix).
+  gtk_shared="libsegue-gtk.so.0"
+  case "$libdir" in /usr/lib|/usr/lib/*|/lib|/lib/*) ;; *)
+    grep -qxF "$libdir" /etc/ld.so.conf /etc/ld.so.conf.d/*.conf 2>/dev/null || gtk_shared="$libdir/libsegue-gtk.so.0" ;;
+  esac
+  if make -s -C "$root/plugins/gtk" BUILD="$gtk_build" VERSION="$version" CC="${CC:-cc}" \
+       SEGUE_CFLAGS="-I$prefix/include" SEGUE_LIBS="-L$libdir -lsegue" RPATH="$libdir" "$gtk_build/SegueGtk-1.0.gir" \
+     && sed -i "s|shared-library=\"libsegue-gtk.so.0\"|shared-library=\"$gtk_shared\"|" "$gtk_build/SegueGtk-1.0.gir" \
+     && g-ir-compiler "$gtk_build/SegueGtk-1.0.gir" -o "$gtk_build/SegueGtk-1.0.typelib"; then
+    install -d "$libdir/girepository-1.0" "$prefix/share/gir-1.0"
+    install -m 755 "$gtk_build/libsegue-gtk.so.$version" "$libdir/libsegue-gtk.so.$version"
+    ln -sfn "libsegue-gtk.so.$version" "$libdir/libsegue-gtk.so.0"
+    ln -sfn "libsegue-gtk.so.0" "$libdir/libsegue-gtk.so"
+    install -m 644 "$root/plugins/gtk/segue-gtk.h" "$prefix/include/segue-gtk.h"
+    install -m 644 "$gtk_build/SegueGtk-1.0.typelib" "$libdir/girepository-1.0/SegueGtk-1.0.typelib"
+    install -m 644 "$gtk_build/SegueGtk-1.0.gir" "$prefix/share/gir-1.0/SegueGtk-1.0.gir"
+    sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" "$root/plugins/gtk/segue-gtk.pc.in" >"$libdir/pkgconfig/segue-gtk.pc.tmp"
+    mv "$libdir/pkgconfig/segue-gtk.pc.tmp" "$libdir/pkgconfig/segue-gtk.pc"
+  else
+    echo "warning: the GTK widget library was not installed: plugins/gtk did not build (see above)" >&2
+  fi
+  rm -rf "$gtk_build"
+else
+  echo "warning: the GTK widget library (libsegue-gtk) not installed: missing${gtk_missing}" >&2
+fi
+
 # Refresh the dynamic linker's cache when it searches libdir anyway (e.g. /usr/local/lib).
 if [ "$(id -u)" = 0 ] && command -v ldconfig >/dev/null \
    && grep -qxF "$libdir" /etc/ld.so.conf /etc/ld.so.conf.d/*.conf 2>/dev/null; then
@@ -89,6 +131,9 @@ fi
 
 echo "installed segue $version in $prefix"
 [ -d "$libdir/frei0r-1" ] && echo "frei0r plugins in $libdir/frei0r-1 (MLT: frei0r.segue_NAME, GStreamer: frei0r-mixer-segue-NAME)"
+if [ -f "$libdir/girepository-1.0/SegueGtk-1.0.typelib" ]; then
+  echo "GTK 4 widget library: pkg-config segue-gtk; Python/GJS: GI_TYPELIB_PATH=$libdir/girepository-1.0 (unless it is searched already)"
+fi
 if ! pkg-config --variable=prefix segue 2>/dev/null | grep -qxF "$prefix"; then
   echo "pkg-config: add $libdir/pkgconfig to PKG_CONFIG_PATH to build against it"
 fi

@@ -1,0 +1,331 @@
+"""SegueGtkStack in a real GTK 4 window under a private Xvfb: its frames against `segue frame`, live
+pages, real input (XTEST through xdotool), Python through introspection, and bad input.
+
+Run by `make -C plugins/gtk check` (scripts/test.sh) with Debian's /usr/bin/python3. Each test starts
+its own fixture window (tests/stack-fixture.c, or tests/stack_fixture.py for Python); screenshots are
+the X server's picture (`import -window root`); failed comparisons leave images in build/test-output.
+"""
+import os
+import time
+import unittest
+
+import gtktest
+from gtktest import ROOT
+
+WIDTH, HEIGHT = 400, 300
+GLSL = os.path.join(ROOT, "Examples", "gtk", "circle-reveal.glsl")
+METAL = os.path.join(ROOT, "Examples", "gtk", "slide-up.metal") + ":slideUp"
+BROKEN_GLSL = os.path.join(ROOT, "Tests", "Fixtures", "gl-transitions", "syntax-error.glsl")
+
+
+def setUpModule():
+    global SERVER, WORKDIR, PAGE_A, PAGE_B
+    WORKDIR = gtktest.temporary_directory()
+    PAGE_A, PAGE_B = gtktest.make_pages(WORKDIR.name, WIDTH, HEIGHT)
+    SERVER = gtktest.XServer()   # last: nothing after it can fail and leave it running
+
+
+def tearDownModule():
+    SERVER.close()
+    WORKDIR.cleanup()
+
+
+class StackTestCase(unittest.TestCase):
+    """Starts fixture windows of the C library; PythonStackTests runs the same through Python."""
+
+    def fixture_command(self):
+        return gtktest.c_fixture()
+
+    def fixture_env(self):
+        return SERVER.env()
+
+    def start(self, effect="fade"):
+        command = self.fixture_command() + ["--width", str(WIDTH), "--height", str(HEIGHT),
+                                            "--image-a", PAGE_A, "--image-b", PAGE_B, "--effect", effect]
+        fixture = gtktest.Fixture(SERVER, command, WORKDIR.name, env=self.fixture_env())
+        self.addCleanup(self.stop, fixture)
+        return fixture
+
+    def stop(self, fixture):
+        code = fixture.close()
+        errors = fixture.errors()
+        self.assertEqual(code, 0, f"the fixture exited with {code}:\n{errors}")
+        self.assertNotIn("CRITICAL", errors)
+
+    def shot(self, name):
+        return SERVER.screenshot(os.path.join(WORKDIR.name, f"{self.id()}-{name}.png"), WIDTH, HEIGHT)
+
+    def page_shots(self, fixture):
+        """Screenshots of page a and page b at rest (a shown again afterwards)."""
+        a = self.shot("page-a")
+        fixture.ok("duration 0.05")
+        fixture.ok("show b")
+        fixture.ok("wait-idle")
+        b = self.shot("page-b")
+        fixture.ok("show a")
+        fixture.ok("wait-idle")
+        fixture.ok("duration 0")
+        self.assertTrue(gtktest.same_image(a, self.shot("page-a-again")), "page a is not back after a switch")
+        self.assertFalse(gtktest.same_image(a, b))
+        return a, b
+
+    def assertMatches(self, actual, expected, name):
+        message = gtktest.compare(actual, expected, name)
+        if message:
+            self.fail(message)
+
+    def assertState(self, fixture, **expected):
+        state = fixture.state()
+        for key, value in expected.items():
+            self.assertEqual(state.get(key), str(value), f"{key} in {state}")
+        return state
+
+
+class FramesMatchSegueFrame(StackTestCase):
+    """begin_interactive + update_interactive(0.5): the window equals `segue frame --progress 0.5`
+    of screenshots of the two pages (within 2/255 on 99 % of pixels)."""
+
+    def check_effect(self, effect, label):
+        f = self.start(effect)
+        a, b = self.page_shots(f)
+        f.ok("begin b")
+        f.ok("update 0.5")
+        self.assertState(f, running=1, progress="0.5000", visible="a")
+        middle = self.shot("middle")
+        expected = gtktest.segue_frame(a, b, effect, 0.5, os.path.join(WORKDIR.name, f"{self.id()}-expected.png"))
+        self.assertMatches(middle, expected, f"{self.fixture_name()}-{label}-0.5")
+        # Cancelled, it runs back to page a: exactly the page again.
+        f.ok("cancel")
+        f.ok("wait-idle")
+        self.assertState(f, running=0, visible="a", depth=1, done="110")
+        self.assertTrue(gtktest.same_image(self.shot("cancelled"), a), "page a is not back exactly")
+
+    def fixture_name(self):
+        return "c"
+
+    def test_fade(self):
+        self.check_effect("fade", "fade")
+
+    def test_ios_push(self):
+        self.check_effect("ios-push", "ios-push")
+
+    def test_cube(self):
+        self.check_effect("cube", "cube")
+
+    def test_glsl_file(self):
+        self.check_effect(GLSL, "glsl")
+
+    def test_stitchable_metal(self):
+        self.check_effect(METAL, "metal")
+
+    def test_finish_and_pop_backwards(self):
+        """finish runs on to page b (pushed); an interactive pop of fade plays it backwards (a → b at
+        1 − p), one of ios-push plays ios-pop (b → a at p)."""
+        for effect, reverse, swap in (("fade", "fade", True), ("ios-push", "ios-pop", False)):
+            with self.subTest(effect=effect):
+                f = self.start(effect)
+                a, b = self.page_shots(f)
+                f.ok("begin b")
+                f.ok("update 0.4")
+                f.ok("finish")
+                f.ok("wait-idle")
+                self.assertState(f, running=0, visible="b", depth=2, done="111")
+                self.assertTrue(gtktest.same_image(self.shot("finished"), b))
+                f.ok("begin a")   # the page below: a pop
+                f.ok("update 0.3")
+                middle = self.shot(f"pop-{effect}")
+                output = os.path.join(WORKDIR.name, f"{self.id()}-{effect}-pop-expected.png")
+                if swap:
+                    expected = gtktest.segue_frame(a, b, reverse, 0.7, output)
+                else:
+                    expected = gtktest.segue_frame(b, a, reverse, 0.3, output)
+                self.assertMatches(middle, expected, f"{self.fixture_name()}-pop-{effect}")
+                f.ok("finish")
+                f.ok("wait-idle")
+                self.assertState(f, running=0, visible="a", depth=1, done="1111")
+                self.assertTrue(gtktest.same_image(self.shot("popped"), a))
+
+
+class LiveContent(StackTestCase):
+    def test_label_keeps_changing_mid_transition(self):
+        """With the progress held at 0.5, a page whose label changes every 100 ms shows the new text
+        in the next frames: the window changes while nothing moves the transition."""
+        f = self.start("fade")
+        f.ok("begin live")
+        f.ok("update 0.5")
+        first = self.shot("live-1")
+        before = int(f.state()["counter"])
+        shots = [first]
+        for i in range(3):
+            time.sleep(0.25)
+            f.ok("frame")
+            shots.append(self.shot(f"live-{i + 2}"))
+        state = self.assertState(f, running=1, progress="0.5000")
+        self.assertGreater(int(state["counter"]), before + 1)
+        for earlier, later in zip(shots, shots[1:]):
+            self.assertFalse(gtktest.same_image(earlier, later), f"{later} shows the same frame as {earlier}")
+        f.ok("cancel")
+        f.ok("wait-idle")
+
+
+class EdgeSwipe(StackTestCase):
+    """Real pointer input through XTEST: a drag from the left edge pops interactively."""
+
+    def drag(self, to_x, moves, move_delay, rest):
+        y = HEIGHT // 2
+        command = ["mousemove", 3, y, "mousedown", 1]
+        for i in range(1, moves + 1):
+            command += ["mousemove", round(3 + (to_x - 3) * i / moves), y, "sleep", move_delay]
+        command += ["sleep", rest, "mouseup", 1]
+        SERVER.xdotool(*command)
+
+    def pushed(self, f):
+        f.ok("duration 0.05")
+        f.ok("push b")
+        f.ok("wait-idle")
+        f.ok("duration 0")
+        self.assertState(f, visible="b", depth=2)
+
+    def test_drag_to_30_percent_cancels_80_finishes(self):
+        f = self.start("ios-push")
+        a, b = self.page_shots(f)
+        self.pushed(f)
+        self.drag(0.3 * WIDTH, 10, 0.03, 0.3)
+        f.ok("wait-idle")
+        self.assertState(f, running=0, visible="b", depth=2, done="1110")
+        self.assertTrue(gtktest.same_image(self.shot("after-30"), b), "page b is not back exactly")
+
+        self.drag(0.8 * WIDTH, 10, 0.03, 0.3)
+        f.ok("wait-idle")
+        self.assertState(f, running=0, visible="a", depth=1, done="11101")
+        self.assertTrue(gtktest.same_image(self.shot("after-80"), a), "page a is not shown exactly")
+
+    def test_flick_finishes(self):
+        f = self.start("ios-push")
+        a, _ = self.page_shots(f)
+        self.pushed(f)
+        self.drag(0.25 * WIDTH, 3, 0.01, 0)
+        f.ok("wait-idle")
+        self.assertState(f, running=0, visible="a", depth=1, done="1111")
+        self.assertTrue(gtktest.same_image(self.shot("after-flick"), a))
+
+    def test_drag_away_from_the_edge_does_nothing(self):
+        f = self.start("ios-push")
+        self.pushed(f)
+        SERVER.xdotool("mousemove", 100, 150, "mousedown", 1, "mousemove", 300, 150, "sleep", 0.1, "mouseup", 1)
+        f.ok("frame")
+        self.assertState(f, running=0, visible="b", depth=2)
+
+
+class BadInput(StackTestCase):
+    """A message, never a crash or a frozen stack."""
+
+    def assertStillNavigates(self, f):
+        f.ok("duration 0.05")
+        f.ok("push b")
+        f.ok("wait-idle")
+        state = self.assertState(f, running=0, visible="b")
+        self.assertTrue(state["done"].endswith("1"))
+
+    def test_unknown_effect(self):
+        f = self.start("fade")
+        answer = f.send("effect no-such-effect")
+        self.assertTrue(answer.startswith("error 2 "), answer)
+        self.assertIn("no-such-effect", answer)
+        self.assertStillNavigates(f)
+
+    def test_broken_glsl_file(self):
+        f = self.start("fade")
+        answer = f.send(f"effect {BROKEN_GLSL}")
+        self.assertTrue(answer.startswith("error 4 "), answer)   # SEGUE_GTK_ERROR_COMPILE, with the log
+        self.assertStillNavigates(f)
+
+    def test_effect_property_warns_and_keeps_the_last_good_effect(self):
+        f = self.start("no-such-effect")   # set through the property at construction
+        self.assertIn("no-such-effect", f.errors())
+        f.ok("begin b")
+        f.ok("update 0.5")
+        self.assertState(f, running=1)
+        f.ok("cancel")
+        f.ok("wait-idle")
+
+    def test_bad_timing_and_parameter(self):
+        f = self.start("fade")
+        self.assertTrue(f.send("timing bouncy").startswith("error 1 "))
+        self.assertTrue(f.send("param no-such-parameter 1").startswith("error 1 "))
+        f.ok("timing spring(response=0.2,damping-fraction=0.8)")
+        self.assertStillNavigates(f)
+
+    def test_page_removed_mid_transition(self):
+        f = self.start("fade")
+        a, _ = self.page_shots(f)
+        f.ok("begin b")
+        f.ok("update 0.5")
+        f.ok("remove b")
+        self.assertState(f, running=0, visible="a", depth=1)
+        self.assertTrue(gtktest.same_image(self.shot("removed"), a))
+        # A page removed during a transition running on its own.
+        f.ok("duration 3")
+        f.ok("push live")
+        f.ok("remove live")
+        self.assertState(f, running=0, visible="a", depth=1)
+        f.ok("duration 0.05")
+        f.ok("push a")   # the page shown: nothing to do
+        self.assertState(f, running=0, visible="a")
+
+    def test_window_closed_mid_transition(self):
+        f = self.start("doom-melt")
+        f.ok("duration 3")
+        f.ok("push b")
+        self.assertState(f, running=1)
+        f.ok("close")
+        self.assertIn("closed", f.ok("state"))
+
+    def test_hidden_and_resized_mid_transition(self):
+        f = self.start("cube")
+        f.ok("duration 3")
+        f.ok("push b")
+        f.ok("resize 320 240")
+        self.assertState(f, running=1)
+        f.ok("hide")
+        self.assertState(f, running=0, visible="b", depth=2, done="1")
+        f.ok("unhide")
+        f.ok("duration 0.05")
+        f.ok("pop")
+        f.ok("wait-idle")
+        self.assertState(f, running=0, visible="a", depth=1, done="11")
+
+
+class PythonSamePixels(StackTestCase):
+    """The same window built from Python through introspection gives the same pixels."""
+
+    def test_python_window_equals_c_window(self):
+        shots = {}
+        for name, command, env in (("c", gtktest.c_fixture(), SERVER.env()),
+                                   ("python", gtktest.python_fixture(), gtktest.python_env(SERVER))):
+            self.fixture_command = lambda command=command: command
+            self.fixture_env = lambda env=env: env
+            f = self.start("cube")
+            f.ok("begin b")
+            f.ok("update 0.5")
+            shots[name] = self.shot(f"{name}-cube")
+            self.stop(f)
+        self.assertTrue(gtktest.same_image(shots["python"], shots["c"]),
+                        gtktest.compare(shots["python"], shots["c"], "python-against-c", tolerance=0, fraction=1.0))
+
+
+class PythonFramesMatchSegueFrame(FramesMatchSegueFrame):
+    """The frames of the Python window against `segue frame` too."""
+
+    def fixture_command(self):
+        return gtktest.python_fixture()
+
+    def fixture_env(self):
+        return gtktest.python_env(SERVER)
+
+    def fixture_name(self):
+        return "python"
+
+
+if __name__ == "__main__":
+    unittest.main()
