@@ -27,6 +27,8 @@ final class InfoHandle {
     let summary: CString
     /// The effect that plays pops ("" when a pop plays this one backwards).
     let reverse: CString
+    /// The effect's own timing curve or spring.
+    let timing: CString
     /// `segue_kind`: 0 transition, 1 mesh transition, 2 single image.
     let kind: Int32
     let duration: Double
@@ -50,6 +52,7 @@ final class InfoHandle {
         name = CString(effect.name)
         summary = CString(effect.summary)
         reverse = CString(effect.reverse ?? "")
+        timing = CString(effect.defaultTiming)
         duration = effect.defaultDuration
         parameters = effect.parameters.map { p in
             Parameter(name: CString(p.name), type: CString(p.type.rawValue), summary: CString(p.summary),
@@ -114,6 +117,12 @@ public func segue_info_summary(_ handle: OpaquePointer?) -> UnsafePointer<CChar>
 @_cdecl("segue_info_reverse")
 public func segue_info_reverse(_ handle: OpaquePointer?) -> UnsafePointer<CChar> {
     info(handle)?.reverse.pointer ?? emptyCString.pointer
+}
+
+/// `segue_info_timing` ("" for NULL).
+@_cdecl("segue_info_timing")
+public func segue_info_timing(_ handle: OpaquePointer?) -> UnsafePointer<CChar> {
+    info(handle)?.timing.pointer ?? emptyCString.pointer
 }
 
 /// `segue_info_kind` (-1 for NULL).

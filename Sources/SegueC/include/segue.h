@@ -301,6 +301,12 @@ const char *segue_info_reverse(const segue_info *info);
  *  (an int, for plain C and ctypes alike); -1 for NULL. */
 int segue_info_kind(const segue_info *info);
 
+/** The effect's own timing, as segue_transition_set_timing takes it: "linear" for most,
+ *  "spring(mass=3,stiffness=1000,damping=500)" for ios-push and ios-pop, a file's `// Timing:`
+ *  header; "" for NULL. A host completing an interaction with the effect's timing passes it to
+ *  segue_interaction_complete. Since 0.2. */
+const char *segue_info_timing(const segue_info *info);
+
 /** The default duration in seconds (e.g. doom-melt 2); NaN for NULL. */
 double segue_info_duration(const segue_info *info);
 

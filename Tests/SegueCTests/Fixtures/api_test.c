@@ -718,6 +718,8 @@ static int timing_mode(void) {
     CHECK(strcmp(segue_info_reverse(push), "ios-pop") == 0, "ios-push pops with %s", segue_info_reverse(push));
     CHECK(strcmp(segue_info_reverse(pop), "ios-push") == 0, "ios-pop's reverse %s", segue_info_reverse(pop));
     CHECK(strcmp(segue_info_reverse(fade_info), "") == 0 && strcmp(segue_info_reverse(NULL), "") == 0, "fade plays backwards");
+    CHECK(strcmp(segue_info_timing(push), "spring(mass=3,stiffness=1000,damping=500)") == 0, "ios-push's timing %s", segue_info_timing(push));
+    CHECK(strcmp(segue_info_timing(fade_info), "linear") == 0 && strcmp(segue_info_timing(NULL), "") == 0, "fade's timing");
     segue_info_destroy(push); segue_info_destroy(pop); segue_info_destroy(fade_info);
 
     /* A curve is stretched over the duration. */
