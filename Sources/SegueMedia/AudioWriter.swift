@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SegueSystem
 
 /// The sound stream of a movie: rate and interleaved channels of Float32 samples.
 public struct AudioLayout: Sendable, Hashable {

@@ -27,6 +27,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SegueSystem
 
 /// Encodes frames, and sound, to MP4, QuickTime, Matroska, WebM, GIF or APNG with `ffmpeg`.
 ///
@@ -80,9 +81,9 @@ public final class VideoEncoder: @unchecked Sendable {
     /// Frames appended so far.
     public private(set) var frameCount = 0
 
-    private var tool: ToolProcess?
+    private var tool: ChildProcess?
     /// The same process, for `abort()` from another thread.
-    private let process: ToolProcess
+    private let process: ChildProcess.Control
     private let staged: StagedOutput
     /// The sound's FIFO's directory, until it is removed.
     private var fifoDirectory: String?
@@ -128,18 +129,24 @@ public final class VideoEncoder: @unchecked Sendable {
         let executable = try FFmpeg.ffmpegExecutable(for: path)
         let audio = format.hasAudio && copiedSound == nil ? audio : nil
         precondition(input != .soundOnly || audio != nil, "a video needs a picture or a sound")
-        let staged = try StagedOutput(file: path, suffix: "." + format.fileExtension, cancellation: cancellation)
+        let staged = try MediaError.converting { () throws(SystemError) in
+            try StagedOutput(file: path, suffix: "." + format.fileExtension, cancellation: cancellation)
+        }
         var fifoDirectory: String?
         if let audio {
             precondition(audio.sampleRate > 0 && (1...8).contains(audio.channels), "invalid audio layout")
-            var template = Array((NSTemporaryDirectory() + "/segue-audio-XXXXXX").utf8CString)
-            let dir = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) }
-            guard let dir, mkfifo(dir + "/audio.f32", 0o600) == 0 else {
-                let code = errno
-                if let dir { rmdir(dir) }
-                throw .unwritable(path: path, reason: "cannot create a pipe for the sound in \(NSTemporaryDirectory()): \(FileIO.message(code))")
+            let dir: String
+            do {
+                dir = try FileIO.makeScratchDirectory(prefix: "segue-audio", cancellation: cancellation)
+            } catch {
+                if case .cancelled = error { throw .cancelled(path: path) }
+                throw .unwritable(path: path, reason: "cannot create a pipe for the sound in \(FileIO.temporaryDirectory): \(error)")
             }
-            cancellation?.register(dir)
+            guard mkfifo(dir + "/audio.f32", 0o600) == 0 else {
+                let code = errno
+                FileIO.removeScratchDirectory(dir, cancellation: cancellation)
+                throw .unwritable(path: path, reason: "cannot create a pipe for the sound in \(FileIO.temporaryDirectory): \(FileIO.message(code))")
+            }
             fifoDirectory = dir
         }
         self.path = path
@@ -161,13 +168,14 @@ public final class VideoEncoder: @unchecked Sendable {
                                        output: staged.temporaryPath)
         do {
             let watch = writeErrors
-            process = try ToolProcess(executable: executable, arguments: arguments, pipeInput: input.isRaw, pipeOutput: false, path: path,
-                                      stderrLines: { watch.offer($0) }, cancellation: cancellation)
-            tool = process
+            let child = try ChildProcess(executable: executable, arguments: arguments, pipeInput: input.isRaw, output: .discard, path: path,
+                                         stderrLines: { watch.offer($0) }, cancellation: cancellation)
+            process = child.control
+            tool = child
         } catch {
             staged.discard()
             Self.remove(fifoDirectory: fifoDirectory, cancellation: cancellation)
-            throw error
+            throw MediaError(error)
         }
     }
 
@@ -305,7 +313,7 @@ public final class VideoEncoder: @unchecked Sendable {
                               hasAudio: audio != nil || copiesSound, duration: expectedDuration,
                               frames: copiedFrames, fps: fps)
                 .verify(writeError: writeErrors.problem, probing: probed, cancellation: cancellation)
-            try staged.publish()
+            try MediaError.converting { () throws(SystemError) in try staged.publish() }
         } catch {
             cancelled.withLock { $0 = true }
             removeTemporaries()
@@ -360,8 +368,6 @@ public final class VideoEncoder: @unchecked Sendable {
 
     private static func remove(fifoDirectory: String?, cancellation: Cancellation?) {
         guard let fifoDirectory else { return }
-        unlink(fifoDirectory + "/audio.f32")
-        rmdir(fifoDirectory)
-        cancellation?.unregister(fifoDirectory)
+        FileIO.removeScratchDirectory(fifoDirectory, cancellation: cancellation)
     }
 }
