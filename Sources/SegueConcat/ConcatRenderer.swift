@@ -123,11 +123,12 @@ public final class ConcatRenderer {
         let audioDone = DispatchSemaphore(value: 0)
         if let writer = encoder.audioWriter() {
             let audio = ConcatAudio(concatenation, layout: audioLayout, cancellation: token)
+            let stopper = encoder.stopper
             do {
                 try WorkerThread.start(for: output) {
                     do { try audio.run(into: writer) } catch {
                         audioError.withLock { $0 = error }
-                        encoder.abort()  // unblocks the picture side at once
+                        stopper.abort()  // unblocks the picture side at once
                     }
                     audioDone.signal()
                 }

@@ -36,13 +36,24 @@ import SegueSystem
 /// for frame in frames { try video.append(frame) }
 /// try video.finish()
 /// ```
-/// Feed frames from one thread; write the sound from another through `audioWriter()`. Any error
-/// from `append` or `finish` has already stopped ffmpeg and removed the partial output. Dropping
-/// an encoder before `finish()` cancels it.
-// @unchecked: one thread feeds it (`append`, `finish` and `cancel` alone touch `tool`, `frameCount`
-// and `planarFrame`); what other threads reach — `abort()`, the sound writer, ffmpeg's stderr — is
-// immutable (`process`, the layout) or locked (`cancelled`, `soundFrames`, `writeErrors`).
-public final class VideoEncoder: @unchecked Sendable {
+/// Feed frames from one thread (the encoder is not `Sendable`); write the sound from another
+/// through `audioWriter()`, handed over to it, and stop the encoder from there with `stopper`.
+/// Any error from `append` or `finish` has already stopped ffmpeg and removed the partial output.
+/// Dropping an encoder before `finish()` cancels it.
+public final class VideoEncoder {
+    /// Stops an encoder from any thread (see `abort()`): what another thread is given instead of
+    /// the encoder, which belongs to the thread feeding it.
+    public struct Stopper: Sendable {
+        fileprivate let process: ChildProcess.Control
+        fileprivate let cancelled: Locked<Bool>
+
+        /// Kills ffmpeg and stops the sound writer; the thread feeding frames then sees a failure.
+        public func abort() {
+            cancelled.withLock { $0 = true }
+            process.kill()
+        }
+    }
+
     /// Where the picture comes from.
     public enum Input: Sendable, Hashable {
         /// Premultiplied RGBA8 frames whose alpha the video keeps where its codec has alpha
@@ -275,8 +286,8 @@ public final class VideoEncoder: @unchecked Sendable {
 
     // MARK: - Sound
 
-    /// A writer for the sound, to be used on one other thread; nil without written sound.
-    public func audioWriter() -> AudioWriter? {
+    /// A writer for the sound, to be handed to one other thread; nil without written sound.
+    public func audioWriter() -> sending AudioWriter? {
         guard let audio, let fifoDirectory else { return nil }
         return AudioWriter(fifo: fifoDirectory + "/audio.f32", channels: audio.channels, cancelled: cancelled, path: path, written: soundFrames)
     }
@@ -354,10 +365,10 @@ public final class VideoEncoder: @unchecked Sendable {
     /// Kills ffmpeg and stops the sound writer, from any thread (the sound's producer, when it
     /// fails); the thread feeding frames then sees a failure and calls `cancel()`, which removes
     /// the output, and `finish()` publishes nothing.
-    public func abort() {
-        cancelled.withLock { $0 = true }
-        process.kill()
-    }
+    public func abort() { stopper.abort() }
+
+    /// What stops the encoder from another thread.
+    public var stopper: Stopper { Stopper(process: process, cancelled: cancelled) }
 
     /// Removes what is left: the unpublished output and the sound's FIFO.
     private func removeTemporaries() {

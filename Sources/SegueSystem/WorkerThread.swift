@@ -20,12 +20,13 @@ package enum WorkerThread {
     /// - Parameter path: the file the work is about, named in the error.
     /// - Throws: `.systemLimit` ("could not start a thread: …") when the system refuses one;
     ///   `body` has then not run and never will.
-    package static func start(for path: String, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
+    /// `body` is handed over to the thread (`sending`): what it captures is the thread's alone.
+    package static func start(for path: String, _ body: sending @escaping () -> Void) throws(SystemError) {
         try start(for: path, stackSize: stackSize, body)
     }
 
     /// Starts `body` on a new detached thread with a stack of `stackSize` bytes.
-    package static func start(for path: String, stackSize: Int, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
+    package static func start(for path: String, stackSize: Int, _ body: sending @escaping () -> Void) throws(SystemError) {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
@@ -56,7 +57,7 @@ package enum WorkerThread {
 
     /// A closure carried across `pthread_create`.
     private final class Body {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+        let run: () -> Void
+        init(_ run: sending @escaping () -> Void) { self.run = run }
     }
 }
