@@ -20,8 +20,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
+        // MARK: - The system layer: the building blocks every module needs (standard library, Glibc, FoundationEssentials)
+        .target(name: "SegueSystem"),
+
         // MARK: - Pure Swift layers
-        .target(name: "SegueMath"),
+        .target(name: "SegueMath", dependencies: ["SegueSystem"]),
         .target(name: "SegueAnimation", dependencies: ["SegueMath"]),
         .target(name: "SegueCore", dependencies: ["SegueMath", "SegueAnimation"]),
         .target(name: "SegueMetal", dependencies: ["SegueCore"]),
@@ -47,7 +50,7 @@ let package = Package(
         .target(name: "SegueFrei0r", dependencies: ["SegueRender"]),
 
         // MARK: - Umbrella, executable-only tools and CLI
-        .target(name: "Segue", dependencies: ["SegueMath", "SegueAnimation", "SegueCore", "SegueMetal", "SegueShaders", "SegueVulkan", "SegueMedia",
+        .target(name: "Segue", dependencies: ["SegueSystem", "SegueMath", "SegueAnimation", "SegueCore", "SegueMetal", "SegueShaders", "SegueVulkan", "SegueMedia",
                                               "SegueWindow", "SegueRender", "SegueConcat", "SegueLive"]),
         .target(name: "SegueTools", dependencies: ["Segue", "SegueFrei0r"]),
         .executableTarget(name: "segue", dependencies: [
@@ -69,6 +72,7 @@ let package = Package(
 
         // MARK: - Tests (one target per module, and what the tests share)
         .target(name: "SegueTestSupport", dependencies: ["Segue", "SegueTools"], path: "Tests/SegueTestSupport"),
+        .testTarget(name: "SegueSystemTests", dependencies: ["SegueSystem"]),
         .testTarget(name: "SegueMathTests", dependencies: ["SegueMath"]),
         .testTarget(name: "SegueAnimationTests", dependencies: ["SegueAnimation"]),
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),

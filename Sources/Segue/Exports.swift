@@ -9,5 +9,6 @@
 @_exported import SegueMedia
 @_exported import SegueRender
 @_exported import SegueShaders
+@_exported import SegueSystem
 @_exported import SegueVulkan
 @_exported import SegueWindow

@@ -11,6 +11,7 @@ import SegueMedia
 import SegueRender
 import SegueShaders
 import SegueVulkan
+import SegueSystem
 
 /// Mixes a concatenation's sound into a writer. Used from one thread.
 final class ConcatAudio: Sendable {

@@ -13,6 +13,7 @@ import SegueMedia
 import SegueRender
 import SegueShaders
 import SegueVulkan
+import SegueSystem
 
 /// The fitted frames of one clip, selected by time. Not thread-safe.
 final class ClipFrames {

@@ -22,6 +22,7 @@ import SegueMedia
 import SegueRender
 import SegueShaders
 import SegueVulkan
+import SegueSystem
 
 /// A piece's record: written when the piece is complete.
 struct PieceRecord: Codable, Hashable {
@@ -121,25 +122,20 @@ extension ConcatPlan {
             let piece = directory + "/" + jobs[join.video[0].job].piece
             guard let handle = FileHandle(forReadingAtPath: piece) else { throw MediaError.unreadable(path: piece, reason: "it cannot be opened") }
             defer { try? handle.close() }
-            try AtomicFile.write(to: output) { (file) throws(MediaError) in
+            try StagedOutput.write(to: output) { (file) throws(MediaError) in
                 while true {
                     let chunk: Data
                     do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
                         throw MediaError.unreadable(path: piece, reason: "reading it failed")
                     }
                     if chunk.isEmpty { break }
-                    try file.write([UInt8](chunk))
+                    try MediaError.converting { () throws(SystemError) in try file.write([UInt8](chunk)) }
                 }
             }
             return
         }
-        let scratch = NSTemporaryDirectory() + "/segue-join-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        cancellation?.register(scratch)
-        defer {
-            try? FileManager.default.removeItem(atPath: scratch)
-            cancellation?.unregister(scratch)
-        }
+        let scratch = try MediaError.converting { () throws(SystemError) in try FileIO.makeScratchDirectory(prefix: "segue-join", cancellation: cancellation) }
+        defer { FileIO.removeScratchDirectory(scratch, cancellation: cancellation) }
         var list = "ffconcat version 1.0\n"
         for entry in join.video {
             list += FFmpeg.concatListEntry(directory + "/" + jobs[entry.job].piece) + "\n"
@@ -241,7 +237,8 @@ extension ConcatRenderer {
         let saved = PieceRecord(version: 1, plan: plan.identity, job: n, piece: job.piece, size: size, sha256: hash)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try AtomicFile.write([UInt8](try encoder.encode(saved)), to: record, cancellation: cancellation)
+        let bytes = [UInt8](try encoder.encode(saved))
+        try MediaError.converting { () throws(SystemError) in try StagedOutput.write(bytes, to: record, cancellation: cancellation) }
         return timings
     }
 
@@ -273,7 +270,7 @@ extension ConcatRenderer {
         try Self.checkJobSeconds(jobSeconds)
         // Beside the output: the pieces fill the disk the output goes to, and fail as it would.
         if FileIO.isDirectory(output) { throw MediaError.unwritable(path: output, reason: "it is a directory; give a file name") }
-        let staged = try StagedOutput(directory: output, cancellation: cancellation)
+        let staged = try MediaError.converting { () throws(SystemError) in try StagedOutput(directory: output, cancellation: cancellation) }
         defer { staged.discard() }  // never published: only the joined file is
         let directory = staged.temporaryPath
         let stem = "render", soundOutput = planOutput(smart: smart, jobSeconds: jobSeconds)

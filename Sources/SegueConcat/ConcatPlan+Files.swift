@@ -10,6 +10,7 @@ import Foundation
 import SegueCore
 import SegueMedia
 import SegueShaders
+import SegueSystem
 
 extension ConcatPlan {
     /// The edit's files, with what each is to the user, as `OutputGuard` compares them with an

@@ -29,6 +29,7 @@ import Foundation
 import SegueCore
 import SegueMath
 import SegueMedia
+import SegueSystem
 
 /// Why a plan cannot be read or followed: a corrupt plan, another version's, a changed input, a
 /// missing piece.
@@ -248,7 +249,8 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
     /// - Throws: `PlanError`, `MediaError.unwritable`; nothing is then written.
     public func write(to path: String) throws {
         try checkDestination(path)
-        try AtomicFile.write([UInt8](encoded()), to: path)
+        let bytes = [UInt8](encoded())
+        try MediaError.converting { () throws(SystemError) in try StagedOutput.write(bytes, to: path) }
     }
 
     /// Reads and checks a plan file.

@@ -28,6 +28,7 @@ import SegueMedia
 import SegueRender
 import SegueShaders
 import SegueVulkan
+import SegueSystem
 
 /// A plan with what smart planning decided.
 struct PlannedRender {
@@ -223,13 +224,10 @@ extension ConcatRenderer {
     func smartStretches(keepingCopiesIn keep: String? = nil) throws -> Result<SmartStretches, SmartFallback> {
         if let reason = smartIncompatibility() { return .failure(SmartFallback(reason)) }
         let c = concatenation
-        let directory = try keep ?? makeScratchDirectory()
-        defer {
-            if keep == nil {
-                try? FileManager.default.removeItem(atPath: directory)
-                cancellation?.unregister(directory)
-            }
+        let directory = try keep ?? MediaError.converting { () throws(SystemError) in
+            try FileIO.makeScratchDirectory(prefix: "segue-smart", cancellation: cancellation)
         }
+        defer { if keep == nil { FileIO.removeScratchDirectory(directory, cancellation: cancellation) } }
         // Each clip's video alone and its packets (each clip's ffmpeg and ffprobe at once).
         let prepared = concurrentMap(c.clips.indices) { k -> Result<VideoPackets, Error> in
             Result {
@@ -293,13 +291,6 @@ extension ConcatRenderer {
 
     /// Where smart planning writes clip `k`'s remuxed video in `directory`.
     static func sourceCopy(_ k: Int, in directory: String) -> String { directory + "/source-\(k).mp4" }
-
-    private func makeScratchDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "/segue-smart-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        cancellation?.register(path)
-        return path
-    }
 }
 
 /// Why a smart render copies nothing.

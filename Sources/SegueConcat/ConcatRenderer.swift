@@ -13,6 +13,7 @@ import SegueMedia
 import SegueRender
 import SegueShaders
 import SegueVulkan
+import SegueSystem
 
 /// How far a render has come.
 public struct ConcatProgress: Sendable, Hashable {
@@ -122,17 +123,18 @@ public final class ConcatRenderer {
         let audioDone = DispatchSemaphore(value: 0)
         if let writer = encoder.audioWriter() {
             let audio = ConcatAudio(concatenation, layout: audioLayout, cancellation: token)
+            let stopper = encoder.stopper
             do {
                 try WorkerThread.start(for: output) {
                     do { try audio.run(into: writer) } catch {
                         audioError.withLock { $0 = error }
-                        encoder.abort()  // unblocks the picture side at once
+                        stopper.abort()  // unblocks the picture side at once
                     }
                     audioDone.signal()
                 }
             } catch {
                 encoder.cancel()
-                throw error
+                throw MediaError(error)
             }
         } else {
             audioDone.signal()
@@ -309,12 +311,16 @@ func alongside<A, B>(for path: String, _ side: @escaping () -> A, _ main: () -> 
 }
 
 /// A closure and its result handed to another thread (which Swift cannot check).
+// @unchecked: `run` is called by the one thread it is handed to, while the caller waits; the
+// result crosses back under `result`'s lock.
 private struct SideWork<T>: @unchecked Sendable {
     let run: () -> T
     let result: Locked<T?>
 }
 
 /// A closure and its results handed to Dispatch's worker threads (which Swift cannot check).
+// @unchecked: `transform` is only called (its callers pass closures that touch no shared
+// mutable state, each index once); the results cross back under `results`' lock.
 private struct ConcurrentWork<T>: @unchecked Sendable {
     let transform: (Int) -> T
     let results: Locked<[Int: T]>

@@ -59,3 +59,41 @@ package enum JSONValue: Decodable {
         }
     }
 }
+
+// MARK: - Reading a tree
+
+extension JSONValue {
+    /// The member `key` of an object; nil for a missing member or another kind of value.
+    package subscript(key: String) -> JSONValue? {
+        if case let .object(members) = self { return members[key] }
+        return nil
+    }
+
+    /// The text of a string; nil for another kind of value.
+    package var string: String? {
+        if case let .string(text) = self { return text }
+        return nil
+    }
+
+    /// A finite number, or a string holding one (ffprobe writes durations as strings); nil otherwise.
+    package var number: Double? {
+        switch self {
+        case let .number(value): value.isFinite ? value : nil
+        case let .string(text): Double(text).flatMap { $0.isFinite ? $0 : nil }
+        default: nil
+        }
+    }
+
+    /// A whole number (or a string holding one); nil otherwise.
+    package var integer: Int? {
+        if case let .string(text) = self { return Int(text) }
+        return number.flatMap { Int(exactly: $0) }
+    }
+
+    /// The items of an array; empty for another kind of value.
+    package var items: [JSONValue] {
+        if case let .array(items) = self { return items }
+        return []
+    }
+}
+

@@ -9,6 +9,7 @@ import Foundation
 import SegueMedia
 import SegueShaders
 import SegueVulkan
+import SegueSystem
 
 /// Writes frei0r plugins (and Kdenlive descriptions).
 public struct Frei0rInstaller: Sendable {
@@ -98,15 +99,16 @@ public struct Frei0rInstaller: Sendable {
             for folder in ["transitions", "effects"] { try Self.makeDirectory(kdenliveDirectory + "/" + folder) }
         }
         for (plugin, bytes) in zip(plugins, images) {
-            try AtomicFile.write(to: pluginPath(plugin), cancellation: cancellation) { (file: AtomicFile) throws(MediaError) in
-                try file.write(bytes)
+            try StagedOutput.write(to: pluginPath(plugin), cancellation: cancellation) { (file: StagedOutput) throws(MediaError) in
+                try MediaError.converting { () throws(SystemError) in try file.write(bytes) }
                 // A shared object, as hosts expect it: readable by everyone, executable.
                 chmod(file.temporaryPath, 0o755)
             }
             // Kdenlive lists frei0r transitions and effects; a source is a producer it does not describe.
             if let kdenliveDirectory, plugin.type != .source {
                 let path = "\(kdenliveDirectory)/\(KdenliveDescription.folder(for: plugin))/\(KdenliveDescription.fileName(for: plugin))"
-                try AtomicFile.write(Array(KdenliveDescription.xml(for: plugin).utf8), to: path, cancellation: cancellation)
+                let xml = Array(KdenliveDescription.xml(for: plugin).utf8)
+                try MediaError.converting { () throws(SystemError) in try StagedOutput.write(xml, to: path, cancellation: cancellation) }
                 chmod(path, 0o644)
             }
         }

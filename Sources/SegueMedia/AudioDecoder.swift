@@ -9,6 +9,7 @@
 // start point): a stream that starts late is preceded by silence and gaps are filled, so sample
 // n is at n / RATE seconds after the start point, as the picture's timestamps are.
 import Foundation
+import SegueSystem
 
 /// Decodes one audio stream to interleaved Float32 samples at a chosen rate and channel count.
 /// Not thread-safe.
@@ -22,7 +23,7 @@ public final class AudioDecoder {
     /// Sample frames (one value per channel) read so far.
     public private(set) var framesRead = 0
 
-    private var tool: ToolProcess?
+    private var tool: ChildProcess?
 
     /// Starts decoding the audio stream `stream` of `path` from `start` seconds.
     /// - Parameter cancellation: its `cancel()` kills the decoder (the next read then ends early).
@@ -44,8 +45,9 @@ public final class AudioDecoder {
         }
         arguments += ["-i", FFmpeg.fileArgument(path), "-map", "0:\(stream.index)", "-vn", "-sn", "-dn", "-af", filters,
                       "-ar", String(sampleRate), "-ac", String(channels), "-f", "f32le", "pipe:1"]
-        tool = try ToolProcess(executable: ffmpeg, arguments: arguments, pipeInput: false, pipeOutput: true, path: path,
-                               cancellation: cancellation)
+        tool = try MediaError.converting { () throws(SystemError) in
+            try ChildProcess(executable: ffmpeg, arguments: arguments, pipeInput: false, output: .pipe, path: path, cancellation: cancellation)
+        }
     }
 
     deinit { close() }

@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SegueSystem
 
 /// The sound stream of a movie: rate and interleaved channels of Float32 samples.
 public struct AudioLayout: Sendable, Hashable {
@@ -26,9 +27,10 @@ public struct AudioLayout: Sendable, Hashable {
     }
 }
 
-/// Writes a video's sound into its encoder's FIFO. Use it from one thread; `VideoEncoder.cancel()`
-/// (from any thread) makes a waiting `open` or `write` give up.
-public final class AudioWriter: @unchecked Sendable {
+/// Writes a video's sound into its encoder's FIFO. Use it from one thread (it is not `Sendable`:
+/// it is handed over to that thread); `VideoEncoder.cancel()` or its `stopper` (from any thread)
+/// makes a waiting `open` or `write` give up.
+public final class AudioWriter {
     /// Channels per sample frame.
     public let channels: Int
     private let fifo: String

@@ -9,9 +9,10 @@
 // tenth); and a write error ffmpeg printed fails the output even when the file looks whole. On any
 // failure the caller removes the temporary and the destination is left as it was.
 //
-//   ffprobe -v error -show_entries format=duration:stream=codec_type -of json file:TEMPORARY
+//   ffprobe -v error [-count_packets] -show_format -show_streams -of json file:TEMPORARY  (MediaProbe)
 
 import Foundation
+import SegueSystem
 
 /// A file an encoder's ffmpeg wrote under a temporary name, and what it must hold.
 struct EncodedOutput {
@@ -50,27 +51,21 @@ struct EncodedOutput {
         }
         if let writeError { throw .incompleteOutput(path: path, reason: writeError) }
         guard probing else { return }
-        let ffprobe = try FFmpeg.ffprobeExecutable(for: path)
         // Counting frames reads every packet (a demux, no decoding): only when asked.
-        let entries = frames == nil ? "format=duration:stream=codec_type" : "format=duration:stream=codec_type,nb_read_packets,duration"
-        let result = try ToolProcess.run(executable: ffprobe, arguments: (frames == nil ? [] : ["-count_packets"]) + [
-            "-v", "error", "-show_entries", entries, "-of", "json", FFmpeg.fileArgument(temporaryPath),
-        ], path: path, cancellation: cancellation)
+        let result = try MediaProbe.ffprobe((frames == nil ? [] : ["-count_packets"]) + ["-show_format", "-show_streams", "-of", "json"],
+                                            file: temporaryPath, path: path, cancellation: cancellation)
         guard result.status == 0 else {
             let why = MediaProbe.lastLine(result.stderr, dropping: temporaryPath).map { " (\($0))" } ?? ""
             throw .incompleteOutput(path: path, reason: "the \(formatName) file ffmpeg wrote cannot be read\(why)")
         }
-        let root = (try? JSONSerialization.jsonObject(with: Data(result.stdout))) as? [String: Any] ?? [:]
-        let streams = root["streams"] as? [[String: Any]] ?? []
-        let types = streams.compactMap { $0["codec_type"] as? String }
-        if hasVideo, !types.contains("video") { throw .incompleteOutput(path: path, reason: "the file ffmpeg wrote has no video stream") }
-        if hasAudio, !types.contains("audio") { throw .incompleteOutput(path: path, reason: "the file ffmpeg wrote has no sound stream") }
-        if let frames, let video = streams.first(where: { $0["codec_type"] as? String == "video" }) {
+        let probed = (try? MediaProbe.parse(json: [UInt8](result.output), path: path)) ?? MediaInfo(path: path, formatName: "", duration: nil, video: nil, audio: nil)
+        if hasVideo, probed.video == nil { throw .incompleteOutput(path: path, reason: "the file ffmpeg wrote has no video stream") }
+        if hasAudio, probed.audio == nil { throw .incompleteOutput(path: path, reason: "the file ffmpeg wrote has no sound stream") }
+        if let frames, let video = probed.video {
             try checkFrames(frames, of: video)
         }
         guard let expected = duration else { return }
-        let format = root["format"] as? [String: Any] ?? [:]
-        guard let text = format["duration"] as? String, let recorded = Double(text), recorded.isFinite else {
+        guard let recorded = probed.duration else {
             throw .incompleteOutput(path: path, reason: "the file ffmpeg wrote records no length (its end is missing)")
         }
         guard abs(recorded - expected) <= Self.tolerance(for: expected) else {
@@ -81,21 +76,21 @@ struct EncodedOutput {
     /// Checks the counted frames of the video stream and its length (to a frame) against the
     /// expected `frames` at `fps`: a join that lost pieces' frames, or stretched their timestamps,
     /// is refused even when the file's overall length looks right.
-    private func checkFrames(_ frames: Int, of video: [String: Any]) throws(MediaError) {
-        guard let text = video["nb_read_packets"] as? String, let counted = Int(text) else {
+    private func checkFrames(_ frames: Int, of video: VideoStreamInfo) throws(MediaError) {
+        guard let counted = video.countedPackets else {
             throw .incompleteOutput(path: path, reason: "the frames of the video ffmpeg wrote cannot be counted")
         }
         guard counted == frames else {
             throw .incompleteOutput(path: path, reason: "the video ffmpeg wrote has \(counted) frames, not the \(frames) planned")
         }
         let expected = Double(frames) / fps
-        if let text = video["duration"] as? String, let recorded = Double(text), recorded.isFinite,
-           abs(recorded - expected) > 1.5 / fps {
-            throw .incompleteOutput(path: path, reason: "the video ffmpeg wrote lasts \(String(format: "%.3f s", recorded)), not the \(String(format: "%.3f s", expected)) planned (its timestamps are not the planned ones)")
+        if let recorded = video.duration, abs(recorded - expected) > 1.5 / fps {
+            throw .incompleteOutput(path: path, reason: "the video ffmpeg wrote lasts \(Self.milliseconds(recorded)), not the \(Self.milliseconds(expected)) planned (its timestamps are not the planned ones)")
         }
     }
 
     private static func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
+    private static func milliseconds(_ value: Double) -> String { String(format: "%.3f s", value) }
 }
 
 /// Watches an encoder's ffmpeg stderr for a failed write, which ffmpeg may report and still exit

@@ -1,4 +1,5 @@
 import Foundation
+import SegueSystem
 
 /// Finding the `ffmpeg` and `ffprobe` executables.
 ///
@@ -34,22 +35,15 @@ public enum FFmpeg {
     private static func locate(_ name: String, variable: String, near sibling: String?, for path: String) throws(MediaError) -> String {
         let environment = currentEnvironment
         if let override = environment[variable], !override.isEmpty {
-            guard isExecutableFile(override) else {
+            guard FileIO.isExecutableFile(override) else {
                 throw .ffmpegNotFound(path: path, searched: "\(variable)=\(override) is not an executable file")
             }
             return override
         }
-        if let sibling, isExecutableFile(sibling) { return sibling }
-        let searchPath = environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in searchPath.split(separator: ":", omittingEmptySubsequences: true) {
-            let candidate = directory + "/" + name
-            if isExecutableFile(candidate) { return candidate }
-        }
+        if let sibling, FileIO.isExecutableFile(sibling) { return sibling }
+        let searchPath = FileIO.searchPath(in: environment)
+        if let found = FileIO.findExecutable(name, searchPath: searchPath) { return found }
         throw .ffmpegNotFound(path: path, searched: "no `\(name)` on PATH=\(searchPath)")
-    }
-
-    private static func isExecutableFile(_ path: String) -> Bool {
-        !FileIO.isDirectory(path) && access(path, X_OK) == 0
     }
 
     // MARK: - Arguments
@@ -81,8 +75,10 @@ public enum FFmpeg {
     ///   `.cancelled`.
     public static func run(_ arguments: [String], for path: String, cancellation: Cancellation? = nil) throws(MediaError) {
         let executable = try ffmpegExecutable(for: path)
-        let tool = try ToolProcess(executable: executable, arguments: ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments,
-                                   pipeInput: false, pipeOutput: false, path: path, cancellation: cancellation)
+        let tool = try MediaError.converting { () throws(SystemError) in
+            try ChildProcess(executable: executable, arguments: ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments,
+                             pipeInput: false, output: .discard, path: path, cancellation: cancellation)
+        }
         let (status, stderr) = tool.wait()
         guard status == 0 else { throw .ffmpegFailed(path: path, status: status, stderr: stderr) }
     }

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SegueSystem
 
 /// Writes numbered PNG frames (`frame-00000.png`, `frame-00001.png`, …) into a directory, each
 /// file atomically, so a reader never sees a half-written frame. Not thread-safe.
@@ -55,7 +56,7 @@ public final class FrameDirectoryWriter {
     public func append(_ image: Image) throws(MediaError) -> String {
         let path = path(forFrame: nextIndex)
         let bytes = try ImageFile.encodePNG(image, compression: compression, path: path)
-        try AtomicFile.write(bytes, to: path, cancellation: cancellation)
+        try MediaError.converting { () throws(SystemError) in try StagedOutput.write(bytes, to: path, cancellation: cancellation) }
         nextIndex += 1
         return path
     }
@@ -67,7 +68,7 @@ public final class FrameDirectoryWriter {
         let path = path(forFrame: nextIndex)
         let bytes = try PNGCodec.encode(straightRGBA: straightRGBA, width: width, height: height,
                                         compression: compression, path: path)
-        try AtomicFile.write(bytes, to: path, cancellation: cancellation)
+        try MediaError.converting { () throws(SystemError) in try StagedOutput.write(bytes, to: path, cancellation: cancellation) }
         nextIndex += 1
         return path
     }

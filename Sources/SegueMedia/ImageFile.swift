@@ -1,4 +1,5 @@
 import SegueCore
+import SegueSystem
 
 /// Reading and writing still images: PNG and JPEG, detected by content, written atomically.
 ///
@@ -20,7 +21,7 @@ public enum ImageFile {
     ///   is read), `.corrupt`, or `.imageTooLarge` (checked from the header, before pixel memory
     ///   is allocated).
     public static func read(path: String, scale: Double = 1) throws(MediaError) -> Image {
-        let data = try FileIO.readAll(path: path, limit: maximumFileSize) { (head) throws(MediaError) in
+        let data = try FileIO.readAll(path: path, limit: maximumFileSize, noun: "image") { (head) throws(MediaError) in
             _ = try detect(head, path: path)
         }
         return try decode(data: data, scale: scale, path: path)
@@ -73,12 +74,12 @@ public enum ImageFile {
             throw .unknownOutputFormat(path: path, supported: ImageFormat.extensions)
         }
         // Open the temporary first: a missing directory is reported before any encoding work.
-        try AtomicFile.write(to: path, cancellation: cancellation) { (file) throws(MediaError) in
+        try StagedOutput.write(to: path, cancellation: cancellation) { (file) throws(MediaError) in
             let bytes = switch format {
             case .png: try encodePNG(image, path: path)
             case .jpeg: try encodeJPEG(image, quality: quality, path: path)
             }
-            try file.write(bytes)
+            try MediaError.converting { () throws(SystemError) in try file.write(bytes) }
         }
     }
 

@@ -1,4 +1,6 @@
 /// A still-image file format Segue reads and writes.
+import SegueSystem
+
 public enum ImageFormat: String, Sendable, CaseIterable, CustomStringConvertible {
     /// PNG: lossless, keeps alpha (stored straight, not premultiplied).
     case png

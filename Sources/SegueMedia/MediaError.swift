@@ -1,5 +1,6 @@
-import SegueMath
 import SegueCore
+import SegueMath
+import SegueSystem
 
 /// Everything that can go wrong reading or writing images and video, one error type for the
 /// media layer. Every case names the file it is about, and its `description` is a sentence a user
@@ -60,9 +61,9 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         switch self {
         case let .fileNotFound(path):
-            "\(path): no such file; check the path"
+            SystemError.fileNotFound(path: path).description
         case let .unreadable(path, reason):
-            "\(path): cannot read the file: \(reason)"
+            SystemError.unreadable(path: path, reason: reason).description
         case let .unknownFormat(path, reason):
             "\(path): not a PNG or JPEG image (\(reason)); Segue reads PNG and JPEG files"
         case let .unsupportedImage(path, reason):
@@ -75,9 +76,9 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
             "\(path): cannot tell the output format from the file extension; use one of "
                 + supported.map { "." + $0 }.joined(separator: ", ")
         case let .unwritable(path, reason):
-            "\(path): cannot write the output: \(reason)"
+            SystemError.unwritable(path: path, reason: reason).description
         case let .writeFailed(path, reason):
-            "\(path): writing failed: \(reason)"
+            SystemError.writeFailed(path: path, reason: reason).description
         case let .encodingFailed(path, format, message):
             "\(path): \(format) encoding failed: \(message)"
         case let .ffmpegNotFound(path, searched):
@@ -90,11 +91,30 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
         case let .invalidVideo(path, reason):
             "\(path): cannot read the video: \(reason)"
         case let .systemLimit(path, reason):
-            "\(path): \(reason)"
+            SystemError.systemLimit(path: path, reason: reason).description
         case let .incompleteOutput(path, reason):
-            "\(path): the output could not be completed: \(reason); \(path) was left as it was"
+            SystemError.incompleteOutput(path: path, reason: reason).description
         case let .cancelled(path):
-            "\(path): not written: the work was stopped"
+            SystemError.cancelled(path: path).description
+        }
+    }
+}
+
+// MARK: - The system layer's errors
+
+extension MediaError: SystemErrorConvertible {
+    /// The media error that says what `error` says: each case to its namesake; a program that
+    /// cannot be started (ffmpeg, ffprobe) to `.ffmpegNotFound`.
+    package init(_ error: SystemError) {
+        switch error {
+        case let .fileNotFound(path): self = .fileNotFound(path: path)
+        case let .unreadable(path, reason): self = .unreadable(path: path, reason: reason)
+        case let .unwritable(path, reason): self = .unwritable(path: path, reason: reason)
+        case let .writeFailed(path, reason): self = .writeFailed(path: path, reason: reason)
+        case let .incompleteOutput(path, reason): self = .incompleteOutput(path: path, reason: reason)
+        case let .systemLimit(path, reason): self = .systemLimit(path: path, reason: reason)
+        case let .cannotStart(path, program, reason): self = .ffmpegNotFound(path: path, searched: "\(program) could not be started: \(reason)")
+        case let .cancelled(path): self = .cancelled(path: path)
         }
     }
 }

@@ -7,6 +7,8 @@
 // `rotation` is ffprobe's: the display matrix's counter-clockwise rotation in degrees. ffmpeg
 // applies it when decoding (autorotate), so frames come out at the display size.
 import Foundation
+import SegueCore
+import SegueSystem
 
 /// The first video stream of a file.
 public struct VideoStreamInfo: Sendable, Hashable {
@@ -46,6 +48,8 @@ public struct VideoStreamInfo: Sendable, Hashable {
     public var reorderDelay: Int = 0
     /// The base rate ffprobe reports (`r_frame_rate`); equal to `rateText` for a constant rate.
     public var baseRateText: String = ""
+    /// The packets ffprobe counted by reading the whole stream, when asked to (`countingPackets`).
+    public var countedPackets: Int? = nil
 
     /// The stream of a still image of `width`×`height` (one frame, square pixels, upright).
     public static func image(width: Int, height: Int) -> VideoStreamInfo {
@@ -119,14 +123,24 @@ public enum MediaProbe {
     ///   cannot read it; the reason is ffprobe's last line).
     public static func probe(path: String) throws(MediaError) -> MediaInfo {
         try checkReadable(path)
-        let ffprobe = try FFmpeg.ffprobeExecutable(for: path)
-        let result = try ToolProcess.run(executable: ffprobe, arguments: [
-            "-v", "error", "-show_format", "-show_streams", "-of", "json", FFmpeg.fileArgument(path),
-        ], path: path)
+        let result = try ffprobe(["-show_format", "-show_streams", "-of", "json"], file: path, path: path)
         guard result.status == 0 else {
             throw .invalidVideo(path: path, reason: lastLine(result.stderr, dropping: path) ?? "ffprobe exited with status \(result.status)")
         }
-        return try parse(json: result.stdout, path: path)
+        return try parse(json: [UInt8](result.output), path: path)
+    }
+
+    /// Runs ffprobe (`-v error`, then `arguments`) on `file`.
+    /// - Parameters:
+    ///   - path: the file named in errors (the destination of a temporary `file`).
+    ///   - cancellation: its `cancel()` kills ffprobe.
+    /// - Throws: `.ffmpegNotFound`, `.systemLimit`, `.cancelled`.
+    static func ffprobe(_ arguments: [String], file: String, path: String, cancellation: Cancellation? = nil) throws(MediaError) -> ProgramRun {
+        let ffprobe = try FFmpeg.ffprobeExecutable(for: path)
+        return try MediaError.converting { () throws(SystemError) in
+            try ProgramRun(ffprobe, ["-v", "error"] + arguments + [FFmpeg.fileArgument(file)], timeout: nil,
+                           errorLimit: OutputCollector.tailLimit, path: path, cancellation: cancellation)
+        }
     }
 
     /// The packets of the first video stream, in file (decode) order: timestamps in the stream's
@@ -136,16 +150,14 @@ public enum MediaProbe {
     /// - Throws: `.invalidVideo` when ffprobe cannot read the file, `.cancelled`.
     public static func videoPackets(path: String, cancellation: Cancellation? = nil) throws(MediaError) -> VideoPackets {
         try checkReadable(path)
-        let ffprobe = try FFmpeg.ffprobeExecutable(for: path)
-        let result = try ToolProcess.run(executable: ffprobe, arguments: [
-            "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=time_base:packet=pts,dts,size,pos,flags", "-of", "csv=p=0", FFmpeg.fileArgument(path),
-        ], path: path, cancellation: cancellation)
+        let result = try ffprobe(["-select_streams", "v:0", "-show_entries", "stream=time_base:packet=pts,dts,size,pos,flags", "-of", "csv=p=0"],
+                                 file: path, path: path, cancellation: cancellation)
         guard result.status == 0 else {
             throw .invalidVideo(path: path, reason: lastLine(result.stderr, dropping: path) ?? "ffprobe exited with status \(result.status)")
         }
         var packets: [VideoPackets.Packet] = []
         var timeBase: (Int64, Int64)?
-        for line in String(decoding: result.stdout, as: UTF8.self).split(whereSeparator: \.isNewline) {
+        for line in result.stdout.split(whereSeparator: \.isNewline) {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
             if fields.count == 1, fields[0].contains("/") {
                 let parts = fields[0].split(separator: "/")
@@ -164,7 +176,7 @@ public enum MediaProbe {
     /// ffprobe or ffmpeg wait for a writer for ever; a device may never end).
     /// - Throws: `.fileNotFound`, `.unreadable` naming the kind of file.
     public static func checkReadable(_ path: String) throws(MediaError) {
-        try FileIO.requireRegularFile(path, noun: "stream")
+        try MediaError.converting { () throws(SystemError) in try FileIO.requireRegularFile(path, noun: "stream") }
     }
 
     /// "30000/1001" or "30" as a positive rate, nil for "0/0" and nonsense.
@@ -181,40 +193,41 @@ public enum MediaProbe {
         return value
     }
 
-    /// Parses ffprobe's JSON (`-show_format -show_streams -of json`).
+    /// Parses ffprobe's JSON (`-show_format -show_streams -of json`, with `-count_packets`
+    /// the counted packets too). The one reader of ffprobe's answers about streams.
     /// - Throws: `.invalidVideo` when it is not ffprobe's JSON.
     static func parse(json: [UInt8], path: String) throws(MediaError) -> MediaInfo {
-        guard let root = (try? JSONSerialization.jsonObject(with: Data(json))) as? [String: Any] else {
+        guard let root = try? JSONDecoder().decode(JSONValue.self, from: Data(json)), case .object = root else {
             throw .invalidVideo(path: path, reason: "ffprobe's answer could not be read")
         }
-        let format = root["format"] as? [String: Any] ?? [:]
-        let containerStart = double(format["start_time"]) ?? 0
-        var info = MediaInfo(path: path, formatName: format["format_name"] as? String ?? "",
-                             duration: double(format["duration"]), video: nil, audio: nil)
-        for stream in root["streams"] as? [[String: Any]] ?? [] {
-            let start = (double(stream["start_time"]) ?? containerStart) - containerStart
-            switch stream["codec_type"] as? String {
+        let format = root["format"]
+        let containerStart = format?["start_time"]?.number ?? 0
+        var info = MediaInfo(path: path, formatName: format?["format_name"]?.string ?? "",
+                             duration: format?["duration"]?.number, video: nil, audio: nil)
+        for stream in root["streams"]?.items ?? [] {
+            let start = (stream["start_time"]?.number ?? containerStart) - containerStart
+            let text = { (key: String) in stream[key]?.string ?? "" }
+            switch stream["codec_type"]?.string {
             case "video" where info.video == nil:
-                let disposition = stream["disposition"] as? [String: Any] ?? [:]
-                if (disposition["attached_pic"] as? Int) == 1 { continue }  // cover art
-                guard let w = stream["width"] as? Int, let h = stream["height"] as? Int, w > 0, h > 0 else { continue }
-                let rateText = (stream["avg_frame_rate"] as? String).flatMap { rate($0) != nil ? $0 : nil }
-                    ?? (stream["r_frame_rate"] as? String) ?? ""
+                if stream["disposition"]?["attached_pic"]?.integer == 1 { continue }  // cover art
+                guard let w = stream["width"]?.integer, let h = stream["height"]?.integer, w > 0, h > 0 else { continue }
+                let rateText = stream["avg_frame_rate"]?.string.flatMap { rate($0) != nil ? $0 : nil } ?? text("r_frame_rate")
                 info.video = VideoStreamInfo(
-                    index: stream["index"] as? Int ?? 0, width: w, height: h, rotation: rotation(of: stream), pixelAspect: ratio(stream["sample_aspect_ratio"]) ?? 1,
-                    fps: rate(rateText) ?? 0, rateText: rateText, timeBase: stream["time_base"] as? String ?? "",
-                    codec: stream["codec_name"] as? String ?? "unknown", profile: stream["profile"] as? String ?? "",
-                    level: stream["level"] as? Int ?? 0, pixelFormat: stream["pix_fmt"] as? String ?? "",
-                    colorSpace: stream["color_space"] as? String ?? "", colorRange: stream["color_range"] as? String ?? "",
-                    colorPrimaries: stream["color_primaries"] as? String ?? "", colorTransfer: stream["color_transfer"] as? String ?? "",
-                    startOffset: start, duration: double(stream["duration"]), frameCount: (stream["nb_frames"] as? String).flatMap { Int($0) },
-                    reorderDelay: stream["has_b_frames"] as? Int ?? 0, baseRateText: stream["r_frame_rate"] as? String ?? "")
+                    index: stream["index"]?.integer ?? 0, width: w, height: h, rotation: rotation(of: stream),
+                    pixelAspect: ratio(stream["sample_aspect_ratio"]?.string) ?? 1,
+                    fps: rate(rateText) ?? 0, rateText: rateText, timeBase: text("time_base"),
+                    codec: stream["codec_name"]?.string ?? "unknown", profile: text("profile"),
+                    level: stream["level"]?.integer ?? 0, pixelFormat: text("pix_fmt"),
+                    colorSpace: text("color_space"), colorRange: text("color_range"),
+                    colorPrimaries: text("color_primaries"), colorTransfer: text("color_transfer"),
+                    startOffset: start, duration: stream["duration"]?.number, frameCount: stream["nb_frames"]?.integer,
+                    reorderDelay: stream["has_b_frames"]?.integer ?? 0, baseRateText: text("r_frame_rate"),
+                    countedPackets: stream["nb_read_packets"]?.integer)
             case "audio" where info.audio == nil:
-                guard let rate = (stream["sample_rate"] as? String).flatMap({ Int($0) }), rate > 0,
-                      let channels = stream["channels"] as? Int, channels > 0 else { continue }
-                info.audio = AudioStreamInfo(index: stream["index"] as? Int ?? 0, codec: stream["codec_name"] as? String ?? "unknown", profile: stream["profile"] as? String ?? "",
-                                             sampleRate: rate, channels: channels, channelLayout: stream["channel_layout"] as? String ?? "",
-                                             startOffset: start, duration: double(stream["duration"]))
+                guard let rate = stream["sample_rate"]?.integer, rate > 0, let channels = stream["channels"]?.integer, channels > 0 else { continue }
+                info.audio = AudioStreamInfo(index: stream["index"]?.integer ?? 0, codec: stream["codec_name"]?.string ?? "unknown", profile: text("profile"),
+                                             sampleRate: rate, channels: channels, channelLayout: text("channel_layout"),
+                                             startOffset: start, duration: stream["duration"]?.number)
             default:
                 continue
             }
@@ -224,30 +237,17 @@ public enum MediaProbe {
 
     /// The display rotation normalised to 0, 90, 180 or 270: from the display-matrix side
     /// data, else a `rotate` tag.
-    private static func rotation(of stream: [String: Any]) -> Int {
-        var degrees = 0.0
-        if let side = (stream["side_data_list"] as? [[String: Any]])?.first(where: { $0["rotation"] != nil }),
-           let r = double(side["rotation"]) {
-            degrees = r
-        } else if let tag = (stream["tags"] as? [String: Any])?["rotate"], let r = double(tag) {
-            degrees = r
-        }
-        guard degrees.isFinite else { return 0 }
+    private static func rotation(of stream: JSONValue) -> Int {
+        let degrees = stream["side_data_list"]?.items.first { $0["rotation"] != nil }?["rotation"]?.number
+            ?? stream["tags"]?["rotate"]?.number ?? 0
+        guard abs(degrees) < 1e9 else { return 0 }
         let quarter = Int((degrees / 90).rounded()) % 4
         return (quarter + 4) % 4 * 90
     }
 
-    /// A JSON number or numeric string.
-    private static func double(_ value: Any?) -> Double? {
-        if let d = value as? Double { return d.isFinite ? d : nil }
-        if let i = value as? Int { return Double(i) }
-        if let s = value as? String, let d = Double(s), d.isFinite { return d }
-        return nil
-    }
-
     /// "16:11" as 16/11; nil for "0:1", "N/A" and nonsense.
-    private static func ratio(_ value: Any?) -> Double? {
-        guard let text = value as? String else { return nil }
+    private static func ratio(_ text: String?) -> Double? {
+        guard let text else { return nil }
         let parts = text.split(separator: ":")
         guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]), a > 0, b > 0 else { return nil }
         return a / b

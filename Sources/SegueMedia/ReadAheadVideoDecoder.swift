@@ -5,9 +5,13 @@
 // (no memory for its stack) is reported by the initializer, so no caller waits for frames that
 // no thread will decode.
 import Foundation
+import SegueSystem
 
 /// Decodes a video's frames ahead of the caller, up to `depth` of them, on a thread of its own.
 /// One caller at a time; frames come out in order.
+// @unchecked: what the reading thread and the caller share (`free`, `decoded`, `end`, `stopping`,
+// `running`) is read and written only under `condition`; `decoder` is the reading thread's alone
+// until it has stopped (`close` waits for that).
 public final class ReadAheadVideoDecoder: @unchecked Sendable {
     /// A decoded frame: `frameByteCount` bytes of straight-alpha RGBA8 and the frame's timestamp.
     /// It stays valid until handed back with `recycle(_:)` or the decoder is released.
@@ -35,7 +39,9 @@ public final class ReadAheadVideoDecoder: @unchecked Sendable {
     ///   caller may hold up to `held` frames at once before handing any back).
     /// - Throws: `.systemLimit` when the reading thread cannot start; `decoder` is then closed.
     public convenience init(_ decoder: TimedVideoDecoder, depth: Int = 2, held: Int = 2) throws(MediaError) {
-        try self.init(decoder, depth: depth, held: held) { (body) throws(MediaError) in try WorkerThread.start(for: decoder.path, body) }
+        try self.init(decoder, depth: depth, held: held) { (body) throws(MediaError) in
+            try MediaError.converting { () throws(SystemError) in try WorkerThread.start(for: decoder.path, body) }
+        }
     }
 
     /// Starts reading `decoder` ahead on a thread started by `startThread` (which throws when it

@@ -27,6 +27,7 @@
 // ffmpeg with an error instead of being concealed.
 import Foundation
 import SegueCore
+import SegueSystem
 
 /// Decodes a video's frames, fitted to an output size, with their timestamps. Not thread-safe.
 public final class TimedVideoDecoder {
@@ -43,7 +44,7 @@ public final class TimedVideoDecoder {
     /// Frames read so far.
     public private(set) var framesRead = 0
 
-    private var tool: ToolProcess?
+    private var tool: ChildProcess?
     private let timestamps: TimestampQueue
     private var lastTimestamp: Double?
     private let frameInterval: Double
@@ -93,8 +94,10 @@ public final class TimedVideoDecoder {
         arguments += ["-f", "rawvideo", "-pix_fmt", pixelFormat.rawValue, "pipe:1"]
         let queue = TimestampQueue()
         timestamps = queue
-        tool = try ToolProcess(executable: ffmpeg, arguments: arguments, pipeInput: false, pipeOutput: true, path: path,
-                               stderrLines: { line in queue.offer(line) }, cancellation: cancellation)
+        tool = try MediaError.converting { () throws(SystemError) in
+            try ChildProcess(executable: ffmpeg, arguments: arguments, pipeInput: false, output: .pipe, path: path,
+                             stderrLines: { line in queue.offer(line) }, cancellation: cancellation)
+        }
     }
 
     /// Probes `path` and decodes its first video stream at its display size, as straight-alpha

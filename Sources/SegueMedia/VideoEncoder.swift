@@ -27,6 +27,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SegueSystem
 
 /// Encodes frames, and sound, to MP4, QuickTime, Matroska, WebM, GIF or APNG with `ffmpeg`.
 ///
@@ -35,13 +36,24 @@ import Darwin
 /// for frame in frames { try video.append(frame) }
 /// try video.finish()
 /// ```
-/// Feed frames from one thread; write the sound from another through `audioWriter()`. Any error
-/// from `append` or `finish` has already stopped ffmpeg and removed the partial output. Dropping
-/// an encoder before `finish()` cancels it.
-// @unchecked: one thread feeds it (`append`, `finish` and `cancel` alone touch `tool`, `frameCount`
-// and `planarFrame`); what other threads reach — `abort()`, the sound writer, ffmpeg's stderr — is
-// immutable (`process`, the layout) or locked (`cancelled`, `soundFrames`, `writeErrors`).
-public final class VideoEncoder: @unchecked Sendable {
+/// Feed frames from one thread (the encoder is not `Sendable`); write the sound from another
+/// through `audioWriter()`, handed over to it, and stop the encoder from there with `stopper`.
+/// Any error from `append` or `finish` has already stopped ffmpeg and removed the partial output.
+/// Dropping an encoder before `finish()` cancels it.
+public final class VideoEncoder {
+    /// Stops an encoder from any thread (see `abort()`): what another thread is given instead of
+    /// the encoder, which belongs to the thread feeding it.
+    public struct Stopper: Sendable {
+        fileprivate let process: ChildProcess.Control
+        fileprivate let cancelled: Locked<Bool>
+
+        /// Kills ffmpeg and stops the sound writer; the thread feeding frames then sees a failure.
+        public func abort() {
+            cancelled.withLock { $0 = true }
+            process.kill()
+        }
+    }
+
     /// Where the picture comes from.
     public enum Input: Sendable, Hashable {
         /// Premultiplied RGBA8 frames whose alpha the video keeps where its codec has alpha
@@ -80,9 +92,9 @@ public final class VideoEncoder: @unchecked Sendable {
     /// Frames appended so far.
     public private(set) var frameCount = 0
 
-    private var tool: ToolProcess?
+    private var tool: ChildProcess?
     /// The same process, for `abort()` from another thread.
-    private let process: ToolProcess
+    private let process: ChildProcess.Control
     private let staged: StagedOutput
     /// The sound's FIFO's directory, until it is removed.
     private var fifoDirectory: String?
@@ -128,18 +140,24 @@ public final class VideoEncoder: @unchecked Sendable {
         let executable = try FFmpeg.ffmpegExecutable(for: path)
         let audio = format.hasAudio && copiedSound == nil ? audio : nil
         precondition(input != .soundOnly || audio != nil, "a video needs a picture or a sound")
-        let staged = try StagedOutput(file: path, suffix: "." + format.fileExtension, cancellation: cancellation)
+        let staged = try MediaError.converting { () throws(SystemError) in
+            try StagedOutput(file: path, suffix: "." + format.fileExtension, cancellation: cancellation)
+        }
         var fifoDirectory: String?
         if let audio {
             precondition(audio.sampleRate > 0 && (1...8).contains(audio.channels), "invalid audio layout")
-            var template = Array((NSTemporaryDirectory() + "/segue-audio-XXXXXX").utf8CString)
-            let dir = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) }
-            guard let dir, mkfifo(dir + "/audio.f32", 0o600) == 0 else {
-                let code = errno
-                if let dir { rmdir(dir) }
-                throw .unwritable(path: path, reason: "cannot create a pipe for the sound in \(NSTemporaryDirectory()): \(FileIO.message(code))")
+            let dir: String
+            do {
+                dir = try FileIO.makeScratchDirectory(prefix: "segue-audio", cancellation: cancellation)
+            } catch {
+                if case .cancelled = error { throw .cancelled(path: path) }
+                throw .unwritable(path: path, reason: "cannot create a pipe for the sound in \(FileIO.temporaryDirectory): \(error)")
             }
-            cancellation?.register(dir)
+            guard mkfifo(dir + "/audio.f32", 0o600) == 0 else {
+                let code = errno
+                FileIO.removeScratchDirectory(dir, cancellation: cancellation)
+                throw .unwritable(path: path, reason: "cannot create a pipe for the sound in \(FileIO.temporaryDirectory): \(FileIO.message(code))")
+            }
             fifoDirectory = dir
         }
         self.path = path
@@ -161,13 +179,14 @@ public final class VideoEncoder: @unchecked Sendable {
                                        output: staged.temporaryPath)
         do {
             let watch = writeErrors
-            process = try ToolProcess(executable: executable, arguments: arguments, pipeInput: input.isRaw, pipeOutput: false, path: path,
-                                      stderrLines: { watch.offer($0) }, cancellation: cancellation)
-            tool = process
+            let child = try ChildProcess(executable: executable, arguments: arguments, pipeInput: input.isRaw, output: .discard, path: path,
+                                         stderrLines: { watch.offer($0) }, cancellation: cancellation)
+            process = child.control
+            tool = child
         } catch {
             staged.discard()
             Self.remove(fifoDirectory: fifoDirectory, cancellation: cancellation)
-            throw error
+            throw MediaError(error)
         }
     }
 
@@ -267,8 +286,8 @@ public final class VideoEncoder: @unchecked Sendable {
 
     // MARK: - Sound
 
-    /// A writer for the sound, to be used on one other thread; nil without written sound.
-    public func audioWriter() -> AudioWriter? {
+    /// A writer for the sound, to be handed to one other thread; nil without written sound.
+    public func audioWriter() -> sending AudioWriter? {
         guard let audio, let fifoDirectory else { return nil }
         return AudioWriter(fifo: fifoDirectory + "/audio.f32", channels: audio.channels, cancelled: cancelled, path: path, written: soundFrames)
     }
@@ -305,7 +324,7 @@ public final class VideoEncoder: @unchecked Sendable {
                               hasAudio: audio != nil || copiesSound, duration: expectedDuration,
                               frames: copiedFrames, fps: fps)
                 .verify(writeError: writeErrors.problem, probing: probed, cancellation: cancellation)
-            try staged.publish()
+            try MediaError.converting { () throws(SystemError) in try staged.publish() }
         } catch {
             cancelled.withLock { $0 = true }
             removeTemporaries()
@@ -346,10 +365,10 @@ public final class VideoEncoder: @unchecked Sendable {
     /// Kills ffmpeg and stops the sound writer, from any thread (the sound's producer, when it
     /// fails); the thread feeding frames then sees a failure and calls `cancel()`, which removes
     /// the output, and `finish()` publishes nothing.
-    public func abort() {
-        cancelled.withLock { $0 = true }
-        process.kill()
-    }
+    public func abort() { stopper.abort() }
+
+    /// What stops the encoder from another thread.
+    public var stopper: Stopper { Stopper(process: process, cancelled: cancelled) }
 
     /// Removes what is left: the unpublished output and the sound's FIFO.
     private func removeTemporaries() {
@@ -360,8 +379,6 @@ public final class VideoEncoder: @unchecked Sendable {
 
     private static func remove(fifoDirectory: String?, cancellation: Cancellation?) {
         guard let fifoDirectory else { return }
-        unlink(fifoDirectory + "/audio.f32")
-        rmdir(fifoDirectory)
-        cancellation?.unregister(fifoDirectory)
+        FileIO.removeScratchDirectory(fifoDirectory, cancellation: cancellation)
     }
 }

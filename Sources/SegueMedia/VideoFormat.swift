@@ -1,5 +1,6 @@
 // The containers and codecs Segue writes through ffmpeg, one list for every command that writes
 // video: which codecs a container takes, which keep an alpha channel, and their ffmpeg names.
+import SegueSystem
 
 /// A video container Segue writes (with sound where the container carries it).
 public enum VideoFormat: String, Sendable, CaseIterable, CustomStringConvertible {

@@ -7,6 +7,7 @@ import SegueMath
 import SegueMedia
 import SegueShaders
 import SegueVulkan
+import SegueSystem
 
 /// The destination of a multi-frame render.
 public enum RenderOutput: Sendable, Equatable {
@@ -87,7 +88,7 @@ final class DirectorySink: FrameSink {
         self.width = width
         self.height = height
         straight = StraightAlphaBuffer(byteCount: width * height * 4)
-        staged = try StagedOutput(directory: url.path, cancellation: cancellation)
+        staged = try MediaError.converting { () throws(SystemError) in try StagedOutput(directory: url.path, cancellation: cancellation) }
         writer = try FrameDirectoryWriter(directory: staged.temporaryPath)
     }
 
@@ -102,7 +103,7 @@ final class DirectorySink: FrameSink {
         name.hasPrefix("frame-") && name.hasSuffix(".png") && name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber)
     }
 
-    func finish() throws { try staged.publish() }
+    func finish() throws { try MediaError.converting { () throws(SystemError) in try staged.publish() } }
 
     func cancel() { staged.discard() }
 }

@@ -54,10 +54,8 @@ public struct ConcatBenchmark {
     /// Makes the clips in a temporary directory, runs the three renders, removes everything.
     /// - Parameter log: told what is happening (clip generation is not timed).
     public func run(log: (String) -> Void = { _ in }) throws -> [Result] {
-        let dir = NSTemporaryDirectory() + "/segue-concat-bench-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        cancellation?.register(dir)
-        defer { try? FileManager.default.removeItem(atPath: dir); cancellation?.unregister(dir) }
+        let dir = try FileIO.makeScratchDirectory(prefix: "segue-concat-bench", cancellation: cancellation)
+        defer { FileIO.removeScratchDirectory(dir, cancellation: cancellation) }
         var clips: [String] = []
         for k in 0..<3 {
             let path = dir + "/clip\(k + 1).mp4"

@@ -75,10 +75,8 @@ public struct ConcatJobsBenchmark {
     /// jobs with `workers` processes at once and joins; removes everything.
     /// - Parameter log: told what is happening (clip generation is not timed).
     public func run(workers: Int, log: (String) -> Void = { _ in }) throws -> Result {
-        let dir = NSTemporaryDirectory() + "/segue-jobs-bench-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        cancellation?.register(dir)
-        defer { try? FileManager.default.removeItem(atPath: dir); cancellation?.unregister(dir) }
+        let dir = try FileIO.makeScratchDirectory(prefix: "segue-jobs-bench", cancellation: cancellation)
+        defer { FileIO.removeScratchDirectory(dir, cancellation: cancellation) }
         // Full size, two thirds, three quarters: even sides.
         let sizes = [(1, 1), (2, 3), (3, 4), (1, 1), (2, 3), (3, 4)].map { (n, d) in (max(2, width * n / d & ~1), max(2, height * n / d & ~1)) }
         var clips: [String] = []
@@ -136,14 +134,6 @@ public struct ConcatJobsBenchmark {
 
     /// Runs `executable` with `arguments` (output discarded) and returns its exit status.
     private static func runProcess(_ cancellation: Cancellation?, _ executable: String, _ arguments: [String]) -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        guard case .success? = cancellation.launch({ Swift.Result { () throws -> Int32 in try p.run(); return p.processIdentifier } }) else { return -1 }
-        p.waitUntilExit()
-        cancellation?.unregister(process: p.processIdentifier)
-        return p.terminationStatus
+        (try? ProgramRun(executable, arguments, timeout: nil, keepingOutput: false, cancellation: cancellation))?.status ?? -1
     }
 }

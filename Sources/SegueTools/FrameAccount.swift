@@ -85,28 +85,19 @@ extension TransitionBenchmark {
     /// - Throws: `MediaError.ffmpegNotFound`, or `RenderError.invalidValue` when ffmpeg fails.
     public func encoderColourConversion() throws -> Double {
         let ffmpeg = try FFmpeg.ffmpegExecutable(for: "colour conversion benchmark")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-bench-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = try FileIO.makeScratchDirectory(prefix: "segue-bench")
+        defer { FileIO.removeScratchDirectory(dir) }
         let frame = dir + "/frame.rgba"
-        guard FileManager.default.createFile(atPath: frame, contents: Data(from.pixels)) else {
-            throw RenderError.invalidValue("cannot write \(frame)")
-        }
+        try StagedOutput.write(from.pixels, to: frame)
         func seconds(_ pixelFormat: String) throws -> Double {
             try median {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: ffmpeg)
-                process.arguments = ["-hide_banner", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)",
-                                     "-stream_loop", String(frames - 1), "-i", frame, "-f", "rawvideo", "-pix_fmt", pixelFormat, "-y", "/dev/null"]
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                let start = DispatchTime.now()
-                try process.run()
-                process.waitUntilExit()
-                guard process.terminationStatus == 0 else {
-                    throw RenderError.invalidValue("ffmpeg rgba → \(pixelFormat) failed with status \(process.terminationStatus)")
+                let run = try ProgramRun(ffmpeg, ["-hide_banner", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)",
+                                                  "-stream_loop", String(frames - 1), "-i", frame, "-f", "rawvideo", "-pix_fmt", pixelFormat, "-y", "/dev/null"],
+                                         timeout: nil, keepingOutput: false)
+                guard run.status == 0 else {
+                    throw RenderError.invalidValue("ffmpeg rgba → \(pixelFormat) failed with status \(run.status)")
                 }
-                return Self.seconds(since: start)
+                return run.seconds
             }
         }
         let converted = try seconds("yuv420p"), unchanged = try seconds("rgba")

@@ -77,7 +77,7 @@ public struct Gallery {
         }
         // Missing parent folders are made (when that fails, staging the site says why).
         try? FileManager.default.createDirectory(atPath: slash == target.startIndex ? "/" : String(target[..<slash]), withIntermediateDirectories: true)
-        let site = try StagedOutput(directory: target, cancellation: cancellation)
+        let site = try MediaError.converting { () throws(SystemError) in try StagedOutput(directory: target, cancellation: cancellation) }
         let staging = site.temporaryPath
         do { try FileManager.default.createDirectory(atPath: staging + "/previews", withIntermediateDirectories: true) } catch {
             throw MediaError.unwritable(path: output, reason: error.localizedDescription)
@@ -97,11 +97,11 @@ public struct Gallery {
                 entries.append(entry)
             }
         }
-        try AtomicFile.write(Array(GalleryPage.html(entries).utf8), to: staging + "/index.html")
-        try AtomicFile.write(Array("This folder was written by segue gallery, which replaces it whole.\n".utf8), to: staging + "/" + Self.markerName)
+        try StagedOutput.write(Array(GalleryPage.html(entries).utf8), to: staging + "/index.html")
+        try StagedOutput.write(Array("This folder was written by segue gallery, which replaces it whole.\n".utf8), to: staging + "/" + Self.markerName)
         // Replace the site whole (only a site the gallery wrote, checked again now).
         try Self.checkOutput(output, folders: folders)
-        try site.publish()
+        try MediaError.converting { () throws(SystemError) in try site.publish() }
         return entries
     }
 

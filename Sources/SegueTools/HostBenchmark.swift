@@ -63,8 +63,7 @@ public struct HostBenchmark {
 
     /// Whether `melt` is on PATH.
     public static func meltAvailable() -> Bool {
-        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-            .contains { FileManager.default.isExecutableFile(atPath: "\($0)/melt") }
+        FileIO.findExecutable("melt") != nil
     }
 
     /// Measures, in this order: melt through the plugin on two threads and on one, segue render,
@@ -72,9 +71,8 @@ public struct HostBenchmark {
     /// - Throws: `Frei0rError` (writing the plugins), `MediaError`, `RenderError.invalidValue`
     ///   when a process fails.
     public func run() throws -> [Measurement] {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-host-bench-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = try FileIO.makeScratchDirectory(prefix: "segue-host-bench")
+        defer { FileIO.removeScratchDirectory(dir) }
         try ImageFile.write(from, to: dir + "/from.png")
         try ImageFile.write(to, to: dir + "/to.png")
         try Frei0rInstaller(directory: dir + "/plugins", library: library, template: template).install()

@@ -13,26 +13,12 @@ public enum ModernGLPeer {
     public static let installHint = "pip install moderngl"
 
     /// The `python3` on `PATH`, or nil.
-    public static func python() -> String? {
-        let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in searchPath.split(separator: ":", omittingEmptySubsequences: true) {
-            let candidate = String(directory) + "/python3"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
+    public static func python() -> String? { FileIO.findExecutable("python3") }
 
     /// True when `python3 -c 'import moderngl'` succeeds.
     public static func isAvailable() -> Bool {
         guard let python = python() else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", "import moderngl"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        return (try? ProgramRun(python, ["-c", "import moderngl"], timeout: 60))?.status == 0
     }
 
     /// Parses the script's `frames=N seconds=S` line (the last one on its stderr).
@@ -153,30 +139,17 @@ extension TransitionBenchmark {
     /// - Throws: `RenderError.invalidValue` when python3 is missing or the script fails.
     public func modernGLFadeFramesPerSecond() throws -> Double {
         guard let python = ModernGLPeer.python() else { throw RenderError.invalidValue("python3 is not on PATH") }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-bench-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        for (name, image) in [("from", from), ("to", to)] {
-            guard FileManager.default.createFile(atPath: dir + "/\(name).rgba", contents: Data(image.pixels)) else {
-                throw RenderError.invalidValue("cannot write \(dir)/\(name).rgba")
-            }
-        }
+        let dir = try FileIO.makeScratchDirectory(prefix: "segue-bench")
+        defer { FileIO.removeScratchDirectory(dir) }
+        for (name, image) in [("from", from), ("to", to)] { try StagedOutput.write(image.pixels, to: dir + "/\(name).rgba") }
         let scriptPath = dir + "/moderngl_fade.py"
-        try ModernGLPeer.script.write(toFile: scriptPath, atomically: false, encoding: .utf8)
+        try StagedOutput.write(Array(ModernGLPeer.script.utf8), to: scriptPath)
         let seconds = try median {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = [scriptPath, dir + "/from.rgba", dir + "/to.rgba", String(width), String(height), String(frames)]
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            Self.drain(out.fileHandleForReading.fileDescriptor)
-            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            guard process.terminationStatus == 0, let timing = ModernGLPeer.parseTiming(stderr), timing.frames == frames else {
-                let last = stderr.split(separator: "\n").last.map(String.init) ?? "no message"
-                throw RenderError.invalidValue("the moderngl peer failed with status \(process.terminationStatus): \(last)")
+            let run = try ProgramRun(python, [scriptPath, dir + "/from.rgba", dir + "/to.rgba", String(width), String(height), String(frames)],
+                                     timeout: nil, keepingOutput: false)
+            guard run.status == 0, let timing = ModernGLPeer.parseTiming(run.stderr), timing.frames == frames else {
+                let last = run.stderr.split(separator: "\n").last.map(String.init) ?? "no message"
+                throw RenderError.invalidValue("the moderngl peer failed with status \(run.status): \(last)")
             }
             return timing.seconds
         }

@@ -73,28 +73,14 @@ extension TransitionBenchmark {
 
     /// `body` with a fresh temporary directory, removed afterwards (and on Ctrl-C).
     private func withScratchDirectory<T>(_ body: (String) throws -> T) throws -> T {
-        let dir = NSTemporaryDirectory() + "/segue-bench-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        cancellation?.register(dir)
-        defer {
-            try? FileManager.default.removeItem(atPath: dir)
-            cancellation?.unregister(dir)
-        }
-        return try body(dir)
+        try FileIO.withScratchDirectory(prefix: "segue-bench", cancellation: cancellation, body)
     }
 
     /// Seconds one ffmpeg run takes (`-y`, quiet), failing with `what` when it does.
     private static func timeFFmpeg(_ arguments: [String], what: String) throws -> Double {
         let ffmpeg = try FFmpeg.ffmpegExecutable(for: what)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let start = DispatchTime.now()
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw RenderError.invalidValue("\(what) failed with status \(process.terminationStatus)") }
-        return seconds(since: start)
+        let run = try ProgramRun(ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments, timeout: nil, keepingOutput: false)
+        guard run.status == 0 else { throw RenderError.invalidValue("\(what) failed with status \(run.status)") }
+        return run.seconds
     }
 }

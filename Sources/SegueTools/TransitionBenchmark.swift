@@ -100,9 +100,8 @@ public struct TransitionBenchmark {
     /// - Throws: `MediaError.ffmpegNotFound`, or `RenderError.invalidValue` when ffmpeg fails.
     public func xfadeFramesPerSecond(_ transition: String) throws -> Double {
         let ffmpeg = try FFmpeg.ffmpegExecutable(for: "xfade benchmark")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-bench-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = try FileIO.makeScratchDirectory(prefix: "segue-bench")
+        defer { FileIO.removeScratchDirectory(dir) }
         try ImageFile.write(from, to: dir + "/from.png")
         try ImageFile.write(to, to: dir + "/to.png")
         // Each input decoded and converted once (the conversion before the loop).
@@ -111,20 +110,11 @@ public struct TransitionBenchmark {
         let arguments = ["-hide_banner", "-loglevel", "error", "-i", dir + "/from.png", "-i", dir + "/to.png",
                          "-filter_complex", graph, "-frames:v", String(frames), "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"]
         let seconds = try median {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ffmpeg)
-            process.arguments = arguments
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            let start = DispatchTime.now()
-            try process.run()
-            Self.drain(out.fileHandleForReading.fileDescriptor)
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw RenderError.invalidValue("ffmpeg xfade=\(transition) failed with status \(process.terminationStatus)")
+            let run = try ProgramRun(ffmpeg, arguments, timeout: nil, keepingOutput: false)
+            guard run.status == 0 else {
+                throw RenderError.invalidValue("ffmpeg xfade=\(transition) failed with status \(run.status)")
             }
-            return Self.seconds(since: start)
+            return run.seconds
         }
         return Double(frames) / seconds
     }

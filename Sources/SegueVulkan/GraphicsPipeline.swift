@@ -8,6 +8,7 @@ import Foundation
 
 /// Owned by its context's pipeline cache and destroyed in the context's deinit; every renderer
 /// using a pipeline also holds the context, so a pipeline outlives its users.
+// @unchecked: only immutable Vulkan handles (thread-safe to read; used under the context's rules).
 final class GraphicsPipeline: @unchecked Sendable {
     /// The fixed-function state that differs between pipelines.
     struct State {

@@ -14,12 +14,13 @@
 // a 1.x version word, 0 < id bound ≤ word count, a well-formed instruction stream). Anything
 // else is treated as a miss: the shader is recompiled and the entry overwritten.
 //
-// Writes go through `AtomicPublish` (SegueCore): a temporary file in the same directory, flushed
+// Writes go through `StagedOutput` (SegueSystem): a temporary file in the same directory, flushed
 // and renamed over the entry; when any step fails the temporary file is removed. (Its temporaries
 // are not registered for removal on Ctrl-C: the registry lives in SegueMedia, above this module.) The cache is an optimisation only: failures to read
 // or write it are never errors.
 import Foundation
 import SegueCore
+import SegueSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -114,7 +115,7 @@ public struct ShaderCache: Sendable {
 
     // MARK: - Writing
 
-    /// Writes the entry for `key` atomically (`AtomicPublish`: a temporary file flushed and
+    /// Writes the entry for `key` atomically (`StagedOutput`: a temporary file flushed and
     /// renamed). Returns whether the entry was written; on failure no temporary file is left behind.
     @discardableResult
     func store(_ spirv: [UInt32], key: [UInt8]) -> Bool {
@@ -125,7 +126,7 @@ public struct ShaderCache: Sendable {
             return false
         }
         do {
-            try AtomicPublish.write(ShaderCache.encode(spirv, key: key), to: target.path)
+            try StagedOutput.write(ShaderCache.encode(spirv, key: key), to: target.path)
         } catch {
             return false
         }

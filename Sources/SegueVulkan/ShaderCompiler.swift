@@ -15,6 +15,8 @@ enum ShaderStage: String {
 }
 
 /// Compiles GLSL to SPIR-V words.
+// @unchecked: `identity` and the handles are set in `init` and never change; every call into
+// shaderc's compiler, which is not thread-safe, is under `lock`; the disk cache is thread-safe.
 final class ShaderCompiler: @unchecked Sendable {
     private let compiler: shaderc_compiler_t
     private let lock = NSLock()

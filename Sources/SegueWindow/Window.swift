@@ -6,7 +6,7 @@
 // Coordinates are points: SDL gives window sizes and mouse positions in screen coordinates,
 // which are points on HiDPI displays; the drawable is `scale` times larger in pixels.
 import CSegueSDL
-import Foundation
+import SegueSystem
 
 /// A window on the display. Create and use it on one thread (SDL's video functions are not
 /// thread-safe); events are read with `pollEvents()`.
@@ -161,14 +161,19 @@ public final class Window {
 
     // MARK: - SDL
 
-    private static let videoLock = NSLock()
-    nonisolated(unsafe) private static var videoStarted = false
+    /// Whether SDL's video subsystem has been started.
+    private static let videoStarted = Locked(false)
 
     /// Starts SDL's video subsystem once per process.
     private static func startVideo() throws(WindowError) {
-        videoLock.lock()
-        defer { videoLock.unlock() }
-        if videoStarted { return }
+        try videoStarted.withLock { (started) throws(WindowError) in
+            if !started { try startVideoOnce() }
+            started = true
+        }
+    }
+
+    /// Starts SDL's video subsystem (under `videoStarted`'s lock).
+    private static func startVideoOnce() throws(WindowError) {
         // X11 (XWayland on Wayland desktops, Xvfb headless): one driver to test and support.
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
         guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else { throw .noDisplay(detail: lastError) }
@@ -178,7 +183,6 @@ public final class Window {
             SDL_QuitSubSystem(SDL_INIT_VIDEO)
             throw .noDisplay(detail: "no X11 or Wayland display is reachable; SDL fell back to its '\(driver)' driver")
         }
-        videoStarted = true
     }
 
     private static var lastError: String { String(cString: SDL_GetError()) }

@@ -211,8 +211,7 @@ struct ConcatRendererTests {
     func fullDiskDuringTheRender() throws {
         let dir = try MediaDirectory(), tools = try MediaDirectory()
         let (a, b) = try makeInputs(dir)
-        let real = try #require((ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
-            .map { $0 + "/ffmpeg" }.first { FileManager.default.isExecutableFile(atPath: $0) })
+        let real = try #require(FileIO.findExecutable("ffmpeg"))
         let fake = tools.file("ffmpeg")
         try """
             #!/bin/sh

@@ -7,9 +7,33 @@ import Foundation
 import SegueCore
 @testable import SegueMedia
 import Testing
+import SegueSystem
 
 @Suite("Encoders check what ffmpeg wrote before replacing anything")
 struct EncodedOutputTests {
+    @Test("a full disk reads the same from a file Segue writes and from one ffmpeg writes")
+    func writeFailureWords() {
+        #expect(FileIO.writeFailure(ENOSPC) == "no space left on device")
+        let seen = FFmpegWriteErrors()
+        _ = seen.offer("[mp4 @ 0x1] Error writing trailer: \(FileIO.message(EDQUOT))")
+        #expect(seen.problem == FileIO.writeFailure(EDQUOT))
+        for (code, reason) in FileIO.writeFailures {
+            let watcher = FFmpegWriteErrors()
+            _ = watcher.offer("av_interleaved_write_frame(): \(FileIO.message(code))")
+            #expect(watcher.problem == reason)
+        }
+    }
+
+    @Test("a program that cannot be started reads as before: ffmpeg not found, with why")
+    func missingExecutable() {
+        let error = mediaError { () throws(MediaError) in
+            try MediaError.converting { () throws(SystemError) in
+                try ChildProcess(executable: "/nonexistent/ffprobe", arguments: [], pipeInput: false, output: .pipe, path: "clip.mp4")
+            }
+        }
+        #expect(error == .ffmpegNotFound(path: "clip.mp4", searched: "/nonexistent/ffprobe could not be started: No such file or directory"))
+    }
+
     /// A stand-in for ffmpeg: reads all its input, then runs `body` with `$out` the output file
     /// (its last argument without `file:`), and exits with `body`'s status.
     private func fakeFFmpeg(_ tools: TemporaryDirectory, _ body: String) -> String {

@@ -5,6 +5,7 @@ import Foundation
 import SegueCore
 import SegueMedia
 import Testing
+import SegueSystem
 
 @Suite("JPEG: EXIF orientation and CMYK")
 struct JPEGOrientationTests {
@@ -71,12 +72,8 @@ struct JPEGOrientationTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-cmyk-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: convert)
-        p.arguments = ["-size", "8x8", "xc:red", "-colorspace", "CMYK", dir + "/cmyk.jpg"]
-        try p.run()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0)
+        let run = try ProgramRun(convert, ["-size", "8x8", "xc:red", "-colorspace", "CMYK", dir + "/cmyk.jpg"])
+        #expect(run.status == 0)
         do {
             _ = try ImageFile.read(path: dir + "/cmyk.jpg")
             Issue.record("a CMYK JPEG should be refused")

@@ -5,6 +5,7 @@ import Foundation
 import SegueCore
 @testable import SegueMedia
 import Testing
+import SegueSystem
 
 @Suite("Read-ahead video decoder")
 struct ReadAheadVideoDecoderTests {
@@ -106,7 +107,7 @@ struct ReadAheadVideoDecoderTests {
         let started = Date()
         let error = mediaError { () throws(MediaError) in
             try ReadAheadVideoDecoder(decoder, depth: 2, held: 2) { (body) throws(MediaError) in
-                try WorkerThread.start(for: path, stackSize: 1 << 46, body)
+                try MediaError.converting { () throws(SystemError) in try WorkerThread.start(for: path, stackSize: 1 << 46, body) }
             }
         }
         #expect(Date().timeIntervalSince(started) < 10)
@@ -120,16 +121,5 @@ struct ReadAheadVideoDecoderTests {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: decoder.frameByteCount, alignment: 64)
         defer { buffer.deallocate() }
         #expect(try decoder.read(into: buffer) == nil)
-    }
-
-    @Test("a thread that starts runs its work; one that cannot start reports why")
-    func workerThreads() throws {
-        let done = DispatchSemaphore(value: 0)
-        try WorkerThread.start(for: "x") { done.signal() }
-        #expect(done.wait(timeout: .now() + 10) == .success)
-        let error = mediaError { () throws(MediaError) in try WorkerThread.start(for: "x", stackSize: 1 << 46) { done.signal() } }
-        guard case let .systemLimit("x", reason)? = error else { Issue.record("expected .systemLimit, got \(String(describing: error))"); return }
-        #expect(reason.hasPrefix("could not start a thread (Resource temporarily unavailable)") || reason.hasPrefix("could not start a thread (Cannot allocate memory)"), "\(reason)")
-        #expect(done.wait(timeout: .now() + 0.2) == .timedOut, "the body never runs")
     }
 }

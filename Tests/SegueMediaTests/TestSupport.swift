@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 @testable import SegueMedia
+import SegueSystem
 
 /// A fresh directory under the system temporary directory, removed with everything in it on deinit.
 final class TemporaryDirectory {
@@ -31,30 +32,8 @@ struct ToolResult {
 
 /// Runs an executable found on PATH (or at an absolute path) and collects its output.
 func runTool(_ name: String, _ arguments: [String], environment: [String: String]? = nil) throws -> ToolResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: name.hasPrefix("/") ? name : "/usr/bin/env")
-    process.arguments = name.hasPrefix("/") ? arguments : [name] + arguments
-    if let environment {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Read stderr on another thread so neither pipe can fill up and block the tool.
-    let errBox = Locked(Data())
-    let done = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        errBox.withLock { $0 = data }
-        done.signal()
-    }
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    done.wait()
-    process.waitUntilExit()
-    return ToolResult(status: process.terminationStatus, stdout: stdout,
-                      stderr: errBox.withLock { String(decoding: $0, as: UTF8.self) })
+    let run = try ProgramRun(name, arguments, environment: environment ?? [:])
+    return ToolResult(status: run.status, stdout: run.output, stderr: run.stderr)
 }
 
 /// Writes raw bytes to a file (test fixtures; not atomic).

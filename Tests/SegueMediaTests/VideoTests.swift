@@ -2,6 +2,7 @@ import Foundation
 import SegueCore
 import Testing
 @testable import SegueMedia
+import SegueSystem
 
 #if canImport(Glibc)
 import Glibc

@@ -8,6 +8,7 @@ import SegueCore
 @testable import SegueMetal
 import SegueShaders
 import Testing
+import SegueSystem
 
 @Suite("Metal preprocessor: conditionals")
 struct MetalPreprocessorConditionalTests {
@@ -22,16 +23,9 @@ struct MetalPreprocessorConditionalTests {
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("segue-cpp-\(UUID().uuidString).metal").path
         try source.write(toFile: input, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: input) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/cpp")
-        process.arguments = ["-P", "-undef", "-x", "c++", input]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "cpp failed on:\n\(source)")
-        return try MetalLexer.tokenize(String(decoding: data, as: UTF8.self), file: "cpp").map(\.text)
+        let run = try ProgramRun("/usr/bin/cpp", ["-P", "-undef", "-x", "c++", input])
+        #expect(run.status == 0, "cpp failed on:\n\(source)")
+        return try MetalLexer.tokenize(run.stdout, file: "cpp").map(\.text)
     }
 
     static let table: [String] = [

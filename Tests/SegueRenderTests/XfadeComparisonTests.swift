@@ -49,11 +49,7 @@ enum XfadeReference {
 
     /// `ffmpeg` on PATH, if any.
     static let ffmpeg: String? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for dir in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: dir + "/ffmpeg") {
-            return dir + "/ffmpeg"
-        }
-        return nil
+        FileIO.findExecutable("ffmpeg")
     }()
 
     /// An opaque, asymmetric test picture: gradients (so a pixel of displacement shows), a
@@ -139,18 +135,10 @@ enum XfadeReference {
         let out = dir + "/out.rgb"
         let input = ["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)", "-framerate", "\(fps)", "-stream_loop", "\(fps + 5)", "-i"]
         let graph = "[0:v]format=gbrp[a];[1:v]format=gbrp[b];[a][b]xfade=\(transitionOption(name)):duration=1:offset=0,format=rgb24"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-hide_banner", "-loglevel", "error", "-nostdin"] + input + [inputs.from] + input + [inputs.to]
-            + ["-filter_complex", graph, "-frames:v", "\(fps + 1)", "-f", "rawvideo", "-y", out]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let data = FileManager.default.contents(atPath: out) else {
-            throw XfadeTestError(message: "ffmpeg failed for \(name) (status \(process.terminationStatus)): \(message)")
+        let run = try ProgramRun(ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin"] + input + [inputs.from] + input + [inputs.to]
+                                 + ["-filter_complex", graph, "-frames:v", "\(fps + 1)", "-f", "rawvideo", "-y", out])
+        guard run.status == 0, let data = FileManager.default.contents(atPath: out) else {
+            throw XfadeTestError(message: "ffmpeg failed for \(name) (status \(run.status)): \(run.stderr)")
         }
         let frameSize = width * height * 3
         guard data.count >= frameSize * (frames.max()! + 1) else {

@@ -4,6 +4,7 @@
 import Foundation
 import SegueMedia
 import SegueTools
+import SegueSystem
 
 /// A temporary directory removed with everything in it on deinit (or by `remove()`).
 public final class MediaDirectory {
@@ -32,7 +33,7 @@ public struct ToolFailure: Error, CustomStringConvertible {
 
 /// Runs `name` (found on PATH) with an environment of PATH alone, killing it after `timeout` seconds.
 public func runTool(_ name: String, _ arguments: [String], timeout: Double = 120) throws -> (status: Int32, stdout: Data, stderr: String) {
-    let run = try ProgramRun(name, arguments, environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+    let run = try ProgramRun(name, arguments, environment: ["PATH": FileIO.searchPath()],
                              inheriting: false, timeout: timeout)
     return (run.status, run.output, run.stderr)
 }

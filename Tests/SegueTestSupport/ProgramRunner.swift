@@ -3,6 +3,7 @@
 // this process's environment and the entries given.
 import Foundation
 import SegueTools
+import SegueSystem
 
 /// What a finished program left.
 public typealias ProgramResult = ProgramRun

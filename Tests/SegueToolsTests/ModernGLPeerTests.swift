@@ -29,20 +29,14 @@ struct ModernGLPeerTests {
         let to = Image(width: w, height: h) { x, y in Pixel(250, UInt8(10 * x), UInt8(20 * y)) }
         try #require(FileManager.default.createFile(atPath: dir + "/from.rgba", contents: Data(from.pixels)))
         try #require(FileManager.default.createFile(atPath: dir + "/to.rgba", contents: Data(to.pixels)))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
         let script = dir + "/moderngl_fade.py"
         try ModernGLPeer.script.write(toFile: script, atomically: true, encoding: .utf8)
-        process.arguments = [script, dir + "/from.rgba", dir + "/to.rgba", String(w), String(h), String(frames)]
         // An explicit environment: what finds python3 and its packages, nothing else.
-        process.environment = ProcessInfo.processInfo.environment.filter { ["PATH", "HOME"].contains($0.key) || $0.key.hasPrefix("PYENV") || $0.key.hasPrefix("PYTHON") }
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let bytes = [UInt8](out.fileHandleForReading.readDataToEndOfFile())
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let environment = ProcessInfo.processInfo.environment.filter { ["PATH", "HOME"].contains($0.key) || $0.key.hasPrefix("PYENV") || $0.key.hasPrefix("PYTHON") }
+        let run = try ProgramRun(python, [script, dir + "/from.rgba", dir + "/to.rgba", String(w), String(h), String(frames)],
+                                 environment: environment, inheriting: false)
+        let bytes = [UInt8](run.output)
+        #expect(run.status == 0)
         try #require(bytes.count == w * h * 4 * frames)
         let renderer = try TransitionRenderer(effect: #require(EffectCatalog.builtIn(named: "fade")), from: from, to: to, context: try TestGPU.context(), framesInFlight: 1)
         for i in 0..<frames {

@@ -100,14 +100,9 @@ struct CLITests {
         try writeInputs(dir, width: 64, height: 48)
         let r = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "circle", "--duration", "0.3", "--fps", "10", "-o", dir + "/out.mp4"])
         #expect(r.status == 0, "\(r.stderr)")
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames,width,height", "-of", "csv=p=0", dir + "/out.mp4"]
-        let pipe = Pipe()
-        probe.standardOutput = pipe
-        try probe.run()
-        probe.waitUntilExit()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let probe = try ProgramRun("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames,width,height",
+                                               "-of", "csv=p=0", dir + "/out.mp4"])
+        let text = probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(text == "64,48,4")
         #expect(listing(dir) == ["from.png", "out.mp4", "to.png"])
     }
@@ -228,22 +223,18 @@ struct CLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir, width: 320, height: 240)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: segueBinary)
-        p.arguments = ["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "60", "--fps", "30", "-o", dir + "/frames"]
-        p.environment = ["SEGUE_CACHE_DIR": dir + "/cache"]
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try ChildProcess(executable: segueBinary, arguments: ["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
+                                                                      "--duration", "60", "--fps", "30", "-o", dir + "/frames"],
+                                 environment: ["SEGUE_CACHE_DIR": dir + "/cache"], pipeInput: false, output: .discard, path: "segue")
         // Signal once at least `afterFrames` frames are in the temporary directory.
         let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline && p.isRunning {
+        while Date() < deadline && !p.hasExited {
             if let tmp = listing(dir).first(where: { $0.contains("segue-tmp") }), listing(dir + "/" + tmp).count >= afterFrames { break }
             Thread.sleep(forTimeInterval: 0.01)
         }
-        #expect(p.isRunning, "the render ended before it was signalled")
-        kill(p.processIdentifier, signal)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 128 + signal)
+        #expect(!p.hasExited, "the render ended before it was signalled")
+        p.signal(signal)
+        #expect(p.wait().status == 128 + signal)
         // The workers may not leave anything once the process is gone.
         #expect(listing(dir).filter { $0 != "cache" } == ["from.png", "to.png"])
     }
@@ -275,11 +266,9 @@ struct CLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir, width: 640, height: 480)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: segueBinary)
-        p.arguments = ["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "60", "--fps", "30", "-o", dir + "/frames"]
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try ChildProcess(executable: segueBinary, arguments: ["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
+                                                                      "--duration", "60", "--fps", "30", "-o", dir + "/frames"],
+                                 pipeInput: false, output: .discard, path: "segue")
         // Wait until the temporary frame directory exists and has frames in it.
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
@@ -287,9 +276,8 @@ struct CLITests {
             Thread.sleep(forTimeInterval: 0.05)
         }
         #expect(listing(dir).contains { $0.contains("segue-tmp") }, "the render never started")
-        kill(p.processIdentifier, SIGINT)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 130)
+        p.signal(SIGINT)
+        #expect(p.wait().status == 130)
         #expect(listing(dir) == ["from.png", "to.png"])
     }
 }

@@ -9,21 +9,9 @@ import Testing
 struct ConcatCLITests {
     /// Runs an executable found on PATH with a bounded wait; throws on a non-zero exit.
     private func tool(_ name: String, _ args: [String]) throws -> Data {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = [name] + args
-        p.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let watchdog = DispatchWorkItem { [p] in if p.isRunning { p.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
-        defer { watchdog.cancel() }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw CLIFailure("\(name) \(args.joined(separator: " ")) exited with \(p.terminationStatus)") }
-        return data
+        let run = try ProgramRun(name, args, environment: ["PATH": FileIO.searchPath()], inheriting: false, timeout: 120)
+        guard run.status == 0 else { throw CLIFailure("\(name) \(args.joined(separator: " ")) exited with \(run.status)") }
+        return run.output
     }
 
     struct CLIFailure: Error { let text: String; init(_ text: String) { self.text = text } }
@@ -197,36 +185,32 @@ struct ConcatCLITests {
         let scratch = dir + "/scratch"  // the process's TMPDIR: where its audio and smart-piece directories go
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
         let before = listing(dir)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: segueBinary)
         // A slow encode of a large frame, so the render is still going when the signal comes.
-        p.arguments = smart
+        let arguments = smart
             ? ["concat", "c.mp4", "d.mp4", "c.mp4", "d.mp4", "-o", "out.mp4", "--smart", "--transition", "wipe:1", "--audio", "a.mp4"]
             : ["concat", "a.mp4", "b.mp4", "a.mp4", "b.mp4", "-o", "out.mp4", "--size", "1280x960", "--preset", "veryslow", "--audio", "a.mp4"]
-        p.currentDirectoryURL = URL(fileURLWithPath: dir)
         let cache = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: cache) }
         var environment = ProcessInfo.processInfo.environment
         environment["SEGUE_CACHE_DIR"] = cache
         environment["TMPDIR"] = scratch
-        p.environment = environment
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try ChildProcess(executable: segueBinary, arguments: arguments, environment: environment, directory: dir,
+                                 pipeInput: false, output: .discard, path: "segue")
         // Wait (at most 60 s) for work in progress (a temporary output or directory), then signal.
         var started = false
-        for _ in 0..<600 where p.isRunning {
+        for _ in 0..<600 where !p.hasExited {
             if listing(dir).contains(where: { $0.hasPrefix(".out.mp4.segue-tmp-") }) || !listing(scratch).isEmpty { started = true; break }
             usleep(100_000)
         }
         #expect(started, "the render started")
         usleep(300_000)
-        kill(p.processIdentifier, signal)
-        let watchdog = DispatchWorkItem { [p] in if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-        p.waitUntilExit()
-        watchdog.cancel()
-        #expect(p.terminationStatus == 128 + signal)
+        p.signal(signal)
+        let control = p.control
+        let finished = Locked(false)
+        try WorkerThread.start(for: "watchdog") { if !finished.wait(seconds: 60, until: { $0 }) { control.kill() } }
+        let status = p.wait().status
+        finished.withLock { $0 = true }
+        #expect(status == 128 + signal)
         #expect(listing(dir) == before)
         #expect(listing(scratch).isEmpty, "temporary directories left: \(listing(scratch))")
         // No ffmpeg of this render may go on encoding after segue is gone (they all name files in `dir`).

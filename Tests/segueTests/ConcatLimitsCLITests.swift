@@ -21,9 +21,8 @@ struct ConcatLimitsCLITests {
 
     /// The absolute path of a tool on PATH.
     private func executable(_ name: String) throws -> String {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for dir in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: dir + "/" + name) { return dir + "/" + name }
-        throw CocoaError(.fileNoSuchFile)
+        guard let path = FileIO.findExecutable(name) else { throw CocoaError(.fileNoSuchFile) }
+        return path
     }
 
     private static let oldFilm = Data("yesterday's film".utf8)

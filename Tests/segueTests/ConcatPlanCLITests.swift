@@ -232,8 +232,7 @@ struct ConcatPlanCLITests {
     func fullDiskWhileJoining() throws {
         let dir = try doneEdit(), tools = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir); try? FileManager.default.removeItem(atPath: tools) }
-        let real = try #require((ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
-            .map { $0 + "/ffmpeg" }.first { FileManager.default.isExecutableFile(atPath: $0) })
+        let real = try #require(FileIO.findExecutable("ffmpeg"))
         // The real ffmpeg, except that the output film.mp4's temporary is cut short and ffmpeg says the disk is full (status 0, as ffmpeg 5.1).
         try """
             #!/bin/sh

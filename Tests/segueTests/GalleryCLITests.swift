@@ -13,17 +13,10 @@ struct GalleryCLITests {
 
     /// Runs headless Chromium; nil when it is not installed (`scripts/install-deps.sh` installs it).
     static func chromium(_ arguments: [String]) throws -> CLIResult? {
-        for candidate in ["chromium", "chromium-browser", "google-chrome"] {
-            for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
-                let path = "\(dir)/\(candidate)"
-                if FileManager.default.isExecutableFile(atPath: path) {
-                    return try runProduct(path, ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                                                 "--autoplay-policy=no-user-gesture-required", "--enable-logging=stderr", "--v=0"]
-                                                 + arguments, timeout: 120)
-                }
-            }
-        }
-        return nil
+        guard let path = ["chromium", "chromium-browser", "google-chrome"].lazy.compactMap({ FileIO.findExecutable($0) }).first else { return nil }
+        return try runProduct(path, ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                                     "--autoplay-policy=no-user-gesture-required", "--enable-logging=stderr", "--v=0"]
+                                     + arguments, timeout: 120)
     }
 
     @Test("the page loads without console messages, every preview plays, the grid shows")

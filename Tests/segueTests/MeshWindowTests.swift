@@ -183,7 +183,7 @@ struct MeshWindowTests {
         let top = (0..<g.width).flatMap { x in (0..<(g.height / 2)).map { y in card[g.x + x, g.y + y] } }
         #expect(top.contains(.white), "the card has text")
         #expect(card[g.x + 100, g.y + 140] == .white && card[g.x + 10, g.y + 190] == .black, "the last good mesh keeps running below")
-        #expect(live.process.isRunning)
+        #expect(live.isRunning)
 
         // Fixed again: the card goes, the new mesh shows.
         try String(contentsOfFile: dir + "/full.json", encoding: .utf8).write(toFile: mesh, atomically: true, encoding: .utf8)
@@ -232,7 +232,7 @@ struct MeshWindowTests {
     /// reports no geometry for it (bounded); nil when none appears.
     static func openedWindow(_ display: VirtualDisplay, _ live: LiveProcess) throws -> (String, Geometry)? {
         let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, live.process.isRunning {
+        while Date() < deadline, live.isRunning {
             guard let id = try display.window(named: "segue mesh", timeout: max(1, deadline.timeIntervalSinceNow)) else { return nil }
             let g = try display.settledGeometry(of: id)
             if g.width > 0 && g.height > 0 { return (id, g) }

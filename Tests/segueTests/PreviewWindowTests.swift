@@ -92,7 +92,7 @@ struct PreviewWindowTests {
         let top = (0..<g.width).flatMap { x in (0..<(g.height / 2)).map { y in card[g.x + x, g.y + y] } }
         #expect(top.contains(Pixel(255, 255, 255, 255)), "the card has text")
         #expect(card[g.x + g.width / 2, g.y + g.height - 10] == Pixel(0, 255, 0, 255), "the last good version keeps running")
-        #expect(live.process.isRunning)
+        #expect(live.isRunning)
     }
 
     @Test("--watch with FILE.metal:NAME watches FILE.metal: a rewrite shows at once")
@@ -144,7 +144,7 @@ struct PreviewWindowTests {
         #expect(live.waitForStderr(message), "\(live.stderr)")
         let (shot, shown) = try display.waitForScreen { $0[g.x + 1, g.y + 1] == card }
         #expect(shown, "the error card should show at the top, saw \(shot[g.x + 1, g.y + 1])")
-        #expect(live.process.isRunning, "the session must go on: \(live.stderr)")
+        #expect(live.isRunning, "the session must go on: \(live.stderr)")
         // The loop still runs below the card.
         let (_, moving) = try display.waitForScreen { (10...245).contains(centreGrey($0, g)) }
         #expect(moving)

@@ -7,19 +7,13 @@ import Segue
 import Testing
 
 /// Finds a tool on PATH.
-func tool(_ name: String) -> String? {
-    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-        let path = "\(dir)/\(name)"
-        if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    return nil
-}
+func tool(_ name: String) -> String? { FileIO.findExecutable(name) }
 
 /// A private Xvfb server, stopped when the value is released.
 final class VirtualDisplay {
     let number: Int
     let width: Int, height: Int
-    private let server: Process
+    private let server: ChildProcess
     var name: String { ":\(number)" }
 
     /// Starts Xvfb on a free display number; nil (with an issue recorded) when Xvfb, xdotool or
@@ -32,28 +26,24 @@ final class VirtualDisplay {
         self.width = width
         self.height = height
         var chosen: Int?
-        var started: Process?
+        var started: ChildProcess?
         for _ in 0..<20 {
             let n = Int.random(in: 200...60000)
             if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") || FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") { continue }
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: xvfb)
-            p.arguments = [":\(n)", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
+            let p = try ChildProcess(executable: xvfb, arguments: [":\(n)", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"],
+                                     pipeInput: false, output: .discard, path: "Xvfb")
             // Ready when its socket appears (bounded).
             let deadline = Date().addingTimeInterval(10)
-            while p.isRunning && Date() < deadline && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
+            while !p.hasExited && Date() < deadline && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
                 Thread.sleep(forTimeInterval: 0.02)
             }
-            if p.isRunning && FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
+            if !p.hasExited && FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
                 chosen = n
                 started = p
                 break
             }
-            if p.isRunning { p.terminate() }
-            p.waitUntilExit()
+            p.kill()
+            p.wait()
         }
         guard let chosen, let started else { throw CLIFailureForTests("could not start Xvfb") }
         number = chosen
@@ -64,12 +54,12 @@ final class VirtualDisplay {
         // Children of the test process may inherit a blocked SIGTERM (Xvfb then ignores
         // terminate()), so the wait is bounded and SIGKILL follows; the server's lock and socket
         // are removed by hand after a kill.
-        if server.isRunning { server.terminate() }
+        server.signal(SIGTERM)
         let deadline = Date().addingTimeInterval(3)
-        while server.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if server.isRunning {
-            kill(server.processIdentifier, SIGKILL)
-            server.waitUntilExit()
+        while !server.hasExited && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if !server.hasExited {
+            server.kill()
+            server.wait()
             try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
             try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
         }
@@ -77,9 +67,9 @@ final class VirtualDisplay {
 
     /// Kills the X server now, as when a display goes away under a running window.
     func killServer() {
-        guard server.isRunning else { return }
-        kill(server.processIdentifier, SIGKILL)
-        server.waitUntilExit()
+        guard !server.hasExited else { return }
+        server.kill()
+        server.wait()
         try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
         try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
     }
@@ -154,40 +144,16 @@ final class VirtualDisplay {
 
 /// A running `segue` (or example) child with a live window, killed when released.
 final class LiveProcess {
-    let process: Process
-    private let errorPipe = Pipe()
-    private let outputPipe = Pipe()
-    private let collected = Collected()
+    private let process: ChildProcess
     private let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("segue-live-cache-\(UUID().uuidString)").path
 
-    final class Collected: @unchecked Sendable {
-        let lock = NSLock()
-        var stderr = Data()
-        var stdout = Data()
-    }
-
     init(_ arguments: [String], display: VirtualDisplay, cwd: String? = nil, binary: String = segueBinary) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["DISPLAY"] = display.name
         // Shaders cached in this run's own directory, never in ~/.cache.
         env["SEGUE_CACHE_DIR"] = cacheDirectory
-        process.environment = env
-        if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
-        process.standardError = errorPipe
-        process.standardOutput = outputPipe
-        let collected = self.collected
-        errorPipe.fileHandleForReading.readabilityHandler = { h in
-            let d = h.availableData
-            collected.lock.lock(); collected.stderr.append(d); collected.lock.unlock()
-        }
-        outputPipe.fileHandleForReading.readabilityHandler = { h in
-            let d = h.availableData
-            collected.lock.lock(); collected.stdout.append(d); collected.lock.unlock()
-        }
-        try process.run()
+        process = try ChildProcess(executable: binary, arguments: arguments, environment: env, directory: cwd,
+                                   pipeInput: false, output: .collect, path: binary, errorLimit: .max)
     }
 
     deinit {
@@ -195,8 +161,9 @@ final class LiveProcess {
         try? FileManager.default.removeItem(atPath: cacheDirectory)
     }
 
-    var stderr: String { collected.lock.lock(); defer { collected.lock.unlock() }; return String(decoding: collected.stderr, as: UTF8.self) }
-    var stdout: String { collected.lock.lock(); defer { collected.lock.unlock() }; return String(decoding: collected.stdout, as: UTF8.self) }
+    var isRunning: Bool { !process.hasExited }
+    var stderr: String { process.collectedErrors }
+    var stdout: String { String(decoding: process.collectedOutput, as: UTF8.self) }
 
     /// Waits (bounded) until stderr contains `text`.
     func waitForStderr(_ text: String, timeout: Double = 20) -> Bool {
@@ -211,15 +178,16 @@ final class LiveProcess {
     /// Waits (bounded) until the process exits; returns its status, or nil if it did not.
     func waitForExit(timeout: Double = 20) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        return process.isRunning ? nil : process.terminationStatus
+        while isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        return isRunning ? nil : process.wait().status
     }
 
     func stop() {
-        if process.isRunning { process.terminate() }
-        if waitForExit(timeout: 5) == nil { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-        errorPipe.fileHandleForReading.readabilityHandler = nil
-        outputPipe.fileHandleForReading.readabilityHandler = nil
+        if isRunning { process.signal(SIGTERM) }
+        if waitForExit(timeout: 5) == nil {
+            process.kill()
+            process.wait()
+        }
     }
 }
 

@@ -5,50 +5,38 @@ import SegueMath
 ///
 /// Every error names the rule it broke and the offending entry, e.g. "face 3 uses vertex 40,
 /// but the mesh has 36 vertices (0…35)".
-public struct MeshError: SegueError, Sendable, Hashable, CustomStringConvertible {
-    /// Which rule was broken.
-    public enum Kind: Sendable, Hashable, CaseIterable {
-        /// A face refers to a vertex index outside the vertex array.
-        case faceIndexOutOfRange
-        /// A vertex coordinate (or another number) is NaN or infinite.
-        case nonFiniteValue
-        /// The mesh has no faces.
-        case noFaces
-        /// Compatibility: the two meshes have different vertex counts.
-        case vertexCountMismatch
-        /// Compatibility: the two meshes have different face counts.
-        case faceCountMismatch
-        /// Compatibility: a face has different vertex indices in the two meshes.
-        case faceIndicesMismatch
-        /// Compatibility: a face shows a different texture in the two meshes.
-        case faceTextureMismatch
-        /// Compatibility: the two meshes have different depth normalizations.
-        case depthNormalizationMismatch
-        /// A parameter (subdivision steps, light direction, a reference mesh's size…) is out
-        /// of its range.
-        case invalidParameter
-        /// A mesh file could not be read from disk.
-        case unreadableFile
-        /// A mesh file is not valid JSON.
-        case invalidJSON
-        /// A mesh file is valid JSON but breaks the mesh file format.
-        case invalidFile
-    }
+public typealias MeshError = KindedError<MeshErrorKind>
 
-    /// Which rule was broken.
-    public let kind: Kind
-    /// A message a user can act on, naming the rule and the offending entry.
-    public let message: String
+/// Which rule a ``MeshError`` says was broken (`MeshError.Kind`).
+public enum MeshErrorKind: Sendable, Hashable, CaseIterable {
+    /// A face refers to a vertex index outside the vertex array.
+    case faceIndexOutOfRange
+    /// A vertex coordinate (or another number) is NaN or infinite.
+    case nonFiniteValue
+    /// The mesh has no faces.
+    case noFaces
+    /// Compatibility: the two meshes have different vertex counts.
+    case vertexCountMismatch
+    /// Compatibility: the two meshes have different face counts.
+    case faceCountMismatch
+    /// Compatibility: a face has different vertex indices in the two meshes.
+    case faceIndicesMismatch
+    /// Compatibility: a face shows a different texture in the two meshes.
+    case faceTextureMismatch
+    /// Compatibility: the two meshes have different depth normalizations.
+    case depthNormalizationMismatch
+    /// A parameter (subdivision steps, light direction, a reference mesh's size…) is out
+    /// of its range.
+    case invalidParameter
+    /// A mesh file could not be read from disk.
+    case unreadableFile
+    /// A mesh file is not valid JSON.
+    case invalidJSON
+    /// A mesh file is valid JSON but breaks the mesh file format.
+    case invalidFile
+}
 
-    /// Creates an error.
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    /// The message.
-    public var description: String { message }
-
+extension KindedError where Kind == MeshErrorKind {
     /// Whether the error is one of the compatibility rules of ``MeshTransform/checkCompatible(with:)``.
     public var isIncompatibility: Bool {
         switch kind {

@@ -7,6 +7,7 @@
 
 import Foundation
 import SegueMath
+import SegueSystem
 
 /// A mesh file: a ``MeshTransform`` and its ``MeshAppearance``, read from or written to JSON.
 ///
@@ -116,9 +117,9 @@ public struct MeshFile: Sendable, Hashable {
     /// - Throws: ``MeshError`` `.unreadableFile` with the path and the reason when it cannot be written.
     public func write(to url: URL) throws {
         do {
-            try AtomicPublish.write(Array(jsonString.utf8), to: url.path)
+            try StagedOutput.write(Array(jsonString.utf8), to: url.path)
         } catch {
-            throw MeshError(.unreadableFile, "cannot write mesh file \(url.path): \(String(cString: strerror(error.code)))")
+            throw MeshError(.unreadableFile, "cannot write mesh file \(url.path): \(error.reason)")
         }
     }
 

@@ -6,16 +6,19 @@
 //   2. It is flushed: `fsync` of the file (or of the directory, whose entries are files that their
 //      own writers published the same way).
 //   3. It is renamed onto the destination. A file replaces a file in one step. A directory
-//      replaces an existing directory whole in two renames (the old one aside under the
-//      temporary name with `-old`, the new one in), then the old one is removed; if the second
-//      rename fails the old one goes back.
+//      replaces an existing directory whole by exchanging the two in one step (`renameat2` with
+//      `RENAME_EXCHANGE`), then the old one, now under the temporary name, is removed. Where the
+//      file system cannot exchange, two renames (the old one aside under the temporary name with
+//      `-old`, the new one in; if the second fails the old one goes back).
 //   4. The destination's directory is flushed, so the rename itself survives a crash (failures
 //      ignored: some file systems refuse `fsync` on a directory).
 //
-// Readers see the old output or the whole new one, never part of one. Registering temporaries
-// for removal on Ctrl-C is the caller's business (SegueMedia's `StagedOutput` does it); this
-// layer holds no state.
-import Foundation
+// Readers see the old output or the whole new one, never part of one, and a crash between any
+// two steps leaves the old output or the new one at the destination (the tests stop after each
+// of the `FileStep`s and `DirectoryStep`s, which are what the publish runs). Registering
+// temporaries for removal on a cancellation is `StagedOutput`'s business; this layer holds no
+// state.
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -23,7 +26,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Temporary names, creation, flushing and renaming for outputs published atomically.
+/// Temporary names, creation, flushing and renaming for outputs published atomically (the
+/// steps under `StagedOutput`).
 package enum AtomicPublish {
     /// Why publishing failed: the step and its `errno`.
     package struct Failure: Error, Equatable {
@@ -45,9 +49,8 @@ package enum AtomicPublish {
 
     /// A fresh hidden name beside `path`: `DIR/.NAME.segue-tmp-<pid>-<random><suffix>`.
     package static func temporaryPath(for path: String, suffix: String = "") -> String {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let name = FileIO.lastComponent(of: path)
+        let directory = path.dropLast(name.count)
         let random = String(UInt64.random(in: .min ... .max), radix: 16)
         return "\(directory).\(name).segue-tmp-\(getpid())-\(String(repeating: "0", count: 16 - random.count))\(random)\(suffix)"
     }
@@ -55,7 +58,7 @@ package enum AtomicPublish {
     /// The process that made `entry`, a directory entry named as `temporaryPath(for: NAME)` names
     /// temporaries of one of `names`; nil for any other entry.
     package static func owner(ofTemporary entry: String, among names: Set<String>) -> pid_t? {
-        guard entry.hasPrefix("."), let marker = entry.range(of: ".segue-tmp-") else { return nil }
+        guard entry.hasPrefix("."), let marker = entry.firstRange(of: ".segue-tmp-") else { return nil }
         let name = String(entry[entry.index(after: entry.startIndex)..<marker.lowerBound])
         guard names.contains(name) else { return nil }
         let digits = entry[marker.upperBound...].prefix { $0.isASCII && $0.isNumber }
@@ -96,30 +99,19 @@ package enum AtomicPublish {
     }
 
     /// Removes a temporary file or directory (with everything in it); failures are ignored.
-    package static func remove(_ temporary: String) {
-        if unlink(temporary) != 0 { try? FileManager.default.removeItem(atPath: temporary) }
-    }
-
-    /// Writes all of `bytes` to `fd`, looping over partial writes and `EINTR`.
-    /// - Returns: nil, or the `errno` of the failed `write` (`EIO` for a write of nothing).
-    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-        guard var base = bytes.baseAddress else { return nil }
-        var remaining = bytes.count
-        while remaining > 0 {
-            let n = writeDescriptor(fd, base, remaining)
-            if n > 0 {
-                base += n
-                remaining -= n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                return n < 0 ? errno : EIO
-            }
-        }
-        return nil
-    }
+    package static func remove(_ temporary: String) { FileIO.removeTree(temporary) }
 
     // MARK: - Publishing
+
+    /// The steps of publishing a file, in order.
+    package enum FileStep: CaseIterable, Sendable {
+        /// Flush and close the temporary file.
+        case flush
+        /// Rename it onto the destination (the one step that changes what readers see).
+        case rename
+        /// Flush the destination's directory, so the rename survives a crash.
+        case syncDirectory
+    }
 
     /// Flushes the file `temporary` and renames it onto `path`, replacing any file there.
     /// - Parameter descriptor: the temporary's descriptor when it is open (it is flushed and
@@ -127,6 +119,20 @@ package enum AtomicPublish {
     /// - Throws: the failed step; `path` is then as it was and `temporary` is left for the caller
     ///   to remove (its descriptor closed).
     package static func publishFile(_ temporary: String, descriptor: Int32 = -1, to path: String) throws(Failure) {
+        for step in FileStep.allCases { try perform(step, temporary, descriptor: descriptor, to: path) }
+    }
+
+    /// Performs one step of `publishFile`.
+    package static func perform(_ step: FileStep, _ temporary: String, descriptor: Int32 = -1, to path: String) throws(Failure) {
+        switch step {
+        case .flush: try flushFile(temporary, descriptor: descriptor)
+        case .rename: try move(temporary, onto: path)
+        case .syncDirectory: syncDirectory(of: path)
+        }
+    }
+
+    /// Flushes and closes the file `temporary` (opened for the flush when `descriptor` is -1).
+    private static func flushFile(_ temporary: String, descriptor: Int32) throws(Failure) {
         let fd = descriptor >= 0 ? descriptor : open(temporary, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(step: .sync, code: errno) }
         let synced = fsync(fd) == 0 || errno == EINVAL  // EINVAL: a file that cannot be flushed (a FIFO)
@@ -135,27 +141,62 @@ package enum AtomicPublish {
         let closeCode = errno
         guard synced else { throw Failure(step: .sync, code: syncCode) }
         guard closed else { throw Failure(step: .sync, code: closeCode) }
+    }
+
+    /// Renames `temporary` onto `path`.
+    private static func move(_ temporary: String, onto path: String) throws(Failure) {
         guard rename(temporary, path) == 0 else { throw Failure(step: .rename, code: errno) }
-        syncDirectory(of: path)
+    }
+
+    /// The steps of publishing a directory, in order.
+    package enum DirectoryStep: CaseIterable, Sendable {
+        /// Flush the temporary directory.
+        case flush
+        /// Move it in: a rename, or an exchange with the directory there (one step either way).
+        case moveIn
+        /// Flush the destination's directory.
+        case syncDirectory
+        /// Remove the old directory, left under the temporary name by an exchange.
+        case removeOld
     }
 
     /// Flushes the directory `temporary` and renames it onto `path`; an existing directory at
-    /// `path` is replaced whole (moved aside, the new one moved in, the old one removed), anything
-    /// else there is refused (`ENOTDIR`).
-    /// The files in `temporary` must have been flushed by their writers.
+    /// `path` is replaced whole (exchanged with the new one, then removed), anything else there
+    /// is refused (`ENOTDIR`). The files in `temporary` must have been flushed by their writers.
     /// - Throws: the failed step; `path` is then as it was and `temporary` is left for the caller.
     package static func publishDirectory(_ temporary: String, to path: String) throws(Failure) {
+        for step in DirectoryStep.allCases { try perform(step, temporary, to: path) }
+    }
+
+    /// Performs one step of `publishDirectory`.
+    package static func perform(_ step: DirectoryStep, _ temporary: String, to path: String) throws(Failure) {
+        switch step {
+        case .flush: try flushDirectory(temporary)
+        case .moveIn: try moveDirectory(temporary, onto: path)
+        case .syncDirectory: syncDirectory(of: path)
+        case .removeOld: remove(temporary)
+        }
+    }
+
+    /// Flushes the directory `temporary` (some file systems refuse: ignored).
+    private static func flushDirectory(_ temporary: String) throws(Failure) {
         let fd = open(temporary, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(step: .sync, code: errno) }
-        _ = fsync(fd)  // some file systems refuse to flush a directory
+        _ = fsync(fd)
         close(fd)
+    }
+
+    /// Moves the directory `temporary` onto `path`: a rename when nothing is there; an exchange
+    /// (one step) with a directory there, which is left under the name `temporary`; two renames
+    /// where the file system cannot exchange.
+    private static func moveDirectory(_ temporary: String, onto path: String) throws(Failure) {
         var status = stat()
-        guard lstat(path, &status) == 0 else {
-            guard rename(temporary, path) == 0 else { throw Failure(step: .rename, code: errno) }
-            syncDirectory(of: path)
-            return
-        }
+        guard lstat(path, &status) == 0 else { return try move(temporary, onto: path) }
         guard status.st_mode & S_IFMT == S_IFDIR else { throw Failure(step: .rename, code: ENOTDIR) }  // only a directory is replaced
+        if let exchange = renameExchange {
+            if exchange(AT_FDCWD, temporary, AT_FDCWD, path, 2 /* RENAME_EXCHANGE */) == 0 { return }
+            guard [EINVAL, ENOSYS, EOPNOTSUPP].contains(errno) else { throw Failure(step: .rename, code: errno) }
+        }
         let aside = temporary + "-old"
         guard rename(path, aside) == 0 else { throw Failure(step: .rename, code: errno) }
         guard rename(temporary, path) == 0 else {
@@ -163,39 +204,22 @@ package enum AtomicPublish {
             _ = rename(aside, path)
             throw Failure(step: .rename, code: code)
         }
-        syncDirectory(of: path)
-        remove(aside)
+        _ = rename(aside, temporary)  // removed as the old directory by the last step
     }
 
-    /// Writes `bytes` to `path` atomically: a temporary file beside it, written, flushed and
-    /// renamed. On failure no temporary remains and `path` is as it was.
-    package static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
-        let temporary = temporaryPath(for: path)
-        let fd = try createFile(temporary)
-        if let code = bytes.withUnsafeBytes({ writeAll(fd, $0) }) {
-            close(fd)
-            remove(temporary)
-            throw Failure(step: .write, code: code)
+    /// glibc's `renameat2` (2.28 and later; not in the Swift module's headers).
+    private static let renameExchange: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)? = {
+        dlsym(dlopen(nil, RTLD_NOW), "renameat2").map {
+            unsafeBitCast($0, to: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32).self)
         }
-        do {
-            try publishFile(temporary, descriptor: fd, to: path)
-        } catch {
-            remove(temporary)
-            throw error
-        }
-    }
+    }()
 
     /// Flushes the directory holding `path`, so that a rename into it is durable; failures are
     /// ignored (some file systems refuse).
     private static func syncDirectory(of path: String) {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = open(FileIO.directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         _ = fsync(fd)
         close(fd)
     }
 }
-
-/// `write(2)`, named apart from `AtomicPublish.write`.
-private func writeDescriptor(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }

@@ -6,8 +6,8 @@
 // takes exclusively, so a rename either completes before the cleanup, and the file is the
 // caller's, or never starts), kills the registered children with their process groups (SIGKILL,
 // waiting until each is gone, so none can recreate a file) and removes the registered paths,
-// children before their directories. The work then fails with `MediaError.cancelled` at its next
-// write or launch.
+// children before their directories. The work then fails with `.cancelled` at its next write or
+// launch (`SystemError.cancelled`, which the media layer reports as `MediaError.cancelled`).
 //
 // Nothing here is process-wide: each token has its own registry, there is no signal handler and
 // no exit. A host application cancels one render from its own cancel button and keeps using
@@ -18,7 +18,11 @@
 // Child processes are started in their own process group, so a terminal's Ctrl-C never reaches
 // them directly; the cleanup is what stops them.
 
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A cancellation token for work that writes files (renders, concatenations, galleries) and the
 /// temporary files and child processes to clean up when it is triggered. Thread-safe; one token
@@ -28,8 +32,9 @@ import Foundation
 /// let cancellation = Cancellation()
 /// let renderer = try ConcatRenderer(concatenation, output: "out.mp4", cancellation: cancellation)
 /// // on another thread, when the user presses Cancel:
-/// cancellation.cancel()   // render() then throws MediaError.cancelled; out.mp4 is not created
+/// cancellation.cancel()   // render() then throws .cancelled; out.mp4 is not created
 /// ```
+// @unchecked: its state is behind `state`'s lock and `gate`; `Weak` holds a reference only.
 public final class Cancellation: @unchecked Sendable {
     private struct State {
         var paths = Set<String>()
@@ -56,7 +61,7 @@ public final class Cancellation: @unchecked Sendable {
 
     /// Stops the work: waits for the publishes in progress, kills the registered child processes
     /// and removes the registered temporary files and directories. Irreversible for this token:
-    /// later publishes and launches under it throw `MediaError.cancelled` (other tokens are not
+    /// later publishes and launches under it throw `.cancelled` (other tokens are not
     /// affected). Idempotent; callable from any thread (not from a signal handler: hand the signal
     /// to a thread, as the `segue` executable does).
     public func cancel() {
@@ -125,12 +130,11 @@ public final class Cancellation: @unchecked Sendable {
 
     /// Runs `body`, a write that creates files (an atomic publish of `path`), so that it never
     /// overlaps `cancel()`.
-    /// - Throws: `MediaError.cancelled` after `cancel()` (the body does not run), else what the
-    ///   body throws.
-    package func whileAcceptingWrites<T>(path: String, _ body: () throws -> T) throws -> T {
+    /// - Throws: `.cancelled` after `cancel()` (the body does not run), else what the body throws.
+    package func whileAcceptingWrites<T, Failure: SystemErrorConvertible>(path: String, _ body: () throws(Failure) -> T) throws(Failure) -> T {
         gate.lockShared()
         defer { gate.unlock() }
-        guard !isCancelled else { throw MediaError.cancelled(path: path) }
+        guard !isCancelled else { throw Failure(.cancelled(path: path)) }
         return try body()
     }
 
@@ -144,7 +148,7 @@ public final class Cancellation: @unchecked Sendable {
     /// meets a file the other one just removed gives up.
     private static func remove(_ path: String) {
         for _ in 0..<20 {
-            try? FileManager.default.removeItem(atPath: path)
+            FileIO.removeTree(path)
             var info = stat()
             guard lstat(path, &info) == 0 else { return }
             usleep(1_000)
@@ -161,8 +165,8 @@ public final class Cancellation: @unchecked Sendable {
 
     private static func isZombie(_ pid: Int32) -> Bool {
         #if os(Linux)
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
+        guard let bytes = try? FileIO.readAll(path: "/proc/\(pid)/stat", limit: 1 << 16, noun: "status"),
+              case let stat = String(decoding: bytes, as: UTF8.self), let close = stat.lastIndex(of: ")") else { return false }
         return stat[close...].dropFirst(2).first == "Z"
         #else
         return false
@@ -172,7 +176,7 @@ public final class Cancellation: @unchecked Sendable {
 
 extension Optional where Wrapped == Cancellation {
     /// `whileAcceptingWrites` of the token, or `body` as it is without one.
-    package func whileAcceptingWrites<T>(path: String, _ body: () throws -> T) throws -> T {
+    package func whileAcceptingWrites<T, Failure: SystemErrorConvertible>(path: String, _ body: () throws(Failure) -> T) throws(Failure) -> T {
         guard let token = self else { return try body() }
         return try token.whileAcceptingWrites(path: path, body)
     }
@@ -184,21 +188,3 @@ extension Optional where Wrapped == Cancellation {
     }
 }
 
-/// A pthread read-write lock as a class (its address must not move).
-final class ReadWriteLock: @unchecked Sendable {
-    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
-
-    init() {
-        lock = .allocate(capacity: 1)
-        pthread_rwlock_init(lock, nil)
-    }
-
-    deinit {
-        pthread_rwlock_destroy(lock)
-        lock.deallocate()
-    }
-
-    func lockShared() { pthread_rwlock_rdlock(lock) }
-    func lockExclusive() { pthread_rwlock_wrlock(lock) }
-    func unlock() { pthread_rwlock_unlock(lock) }
-}

@@ -1,0 +1,91 @@
+// A value behind a pthread mutex, with a condition variable for waiting until it changes.
+// The one lock of the package: modules that pass values between threads share it.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A value guarded by a lock, shared by the modules that pass values between threads.
+// @unchecked: every access to `value` is under `mutex`.
+package final class Locked<Value>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private var value: Value
+
+    /// A lock around `value`.
+    package init(_ value: Value) {
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` on the value under the lock, then wakes the threads waiting in `wait`.
+    package func withLock<T, Failure: Error>(_ body: (inout Value) throws(Failure) -> T) throws(Failure) -> T {
+        pthread_mutex_lock(mutex)
+        defer {
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
+        }
+        return try body(&value)
+    }
+
+    /// Waits until `ready` holds for the value (checked under the lock after each `withLock`),
+    /// or until `seconds` have passed when given.
+    /// - Returns: whether `ready` held (false: the time ran out first).
+    @discardableResult
+    package func wait(seconds: Double? = nil, until ready: (Value) -> Bool) -> Bool {
+        var deadline = timespec()
+        if let seconds {
+            clock_gettime(CLOCK_REALTIME, &deadline)
+            let whole = seconds.isFinite ? min(max(seconds, 0), 1e9) : 1e9
+            let nanoseconds = Int(deadline.tv_nsec) + Int((whole - whole.rounded(.down)) * 1e9)
+            deadline.tv_sec += Int(whole) + nanoseconds / 1_000_000_000
+            deadline.tv_nsec = nanoseconds % 1_000_000_000
+        }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !ready(value) {
+            if seconds == nil {
+                pthread_cond_wait(condition, mutex)
+            } else if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT {
+                return ready(value)
+            }
+        }
+        return true
+    }
+}
+
+/// A pthread read-write lock as a class (its address must not move).
+// @unchecked: the pthread lock is itself thread-safe; the pointer never changes.
+package final class ReadWriteLock: @unchecked Sendable {
+    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
+
+    /// An unlocked lock.
+    package init() {
+        lock = .allocate(capacity: 1)
+        pthread_rwlock_init(lock, nil)
+    }
+
+    deinit {
+        pthread_rwlock_destroy(lock)
+        lock.deallocate()
+    }
+
+    /// Takes the lock shared (several holders at once).
+    package func lockShared() { pthread_rwlock_rdlock(lock) }
+    /// Takes the lock exclusively.
+    package func lockExclusive() { pthread_rwlock_wrlock(lock) }
+    /// Releases the lock.
+    package func unlock() { pthread_rwlock_unlock(lock) }
+}
