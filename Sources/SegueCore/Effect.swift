@@ -247,7 +247,15 @@ public struct Effect: Sendable, Equatable {
             guard let p = parameter(named: name) else {
                 throw .unknown(name: name, effect: self.name, known: parameters.filter { $0.type != .sampler2D }.map(\.name))
             }
-            values[name] = try ParameterValue.parse(text, as: p.type, name: name)
+            let value = try ParameterValue.parse(text, as: p.type, name: name)
+            // A stitchable function's colour literal is a SwiftUI `Color`, which reaches the
+            // function premultiplied (`Shader.Argument.color`); numbers are passed as written.
+            if kind == .stitchable, p.type == .vec4, text.trimmed().hasPrefix("#"), value.components.count == 4 {
+                let c = value.components
+                values[name] = ParameterValue(.vec4, [c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]])
+            } else {
+                values[name] = value
+            }
         }
         return values
     }

@@ -37,6 +37,17 @@ struct ParameterValueTests {
         #expect(try parseAssignment(" a = 1,2 ") == ("a", "1,2"))
     }
 
+    @Test("a stitchable function's #rrggbbaa colour is a SwiftUI Color, premultiplied; numbers and a gl-transitions vec4 stay as written")
+    func stitchableColoursPremultiplied() throws {
+        let tint = EffectParameter(name: "tint", type: .vec4, defaultValue: nil)
+        let stitchable = Effect(name: "s", summary: "", kind: .stitchable, source: .builtIn, glsl: "", origin: .topLeft, parameters: [tint])
+        let glsl = Effect(name: "g", summary: "", source: .builtIn, glsl: "", origin: .topLeft, parameters: [tint])
+        let a = Double(0x80) / 255
+        #expect(try stitchable.resolveParameters([("tint", "#ff000080")])["tint"]?.components == [a, 0, 0, a])
+        #expect(try stitchable.resolveParameters([("tint", "1,0,0,0.5")])["tint"]?.components == [1, 0, 0, 0.5])
+        #expect(try glsl.resolveParameters([("tint", "#ff000080")])["tint"]?.components == [1, 0, 0, a])
+    }
+
     @Test("colour parameters take #rgb, #rrggbb and #rrggbbaa; anything else in hex is refused")
     func hexColours() throws {
         #expect(try ParameterValue.parse("#ff8800", as: .vec3, name: "c").components == [1, Double(0x88) / 255, 0])
