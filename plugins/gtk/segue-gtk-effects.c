@@ -15,6 +15,7 @@ effect_free (gpointer data)
   segue_transition_destroy (effect->transition);
   g_free (effect->name);
   g_free (effect->reverse);
+  g_free (effect->timing);
   g_ptr_array_unref (effect->params);
   g_free (effect);
 }
@@ -84,6 +85,7 @@ effect_get (SegueGtkStack *self,
   effect->params = g_ptr_array_new_with_free_func (g_free);
   effect->transition = transition;
   effect->reverse = segue_info_reverse (info)[0] != '\0' ? g_strdup (segue_info_reverse (info)) : NULL;
+  effect->timing = segue_info_timing (info)[0] != '\0' ? g_strdup (segue_info_timing (info)) : NULL;
   segue_info_destroy (info);
   g_hash_table_insert (self->effects, g_strdup (name), effect);
   return effect;

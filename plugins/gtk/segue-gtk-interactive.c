@@ -180,6 +180,12 @@ segue_gtk_stack_update_interactive (SegueGtkStack *stack,
   gtk_widget_queue_draw (GTK_WIDGET (stack));
 }
 
+/* Runs an interactive transition on to its end (or back to its start) with the stack's timing: the
+ * timing property when set, else the effect's own (segue_info_timing: a curve over the remaining
+ * share of the duration, ios-push's spring in its own time) — the timing that drives the same
+ * transition when it runs on its own (a pop with its own reverse, as ios-pop, runs on the pushing
+ * effect's timing there too). A finger's release is different: segue_interaction_release, the
+ * spring of `segue navigate`'s edge drag, from the finger's speed. */
 static void
 complete_interactive (SegueGtkStack *stack,
                       gboolean       finish)
@@ -187,10 +193,12 @@ complete_interactive (SegueGtkStack *stack,
   g_autoptr (GError) error = NULL;
   segue_error *serr = NULL;
   double now = now_seconds ();
+  const char *timing;
 
   if (!stack->running || stack->interaction == NULL || stack->swiping)
     return;
-  if (segue_interaction_complete (stack->interaction, finish, stack->timing, now, &serr) != 0)
+  timing = stack->timing != NULL ? stack->timing : stack->forward->timing;
+  if (segue_interaction_complete (stack->interaction, finish, timing, now, &serr) != 0)
     {
       propagate_segue_error (&error, serr, "cannot complete the transition");
       g_warning ("SegueGtkStack: %s", error->message);
@@ -206,7 +214,9 @@ complete_interactive (SegueGtkStack *stack,
  * segue_gtk_stack_finish_interactive:
  * @stack: a #SegueGtkStack
  *
- * Lets an interactive transition run on to its end with the stack's timing; then
+ * Lets an interactive transition run on to its end, from where it is, with the stack's timing:
+ * #SegueGtkStack:timing when set, else the effect's own (linear for most effects, a spring for
+ * `ios-push`); a curve takes the remaining share of the duration, a spring its own time. Then
  * #SegueGtkStack::transition-done is emitted with %TRUE.
  */
 void
@@ -220,8 +230,9 @@ segue_gtk_stack_finish_interactive (SegueGtkStack *stack)
  * segue_gtk_stack_cancel_interactive:
  * @stack: a #SegueGtkStack
  *
- * Lets an interactive transition run back to its start with the stack's timing; then
- * #SegueGtkStack::transition-done is emitted with %FALSE.
+ * Lets an interactive transition run back to its start, from where it is, with the stack's
+ * timing (as segue_gtk_stack_finish_interactive()); then #SegueGtkStack::transition-done is
+ * emitted with %FALSE.
  */
 void
 segue_gtk_stack_cancel_interactive (SegueGtkStack *stack)

@@ -17,6 +17,7 @@ typedef struct {
   char *name;
   segue_transition *transition;
   char *reverse;          /* the effect's own reverse ("ios-pop"), or NULL */
+  char *timing;           /* the effect's own timing (segue_info_timing: "linear", ios-push's spring) */
   gboolean duration_set;  /* whether segue_transition_set_duration was called on it */
   GPtrArray *params;      /* names and values set, alternating, to set again on a new transition */
 } Effect;

@@ -357,8 +357,9 @@ segue_gtk_stack_class_init (SegueGtkStackClass *klass)
    *
    * The timing curve of the transitions as Segue writes it: `linear`, `ease-in-out`,
    * `cubic-bezier(x1,y1,x2,y2)`, `spring(response=…,damping-fraction=…)`; %NULL or empty for the
-   * effect's own. An invalid value logs a warning and keeps the last good one;
-   * segue_gtk_stack_set_timing() says why in a #GError.
+   * effect's own. Interactive transitions finish and cancel with it too
+   * (segue_gtk_stack_finish_interactive()). An invalid value logs a warning and keeps the last
+   * good one; segue_gtk_stack_set_timing() says why in a #GError.
    */
   stack_properties[PROP_TIMING] =
     g_param_spec_string ("timing", NULL, NULL, NULL,

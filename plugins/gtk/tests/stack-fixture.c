@@ -9,9 +9,12 @@
  * frame after it, so that a screenshot taken then shows its result:
  *   push NAME | pop | show NAME | begin NAME | update P | finish | cancel | effect E | param N V
  *   timing T | duration S | remove NAME | resize W H | hide | unhide | close | frame | state
- *   wait-idle | quit
+ *   wait-idle | trace | quit
  * `state` answers "ok visible=NAME running=0|1 progress=P depth=N done=LIST counter=N", LIST the
- * transition-done values so far (1 finished, 0 cancelled). Warnings go to stderr as GLib prints them.
+ * transition-done values so far (1 finished, 0 cancelled). `trace` answers "ok T:P T:P …": each
+ * progress the running transition notified since the last finish or cancel, with the seconds since
+ * that call (the stack notifies progress as it computes it, so T is the time it was computed for).
+ * Warnings go to stderr as GLib prints them.
  */
 #include <segue-gtk.h>
 
@@ -29,6 +32,8 @@ typedef struct {
   gboolean closed;
   guint paints_wanted;
   char *pending;   /* the reply waiting for a painted frame */
+  gint64 mark;     /* when the last finish or cancel was called (µs, monotonic) */
+  GString *trace;  /* progress notified since then */
   GMainLoop *loop;
 } Fixture;
 
@@ -106,6 +111,17 @@ on_done (SegueGtkStack *stack,
   g_string_append (f->done, finished ? "1" : "0");
 }
 
+static void
+on_progress (SegueGtkStack *stack,
+             GParamSpec    *pspec,
+             Fixture       *f)
+{
+  (void) pspec;
+  if (segue_gtk_stack_get_transition_running (stack))
+    g_string_append_printf (f->trace, " %.6f:%.6f", (double) (g_get_monotonic_time () - f->mark) / G_USEC_PER_SEC,
+                            segue_gtk_stack_get_progress (stack));
+}
+
 static GtkWidget *
 image_page (const char *path,
             const char *title)
@@ -181,10 +197,15 @@ handle (Fixture    *f,
     }
   else if (strcmp (verb, "update") == 0)
     segue_gtk_stack_update_interactive (f->stack, g_ascii_strtod (arg, NULL));
-  else if (strcmp (verb, "finish") == 0)
-    segue_gtk_stack_finish_interactive (f->stack);
-  else if (strcmp (verb, "cancel") == 0)
-    segue_gtk_stack_cancel_interactive (f->stack);
+  else if (strcmp (verb, "finish") == 0 || strcmp (verb, "cancel") == 0)
+    {
+      g_string_truncate (f->trace, 0);
+      f->mark = g_get_monotonic_time ();
+      if (strcmp (verb, "finish") == 0)
+        segue_gtk_stack_finish_interactive (f->stack);
+      else
+        segue_gtk_stack_cancel_interactive (f->stack);
+    }
   else if (strcmp (verb, "effect") == 0 || strcmp (verb, "timing") == 0 || strcmp (verb, "param") == 0)
     {
       gboolean ok;
@@ -239,6 +260,12 @@ handle (Fixture    *f,
                     segue_gtk_stack_get_progress (f->stack), segue_gtk_stack_get_depth (f->stack),
                     f->done->str, f->counter);
       reply (buffer);
+      return;
+    }
+  else if (strcmp (verb, "trace") == 0)
+    {
+      g_autofree char *text = g_strconcat ("ok", f->trace->str, NULL);
+      reply (text);
       return;
     }
   else if (strcmp (verb, "wait-idle") == 0)
@@ -319,6 +346,7 @@ main (int argc, char **argv)
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 
   f.done = g_string_new (NULL);
+  f.trace = g_string_new (NULL);
   f.loop = g_main_loop_new (NULL, FALSE);
   f.window = gtk_window_new ();
   gtk_window_set_decorated (GTK_WINDOW (f.window), FALSE);
@@ -337,6 +365,7 @@ main (int argc, char **argv)
   f.counter_label = live;
   segue_gtk_stack_add_named (f.stack, live, "live");
   g_signal_connect (f.stack, "transition-done", G_CALLBACK (on_done), &f);
+  g_signal_connect (f.stack, "notify::progress", G_CALLBACK (on_progress), &f);
   gtk_window_set_child (GTK_WINDOW (f.window), GTK_WIDGET (f.stack));
   g_timeout_add (100, tick_counter, &f);
 
@@ -352,6 +381,7 @@ main (int argc, char **argv)
   if (f.window != NULL)
     gtk_window_destroy (GTK_WINDOW (f.window));
   g_string_free (f.done, TRUE);
+  g_string_free (f.trace, TRUE);
   g_main_loop_unref (f.loop);
   g_object_unref (css);
   return 0;

@@ -28,6 +28,8 @@ class Fixture:
         self.counter = 0
         self.pending = None
         self.paints_wanted = 0
+        self.mark = 0
+        self.trace = ""
 
         self.window = Gtk.Window(decorated=False, resizable=False)
         self.window.set_default_size(args.width, args.height)
@@ -42,6 +44,7 @@ class Fixture:
         self.counter_label.add_css_class("live")
         self.stack.add_named(self.counter_label, "live")
         self.stack.connect("transition-done", self.on_done)
+        self.stack.connect("notify::progress", self.on_progress)
         self.window.set_child(self.stack)
         GLib.timeout_add(100, self.tick_counter)
         self.window.present()
@@ -65,6 +68,10 @@ class Fixture:
 
     def on_done(self, _stack, finished):
         self.done += "1" if finished else "0"
+
+    def on_progress(self, stack, _pspec):
+        if stack.get_transition_running():
+            self.trace += f" {(GLib.get_monotonic_time() - self.mark) / 1e6:.6f}:{stack.get_progress():.6f}"
 
     def tick_counter(self):
         if self.counter_label is None:
@@ -126,6 +133,9 @@ class Fixture:
                            f"progress={s.get_progress():.4f} depth={s.get_depth()} done={self.done} "
                            f"counter={self.counter}")
             return
+        if verb == "trace":
+            self.reply("ok" + self.trace)
+            return
         if self.stack is None:
             self.reply_after_paint("ok closed")
             return
@@ -143,10 +153,13 @@ class Fixture:
                     return
             elif verb == "update":
                 s.update_interactive(float(arg))
-            elif verb == "finish":
-                s.finish_interactive()
-            elif verb == "cancel":
-                s.cancel_interactive()
+            elif verb in ("finish", "cancel"):
+                self.trace = ""
+                self.mark = GLib.get_monotonic_time()
+                if verb == "finish":
+                    s.finish_interactive()
+                else:
+                    s.cancel_interactive()
             elif verb == "effect":
                 s.set_effect(arg)
             elif verb == "timing":

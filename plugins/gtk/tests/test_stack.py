@@ -5,6 +5,7 @@ Run by `make -C plugins/gtk check` (scripts/test.sh) with Debian's /usr/bin/pyth
 its own fixture window (tests/stack-fixture.c, or tests/stack_fixture.py for Python); screenshots are
 the X server's picture (`import -window root`); failed comparisons leave images in build/test-output.
 """
+import math
 import os
 import time
 import unittest
@@ -144,6 +145,85 @@ class FramesMatchSegueFrame(StackTestCase):
                 f.ok("wait-idle")
                 self.assertState(f, running=0, visible="a", depth=1, done="1111")
                 self.assertTrue(gtktest.same_image(self.shot("popped"), a))
+
+
+class CompletionTiming(StackTestCase):
+    """finish_interactive and cancel_interactive run on with the stack's timing: the timing property
+    when set, else the effect's own (segue_info_timing), from where the transition is. The fixture
+    traces each progress the stack computes, with the time since the call, against the closed form."""
+
+    def trace(self, f):
+        samples = [tuple(float(v) for v in word.split(":")) for word in f.ok("trace").split()[1:]]
+        self.assertGreaterEqual(len(samples), 5, f"too few frames traced: {samples}")
+        return samples
+
+    def completed(self, f, start, command):
+        f.ok("begin b")
+        f.ok(f"update {start}")
+        f.ok(command)
+        f.ok("wait-idle", timeout=60)
+        return self.trace(f)
+
+    def assertFollows(self, samples, expected, label, tolerance=0.005, slack=0.05):
+        """Each traced progress p at t equals expected(τ) within `tolerance` for a τ in [t − slack, t]:
+        t is read after the stack computed p (and the call's mark before the stack read its clock),
+        so on a loaded machine t can only be late. Most samples are not late: the median error at t
+        itself is within `tolerance`."""
+        errors = []
+        for t, p in samples:
+            low, high = sorted((expected(max(t - slack, 0)), expected(t)))
+            self.assertTrue(low - tolerance <= p <= high + tolerance,
+                            f"{label}: progress {p:.4f} at {t:.4f} s, expected {expected(t):.4f} "
+                            f"(at most {slack} s earlier: {expected(max(t - slack, 0)):.4f}); trace {samples}")
+            errors.append(abs(p - expected(t)))
+        errors.sort()
+        self.assertLessEqual(errors[len(errors) // 2], tolerance, f"{label}: median error; trace {samples}")
+
+    def test_timing_property_linear(self):
+        """timing = linear, duration 2 s: from 0.4 a finish is 0.4 + t/2 (a curve over the remaining
+        share of the duration: 1.2 s), a cancel from 0.6 is 0.6 − t/2."""
+        f = self.start("fade")
+        f.ok("duration 2")
+        f.ok("timing linear")
+        samples = self.completed(f, 0.4, "finish")
+        self.assertFollows(samples, lambda t: 0.4 + t / 2, "finish")
+        self.assertGreater(samples[-1][0], 0.9, "the finish did not run its 1.2 s")
+        self.assertState(f, running=0, visible="b", depth=2, done="1")
+        f.ok("pop")
+        f.ok("wait-idle", timeout=60)
+        samples = self.completed(f, 0.6, "cancel")
+        self.assertFollows(samples, lambda t: 0.6 - t / 2, "cancel")
+        self.assertState(f, running=0, visible="a", depth=1, done="110")
+
+    def test_effects_own_curve(self):
+        """No timing set: fade's own timing is linear (not an ease-in-out): from 0.4 with a 2 s
+        duration the finish is 0.4 + t/2 too."""
+        f = self.start("fade")
+        f.ok("duration 2")
+        samples = self.completed(f, 0.4, "finish")
+        self.assertFollows(samples, lambda t: 0.4 + t / 2, "finish")
+        self.assertState(f, running=0, visible="b", done="1")
+
+    def test_effects_own_spring(self):
+        """No timing set: ios-push's own spring(mass=3,stiffness=1000,damping=500) from rest. It is
+        overdamped, which Segue evaluates as Core Animation does, critically damped:
+        p = p0 + (1 − p0)·(1 − (1 + ω0·t)·e^(−ω0·t)), ω0 = √(1000/3), whatever the duration (a
+        spring runs in its own time); it settles in about half a second."""
+        f = self.start("ios-push")
+        f.ok("duration 2")   # a curve would take 1.2 s from 0.4; the spring ignores it
+        w0 = math.sqrt(1000 / 3)
+        samples = self.completed(f, 0.4, "finish")
+        self.assertFollows(samples, lambda t: 0.4 + 0.6 * (1 - (1 + w0 * t) * math.exp(-w0 * t)), "finish")
+        self.assertLess(samples[-1][0], 0.9, "the spring ran as long as a curve over the duration")
+        self.assertState(f, running=0, visible="b", done="1")
+        f.ok("duration 0")
+        f.ok("begin a")    # an interactive pop: ios-pop drawn, ios-push's timing
+        f.ok("update 0.7")
+        f.ok("cancel")
+        f.ok("wait-idle", timeout=60)
+        samples = self.trace(f)
+        self.assertFollows(samples, lambda t: 0.7 * (1 + w0 * t) * math.exp(-w0 * t), "cancel of a pop")
+        self.assertState(f, running=0, visible="b", depth=2, done="10")
 
 
 class LiveContent(StackTestCase):
