@@ -1,6 +1,7 @@
-/* segue-gtk-frame.c — drawing a frame of a transition: both pages snapshotted and rendered into
- * pixels, the effect rendered by libsegue, the result appended as a texture; every copy is
- * accounted for in SegueGtkFrameTimings (Docs/Gtk.md, "A frame of a transition, and every copy"). */
+/* segue-gtk-frame.c — drawing a frame of a transition: both pages snapshotted and drawn with cairo
+ * into the stack's buffers (a page that did not change is not drawn again), the effect rendered by
+ * libsegue, the result appended as a texture; every copy is accounted for in SegueGtkFrameTimings
+ * (Docs/Gtk.md, "A frame of a transition, and every copy"). */
 #define G_LOG_DOMAIN "SegueGtk"
 
 #include "segue-gtk-stack-private.h"
@@ -66,11 +67,25 @@ rgba_to_bgra_premultiplied (guint8 *pixels,
     }
 }
 
-/* Draws `page` as it is now into `pixels` (width × height RGBA, straight alpha). */
+/* Forgets the pages drawn into the frame buffers (the next frame draws both). */
+void
+frame_cache_clear (SegueGtkStack *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (self->captured); i++)
+    g_clear_pointer (&self->captured[i], gsk_render_node_unref);
+}
+
+/* Draws `page` as it is now into `pixels`, frame buffer `slot` (width × height RGBA, straight
+ * alpha). The page's render node is drawn with cairo straight into the buffer (premultiplied
+ * BGRA, cairo's ARGB32 on little-endian machines), then converted in place: no renderer, no
+ * texture and no download. Render nodes are immutable and a widget that did not change gives the
+ * same node again (GTK keeps a widget's node until it is queued for drawing), so a page whose
+ * node is the one already in its buffer is not drawn again: a still page costs nothing, a live
+ * one is drawn every frame. */
 static void
 capture_page (SegueGtkStack *self,
               Page          *page,
-              GskRenderer   *renderer,
+              guint          slot,
               int            scale,
               guint          width,
               guint          height,
@@ -79,49 +94,42 @@ capture_page (SegueGtkStack *self,
   gsize stride = (gsize) width * 4;
   GtkSnapshot *snapshot = gtk_snapshot_new ();
   GskRenderNode *node;
-  GdkTexture *texture;
+  cairo_surface_t *surface;
+  cairo_t *cr;
   gint64 t0;
 
   t0 = g_get_monotonic_time ();
-  if (scale != 1)
-    gtk_snapshot_scale (snapshot, scale, scale);
   gtk_widget_snapshot_child (GTK_WIDGET (self), page->widget, snapshot);
   node = gtk_snapshot_free_to_node (snapshot);
   self->timings.snapshot_ms += ms_since (t0);
-  if (node == NULL)
+  if (node != NULL && node == self->captured[slot])
     {
-      memset (pixels, 0, stride * height);
+      gsk_render_node_unref (node);
       return;
     }
+  g_clear_pointer (&self->captured[slot], gsk_render_node_unref);
 
   t0 = g_get_monotonic_time ();
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  gsk_render_node_unref (node);
+  memset (pixels, 0, stride * height);
+  if (node == NULL)
+    {
+      self->timings.render_ms += ms_since (t0);
+      return;
+    }
+  surface = cairo_image_surface_create_for_data (pixels, CAIRO_FORMAT_ARGB32, (int) width, (int) height, (int) stride);
+  cr = cairo_create (surface);
+  if (scale != 1)
+    cairo_scale (cr, scale, scale);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  cairo_surface_finish (surface);
+  cairo_surface_destroy (surface);
   self->timings.render_ms += ms_since (t0);
-
-  t0 = g_get_monotonic_time ();
-  if ((guint) gdk_texture_get_width (texture) == width && (guint) gdk_texture_get_height (texture) == height)
-    {
-      gdk_texture_download (texture, pixels, stride);
-    }
-  else
-    {
-      /* A renderer that rounded the viewport differently: keep the overlap. */
-      guint tw = gdk_texture_get_width (texture), th = gdk_texture_get_height (texture);
-      guint8 *whole = g_malloc ((gsize) tw * th * 4);
-      gdk_texture_download (texture, whole, (gsize) tw * 4);
-      memset (pixels, 0, stride * height);
-      for (guint y = 0; y < MIN (th, height); y++)
-        memcpy (pixels + y * stride, whole + (gsize) y * tw * 4, (gsize) MIN (tw, width) * 4);
-      g_free (whole);
-    }
-  g_object_unref (texture);
-  self->timings.download_ms += ms_since (t0);
-  self->timings.bytes_copied += stride * height;
 
   t0 = g_get_monotonic_time ();
   bgra_premultiplied_to_rgba (pixels, (gsize) width * height);
   self->timings.swizzle_ms += ms_since (t0);
+  self->captured[slot] = node;
 }
 
 /* Draws the current transition frame into `snapshot`. Returns FALSE (with `error`) when it
@@ -172,6 +180,13 @@ snapshot_transition (SegueGtkStack *self,
       self->to_pixels = g_malloc (size);
       self->pixels_size = size;
     }
+  if (self->captured_width != width || self->captured_height != height || self->captured_scale != scale)
+    {
+      frame_cache_clear (self);
+      self->captured_width = width;
+      self->captured_height = height;
+      self->captured_scale = scale;
+    }
 
   /* What the effect draws: a pop with its own reverse effect draws it from the upper page to the
    * lower one; other pops draw the effect backwards. */
@@ -194,8 +209,8 @@ snapshot_transition (SegueGtkStack *self,
 
   timings->snapshot_ms = timings->render_ms = timings->download_ms = timings->swizzle_ms = 0;
   timings->bytes_copied = 0;
-  capture_page (self, first, renderer, scale, width, height, self->from_pixels);
-  capture_page (self, second, renderer, scale, width, height, self->to_pixels);
+  capture_page (self, first, 0, scale, width, height, self->from_pixels);
+  capture_page (self, second, 1, scale, width, height, self->to_pixels);
 
   t0 = g_get_monotonic_time ();
   out = g_malloc (size);

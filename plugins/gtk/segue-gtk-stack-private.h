@@ -72,6 +72,10 @@ struct _SegueGtkStack
   guint8 *from_pixels;
   guint8 *to_pixels;
   gsize pixels_size;
+  GskRenderNode *captured[2];      /* the page nodes drawn into from_pixels and to_pixels, or NULL */
+  guint captured_width;            /* the size and scale they were drawn at */
+  guint captured_height;
+  int captured_scale;
   SegueGtkFrameTimings timings;
 };
 
@@ -126,6 +130,7 @@ G_GNUC_INTERNAL gboolean start_transition (SegueGtkStack *self, Page *to, Motion
 G_GNUC_INTERNAL void advance (SegueGtkStack *self, double now);
 
 /* segue-gtk-frame.c */
+G_GNUC_INTERNAL void frame_cache_clear (SegueGtkStack *self);
 G_GNUC_INTERNAL void stack_snapshot (GtkWidget *widget, GtkSnapshot *snapshot);
 
 /* segue-gtk-interactive.c */

@@ -7,8 +7,8 @@
  *      callbacks and redraws go on;
  *   2. in the stack's snapshot each page is snapshotted into a render node of its own
  *      (gtk_widget_snapshot_child into a private GtkSnapshot);
- *   3. each node is rendered into a texture by the window's GskRenderer
- *      (gsk_renderer_render_texture) and downloaded (gdk_texture_download: premultiplied BGRA);
+ *   3. each node is drawn with cairo (gsk_render_node_draw) straight into a buffer of the stack's
+ *      (premultiplied BGRA), unless it is the node already there: a page that did not change;
  *   4. both are converted in place to Segue's RGBA (straight alpha) and rendered through
  *      segue_transition_render (libsegue: upload, the effect on the GPU, readback);
  *   5. the result is wrapped, without a copy, as a GdkMemoryTexture and appended to the snapshot.
@@ -208,6 +208,7 @@ segue_gtk_stack_finalize (GObject *object)
   g_hash_table_unref (self->effects);
   g_free (self->effect);
   g_free (self->timing);
+  frame_cache_clear (self);
   g_free (self->from_pixels);
   g_free (self->to_pixels);
   G_OBJECT_CLASS (segue_gtk_stack_parent_class)->finalize (object);

@@ -24,6 +24,7 @@ end_transition (SegueGtkStack *self,
       self->tick_id = 0;
     }
   g_clear_pointer (&self->interaction, segue_interaction_destroy);
+  frame_cache_clear (self);
   if (self->swiping && self->swipe != NULL)
     {
       self->swiping = FALSE;
