@@ -16,11 +16,39 @@ effect_free (gpointer data)
   g_free (effect->name);
   g_free (effect->reverse);
   g_free (effect->timing);
-  g_ptr_array_unref (effect->params);
   g_free (effect);
 }
 
-/* The stack's Effect for `name`, made (and its shader compiled) on first use. */
+/* Drops the least recently used effects beyond EFFECT_CACHE_SIZE, but never the stack's current
+ * effect nor those the running transition uses (the one just asked for is the most recent). */
+static void
+effect_cache_trim (SegueGtkStack *self)
+{
+  while (g_hash_table_size (self->effects) > EFFECT_CACHE_SIZE)
+    {
+      GHashTableIter iter;
+      gpointer value;
+      Effect *oldest = NULL;
+
+      g_hash_table_iter_init (&iter, self->effects);
+      while (g_hash_table_iter_next (&iter, NULL, &value))
+        {
+          Effect *effect = value;
+          if (effect == self->forward || effect == self->reverse || g_strcmp0 (effect->name, self->effect) == 0)
+            continue;
+          if (oldest == NULL || effect->last_used < oldest->last_used)
+            oldest = effect;
+        }
+      if (oldest == NULL)
+        return;
+      g_debug ("SegueGtkStack %p: dropped effect '%s', the least recently used of %u", (void *) self,
+               oldest->name, g_hash_table_size (self->effects));
+      g_hash_table_remove (self->effects, oldest->name);
+    }
+}
+
+/* The stack's Effect for `name`, made (and its shader compiled) on first use, or again after it was
+ * dropped from the cache (with the parameters set on it before). */
 Effect *
 effect_get (SegueGtkStack *self,
             const char    *name,
@@ -31,10 +59,14 @@ effect_get (SegueGtkStack *self,
   segue_error *serr = NULL;
   segue_info *info;
   segue_transition *transition;
+  GPtrArray *params;
   guint8 probe[4 * 4 * 4] = { 0 };
 
   if (effect != NULL)
-    return effect;
+    {
+      effect->last_used = ++self->effect_clock;
+      return effect;
+    }
 
   info = segue_info_create (name, &serr);
   if (info == NULL)
@@ -63,6 +95,10 @@ effect_get (SegueGtkStack *self,
       segue_info_destroy (info);
       return NULL;
     }
+  params = g_hash_table_lookup (self->effect_params, name);
+  if (params != NULL)
+    for (guint i = 0; i + 1 < params->len; i += 2)
+      segue_transition_set_param (transition, g_ptr_array_index (params, i), g_ptr_array_index (params, i + 1), NULL);
   /* A shader that parses but does not compile is reported by its first render: render a tiny
    * frame now, so that set_effect says so. Other failures (a sampler2D parameter not set yet)
    * are for set_param to mend before the first switch. */
@@ -80,14 +116,21 @@ effect_get (SegueGtkStack *self,
       serr = NULL;
     }
 
+  if (params == NULL)
+    {
+      params = g_ptr_array_new_with_free_func (g_free);
+      g_hash_table_insert (self->effect_params, g_strdup (name), params);
+    }
   effect = g_new0 (Effect, 1);
   effect->name = g_strdup (name);
-  effect->params = g_ptr_array_new_with_free_func (g_free);
+  effect->params = params;
+  effect->last_used = ++self->effect_clock;
   effect->transition = transition;
   effect->reverse = segue_info_reverse (info)[0] != '\0' ? g_strdup (segue_info_reverse (info)) : NULL;
   effect->timing = segue_info_timing (info)[0] != '\0' ? g_strdup (segue_info_timing (info)) : NULL;
   segue_info_destroy (info);
   g_hash_table_insert (self->effects, g_strdup (name), effect);
+  effect_cache_trim (self);
   return effect;
 }
 

@@ -119,6 +119,52 @@ swipe_init (SegueGtkStack *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (self->swipe));
 }
 
+/* MARK: - Input during a transition */
+
+/* While a transition runs, the pages get no pointer or key input (as UIKit's views during a
+ * transition, and GtkStack's pages that are only drawn): a capture-phase controller of the stack,
+ * after the swipe gesture, stops presses, motion, scrolls, touches and key presses on their way
+ * to the pages. Releases pass, so that a press a page got before the transition ends cleanly. A
+ * swipe's own events are the gesture's (it runs first, and claims them). */
+static gboolean
+block_input (GtkEventControllerLegacy *controller,
+             GdkEvent                 *event,
+             SegueGtkStack            *self)
+{
+  (void) controller;
+  if (!self->running)
+    return GDK_EVENT_PROPAGATE;
+  switch ((int) gdk_event_get_event_type (event))
+    {
+    case GDK_BUTTON_PRESS:
+    case GDK_MOTION_NOTIFY:
+    case GDK_SCROLL:
+    case GDK_KEY_PRESS:
+    case GDK_TOUCH_BEGIN:
+    case GDK_TOUCH_UPDATE:
+    case GDK_TOUCHPAD_SWIPE:
+    case GDK_TOUCHPAD_PINCH:
+    case GDK_TOUCHPAD_HOLD:
+    case GDK_PAD_BUTTON_PRESS:
+    case GDK_PAD_RING:
+    case GDK_PAD_STRIP:
+      return GDK_EVENT_STOP;
+    default:
+      return GDK_EVENT_PROPAGATE;
+    }
+}
+
+/* Adds the input blocker to a new stack (after the swipe gesture: it runs after it). */
+void
+input_blocker_init (SegueGtkStack *self)
+{
+  self->input_blocker = gtk_event_controller_legacy_new ();
+  gtk_event_controller_set_propagation_phase (self->input_blocker, GTK_PHASE_CAPTURE);
+  gtk_event_controller_set_name (self->input_blocker, "segue-input-blocker");
+  g_signal_connect (self->input_blocker, "event", G_CALLBACK (block_input), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), self->input_blocker);
+}
+
 /* MARK: - Public API */
 
 /**

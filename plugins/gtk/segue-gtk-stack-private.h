@@ -12,14 +12,21 @@ G_BEGIN_DECLS
 /* Pixels from the left edge within which a drag pops interactively (UIKit's 20 points). */
 #define EDGE_WIDTH 20.0
 
-/* A transition of one effect, made once per stack and kept while the stack lives. */
+/* The effects a stack keeps ready (their shaders compiled, GPU resources for 4 sizes each); the
+ * least recently used beyond these are dropped (their parameters are kept). */
+#define EFFECT_CACHE_SIZE 4
+
+/* A transition of one effect, made once per stack and kept while it is among the stack's
+ * EFFECT_CACHE_SIZE most recently used (or in use). */
 typedef struct {
   char *name;
   segue_transition *transition;
   char *reverse;          /* the effect's own reverse ("ios-pop"), or NULL */
   char *timing;           /* the effect's own timing (segue_info_timing: "linear", ios-push's spring) */
   gboolean duration_set;  /* whether segue_transition_set_duration was called on it */
-  GPtrArray *params;      /* names and values set, alternating, to set again on a new transition */
+  GPtrArray *params;      /* names and values set, alternating, to set again on a new transition
+                           * (borrowed from the stack's effect_params: they outlive the Effect) */
+  guint64 last_used;      /* the stack's effect_clock when last asked for */
 } Effect;
 
 typedef struct {
@@ -45,7 +52,10 @@ struct _SegueGtkStack
   double duration;         /* seconds; 0 = the effect's own */
   char *timing;            /* NULL = the effect's own */
   gboolean swipe_back;
-  GHashTable *effects;     /* effect string → Effect * */
+  GHashTable *effects;     /* effect string → Effect *, EFFECT_CACHE_SIZE at most but for those in use */
+  GHashTable *effect_params;  /* effect string → GPtrArray of names and values set */
+  guint64 effect_clock;
+  GtkEventController *input_blocker;  /* stops input to the pages while a transition runs */
 
   /* The transition, while one runs. */
   gboolean running;
@@ -135,6 +145,7 @@ G_GNUC_INTERNAL void stack_snapshot (GtkWidget *widget, GtkSnapshot *snapshot);
 
 /* segue-gtk-interactive.c */
 G_GNUC_INTERNAL void swipe_init (SegueGtkStack *self);
+G_GNUC_INTERNAL void input_blocker_init (SegueGtkStack *self);
 
 G_END_DECLS
 

@@ -206,6 +206,7 @@ segue_gtk_stack_finalize (GObject *object)
   g_ptr_array_unref (self->pages);
   g_ptr_array_unref (self->back_stack);
   g_hash_table_unref (self->effects);
+  g_hash_table_unref (self->effect_params);
   g_free (self->effect);
   g_free (self->timing);
   frame_cache_clear (self);
@@ -428,11 +429,13 @@ segue_gtk_stack_init (SegueGtkStack *self)
   self->pages = g_ptr_array_new ();
   self->back_stack = g_ptr_array_new ();
   self->effects = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, effect_free);
+  self->effect_params = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   self->effect = g_strdup ("ios-push");
   self->swipe_back = TRUE;
   self->completion = -1;
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
   swipe_init (self);
+  input_blocker_init (self);
 }
 
 /* MARK: - Public API */

@@ -9,9 +9,10 @@
  * frame after it, so that a screenshot taken then shows its result:
  *   push NAME | pop | show NAME | begin NAME | update P | finish | cancel | effect E | param N V
  *   timing T | duration S | remove NAME | resize W H | hide | unhide | close | frame | state
- *   wait-idle | trace | quit
- * `state` answers "ok visible=NAME running=0|1 progress=P depth=N done=LIST counter=N", LIST the
- * transition-done values so far (1 finished, 0 cancelled). `trace` answers "ok T:P T:P …": each
+ *   wait-idle | trace | focus | quit
+ * `state` answers "ok visible=NAME running=0|1 progress=P depth=N done=LIST counter=N clicks=N
+ * keys=N", LIST the transition-done values so far (1 finished, 0 cancelled), clicks the presses
+ * pages a and b got, keys the key presses page a got (`focus` gives it the keyboard focus). `trace` answers "ok T:P T:P …": each
  * progress the running transition notified since the last finish or cancel, with the seconds since
  * that call (the stack notifies progress as it computes it, so T is the time it was computed for).
  * Warnings go to stderr as GLib prints them.
@@ -33,6 +34,9 @@ typedef struct {
   guint paints_wanted;
   char *pending;   /* the reply waiting for a painted frame */
   gint64 mark;     /* when the last finish or cancel was called (µs, monotonic) */
+  guint clicks;    /* presses on pages a and b */
+  guint keys;      /* key presses on page a */
+  GtkWidget *page_a;
   GString *trace;  /* progress notified since then */
   GMainLoop *loop;
 } Fixture;
@@ -122,6 +126,53 @@ on_progress (SegueGtkStack *stack,
                             segue_gtk_stack_get_progress (stack));
 }
 
+static void
+on_page_pressed (GtkGestureClick *gesture,
+                 int              n_press,
+                 double           x,
+                 double           y,
+                 Fixture         *f)
+{
+  (void) gesture;
+  (void) n_press;
+  (void) x;
+  (void) y;
+  f->clicks++;
+}
+
+static gboolean
+on_page_key (GtkEventControllerKey *controller,
+             guint                  keyval,
+             guint                  keycode,
+             GdkModifierType        state,
+             Fixture               *f)
+{
+  (void) controller;
+  (void) keyval;
+  (void) keycode;
+  (void) state;
+  f->keys++;
+  return GDK_EVENT_STOP;
+}
+
+/* Counts the presses a page gets (and, for page a, its key presses). */
+static void
+count_input (Fixture   *f,
+             GtkWidget *page,
+             gboolean   keys)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  g_signal_connect (click, "pressed", G_CALLBACK (on_page_pressed), f);
+  gtk_widget_add_controller (page, GTK_EVENT_CONTROLLER (click));
+  if (keys)
+    {
+      GtkEventController *key = gtk_event_controller_key_new ();
+      g_signal_connect (key, "key-pressed", G_CALLBACK (on_page_key), f);
+      gtk_widget_add_controller (page, key);
+    }
+}
+
 static GtkWidget *
 image_page (const char *path,
             const char *title)
@@ -147,6 +198,7 @@ on_window_destroy (GtkWidget *window,
   f->window = NULL;
   f->stack = NULL;
   f->counter_label = NULL;
+  f->page_a = NULL;
 }
 
 static gboolean
@@ -254,13 +306,19 @@ handle (Fixture    *f,
       if (f->stack == NULL)
         g_snprintf (buffer, sizeof buffer, "ok closed done=%s", f->done->str);
       else
-        g_snprintf (buffer, sizeof buffer, "ok visible=%s running=%d progress=%.4f depth=%u done=%s counter=%u",
+        g_snprintf (buffer, sizeof buffer,
+                    "ok visible=%s running=%d progress=%.4f depth=%u done=%s counter=%u clicks=%u keys=%u",
                     segue_gtk_stack_get_visible_child_name (f->stack),
                     segue_gtk_stack_get_transition_running (f->stack) ? 1 : 0,
                     segue_gtk_stack_get_progress (f->stack), segue_gtk_stack_get_depth (f->stack),
-                    f->done->str, f->counter);
+                    f->done->str, f->counter, f->clicks, f->keys);
       reply (buffer);
       return;
+    }
+  else if (strcmp (verb, "focus") == 0)
+    {
+      gtk_widget_set_focusable (f->page_a, TRUE);
+      gtk_widget_grab_focus (f->page_a);
     }
   else if (strcmp (verb, "trace") == 0)
     {
@@ -338,6 +396,7 @@ main (int argc, char **argv)
       return 2;
     }
 
+  g_log_writer_default_set_use_stderr (TRUE);   /* stdout is the protocol's, even for debug messages */
   gtk_init ();
   css = gtk_css_provider_new ();
   gtk_css_provider_load_from_data (css, "window { background: rgb(128,128,128); }"
@@ -358,8 +417,11 @@ main (int argc, char **argv)
   gtk_widget_set_size_request (GTK_WIDGET (f.stack), width, height);
   if (effect != NULL)
     g_object_set (f.stack, "effect", effect, NULL);
-  segue_gtk_stack_add_named (f.stack, image_page (image_a, "Page A"), "a");
+  f.page_a = image_page (image_a, "Page A");
+  count_input (&f, f.page_a, TRUE);
+  segue_gtk_stack_add_named (f.stack, f.page_a, "a");
   segue_gtk_stack_add_named (f.stack, image_page (image_b, "Page B"), "b");
+  count_input (&f, segue_gtk_stack_get_child_by_name (f.stack, "b"), FALSE);
   live = gtk_label_new ("0");
   gtk_widget_add_css_class (live, "live");
   f.counter_label = live;

@@ -297,6 +297,65 @@ class EdgeSwipe(StackTestCase):
         self.assertState(f, running=0, visible="b", depth=2)
 
 
+class InputDuringTransition(StackTestCase):
+    """Real input through XTEST: the pages get presses and keys at rest, none while a transition runs
+    (interactive and held, or running on its own), and the edge swipe still works (EdgeSwipe)."""
+
+    def poke(self, f):
+        """A click in the middle of the stack (away from the swipe edge) and a key press."""
+        SERVER.xdotool("mousemove", WIDTH // 2, HEIGHT // 2, "click", 1, "key", "x")
+        f.ok("frame")
+
+    def test_pages_get_no_input_while_a_transition_runs(self):
+        f = self.start("fade")
+        f.ok("focus")
+        self.poke(f)
+        self.assertState(f, running=0, clicks=1, keys=1)
+
+        f.ok("begin b")
+        f.ok("update 0.5")
+        self.poke(f)
+        self.assertState(f, running=1, clicks=1, keys=1)
+        f.ok("cancel")
+        f.ok("wait-idle")
+        self.poke(f)
+        self.assertState(f, running=0, visible="a", clicks=2, keys=2)
+
+        f.ok("duration 3")
+        f.ok("push b")
+        self.poke(f)
+        self.assertState(f, running=1, clicks=2, keys=2)
+        f.ok("wait-idle", timeout=60)
+        self.poke(f)   # page b now: its press counts; the key goes nowhere (page a has no focus shown)
+        self.assertState(f, running=0, visible="b", clicks=3)
+
+
+class EffectCache(StackTestCase):
+    """A stack keeps its 4 most recently used effects ready; the least recently used beyond them is
+    dropped (a debug message says which), and made again with its parameters when used again."""
+
+    def fixture_env(self):
+        return SERVER.env(G_MESSAGES_DEBUG="SegueGtk")
+
+    def test_dropped_effect_comes_back_with_its_parameters(self):
+        f = self.start(GLSL)
+        a, b = self.page_shots(f)
+        f.ok("param softness 0.3")
+        for effect in ("fade", "cube", "wipeleft", "doom-melt", "ios-push"):
+            f.ok(f"effect {effect}")
+        self.assertIn(f"dropped effect '{GLSL}'", f.errors())
+        self.assertIn("dropped effect 'fade'", f.errors())
+        self.assertNotIn("dropped effect 'ios-push'", f.errors())
+        f.ok(f"effect {GLSL}")
+        f.ok("begin b")
+        f.ok("update 0.5")
+        expected = gtktest.segue_frame(a, b, GLSL, 0.5, os.path.join(WORKDIR.name, f"{self.id()}-expected.png"),
+                                       params=("softness=0.3",))
+        self.assertMatches(self.shot("again"), expected, "c-glsl-softness-after-drop")
+        f.ok("cancel")
+        f.ok("wait-idle")
+
+
 class BadInput(StackTestCase):
     """A message, never a crash or a frozen stack."""
 
