@@ -66,13 +66,13 @@ awk '
         p50[o[1] " segue " o[2] " paint"] / p50[o[1] " gtkstack " o[2] " paint"]
     }
     print "\nSegueGtkStack per frame, p50 / p90 (ms); copies as Docs/Gtk.md numbers them:"
-    print "\n| renderer | size | snapshot (nodes) | 1. render pages (GSK) | 2. download | 3. swizzle in + out | 4–6. segue_transition_render | 7. wrap texture | stack total | 8. GTK renders the window | CPU bytes copied |"
-    print "|---|---|---|---|---|---|---|---|---|---|---|"
+    print "\n| renderer | size | snapshot (nodes) | 1. draw changed pages (cairo) | 2 + 2′. swizzles | 3–5. segue_transition_render | 6. wrap texture | stack total | 7. GTK renders the window | CPU bytes copied |"
+    print "|---|---|---|---|---|---|---|---|---|---|"
     for (i = 1; i <= n; i++) {
       split(order[i], o, " ")
       k = o[1] " segue " o[2]
-      printf "| %s | %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %.1f MB |\n", name[o[1]], o[2], \
-        p50[k " snapshot"], p90[k " snapshot"], p50[k " render"], p90[k " render"], p50[k " download"], p90[k " download"], \
+      printf "| %s | %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %.1f MB |\n", name[o[1]], o[2], \
+        p50[k " snapshot"], p90[k " snapshot"], p50[k " render"], p90[k " render"], \
         p50[k " swizzle"], p90[k " swizzle"], p50[k " segue"], p90[k " segue"], p50[k " texture"], p90[k " texture"], \
         p50[k " stack"], p90[k " stack"], p50[k " gtk-render"], p90[k " gtk-render"], bytes[o[1] " " o[2]] / 1e6
     }

@@ -62,9 +62,13 @@ GQuark segue_gtk_error_quark (void);
  * @width: the width of the last frame, in pixels
  * @height: the height of the last frame, in pixels
  * @snapshot_ms: the last frame's time spent snapshotting both pages into render nodes
- * @render_ms: rendering both pages' nodes into textures (GskRenderer)
- * @download_ms: downloading both textures to memory (gdk_texture_download)
- * @swizzle_ms: converting both from GDK's premultiplied BGRA to Segue's RGBA
+ * @render_ms: drawing the pages' nodes with cairo straight into the stack's buffers (a page
+ *   whose node did not change since the last frame is not drawn again)
+ * @download_ms: always 0: the pages are drawn into memory and there is no texture to download
+ *   (the field stays for compatibility: the first version rendered them with the window's
+ *   #GskRenderer and downloaded the textures)
+ * @swizzle_ms: converting the pages drawn from premultiplied BGRA to Segue's RGBA, and the result
+ *   back
  * @segue_ms: segue_transition_render: upload, the effect on the GPU, readback
  * @texture_ms: wrapping the result as a #GdkMemoryTexture (no copy) and appending it
  * @total_ms: the whole frame inside the widget's snapshot

@@ -168,9 +168,11 @@ def make_pages(directory, width, height):
     return a, b
 
 
-def segue_frame(from_png, to_png, effect, progress, output):
+def segue_frame(from_png, to_png, effect, progress, output, params=()):
+    """`segue frame` of two PNGs; `params` as NAME=VALUE strings (--param)."""
+    extra = [arg for param in params for arg in ("--param", param)]
     subprocess.run([SEGUE, "frame", "--from", from_png, "--to", to_png, "--effect", effect,
-                    "--progress", str(progress), "-o", output], check=True,
+                    "--progress", str(progress), "-o", output, *extra], check=True,
                    stdout=subprocess.DEVNULL)
     return output
 

@@ -9,9 +9,13 @@
  * frame after it, so that a screenshot taken then shows its result:
  *   push NAME | pop | show NAME | begin NAME | update P | finish | cancel | effect E | param N V
  *   timing T | duration S | remove NAME | resize W H | hide | unhide | close | frame | state
- *   wait-idle | quit
- * `state` answers "ok visible=NAME running=0|1 progress=P depth=N done=LIST counter=N", LIST the
- * transition-done values so far (1 finished, 0 cancelled). Warnings go to stderr as GLib prints them.
+ *   wait-idle | trace | focus | quit
+ * `state` answers "ok visible=NAME running=0|1 progress=P depth=N done=LIST counter=N clicks=N
+ * keys=N", LIST the transition-done values so far (1 finished, 0 cancelled), clicks the presses
+ * pages a and b got, keys the key presses page a got (`focus` gives it the keyboard focus). `trace` answers "ok T:P T:P …": each
+ * progress the running transition notified since the last finish or cancel, with the seconds since
+ * that call (the stack notifies progress as it computes it, so T is the time it was computed for).
+ * Warnings go to stderr as GLib prints them.
  */
 #include <segue-gtk.h>
 
@@ -29,6 +33,11 @@ typedef struct {
   gboolean closed;
   guint paints_wanted;
   char *pending;   /* the reply waiting for a painted frame */
+  gint64 mark;     /* when the last finish or cancel was called (µs, monotonic) */
+  guint clicks;    /* presses on pages a and b */
+  guint keys;      /* key presses on page a */
+  GtkWidget *page_a;
+  GString *trace;  /* progress notified since then */
   GMainLoop *loop;
 } Fixture;
 
@@ -106,6 +115,64 @@ on_done (SegueGtkStack *stack,
   g_string_append (f->done, finished ? "1" : "0");
 }
 
+static void
+on_progress (SegueGtkStack *stack,
+             GParamSpec    *pspec,
+             Fixture       *f)
+{
+  (void) pspec;
+  if (segue_gtk_stack_get_transition_running (stack))
+    g_string_append_printf (f->trace, " %.6f:%.6f", (double) (g_get_monotonic_time () - f->mark) / G_USEC_PER_SEC,
+                            segue_gtk_stack_get_progress (stack));
+}
+
+static void
+on_page_pressed (GtkGestureClick *gesture,
+                 int              n_press,
+                 double           x,
+                 double           y,
+                 Fixture         *f)
+{
+  (void) gesture;
+  (void) n_press;
+  (void) x;
+  (void) y;
+  f->clicks++;
+}
+
+static gboolean
+on_page_key (GtkEventControllerKey *controller,
+             guint                  keyval,
+             guint                  keycode,
+             GdkModifierType        state,
+             Fixture               *f)
+{
+  (void) controller;
+  (void) keyval;
+  (void) keycode;
+  (void) state;
+  f->keys++;
+  return GDK_EVENT_STOP;
+}
+
+/* Counts the presses a page gets (and, for page a, its key presses). */
+static void
+count_input (Fixture   *f,
+             GtkWidget *page,
+             gboolean   keys)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  g_signal_connect (click, "pressed", G_CALLBACK (on_page_pressed), f);
+  gtk_widget_add_controller (page, GTK_EVENT_CONTROLLER (click));
+  if (keys)
+    {
+      GtkEventController *key = gtk_event_controller_key_new ();
+      g_signal_connect (key, "key-pressed", G_CALLBACK (on_page_key), f);
+      gtk_widget_add_controller (page, key);
+    }
+}
+
 static GtkWidget *
 image_page (const char *path,
             const char *title)
@@ -131,6 +198,7 @@ on_window_destroy (GtkWidget *window,
   f->window = NULL;
   f->stack = NULL;
   f->counter_label = NULL;
+  f->page_a = NULL;
 }
 
 static gboolean
@@ -181,10 +249,15 @@ handle (Fixture    *f,
     }
   else if (strcmp (verb, "update") == 0)
     segue_gtk_stack_update_interactive (f->stack, g_ascii_strtod (arg, NULL));
-  else if (strcmp (verb, "finish") == 0)
-    segue_gtk_stack_finish_interactive (f->stack);
-  else if (strcmp (verb, "cancel") == 0)
-    segue_gtk_stack_cancel_interactive (f->stack);
+  else if (strcmp (verb, "finish") == 0 || strcmp (verb, "cancel") == 0)
+    {
+      g_string_truncate (f->trace, 0);
+      f->mark = g_get_monotonic_time ();
+      if (strcmp (verb, "finish") == 0)
+        segue_gtk_stack_finish_interactive (f->stack);
+      else
+        segue_gtk_stack_cancel_interactive (f->stack);
+    }
   else if (strcmp (verb, "effect") == 0 || strcmp (verb, "timing") == 0 || strcmp (verb, "param") == 0)
     {
       gboolean ok;
@@ -233,12 +306,24 @@ handle (Fixture    *f,
       if (f->stack == NULL)
         g_snprintf (buffer, sizeof buffer, "ok closed done=%s", f->done->str);
       else
-        g_snprintf (buffer, sizeof buffer, "ok visible=%s running=%d progress=%.4f depth=%u done=%s counter=%u",
+        g_snprintf (buffer, sizeof buffer,
+                    "ok visible=%s running=%d progress=%.4f depth=%u done=%s counter=%u clicks=%u keys=%u",
                     segue_gtk_stack_get_visible_child_name (f->stack),
                     segue_gtk_stack_get_transition_running (f->stack) ? 1 : 0,
                     segue_gtk_stack_get_progress (f->stack), segue_gtk_stack_get_depth (f->stack),
-                    f->done->str, f->counter);
+                    f->done->str, f->counter, f->clicks, f->keys);
       reply (buffer);
+      return;
+    }
+  else if (strcmp (verb, "focus") == 0)
+    {
+      gtk_widget_set_focusable (f->page_a, TRUE);
+      gtk_widget_grab_focus (f->page_a);
+    }
+  else if (strcmp (verb, "trace") == 0)
+    {
+      g_autofree char *text = g_strconcat ("ok", f->trace->str, NULL);
+      reply (text);
       return;
     }
   else if (strcmp (verb, "wait-idle") == 0)
@@ -311,6 +396,7 @@ main (int argc, char **argv)
       return 2;
     }
 
+  g_log_writer_default_set_use_stderr (TRUE);   /* stdout is the protocol's, even for debug messages */
   gtk_init ();
   css = gtk_css_provider_new ();
   gtk_css_provider_load_from_data (css, "window { background: rgb(128,128,128); }"
@@ -319,6 +405,7 @@ main (int argc, char **argv)
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 
   f.done = g_string_new (NULL);
+  f.trace = g_string_new (NULL);
   f.loop = g_main_loop_new (NULL, FALSE);
   f.window = gtk_window_new ();
   gtk_window_set_decorated (GTK_WINDOW (f.window), FALSE);
@@ -330,13 +417,17 @@ main (int argc, char **argv)
   gtk_widget_set_size_request (GTK_WIDGET (f.stack), width, height);
   if (effect != NULL)
     g_object_set (f.stack, "effect", effect, NULL);
-  segue_gtk_stack_add_named (f.stack, image_page (image_a, "Page A"), "a");
+  f.page_a = image_page (image_a, "Page A");
+  count_input (&f, f.page_a, TRUE);
+  segue_gtk_stack_add_named (f.stack, f.page_a, "a");
   segue_gtk_stack_add_named (f.stack, image_page (image_b, "Page B"), "b");
+  count_input (&f, segue_gtk_stack_get_child_by_name (f.stack, "b"), FALSE);
   live = gtk_label_new ("0");
   gtk_widget_add_css_class (live, "live");
   f.counter_label = live;
   segue_gtk_stack_add_named (f.stack, live, "live");
   g_signal_connect (f.stack, "transition-done", G_CALLBACK (on_done), &f);
+  g_signal_connect (f.stack, "notify::progress", G_CALLBACK (on_progress), &f);
   gtk_window_set_child (GTK_WINDOW (f.window), GTK_WIDGET (f.stack));
   g_timeout_add (100, tick_counter, &f);
 
@@ -352,6 +443,7 @@ main (int argc, char **argv)
   if (f.window != NULL)
     gtk_window_destroy (GTK_WINDOW (f.window));
   g_string_free (f.done, TRUE);
+  g_string_free (f.trace, TRUE);
   g_main_loop_unref (f.loop);
   g_object_unref (css);
   return 0;

@@ -28,6 +28,10 @@ class Fixture:
         self.counter = 0
         self.pending = None
         self.paints_wanted = 0
+        self.mark = 0
+        self.trace = ""
+        self.clicks = 0
+        self.keys = 0
 
         self.window = Gtk.Window(decorated=False, resizable=False)
         self.window.set_default_size(args.width, args.height)
@@ -36,12 +40,17 @@ class Fixture:
         self.stack.set_size_request(args.width, args.height)
         if args.effect:
             self.stack.props.effect = args.effect
-        self.stack.add_named(self.image_page(args.image_a, "Page A"), "a")
-        self.stack.add_named(self.image_page(args.image_b, "Page B"), "b")
+        self.page_a = self.image_page(args.image_a, "Page A")
+        self.count_input(self.page_a, True)
+        self.stack.add_named(self.page_a, "a")
+        page_b = self.image_page(args.image_b, "Page B")
+        self.count_input(page_b, False)
+        self.stack.add_named(page_b, "b")
         self.counter_label = Gtk.Label(label="0")
         self.counter_label.add_css_class("live")
         self.stack.add_named(self.counter_label, "live")
         self.stack.connect("transition-done", self.on_done)
+        self.stack.connect("notify::progress", self.on_progress)
         self.window.set_child(self.stack)
         GLib.timeout_add(100, self.tick_counter)
         self.window.present()
@@ -60,11 +69,32 @@ class Fixture:
         overlay.add_overlay(label)
         return overlay
 
+    def count_input(self, page, keys):
+        """Counts the presses a page gets (and, for page a, its key presses)."""
+        click = Gtk.GestureClick()
+        click.connect("pressed", self.on_page_pressed)
+        page.add_controller(click)
+        if keys:
+            key = Gtk.EventControllerKey()
+            key.connect("key-pressed", self.on_page_key)
+            page.add_controller(key)
+
+    def on_page_pressed(self, *_args):
+        self.clicks += 1
+
+    def on_page_key(self, *_args):
+        self.keys += 1
+        return True
+
     def on_destroy(self, _window):
         self.window = self.stack = self.counter_label = None
 
     def on_done(self, _stack, finished):
         self.done += "1" if finished else "0"
+
+    def on_progress(self, stack, _pspec):
+        if stack.get_transition_running():
+            self.trace += f" {(GLib.get_monotonic_time() - self.mark) / 1e6:.6f}:{stack.get_progress():.6f}"
 
     def tick_counter(self):
         if self.counter_label is None:
@@ -124,7 +154,10 @@ class Fixture:
                 s = self.stack
                 self.reply(f"ok visible={s.get_visible_child_name()} running={int(s.get_transition_running())} "
                            f"progress={s.get_progress():.4f} depth={s.get_depth()} done={self.done} "
-                           f"counter={self.counter}")
+                           f"counter={self.counter} clicks={self.clicks} keys={self.keys}")
+            return
+        if verb == "trace":
+            self.reply("ok" + self.trace)
             return
         if self.stack is None:
             self.reply_after_paint("ok closed")
@@ -143,10 +176,13 @@ class Fixture:
                     return
             elif verb == "update":
                 s.update_interactive(float(arg))
-            elif verb == "finish":
-                s.finish_interactive()
-            elif verb == "cancel":
-                s.cancel_interactive()
+            elif verb in ("finish", "cancel"):
+                self.trace = ""
+                self.mark = GLib.get_monotonic_time()
+                if verb == "finish":
+                    s.finish_interactive()
+                else:
+                    s.cancel_interactive()
             elif verb == "effect":
                 s.set_effect(arg)
             elif verb == "timing":
@@ -170,6 +206,9 @@ class Fixture:
                 s.set_visible(verb == "unhide")
             elif verb == "close":
                 self.window.destroy()
+            elif verb == "focus":
+                self.page_a.set_focusable(True)
+                self.page_a.grab_focus()
             elif verb == "wait-idle":
                 GLib.timeout_add(20, self.wait_idle)
                 return
@@ -200,6 +239,7 @@ def main():
     parser.add_argument("--image-a", required=True)
     parser.add_argument("--image-b", required=True)
     parser.add_argument("--effect")
+    GLib.log_writer_default_set_use_stderr(True)  # stdout is the protocol's, even for debug messages
     fixture = Fixture(parser.parse_args())
     fixture.loop.run()
     if fixture.window is not None:

@@ -5,6 +5,7 @@ Run by `make -C plugins/gtk check` (scripts/test.sh) with Debian's /usr/bin/pyth
 its own fixture window (tests/stack-fixture.c, or tests/stack_fixture.py for Python); screenshots are
 the X server's picture (`import -window root`); failed comparisons leave images in build/test-output.
 """
+import math
 import os
 import time
 import unittest
@@ -146,6 +147,85 @@ class FramesMatchSegueFrame(StackTestCase):
                 self.assertTrue(gtktest.same_image(self.shot("popped"), a))
 
 
+class CompletionTiming(StackTestCase):
+    """finish_interactive and cancel_interactive run on with the stack's timing: the timing property
+    when set, else the effect's own (segue_info_timing), from where the transition is. The fixture
+    traces each progress the stack computes, with the time since the call, against the closed form."""
+
+    def trace(self, f):
+        samples = [tuple(float(v) for v in word.split(":")) for word in f.ok("trace").split()[1:]]
+        self.assertGreaterEqual(len(samples), 5, f"too few frames traced: {samples}")
+        return samples
+
+    def completed(self, f, start, command):
+        f.ok("begin b")
+        f.ok(f"update {start}")
+        f.ok(command)
+        f.ok("wait-idle", timeout=60)
+        return self.trace(f)
+
+    def assertFollows(self, samples, expected, label, tolerance=0.005, slack=0.05):
+        """Each traced progress p at t equals expected(τ) within `tolerance` for a τ in [t − slack, t]:
+        t is read after the stack computed p (and the call's mark before the stack read its clock),
+        so on a loaded machine t can only be late. Most samples are not late: the median error at t
+        itself is within `tolerance`."""
+        errors = []
+        for t, p in samples:
+            low, high = sorted((expected(max(t - slack, 0)), expected(t)))
+            self.assertTrue(low - tolerance <= p <= high + tolerance,
+                            f"{label}: progress {p:.4f} at {t:.4f} s, expected {expected(t):.4f} "
+                            f"(at most {slack} s earlier: {expected(max(t - slack, 0)):.4f}); trace {samples}")
+            errors.append(abs(p - expected(t)))
+        errors.sort()
+        self.assertLessEqual(errors[len(errors) // 2], tolerance, f"{label}: median error; trace {samples}")
+
+    def test_timing_property_linear(self):
+        """timing = linear, duration 2 s: from 0.4 a finish is 0.4 + t/2 (a curve over the remaining
+        share of the duration: 1.2 s), a cancel from 0.6 is 0.6 − t/2."""
+        f = self.start("fade")
+        f.ok("duration 2")
+        f.ok("timing linear")
+        samples = self.completed(f, 0.4, "finish")
+        self.assertFollows(samples, lambda t: 0.4 + t / 2, "finish")
+        self.assertGreater(samples[-1][0], 0.9, "the finish did not run its 1.2 s")
+        self.assertState(f, running=0, visible="b", depth=2, done="1")
+        f.ok("pop")
+        f.ok("wait-idle", timeout=60)
+        samples = self.completed(f, 0.6, "cancel")
+        self.assertFollows(samples, lambda t: 0.6 - t / 2, "cancel")
+        self.assertState(f, running=0, visible="a", depth=1, done="110")
+
+    def test_effects_own_curve(self):
+        """No timing set: fade's own timing is linear (not an ease-in-out): from 0.4 with a 2 s
+        duration the finish is 0.4 + t/2 too."""
+        f = self.start("fade")
+        f.ok("duration 2")
+        samples = self.completed(f, 0.4, "finish")
+        self.assertFollows(samples, lambda t: 0.4 + t / 2, "finish")
+        self.assertState(f, running=0, visible="b", done="1")
+
+    def test_effects_own_spring(self):
+        """No timing set: ios-push's own spring(mass=3,stiffness=1000,damping=500) from rest. It is
+        overdamped, which Segue evaluates as Core Animation does, critically damped:
+        p = p0 + (1 − p0)·(1 − (1 + ω0·t)·e^(−ω0·t)), ω0 = √(1000/3), whatever the duration (a
+        spring runs in its own time); it settles in about half a second."""
+        f = self.start("ios-push")
+        f.ok("duration 2")   # a curve would take 1.2 s from 0.4; the spring ignores it
+        w0 = math.sqrt(1000 / 3)
+        samples = self.completed(f, 0.4, "finish")
+        self.assertFollows(samples, lambda t: 0.4 + 0.6 * (1 - (1 + w0 * t) * math.exp(-w0 * t)), "finish")
+        self.assertLess(samples[-1][0], 0.9, "the spring ran as long as a curve over the duration")
+        self.assertState(f, running=0, visible="b", done="1")
+        f.ok("duration 0")
+        f.ok("begin a")    # an interactive pop: ios-pop drawn, ios-push's timing
+        f.ok("update 0.7")
+        f.ok("cancel")
+        f.ok("wait-idle", timeout=60)
+        samples = self.trace(f)
+        self.assertFollows(samples, lambda t: 0.7 * (1 + w0 * t) * math.exp(-w0 * t), "cancel of a pop")
+        self.assertState(f, running=0, visible="b", depth=2, done="10")
+
+
 class LiveContent(StackTestCase):
     def test_label_keeps_changing_mid_transition(self):
         """With the progress held at 0.5, a page whose label changes every 100 ms shows the new text
@@ -215,6 +295,65 @@ class EdgeSwipe(StackTestCase):
         SERVER.xdotool("mousemove", 100, 150, "mousedown", 1, "mousemove", 300, 150, "sleep", 0.1, "mouseup", 1)
         f.ok("frame")
         self.assertState(f, running=0, visible="b", depth=2)
+
+
+class InputDuringTransition(StackTestCase):
+    """Real input through XTEST: the pages get presses and keys at rest, none while a transition runs
+    (interactive and held, or running on its own), and the edge swipe still works (EdgeSwipe)."""
+
+    def poke(self, f):
+        """A click in the middle of the stack (away from the swipe edge) and a key press."""
+        SERVER.xdotool("mousemove", WIDTH // 2, HEIGHT // 2, "click", 1, "key", "x")
+        f.ok("frame")
+
+    def test_pages_get_no_input_while_a_transition_runs(self):
+        f = self.start("fade")
+        f.ok("focus")
+        self.poke(f)
+        self.assertState(f, running=0, clicks=1, keys=1)
+
+        f.ok("begin b")
+        f.ok("update 0.5")
+        self.poke(f)
+        self.assertState(f, running=1, clicks=1, keys=1)
+        f.ok("cancel")
+        f.ok("wait-idle")
+        self.poke(f)
+        self.assertState(f, running=0, visible="a", clicks=2, keys=2)
+
+        f.ok("duration 3")
+        f.ok("push b")
+        self.poke(f)
+        self.assertState(f, running=1, clicks=2, keys=2)
+        f.ok("wait-idle", timeout=60)
+        self.poke(f)   # page b now: its press counts; the key goes nowhere (page a has no focus shown)
+        self.assertState(f, running=0, visible="b", clicks=3)
+
+
+class EffectCache(StackTestCase):
+    """A stack keeps its 4 most recently used effects ready; the least recently used beyond them is
+    dropped (a debug message says which), and made again with its parameters when used again."""
+
+    def fixture_env(self):
+        return SERVER.env(G_MESSAGES_DEBUG="SegueGtk")
+
+    def test_dropped_effect_comes_back_with_its_parameters(self):
+        f = self.start(GLSL)
+        a, b = self.page_shots(f)
+        f.ok("param softness 0.3")
+        for effect in ("fade", "cube", "wipeleft", "doom-melt", "ios-push"):
+            f.ok(f"effect {effect}")
+        self.assertIn(f"dropped effect '{GLSL}'", f.errors())
+        self.assertIn("dropped effect 'fade'", f.errors())
+        self.assertNotIn("dropped effect 'ios-push'", f.errors())
+        f.ok(f"effect {GLSL}")
+        f.ok("begin b")
+        f.ok("update 0.5")
+        expected = gtktest.segue_frame(a, b, GLSL, 0.5, os.path.join(WORKDIR.name, f"{self.id()}-expected.png"),
+                                       params=("softness=0.3",))
+        self.assertMatches(self.shot("again"), expected, "c-glsl-softness-after-drop")
+        f.ok("cancel")
+        f.ok("wait-idle")
 
 
 class BadInput(StackTestCase):
