@@ -208,8 +208,10 @@ LD_LIBRARY_PATH="$work/lib" make -s -C "$root/plugins/gtk" BUILD="$gtk_build" VE
 gtk_lib="libsegue-gtk.so.$version"
 gtk_soname="$(readelf -d "$gtk_build/$gtk_lib" | sed -n 's/.*Library soname: \[\(.*\)\].*/\1/p')"
 [ "$gtk_soname" = libsegue-gtk.so.0 ] || fail "$gtk_build/$gtk_lib: SONAME '${gtk_soname:-none}', not libsegue-gtk.so.0"
-# Only the API (segue_gtk_*) is exported: anything else would become ABI by accident.
-gtk_extra="$(nm -D --defined-only "$gtk_build/$gtk_lib" | awk '{ print $3 }' | grep -v '^segue_gtk_' || true)"
+# Only the API (segue_gtk_*) is exported: anything else would become ABI by accident. (__bss_start,
+# _edata and _end are the linker's own, in every library without a version script; dpkg-gensymbols
+# leaves them out too.)
+gtk_extra="$(nm -D --defined-only "$gtk_build/$gtk_lib" | awk '{ print $3 }' | grep -vxE 'segue_gtk_.*|__bss_start|_edata|_end' || true)"
 [ -z "$gtk_extra" ] || fail "libsegue-gtk exports symbols outside segue_gtk_*: $(echo $gtk_extra)"
 grep -q 'shared-library="libsegue-gtk.so.0"' "$gtk_build/SegueGtk-1.0.gir" \
   || fail "SegueGtk-1.0.gir does not name libsegue-gtk.so.0 as its shared library"
