@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Installs the Debian package that scripts/package.sh made into a clean Debian 12 root (mmdebstrap,
-# entered with chroot; no Swift there) and uses it as a user would: segue frame and concat with
+# Installs the Debian packages that scripts/package.sh made into a clean Debian 12 root (mmdebstrap,
+# entered with chroot; no Swift there) and uses them as a user would: segue frame and concat with
 # inputs made by ffmpeg in the root, a C program built with pkg-config, melt and gst-launch-1.0 with
-# the frei0r plugins from their default search path; then purges it and checks that nothing it
-# installed is left. One line per check, then `N passed, M failed`; exits 1 on any failure.
+# the frei0r plugins from their default search path; then segue-gtk: a GTK 4 program built with
+# pkg-config segue-gtk run under Xvfb, SegueGtk through python3-gi; then purges both and checks
+# that nothing they installed is left. One line per check, then `N passed, M failed`; exits 1 on
+# any failure.
 # Without root, mmdebstrap (installed with apt-get when missing) or the network it prints
 # `skip: REASON` and exits 0.
 #
-# Usage: scripts/package-test.sh [DIST_DIR]          (default dist/: one segue_*.deb there)
+# Usage: scripts/package-test.sh [DIST_DIR]   (default dist/: one segue_*.deb and one segue-gtk_*.deb)
 #   SEGUE_PACKAGE_TEST_CACHE=DIR  keep the downloaded .debs in DIR between runs (faster reruns)
 #   SEGUE_PACKAGE_TEST_MIRROR=URI the Debian mirror (default: this machine's apt sources, else
 #                                 http://deb.debian.org/debian)
@@ -21,7 +23,7 @@
 set -uo pipefail
 umask 022
 
-case "${1:-}" in -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dist="${1:-$root/dist}"
 started=$SECONDS
@@ -34,6 +36,13 @@ debs=("$dist"/segue_*.deb)
 shopt -u nullglob
 [ ${#debs[@]} -eq 1 ] || die "$dist: ${#debs[@]} segue_*.deb files, not one (make the package with scripts/package.sh)"
 deb="$(cd "$(dirname "${debs[0]}")" && pwd)/$(basename "${debs[0]}")"
+shopt -s nullglob
+gtk_debs=("$dist"/segue-gtk_*.deb)
+shopt -u nullglob
+[ ${#gtk_debs[@]} -eq 1 ] || die "$dist: ${#gtk_debs[@]} segue-gtk_*.deb files, not one (make the packages with scripts/package.sh)"
+gtk_deb="$(cd "$(dirname "${gtk_debs[0]}")" && pwd)/$(basename "${gtk_debs[0]}")"
+[ "$(dpkg-deb -f "$gtk_deb" Version)" = "$(dpkg-deb -f "$deb" Version)" ] \
+  || die "$(basename "$gtk_deb") and $(basename "$deb") are of different versions (make both with scripts/package.sh)"
 deb_version="$(dpkg-deb -f "$deb" Version)"
 version="${deb_version%-*}"
 
@@ -99,7 +108,7 @@ cleanup() {
     umount -R "${mounted[$i]}" 2>/dev/null || umount -R -l "${mounted[$i]}" 2>/dev/null || true
   done
   if [ -n "$cache" ] && [ -d "$rootfs/var/cache/apt/archives" ]; then
-    find "$rootfs/var/cache/apt/archives" -maxdepth 1 -name '*.deb' ! -name 'segue_*' -exec cp -n -t "$cache" {} + 2>/dev/null || true
+    find "$rootfs/var/cache/apt/archives" -maxdepth 1 -name '*.deb' ! -name 'segue_*' ! -name 'segue-gtk_*' -exec cp -n -t "$cache" {} + 2>/dev/null || true
   fi
   # Nothing is removed while anything is still mounted under the root (a bind mount of /dev
   # would take the machine's devices with it).
@@ -135,6 +144,7 @@ mount -t sysfs sysfs "$rootfs/sys" && mounted+=("$rootfs/sys")
 mount --rbind /dev "$rootfs/dev" && mount --make-rslave "$rootfs/dev" && mounted+=("$rootfs/dev")
 mkdir -p "$rootfs/tmp/t"
 cp "$deb" "$rootfs/$(basename "$deb")"
+cp "$gtk_deb" "$rootfs/$(basename "$gtk_deb")"
 
 # in_root COMMAND: runs a shell command in the root with a clean environment.
 in_root() {
@@ -169,8 +179,9 @@ near='near() {
 
 check "a clean Debian 12 root without Swift" \
   'grep -q "^12\." /etc/debian_version && ! command -v swift && ! dpkg -s segue >/dev/null 2>&1'
-check "apt-get install /$(basename "$deb") resolves its Depends" \
-  "$apt_install /$(basename "$deb") && dpkg -s segue | grep -q '^Status: install ok installed' && command -v ffmpeg"
+check "apt-get install /$(basename "$deb") resolves its Depends, and brings no GTK" \
+  "$apt_install /$(basename "$deb") && dpkg -s segue | grep -q '^Status: install ok installed' && command -v ffmpeg
+   ! dpkg -s libgtk-4-1 2>/dev/null | grep -q '^Status: install ok installed'"
 in_root 'dpkg -L segue' >"$work/installed.txt" 2>/dev/null
 cp "$work/installed.txt" "$rootfs/installed.txt"
 check "ldconfig's trigger ran: libsegue.so.0 is in the linker cache" \
@@ -275,9 +286,80 @@ check "gst-launch-1.0 mixes two sources through frei0r-mixer-segue-fade" '
   test "$(stat -c %s gst.rgba)" = $((3 * 64 * 48 * 4))
   W=64; '"$near"'
   near gst.rgba 32 24 128 0 128'
-check "apt-get remove --purge segue leaves none of its $(grep -c . "$work/installed.txt") paths (dpkg -L) and no linker cache entry" '
-  apt-get remove --purge -y -q -o Dpkg::Use-Pty=0 segue
+
+# --- segue-gtk ----------------------------------------------------------------------------------
+check "apt-get install /$(basename "$deb") /$(basename "$gtk_deb") resolves segue-gtk's Depends (GTK 4, its typelib)" \
+  "$apt_install /$(basename "$deb") /$(basename "$gtk_deb")
+   dpkg -s segue-gtk | grep -q '^Status: install ok installed'
+   dpkg -s libgtk-4-1 gir1.2-gtk-4.0 | grep -c '^Status: install ok installed' | grep -qx 2"
+in_root 'dpkg -L segue-gtk' >"$work/installed-gtk.txt" 2>/dev/null
+cat "$work/installed-gtk.txt" >>"$rootfs/installed.txt"
+check "ldconfig's trigger ran: libsegue-gtk.so.0 is in the linker cache" \
+  'ldconfig -p | grep -E "libsegue-gtk\.so\.0 " | tee /dev/stderr | grep -qE "=> (/usr)?/lib/[^/]+/libsegue-gtk\.so\.0$"'
+# (A typelib whose library cannot be loaded still imports, with a warning and GType "void": the
+# GType's name shows that libsegue-gtk.so.0 was loaded.)
+check "python3-gi imports SegueGtk from the typelib without a display (GType SegueGtkStack from libsegue-gtk.so.0)" '
+  '"$apt_install"' python3-gi >/dev/null
+  env -u DISPLAY -u WAYLAND_DISPLAY python3 -c "import gi; gi.require_version(\"SegueGtk\", \"1.0\"); from gi.repository import SegueGtk; print(SegueGtk.Stack, SegueGtk.Stack.__gtype__.name)" \
+    | tee /dev/stderr | grep -qx "<class '"'"'gi.repository.SegueGtk.Stack'"'"'> SegueGtkStack"'
+# GTK 4's development files (for gtk4.pc, which segue-gtk.pc requires) and Xvfb: a GTK program
+# runs only with a display.
+check "a GTK 4 program built with cc \$(pkg-config --cflags --libs segue-gtk) runs under xvfb-run: pages, effects, GError" "
+  $apt_install libgtk-4-dev xvfb xauth >/dev/null
+  test \"\$(pkg-config --modversion segue-gtk)\" = '$version'
+  cd /tmp/t
+  cat >stack.c <<'EOF'
+#include <segue-gtk.h>
+#include <stdio.h>
+#include <string.h>
+
+int main(void) {
+    if (!gtk_init_check()) { fprintf(stderr, \"error: no display\\n\"); return 1; }
+    GtkWidget *widget = segue_gtk_stack_new();
+    SegueGtkStack *stack = SEGUE_GTK_STACK(widget);
+    g_object_ref_sink(widget);
+    segue_gtk_stack_add_named(stack, gtk_label_new(\"first\"), \"first\");
+    segue_gtk_stack_add_named(stack, gtk_label_new(\"second\"), \"second\");
+    GError *error = NULL;
+    if (!segue_gtk_stack_set_effect(stack, \"doom-melt\", &error)) {
+        fprintf(stderr, \"error: doom-melt: %s\\n\", error->message);
+        return 1;
+    }
+    gboolean refused = !segue_gtk_stack_set_effect(stack, \"no-such-effect\", &error);
+    printf(\"unknown effect refused: %s (%s)\\n\", refused ? \"yes\" : \"no\", error ? error->message : \"no error\");
+    g_clear_error(&error);
+    gboolean pushed = segue_gtk_stack_push(stack, \"second\");
+    printf(\"effect %s, pushed %d, visible %s, depth %u\\n\", segue_gtk_stack_get_effect(stack), pushed,
+           segue_gtk_stack_get_visible_child_name(stack), segue_gtk_stack_get_depth(stack));
+    int ok = refused && pushed && strcmp(segue_gtk_stack_get_effect(stack), \"doom-melt\") == 0
+             && strcmp(segue_gtk_stack_get_visible_child_name(stack), \"second\") == 0;
+    g_object_unref(widget);
+    return ok ? 0 : 1;
+}
+EOF
+  cc -Wall -Werror stack.c \$(pkg-config --cflags --libs segue-gtk) -o stack
+  readelf -d stack | grep -q 'NEEDED.*libsegue-gtk\.so\.0'
+  GSK_RENDERER=cairo timeout 120 xvfb-run -a ./stack"
+check "python3-gi under xvfb-run: SegueGtk.Stack(effect=\"cube\") pushes a page" '
+  cd /tmp/t
+  cat >stack.py <<EOF
+import gi
+gi.require_version("Gtk", "4.0")
+gi.require_version("SegueGtk", "1.0")
+from gi.repository import Gtk, SegueGtk
+stack = SegueGtk.Stack(effect="cube")
+stack.add_named(Gtk.Label(label="first"), "first")
+stack.add_named(Gtk.Label(label="second"), "second")
+pushed = stack.push("second")
+print("effect", stack.props.effect, "pushed", pushed, "visible", stack.props.visible_child_name)
+assert pushed and stack.props.effect == "cube" and stack.props.visible_child_name == "second"
+EOF
+  GSK_RENDERER=cairo timeout 120 xvfb-run -a python3 stack.py'
+
+check "apt-get remove --purge segue segue-gtk leaves none of their $(cat "$work/installed.txt" "$work/installed-gtk.txt" | grep -c .) paths (dpkg -L) and no linker cache entry" '
+  apt-get remove --purge -y -q -o Dpkg::Use-Pty=0 segue segue-gtk
   ! dpkg -s segue >/dev/null 2>&1
+  ! dpkg -s segue-gtk >/dev/null 2>&1
   ! ldconfig -p | grep -q libsegue
   test -s /installed.txt
   left=0
@@ -368,6 +450,6 @@ else
   podman rmi -f "$image" "$base_image" >/dev/null 2>&1 || true
 fi
 
-echo "package test of $(basename "$deb") took $((SECONDS - started)) s"
+echo "package test of $(basename "$deb") and $(basename "$gtk_deb") took $((SECONDS - started)) s"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -3,11 +3,17 @@
 #   segue_VERSION-1_ARCH.deb          the Debian package (dpkg-deb): /usr/bin/segue, libsegue in
 #                                     /usr/lib/TRIPLET with segue.h and segue.pc, the frei0r plugins
 #                                     in /usr/lib/frei0r-1; stripped; Depends from dpkg-shlibdeps
-#   segue-VERSION-linux-MACHINE.tar.gz the same files under bin/ lib/ include/ share/, relocatable
-#                                     (segue.pc uses ${pcfiledir}), with the debug files in lib/debug/
-# then lints the .deb with lintian (errors fail) and prints the stripped sizes.
-# Needs dpkg-dev, binutils, a C compiler, frei0r.h (frei0r-plugins-dev) and lintian: missing Debian
-# packages are installed with apt-get (sudo when not root), as scripts/install-deps.sh does.
+#   segue-gtk_VERSION-1_ARCH.deb      the GTK 4 widget library (plugins/gtk): libsegue-gtk in
+#                                     /usr/lib/TRIPLET with segue-gtk.h, segue-gtk.pc and the
+#                                     SegueGtk-1.0 typelib and gir; Depends from dpkg-shlibdeps
+#                                     (GTK 4, segue through libsegue's symbols) and gir1.2-gtk-4.0
+#   segue-VERSION-linux-MACHINE.tar.gz the files of both under bin/ lib/ include/ share/, relocatable
+#                                     (the .pc files use ${pcfiledir}), with the debug files in lib/debug/
+# then lints the .debs with lintian (errors fail) and prints the stripped sizes.
+# Needs dpkg-dev, binutils, chrpath, make, a C compiler, frei0r.h (frei0r-plugins-dev), GTK 4's and
+# GObject introspection's development files (libgtk-4-dev, gobject-introspection,
+# libgirepository1.0-dev) and lintian: missing Debian packages are installed with apt-get (sudo when
+# not root), as scripts/install-deps.sh does.
 #
 # Usage: scripts/package.sh [--no-build] [--out DIR] [--build-dir DIR]
 #   --no-build       package the release build that is there (scripts/install.sh made it in CI)
@@ -20,7 +26,7 @@
 set -euo pipefail
 umask 022
 
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
 fail() { echo "error: $*" >&2; exit 1; }
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -45,12 +51,16 @@ started=$SECONDS
 # --- Tools -------------------------------------------------------------------------------------
 cc="${CC:-cc}"
 tools=(dpkg-deb:dpkg dpkg-shlibdeps:dpkg-dev dpkg-gensymbols:dpkg-dev dpkg-architecture:dpkg-dev
-       objcopy:binutils strip:binutils readelf:binutils perl:perl-base gzip:gzip tar:tar md5sum:coreutils)
+       objcopy:binutils strip:binutils readelf:binutils nm:binutils chrpath:chrpath make:make pkg-config:pkg-config
+       g-ir-scanner:gobject-introspection g-ir-compiler:gobject-introspection perl:perl-base gzip:gzip tar:tar
+       md5sum:coreutils)
 [ "${SEGUE_LINTIAN:-1}" = 0 ] || tools+=(lintian:lintian)
 missing=()
 for entry in "${tools[@]}"; do command -v "${entry%%:*}" >/dev/null || missing+=("${entry#*:}"); done
 command -v "$cc" >/dev/null || missing+=(gcc)
 [ -f /usr/include/frei0r.h ] || missing+=(frei0r-plugins-dev)
+pkg-config --exists 'gtk4 >= 4.8' 2>/dev/null || missing+=(libgtk-4-dev)
+pkg-config --exists gobject-introspection-1.0 2>/dev/null || missing+=(libgirepository1.0-dev)
 if [ ${#missing[@]} -gt 0 ]; then
   command -v apt-get >/dev/null || fail "missing: ${missing[*]} (Debian packages; no apt-get here)"
   echo "Installing: ${missing[*]}"
@@ -96,7 +106,7 @@ echo "packaging segue $version ($arch, Debian version $deb_version) from $build_
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 # dist/ holds the latest packages only (scripts/package-test.sh takes the one .deb there).
-if [ "$out" = "$root/dist" ]; then rm -f "$out"/segue_*.deb "$out"/segue-*-linux-*.tar.gz; fi
+if [ "$out" = "$root/dist" ]; then rm -f "$out"/segue_*.deb "$out"/segue-gtk_*.deb "$out"/segue-*-linux-*.tar.gz; fi
 work="$(mktemp -d "${TMPDIR:-/tmp}/segue-package.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/stripped" "$work/debug"
@@ -183,13 +193,42 @@ set_plugin_library "$work/plugins-deb" "$libdir/libsegue.so.0"
 cp -a "$work/plugins" "$work/plugins-tarball"
 set_plugin_library "$work/plugins-tarball" libsegue.so.0
 
+# The GTK 4 widget library (plugins/gtk/Makefile), linked against the staged libsegue with Debian's
+# hardening flags, and its introspection data. It is built once with the run-time search path
+# $ORIGIN (the tarball's copy finds libsegue.so.0 beside it); the .deb's copy has it removed with
+# chrpath (Debian's libraries carry none: the library is in the linker's own directory). The typelib
+# names the library by its SONAME (shared-library="libsegue-gtk.so.0"), which the loader finds in
+# /usr/lib/TRIPLET, or through LD_LIBRARY_PATH in the tarball.
+ln -s libsegue.so.0 "$work/lib/libsegue.so"
+gtk_build="$work/gtk"
+LD_LIBRARY_PATH="$work/lib" make -s -C "$root/plugins/gtk" BUILD="$gtk_build" VERSION="$version" CC="$cc" \
+  CFLAGS="${cppflags[*]} ${cflags[*]} ${ldflags[*]} -Wl,-z,now" SEGUE_CFLAGS="-I$root/Sources/SegueC/include" \
+  SEGUE_LIBS="-L$work/lib -lsegue" RPATH='\$$ORIGIN' "$gtk_build/SegueGtk-1.0.typelib" \
+  || fail "plugins/gtk did not build (above)"
+gtk_lib="libsegue-gtk.so.$version"
+gtk_soname="$(readelf -d "$gtk_build/$gtk_lib" | sed -n 's/.*Library soname: \[\(.*\)\].*/\1/p')"
+[ "$gtk_soname" = libsegue-gtk.so.0 ] || fail "$gtk_build/$gtk_lib: SONAME '${gtk_soname:-none}', not libsegue-gtk.so.0"
+# Only the API (segue_gtk_*) is exported: anything else would become ABI by accident. (__bss_start,
+# _edata and _end are the linker's own, in every library without a version script; dpkg-gensymbols
+# leaves them out too.)
+gtk_extra="$(nm -D --defined-only "$gtk_build/$gtk_lib" | awk '{ print $3 }' | grep -vxE 'segue_gtk_.*|__bss_start|_edata|_end' || true)"
+[ -z "$gtk_extra" ] || fail "libsegue-gtk exports symbols outside segue_gtk_*: $(echo $gtk_extra)"
+grep -q 'shared-library="libsegue-gtk.so.0"' "$gtk_build/SegueGtk-1.0.gir" \
+  || fail "SegueGtk-1.0.gir does not name libsegue-gtk.so.0 as its shared library"
+split_debug "$gtk_build/$gtk_lib" "$gtk_lib" --strip-unneeded
+cp "$work/stripped/$gtk_lib" "$work/$gtk_lib.deb"
+chrpath -d "$work/$gtk_lib.deb" >/dev/null
+! readelf -d "$work/$gtk_lib.deb" | grep -qE 'R(UN)?PATH' || fail "chrpath left a run-time search path in $gtk_lib"
+
 fill() {  # TEMPLATE: @VERSION@ @MULTIARCH@ filled in
   sed -e "s|@VERSION@|$version|g" -e "s|@MULTIARCH@|$multiarch|g" "$1"
 }
 date_rfc2822="$(LC_ALL=C date -u -R -d "@$SOURCE_DATE_EPOCH")"
 
 # --- The Debian package -------------------------------------------------------------------------
-deb="$work/deb"
+# (in a source tree's layout, debian/PACKAGE, so that dpkg-shlibdeps finds libsegue and its symbols
+# file in the build tree when it reads libsegue-gtk)
+deb="$work/src/debian/segue"
 install -d "$deb/DEBIAN" "$deb/usr/bin" "$deb$libdir/pkgconfig" "$deb/usr/include" "$deb/usr/lib/segue" \
            "$deb/usr/lib/frei0r-1" "$deb/usr/share/doc/segue" "$deb/usr/share/man/man1"
 install -m 755 "$work/stripped/segue" "$deb/usr/bin/segue"
@@ -217,7 +256,8 @@ chmod 644 "$deb/usr/share/doc/segue/changelog.Debian.gz" "$deb/usr/share/man/man
 # of the packages that hold them, so the versions are the ones this machine's packages need),
 # then what segue runs: ffmpeg, and a Vulkan driver (lavapipe, or a GPU's).
 mkdir -p "$work/src/debian"
-printf 'Source: segue\nMaintainer: %s\n\nPackage: segue\nArchitecture: any\n' "$maintainer" >"$work/src/debian/control"
+printf 'Source: segue\nMaintainer: %s\n\nPackage: segue\nArchitecture: any\n\nPackage: segue-gtk\nArchitecture: any\n' \
+  "$maintainer" >"$work/src/debian/control"
 shlibs_depends="$(cd "$work/src" && dpkg-shlibdeps -O --warnings=1 -e"$deb/usr/bin/segue" -e"$deb$libdir/libsegue.so.$version" \
                     -e"$deb/usr/lib/segue/segue-frei0r.so" | sed -n 's/^shlibs:Depends=//p')"
 [ -n "$shlibs_depends" ] || fail "dpkg-shlibdeps found no dependencies"
@@ -245,11 +285,60 @@ rm -f "$deb_file"
 dpkg-deb --root-owner-group -Zxz --build "$deb" "$deb_file" >/dev/null
 echo "wrote $deb_file ($(stat -c %s "$deb_file") bytes): Depends: $depends"
 
+# --- The GTK package: segue-gtk ------------------------------------------------------------------
+# Its own package, so that segue (the CLI, libsegue, the frei0r plugins: servers and containers)
+# does not pull in GTK 4. The development files come with the library, as in segue.
+gdeb="$work/src/debian/segue-gtk"
+install -d "$gdeb/DEBIAN" "$gdeb$libdir/pkgconfig" "$gdeb$libdir/girepository-1.0" "$gdeb/usr/include" \
+           "$gdeb/usr/share/gir-1.0" "$gdeb/usr/share/doc/segue-gtk"
+install -m 644 "$work/$gtk_lib.deb" "$gdeb$libdir/$gtk_lib"
+ln -s "$gtk_lib" "$gdeb$libdir/libsegue-gtk.so.0"
+ln -s libsegue-gtk.so.0 "$gdeb$libdir/libsegue-gtk.so"
+fill "$root/packaging/segue-gtk.pc.in" >"$gdeb$libdir/pkgconfig/segue-gtk.pc"
+install -m 644 "$root/plugins/gtk/segue-gtk.h" "$gdeb/usr/include/segue-gtk.h"
+install -m 644 "$gtk_build/SegueGtk-1.0.typelib" "$gdeb$libdir/girepository-1.0/SegueGtk-1.0.typelib"
+install -m 644 "$gtk_build/SegueGtk-1.0.gir" "$gdeb/usr/share/gir-1.0/SegueGtk-1.0.gir"
+install -m 644 "$root/packaging/copyright" "$gdeb/usr/share/doc/segue-gtk/copyright"
+{
+  echo "segue ($deb_version) unstable; urgency=medium"
+  echo
+  echo "  * Segue $version, packaged by scripts/package.sh."
+  echo
+  echo " -- $maintainer  $date_rfc2822"
+} | gzip -9n >"$gdeb/usr/share/doc/segue-gtk/changelog.Debian.gz"
+chmod 644 "$gdeb/usr/share/doc/segue-gtk/changelog.Debian.gz" "$gdeb$libdir/pkgconfig/segue-gtk.pc"
+
+# Depends: GTK 4 and GLib from their packages' symbols files, segue from libsegue's (the build
+# tree's debian/segue/DEBIAN/symbols above: the version that introduced each libsegue call used),
+# and the typelib's own dependency, Gtk-4.0's typelib.
+gtk_shlibs_depends="$(cd "$work/src" && dpkg-shlibdeps -O --warnings=1 -Sdebian/segue -e"debian/segue-gtk$libdir/$gtk_lib" \
+                        | sed -n 's/^shlibs:Depends=//p')"
+[[ "$gtk_shlibs_depends" == *"segue (>= "* ]] \
+  || fail "dpkg-shlibdeps did not find libsegue's package for libsegue-gtk (Depends: ${gtk_shlibs_depends:-none})"
+gtk_depends="$gtk_shlibs_depends, gir1.2-gtk-4.0"
+(cd "$work/src" && dpkg-gensymbols -q -psegue-gtk -P"$gdeb" -v"$version" -I"$root/packaging/segue-gtk.symbols" \
+   -e"$gdeb$libdir/$gtk_lib" -O"$gdeb/DEBIAN/symbols" -c1) \
+  || fail "libsegue-gtk's symbols differ from packaging/segue-gtk.symbols (a removed symbol breaks the ABI)"
+echo "libsegue-gtk 0 segue-gtk (>= $version)" >"$gdeb/DEBIAN/shlibs"
+echo "activate-noawait ldconfig" >"$gdeb/DEBIAN/triggers"
+
+find "$gdeb" -print0 | xargs -0 touch -h -d "@$SOURCE_DATE_EPOCH"
+gtk_installed_size="$(cd "$gdeb" && find usr -printf '%y %s\n' | awk '{ t += ($1 == "f") ? int(($2 + 1023) / 1024) : 1 } END { print t }')"
+(cd "$gdeb" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) >"$gdeb/DEBIAN/md5sums"
+VERSION="$deb_version" ARCH="$arch" MAINTAINER="$maintainer" INSTALLED_SIZE="$gtk_installed_size" DEPENDS="$gtk_depends" \
+  perl -pe 's/@(VERSION|ARCH|MAINTAINER|INSTALLED_SIZE|DEPENDS)@/$ENV{$1}/g' "$root/packaging/control-gtk.in" >"$gdeb/DEBIAN/control"
+chmod 644 "$gdeb/DEBIAN"/*
+touch -h -d "@$SOURCE_DATE_EPOCH" "$gdeb/DEBIAN" "$gdeb/DEBIAN"/*
+gtk_deb_file="$out/segue-gtk_${deb_version}_${arch}.deb"
+rm -f "$gtk_deb_file"
+dpkg-deb --root-owner-group -Zxz --build "$gdeb" "$gtk_deb_file" >/dev/null
+echo "wrote $gtk_deb_file ($(stat -c %s "$gtk_deb_file") bytes): Depends: $gtk_depends"
+
 # --- The relocatable tarball --------------------------------------------------------------------
 name="segue-$version-linux-$machine"
 tree="$work/tar/$name"
 install -d "$tree/bin" "$tree/lib/pkgconfig" "$tree/lib/segue" "$tree/lib/frei0r-1" "$tree/include" \
-           "$tree/share/doc/segue" "$tree/share/man/man1"
+           "$tree/lib/girepository-1.0" "$tree/share/gir-1.0" "$tree/share/doc/segue" "$tree/share/man/man1"
 install -m 755 "$work/stripped/segue" "$tree/bin/segue"
 install -m 755 "$work/stripped/libsegue.so.$version" "$tree/lib/libsegue.so.$version"
 ln -s "libsegue.so.$version" "$tree/lib/libsegue.so.0"
@@ -258,11 +347,19 @@ fill "$root/packaging/segue-relocatable.pc.in" >"$tree/lib/pkgconfig/segue.pc"
 install -m 644 "$root/Sources/SegueC/include/segue.h" "$tree/include/segue.h"
 install -m 755 "$work/stripped/segue-frei0r.so" "$tree/lib/segue/segue-frei0r.so"
 install -m 755 "$work/plugins-tarball"/segue_*.so "$tree/lib/frei0r-1/"
+# The GTK library (needs GTK 4 only when used), RUNPATH $ORIGIN: libsegue.so.0 beside it.
+install -m 755 "$work/stripped/$gtk_lib" "$tree/lib/$gtk_lib"
+ln -s "$gtk_lib" "$tree/lib/libsegue-gtk.so.0"
+ln -s libsegue-gtk.so.0 "$tree/lib/libsegue-gtk.so"
+fill "$root/packaging/segue-gtk-relocatable.pc.in" >"$tree/lib/pkgconfig/segue-gtk.pc"
+install -m 644 "$root/plugins/gtk/segue-gtk.h" "$tree/include/segue-gtk.h"
+install -m 644 "$gtk_build/SegueGtk-1.0.typelib" "$tree/lib/girepository-1.0/SegueGtk-1.0.typelib"
+install -m 644 "$gtk_build/SegueGtk-1.0.gir" "$tree/share/gir-1.0/SegueGtk-1.0.gir"
 install -m 644 "$root/packaging/copyright" "$tree/share/doc/segue/copyright"
 fill "$root/packaging/README.tarball" >"$tree/share/doc/segue/README"
 fill "$root/packaging/segue.1" >"$tree/share/man/man1/segue.1"
 cp -a "$work/debug" "$tree/lib/debug"
-chmod 644 "$tree/lib/pkgconfig/segue.pc" "$tree/share/doc/segue/README" "$tree/share/man/man1/segue.1"
+chmod 644 "$tree/lib/pkgconfig/segue.pc" "$tree/lib/pkgconfig/segue-gtk.pc" "$tree/share/doc/segue/README" "$tree/share/man/man1/segue.1"
 tar_file="$out/$name.tar.gz"
 rm -f "$tar_file"
 tar -C "$work/tar" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
@@ -271,21 +368,24 @@ echo "wrote $tar_file ($(stat -c %s "$tar_file") bytes)"
 
 # --- lintian ------------------------------------------------------------------------------------
 if [ "${SEGUE_LINTIAN:-1}" != 0 ]; then
-  set +e
-  report="$(lintian --fail-on error "$deb_file" 2>&1 | grep -vxF 'running with root privileges is not recommended!')"
-  status=$?
-  set -e
-  [ -z "$report" ] || printf '%s\n' "$report"
-  errors="$(printf '%s\n' "$report" | grep -c '^E: ' || true)"
-  warnings="$(printf '%s\n' "$report" | grep -c '^W: ' || true)"
-  echo "lintian: $errors errors, $warnings warnings"
-  [ "$status" = 0 ] || fail "lintian reports errors on $deb_file"
+  for file in "$deb_file" "$gtk_deb_file"; do
+    status=0
+    lintian --fail-on error "$file" >"$work/lintian.txt" 2>&1 || status=$?
+    report="$(grep -vxF 'running with root privileges is not recommended!' "$work/lintian.txt" || true)"
+    [ -z "$report" ] || printf '%s\n' "$report"
+    errors="$(printf '%s\n' "$report" | grep -c '^E: ' || true)"
+    warnings="$(printf '%s\n' "$report" | grep -c '^W: ' || true)"
+    echo "lintian $(basename "$file"): $errors errors, $warnings warnings"
+    [ "$status" = 0 ] && [ "$errors" = 0 ] || fail "lintian reports errors on $file"
+  done
 fi
 
 # --- Sizes --------------------------------------------------------------------------------------
 size() { local bytes; bytes="$(stat -c %s "$1")"; printf '%s %d bytes (%s MB)\n' "$2" "$bytes" "$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1000000 }')"; }
 size "$work/stripped/segue" "stripped segue:"
 size "$work/stripped/libsegue.so.$version" "stripped libsegue.so.$version:"
+size "$work/stripped/$gtk_lib" "stripped $gtk_lib:"
 size "$deb_file" "$(basename "$deb_file"):"
+size "$gtk_deb_file" "$(basename "$gtk_deb_file"):"
 size "$tar_file" "$(basename "$tar_file"):"
 echo "packaged in $((SECONDS - started)) s"
