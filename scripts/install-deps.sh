@@ -21,6 +21,7 @@ packages=(
   libgtk-4-dev         # GTK 4 (4.8 on Debian 12): the widget library libsegue-gtk (plugins/gtk)
   gobject-introspection libgirepository1.0-dev  # g-ir-scanner, g-ir-compiler: SegueGtk-1.0.gir and .typelib
   gir1.2-gtk-4.0 python3-gi gjs  # Python and GJS through introspection: the GTK tests and Examples/gtk
+  valac                # Vala through the gir (vapigen, valac): the GTK tests
   make                 # plugins/gtk's Makefile
 )
 missing=()

@@ -1,7 +1,7 @@
 """Examples/gtk and the installed widget library: scripts/install.sh puts libsegue-gtk, its header,
 pkg-config file and typelib under a prefix; the C example builds with `pkg-config segue-gtk` alone and
 runs; the Python example finds SegueGtk through the installed typelib alone and holds a transition
-part-way (its window then shows neither page at rest); GJS uses the same typelib."""
+part-way (its window then shows neither page at rest); GJS uses the same typelib, Vala the installed gir."""
 import os
 import selectors
 import subprocess
@@ -121,6 +121,25 @@ class Installed(unittest.TestCase):
         self.assertEqual(lines[0], "true b 2 cube")
         self.assertTrue(lines[1].startswith("error 2 unknown effect 'no-such-effect'"), lines[1])
 
+
+    def test_vala_through_the_installed_gir(self):
+        """Vala too: vapigen makes the bindings from the installed gir, valac builds with the
+        installed segue-gtk.pc; the same properties, push and GError as from GJS."""
+        with tempfile.TemporaryDirectory() as work:
+            env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(PREFIX, "lib", "pkgconfig"))
+            subprocess.run(["vapigen", "--library", "segue-gtk", "--pkg", "gtk4", "--directory", work,
+                            os.path.join(PREFIX, "share", "gir-1.0", "SegueGtk-1.0.gir")],
+                           env=env, capture_output=True, text=True, check=True)
+            program = os.path.join(work, "stack_check")
+            build = subprocess.run(["valac", "--vapidir", work, "--pkg", "gtk4", "--pkg", "segue-gtk",
+                                    os.path.join(ROOT, "plugins", "gtk", "tests", "stack_check.vala"), "-o", program],
+                                   env=env, capture_output=True, text=True)
+            self.assertEqual(build.returncode, 0, build.stdout + build.stderr)
+            run = subprocess.run([program], env=SERVER.env(), capture_output=True, text=True, timeout=60)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        lines = run.stdout.splitlines()
+        self.assertEqual(lines[0], "true b 2 cube")
+        self.assertTrue(lines[1].startswith("error 2 unknown effect 'no-such-effect'"), lines[1])
 
 if __name__ == "__main__":
     unittest.main()
