@@ -1,6 +1,11 @@
 // Parameter values as a C caller sets them: text parsed as on the command line, images read
 // from paths for texture parameters.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import SegueCore
 import SegueMath
 import SegueMedia

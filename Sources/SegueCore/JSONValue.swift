@@ -1,7 +1,12 @@
 // A JSON tree as JSONDecoder reads it, for the checked walks over mesh files and concat specs
 // (each names the path of a bad entry).
 
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 
 /// A JSON value, decoded by JSONDecoder (exact numbers, booleans kept apart from numbers).
 package enum JSONValue: Decodable {
@@ -34,9 +39,6 @@ package enum JSONValue: Decodable {
     /// A value from a Foundation object tree, or `nil` for a type JSON does not have.
     package init?(any value: Any) {
         switch value {
-        case is NSNull: self = .null
-        case let n as NSNumber:
-            self = String(cString: n.objCType) == "c" ? .bool(n.boolValue) : .number(n.doubleValue)
         case let b as Bool: self = .bool(b)
         case let d as Double: self = .number(d)
         case let i as Int: self = .number(Double(i))
@@ -97,3 +99,146 @@ extension JSONValue {
     }
 }
 
+
+// MARK: - Where JSON text is wrong
+
+/// The first syntax error of JSON text (RFC 8259, any value at the top), for the messages of
+/// text that JSONDecoder refused: JSONDecoder says only that the data "was not valid JSON".
+package enum JSONSyntax {
+    /// A syntax error: the 0-based byte offset where it is, and what is wrong there.
+    package struct Problem: Error, Equatable {
+        package let offset: Int
+        package let reason: String
+    }
+
+    /// The first problem of `bytes`, or nil when they are one valid JSON value.
+    package static func firstProblem(in bytes: [UInt8]) -> Problem? {
+        var scanner = Scanner(bytes: bytes)
+        do throws(Problem) {
+            scanner.skipSpace()
+            try scanner.value(depth: 0)
+            scanner.skipSpace()
+            if scanner.index < bytes.count { throw scanner.unexpected() }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private struct Scanner {
+        let bytes: [UInt8]
+        var index = 0
+
+        var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+        mutating func skipSpace() {
+            while let c = current, c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { index += 1 }
+        }
+
+        func unexpected() -> Problem {
+            guard let c = current else { return Problem(offset: index, reason: "unexpected end of the text") }
+            let text = c >= 0x20 && c < 0x7F ? "'\(Character(Unicode.Scalar(c)))'" : "byte \(c)"
+            return Problem(offset: index, reason: "unexpected character \(text)")
+        }
+
+        mutating func expect(_ c: UInt8) throws(Problem) {
+            guard current == c else { throw unexpected() }
+            index += 1
+        }
+
+        mutating func value(depth: Int) throws(Problem) {
+            guard depth < 512 else { throw Problem(offset: index, reason: "too many nested arrays and objects (at most 512)") }
+            switch current ?? 0 {
+            case UInt8(ascii: "{"):
+                index += 1
+                skipSpace()
+                if current == UInt8(ascii: "}") { index += 1; return }
+                while true {
+                    skipSpace()
+                    guard current == UInt8(ascii: "\"") else { throw unexpected() }
+                    try string()
+                    skipSpace()
+                    try expect(UInt8(ascii: ":"))
+                    skipSpace()
+                    try value(depth: depth + 1)
+                    skipSpace()
+                    if current == UInt8(ascii: ",") { index += 1; continue }
+                    try expect(UInt8(ascii: "}"))
+                    return
+                }
+            case UInt8(ascii: "["):
+                index += 1
+                skipSpace()
+                if current == UInt8(ascii: "]") { index += 1; return }
+                while true {
+                    skipSpace()
+                    try value(depth: depth + 1)
+                    skipSpace()
+                    if current == UInt8(ascii: ",") { index += 1; continue }
+                    try expect(UInt8(ascii: "]"))
+                    return
+                }
+            case UInt8(ascii: "\""): try string()
+            case UInt8(ascii: "t"): try literal("true")
+            case UInt8(ascii: "f"): try literal("false")
+            case UInt8(ascii: "n"): try literal("null")
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+            default: throw unexpected()
+            }
+        }
+
+        mutating func literal(_ word: String) throws(Problem) {
+            for c in word.utf8 { try expect(c) }
+        }
+
+        mutating func string() throws(Problem) {
+            index += 1  // the opening quote
+            while let c = current {
+                switch c {
+                case UInt8(ascii: "\""): index += 1; return
+                case UInt8(ascii: "\\"):
+                    index += 1
+                    guard let e = current else { throw unexpected() }
+                    if e == UInt8(ascii: "u") {
+                        index += 1
+                        for _ in 0..<4 {
+                            guard let h = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(h)
+                                || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(h | 0x20) else { throw unexpected() }
+                            index += 1
+                        }
+                    } else if Array("\"\\/bfnrt".utf8).contains(e) {
+                        index += 1
+                    } else {
+                        throw unexpected()
+                    }
+                case 0..<0x20: throw unexpected()
+                default: index += 1
+                }
+            }
+            throw unexpected()
+        }
+
+        mutating func number() throws(Problem) {
+            let start = index
+            func isDigit(_ c: UInt8?) -> Bool { c.map { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false }
+            if current == UInt8(ascii: "-") { index += 1 }
+            guard isDigit(current) else { throw unexpected() }
+            if current == UInt8(ascii: "0") { index += 1 } else { while isDigit(current) { index += 1 } }
+            if current == UInt8(ascii: ".") {
+                index += 1
+                guard isDigit(current) else { throw unexpected() }
+                while isDigit(current) { index += 1 }
+            }
+            if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+                index += 1
+                if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+                guard isDigit(current) else { throw unexpected() }
+                while isDigit(current) { index += 1 }
+            }
+            let text = String(decoding: bytes[start..<index], as: UTF8.self)
+            if let number = Double(text), !number.isFinite {
+                throw Problem(offset: start, reason: "Number \(text) is not representable in Swift.")
+            }
+        }
+    }
+}

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import SegueSystem
 
 /// Finding the `ffmpeg` and `ffprobe` executables.
@@ -57,7 +62,7 @@ public enum FFmpeg {
 
     /// A `file` line of an ffconcat list naming `path` (quoted; the list must be read with `-safe 0`).
     public static func concatListEntry(_ path: String) -> String {
-        "file '" + fileArgument(path).replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "file '" + fileArgument(path).replacingAll("'", with: "'\\''") + "'"
     }
 
     /// `fps` as ffmpeg expects it on the command line ("30", "29.97").

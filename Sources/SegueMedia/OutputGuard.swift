@@ -5,7 +5,7 @@
 // input would delete it. Files are compared by identity (device and inode, following symbolic
 // links), not by spelling, so `./a.mp4`, `dir/../a.mp4` and a link to `a.mp4` are all `a.mp4`.
 
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

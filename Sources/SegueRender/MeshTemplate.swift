@@ -2,7 +2,13 @@
 // built-in with its parsed values, or a mesh file read once. The offline `segue mesh` builds its
 // scenes through this type, and a live window rebuilds them each frame with the parameters that
 // follow the finger or the clock (`touch`, `phase`), so the two show the same meshes.
-import Foundation
+import SegueSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import SegueCore
 import SegueMath
 
@@ -33,7 +39,7 @@ public struct MeshTemplate: Sendable {
                 // The file's own errors name its absolute path: name it as the user did, once.
                 let absolute = URL(fileURLWithPath: path).path
                 throw MeshError(error.kind, error.message.contains(absolute)
-                                ? error.message.replacingOccurrences(of: absolute, with: path) : "\(path): \(error.message)")
+                                ? error.message.replacingAll(absolute, with: path) : "\(path): \(error.message)")
             }
             definition = nil
             values = [:]

@@ -1,7 +1,12 @@
 // Where rendered frames go: a directory of PNGs, raw RGBA8 on standard output, or a video file
 // encoded by ffmpeg. Every file output is written under a temporary name and renamed when
 // complete; a failed or interrupted render leaves nothing behind.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import SegueCore
 import SegueMath
 import SegueMedia

@@ -18,7 +18,7 @@
 // and renamed over the entry; when any step fails the temporary file is removed. (Its temporaries
 // are not registered for removal on Ctrl-C: the registry lives in SegueMedia, above this module.) The cache is an optimisation only: failures to read
 // or write it are never errors.
-import Foundation
+import FoundationEssentials
 import SegueCore
 import SegueSystem
 #if canImport(Glibc)
@@ -64,7 +64,7 @@ public struct ShaderCache: Sendable {
 
     /// The entry file for a key.
     func url(for key: [UInt8]) -> URL {
-        directory.appendingPathComponent(key.prefix(16).map { String(format: "%02x", $0) }.joined() + ".spv")
+        directory.appendingPathComponent(key.prefix(16).map { String(cFormat: "%02x", $0) }.joined() + ".spv")
     }
 
     // MARK: - Reading
@@ -102,8 +102,10 @@ public struct ShaderCache: Sendable {
     }
 
     private static func words(_ bytes: [UInt8]) -> [UInt32] {
-        stride(from: 0, to: bytes.count, by: 4).map { i in
-            UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
+        stride(from: 0, to: bytes.count, by: 4).map { (i: Int) -> UInt32 in
+            let high: UInt32 = UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16
+            let low: UInt32 = UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
+            return high | low
         }
     }
 

@@ -1,11 +1,16 @@
 // Mesh files: a mesh and its appearance as JSON (format: Docs/MeshFiles.md).
 //
-// Reading goes through Foundation's JSONDecoder (exact numbers; JSONSerialization is asked only
-// for the line and column of a syntax error), then a checked walk over the tree that
+// Reading goes through JSONDecoder (exact numbers; `JSONSyntax` finds the line and column of a
+// syntax error), then a checked walk over the tree that
 // names every offending entry by its JSON path (`vertices[12].to`, `faces[3][2]`). Writing
 // produces the same format with stable key order, one vertex and one face per line.
 
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import SegueMath
 import SegueSystem
 
@@ -46,19 +51,19 @@ public struct MeshFile: Sendable, Hashable {
         let data: Data
         // A regular file of bounded size: a FIFO or device would block or never end, and a
         // file past the limit could not hold a mesh within the vertex limit anyway.
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        if let attributes {
-            guard attributes[.type] as? FileAttributeType == .typeRegular else {
+        var info = stat()
+        if stat(url.path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFREG else {
                 throw MeshError(.unreadableFile, "cannot read mesh file \(url.path): not a regular file")
             }
-            if let size = attributes[.size] as? NSNumber, size.int64Value > Int64(MeshFile.maximumFileSize) {
-                throw MeshError(.unreadableFile, "cannot read mesh file \(url.path): \(size.int64Value) bytes is more than the limit of \(MeshFile.maximumFileSize) bytes")
+            if Int64(info.st_size) > Int64(MeshFile.maximumFileSize) {
+                throw MeshError(.unreadableFile, "cannot read mesh file \(url.path): \(info.st_size) bytes is more than the limit of \(MeshFile.maximumFileSize) bytes")
             }
         }
         do {
-            data = try Data(contentsOf: url)
+            data = Data(try FileIO.readAll(path: url.path, limit: MeshFile.maximumFileSize, noun: "mesh file"))
         } catch {
-            throw MeshError(.unreadableFile, "cannot read mesh file \(url.path): \(MeshFile.reason(error))")
+            throw MeshError(.unreadableFile, "cannot read mesh file \(url.path): \(error.reason)")
         }
         do {
             try self.init(data: data)
@@ -125,33 +130,29 @@ public struct MeshFile: Sendable, Hashable {
 
     // MARK: - Error text
 
-    /// Foundation's reason for an error, without its generic prefix.
+    /// JSONDecoder's reason for an error, without its generic prefix.
     static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let detail = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError { return underlying.localizedDescription }
-        return nsError.localizedDescription
+        switch error {
+        case let DecodingError.dataCorrupted(context), let DecodingError.typeMismatch(_, context),
+             let DecodingError.valueNotFound(_, context), let DecodingError.keyNotFound(_, context):
+            context.debugDescription
+        default: String(describing: error)
+        }
     }
 
-    /// The error for data that JSONDecoder refused: JSONSerialization is asked again, for the
-    /// position of a syntax error (it reports "around character N", a 0-based offset, which
-    /// becomes a line and column) or the number out of range ("Number 1e999 is not
-    /// representable in Swift.").
+    /// The error for data that JSONDecoder refused: `JSONSyntax` finds the position of a syntax
+    /// error (a 0-based offset, which becomes a line and column) or the number out of range
+    /// ("Number 1e999 is not representable in Swift.").
     static func jsonError(_ error: any Error, in data: Data) -> MeshError {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            return MeshError(.invalidJSON, "invalid JSON\(position(of: error, in: data)): \(reason(error))")
+        if let problem = JSONSyntax.firstProblem(in: Array(data)) {
+            return MeshError(.invalidJSON, "invalid JSON\(position(of: problem.offset, in: data)): \(problem.reason)")
         }
         return MeshError(.invalidJSON, "invalid JSON: \(reason(error))")
     }
 
-    /// " at line L, column C" when Foundation's message says "around character N", else "".
-    static func position(of error: any Error, in data: Data) -> String {
-        let text = reason(error)
-        guard let range = text.range(of: "character ") else { return "" }
-        let digits = text[range.upperBound...].prefix { $0.isNumber }
-        guard let offset = Int(digits), offset <= data.count else { return "" }
+    /// " at line L, column C" for the 0-based byte `offset` of `data`.
+    static func position(of offset: Int, in data: Data) -> String {
+        guard offset <= data.count else { return "" }
         var line = 1, column = 1
         for byte in data.prefix(offset) {
             if byte == UInt8(ascii: "\n") {
