@@ -62,6 +62,7 @@ let package = Package(
                 linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "--version-script=\(packageDirectory)/Sources/SegueC/exports.map",
                                                "-Xlinker", "-soname=libsegue.so.0",
                                                "-Xlinker", "-z", "-Xlinker", "defs",
+                                               "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--gc-sections",
                                                "-Xlinker", "-l:lib_FoundationCollections.a", "-Xlinker", "-l:libswiftSynchronization.a", "-Xlinker", "-l:lib_FoundationCShims.a"])]),
 
         // MARK: - Examples (built and tested with the package)
