@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "SegueTools", dependencies: ["Segue", "SegueFrei0r"]),
         .executableTarget(name: "segue", dependencies: [
             "Segue", "SegueTools", "SegueFrei0r", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--gc-sections"])]),
 
         // MARK: - C API (libsegue.so; header in Sources/SegueC/include, pkg-config template beside it)
         .target(name: "SegueC", dependencies: ["SegueRender"], exclude: ["include", "segue.pc.in", "exports.map"],

@@ -129,7 +129,7 @@ extension ConcatPlan {
             defer { handle.close() }
             try StagedOutput.write(to: output) { (file) throws(MediaError) in
                 while true {
-                    let chunk: Data
+                    let chunk: [UInt8]
                     do { chunk = try handle.read(upToCount: 1 << 20) } catch {
                         throw MediaError.unreadable(path: piece, reason: "reading it failed")
                     }
@@ -164,7 +164,7 @@ extension ConcatPlan {
         var hash = SHA256()
         var size: Int64 = 0
         while true {
-            let chunk: Data
+            let chunk: [UInt8]
             do { chunk = try handle.read(upToCount: 1 << 20) } catch { throw MediaError.unreadable(path: path, reason: "reading it failed") }
             if chunk.isEmpty { break }
             size += Int64(chunk.count)

@@ -266,7 +266,7 @@ public struct Concatenation: Sendable {
             return false
         }
         defer { handle.close() }
-        let head = (try? handle.read(upToCount: 8)) ?? Data()
+        let head = (try? handle.read(upToCount: 8)) ?? []
         return ImageFormat(magic: [UInt8](head)) != nil
     }
 

@@ -6,7 +6,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 
 /// An opaque 8-bit colour.
 package struct CanvasColor {

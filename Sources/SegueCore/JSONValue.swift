@@ -6,7 +6,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 
 /// A JSON value, decoded by JSONDecoder (exact numbers, booleans kept apart from numbers).
 package enum JSONValue: Decodable {
@@ -100,10 +99,10 @@ extension JSONValue {
 }
 
 
-// MARK: - Where JSON text is wrong
+// MARK: - Reading JSON text
 
-/// The first syntax error of JSON text (RFC 8259, any value at the top), for the messages of
-/// text that JSONDecoder refused: JSONDecoder says only that the data "was not valid JSON".
+/// JSON text (RFC 8259, any value at the top) read into a ``JSONValue``, with the place of the
+/// first error: the library reads mesh files and ffprobe's answers without Foundation.
 package enum JSONSyntax {
     /// A syntax error: the 0-based byte offset where it is, and what is wrong there.
     package struct Problem: Error, Equatable {
@@ -111,14 +110,21 @@ package enum JSONSyntax {
         package let reason: String
     }
 
+    /// The value of `bytes`.
+    /// - Throws: the first problem (numbers out of `Double`'s range included).
+    package static func parse(_ bytes: some Collection<UInt8>) throws(Problem) -> JSONValue {
+        var scanner = Scanner(bytes: Array(bytes))
+        scanner.skipSpace()
+        let value = try scanner.value(depth: 0)
+        scanner.skipSpace()
+        if scanner.index < scanner.bytes.count { throw scanner.unexpected() }
+        return value
+    }
+
     /// The first problem of `bytes`, or nil when they are one valid JSON value.
     package static func firstProblem(in bytes: [UInt8]) -> Problem? {
-        var scanner = Scanner(bytes: bytes)
         do throws(Problem) {
-            scanner.skipSpace()
-            try scanner.value(depth: 0)
-            scanner.skipSpace()
-            if scanner.index < bytes.count { throw scanner.unexpected() }
+            _ = try parse(bytes)
             return nil
         } catch {
             return error
@@ -146,43 +152,45 @@ package enum JSONSyntax {
             index += 1
         }
 
-        mutating func value(depth: Int) throws(Problem) {
+        mutating func value(depth: Int) throws(Problem) -> JSONValue {
             guard depth < 512 else { throw Problem(offset: index, reason: "too many nested arrays and objects (at most 512)") }
             switch current ?? 0 {
             case UInt8(ascii: "{"):
                 index += 1
                 skipSpace()
-                if current == UInt8(ascii: "}") { index += 1; return }
+                var members: [String: JSONValue] = [:]
+                if current == UInt8(ascii: "}") { index += 1; return .object(members) }
                 while true {
                     skipSpace()
                     guard current == UInt8(ascii: "\"") else { throw unexpected() }
-                    try string()
+                    let key = try string()
                     skipSpace()
                     try expect(UInt8(ascii: ":"))
                     skipSpace()
-                    try value(depth: depth + 1)
+                    members[key] = try value(depth: depth + 1)
                     skipSpace()
                     if current == UInt8(ascii: ",") { index += 1; continue }
                     try expect(UInt8(ascii: "}"))
-                    return
+                    return .object(members)
                 }
             case UInt8(ascii: "["):
                 index += 1
                 skipSpace()
-                if current == UInt8(ascii: "]") { index += 1; return }
+                var items: [JSONValue] = []
+                if current == UInt8(ascii: "]") { index += 1; return .array(items) }
                 while true {
                     skipSpace()
-                    try value(depth: depth + 1)
+                    items.append(try value(depth: depth + 1))
                     skipSpace()
                     if current == UInt8(ascii: ",") { index += 1; continue }
                     try expect(UInt8(ascii: "]"))
-                    return
+                    return .array(items)
                 }
-            case UInt8(ascii: "\""): try string()
-            case UInt8(ascii: "t"): try literal("true")
-            case UInt8(ascii: "f"): try literal("false")
-            case UInt8(ascii: "n"): try literal("null")
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); return .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
             default: throw unexpected()
             }
         }
@@ -191,34 +199,70 @@ package enum JSONSyntax {
             for c in word.utf8 { try expect(c) }
         }
 
-        mutating func string() throws(Problem) {
+        mutating func hexQuad() throws(Problem) -> UInt32 {
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                guard let h = current else { throw unexpected() }
+                let digit: UInt8
+                switch h {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = h - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = h - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = h - UInt8(ascii: "A") + 10
+                default: throw unexpected()
+                }
+                value = value << 4 | UInt32(digit)
+                index += 1
+            }
+            return value
+        }
+
+        mutating func string() throws(Problem) -> String {
             index += 1  // the opening quote
+            var text: [UInt8] = []
             while let c = current {
                 switch c {
-                case UInt8(ascii: "\""): index += 1; return
+                case UInt8(ascii: "\""):
+                    index += 1
+                    return String(decoding: text, as: UTF8.self)
                 case UInt8(ascii: "\\"):
                     index += 1
                     guard let e = current else { throw unexpected() }
-                    if e == UInt8(ascii: "u") {
+                    switch e {
+                    case UInt8(ascii: "u"):
                         index += 1
-                        for _ in 0..<4 {
-                            guard let h = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(h)
-                                || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(h | 0x20) else { throw unexpected() }
-                            index += 1
+                        var scalar = try hexQuad()
+                        if (0xD800..<0xDC00).contains(scalar), current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") {
+                            let save = index
+                            index += 2
+                            let low = try hexQuad()
+                            if (0xDC00..<0xE000).contains(low) {
+                                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                            } else {
+                                index = save
+                            }
                         }
-                    } else if Array("\"\\/bfnrt".utf8).contains(e) {
-                        index += 1
-                    } else {
-                        throw unexpected()
+                        let decoded = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+                        text.append(contentsOf: Array(String(decoded).utf8))
+                        continue
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(e)
+                    case UInt8(ascii: "b"): text.append(0x08)
+                    case UInt8(ascii: "f"): text.append(0x0C)
+                    case UInt8(ascii: "n"): text.append(0x0A)
+                    case UInt8(ascii: "r"): text.append(0x0D)
+                    case UInt8(ascii: "t"): text.append(0x09)
+                    default: throw unexpected()
                     }
+                    index += 1
                 case 0..<0x20: throw unexpected()
-                default: index += 1
+                default:
+                    text.append(c)
+                    index += 1
                 }
             }
             throw unexpected()
         }
 
-        mutating func number() throws(Problem) {
+        mutating func number() throws(Problem) -> Double {
             let start = index
             func isDigit(_ c: UInt8?) -> Bool { c.map { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false }
             if current == UInt8(ascii: "-") { index += 1 }
@@ -236,9 +280,10 @@ package enum JSONSyntax {
                 while isDigit(current) { index += 1 }
             }
             let text = String(decoding: bytes[start..<index], as: UTF8.self)
-            if let number = Double(text), !number.isFinite {
+            guard let number = Double(text), number.isFinite else {
                 throw Problem(offset: start, reason: "Number \(text) is not representable in Swift.")
             }
+            return number
         }
     }
 }

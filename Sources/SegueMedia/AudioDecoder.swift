@@ -13,7 +13,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 import SegueSystem
 
 /// Decodes one audio stream to interleaved Float32 samples at a chosen rate and channel count.

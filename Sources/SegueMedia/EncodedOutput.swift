@@ -16,7 +16,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 import SegueSystem
 
 /// A file an encoder's ffmpeg wrote under a temporary name, and what it must hold.

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 import SegueSystem
 
 /// Finding the `ffmpeg` and `ffprobe` executables.
@@ -22,7 +21,7 @@ public enum FFmpeg {
     /// the tools for one piece of work without changing the process (tests run in parallel).
     @TaskLocal public static var environment: [String: String]?
 
-    private static var currentEnvironment: [String: String] { environment ?? ProcessInfo.processInfo.environment }
+    private static var currentEnvironment: [String: String] { environment ?? FileIO.processEnvironment }
 
     /// The `ffmpeg` executable to run.
     /// - Parameter path: The media file the tool is wanted for, named in the error.

@@ -11,7 +11,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 import SegueCore
 import SegueSystem
 
@@ -202,7 +201,7 @@ public enum MediaProbe {
     /// the counted packets too). The one reader of ffprobe's answers about streams.
     /// - Throws: `.invalidVideo` when it is not ffprobe's JSON.
     static func parse(json: [UInt8], path: String) throws(MediaError) -> MediaInfo {
-        guard let root = try? JSONDecoder().decode(JSONValue.self, from: Data(json)), case .object = root else {
+        guard let root = try? JSONSyntax.parse(json), case .object = root else {
             throw .invalidVideo(path: path, reason: "ffprobe's answer could not be read")
         }
         let format = root["format"]

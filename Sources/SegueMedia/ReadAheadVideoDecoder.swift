@@ -9,7 +9,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 import SegueSystem
 
 /// Decodes a video's frames ahead of the caller, up to `depth` of them, on a thread of its own.

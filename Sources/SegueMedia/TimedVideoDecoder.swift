@@ -31,7 +31,6 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
-import FoundationEssentials
 import SegueCore
 import SegueSystem
 

@@ -6,7 +6,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 
 extension MetalChecker {
     mutating func call(_ n: MetalName, _ args: MetalArguments) throws(ShaderSourceError) -> Typed {

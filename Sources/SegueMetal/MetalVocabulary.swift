@@ -7,7 +7,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 import SegueCore
 
 /// Lookup tables for the Metal front end.

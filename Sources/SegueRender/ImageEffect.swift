@@ -13,7 +13,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 import SegueCore
 import SegueMetal
 import SegueMath

@@ -8,7 +8,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 import SegueCore
 import SegueMath
 
@@ -33,11 +32,11 @@ public struct MeshTemplate: Sendable {
         switch source {
         case let .file(path):
             do {
-                let file = try MeshFile(contentsOf: URL(fileURLWithPath: path))
+                let file = try MeshFile(contentsOfFile: path)
                 fixed = MeshScene(mesh: file.mesh, appearance: file.appearance)
             } catch let error as MeshError {
-                // The file's own errors name its absolute path: name it as the user did, once.
-                let absolute = URL(fileURLWithPath: path).path
+                // The file's own errors name its path as given: name it once.
+                let absolute = path
                 throw MeshError(error.kind, error.message.contains(absolute)
                                 ? error.message.replacingAll(absolute, with: path) : "\(path): \(error.message)")
             }

@@ -7,7 +7,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 
 /// POSIX wrappers shared by every module: the codecs, staged outputs, frame writers, child
 /// processes, and the modules above that check paths.
@@ -252,7 +251,7 @@ package enum FileIO {
 
     /// Removes a file, or a directory with everything in it; failures are ignored.
     package static func removeTree(_ path: String) {
-        if unlink(path) != 0 { try? FileManager.default.removeItem(atPath: path) }
+        if unlink(path) != 0 { removeTreeContents(path) }
     }
 
     /// The directory for temporary files: `TMPDIR` when set, else `/tmp`.

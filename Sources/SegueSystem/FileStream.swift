@@ -6,7 +6,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 
 /// A file descriptor with reads, writes and seeks; closed when the stream goes away.
 package final class FileStream {
@@ -50,7 +49,7 @@ package final class FileStream {
 
     /// Up to `count` bytes (fewer only at the end of the file); empty at the end.
     /// - Throws: `.unreadable` with the system's reason.
-    package func read(upToCount count: Int) throws(SystemError) -> Data {
+    package func read(upToCount count: Int) throws(SystemError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: max(count, 0))
         var total = 0
         while total < bytes.count {
@@ -59,16 +58,17 @@ package final class FileStream {
             guard n > 0 else { throw .unreadable(path: "/proc/self/fd/\(descriptor)", reason: FileIO.message(errno)) }
             total += n
         }
-        return Data(bytes[0..<total])
+        bytes.removeSubrange(total...)
+        return bytes
     }
 
     /// The rest of the file.
-    package func readToEnd() throws(SystemError) -> Data {
-        var result = Data()
+    package func readToEnd() throws(SystemError) -> [UInt8] {
+        var result: [UInt8] = []
         while true {
             let chunk = try read(upToCount: 1 << 20)
             if chunk.isEmpty { return result }
-            result.append(chunk)
+            result.append(contentsOf: chunk)
         }
     }
 
@@ -89,7 +89,7 @@ package final class FileStream {
     }
 
     /// Writes all of `data`, ignoring failures (a closed stderr).
-    package func write(_ data: Data) {
+    package func write(_ data: some Collection<UInt8>) {
         _ = try? write(contentsOf: data)
     }
 }
@@ -97,7 +97,7 @@ package final class FileStream {
 extension FileIO {
     /// Writes `text` to the standard error, ignoring failures.
     package static func writeStandardError(_ text: String) {
-        FileStream.standardError.write(Data(text.utf8))
+        FileStream.standardError.write(Array(text.utf8))
     }
 
     /// `component` appended to `path` with one slash between them (`NSString.appendingPathComponent`

@@ -11,7 +11,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 
 /// Renders frames of one fragment shader at one size, reading them back as RGBA8.
 public final class FrameRenderer {

@@ -13,7 +13,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 import SegueSystem
 
 /// A Vulkan device ready to render; thread-safe (queue submission is serialized internally).

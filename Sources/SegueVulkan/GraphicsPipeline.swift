@@ -9,7 +9,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 
 /// Owned by its context's pipeline cache and destroyed in the context's deinit; every renderer
 /// using a pipeline also holds the context, so a pipeline outlives its users.

@@ -12,7 +12,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 import SegueSystem
 
 /// A shader stage.

@@ -7,7 +7,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 import SegueMath
 
 /// A JSON value and its path from the root (`""` for the root).
