@@ -55,14 +55,14 @@ let package = Package(
         .target(name: "SegueTools", dependencies: ["Segue", "SegueFrei0r"]),
         .executableTarget(name: "segue", dependencies: [
             "Segue", "SegueTools", "SegueFrei0r", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--gc-sections"])]),
+        ]),
 
         // MARK: - C API (libsegue.so; header in Sources/SegueC/include, pkg-config template beside it)
         .target(name: "SegueC", dependencies: ["SegueRender"], exclude: ["include", "segue.pc.in", "exports.map"],
                 linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "--version-script=\(packageDirectory)/Sources/SegueC/exports.map",
                                                "-Xlinker", "-soname=libsegue.so.0",
                                                "-Xlinker", "-z", "-Xlinker", "defs",
-                                               "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--gc-sections",
+                                               "-Xlinker", "--gc-sections",
                                                "-Xlinker", "-l:lib_FoundationCollections.a", "-Xlinker", "-l:libswiftSynchronization.a", "-Xlinker", "-l:lib_FoundationCShims.a"])]),
 
         // MARK: - Examples (built and tested with the package)
