@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 // Segue: GPU view transitions, mesh transforms and Core-Animation-style animation, rendered with Vulkan.
 import PackageDescription
 
@@ -58,11 +58,11 @@ let package = Package(
         ]),
 
         // MARK: - C API (libsegue.so; header in Sources/SegueC/include, pkg-config template beside it)
-        .target(name: "SegueC", dependencies: ["SegueRender"], exclude: ["include", "segue.pc.in", "exports.map"],
+        .target(name: "SegueC", dependencies: ["SegueRender"], exclude: ["include", "segue.pc.in", "exports.map", "abi"],
                 linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "--version-script=\(packageDirectory)/Sources/SegueC/exports.map",
                                                "-Xlinker", "-soname=libsegue.so.0",
                                                "-Xlinker", "-z", "-Xlinker", "defs",
-                                               "-Xlinker", "-l:libCoreFoundation.a", "-Xlinker", "-l:lib_FoundationICU.a",
+                                               "-Xlinker", "--gc-sections",
                                                "-Xlinker", "-l:lib_FoundationCollections.a", "-Xlinker", "-l:libswiftSynchronization.a", "-Xlinker", "-l:lib_FoundationCShims.a"])]),
 
         // MARK: - Examples (built and tested with the package)
@@ -93,3 +93,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Segue's own Swift code builds without warnings: a warning fails the build (the C targets and
+// the argument parser, a dependency, are not affected).
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+}

@@ -2,7 +2,12 @@
 // GPU context, which every transition and effect made from it also holds (so the handles may be
 // destroyed in any order). `GPUContext` serialises queue submissions itself, so a context may be
 // used from several threads; each transition or effect guards itself with a `UseLock`.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SegueSystem
 import SegueCore
 import SegueMath
 import SegueMedia
@@ -55,7 +60,7 @@ final class ContextHandle: ForkBound {
 /// One thread at a time: a second thread that calls in while the first is inside gets an error
 /// instead of a data race.
 final class UseLock {
-    private let lock = NSLock()
+    private let lock = PlainLock()
 
     /// Runs `body` holding the lock.
     /// - Throws: `CAPIError` naming `what` when another thread holds it; what `body` throws.

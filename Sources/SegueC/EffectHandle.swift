@@ -1,7 +1,11 @@
 // `segue_effect_*`: an effect on one frame. A shader runs as `segue effect` runs it (both of
 // the transition template's textures are the frame; progress = time / duration, clamped to 0…1);
 // a built-in mesh as `segue mesh` draws it.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMath
 import SegueMedia

@@ -1,7 +1,11 @@
 // Which names the C API accepts for transitions and for effects on one image, and what each
 // becomes: the one place `segue_transition_create`, `segue_effect_create` and `segue_info_create`
 // look effects up.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMath
 import SegueMedia

@@ -1,7 +1,11 @@
 // Errors across the C boundary: every entry point runs its body inside `catchingErrors`, which
 // turns any thrown Swift error into a `segue_error` (a retained `ErrorBox` holding the message as
 // a C string) and the entry point's failure value. Nothing is printed; no error escapes.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMath
 import SegueMedia

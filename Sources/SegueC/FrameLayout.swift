@@ -2,7 +2,11 @@
 // apart. Checked before anything is read or allocated; converted to and from Segue's tightly
 // packed premultiplied rows with the same rounding `segue frame` uses for PNG files
 // (`Image.premultiply` on the way in, `Image.unpremultiply` on the way out).
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMath
 import SegueMedia

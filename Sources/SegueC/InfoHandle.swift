@@ -2,7 +2,11 @@
 // hosts that list effects and map their parameters to their own (frei0r plugins, Python), with
 // no GPU. A description answers for the use `segue_transition_create` or `segue_effect_create`
 // makes of the effect, looked up by the same code (`EffectLookup`).
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMath
 import SegueMedia

@@ -1,6 +1,10 @@
 // What a C effect keeps for a built-in mesh on one image (`curtain`, `bulge`, …): its parameter
 // values and one `MeshSceneRenderer` per frame size, drawn as `segue mesh` draws it.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMath
 import SegueMedia

@@ -1,6 +1,10 @@
 // Parameter values as a C caller sets them: text parsed as on the command line, images read
 // from paths for texture parameters.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMath
 import SegueMedia

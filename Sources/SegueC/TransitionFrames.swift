@@ -3,7 +3,11 @@
 // call uploads the caller's frames into the renderer's textures in place and reads the result
 // back into the caller's memory; parameters reach the renderer as per-frame overrides, so setting
 // one costs nothing on the GPU (only a texture parameter rebuilds the renderers).
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMath
 import SegueMedia

@@ -1,6 +1,10 @@
 // `segue_transition_*`: a transition by name, its parameters, duration and timing, and frames
 // rendered from a caller's memory into a caller's memory.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueAnimation
 import SegueCore
 import SegueMath

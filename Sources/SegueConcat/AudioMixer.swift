@@ -5,7 +5,13 @@
 // Gains are evaluated per output sample n with the same progress the picture has at n / rate,
 // so the crossfade lies exactly over the transition's time span.
 
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueAnimation
 import SegueCore
 import SegueMath

@@ -6,7 +6,13 @@
 // Timeline (issue 9): clip k+1 starts T_k seconds before clip k ends, T_k being the duration of
 // cut k's transition, so the output lasts Σ durations − Σ T. During cut k, `from` is clip k's
 // last T_k seconds and `to` is clip k+1's first T_k seconds, both moving.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueAnimation
 import SegueCore
 import SegueMath

@@ -3,7 +3,12 @@
 // block with the AudioMixer's gains (alone, crossfading over exactly each transition's samples,
 // silent for stills and clips without sound), the soundtrack added under everything and faded
 // out at the end, and the blocks written to the encoder's sound pipe.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import SegueAnimation
 import SegueCore
 import SegueMath

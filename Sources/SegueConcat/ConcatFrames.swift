@@ -5,7 +5,12 @@
 //
 // Frames of a clip playing alone are handed to the encoder straight from the decoder's buffer:
 // no GPU work and no copy. Only transition frames go through the GPU.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import SegueAnimation
 import SegueCore
 import SegueMath

@@ -14,7 +14,12 @@
 // and are not read back with ffprobe (the join reads every piece in full, and its output is
 // probed); the sound job starts before planning, on a thread of its own; smart planning's remuxed
 // sources are linked as the copy jobs' pieces.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import SegueAnimation
 import SegueCore
 import SegueMath
@@ -120,12 +125,12 @@ extension ConcatPlan {
         let duration = Double(self.output.frames) / self.output.fps
         if join.method == "publish" {
             let piece = directory + "/" + jobs[join.video[0].job].piece
-            guard let handle = FileHandle(forReadingAtPath: piece) else { throw MediaError.unreadable(path: piece, reason: "it cannot be opened") }
-            defer { try? handle.close() }
+            guard let handle = FileStream(forReadingAtPath: piece) else { throw MediaError.unreadable(path: piece, reason: "it cannot be opened") }
+            defer { handle.close() }
             try StagedOutput.write(to: output) { (file) throws(MediaError) in
                 while true {
-                    let chunk: Data
-                    do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
+                    let chunk: [UInt8]
+                    do { chunk = try handle.read(upToCount: 1 << 20) } catch {
                         throw MediaError.unreadable(path: piece, reason: "reading it failed")
                     }
                     if chunk.isEmpty { break }
@@ -154,13 +159,13 @@ extension ConcatPlan {
 
     /// The size and SHA-256 (hex) of a file, read in MiB blocks.
     static func digest(ofFile path: String) throws -> (size: Int64, hash: String) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw MediaError.unreadable(path: path, reason: "it cannot be opened") }
-        defer { try? handle.close() }
+        guard let handle = FileStream(forReadingAtPath: path) else { throw MediaError.unreadable(path: path, reason: "it cannot be opened") }
+        defer { handle.close() }
         var hash = SHA256()
         var size: Int64 = 0
         while true {
-            let chunk: Data
-            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch { throw MediaError.unreadable(path: path, reason: "reading it failed") }
+            let chunk: [UInt8]
+            do { chunk = try handle.read(upToCount: 1 << 20) } catch { throw MediaError.unreadable(path: path, reason: "reading it failed") }
             if chunk.isEmpty { break }
             size += Int64(chunk.count)
             hash.update(chunk)
@@ -247,7 +252,7 @@ extension ConcatRenderer {
     /// - Throws: `PlanError` when the output has no sound or the piece no known container.
     func renderSound(to piece: String, output: ConcatPlan.Output, probed: Bool, stoppedBy token: Cancellation? = nil) throws {
         guard let layout = output.audioLayout, let format = VideoFormat(pathExtensionOf: piece) else {
-            throw PlanError("the output has no sound to make \((piece as NSString).lastPathComponent) from")
+            throw PlanError("the output has no sound to make \(FileIO.lastComponent(of: piece)) from")
         }
         let c = concatenation
         let token = token ?? cancellation

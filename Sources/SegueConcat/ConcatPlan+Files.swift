@@ -6,7 +6,12 @@
 // killed job left beside its piece or record (`.NAME.segue-tmp-<pid>-…`, see `AtomicPublish`)
 // are removed when the job runs again, if the process that made them is gone, and by a join that
 // succeeded, whatever made them (every piece is then joined, so nothing still needs them).
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import SegueCore
 import SegueMedia
 import SegueShaders
@@ -44,7 +49,7 @@ extension ConcatPlan {
     /// the pieces' names.
     /// - Throws: as `checkDestination`.
     public static func checkDestination(_ path: String, workDirectory: String?, inputs: [OutputGuard.Input]) throws {
-        let name = (path as NSString).lastPathComponent
+        let name = FileIO.lastComponent(of: path)
         guard name.lowercased().hasSuffix(".json"), name.count > 5 else {
             throw PlanError("\(path): a plan is written to a file whose name ends in .json; nothing was written")
         }

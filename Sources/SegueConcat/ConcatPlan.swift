@@ -25,7 +25,12 @@
 // first). Join methods: "concat" (the video pieces in order through ffmpeg's concat demuxer, with
 // the sound, both copied) and "publish" (one job made the whole output, which is checked and
 // published: GIF and APNG cannot be joined by stream copy).
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import SegueCore
 import SegueMath
 import SegueMedia
@@ -218,15 +223,15 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
 
     /// The absolute directory of the plan file at `planPath`.
     static func directory(ofPlan planPath: String) -> String {
-        let directory = (planPath as NSString).deletingLastPathComponent
+        let directory = FileIO.removingLastComponent(of: planPath)
         let current = FileManager.default.currentDirectoryPath
         if directory.isEmpty { return current }
-        return directory.hasPrefix("/") ? directory : (current as NSString).appendingPathComponent(directory)
+        return directory.hasPrefix("/") ? directory : FileIO.joining(current, directory)
     }
 
     /// The pieces of a plan written to `planPath` are named after it: its file name without `.json`.
     public static func pieceStem(planPath: String) -> String {
-        let name = (planPath as NSString).lastPathComponent
+        let name = FileIO.lastComponent(of: planPath)
         let stem = name.lowercased().hasSuffix(".json") ? String(name.dropLast(5)) : name
         return stem.isEmpty || stem.hasPrefix(".") ? "plan" + stem : stem
     }
@@ -424,19 +429,19 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
     public static func fingerprint(_ path: String) throws -> Input {
         try MediaProbe.checkReadable(path)
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        guard let size = (attributes?[.size] as? NSNumber)?.int64Value, let date = attributes?[.modificationDate] as? Date,
-              let handle = FileHandle(forReadingAtPath: path)
+        guard let size = (attributes?[.size] as? UInt).map(Int64.init), let date = attributes?[.modificationDate] as? Date,
+              let handle = FileStream(forReadingAtPath: path)
         else { throw MediaError.unreadable(path: path, reason: "it cannot be opened") }
-        defer { try? handle.close() }
+        defer { handle.close() }
         var hash = SHA256()
         let span = Int64(fingerprintSpan)
         do {
             if size <= 2 * span {
-                hash.update(try handle.readToEnd() ?? Data())
+                hash.update(try handle.readToEnd())
             } else {
-                hash.update(try handle.read(upToCount: fingerprintSpan) ?? Data())
+                hash.update(try handle.read(upToCount: fingerprintSpan))
                 try handle.seek(toOffset: UInt64(size - span))
-                hash.update(try handle.read(upToCount: fingerprintSpan) ?? Data())
+                hash.update(try handle.read(upToCount: fingerprintSpan))
             }
         } catch {
             throw MediaError.unreadable(path: path, reason: "reading it failed")

@@ -20,7 +20,12 @@
 // file of its own, so it starts with a keyframe and the join is exact. GIF and APNG cannot be
 // joined by stream copy: their plan is one job that renders the whole output. The sound, when the
 // output has any, is job 0.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import SegueAnimation
 import SegueCore
 import SegueMath
@@ -163,7 +168,7 @@ extension ConcatRenderer {
     }
 
     /// A job's piece name without its extension: `STEM.job-0003`.
-    static func pieceName(_ stem: String, job n: Int) -> String { stem + ".job-" + String(format: "%04d", n) }
+    static func pieceName(_ stem: String, job n: Int) -> String { stem + ".job-" + String(cFormat: "%04d", n) }
 
     /// The output frames split at every cut: the first and last frame of each transition, and
     /// each hard cut.
@@ -203,7 +208,7 @@ extension ConcatRenderer {
 
     /// `path` from the current directory.
     static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+        path.hasPrefix("/") ? path : FileIO.joining(FileManager.default.currentDirectoryPath, path)
     }
 
     // MARK: - Smart stretches

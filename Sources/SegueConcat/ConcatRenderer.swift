@@ -5,7 +5,13 @@
 // at once per stretch, so memory stays flat however long the output. A render is a plan's jobs
 // (ConcatPlanner, ConcatJobs), each such a stretch. A failure (or a cancellation, through the
 // `Cancellation` given) leaves no output file.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import FoundationEssentials
 import SegueAnimation
 import SegueCore
 import SegueMath
@@ -68,7 +74,7 @@ public final class ConcatRenderer {
     /// Stops the render from outside: its `cancel()` kills the encoders and removes the temporaries.
     let cancellation: Cancellation?
     private var context: GPUContext?
-    private let contextLock = NSLock()
+    private let contextLock = PlainLock()
     /// Where the last render's time went.
     public internal(set) var timings = ConcatTimings()
     /// The most seconds of output one segment of a render lasts (the plan's jobs).

@@ -2,7 +2,13 @@
 // and the JSON types expected and found ("clips[1].in: expected a number, found a string"), and
 // keys the spec does not know named with the closest one it does ("unknown key 'transtion' in
 // the spec; did you mean 'transition'?"), so a misspelt key is never silently ignored.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueCore
 import SegueMath
 

@@ -13,7 +13,13 @@
 //   "size": "1920x1080", "fps": 30, "resize": "cover",
 //   "audioCurve": "equal-power", "audio": "music.mp3"
 // }
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueAnimation
 import SegueCore
 import SegueMath
@@ -56,7 +62,7 @@ public struct CutSpec: Sendable, Hashable, Codable {
     /// (`file.metal:wave`).
     /// - Throws: `CompositionError` for an empty name or a duration outside `durationRange`.
     public init(parsing text: String) throws(CompositionError) {
-        var name = text.trimmingCharacters(in: .whitespaces)
+        var name = text.trimmingWhitespace()
         var seconds: Double?
         if let colon = name.lastIndex(of: ":") {
             let tail = name[name.index(after: colon)...]
@@ -76,7 +82,7 @@ public struct CutSpec: Sendable, Hashable, Codable {
     /// (counted from 1).
     /// - Throws: `CompositionError` when N is not a whole number ≥ 1 or the cut does not parse.
     public static func numbered(parsing text: String) throws(CompositionError) -> (cut: Int, spec: CutSpec) {
-        guard let equals = text.firstIndex(of: "="), let n = Int(text[..<equals].trimmingCharacters(in: .whitespaces)), n >= 1 else {
+        guard let equals = text.firstIndex(of: "="), let n = Int(text[..<equals].trimmingWhitespace()), n >= 1 else {
             throw CompositionError("a cut is written N=EFFECT[:SECONDS] with N from 1 (cut N joins clips N and N+1), e.g. 2=cube:1.5, got '\(text)'")
         }
         return (n, try CutSpec(parsing: String(text[text.index(after: equals)...])))

@@ -2,7 +2,13 @@
 // duration after trimming, whether it has sound), each cut's effect, duration, timing and
 // keyframes resolved, the output size and frame rate chosen, and the timeline built and checked.
 // Everything a user can get wrong is found here, before any output is created.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueAnimation
 import SegueCore
 import SegueMath
@@ -93,7 +99,7 @@ public struct Concatenation: Sendable {
         try spec.validate()
         func resolvePath(_ path: String) -> String {
             guard let directory, !path.hasPrefix("/") else { return path }
-            return (directory as NSString).appendingPathComponent(path)
+            return FileIO.joining(directory, path)
         }
         self.spec = Self.absolute(spec, directory: directory)
         // Probed at once (an ffprobe each); the first failure in the order given is reported.
@@ -180,8 +186,8 @@ public struct Concatenation: Sendable {
         let current = FileManager.default.currentDirectoryPath
         func absolute(_ path: String, base: String?) -> String {
             if path.hasPrefix("/") { return path }
-            let base = base.map { $0.hasPrefix("/") ? $0 : (current as NSString).appendingPathComponent($0) } ?? current
-            return (base as NSString).appendingPathComponent(path)
+            let base = base.map { $0.hasPrefix("/") ? $0 : FileIO.joining(current, $0) } ?? current
+            return FileIO.joining(base, path)
         }
         func effect(_ cut: CutSpec) -> CutSpec {
             var cut = cut
@@ -255,12 +261,12 @@ public struct Concatenation: Sendable {
     ///   (a FIFO would block the open for ever), before it is opened.
     private static func isStill(_ path: String) throws -> Bool {
         try MediaProbe.checkReadable(path)
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let handle = FileStream(forReadingAtPath: path) else {
             _ = try MediaProbe.probe(path: path)  // throws the precise error (missing, unreadable)
             return false
         }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 8)) ?? Data()
+        defer { handle.close() }
+        let head = (try? handle.read(upToCount: 8)) ?? []
         return ImageFormat(magic: [UInt8](head)) != nil
     }
 
@@ -270,7 +276,7 @@ public struct Concatenation: Sendable {
         if cut.isHardCut { return ConcatCut(effect: nil, duration: 0, timing: nil, keyframes: []) }
         var name = cut.effect
         if let directory, !name.hasPrefix("/"), name.hasSuffix(".glsl") || name.contains(".metal") {
-            let candidate = (directory as NSString).appendingPathComponent(name)
+            let candidate = FileIO.joining(directory, name)
             if FileManager.default.fileExists(atPath: candidate.components(separatedBy: ".metal:").first ?? candidate) { name = candidate }
         }
         do {

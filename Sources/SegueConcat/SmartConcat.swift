@@ -3,7 +3,13 @@
 // keyframe before it to the keyframe after it — are rendered and encoded, with the sources'
 // profile, level, pixel format, B-frame delay and colour description. It is a plan with copy jobs
 // (ConcatPlanner.swift), run and joined as every render is (ConcatJobs.swift).
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueAnimation
 import SegueCore
 import SegueMath
@@ -65,13 +71,13 @@ extension ConcatRenderer {
 /// Numbers as ffmpeg's concat scripts and messages take them.
 enum FFmpegText {
     /// Seconds with microsecond precision ("8.966667").
-    static func seconds(_ value: Double) -> String { String(format: "%.6f", value) }
+    static func seconds(_ value: Double) -> String { String(cFormat: "%.6f", value) }
 
     /// Seconds rounded up to the microsecond, so a seek lands on or after the exact time.
-    static func secondsRoundedUp(_ value: Double) -> String { String(format: "%.6f", (value * 1e6 - 1e-3).rounded(.up) / 1e6) }
+    static func secondsRoundedUp(_ value: Double) -> String { String(cFormat: "%.6f", (value * 1e6 - 1e-3).rounded(.up) / 1e6) }
 
     /// "30" or "29.97".
     static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(format: "%.3f", value)
+        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(cFormat: "%.3f", value)
     }
 }

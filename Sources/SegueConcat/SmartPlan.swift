@@ -9,7 +9,13 @@
 // keyframe after it. Everything else (each transition with the stretches from the keyframe
 // before it to the keyframe after it, and whatever no keyframes bound) is rendered.
 
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueAnimation
 import SegueCore
 import SegueMath

@@ -1,7 +1,11 @@
 // A small anti-aliased rasteriser of points-sized shapes and block text into RGBA8 pixels:
 // what the sample screens and the message cards are drawn with.
 
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An opaque 8-bit colour.
 package struct CanvasColor {

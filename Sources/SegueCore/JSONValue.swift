@@ -1,7 +1,11 @@
 // A JSON tree as JSONDecoder reads it, for the checked walks over mesh files and concat specs
 // (each names the path of a bad entry).
 
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A JSON value, decoded by JSONDecoder (exact numbers, booleans kept apart from numbers).
 package enum JSONValue: Decodable {
@@ -34,9 +38,6 @@ package enum JSONValue: Decodable {
     /// A value from a Foundation object tree, or `nil` for a type JSON does not have.
     package init?(any value: Any) {
         switch value {
-        case is NSNull: self = .null
-        case let n as NSNumber:
-            self = String(cString: n.objCType) == "c" ? .bool(n.boolValue) : .number(n.doubleValue)
         case let b as Bool: self = .bool(b)
         case let d as Double: self = .number(d)
         case let i as Int: self = .number(Double(i))
@@ -97,3 +98,192 @@ extension JSONValue {
     }
 }
 
+
+// MARK: - Reading JSON text
+
+/// JSON text (RFC 8259, any value at the top) read into a ``JSONValue``, with the place of the
+/// first error: the library reads mesh files and ffprobe's answers without Foundation.
+package enum JSONSyntax {
+    /// A syntax error: the 0-based byte offset where it is, and what is wrong there.
+    package struct Problem: Error, Equatable {
+        package let offset: Int
+        package let reason: String
+    }
+
+    /// The value of `bytes`.
+    /// - Throws: the first problem (numbers out of `Double`'s range included).
+    package static func parse(_ bytes: some Collection<UInt8>) throws(Problem) -> JSONValue {
+        var scanner = Scanner(bytes: Array(bytes))
+        scanner.skipSpace()
+        let value = try scanner.value(depth: 0)
+        scanner.skipSpace()
+        if scanner.index < scanner.bytes.count { throw scanner.unexpected() }
+        return value
+    }
+
+    /// The first problem of `bytes`, or nil when they are one valid JSON value.
+    package static func firstProblem(in bytes: [UInt8]) -> Problem? {
+        do throws(Problem) {
+            _ = try parse(bytes)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private struct Scanner {
+        let bytes: [UInt8]
+        var index = 0
+
+        var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+        mutating func skipSpace() {
+            while let c = current, c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { index += 1 }
+        }
+
+        func unexpected() -> Problem {
+            guard let c = current else { return Problem(offset: index, reason: "unexpected end of the text") }
+            let text = c >= 0x20 && c < 0x7F ? "'\(Character(Unicode.Scalar(c)))'" : "byte \(c)"
+            return Problem(offset: index, reason: "unexpected character \(text)")
+        }
+
+        mutating func expect(_ c: UInt8) throws(Problem) {
+            guard current == c else { throw unexpected() }
+            index += 1
+        }
+
+        mutating func value(depth: Int) throws(Problem) -> JSONValue {
+            guard depth < 512 else { throw Problem(offset: index, reason: "too many nested arrays and objects (at most 512)") }
+            switch current ?? 0 {
+            case UInt8(ascii: "{"):
+                index += 1
+                skipSpace()
+                var members: [String: JSONValue] = [:]
+                if current == UInt8(ascii: "}") { index += 1; return .object(members) }
+                while true {
+                    skipSpace()
+                    guard current == UInt8(ascii: "\"") else { throw unexpected() }
+                    let key = try string()
+                    skipSpace()
+                    try expect(UInt8(ascii: ":"))
+                    skipSpace()
+                    members[key] = try value(depth: depth + 1)
+                    skipSpace()
+                    if current == UInt8(ascii: ",") { index += 1; continue }
+                    try expect(UInt8(ascii: "}"))
+                    return .object(members)
+                }
+            case UInt8(ascii: "["):
+                index += 1
+                skipSpace()
+                var items: [JSONValue] = []
+                if current == UInt8(ascii: "]") { index += 1; return .array(items) }
+                while true {
+                    skipSpace()
+                    items.append(try value(depth: depth + 1))
+                    skipSpace()
+                    if current == UInt8(ascii: ",") { index += 1; continue }
+                    try expect(UInt8(ascii: "]"))
+                    return .array(items)
+                }
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); return .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+            default: throw unexpected()
+            }
+        }
+
+        mutating func literal(_ word: String) throws(Problem) {
+            for c in word.utf8 { try expect(c) }
+        }
+
+        mutating func hexQuad() throws(Problem) -> UInt32 {
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                guard let h = current else { throw unexpected() }
+                let digit: UInt8
+                switch h {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = h - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = h - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = h - UInt8(ascii: "A") + 10
+                default: throw unexpected()
+                }
+                value = value << 4 | UInt32(digit)
+                index += 1
+            }
+            return value
+        }
+
+        mutating func string() throws(Problem) -> String {
+            index += 1  // the opening quote
+            var text: [UInt8] = []
+            while let c = current {
+                switch c {
+                case UInt8(ascii: "\""):
+                    index += 1
+                    return String(decoding: text, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    index += 1
+                    guard let e = current else { throw unexpected() }
+                    switch e {
+                    case UInt8(ascii: "u"):
+                        index += 1
+                        var scalar = try hexQuad()
+                        if (0xD800..<0xDC00).contains(scalar), current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") {
+                            let save = index
+                            index += 2
+                            let low = try hexQuad()
+                            if (0xDC00..<0xE000).contains(low) {
+                                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                            } else {
+                                index = save
+                            }
+                        }
+                        let decoded = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+                        text.append(contentsOf: Array(String(decoded).utf8))
+                        continue
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(e)
+                    case UInt8(ascii: "b"): text.append(0x08)
+                    case UInt8(ascii: "f"): text.append(0x0C)
+                    case UInt8(ascii: "n"): text.append(0x0A)
+                    case UInt8(ascii: "r"): text.append(0x0D)
+                    case UInt8(ascii: "t"): text.append(0x09)
+                    default: throw unexpected()
+                    }
+                    index += 1
+                case 0..<0x20: throw unexpected()
+                default:
+                    text.append(c)
+                    index += 1
+                }
+            }
+            throw unexpected()
+        }
+
+        mutating func number() throws(Problem) -> Double {
+            let start = index
+            func isDigit(_ c: UInt8?) -> Bool { c.map { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false }
+            if current == UInt8(ascii: "-") { index += 1 }
+            guard isDigit(current) else { throw unexpected() }
+            if current == UInt8(ascii: "0") { index += 1 } else { while isDigit(current) { index += 1 } }
+            if current == UInt8(ascii: ".") {
+                index += 1
+                guard isDigit(current) else { throw unexpected() }
+                while isDigit(current) { index += 1 }
+            }
+            if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+                index += 1
+                if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+                guard isDigit(current) else { throw unexpected() }
+                while isDigit(current) { index += 1 }
+            }
+            let text = String(decoding: bytes[start..<index], as: UTF8.self)
+            guard let number = Double(text), number.isFinite else {
+                throw Problem(offset: start, reason: "Number \(text) is not representable in Swift.")
+            }
+            return number
+        }
+    }
+}

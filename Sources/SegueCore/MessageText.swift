@@ -1,7 +1,7 @@
 // Numbers and names as Segue's messages word them, in one place: seconds and other numbers short
 // and readable (never `1.6482708333333334 s` or `inf s`), and the "did you mean" of a misspelt
 // name (Levenshtein distance).
-import Foundation
+import SegueSystem
 
 /// Wording shared by every layer's messages.
 public enum MessageText {
@@ -21,9 +21,9 @@ public enum MessageText {
         if value.isInfinite { return value > 0 ? "infinity" : "-infinity" }
         if value == 0 { return "0" }
         let magnitude = abs(value)
-        if magnitude >= 1e15 || magnitude < 0.0005 { return String(format: "%.3g", value) }
+        if magnitude >= 1e15 || magnitude < 0.0005 { return String(cFormat: "%.3g", value) }
         if value == value.rounded() { return String(Int64(value)) }
-        var text = String(format: "%.3f", value)
+        var text = String(cFormat: "%.3f", value)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text == "-0" ? "0" : text

@@ -3,7 +3,7 @@
 // checked against the type's maximum before anything is allocated by it: the commas are counted
 // before the text is split, hex digits before they are decoded, and a file is read up to one byte
 // past the limit.
-import Foundation
+import SegueSystem
 
 extension ParameterValue {
     /// An empty array or data value (what an array argument is until set: count 0).
@@ -83,13 +83,11 @@ extension ParameterValue {
     private static func readData(_ path: String, name: String) throws(ParameterError) -> ParameterValue {
         let limit = ParameterType.data.maximumElements
         guard !path.isEmpty else { throw .invalidArray(name: name, message: "'@' needs a file path (@FILE)") }
-        let bytes: Data
+        let bytes: [UInt8]
         do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            bytes = try handle.read(upToCount: limit + 1) ?? Data()
+            bytes = try FileIO.readPrefix(path: path, count: limit + 1)
         } catch {
-            throw .invalidArray(name: name, message: "cannot read '\(path)': \((error as NSError).localizedDescription)")
+            throw .invalidArray(name: name, message: "cannot read '\(path)': \(error.reason)")
         }
         guard bytes.count <= limit else { throw .tooLong(name: name, type: .data, limit: limit, got: nil) }
         return ParameterValue(.data, bytes.map(Double.init))

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueMath
 // Typed parameter values, parsed from command-line text and packed for the GPU. An array or data
 // value (`ParameterType.isArray`) has a length of its own, checked against the type's maximum

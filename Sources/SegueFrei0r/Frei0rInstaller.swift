@@ -5,7 +5,12 @@
 // two effects would share is an error naming both, as is a plugin already in the directory that
 // belongs to another effect). Each file is written atomically (a host listing the directory meanwhile sees the old
 // plugin or the new one, never part of one).
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import SegueMedia
 import SegueShaders
 import SegueVulkan
@@ -69,8 +74,8 @@ public struct Frei0rInstaller: Sendable {
         let template = try Frei0rTemplate(path: self.template)
         // The directory made absolute, the name kept: the SONAME link (libsegue.so.0) still names
         // the library after an upgrade replaces the file it points to.
-        let folder = (self.library as NSString).deletingLastPathComponent
-        let library = Frei0rPlugin.absolute(folder.isEmpty ? "." : folder) + "/" + (self.library as NSString).lastPathComponent
+        let folder = FileIO.removingLastComponent(of: self.library)
+        let library = Frei0rPlugin.absolute(folder.isEmpty ? "." : folder) + "/" + FileIO.lastComponent(of: self.library)
         guard FileManager.default.isReadableFile(atPath: library) else { throw Frei0rError.library(path: library) }
         let plugins = try Self.plugins(files: files)
         for plugin in plugins {
@@ -121,15 +126,12 @@ public struct Frei0rInstaller: Sendable {
     }
 
     private static func makeDirectory(_ path: String) throws(Frei0rError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw .unwritable(path: path, reason: "it is a file, not a directory") }
+        if FileIO.exists(path) {
+            guard FileIO.isDirectory(path) else { throw .unwritable(path: path, reason: "it is a file, not a directory") }
             return
         }
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw .unwritable(path: path, reason: (error as NSError).localizedDescription)
+        if let code = FileIO.makeDirectories(path) {
+            throw .unwritable(path: path, reason: FileIO.message(code))
         }
     }
 }

@@ -11,7 +11,13 @@
 // its base name (a .metal function's name) lowercased, every character other than a–z and 0–9
 // as `_`. MLT lists a plugin as `frei0r.NAME`, GStreamer as `frei0r-mixer-NAME` / `frei0r-filter-NAME`
 // with `-` for `_`.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueCore
 import SegueMetal
 import SegueRender
@@ -20,7 +26,7 @@ import SegueShaders
 extension Frei0rPlugin {
     /// The plugin name of a built-in: `segue_` and its name with `-` as `_`.
     public static func pluginName(builtIn name: String) -> String {
-        "segue_" + name.replacingOccurrences(of: "-", with: "_")
+        "segue_" + name.replacingAll("-", with: "_")
     }
 
     /// The plugin name of a file's effect called `base`: `segue_` and `base` lowercased, every
@@ -49,7 +55,7 @@ extension Frei0rPlugin {
         if spec.hasSuffix(".glsl") {
             let path = absolute(spec)
             let effect = try EffectCatalog.load(path: path)
-            let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            let base = FileIO.removingExtension(of: FileIO.lastComponent(of: path))
             let readsTo = effect.glsl?.contains("getToColor") ?? true
             return Frei0rPlugin(name: pluginName(file: base), type: readsTo ? .mixer2 : .filter, spec: path, effect: effect)
         }

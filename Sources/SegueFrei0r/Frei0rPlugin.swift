@@ -12,7 +12,13 @@
 //   param         NAME  double|bool|color|string  TARGET  COMPONENT  MIN  MAX  DEFAULT  EXPLANATION
 // TARGET is -1 for `progress`, else the index of a `target` line; DEFAULT is in frei0r units
 // (r,g,b for a colour, empty for a string). Text fields never hold tabs or newlines.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueCore
 import SegueRender
 import SegueShaders
@@ -60,7 +66,7 @@ public struct Frei0rPlugin: Sendable {
     /// The GStreamer element: `frei0r-mixer-…`, `frei0r-filter-…` or `frei0r-src-…`, the name
     /// with `-` for `_`.
     public var gstreamerElement: String {
-        (type == .mixer2 ? "frei0r-mixer-" : type == .source ? "frei0r-src-" : "frei0r-filter-") + name.replacingOccurrences(of: "_", with: "-")
+        (type == .mixer2 ? "frei0r-mixer-" : type == .source ? "frei0r-src-" : "frei0r-filter-") + name.replacingAll("_", with: "-")
     }
 
     /// Whether a parameter is a texture (the plugin then cannot render before it is set).
@@ -102,6 +108,6 @@ public struct Frei0rPlugin: Sendable {
     /// `text` on one line: tabs, newlines and other control characters become spaces.
     static func oneLine(_ text: String) -> String {
         String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
-            .trimmingCharacters(in: .whitespaces)
+            .trimmingWhitespace()
     }
 }

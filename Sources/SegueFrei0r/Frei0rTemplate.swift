@@ -2,7 +2,13 @@
 // reserved configuration block: a 32-byte BEGIN marker, 32768 bytes of configuration text
 // (NUL-terminated), a 32-byte END marker, laid out back to back in the file's read-only data.
 // A plugin is the template with that text written in place: same size, nothing else moves.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 
 /// The plugin template's bytes and the place of its configuration block.
 public struct Frei0rTemplate: Sendable {

@@ -5,7 +5,13 @@
 // effect's own units between min and max; `progress` is animated 0 → 1 over the transition
 // (`0=0;-1=1`: MLT keyframes at the first and the last frame). Format as in Kdenlive's
 // data/transitions and data/effects.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueCore
 
 /// Kdenlive's description of a plugin.
@@ -44,7 +50,7 @@ public enum KdenliveDescription {
 
     /// What Kdenlive shows as the name: "Segue " and the effect's name.
     static func title(_ plugin: Frei0rPlugin) -> String {
-        "Segue " + plugin.name.dropFirst("segue_".count).replacingOccurrences(of: "_", with: " ")
+        "Segue " + String(plugin.name.dropFirst("segue_".count)).replacingAll("_", with: " ")
     }
 
     private static func attributes(_ p: Frei0rParameter) -> String {
@@ -53,7 +59,7 @@ public enum KdenliveDescription {
         case .bool:
             return "type=\"bool\" \(name) default=\"\(p.defaultValue.first ?? 0 >= 0.5 ? 1 : 0)\""
         case .color:
-            let bytes = p.defaultValue.map { String(format: "%02x", Int(($0 * 255).rounded())) }.joined()
+            let bytes = p.defaultValue.map { String(cFormat: "%02x", Int(($0 * 255).rounded())) }.joined()
             return "type=\"color\" \(name) default=\"0x\(bytes)ff\" alpha=\"0\""
         case .string:
             return "type=\"url\" \(name) default=\"\" filter=\"Images (*.png *.jpg *.jpeg)\""

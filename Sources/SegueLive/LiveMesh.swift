@@ -8,7 +8,13 @@
 // A frame whose parameters did not change is presented again without rendering. With `watch`, the
 // request's mesh files are read again when they change on disk; an error shows across the top of
 // the window as a `MessageCard` while the last good meshes keep running.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueAnimation
 import SegueCore
 import SegueMath

@@ -5,7 +5,13 @@
 //
 // Renderers are made per (from, to, effect) pair when first needed and kept in a small
 // most-recently-used cache, so a push or pop only uploads its two screens once.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueAnimation
 import SegueCore
 import SegueMath

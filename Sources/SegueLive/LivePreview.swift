@@ -4,7 +4,13 @@
 // compile error is reported (with the file's own line numbers) and shown across the top of the
 // window as a `MessageCard`, while the last good version keeps running. A frame that cannot be
 // saved (no such folder, a full disk) is reported and shown the same way; the session goes on.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueAnimation
 import SegueCore
 import SegueMath
@@ -178,7 +184,7 @@ public final class LivePreview {
                                               context: view.context, framesInFlight: 1)
         let image = try renderer.frame(progress: moment.progress, time: moment.time, duration: program.timeline.duration,
                                        overrides: program.timeline.parameters(at: moment.time))
-        let path = (saveDirectory as NSString).appendingPathComponent(String(format: "segue-preview-%03d.png", saved.count + 1))
+        let path = FileIO.joining(saveDirectory, String(cFormat: "segue-preview-%03d.png", saved.count + 1))
         try ImageFile.write(image, to: path)
         return path
     }

@@ -1,7 +1,13 @@
 // A `MessageCard` made ready to show across the top of a live view: drawn on the CPU at the
 // window's pixel width and scale, uploaded once and rendered into a GPU image the presenter can
 // blit over every frame (`LiveView.present(_:overlay:)`).
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueCore
 import SegueRender
 import SegueVulkan

@@ -1,7 +1,13 @@
 // A window that shows Segue's GPU rendering directly: SegueWindow opens the window and makes the
 // Vulkan surface, SegueVulkan presents into it (FIFO, the display's rate, no readback). The
 // window's extensions decide how the GPU context is opened, so the view owns its context.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueAnimation
 import SegueCore
 import SegueMath
@@ -66,7 +72,7 @@ public final class LiveView {
         // With a window system that paces by itself they are a period already, and nothing waits.
         if let lastPresent {
             let wait = period - (seconds() - lastPresent)
-            if wait > 0.0005 { Thread.sleep(forTimeInterval: wait) }
+            if wait > 0.0005 { FileIO.sleep(seconds: wait) }
         }
         let start = seconds()
         let shown = try presenter.present(source, overlay: overlay)
@@ -83,7 +89,7 @@ public final class LiveView {
     /// `frames N  p50 … ms  p90 … ms  p99 … ms  max … ms`: the frame-interval statistics as one
     /// line (nil before two frames were shown).
     public var statisticsLine: String? {
-        frameStatistics.map { String(format: "frames %d  p50 %.2f ms  p90 %.2f ms  p99 %.2f ms  max %.2f ms", $0.count, $0.p50, $0.p90, $0.p99, $0.max) }
+        frameStatistics.map { String(cFormat: "frames %d  p50 %.2f ms  p90 %.2f ms  p99 %.2f ms  max %.2f ms", $0.count, $0.p50, $0.p90, $0.p99, $0.max) }
     }
 
     /// The 50th, 90th, 99th percentiles and the maximum of the frame intervals, in milliseconds.

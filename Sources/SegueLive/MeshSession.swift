@@ -18,7 +18,13 @@
 //
 // Time comes from an injected `AnimationClock` (a `ManualClock` in tests), so everything is tested
 // without a window; the pointer's velocity is taken from the events' own timestamps.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueAnimation
 import SegueCore
 import SegueMath

@@ -2,7 +2,13 @@
 // block font (white on dark red), word-wrapped to the card's width. Text the font lacks is drawn
 // as a gap.
 
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueCore
 import SegueMath
 

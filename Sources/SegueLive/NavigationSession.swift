@@ -8,7 +8,13 @@
 // the effect has its own reverse (ios-push pops with ios-pop: from the upper screen to the lower,
 // progress p). A finger landing while a released pop completes catches it again, as UIKit's
 // interruptible animations do. Pure: times are passed in, so it is tested without a window or a clock.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueAnimation
 import SegueCore
 import SegueMath

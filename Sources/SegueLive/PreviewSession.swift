@@ -1,7 +1,13 @@
 // The state of `segue preview`: the transition loops (a hold on `from`, the transition, a hold
 // on `to`), a horizontal drag scrubs progress from the pointer's x, space pauses and resumes.
 // Pure: times are passed in, so the loop is tested without a window or a clock.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 import SegueAnimation
 import SegueCore
 import SegueMath

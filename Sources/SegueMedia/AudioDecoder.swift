@@ -8,7 +8,11 @@
 // track on both speakers. `aresample=async=1:first_pts=0` makes the samples follow the stream's timestamps from 0 (the
 // start point): a stream that starts late is preceded by silence and gaps are filled, so sample
 // n is at n / RATE seconds after the start point, as the picture's timestamps are.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueSystem
 
 /// Decodes one audio stream to interleaved Float32 samples at a chosen rate and channel count.
@@ -36,7 +40,7 @@ public final class AudioDecoder {
         self.sampleRate = sampleRate
         self.channels = channels
         var arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-xerror"]
-        if start > 0 { arguments += ["-ss", String(format: "%.6f", start)] }
+        if start > 0 { arguments += ["-ss", String(cFormat: "%.6f", start)] }
         // A mono stream plays on every channel at full level (ffmpeg's own upmix puts a mono
         // channel, taken as front centre, 3 dB down on left and right).
         var filters = "aresample=async=1:first_pts=0"

@@ -11,7 +11,11 @@
 //
 //   ffprobe -v error [-count_packets] -show_format -show_streams -of json file:TEMPORARY  (MediaProbe)
 
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueSystem
 
 /// A file an encoder's ffmpeg wrote under a temporary name, and what it must hold.
@@ -89,8 +93,8 @@ struct EncodedOutput {
         }
     }
 
-    private static func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
-    private static func milliseconds(_ value: Double) -> String { String(format: "%.3f s", value) }
+    private static func seconds(_ value: Double) -> String { String(cFormat: "%.2f s", value) }
+    private static func milliseconds(_ value: Double) -> String { String(cFormat: "%.3f s", value) }
 }
 
 /// Watches an encoder's ffmpeg stderr for a failed write, which ffmpeg may report and still exit
@@ -108,7 +112,7 @@ final class FFmpegWriteErrors: Sendable {
             first.withLock { if $0 == nil { $0 = reason } }
         } else if lower.hasPrefix("error writing trailer") || lower.hasPrefix("error closing file")
                     || lower.hasPrefix("av_interleaved_write_frame()") {
-            let text = String(line.trimmingCharacters(in: .whitespaces))
+            let text = line.trimmingWhitespace()
             first.withLock { if $0 == nil { $0 = "ffmpeg reported: \(text)" } }
         }
         return false

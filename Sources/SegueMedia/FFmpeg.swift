@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueSystem
 
 /// Finding the `ffmpeg` and `ffprobe` executables.
@@ -17,7 +21,7 @@ public enum FFmpeg {
     /// the tools for one piece of work without changing the process (tests run in parallel).
     @TaskLocal public static var environment: [String: String]?
 
-    private static var currentEnvironment: [String: String] { environment ?? ProcessInfo.processInfo.environment }
+    private static var currentEnvironment: [String: String] { environment ?? FileIO.processEnvironment }
 
     /// The `ffmpeg` executable to run.
     /// - Parameter path: The media file the tool is wanted for, named in the error.
@@ -57,7 +61,7 @@ public enum FFmpeg {
 
     /// A `file` line of an ffconcat list naming `path` (quoted; the list must be read with `-safe 0`).
     public static func concatListEntry(_ path: String) -> String {
-        "file '" + fileArgument(path).replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "file '" + fileArgument(path).replacingAll("'", with: "'\\''") + "'"
     }
 
     /// `fps` as ffmpeg expects it on the command line ("30", "29.97").

@@ -6,7 +6,11 @@
 //
 // `rotation` is ffprobe's: the display matrix's counter-clockwise rotation in degrees. ffmpeg
 // applies it when decoding (autorotate), so frames come out at the display size.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueSystem
 
@@ -197,7 +201,7 @@ public enum MediaProbe {
     /// the counted packets too). The one reader of ffprobe's answers about streams.
     /// - Throws: `.invalidVideo` when it is not ffprobe's JSON.
     static func parse(json: [UInt8], path: String) throws(MediaError) -> MediaInfo {
-        guard let root = try? JSONDecoder().decode(JSONValue.self, from: Data(json)), case .object = root else {
+        guard let root = try? JSONSyntax.parse(json), case .object = root else {
             throw .invalidVideo(path: path, reason: "ffprobe's answer could not be read")
         }
         let format = root["format"]
@@ -261,10 +265,10 @@ public enum MediaProbe {
             break
         }
         // "[h264 @ 0x55bc81fdafc0] Error …": the codec's name without the address.
-        if line.hasPrefix("["), let at = line.range(of: " @ 0x"), let close = line.range(of: "] ", range: at.upperBound..<line.endIndex) {
+        if line.hasPrefix("["), let at = line.firstRange(of: " @ 0x"), let close = line[at.upperBound...].firstRange(of: "] ") {
             line = String(line[line.index(after: line.startIndex)..<at.lowerBound]) + ": " + line[close.upperBound...]
         }
-        line = line.trimmingCharacters(in: .whitespaces)
+        line = line.trimmingWhitespace()
         return line.isEmpty ? nil : line
     }
 }

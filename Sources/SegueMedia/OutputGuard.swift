@@ -5,8 +5,8 @@
 // input would delete it. Files are compared by identity (device and inode, following symbolic
 // links), not by spelling, so `./a.mp4`, `dir/../a.mp4` and a link to `a.mp4` are all `a.mp4`.
 
-import Foundation
 
+import SegueSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -68,7 +68,7 @@ public enum OutputGuard {
     /// existing part followed and `.`, `..` and repeated slashes removed; the part that does not
     /// exist yet is normalised by its text.
     public static func resolvedPath(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let absolute = path.hasPrefix("/") ? path : FileIO.currentDirectory + "/" + path
         var existing = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         var rest: [String] = []
         var base = "/"

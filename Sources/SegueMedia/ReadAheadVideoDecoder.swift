@@ -4,7 +4,11 @@
 // or feeds the encoder, and the two overlap on separate cores. A reading thread that cannot start
 // (no memory for its stack) is reported by the initializer, so no caller waits for frames that
 // no thread will decode.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueSystem
 
 /// Decodes a video's frames ahead of the caller, up to `depth` of them, on a thread of its own.
@@ -26,7 +30,7 @@ public final class ReadAheadVideoDecoder: @unchecked Sendable {
     public let frameByteCount: Int
 
     private let decoder: TimedVideoDecoder
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private let buffers: [UnsafeMutableRawBufferPointer]
     private var free: [UnsafeMutableRawBufferPointer]
     private var decoded: [Frame] = []

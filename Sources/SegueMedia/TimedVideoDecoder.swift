@@ -25,7 +25,12 @@
 // squares the pixels too. `-ss` before `-i` seeks accurately: frames before IN are dropped and
 // timestamps count from IN. `-xerror` makes a decoding error (a file corrupt in the middle) stop
 // ffmpeg with an error instead of being concealed.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
 import SegueCore
 import SegueSystem
 
@@ -82,11 +87,11 @@ public final class TimedVideoDecoder {
         var arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-xerror"]
         var shift = 0.0
         if start > 0 && startsAtKeyframe {
-            let seek = String(format: "%.6f", start + frameInterval / 4)
+            let seek = String(cFormat: "%.6f", start + frameInterval / 4)
             shift = (Double(seek) ?? start) - start
             arguments += ["-noaccurate_seek", "-ss", seek]
         } else if start > 0 {
-            arguments += ["-ss", String(format: "%.6f", start)]
+            arguments += ["-ss", String(cFormat: "%.6f", start)]
         }
         timestampShift = shift
         arguments += ["-i", FFmpeg.fileArgument(path), "-map", "0:\(stream.index)", "-an", "-sn", "-dn", "-vf", chain, "-fps_mode", "passthrough"]
@@ -204,7 +209,7 @@ final class TimestampQueue: Sendable {
     /// Consumes `frame:N pts:P pts_time:T` and `segue=1` lines; leaves others for error messages.
     func offer(_ line: Substring) -> Bool {
         if line == "segue=1" { return true }
-        guard line.hasPrefix("frame:"), let range = line.range(of: " pts:") else { return false }
+        guard line.hasPrefix("frame:"), let range = line.firstRange(of: " pts:") else { return false }
         let value = line[range.upperBound...].drop(while: { $0 == " " }).prefix(while: { !$0.isWhitespace })
         stamps.withLock { $0.values.append(Int64(value)) }
         available.signal()

@@ -19,7 +19,6 @@
 // `finish()` publishes it only when ffmpeg exits with status 0 and the file passes
 // `EncodedOutput`'s check (readable, with its streams and length), so a failed, cancelled,
 // interrupted or cut-short encode (a full disk) never leaves a partial video at the destination.
-import Foundation
 import SegueCore
 
 #if canImport(Glibc)

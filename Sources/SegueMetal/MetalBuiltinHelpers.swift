@@ -3,6 +3,7 @@
 // Metal's sampler states. Semantics follow the Metal Shading Language Specification where GLSL
 // differs: `fmod` has the sign of x (C), `round` rounds halves away from zero, `fract` is below 1,
 // `clz`/`ctz` of 0 are 32.
+import SegueSystem
 
 /// The helper definitions a translated file needs, in dependency order.
 struct GLSLPrelude: Sendable, Equatable {
@@ -28,7 +29,7 @@ struct GLSLPrelude: Sendable, Equatable {
         let elementwise = components.map { "_msl_\(name)(x.\($0), y.\($0))" }.joined(separator: ", ")
         for (k, v) in [("$T", t.glsl { $0 }), ("$S", MetalType.scalar(t.scalar!).glsl { $0 }), ("$B", MetalType.of(.bool, n).glsl { $0 }),
                        ("$I", MetalType.of(.int, n).glsl { $0 }), ("$U", MetalType.of(.uint, n).glsl { $0 }), ("$EACH", elementwise)] {
-            s = s.replacingOccurrences(of: k, with: v)
+            s = s.replacingAll(k, with: v)
         }
         keys.append(key)
         definitions[key] = s

@@ -1,7 +1,11 @@
 // Calls: type constructors (`float4(v.rgb, 1)`, `S(a, b)`, `T{…}`), the user's helpers (overload
 // resolution with Metal's implicit conversions, default arguments filled in), the library
 // functions of `MetalBuiltins`, `layer.sample(p)`, and `texture2d` members with `sampler` states.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension MetalChecker {
     mutating func call(_ n: MetalName, _ args: MetalArguments) throws(ShaderSourceError) -> Typed {

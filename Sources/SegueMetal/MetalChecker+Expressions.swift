@@ -5,6 +5,7 @@
 // the vector's element type; two vectors must have the same width; comparisons of vectors give
 // bool vectors (GLSL `lessThan`, `equal`, …). Every conversion Metal does implicitly is written
 // explicitly in the GLSL; one Metal would not do is an error naming both types.
+import SegueSystem
 
 extension MetalChecker {
     /// Checks an expression. Each case is handed to its own function, so this frame, which the
@@ -135,7 +136,7 @@ extension MetalChecker {
         if scalar.isInteger && (s.contains(".") || s.lowercased().contains("e")) { throw unsupported("number literal", t) }
         var swiftText = s
         if swiftText.hasPrefix(".") { swiftText = "0" + swiftText }
-        swiftText = swiftText.replacingOccurrences(of: ".e", with: ".0e").replacingOccurrences(of: ".E", with: ".0E")
+        swiftText = swiftText.replacingAll(".e", with: ".0e").replacingAll(".E", with: ".0E")
         if swiftText.hasSuffix(".") { swiftText += "0" }
         guard let v = Double(swiftText), v.isFinite else { throw unsupported("number literal", t) }
         if scalar.isInteger {

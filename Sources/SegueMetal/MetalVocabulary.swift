@@ -2,7 +2,11 @@
 // equivalents: types, standard-library functions, constants, and the words that are rejected
 // with the reason. Reference: Metal Shading Language Specification (chapters 2, 6); SwiftUI's
 // `Shader` documentation for the stitchable signatures.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 
 /// Lookup tables for the Metal front end.
@@ -86,8 +90,20 @@ enum MetalVocabulary {
         if name.hasPrefix("_v_") || name.hasPrefix("_m_") { return true }
         for prefix in ["sampler", "isampler", "usampler", "image", "iimage", "uimage", "texture", "itexture", "utexture",
                        "subpassInput", "isubpassInput", "usubpassInput"] where name.hasPrefix(prefix) { return true }
-        if name.range(of: #"^[iubdhf]?vec[234]$|^d?mat[234](x[234])?$"#, options: .regularExpression) != nil { return true }
-        return false
+        return isVectorOrMatrixName(name)
+    }
+
+    /// Whether `name` is a GLSL vector or matrix type (`[iubdhf]?vec[234]`, `d?mat[234](x[234])?`).
+    static func isVectorOrMatrixName(_ name: String) -> Bool {
+        let size: Set<Character> = ["2", "3", "4"]
+        var rest = Substring(name)
+        if let first = rest.first, "iubdhf".contains(first), rest.dropFirst().hasPrefix("vec") { rest = rest.dropFirst() }
+        if rest.hasPrefix("vec") { return rest.count == 4 && size.contains(rest.last!) }
+        rest = Substring(name)
+        if rest.hasPrefix("d") { rest = rest.dropFirst() }
+        guard rest.hasPrefix("mat") else { return false }
+        let tail = Array(rest.dropFirst(3))
+        return (tail.count == 1 && size.contains(tail[0])) || (tail.count == 3 && size.contains(tail[0]) && tail[1] == "x" && size.contains(tail[2]))
     }
 
     /// GLSL library functions: a variable of the same name would hide them from the generated code.

@@ -3,7 +3,11 @@
 // shaders, how the function runs as a transition. `resolve` turns the request into an effect
 // with checked parameter values and loaded textures — the one place where `--param`, `--arg`
 // and `--texture` are interpreted, for every command and for library users alike.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMath
 import SegueMedia

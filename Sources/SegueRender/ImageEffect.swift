@@ -8,7 +8,11 @@
 // other argument not given takes its default argument from the source, else zero (a colour:
 // transparent). A GLSL effect gets `time` in seconds and `progress` = time / duration (clamped to
 // 0…1), the duration being the animation's, or the effect's own for a still.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMetal
 import SegueMath

@@ -1,6 +1,10 @@
 // What a user names as a mesh — a built-in mesh effect with parameters given as text, or a JSON
 // mesh file — resolved into scenes, and an animation between two scenes rendered along a timeline.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMath
 import SegueMedia

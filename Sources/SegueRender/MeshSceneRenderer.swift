@@ -1,6 +1,10 @@
 // Renders meshes (MeshTransform + MeshAppearance) over one or two images with the Vulkan mesh
 // pipeline: subdivision and geometry on the CPU, projection, depth and lighting on the GPU.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMath
 import SegueMedia

@@ -2,7 +2,12 @@
 // built-in with its parsed values, or a mesh file read once. The offline `segue mesh` builds its
 // scenes through this type, and a live window rebuilds them each frame with the parameters that
 // follow the finger or the clock (`touch`, `phase`), so the two show the same meshes.
-import Foundation
+import SegueSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMath
 
@@ -27,13 +32,13 @@ public struct MeshTemplate: Sendable {
         switch source {
         case let .file(path):
             do {
-                let file = try MeshFile(contentsOf: URL(fileURLWithPath: path))
+                let file = try MeshFile(contentsOfFile: path)
                 fixed = MeshScene(mesh: file.mesh, appearance: file.appearance)
             } catch let error as MeshError {
-                // The file's own errors name its absolute path: name it as the user did, once.
-                let absolute = URL(fileURLWithPath: path).path
+                // The file's own errors name its path as given: name it once.
+                let absolute = path
                 throw MeshError(error.kind, error.message.contains(absolute)
-                                ? error.message.replacingOccurrences(of: absolute, with: path) : "\(path): \(error.message)")
+                                ? error.message.replacingAll(absolute, with: path) : "\(path): \(error.message)")
             }
             definition = nil
             values = [:]

@@ -1,7 +1,11 @@
 // Where rendered frames go: a directory of PNGs, raw RGBA8 on standard output, or a video file
 // encoded by ffmpeg. Every file output is written under a temporary name and renamed when
 // complete; a failed or interrupted render leaves nothing behind.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMath
 import SegueMedia
@@ -72,8 +76,8 @@ final class DirectorySink: FrameSink {
     private let straight: StraightAlphaBuffer
 
     init(path: String, width: Int, height: Int, cancellation: Cancellation?) throws {
-        let url = URL(fileURLWithPath: path).standardizedFileURL
-        let parent = url.deletingLastPathComponent().path
+        let standardized = FileIO.standardizedAbsolute(path)
+        let parent = FileIO.directory(of: standardized)
         guard FileIO.isDirectory(parent) else { throw MediaError.unwritable(path: path, reason: "the directory '\(parent)' does not exist") }
         if FileIO.exists(path) && !FileIO.isDirectory(path) {
             throw MediaError.unwritable(path: path, reason: "it exists and is not a directory")
@@ -81,14 +85,14 @@ final class DirectorySink: FrameSink {
         // An existing directory is replaced whole at the end (never a mix of two renders), so it
         // may only hold frames of an earlier render.
         if FileIO.isDirectory(path),
-           let other = try? FileManager.default.contentsOfDirectory(atPath: path).first(where: { !DirectorySink.isFrameName($0) }) {
+           let other = FileIO.directoryEntries(path)?.first(where: { !DirectorySink.isFrameName($0) }) {
             throw MediaError.unwritable(path: path, reason: "the directory holds '\(other)', which is not a frame of an earlier render; give a new or empty directory")
         }
-        self.path = url.path
+        self.path = standardized
         self.width = width
         self.height = height
         straight = StraightAlphaBuffer(byteCount: width * height * 4)
-        staged = try MediaError.converting { () throws(SystemError) in try StagedOutput(directory: url.path, cancellation: cancellation) }
+        staged = try MediaError.converting { () throws(SystemError) in try StagedOutput(directory: standardized, cancellation: cancellation) }
         writer = try FrameDirectoryWriter(directory: staged.temporaryPath)
     }
 

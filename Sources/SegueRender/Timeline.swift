@@ -1,6 +1,10 @@
 // When each frame of a render is taken, the progress shown in it, and keyframed parameters.
 
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMath
 import SegueMedia

@@ -1,7 +1,12 @@
 // Validates a transition the way gl-transitions contributors do: it has its Author and License
 // header, it compiles, progress 0 shows `from` and progress 1 shows `to` (within 1/255), and every
 // parameter it declares is used.
-import Foundation
+import SegueSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMath
 import SegueMedia
@@ -76,10 +81,30 @@ public struct TransitionCheck: Sendable {
 
     /// Whether `name` occurs as an identifier in `glsl` outside comments.
     static func uses(_ glsl: String, _ name: String) -> Bool {
-        let code = glsl.replacingOccurrences(of: #"/\*[\s\S]*?\*/"#, with: " ", options: .regularExpression)
-            .replacingOccurrences(of: #"//[^\n]*"#, with: " ", options: .regularExpression)
-        let escaped = NSRegularExpression.escapedPattern(for: name)
-        return code.range(of: "(?<![A-Za-z0-9_])\(escaped)(?![A-Za-z0-9_])", options: .regularExpression) != nil
+        // Comments become a space: `/* … */` first (the shortest), then `//` to the end of the line.
+        var code = ""
+        var rest = Substring(glsl)
+        while let open = rest.firstRange(of: "/*"), let close = rest[open.upperBound...].firstRange(of: "*/") {
+            code += rest[..<open.lowerBound] + " "
+            rest = rest[close.upperBound...]
+        }
+        code += rest
+        var lines: [String] = []
+        for line in code.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let slash = line.firstRange(of: "//") { lines.append(line[..<slash.lowerBound] + " ") } else { lines.append(String(line)) }
+        }
+        // An occurrence with no ASCII letter, digit or underscore right before or after it.
+        let bytes = Array(lines.joined(separator: "\n").utf8), needle = Array(name.utf8)
+        guard !needle.isEmpty, needle.count <= bytes.count else { return false }
+        func isIdentifierByte(_ b: UInt8) -> Bool {
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F
+        }
+        for i in 0...(bytes.count - needle.count) where bytes[i] == needle[0] && bytes[i..<(i + needle.count)].elementsEqual(needle) {
+            if i > 0, isIdentifierByte(bytes[i - 1]) { continue }
+            if i + needle.count < bytes.count, isIdentifierByte(bytes[i + needle.count]) { continue }
+            return true
+        }
+        return false
     }
 
     /// An opaque, asymmetric test pattern (gradients and a seed-dependent checker).

@@ -1,5 +1,9 @@
 // Renders frames of a full-screen effect between two images on the GPU.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMath
 import SegueMedia

@@ -1,6 +1,11 @@
 // The named effects Segue ships, lookup by name with suggestions, and loading effect files.
+import SegueSystem
 import SegueMath
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMetal
 
@@ -109,7 +114,7 @@ public enum EffectCatalog {
     public static func load(path: String) throws(EffectLookupError) -> Effect {
         guard path.hasSuffix(".glsl") else { throw .unsupportedFile(path: path) }
         let text = try EffectFile.read(path)
-        let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let base = FileIO.removingExtension(of: FileIO.lastComponent(of: path))
         do {
             return try TransitionSourceParser.parse(text, name: base, source: .file(path), defaultOrigin: .bottomLeft)
         } catch {
@@ -236,9 +241,9 @@ public enum EffectCatalog {
         }
         let listing = named.map(\.signatureText).joined(separator: "; ")
         if wanted.count > name.count {
-            let types = wanted.dropFirst(name.count + 1).dropLast().split(separator: ",").map { $0.replacingOccurrences(of: " ", with: "") }
+            let types = wanted.dropFirst(name.count + 1).dropLast().split(separator: ",").map { String($0).replacingAll(" ", with: "") }
             let matching = named.filter { f in
-                let own = f.parameterTypes.map { $0.replacingOccurrences(of: " ", with: "") }
+                let own = f.parameterTypes.map { $0.replacingAll(" ", with: "") }
                 return own == types || ["float2"] + own == types
             }
             guard matching.count == 1 else {

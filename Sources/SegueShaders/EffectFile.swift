@@ -3,7 +3,6 @@
 // without blocking, so a FIFO with no writer never hangs the caller), unreadable, too large, or
 // not UTF-8 (with the line of the first bad byte). The same checks as SegueMedia's `FileIO.readAll`
 // for images, which this module cannot use (it depends on SegueCore only).
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

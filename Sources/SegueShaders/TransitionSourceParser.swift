@@ -4,8 +4,13 @@
 // so compile errors keep the user's line numbers) and become members of Segue's uniform block.
 //
 // Format reference: gl-transitions' README (transition function, uniforms and default comments).
+import SegueSystem
 import SegueMath
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMetal
 
@@ -26,7 +31,7 @@ public enum TransitionSourceParser {
         let fileLabel: String = if case let .file(path) = source { path } else { name }
         // CRLF and CR line ends become LF: Swift reads "\r\n" as one Character, so splitting on
         // "\n" alone would leave a Windows file as a single line.
-        let text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        let text = text.replacingAll("\r\n", with: "\n").replacingAll("\r", with: "\n")
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var headers: [String: String] = [:]
         var parameters: [EffectParameter] = []
@@ -78,7 +83,7 @@ public enum TransitionSourceParser {
         let body = lines.joined(separator: "\n")
         // A file's source is bounded before any GLSL compiler sees it (built-ins are fixed and tested).
         if case .file = source { try GLSLSourceLimits.check(body, file: fileLabel) }
-        guard body.range(of: #"vec4\s+transition\s*\(\s*vec2\s+\w+\s*\)"#, options: .regularExpression) != nil else {
+        guard declaresTransition(body) else {
             throw ShaderSourceError(file: fileLabel, line: 1, message: "no 'vec4 transition(vec2 uv)' function found")
         }
 
@@ -113,17 +118,48 @@ public enum TransitionSourceParser {
         return effect
     }
 
+    /// Whether `body` has `vec4 transition(vec2 NAME)` (white space as GLSL allows it: at least
+    /// one space between the words, any around the parentheses).
+    static func declaresTransition(_ body: String) -> Bool {
+        let chars = Array(body)
+        func word(_ w: String, at i: Int) -> Int? {
+            let w = Array(w)
+            guard i + w.count <= chars.count, Array(chars[i..<(i + w.count)]) == w else { return nil }
+            return i + w.count
+        }
+        func spaces(from i: Int, atLeastOne: Bool) -> Int? {
+            var j = i
+            while j < chars.count, chars[j].isWhitespace { j += 1 }
+            return atLeastOne && j == i ? nil : j
+        }
+        func isWordCharacter(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
+        for start in chars.indices where chars[start] == "v" {
+            guard var i = word("vec4", at: start), let a = spaces(from: i, atLeastOne: true),
+                  let b = word("transition", at: a) else { continue }
+            i = spaces(from: b, atLeastOne: false)!
+            guard let c = word("(", at: i) else { continue }
+            i = spaces(from: c, atLeastOne: false)!
+            guard let d = word("vec2", at: i), let e = spaces(from: d, atLeastOne: true) else { continue }
+            var f = e
+            while f < chars.count, isWordCharacter(chars[f]) { f += 1 }
+            guard f > e else { continue }
+            i = spaces(from: f, atLeastOne: false)!
+            if word(")", at: i) != nil { return true }
+        }
+        return false
+    }
+
     /// Whether a uniform declaration continues on the next line: a `/*` comment is still open,
     /// or no `;` stands outside the comments yet.
     private static func needsMoreLines(_ statement: String) -> Bool {
         var rest = Substring(statement), code = ""
-        while let open = rest.range(of: "/*") {
+        while let open = rest.firstRange(of: "/*") {
             code += rest[..<open.lowerBound]
-            guard let close = rest.range(of: "*/", range: open.upperBound..<rest.endIndex) else { return true }
+            guard let close = rest[open.upperBound...].firstRange(of: "*/") else { return true }
             rest = rest[close.upperBound...]
         }
         code += rest
-        if let slash = code.range(of: "//") { code = String(code[..<slash.lowerBound]) }
+        if let slash = code.firstRange(of: "//") { code = String(code[..<slash.lowerBound]) }
         return !code.contains(";")
     }
 
@@ -148,12 +184,12 @@ public enum TransitionSourceParser {
         var statement = code
         var defaultText: String?
         var summary = ""
-        if let open = statement.range(of: "/*"), let close = statement.range(of: "*/", range: open.upperBound..<statement.endIndex) {
+        if let open = statement.firstRange(of: "/*"), let close = statement[open.upperBound...].firstRange(of: "*/") {
             let inner = statement[open.upperBound..<close.lowerBound].trimmed()
             if inner.hasPrefix("=") { defaultText = inner.dropFirst().trimmed() }
             statement.removeSubrange(open.lowerBound..<close.upperBound)
         }
-        if let slash = statement.range(of: "//") {
+        if let slash = statement.firstRange(of: "//") {
             let comment = statement[slash.upperBound...].trimmed()
             statement = String(statement[..<slash.lowerBound])
             if comment.hasPrefix("=") {

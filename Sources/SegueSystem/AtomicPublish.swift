@@ -18,7 +18,6 @@
 // of the `FileStep`s and `DirectoryStep`s, which are what the publish runs). Registering
 // temporaries for removal on a cancellation is `StagedOutput`'s business; this layer holds no
 // state.
-import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -76,7 +75,7 @@ package enum AtomicPublish {
     /// process's own. Failures are ignored.
     package static func removeTemporaries(of names: [String], in directory: String, onlyOrphans: Bool) {
         let wanted = Set(names)
-        guard !wanted.isEmpty, let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        guard !wanted.isEmpty, let entries = FileIO.directoryEntries(directory) else { return }
         let me = getpid()
         for entry in entries {
             guard let pid = owner(ofTemporary: entry, among: wanted) else { continue }

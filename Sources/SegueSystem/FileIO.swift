@@ -7,7 +7,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
 
 /// POSIX wrappers shared by every module: the codecs, staged outputs, frame writers, child
 /// processes, and the modules above that check paths.
@@ -37,6 +36,13 @@ package enum FileIO {
         let name = lastComponent(of: path)
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
         return String(name[name.index(after: dot)...]).lowercased()
+    }
+
+    /// `name` without its extension (the last dot and what follows; a leading dot is no
+    /// extension's), as `NSString.deletingPathExtension` gives it for a file name.
+    package static func removingExtension(of name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, !name[..<dot].hasSuffix("/") else { return name }
+        return String(name[..<dot])
     }
 
     /// Why creating a file at `path` failed, in words that point at the fix.
@@ -179,6 +185,29 @@ package enum FileIO {
         try readAll(path: path, limit: limit, noun: noun) { (_) throws(SystemError) in }
     }
 
+    /// The first `count` bytes of the file at `path` (all of it when shorter), whatever kind of
+    /// file it is.
+    /// - Throws: `.fileNotFound`, `.unreadable` with the reason.
+    package static func readPrefix(path: String, count: Int) throws(SystemError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT { throw .fileNotFound(path: path) }
+            throw .unreadable(path: path, reason: code == EACCES || code == EPERM ? "permission denied" : descriptorShortage(code) ?? message(code))
+        }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: max(count, 0))
+        var total = 0
+        while total < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { readSome(fd, UnsafeMutableRawBufferPointer(rebasing: $0[total...])) }
+            if n == 0 { break }
+            guard n > 0 else { throw .unreadable(path: path, reason: message(errno)) }
+            total += n
+        }
+        bytes.removeSubrange(total...)
+        return bytes
+    }
+
     // MARK: - Writing
 
     /// Writes all of `bytes` to `fd` (a file or a pipe), looping over partial writes and `EINTR`.
@@ -222,7 +251,7 @@ package enum FileIO {
 
     /// Removes a file, or a directory with everything in it; failures are ignored.
     package static func removeTree(_ path: String) {
-        if unlink(path) != 0 { try? FileManager.default.removeItem(atPath: path) }
+        if unlink(path) != 0 { removeTreeContents(path) }
     }
 
     /// The directory for temporary files: `TMPDIR` when set, else `/tmp`.

@@ -89,3 +89,55 @@ package final class ReadWriteLock: @unchecked Sendable {
     /// Releases the lock.
     package func unlock() { pthread_rwlock_unlock(lock) }
 }
+
+/// A pthread mutex as a class, for code that locks and unlocks around several statements
+/// (Foundation's `NSLock`, without Foundation).
+// @unchecked: the pthread mutex is itself thread-safe; the pointer never changes.
+package final class PlainLock: @unchecked Sendable {
+    fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    package init() {
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    package func lock() { pthread_mutex_lock(mutex) }
+
+    package func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// Takes the lock if no one holds it; returns whether it did.
+    package func `try`() -> Bool { pthread_mutex_trylock(mutex) == 0 }
+}
+
+/// A mutex with a condition variable (Foundation's `NSCondition`, without Foundation).
+// @unchecked: the pthread objects are themselves thread-safe; the pointers never change.
+package final class ConditionLock: @unchecked Sendable {
+    private let mutex = PlainLock()
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    package init() {
+        condition = .allocate(capacity: 1)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
+    }
+
+    package func lock() { mutex.lock() }
+
+    package func unlock() { mutex.unlock() }
+
+    /// Waits for a `signal` or `broadcast`, holding the lock before and after.
+    package func wait() { pthread_cond_wait(condition, mutex.mutex) }
+
+    package func signal() { pthread_cond_signal(condition) }
+
+    package func broadcast() { pthread_cond_broadcast(condition) }
+}

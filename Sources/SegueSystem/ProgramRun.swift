@@ -4,7 +4,6 @@
 // drained on another, so neither pipe can fill up and block the child; the exit status or the
 // signal; the wall time; a limit on that time after which the child's whole process group is
 // killed; and the caller's `Cancellation`, whose `cancel()` kills the group too.
-import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -24,7 +23,7 @@ public struct ProgramRun: Sendable {
     /// The signal that ended it, if one did (a crash: SIGSEGV, SIGABRT, …; SIGKILL when timed out).
     public let signal: Int32?
     /// Its standard output (empty when drained).
-    public let output: Data
+    public let output: [UInt8]
     /// Its standard error (the last `errorLimit` bytes).
     public let stderr: String
     /// Wall-clock seconds from its start to its end.
@@ -96,7 +95,7 @@ public struct ProgramRun: Sendable {
         seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         self.status = status
         signal = child.terminatingSignal
-        output = Data(bytes)
+        output = bytes
         stderr = child.collectedErrors
         timedOut = expired.withLock { $0 }
         if cancellation?.isCancelled == true && signal != nil { throw .cancelled(path: path) }

@@ -2,7 +2,13 @@
 // running animations grows. Each property runs one animation (a third basic ease-in-out, a
 // third spring, a third keyframes with per-segment curves), all on repeat, so every frame
 // evaluates every property; hosts hold 100 properties each. The CLI prints the table.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import FoundationEssentials
 import Segue
 
 /// Times `AnimationContext.update()` with many animated properties.

@@ -6,7 +6,12 @@
 // speed-up over ffmpeg, and where the time went: the CPU seconds of Segue's own process and of
 // its ffmpeg children, and for Segue's renders the time its feeding thread spent waiting for
 // decoders, drawing transitions and blocked on the encoder.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 import SegueCore
 import SegueMedia

@@ -4,7 +4,13 @@
 // segments) with five 1 s transitions. The prediction schedules the measured job times
 // longest first, each on the machine that is free first (LPT), and adds the plan and the join,
 // which run once: the longest job and the join bound it however many machines there are.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import FoundationEssentials
 import Segue
 import SegueCore
 import SegueMedia

@@ -1,7 +1,13 @@
 // The demo: every Segue transition between the two sample screens as a video (PNG frames when
 // there is no ffmpeg), a contact sheet of them at five progress values, and the home screen
 // through each mesh effect.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import FoundationEssentials
 import Segue
 import SegueCore
 import SegueMedia
@@ -56,7 +62,7 @@ public struct Demo {
     /// Renders everything, calling `report` after each transition.
     /// - Throws: `MediaError` (the directory cannot be created or written), GPU errors.
     public func run(report: (Item) -> Void = { _ in }) throws {
-        if let code = FileManager.default.createDirectoryReportingError(directory) {
+        if let code = FileIO.makeDirectories(directory).map(FileIO.message) {
             throw MediaError.unwritable(path: directory, reason: code)
         }
         let from = SampleScreens.home(scale: scale), to = SampleScreens.detail(scale: scale)
@@ -94,11 +100,4 @@ public struct Demo {
     }
 }
 
-extension FileManager {
-    /// `mkdir -p`; nil on success, else the reason.
-    func createDirectoryReportingError(_ path: String) -> String? {
-        do { try createDirectory(atPath: path, withIntermediateDirectories: true); return nil } catch {
-            return error.localizedDescription
-        }
-    }
-}
+

@@ -13,7 +13,13 @@
 // host writes frame i), so the stages may add up to more than the end-to-end time; the difference
 // is the overlap. The encoder's colour conversion (RGBA → yuv420p in ffmpeg, what an MP4 costs on
 // top of the raw stream) does not depend on the effect and is measured once per size.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import FoundationEssentials
 import Segue
 import SegueCore
 import SegueMedia

@@ -2,7 +2,12 @@
 // some folders — each with a looping preview between the sample screens, its kind, parameters
 // and defaults, and its source; a filter box narrows the grid. The page is plain HTML, CSS and a
 // few lines of script with no outside resources, so it works from the file system.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 import SegueCore
 import SegueMedia
@@ -60,7 +65,7 @@ public struct Gallery {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
                 throw MediaError.unreadable(path: folder, reason: "it is not a folder that can be listed")
             }
-            files += names.filter { $0.hasSuffix(".glsl") || $0.hasSuffix(".metal") }.sorted().map { (folder as NSString).appendingPathComponent($0) }
+            files += names.filter { $0.hasSuffix(".glsl") || $0.hasSuffix(".metal") }.sorted().map { FileIO.joining(folder, $0) }
         }
         return files
     }
@@ -79,8 +84,8 @@ public struct Gallery {
         try? FileManager.default.createDirectory(atPath: slash == target.startIndex ? "/" : String(target[..<slash]), withIntermediateDirectories: true)
         let site = try MediaError.converting { () throws(SystemError) in try StagedOutput(directory: target, cancellation: cancellation) }
         let staging = site.temporaryPath
-        do { try FileManager.default.createDirectory(atPath: staging + "/previews", withIntermediateDirectories: true) } catch {
-            throw MediaError.unwritable(path: output, reason: error.localizedDescription)
+        if let code = FileIO.makeDirectories(staging + "/previews") {
+            throw MediaError.unwritable(path: output, reason: FileIO.message(code))
         }
         let from = SampleScreens.home(scale: scale), to = SampleScreens.detail(scale: scale)
         var entries: [GalleryEntry] = []

@@ -3,7 +3,12 @@
 // or a new one; and it may neither be nor contain one of the input folders. Paths are compared
 // after resolving them the way the kernel does (absolute, symbolic links followed, `.` and `..`
 // removed), so `-o .`, `-o ./`, `-o ../x/..` and a link to an input are all recognised.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 
 /// Why the gallery refuses its output folder.

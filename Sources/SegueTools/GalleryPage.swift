@@ -3,7 +3,12 @@
 // person, or a headless browser, can see that every preview runs). Everything is escaped; no
 // outside resources are loaded.
 
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 
 /// Writes the gallery page.

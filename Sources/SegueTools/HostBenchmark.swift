@@ -7,7 +7,12 @@
 // frames between, is the time a frame costs once the process is up (MLT's start-up — loading its modules
 // — and Segue's — opening the GPU, compiling the shader — left out). The plugin path's overhead
 // per frame is melt+frei0r's cost per frame minus `segue render`'s.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 import SegueCore
 import SegueFrei0r
@@ -162,7 +167,7 @@ public struct HostBenchmark {
         if run.timedOut { return nil }
         guard run.status == 0 else {
             let text = run.stderr.split(separator: "\n").suffix(3).joined(separator: " / ")
-            throw RenderError.invalidValue("\((executable as NSString).lastPathComponent) \(arguments.first ?? "") failed (status \(run.status)): \(text)")
+            throw RenderError.invalidValue("\(FileIO.lastComponent(of: executable)) \(arguments.first ?? "") failed (status \(run.status)): \(text)")
         }
         return run.seconds
     }

@@ -1,6 +1,11 @@
 // Throughput of the mesh renderer on a regular grid, static (uploaded once) or streamed
 // (re-uploaded every frame), with readback, as `segue bench` or a user can measure it.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 import SegueCore
 import SegueMath

@@ -3,7 +3,12 @@
 // pipe. The script's text is kept here, so that an installed `segue` can run it (it is written to
 // a temporary file for each run). It times its own frame loop
 // after a warm-up frame, so Python's start and the EGL set-up are not counted against it.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 import SegueMedia
 

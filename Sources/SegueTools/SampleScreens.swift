@@ -7,7 +7,12 @@
 // "1", "2", "3" with a flag and a base) so that flips, rotations and slide directions are
 // obvious in every effect, and they carry a 30-point grid so that distortion shows.
 
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 
 /// A named sample screen, for listings such as the CLI's demo.

@@ -2,7 +2,13 @@
 // path (4:2:0 converted by Segue, x264 in ffmpeg), ffmpeg's `xfade` filtergraph into the same
 // encoder with the same preset and CRF, and x264 alone on the same frames read from a file —
 // the floor both share, which bounds the ratio any transition tool can reach.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import FoundationEssentials
 import Segue
 import SegueCore
 import SegueMedia
@@ -52,13 +58,13 @@ extension TransitionBenchmark {
             let renderer = try TransitionRenderer(effect: effect, from: from, to: to, parameters: parameters, context: context)
             let path = dir + "/frames.yuv"
             _ = FileManager.default.createFile(atPath: path, contents: nil)
-            guard let file = FileHandle(forWritingAtPath: path) else { throw RenderError.invalidValue("cannot write \(path)") }
+            guard let file = FileStream(forWritingAtPath: path) else { throw RenderError.invalidValue("cannot write \(path)") }
             var planar = [UInt8](repeating: 0, count: YUV420.byteCount(width: width, height: height))
             try renderer.render(try Timeline(duration: duration, fps: 30, curve: { $0 })) { _, pixels in
                 planar.withUnsafeMutableBytes { YUV420.fromRGBA(pixels, width: width, height: height, into: $0) }
                 try file.write(contentsOf: planar)
             }
-            try file.close()
+            file.close()
             return try median {
                 try Self.timeFFmpeg(["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-r", "30", "-i", path]
                                     + x264Arguments(settings) + [dir + "/alone.mp4"], what: "x264 on raw frames")

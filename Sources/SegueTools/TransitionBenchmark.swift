@@ -3,7 +3,13 @@
 // for ffmpeg's xfade filter producing raw RGBA8 into a pipe, as `segue bench` compares them.
 // ffmpeg decodes each input once (the loop filter), so the comparison is of transition
 // rendering, not of PNG decoding.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import FoundationEssentials
 import Segue
 import SegueCore
 import SegueMedia
@@ -147,7 +153,7 @@ public struct TransitionBenchmark {
         guard pipe(&fds) == 0 else { throw RenderError.invalidValue("cannot create a pipe: \(String(cString: strerror(errno)))") }
         let reader = fds[0], writer = fds[1]
         let drained = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
+        try? WorkerThread.start(for: "a thread") {
             drain(reader)
             close(reader)
             drained.signal()

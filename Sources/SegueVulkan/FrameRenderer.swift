@@ -6,7 +6,11 @@
 // the device renders frames i+1 … i+N−1, the caller consumes frame i straight from the mapped
 // buffer, so shading, readback and encoding overlap.
 import CSegueVulkan
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Renders frames of one fragment shader at one size, reading them back as RGBA8.
 public final class FrameRenderer {

@@ -8,7 +8,12 @@
 // Ownership: every object that uses the device (buffers, images, pools, rings, renderers) holds
 // its context strongly, so the device is destroyed only after the last of them.
 import CSegueVulkan
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SegueSystem
 
 /// A Vulkan device ready to render; thread-safe (queue submission is serialized internally).
 // @unchecked: the Vulkan handles and limits never change after `init`; the pipeline cache,
@@ -28,7 +33,7 @@ public final class GPUContext: @unchecked Sendable {
     public let info: GPUDeviceInfo
     let compiler: ShaderCompiler
 
-    private let lock = NSLock()
+    private let lock = PlainLock()
     private let transferPool: VkCommandPool
     private var pipelines: [PipelineKey: GraphicsPipeline] = [:]
     /// Why the context cannot be used any more (under `lock`); nil while it works.

@@ -1,6 +1,11 @@
 // A sampled texture made from an `Image`.
 import CSegueVulkan
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SegueSystem
 import SegueCore
 
 /// An image uploaded to the GPU for sampling (RGBA8, premultiplied, stored as given).
@@ -12,7 +17,7 @@ public final class GPUTexture: @unchecked Sendable {
     private var staging: GPUBuffer?
     /// Held by `replace` from filling the staging buffer until the copy is done, so two threads
     /// replacing the same texture neither race on `staging` nor write it while it is copied.
-    private let lock = NSLock()
+    private let lock = PlainLock()
     /// Width in pixels.
     public var width: Int { image.width }
     /// Height in pixels.

@@ -4,7 +4,11 @@
 // `GraphicsPipeline.State` carries what differs between Segue's pipelines (vertex input, depth,
 // blending, multisampling); the full-screen effect pipeline uses its defaults.
 import CSegueVulkan
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Owned by its context's pipeline cache and destroyed in the context's deinit; every renderer
 /// using a pipeline also holds the context, so a pipeline outlives its users.

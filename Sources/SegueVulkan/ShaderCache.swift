@@ -18,7 +18,6 @@
 // and renamed over the entry; when any step fails the temporary file is removed. (Its temporaries
 // are not registered for removal on Ctrl-C: the registry lives in SegueMedia, above this module.) The cache is an optimisation only: failures to read
 // or write it are never errors.
-import Foundation
 import SegueCore
 import SegueSystem
 #if canImport(Glibc)
@@ -28,7 +27,7 @@ import Glibc
 /// The on-disk cache of compiled shaders (SPIR-V).
 public struct ShaderCache: Sendable {
     /// The directory holding the entries.
-    let directory: URL
+    let directory: String
 
     /// Bumped when the entry format changes.
     static let formatVersion: UInt32 = 1
@@ -38,7 +37,7 @@ public struct ShaderCache: Sendable {
     static let maxEntryBytes = 16 << 20
 
     init(directory: String) {
-        self.directory = URL(fileURLWithPath: directory, isDirectory: true)
+        self.directory = directory
     }
 
     /// The default cache directory for an environment: `SEGUE_CACHE_DIR`, else
@@ -48,8 +47,8 @@ public struct ShaderCache: Sendable {
     public static func defaultDirectory(environment: [String: String]) -> String? {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         if let dir = value("SEGUE_CACHE_DIR") { return dir }
-        if let xdg = value("XDG_CACHE_HOME") { return URL(fileURLWithPath: xdg).appendingPathComponent("segue/spirv").path }
-        if let home = value("HOME") { return URL(fileURLWithPath: home).appendingPathComponent(".cache/segue/spirv").path }
+        if let xdg = value("XDG_CACHE_HOME") { return FileIO.standardizedAbsolute(xdg + "/segue/spirv") }
+        if let home = value("HOME") { return FileIO.standardizedAbsolute(home + "/.cache/segue/spirv") }
         return nil
     }
 
@@ -63,23 +62,24 @@ public struct ShaderCache: Sendable {
     }
 
     /// The entry file for a key.
-    func url(for key: [UInt8]) -> URL {
-        directory.appendingPathComponent(key.prefix(16).map { String(format: "%02x", $0) }.joined() + ".spv")
+    func path(for key: [UInt8]) -> String {
+        FileIO.joining(directory, key.prefix(16).map { String(cFormat: "%02x", $0) }.joined() + ".spv")
     }
 
     // MARK: - Reading
 
     /// The SPIR-V stored for `key`, or nil when the entry is missing or fails any check.
     func load(_ key: [UInt8]) -> [UInt32]? {
-        let path = url(for: key).path
+        let path = path(for: key)
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= ShaderCache.maxEntryBytes,
-              let data = FileManager.default.contents(atPath: path) else { return nil }
+              let data = try? FileIO.readAll(path: path, limit: ShaderCache.maxEntryBytes, noun: "shader cache entry") else { return nil }
         return ShaderCache.decode(data, key: key)
     }
 
     /// The SPIR-V of an entry's bytes when every check passes.
-    static func decode(_ data: Data, key: [UInt8]) -> [UInt32]? {
+    static func decode(_ entry: some Collection<UInt8>, key: [UInt8]) -> [UInt32]? {
+        let data = Array(entry)
         guard data.count % 4 == 0, data.count >= 4 * headerWords else { return nil }
         let words = data.withUnsafeBytes { raw in (0..<raw.count / 4).map { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self)) } }
         guard words[0] == magic, words[1] == formatVersion, words[3] == UInt32(headerWords),
@@ -102,8 +102,10 @@ public struct ShaderCache: Sendable {
     }
 
     private static func words(_ bytes: [UInt8]) -> [UInt32] {
-        stride(from: 0, to: bytes.count, by: 4).map { i in
-            UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
+        stride(from: 0, to: bytes.count, by: 4).map { (i: Int) -> UInt32 in
+            let high: UInt32 = UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16
+            let low: UInt32 = UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
+            return high | low
         }
     }
 
@@ -119,14 +121,10 @@ public struct ShaderCache: Sendable {
     /// renamed). Returns whether the entry was written; on failure no temporary file is left behind.
     @discardableResult
     func store(_ spirv: [UInt32], key: [UInt8]) -> Bool {
-        let target = url(for: key)
+        let target = path(for: key)
+        guard FileIO.makeDirectories(directory) == nil else { return false }
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            return false
-        }
-        do {
-            try StagedOutput.write(ShaderCache.encode(spirv, key: key), to: target.path)
+            try StagedOutput.write(ShaderCache.encode(spirv, key: key), to: target)
         } catch {
             return false
         }

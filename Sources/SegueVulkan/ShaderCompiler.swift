@@ -7,7 +7,12 @@
 // optimisation level. Every module, cached or fresh, is checked for private-memory limits
 // (`SPIRVModule.checkPrivateMemory`) before it can reach a driver.
 import CSegueVulkan
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SegueSystem
 
 /// A shader stage.
 enum ShaderStage: String {
@@ -19,7 +24,7 @@ enum ShaderStage: String {
 // shaderc's compiler, which is not thread-safe, is under `lock`; the disk cache is thread-safe.
 final class ShaderCompiler: @unchecked Sendable {
     private let compiler: shaderc_compiler_t
-    private let lock = NSLock()
+    private let lock = PlainLock()
     /// The disk cache (nil: none).
     let cache: ShaderCache?
     /// What the compiled code depends on besides the source (see the file comment).
@@ -37,7 +42,7 @@ final class ShaderCompiler: @unchecked Sendable {
         var version: UInt32 = 0, revision: UInt32 = 0
         shaderc_get_spv_version(&version, &revision)
         let probe = (try? compileUncached(ShaderCompiler.probeSource, stage: .fragment, fileName: "segue-probe.frag")) ?? []
-        let probeHash = ShaderCache.checksum(probe).prefix(16).map { String(format: "%02x", $0) }.joined()
+        let probeHash = ShaderCache.checksum(probe).prefix(16).map { String(cFormat: "%02x", $0) }.joined()
         identity = "shaderc-spv \(version).\(revision) probe \(probeHash) \(ShaderCompiler.targetDescription)"
     }
 
@@ -76,7 +81,7 @@ final class ShaderCompiler: @unchecked Sendable {
         defer { shaderc_result_release(result) }
         guard shaderc_result_get_compilation_status(result) == shaderc_compilation_status_success else {
             let log = shaderc_result_get_error_message(result).map { String(cString: $0) } ?? "unknown shaderc error"
-            throw .shaderCompilation(file: fileName, log: Self.trimmedLog(log.trimmingCharacters(in: .whitespacesAndNewlines)))
+            throw .shaderCompilation(file: fileName, log: Self.trimmedLog(log.trimmingWhitespaceAndNewlines()))
         }
         let length = shaderc_result_get_length(result)
         guard let bytes = shaderc_result_get_bytes(result), length % 4 == 0, length > 0 else {

@@ -5,7 +5,12 @@
 // then the same into an MP4 beside xfade and x264 alone, and the mesh pipeline (`--meshes`).
 // `--account` prints where a frame's time goes instead (Docs/Performance.md).
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 import SegueTools
 
@@ -62,10 +67,10 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         if animations {
             print("Animation engine: one AnimationContext.update() per frame, \(frames) frames, every property animated")
-            print("properties".padding(toLength: 12, withPad: " ", startingAt: 0) + "   ms/frame     frames/s   ns/property")
+            print("properties".padding(toLength: 12) + "   ms/frame     frames/s   ns/property")
             for row in try AnimationBenchmark(counts: [1_000, 10_000, 100_000], frames: frames).measure() {
                 let perFrame = row.secondsPerFrame
-                print(String(format: "%10d   %8.3f   %10.1f   %11.1f", row.count, perFrame * 1000, 1 / perFrame, perFrame * 1e9 / Double(row.count)))
+                print(String(cFormat: "%10d   %8.3f   %10.1f   %11.1f", row.count, perFrame * 1000, 1 / perFrame, perFrame * 1e9 / Double(row.count)))
             }
             return
         }
@@ -112,7 +117,7 @@ struct BenchCommand: ParsableCommand {
             resolved[effect.name] = (effect, values)
             for mode in TransitionBenchmark.Mode.allCases {
                 let fps = try bench.framesPerSecond(effect, parameters: values, mode: mode)
-                print(row(effect.name, mode.rawValue, String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps)))
+                print(row(effect.name, mode.rawValue, String(cFormat: "%.1f", fps), String(cFormat: "%.2f", 1000 / fps)))
             }
         }
         // A peer's ratio compares it with Segue's end to end measured right before and right after it.
@@ -122,14 +127,14 @@ struct BenchCommand: ParsableCommand {
             return (measured.peer, Dictionary(uniqueKeysWithValues: zip(names, measured.segue)))
         }
         func ratio(_ name: String, _ segue: [String: Double], _ peer: Double) -> String {
-            String(format: "%@: %.2fx (segue %.1f fps alongside)", name, (segue[name] ?? 0) / peer, segue[name] ?? 0)
+            name + String(cFormat: ": %.2fx (segue %.1f fps alongside)", (segue[name] ?? 0) / peer, segue[name] ?? 0)
         }
         if !noModernGL {
             print("")
             if ModernGLPeer.isAvailable() {
                 let (fps, ours) = try alongside("fade") { try bench.modernGLFadeFramesPerSecond() }
                 print(row("moderngl", "pipe", "fps", "ms/frame") + "   segue end-to-end / moderngl")
-                print(row("fade", "pipe", String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps)) + "   " + ratio("fade", ours, fps))
+                print(row("fade", "pipe", String(cFormat: "%.1f", fps), String(cFormat: "%.2f", 1000 / fps)) + "   " + ratio("fade", ours, fps))
             } else {
                 print("moderngl peer skipped: python3 cannot import moderngl (install it with '\(ModernGLPeer.installHint)')")
             }
@@ -141,7 +146,7 @@ struct BenchCommand: ParsableCommand {
             let both = peer.xfade == peer.effect ? peer.effect : peer.effect + "," + peer.xfade
             let (fps, ours) = try alongside(both) { try bench.xfadeFramesPerSecond(peer.xfade) }
             let ratios = both.split(separator: ",").map { ratio(String($0), ours, fps) }.joined(separator: ", ")
-            print(row(peer.xfade, "pipe", String(format: "%.1f", fps), String(format: "%.2f", 1000 / fps)) + "   " + ratios)
+            print(row(peer.xfade, "pipe", String(cFormat: "%.1f", fps), String(cFormat: "%.2f", 1000 / fps)) + "   " + ratios)
         }
         try runMP4Comparison(bench, resolved: resolved)
         // The mesh targets too, so that one command prints every figure and ratio.
@@ -156,7 +161,7 @@ struct BenchCommand: ParsableCommand {
         try settings.validate(for: .mp4, path: "bench.mp4")
         print("")
         print("MP4 (libx264 --preset \(preset) --crf \(crf), \(bench.frames) frames): fps")
-        print("effect".padding(toLength: 12, withPad: " ", startingAt: 0) + "     segue     xfade  x264 alone   segue/xfade   ceiling (x264 alone/xfade)")
+        print("effect".padding(toLength: 12) + "     segue     xfade  x264 alone   segue/xfade   ceiling (x264 alone/xfade)")
         for (name, xfade) in [("fade", "fade"), ("wipe", "wipeleft")] {
             guard let (effect, values) = resolved[name] else { continue }
             let before = try bench.mp4Seconds(effect, parameters: values, settings: settings)
@@ -164,9 +169,9 @@ struct BenchCommand: ParsableCommand {
             let after = try bench.mp4Seconds(effect, parameters: values, settings: settings)
             let alone = try bench.x264AloneSeconds(effect, parameters: values, settings: settings)
             let n = Double(bench.frames), ours = (before + after) / 2
-            let cells = [n / ours, n / peer, n / alone].map { String(format: "%10.1f", $0) }.joined()
-            print("\(name)/\(xfade)".padding(toLength: 12, withPad: " ", startingAt: 0) + cells
-                  + String(format: "   %10.2fx   %10.2fx", peer / ours, peer / alone))
+            let cells = [n / ours, n / peer, n / alone].map { String(cFormat: "%10.1f", $0) }.joined()
+            print("\(name)/\(xfade)".padding(toLength: 12) + cells
+                  + String(cFormat: "   %10.2fx   %10.2fx", peer / ours, peer / alone))
         }
     }
 
@@ -179,22 +184,22 @@ struct BenchCommand: ParsableCommand {
         print(accountRow(header))
         for effect in effects {
             let a = try bench.account(effect)
-            print(accountRow([a.effect] + [a.shading, a.readback, a.straightAlpha, a.pipeWrite, a.stageSum, a.endToEnd].map { String(format: "%.2f", $0) }
-                             + [String(format: "%.1f", 1000 / a.endToEnd), "\(a.translucentFrames)/\(a.frames)"]))
+            print(accountRow([a.effect] + [a.shading, a.readback, a.straightAlpha, a.pipeWrite, a.stageSum, a.endToEnd].map { String(cFormat: "%.2f", $0) }
+                             + [String(cFormat: "%.1f", 1000 / a.endToEnd), "\(a.translucentFrames)/\(a.frames)"]))
         }
         guard !noFFmpeg else { return }
         let conversion = try bench.encoderColourConversion()
-        print(String(format: "encoder colour conversion (ffmpeg rgba -> yuv420p, any effect): %.2f ms per frame", conversion))
+        print(String(cFormat: "encoder colour conversion (ffmpeg rgba -> yuv420p, any effect): %.2f ms per frame", conversion))
     }
 
     private func accountRow(_ cells: [String]) -> String {
         cells.enumerated().map { i, c in
-            i == 0 ? c.padding(toLength: 12, withPad: " ", startingAt: 0) : String(repeating: " ", count: max(1, 11 - c.count)) + c
+            i == 0 ? c.padding(toLength: 12) : String(repeating: " ", count: max(1, 11 - c.count)) + c
         }.joined()
     }
 
     private func row(_ a: String, _ b: String, _ c: String, _ d: String) -> String {
-        a.padding(toLength: 12, withPad: " ", startingAt: 0) + b.padding(toLength: 10, withPad: " ", startingAt: 0)
+        a.padding(toLength: 12) + b.padding(toLength: 10)
             + String(repeating: " ", count: max(0, 9 - c.count)) + c + String(repeating: " ", count: max(0, 10 - d.count)) + d
     }
 }

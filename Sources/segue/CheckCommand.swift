@@ -1,6 +1,11 @@
 // `segue check`: validates a transition file as gl-transitions contributors do.
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 
 struct CheckCommand: ParsableCommand {
@@ -21,11 +26,13 @@ struct CheckCommand: ParsableCommand {
         let context = try deviceOptions.context()
         let check = TransitionCheck(effect: effect, context: context)
         if json {
-            let object: [String: Any] = [
-                "file": file, "passed": check.passed,
-                "findings": check.findings.map { ["rule": $0.rule, "passed": $0.passed, "detail": $0.detail] },
-            ]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            // The text JSONSerialization wrote (pretty, sorted keys, escaped slashes), from JSONEncoder.
+            struct Finding: Encodable { let rule: String; let passed: Bool; let detail: String }
+            struct Report: Encodable { let file: String; let passed: Bool; let findings: [Finding] }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let data = try encoder.encode(Report(file: file, passed: check.passed,
+                                                 findings: check.findings.map { Finding(rule: $0.rule, passed: $0.passed, detail: $0.detail) }))
             print(String(decoding: data, as: UTF8.self))
         } else {
             print("\(file): \(effect.name)")

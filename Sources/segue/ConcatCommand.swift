@@ -1,6 +1,11 @@
 // `segue concat`: clips and stills joined with transitions and crossfaded sound into one movie.
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 
 struct ConcatCommand: ParsableCommand {
@@ -141,7 +146,7 @@ struct ConcatCommand: ParsableCommand {
         if let resize { description.resize = resize.rawValue }
         if let audioCurve { description.audioCurve = audioCurve }
         if let audio { description.audio = audio }
-        let directory = spec.map { ($0 as NSString).deletingLastPathComponent }
+        let directory = spec.map { FileIO.removingLastComponent(of: $0) }
         let concatenation = try Concatenation(spec: description, directory: directory.flatMap { $0.isEmpty ? nil : $0 })
         let settings = VideoSettings(codec: codec.flatMap(VideoCodec.init(name:)), preset: encoder.preset, crf: encoder.crf)
         let device = deviceOptions
@@ -156,7 +161,7 @@ struct ConcatCommand: ParsableCommand {
                                          pieceStem: ConcatPlan.pieceStem(planPath: planPath))
             plan.workDirectory = workDir.map(Self.absolute)
             try plan.write(to: planPath)
-            if let note = plan.output.note { FileHandle.standardError.write(Data("note: \(note); the plan renders everything\n".utf8)) }
+            if let note = plan.output.note { FileStream.standardError.write(Data("note: \(note); the plan renders everything\n".utf8)) }
             print(plan.jobs.indices.map(String.init).joined(separator: "\n"))
             return
         }
@@ -164,7 +169,7 @@ struct ConcatCommand: ParsableCommand {
         defer { progress.finish() }
         if smart {
             let report = try renderer.renderSmart(progress: { progress.update($0.framesDone) })
-            if let reason = report.fallbackReason { FileHandle.standardError.write(Data("note: \(reason); rendering everything\n".utf8)) }
+            if let reason = report.fallbackReason { FileStream.standardError.write(Data("note: \(reason); rendering everything\n".utf8)) }
         } else {
             try renderer.render { progress.update($0.framesDone) }
         }
@@ -191,12 +196,14 @@ struct ConcatCommand: ParsableCommand {
     private func workDirectory(_ plan: ConcatPlan, planPath: String) throws -> String {
         guard let workDir else { return plan.defaultWorkDirectory(planPath: planPath) }
         let path = Self.absolute(workDir)
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        if let code = FileIO.makeDirectories(path) {
+            throw CLIFailure(message: "cannot create the work directory \(path): \(FileIO.message(code))")
+        }
         return path
     }
 
     private static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+        path.hasPrefix("/") ? path : FileIO.joining(FileManager.default.currentDirectoryPath, path)
     }
 }
 

@@ -1,6 +1,11 @@
 // `segue demo`: every built-in between two built-in sample screens.
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 import SegueTools
 
@@ -28,12 +33,12 @@ struct DemoCommand: ParsableCommand {
     func run() throws {
         let demo = try Demo(directory: output, scale: scale, fps: fps, context: deviceOptions.context(), cancellation: InterruptHandler.cancellation)
         if !demo.writesVideos {
-            FileHandle.standardError.write(Data("note: ffmpeg not found (Debian package 'ffmpeg'); writing PNG frame directories instead of videos\n".utf8))
+            FileStream.standardError.write(Data("note: ffmpeg not found (Debian package 'ffmpeg'); writing PNG frame directories instead of videos\n".utf8))
         }
         print("Rendering on \(demo.context.info.name)")
         try demo.run { item in
-            print("  " + item.effect.padding(toLength: 10, withPad: " ", startingAt: 0)
-                  + String(format: " %@  (%d frames, %.1f fps)", item.path, item.frames, item.framesPerSecond))
+            print("  " + item.effect.padding(toLength: 10)
+                  + " \(item.path)  " + String(cFormat: "(%d frames, %.1f fps)", item.frames, item.framesPerSecond))
         }
         print("Contact sheet: \(output)/contact-sheet.png (rows: \(Demo.transitions.map(\.name).joined(separator: ", ")); columns: progress 0, 0.25, 0.5, 0.75, 1)")
         print("Mesh effects: \(output)/meshes.png (\(Demo.meshEffects.map(\.effect.name).joined(separator: ", ")))")

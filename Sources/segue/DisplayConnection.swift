@@ -5,7 +5,13 @@
 // SDL loads Xlib at run time (`libX11.so.6`, not linked), and so does this: the handler is set in
 // the same loaded library SDL uses. Where there is no Xlib (Wayland only, or no X at all) nothing
 // is set and nothing changes.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import SegueSystem
 
 enum DisplayConnection {
     /// Makes a lost X display connection end the process with `error: the display connection

@@ -1,6 +1,11 @@
 // `segue effect`: a shader effect on one image, at one time (an image) or over time (frames or a video).
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 
 struct EffectCommand: ParsableCommand {

@@ -1,6 +1,11 @@
 // `segue frame`: one frame at a progress or a time.
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 
 struct FrameCommand: ParsableCommand {

@@ -1,7 +1,12 @@
 // `segue frei0r install`: frei0r plugins of every effect for MLT (Shotcut, Kdenlive, melt) and
 // GStreamer, and optionally Kdenlive's descriptions of them.
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 import SegueFrei0r
 
@@ -40,7 +45,7 @@ struct Frei0rInstallCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
 
     func run() throws {
-        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         let installer = Frei0rInstaller(directory: dir ?? Frei0rInstaller.defaultDirectory(home: home), kdenliveDirectory: kdenlive,
                                         library: library ?? Self.beside(["../lib/libsegue.so.0", "../lib/\(Self.multiarch)/libsegue.so.0", "libSegueC.so"]),
                                         template: template ?? Self.beside(["../lib/segue/segue-frei0r.so", "segue-frei0r.so"]), files: files,

@@ -1,6 +1,11 @@
 // `segue gallery`: a static web page of every effect with looping previews.
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 import SegueTools
 

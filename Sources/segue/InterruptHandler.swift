@@ -12,7 +12,13 @@
 // signals through signalfd, which only sees a signal if every thread blocks it; a signal handed to
 // an already-running thread that does not is discarded by SIG_IGN, so the cleanup sometimes never
 // ran.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import FoundationEssentials
 import Segue
 
 enum InterruptHandler {
@@ -30,7 +36,7 @@ enum InterruptHandler {
         _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
         interruptPipeWriteEnd = fds[1]
         let readEnd = fds[0]
-        Thread.detachNewThread {
+        try? WorkerThread.start(for: "a thread") {
             var byte: UInt8 = 0
             while true {
                 let n = read(readEnd, &byte, 1)

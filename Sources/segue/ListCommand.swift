@@ -1,6 +1,11 @@
 // `segue list` and `segue info`.
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 
 struct ListCommand: ParsableCommand {
@@ -22,7 +27,7 @@ struct ListCommand: ParsableCommand {
             }
             let width = group.effects.map(\.name.count).max() ?? 0
             for e in group.effects {
-                print("  \(e.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(e.summary)")
+                print("  \(e.name.padding(toLength: width))  \(e.summary)")
             }
         }
         print("\nAlso: --effect path/to/file.glsl (a gl-transitions style transition) or file.metal:NAME (a SwiftUI stitchable shader). 'segue info NAME' shows parameters.")

@@ -2,7 +2,13 @@
 // grid: uploaded once, re-uploaded every frame, and rebuilt on the CPU every frame (a new
 // MeshTransform, its normals and geometry, then the upload), readback included; the static
 // frame without readback and as one quad, and a fade of the same size in the same run.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import FoundationEssentials
 import Segue
 import SegueTools
 
@@ -33,7 +39,7 @@ struct MeshBench {
         print(line("  1x1 grid", oneQuad))
         let fade = try TransitionBenchmark(width: width, height: height, frames: frames, runs: 1, context: context, cancellation: InterruptHandler.cancellation)
             .framesPerSecond(EffectCatalog.builtIn(named: "fade")!, mode: .readback)
-        print(line("fade (readback)", fade) + String(format: "   static mesh / fade: %.2fx the time", fade / staticFPS))
+        print(line("fade (readback)", fade) + String(cFormat: "   static mesh / fade: %.2fx the time", fade / staticFPS))
         // Rebuilt every frame: a rippling grid whose vertices are recomputed each frame.
         let renderer = try MeshSceneRenderer(from: Image(width: width, height: height, fill: .white), context: context)
         let grid = MeshTransform.identity(rows: 100, columns: 100)
@@ -53,10 +59,10 @@ struct MeshBench {
         try renderer.render(count: frames, scene: scene) { _, _ in }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         let rebuilt = Double(frames) / seconds
-        print(line("rebuilt", rebuilt) + String(format: "   rebuilt / static: %.2fx the time", staticFPS / rebuilt))
+        print(line("rebuilt", rebuilt) + String(cFormat: "   rebuilt / static: %.2fx the time", staticFPS / rebuilt))
     }
 
     private func line(_ label: String, _ fps: Double) -> String {
-        label.padding(toLength: 17, withPad: " ", startingAt: 0) + String(format: "%8.1f fps %9.2f ms/frame", fps, 1000 / fps)
+        label.padding(toLength: 17) + String(cFormat: "%8.1f fps %9.2f ms/frame", fps, 1000 / fps)
     }
 }

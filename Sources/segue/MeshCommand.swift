@@ -1,6 +1,11 @@
 // `segue mesh`: an image through a mesh, or an animation between two meshes.
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 
 struct MeshCommand: ParsableCommand {

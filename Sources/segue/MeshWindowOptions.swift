@@ -1,7 +1,12 @@
 // `segue mesh --window`: the mesh live in a window. The options here, and the command's window
 // path, which only parses and hands over to `LiveMesh`.
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 
 struct MeshWindowOptions: ParsableArguments {
@@ -57,7 +62,7 @@ extension MeshCommand {
             phaseRate: live.phaseRate ?? 2 * .pi, antialiasing: antialias, watch: live.watch)
         let mesh = try LiveMesh(image: source, request: request, options: options,
                                 configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: deviceOptions.device),
-                                title: "segue mesh", report: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+                                title: "segue mesh", report: { FileStream.standardError.write(Data(($0 + "\n").utf8)) })
         let clock = ContinuousClock(), start = clock.now
         try mesh.run(frames: live.frames) { (clock.now - start) / .seconds(1) }
         if live.stats, let line = mesh.view.statisticsLine { print(line) }

@@ -1,6 +1,11 @@
 // `segue navigate`: a navigation stack in a window; push, pop and the interactive edge-drag pop.
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 import SegueTools
 

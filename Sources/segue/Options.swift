@@ -1,6 +1,11 @@
 // Option groups shared by the rendering commands.
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 
 /// `--effect` and its parameters.
@@ -116,12 +121,12 @@ struct ProgressLine {
         let filled = total > 0 ? width * done / total : width
         let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
         let remaining = fps > 0 ? Int((Double(total - done) / fps).rounded()) : 0
-        let eta = done < total && fps > 0 ? String(format: "  ETA %d:%02d", remaining / 60, remaining % 60) : "        "
-        FileHandle.standardError.write(Data(String(format: "\r[%@] %d/%d frames  %.1f fps%@", bar, done, total, fps, eta).utf8))
+        let eta = done < total && fps > 0 ? String(cFormat: "  ETA %d:%02d", remaining / 60, remaining % 60) : "        "
+        FileStream.standardError.write(Data(("\r[\(bar)] " + String(cFormat: "%d/%d frames  %.1f fps", done, total, fps) + eta).utf8))
     }
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\n".utf8))
+        FileStream.standardError.write(Data("\n".utf8))
     }
 }

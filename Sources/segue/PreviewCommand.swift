@@ -1,7 +1,12 @@
 // `segue preview`: a transition looping live in a window; drag to scrub, space to pause, `s` to
 // save the frame, and with --watch the effect file reloads when it changes on disk.
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 import SegueTools
 
@@ -63,7 +68,7 @@ struct PreviewCommand: ParsableCommand {
         let preview = try LivePreview(from: fromImage, to: toImage, scale: scale, load: load, watch: watch ? file : nil,
                                       saveDirectory: saveDirectory,
                                       configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: deviceOptions.device),
-                                      title: "segue preview", report: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+                                      title: "segue preview", report: { FileStream.standardError.write(Data(($0 + "\n").utf8)) })
         let clock = ContinuousClock(), start = clock.now
         try preview.run(frames: frames) { (clock.now - start) / .seconds(1) }
         if stats, let line = preview.view.statisticsLine { print(line) }

@@ -1,6 +1,11 @@
 // `segue render`: a whole transition to frames, raw RGBA8 or video.
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 
 struct RenderCommand: ParsableCommand {

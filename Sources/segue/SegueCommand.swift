@@ -1,6 +1,11 @@
 // The `segue` command line: thin commands that parse, call the library and print.
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 
 @main
@@ -45,14 +50,14 @@ struct SegueCommand: ParsableCommand {
     /// An error that is neither Segue's nor a usage mistake (Foundation, POSIX): its own
     /// description, lower-cased, with no pointer to `--help`.
     static func foreignMessage(for error: Error) -> String {
-        let text = (error as NSError).localizedDescription.trimmingCharacters(in: .whitespacesAndNewlines)
-        return lowercasingFirstLetter(text.isEmpty ? String(describing: error) : text)
+        let text = String(describing: error).trimmingWhitespaceAndNewlines()
+        return lowercasingFirstLetter(text.isEmpty ? "\(type(of: error))" : text)
     }
 
     /// The one-line message for a command-line error from ArgumentParser (unknown option,
     /// missing or invalid value, a `ValidationError`), with the subcommand's help pointer.
     static func commandLineMessage(for error: Error) -> String {
-        var text = message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
+        var text = message(for: error).trimmingWhitespaceAndNewlines()
         for prefix in ["Error: ", "error: "] where text.hasPrefix(prefix) { text.removeFirst(prefix.count) }
         text = text.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? text
         return lowercasingFirstLetter(text) + helpHint
@@ -75,8 +80,8 @@ struct SegueCommand: ParsableCommand {
 
     static func fail(_ message: String) -> Never {
         InterruptHandler.yieldToInterrupt()  // Ctrl-C made this failure: exit 130, not 1
-        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
-        Foundation.exit(1)
+        FileStream.standardError.write(Data("error: \(message)\n".utf8))
+        Glibc.exit(1)
     }
 }
 

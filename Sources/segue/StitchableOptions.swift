@@ -1,7 +1,12 @@
 // Options of SwiftUI-style stitchable shader effects (`--effect file.metal:name`), and the
 // `segue info` lines describing one.
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import Segue
 
 /// `--function`, `--arg`, `--animate`, `--insertion`, `--removal`, `--removal-function`, `--max-sample-offset`.
@@ -62,7 +67,7 @@ struct StitchableOptions: ParsableArguments {
     /// `A:B` as two finite numbers (`--insertion`, `--removal`).
     /// - Throws: `StitchableConfigurationError` naming `option`.
     static func parseRange(_ text: String, option: String) throws(StitchableConfigurationError) -> (from: Double, to: Double) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
         guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]) else {
             throw StitchableConfigurationError("\(option) must look like A:B (two numbers, e.g. 1:0), got '\(text)'")
         }
@@ -73,7 +78,7 @@ struct StitchableOptions: ParsableArguments {
     /// `W` or `W,H` in points, finite and ≥ 0 (`--max-sample-offset`).
     /// - Throws: `StitchableConfigurationError`.
     static func parseOffset(_ text: String) throws(StitchableConfigurationError) -> Vector2 {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingWhitespace()) }
         guard (1...2).contains(parts.count), let x = parts[0], let y = parts.count == 2 ? parts[1] : x else {
             throw StitchableConfigurationError("--max-sample-offset must be one or two numbers of points (W or W,H), got '\(text)'")
         }

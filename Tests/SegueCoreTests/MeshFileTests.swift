@@ -9,14 +9,14 @@ struct MeshFileTests {
 
     @Test("Examples/meshes/skew.json is the reference skew mesh")
     func skewExample() throws {
-        let file = try MeshFile(contentsOf: examples.appendingPathComponent("skew.json"))
+        let file = try MeshFile(contentsOfFile: examples.appendingPathComponent("skew.json").path)
         #expect(file.mesh == MeshTransform.skew())
         #expect(file.appearance == MeshAppearance())
     }
 
     @Test("Examples/meshes/fold.json: panels, lighting and an operation list")
     func foldExample() throws {
-        let file = try MeshFile(contentsOf: examples.appendingPathComponent("fold.json"))
+        let file = try MeshFile(contentsOfFile: examples.appendingPathComponent("fold.json").path)
         #expect(file.mesh.vertices.count == 10 && file.mesh.faces.count == 4 && file.mesh.depthNormalization == .width)
         #expect(file.mesh.vertices[3] == MeshVertex(from: Vector2(0.75, 0), to: Vector3(0.7, 0, 0.15)))
         #expect(file.mesh.faces[2] == MeshFace(2, 3, 8, 7))
@@ -63,8 +63,8 @@ struct MeshFileTests {
         #expect(try MeshFile(json: text) == file)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("segue-mesh-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: url) }
-        try file.write(to: url)
-        #expect(try MeshFile(contentsOf: url) == file)
+        try file.write(toFile: url.path)
+        #expect(try MeshFile(contentsOfFile: url.path) == file)
     }
 
     @Test("the identity shortcut and operation lists")
@@ -128,7 +128,7 @@ struct MeshFileTests {
         #expect(infinite?.message == "diffuseLightFactor: must be finite, got inf")
 
         let path = "/nonexistent/segue/mesh.json"
-        let missing = meshError { _ = try MeshFile(contentsOf: URL(fileURLWithPath: path)) }
+        let missing = meshError { _ = try MeshFile(contentsOfFile: path) }
         #expect(missing?.kind == .unreadableFile && missing?.message.hasPrefix("cannot read mesh file \(path): ") == true)
 
         let appearance = MeshAppearance(lightDirection: .zero)

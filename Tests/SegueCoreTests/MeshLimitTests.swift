@@ -43,7 +43,7 @@ struct MeshLimitTests {
         let fifo = dir.appendingPathComponent("fifo.json")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         do {
-            _ = try MeshFile(contentsOf: fifo)
+            _ = try MeshFile(contentsOfFile: fifo.path)
             Issue.record("a FIFO should be refused")
         } catch let error as MeshError {
             #expect(error.message == "cannot read mesh file \(fifo.path): not a regular file")
@@ -55,7 +55,7 @@ struct MeshLimitTests {
         try handle.truncate(atOffset: UInt64(MeshFile.maximumFileSize) + 1)
         try handle.close()
         do {
-            _ = try MeshFile(contentsOf: big)
+            _ = try MeshFile(contentsOfFile: big.path)
             Issue.record("a file past the limit should be refused")
         } catch let error as MeshError {
             #expect(error.message.hasSuffix("\(MeshFile.maximumFileSize + 1) bytes is more than the limit of \(MeshFile.maximumFileSize) bytes"), "\(error.message)")

@@ -33,7 +33,7 @@ struct ToolResult {
 /// Runs an executable found on PATH (or at an absolute path) and collects its output.
 func runTool(_ name: String, _ arguments: [String], environment: [String: String]? = nil) throws -> ToolResult {
     let run = try ProgramRun(name, arguments, environment: environment ?? [:])
-    return ToolResult(status: run.status, stdout: run.output, stderr: run.stderr)
+    return ToolResult(status: run.status, stdout: Data(run.output), stderr: run.stderr)
 }
 
 /// Writes raw bytes to a file (test fixtures; not atomic).

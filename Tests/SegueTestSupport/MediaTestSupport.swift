@@ -35,7 +35,7 @@ public struct ToolFailure: Error, CustomStringConvertible {
 public func runTool(_ name: String, _ arguments: [String], timeout: Double = 120) throws -> (status: Int32, stdout: Data, stderr: String) {
     let run = try ProgramRun(name, arguments, environment: ["PATH": FileIO.searchPath()],
                              inheriting: false, timeout: timeout)
-    return (run.status, run.output, run.stderr)
+    return (run.status, Data(run.output), run.stderr)
 }
 
 /// Runs ffmpeg quietly; throws with its stderr on failure.

@@ -25,7 +25,7 @@ struct ShaderCacheTests {
         let cache = try #require(context.compiler.cache)
         func entry(_ source: String, _ name: String) -> (URL, [UInt8]) {
             let key = ShaderCache.key(compilerIdentity: context.compiler.identity, stage: .fragment, fileName: name, source: source)
-            return (cache.url(for: key), key)
+            return (URL(fileURLWithPath: cache.path(for: key)), key)
         }
         return (context, entry(mixShader, "mix.frag"), entry(gradientShader, "gradient.frag"))
     }

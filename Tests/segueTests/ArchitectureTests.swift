@@ -75,4 +75,30 @@ struct ArchitectureTests {
             #expect(unused.isEmpty, "\(module) declares \(unused.sorted()) but never imports it")
         }
     }
+
+    @Test("the modules libsegue links import no Foundation; the others at most FoundationEssentials (no ICU: issue 29)")
+    func noFoundation() throws {
+        // SegueC and what it depends on, from Package.swift.
+        let manifest = try declared()
+        var linked: Set<String> = [], pending = ["SegueC"]
+        while let module = pending.popLast() {
+            guard let dependencies = manifest[module] else { continue }  // a system library
+            if linked.insert(module).inserted { pending += dependencies }
+        }
+        #expect(linked.contains("SegueSystem") && linked.contains("SegueRender"), "\(linked.sorted())")
+        for module in manifest.keys where module != "SegueTestSupport" && module != "AnimatedTriangle" {
+            let directory = Self.root + "/Sources/\(module)"
+            for file in FileManager.default.subpaths(atPath: directory) ?? [] where file.hasSuffix(".swift") {
+                let source = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+                for match in source.matches(of: /(?m)^(?:@_exported |@preconcurrency )?import\s+(Foundation[A-Za-z]*)\s*$/) {
+                    let name = String(match.1)
+                    if linked.contains(module) {
+                        #expect(Bool(false), "\(module)/\(file) imports \(name): libsegue links no Foundation")
+                    } else {
+                        #expect(name == "FoundationEssentials", "\(module)/\(file) imports \(name), which brings ICU's data")
+                    }
+                }
+            }
+        }
+    }
 }

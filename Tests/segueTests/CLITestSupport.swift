@@ -41,7 +41,7 @@ func runProduct(_ binary: String, _ args: [String], environment: [String: String
     let cacheDir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-cli-cache-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: cacheDir) }
     let run = try ProgramRun(binary, args, environment: ["SEGUE_CACHE_DIR": cacheDir].merging(environment) { $1 }, directory: cwd, timeout: timeout)
-    return CLIResult(status: run.status, stdout: run.output, stderr: run.stderr + (run.timedOut ? "\n[test harness: killed after \(timeout) s]\n" : ""))
+    return CLIResult(status: run.status, stdout: Data(run.output), stderr: run.stderr + (run.timedOut ? "\n[test harness: killed after \(timeout) s]\n" : ""))
 }
 
 /// A fresh temporary directory.

@@ -11,7 +11,7 @@ struct ConcatCLITests {
     private func tool(_ name: String, _ args: [String]) throws -> Data {
         let run = try ProgramRun(name, args, environment: ["PATH": FileIO.searchPath()], inheriting: false, timeout: 120)
         guard run.status == 0 else { throw CLIFailure("\(name) \(args.joined(separator: " ")) exited with \(run.status)") }
-        return run.output
+        return Data(run.output)
     }
 
     struct CLIFailure: Error { let text: String; init(_ text: String) { self.text = text } }

@@ -1,11 +1,15 @@
 // Mesh files: a mesh and its appearance as JSON (format: Docs/MeshFiles.md).
 //
-// Reading goes through Foundation's JSONDecoder (exact numbers; JSONSerialization is asked only
-// for the line and column of a syntax error), then a checked walk over the tree that
+// Reading goes through `JSONSyntax` (exact numbers; the line and column of a syntax error),
+// then a checked walk over the tree that
 // names every offending entry by its JSON path (`vertices[12].to`, `faces[3][2]`). Writing
 // produces the same format with stable key order, one vertex and one face per line.
 
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueMath
 import SegueSystem
 
@@ -37,33 +41,33 @@ public struct MeshFile: Sendable, Hashable {
 
     // MARK: - Reading
 
-    /// Reads and validates the mesh file at `url`.
+    /// Reads and validates the mesh file at `path` (the `URL` form is in the `Segue` module).
     ///
     /// - Throws: ``MeshError`` `.unreadableFile` (with the path and the reason),
-    ///   `.invalidJSON` (with line and column where Foundation reports a position) or
+    ///   `.invalidJSON` (with line and column) or
     ///   `.invalidFile` (with the JSON path of the offending entry).
-    public init(contentsOf url: URL) throws {
-        let data: Data
+    public init(contentsOfFile path: String) throws {
+        let data: [UInt8]
         // A regular file of bounded size: a FIFO or device would block or never end, and a
         // file past the limit could not hold a mesh within the vertex limit anyway.
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        if let attributes {
-            guard attributes[.type] as? FileAttributeType == .typeRegular else {
-                throw MeshError(.unreadableFile, "cannot read mesh file \(url.path): not a regular file")
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw MeshError(.unreadableFile, "cannot read mesh file \(path): not a regular file")
             }
-            if let size = attributes[.size] as? NSNumber, size.int64Value > Int64(MeshFile.maximumFileSize) {
-                throw MeshError(.unreadableFile, "cannot read mesh file \(url.path): \(size.int64Value) bytes is more than the limit of \(MeshFile.maximumFileSize) bytes")
+            if Int64(info.st_size) > Int64(MeshFile.maximumFileSize) {
+                throw MeshError(.unreadableFile, "cannot read mesh file \(path): \(info.st_size) bytes is more than the limit of \(MeshFile.maximumFileSize) bytes")
             }
         }
         do {
-            data = try Data(contentsOf: url)
+            data = try FileIO.readAll(path: path, limit: MeshFile.maximumFileSize, noun: "mesh file")
         } catch {
-            throw MeshError(.unreadableFile, "cannot read mesh file \(url.path): \(MeshFile.reason(error))")
+            throw MeshError(.unreadableFile, "cannot read mesh file \(path): \(error.reason)")
         }
         do {
             try self.init(data: data)
         } catch let error as MeshError {
-            throw MeshError(error.kind, "\(url.path): \(error.message)")
+            throw MeshError(error.kind, "\(path): \(error.message)")
         }
     }
 
@@ -73,12 +77,12 @@ public struct MeshFile: Sendable, Hashable {
     /// Decodes and validates a mesh file from JSON data.
     ///
     /// - Throws: ``MeshError`` `.invalidJSON` or `.invalidFile`.
-    public init(data: Data) throws {
+    public init<Bytes: Collection<UInt8>>(data: Bytes) throws {
         let value: JSONValue
-        do {
-            value = try JSONDecoder().decode(JSONValue.self, from: data)
+        do throws(JSONSyntax.Problem) {
+            value = try JSONSyntax.parse(data)
         } catch {
-            throw MeshFile.jsonError(error, in: data)
+            throw MeshError(.invalidJSON, "invalid JSON\(MeshFile.position(of: error.offset, in: Array(data))): \(error.reason)")
         }
         self = try MeshFileDecoder.decode(value)
     }
@@ -87,7 +91,7 @@ public struct MeshFile: Sendable, Hashable {
     ///
     /// - Throws: ``MeshError`` `.invalidJSON` or `.invalidFile`.
     public init(json: String) throws {
-        try self.init(data: Data(json.utf8))
+        try self.init(data: Array(json.utf8))
     }
 
     /// Decodes and validates a mesh file from a JSON object tree (`[String: Any]` of arrays,
@@ -109,49 +113,22 @@ public struct MeshFile: Sendable, Hashable {
         MeshFileEncoder.encode(self)
     }
 
-    /// The file as UTF-8 JSON data.
-    public var jsonData: Data { Data(jsonString.utf8) }
-
-    /// Writes the file atomically to `url`.
+    /// Writes the file atomically to `path` (the `URL` form is in the `Segue` module).
     ///
     /// - Throws: ``MeshError`` `.unreadableFile` with the path and the reason when it cannot be written.
-    public func write(to url: URL) throws {
+    public func write(toFile path: String) throws {
         do {
-            try StagedOutput.write(Array(jsonString.utf8), to: url.path)
+            try StagedOutput.write(Array(jsonString.utf8), to: path)
         } catch {
-            throw MeshError(.unreadableFile, "cannot write mesh file \(url.path): \(error.reason)")
+            throw MeshError(.unreadableFile, "cannot write mesh file \(path): \(error.reason)")
         }
     }
 
     // MARK: - Error text
 
-    /// Foundation's reason for an error, without its generic prefix.
-    static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let detail = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError { return underlying.localizedDescription }
-        return nsError.localizedDescription
-    }
-
-    /// The error for data that JSONDecoder refused: JSONSerialization is asked again, for the
-    /// position of a syntax error (it reports "around character N", a 0-based offset, which
-    /// becomes a line and column) or the number out of range ("Number 1e999 is not
-    /// representable in Swift.").
-    static func jsonError(_ error: any Error, in data: Data) -> MeshError {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            return MeshError(.invalidJSON, "invalid JSON\(position(of: error, in: data)): \(reason(error))")
-        }
-        return MeshError(.invalidJSON, "invalid JSON: \(reason(error))")
-    }
-
-    /// " at line L, column C" when Foundation's message says "around character N", else "".
-    static func position(of error: any Error, in data: Data) -> String {
-        let text = reason(error)
-        guard let range = text.range(of: "character ") else { return "" }
-        let digits = text[range.upperBound...].prefix { $0.isNumber }
-        guard let offset = Int(digits), offset <= data.count else { return "" }
+    /// " at line L, column C" for the 0-based byte `offset` of `data`.
+    static func position(of offset: Int, in data: [UInt8]) -> String {
+        guard offset <= data.count else { return "" }
         var line = 1, column = 1
         for byte in data.prefix(offset) {
             if byte == UInt8(ascii: "\n") {

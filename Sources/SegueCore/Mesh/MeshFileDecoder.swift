@@ -2,7 +2,11 @@
 // which knows its JSON path, so each error names the offending entry: `vertices[12].to:
 // expected 3 numbers, got 2`, `faces[3][2]: vertex index 40 out of range (36 vertices)`.
 
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueMath
 
 /// A JSON value and its path from the root (`""` for the root).

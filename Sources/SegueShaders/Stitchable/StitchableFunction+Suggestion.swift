@@ -4,6 +4,7 @@
 // screen. The suggestion reads names only; it is a starting point that a front end words its own
 // way (`segue info` prints it as flags, with the ranges swapped for functions where 1 is the
 // unchanged view).
+import SegueSystem
 
 /// Settings that apply a stitchable function as a transition.
 public struct StitchableSuggestion: Sendable, Equatable {
@@ -31,7 +32,7 @@ extension StitchableFunction {
         var mirror: String?
         for (a, b) in Self.mirroredNames {
             for (x, y) in [(a, b), (b, a)] where mirror == nil && name.contains(x) {
-                let candidate = name.replacingOccurrences(of: x, with: y)
+                let candidate = name.replacingAll(x, with: y)
                 if candidate != name, siblings.contains(candidate) { mirror = candidate }
             }
         }

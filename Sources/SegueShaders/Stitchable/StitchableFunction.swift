@@ -12,7 +12,12 @@
 // layer is drawn in, as in SwiftUI; since a layer fills the output, it changes no pixel. Each
 // layer's result is clamped to [0, 1] and the inserted layer is drawn over the removed one with
 // premultiplied source-over, as SwiftUI puts an inserted view above the view it replaces.
-import Foundation
+import SegueSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SegueCore
 import SegueMetal
 import SegueMath
@@ -247,7 +252,7 @@ public struct StitchableFunction: Sendable, Equatable {
 
         """
         let pair = removalFunction == self ? "" : " (removal: '\(removalFunction.name)')"
-        return Effect(name: name, summary: summary ?? "SwiftUI \(kind.rawValue) shader '\(name)'\(pair) from \((file as NSString).lastPathComponent)",
+        return Effect(name: name, summary: summary ?? "SwiftUI \(kind.rawValue) shader '\(name)'\(pair) from \(FileIO.lastComponent(of: file))",
                       kind: .stitchable, source: source, glsl: glsl, origin: .topLeft, parameters: parameters,
                       defaultDuration: defaultDuration, defaultTiming: defaultTiming)
     }
@@ -281,7 +286,7 @@ public struct StitchableFunction: Sendable, Equatable {
 
         """
         let use = kind == .fill ? "drawn alone, or over an image" : "on one image"
-        return Effect(name: name, summary: summary ?? "SwiftUI \(kind.rawValue) shader '\(name)' from \((file as NSString).lastPathComponent), \(use)",
+        return Effect(name: name, summary: summary ?? "SwiftUI \(kind.rawValue) shader '\(name)' from \(FileIO.lastComponent(of: file)), \(use)",
                       kind: .stitchable, source: source, glsl: glsl, origin: .topLeft, parameters: parameters,
                       defaultDuration: defaultDuration, defaultTiming: "linear")
     }

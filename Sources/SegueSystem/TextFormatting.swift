@@ -1,0 +1,78 @@
+// Text helpers that FoundationEssentials lacks (it brings no ICU): printf-style numbers,
+// literal replacement and trimming. Modules below the CLI use these instead of Foundation's
+// `String(format:)`, `replacingOccurrences(of:with:)` and `trimmingCharacters(in:)`, with the
+// same output for the formats and texts Segue uses.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension String {
+    /// printf-style formatting by the C library (`%.3f`, `%02x`, `%.3g`…). Swift programs run in
+    /// the "C" locale (nothing calls `setlocale`), so the decimal point is always ".", as with
+    /// Foundation's `String(format:)` without a locale.
+    package init(cFormat format: String, _ arguments: CVarArg...) {
+        var buffer = [CChar](repeating: 0, count: 128)
+        let needed = withVaList(arguments) { vsnprintf(&buffer, buffer.count, format, $0) }
+        if needed >= buffer.count {
+            buffer = [CChar](repeating: 0, count: Int(needed) + 1)
+            _ = withVaList(arguments) { vsnprintf(&buffer, buffer.count, format, $0) }
+        }
+        self = needed < 0 ? "" : String(decoding: buffer.prefix(Int(needed)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Every occurrence of `target` replaced by `replacement`, compared byte for byte (UTF-8),
+    /// left to right without overlaps (Foundation's literal `replacingOccurrences`).
+    package func replacingAll(_ target: String, with replacement: String) -> String {
+        let needle = Array(target.utf8)
+        guard !needle.isEmpty else { return self }
+        let bytes = Array(utf8)
+        var result = [UInt8]()
+        result.reserveCapacity(bytes.count)
+        var i = 0
+        var changed = false
+        while i < bytes.count {
+            if bytes[i] == needle[0], i + needle.count <= bytes.count, bytes[i..<(i + needle.count)].elementsEqual(needle) {
+                result.append(contentsOf: replacement.utf8)
+                i += needle.count
+                changed = true
+            } else {
+                result.append(bytes[i])
+                i += 1
+            }
+        }
+        return changed ? String(decoding: result, as: UTF8.self) : self
+    }
+
+    /// The range of the first occurrence of `target` (Character by Character) at or after `start`.
+    package func firstRange(ofLiteral target: String, from start: String.Index? = nil) -> Range<String.Index>? {
+        let from = start ?? startIndex
+        return self[from...].firstRange(of: target)
+    }
+}
+
+extension StringProtocol {
+    /// Without leading and trailing spaces and tabs (Foundation's `CharacterSet.whitespaces`:
+    /// tab and the space separators).
+    package func trimmingWhitespace() -> String { trimming(newlines: false) }
+
+    /// Without leading and trailing white space and line breaks (`.whitespacesAndNewlines`).
+    package func trimmingWhitespaceAndNewlines() -> String { trimming(newlines: true) }
+
+    private func trimming(newlines: Bool) -> String {
+        func isBlank(_ s: Unicode.Scalar) -> Bool {
+            if s == "\t" || s.properties.generalCategory == .spaceSeparator { return true }
+            guard newlines else { return false }
+            switch s.value {
+            case 0x0A...0x0D, 0x85, 0x2028, 0x2029: return true
+            default: return false
+            }
+        }
+        let scalars = String(self).unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isBlank($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isBlank($0) })!
+        return String(scalars[first...last])
+    }
+}
