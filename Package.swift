@@ -17,7 +17,7 @@ let package = Package(
         .library(name: "SegueC", type: .dynamic, targets: ["SegueC"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // MARK: - The system layer: the building blocks every module needs (standard library, Glibc, FoundationEssentials)
@@ -50,25 +50,39 @@ let package = Package(
         .target(name: "SegueFrei0r", dependencies: ["SegueRender"]),
 
         // MARK: - Umbrella, executable-only tools and CLI
-        .target(name: "Segue", dependencies: ["SegueSystem", "SegueMath", "SegueAnimation", "SegueCore", "SegueMetal", "SegueShaders", "SegueVulkan", "SegueMedia",
-                                              "SegueWindow", "SegueRender", "SegueConcat", "SegueLive"]),
+        .target(
+            name: "Segue",
+            dependencies: [
+                "SegueSystem", "SegueMath", "SegueAnimation", "SegueCore", "SegueMetal", "SegueShaders", "SegueVulkan", "SegueMedia",
+                "SegueWindow", "SegueRender", "SegueConcat", "SegueLive",
+            ]),
         .target(name: "SegueTools", dependencies: ["Segue", "SegueFrei0r"]),
-        .executableTarget(name: "segue", dependencies: [
-            "Segue", "SegueTools", "SegueFrei0r", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .executableTarget(
+            name: "segue",
+            dependencies: [
+                "Segue", "SegueTools", "SegueFrei0r", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         // MARK: - C API (libsegue.so; header in Sources/SegueC/include, pkg-config template beside it)
-        .target(name: "SegueC", dependencies: ["SegueRender"], exclude: ["include", "segue.pc.in", "exports.map", "abi"],
-                linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "--version-script=\(packageDirectory)/Sources/SegueC/exports.map",
-                                               "-Xlinker", "-soname=libsegue.so.0",
-                                               "-Xlinker", "-z", "-Xlinker", "defs",
-                                               "-Xlinker", "--gc-sections",
-                                               "-Xlinker", "-l:lib_FoundationCollections.a", "-Xlinker", "-l:libswiftSynchronization.a", "-Xlinker", "-l:lib_FoundationCShims.a"])]),
+        .target(
+            name: "SegueC", dependencies: ["SegueRender"], exclude: ["include", "segue.pc.in", "exports.map", "abi"],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-static-stdlib", "-use-ld=lld", "-Xlinker", "--version-script=\(packageDirectory)/Sources/SegueC/exports.map",
+                    "-Xlinker", "-soname=libsegue.so.0",
+                    "-Xlinker", "-z", "-Xlinker", "defs",
+                    "-Xlinker", "--gc-sections",
+                    "-Xlinker", "-l:lib_FoundationCollections.a", "-Xlinker", "-l:libswiftSynchronization.a", "-Xlinker",
+                    "-l:lib_FoundationCShims.a",
+                ])
+            ]),
 
         // MARK: - Examples (built and tested with the package)
-        .executableTarget(name: "AnimatedTriangle", dependencies: [
-            "Segue", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], path: "Examples/AnimatedTriangle"),
+        .executableTarget(
+            name: "AnimatedTriangle",
+            dependencies: [
+                "Segue", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], path: "Examples/AnimatedTriangle"),
 
         // MARK: - Tests (one target per module, and what the tests share)
         .target(name: "SegueTestSupport", dependencies: ["Segue", "SegueTools"], path: "Tests/SegueTestSupport"),
@@ -80,7 +94,8 @@ let package = Package(
         .testTarget(name: "SegueShadersTests", dependencies: ["SegueShaders", "SegueMetal"]),
         .testTarget(name: "SegueVulkanTests", dependencies: ["SegueVulkan"]),
         .testTarget(name: "SegueMediaTests", dependencies: ["SegueMedia", "SegueTools"]),
-        .testTarget(name: "SegueRenderTests", dependencies: ["Segue", "SegueTools", "SegueTestSupport"], exclude: ["__Snapshots__", "Fixtures"]),
+        .testTarget(
+            name: "SegueRenderTests", dependencies: ["Segue", "SegueTools", "SegueTestSupport"], exclude: ["__Snapshots__", "Fixtures"]),
         .testTarget(name: "SegueConcatTests", dependencies: ["Segue", "SegueTestSupport"]),
         .testTarget(name: "SegueLiveTests", dependencies: ["Segue", "SegueTestSupport"]),
         .testTarget(name: "SegueToolsTests", dependencies: ["Segue", "SegueTools", "SegueTestSupport"]),

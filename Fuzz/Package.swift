@@ -10,8 +10,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [.package(name: "Segue", path: "..")],
     targets: ["FuzzImage", "FuzzTransitionFile", "FuzzMetal", "FuzzMeshFile", "FuzzConcatSpec"].map { name in
-        .executableTarget(name: name, dependencies: [.product(name: "Segue", package: "Segue")],
-                          swiftSettings: [.unsafeFlags(["-parse-as-library"])])
+        .executableTarget(
+            name: name, dependencies: [.product(name: "Segue", package: "Segue")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])])
     },
     swiftLanguageModes: [.v6]
 )

@@ -46,24 +46,24 @@ final class TriangleLayer: AnimationHost {
 /// h = 0.15 × the height; corners red, green and blue, edges antialiased by their distance in
 /// pixels, on a transparent background (black in videos).
 let triangleShader = """
-// Name: animated-triangle
-// Origin: top-left
-uniform float triangleScale; // = 1.0; the layer's presentation scale
-vec4 transition(vec2 uv) {
-    float s = abs(triangleScale);
-    if (s < 1e-6) return vec4(0.0);
-    float h = 0.15 * resolution.y;
-    vec2 q = (uv * resolution - 0.5 * resolution) / triangleScale;
-    // Signed distances to the base and to the slanted sides, in pixels (positive inside).
-    float base = (h - q.y) * s;
-    float side = (q.y + h - 2.0 * abs(q.x)) / sqrt(5.0) * s;
-    float coverage = clamp(min(base, side) + 0.5, 0.0, 1.0);
-    float top = clamp((h - q.y) / (2.0 * h), 0.0, 1.0);
-    float left = clamp((h - q.x) / (2.0 * h) - 0.5 * top, 0.0, 1.0);
-    vec3 color = vec3(top, left, max(1.0 - top - left, 0.0));
-    return vec4(color * coverage, coverage);
-}
-"""
+    // Name: animated-triangle
+    // Origin: top-left
+    uniform float triangleScale; // = 1.0; the layer's presentation scale
+    vec4 transition(vec2 uv) {
+        float s = abs(triangleScale);
+        if (s < 1e-6) return vec4(0.0);
+        float h = 0.15 * resolution.y;
+        vec2 q = (uv * resolution - 0.5 * resolution) / triangleScale;
+        // Signed distances to the base and to the slanted sides, in pixels (positive inside).
+        float base = (h - q.y) * s;
+        float side = (q.y + h - 2.0 * abs(q.x)) / sqrt(5.0) * s;
+        float coverage = clamp(min(base, side) + 0.5, 0.0, 1.0);
+        float top = clamp((h - q.y) / (2.0 * h), 0.0, 1.0);
+        float left = clamp((h - q.x) / (2.0 * h) - 0.5 * top, 0.0, 1.0);
+        vec3 color = vec3(top, left, max(1.0 - top - left, 0.0));
+        return vec4(color * coverage, coverage);
+    }
+    """
 
 struct AnimatedTriangle: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -100,12 +100,14 @@ struct AnimatedTriangle: ParsableCommand {
 
         // The GPU side: the triangle shader as a full-screen effect (the two transition textures
         // are unused placeholders).
-        let effect = try TransitionSourceParser.parse(triangleShader, name: "animated-triangle", source: .builtIn,
-                                                      defaultOrigin: .topLeft)
+        let effect = try TransitionSourceParser.parse(
+            triangleShader, name: "animated-triangle", source: .builtIn,
+            defaultOrigin: .topLeft)
         let blank = Image(width: 1, height: 1, fill: .black)
         let gpu = try GPUContext(configuration: .init(environment: ProcessInfo.processInfo.environment))
-        let renderer = try TransitionRenderer(effect: effect, from: blank, to: blank, width: width, height: height,
-                                              context: gpu, framesInFlight: 1)
+        let renderer = try TransitionRenderer(
+            effect: effect, from: blank, to: blank, width: width, height: height,
+            context: gpu, framesInFlight: 1)
         var picture: Image?
         final class Display: AnimationHostDelegate {
             let draw: (AnimationHost) -> Void
@@ -116,8 +118,9 @@ struct AnimatedTriangle: ParsableCommand {
         var redraws = 0
         let display = Display { _ in
             do {
-                picture = try renderer.frame(progress: 0, time: clock.now, duration: 1,
-                                             overrides: ["triangleScale": .float(layer.presentationScale)])
+                picture = try renderer.frame(
+                    progress: 0, time: clock.now, duration: 1,
+                    overrides: ["triangleScale": .float(layer.presentationScale)])
                 redraws += 1
             } catch { drawError = error }
         }
@@ -158,7 +161,7 @@ struct AnimatedTriangle: ParsableCommand {
                     timing: MediaTiming(duration: TriangleLayer.keyframeDuration))
                 context.perform { tx in
                     tx.disableActions = true
-                    layer.scale = 1   // the model value the keyframes end on
+                    layer.scale = 1  // the model value the keyframes end on
                     layer.addAnimation(keyframes, forKey: "wobble", toProperty: "scale")
                 }
             }
@@ -169,13 +172,15 @@ struct AnimatedTriangle: ParsableCommand {
     /// The same animation live: the context's clock is set once per displayed frame from a
     /// monotonic clock, and the triangle is redrawn into the window only when it needs display.
     func runInWindow(width: Int, height: Int) throws {
-        let view = try LiveView(title: "AnimatedTriangle", width: width, height: height,
-                                configuration: .init(environment: ProcessInfo.processInfo.environment))
+        let view = try LiveView(
+            title: "AnimatedTriangle", width: width, height: height,
+            configuration: .init(environment: ProcessInfo.processInfo.environment))
         let clock = ManualClock()
         let context = AnimationContext(clock: clock)
         let layer = TriangleLayer(context: context)
-        let effect = try TransitionSourceParser.parse(triangleShader, name: "animated-triangle", source: .builtIn,
-                                                      defaultOrigin: .topLeft)
+        let effect = try TransitionSourceParser.parse(
+            triangleShader, name: "animated-triangle", source: .builtIn,
+            defaultOrigin: .topLeft)
         let blank = Image(width: 1, height: 1, fill: .black)
         var renderer: TransitionRenderer?
         var source: PresentationSource?
@@ -189,11 +194,13 @@ struct AnimatedTriangle: ParsableCommand {
             do {
                 let size = view.pixelSize
                 if renderer == nil || renderer?.width != size.width || renderer?.height != size.height {
-                    renderer = try TransitionRenderer(effect: effect, from: blank, to: blank, width: size.width, height: size.height,
-                                                      context: view.context, framesInFlight: 1, readback: false)
+                    renderer = try TransitionRenderer(
+                        effect: effect, from: blank, to: blank, width: size.width, height: size.height,
+                        context: view.context, framesInFlight: 1, readback: false)
                 }
-                source = try renderer?.presentationSource(progress: 0, time: clock.now, duration: 1,
-                                                          overrides: ["triangleScale": .float(layer.presentationScale)])
+                source = try renderer?.presentationSource(
+                    progress: 0, time: clock.now, duration: 1,
+                    overrides: ["triangleScale": .float(layer.presentationScale)])
             } catch { drawError = error }
         }
         layer.delegate = display

@@ -5,8 +5,8 @@
 @_exported import SegueCore
 @_exported import SegueLive
 @_exported import SegueMath
-@_exported import SegueMetal
 @_exported import SegueMedia
+@_exported import SegueMetal
 @_exported import SegueRender
 @_exported import SegueShaders
 @_exported import SegueSystem

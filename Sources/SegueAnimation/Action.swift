@@ -78,11 +78,13 @@ public struct ActionInvocation {
     public func addAnimation<Animation: PropertyAnimation>(_ animation: Animation, forKey animationKey: String? = nil) {
         var animation = animation
         if var basic = animation as? BasicAnimation<Animation.Value>, basic.hasNoValues,
-           let from = previousValue as? Animation.Value {
+            let from = previousValue as? Animation.Value
+        {
             basic.fromValue = from
             if let filled = basic as? Animation { animation = filled }
         } else if var spring = animation as? SpringAnimation<Animation.Value>, spring.hasNoValues,
-                  let from = previousValue as? Animation.Value {
+            let from = previousValue as? Animation.Value
+        {
             spring.fromValue = from
             if let filled = spring as? Animation { animation = filled }
         }

@@ -113,8 +113,10 @@ public final class AnimatableProperty<Value: Interpolatable> {
 
     /// Adds an animation to this property; see ``AnimationHost/addAnimation(_:forKey:toProperty:completion:)``.
     /// Without a host (it is gone) nothing animates and `completion` is called with false.
-    public func addAnimation(_ animation: some PropertyAnimation<Value>, forKey animationKey: String?,
-                             completion: ((_ finished: Bool) -> Void)? = nil) {
+    public func addAnimation(
+        _ animation: some PropertyAnimation<Value>, forKey animationKey: String?,
+        completion: ((_ finished: Bool) -> Void)? = nil
+    ) {
         guard let host else { completion?(false); return }
         host.addAnimation(animation, forKey: animationKey, toProperty: key, completion: completion)
     }
@@ -267,8 +269,10 @@ final class AnimationEntry<Value: Interpolatable> {
     /// Whether it has finished or been removed (its completion has been reported).
     var hasEnded = false
 
-    init(key: String?, animation: any PropertyAnimation<Value>, groups: [CompletionGroup],
-         completion: ((Bool) -> Void)?) {
+    init(
+        key: String?, animation: any PropertyAnimation<Value>, groups: [CompletionGroup],
+        completion: ((Bool) -> Void)?
+    ) {
         self.key = key
         self.animation = animation
         timing = animation.timing

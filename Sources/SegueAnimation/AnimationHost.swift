@@ -67,8 +67,9 @@ open class AnimationHost {
         _ key: String, initialValue: Value, needsDisplay: Bool = false, defaultAction: Action? = nil
     ) -> AnimatableProperty<Value> {
         precondition(properties[key] == nil, "AnimationHost already has a property '\(key)'")
-        let property = AnimatableProperty(key: key, host: self, initialValue: initialValue,
-                                          needsDisplay: needsDisplay, defaultAction: defaultAction)
+        let property = AnimatableProperty(
+            key: key, host: self, initialValue: initialValue,
+            needsDisplay: needsDisplay, defaultAction: defaultAction)
         properties[key] = property
         propertyOrder.append(key)
         return property

@@ -80,7 +80,8 @@ public final class InteractiveTransition {
     ///   `flickVelocity` is negative or not finite.
     public init(duration: Double, fraction: Double = 0, flickVelocity: Double = 1, clock: AnimationClock) throws {
         guard duration.isFinite, duration > 0 else {
-            throw AnimationError(.invalidParameter, "an interactive transition's duration must be a positive number of seconds, got \(duration)")
+            throw AnimationError(
+                .invalidParameter, "an interactive transition's duration must be a positive number of seconds, got \(duration)")
         }
         guard flickVelocity.isFinite, flickVelocity >= 0 else {
             throw AnimationError(.invalidParameter, "flick velocity must be a non-negative number, got \(flickVelocity)")
@@ -154,7 +155,8 @@ public final class InteractiveTransition {
         case let .spring(dampingRatio, response):
             let v = distance == 0 || !velocity.isFinite ? 0 : velocity / distance
             // Invalid spring parameters fall back to a critically damped quarter-second spring.
-            let spring = (try? Spring(response: response, dampingFraction: dampingRatio, initialVelocity: v))
+            let spring =
+                (try? Spring(response: response, dampingFraction: dampingRatio, initialVelocity: v))
                 ?? (try? Spring(response: 0.25, dampingFraction: 1, initialVelocity: v))
             next.spring = spring
             let settle = spring?.settlingDuration ?? 0

@@ -86,10 +86,14 @@ public struct KeyframeAnimation<Value: Interpolatable>: PropertyAnimation {
             try KeyframeAnimation.validate(keyTimes: keyTimes, valueCount: n, mode: mode)
         }
         if let timingFunctions, mode == .linear || mode == .cubic, timingFunctions.count != max(n - 1, 0) {
-            throw AnimationError(.invalidKeyframes, "timingFunctions count must be values count − 1 (\(max(n - 1, 0))), one per segment, got \(timingFunctions.count)")
+            throw AnimationError(
+                .invalidKeyframes,
+                "timingFunctions count must be values count − 1 (\(max(n - 1, 0))), one per segment, got \(timingFunctions.count)")
         }
         if mode.isCubic {
-            for (name, parameters) in [("tensionValues", tensionValues), ("continuityValues", continuityValues), ("biasValues", biasValues)] {
+            for (name, parameters) in [
+                ("tensionValues", tensionValues), ("continuityValues", continuityValues), ("biasValues", biasValues),
+            ] {
                 guard let parameters else { continue }
                 guard parameters.count == n else {
                     throw AnimationError(.invalidKeyframes, "\(name) count must equal values count (\(n)), got \(parameters.count)")
@@ -139,7 +143,8 @@ public struct KeyframeAnimation<Value: Interpolatable>: PropertyAnimation {
     private static func validate(keyTimes: [Double], valueCount n: Int, mode: KeyframeCalculationMode) throws {
         let expected = mode == .discrete ? n + 1 : n
         guard keyTimes.count == expected else {
-            let rule = mode == .discrete
+            let rule =
+                mode == .discrete
                 ? "keyTimes count must be values count + 1 (\(expected)) in discrete mode"
                 : "keyTimes count must equal values count (\(expected))"
             throw AnimationError(.invalidKeyframes, "\(rule), got \(keyTimes.count)")
@@ -148,7 +153,10 @@ public struct KeyframeAnimation<Value: Interpolatable>: PropertyAnimation {
             throw AnimationError(.invalidKeyframes, "keyTimes must lie in [0, 1]: keyTimes[\(index)] = \(time)")
         }
         for index in keyTimes.indices.dropFirst() where keyTimes[index] < keyTimes[index - 1] {
-            throw AnimationError(.invalidKeyframes, "keyTimes must be non-decreasing: keyTimes[\(index)] = \(keyTimes[index]) is less than keyTimes[\(index - 1)] = \(keyTimes[index - 1])")
+            throw AnimationError(
+                .invalidKeyframes,
+                "keyTimes must be non-decreasing: keyTimes[\(index)] = \(keyTimes[index]) is less than keyTimes[\(index - 1)] = \(keyTimes[index - 1])"
+            )
         }
     }
 

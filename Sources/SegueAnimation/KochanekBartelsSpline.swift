@@ -41,9 +41,11 @@ struct KochanekBartelsSpline<Value: Interpolatable>: Sendable {
             let t = tension?[i] ?? 0
             let c = continuity?[i] ?? 0
             let b = bias?[i] ?? 0
-            var out = chordIn.scaled(by: (1 - t) * (1 + b) * (1 + c) / 2)
+            var out =
+                chordIn.scaled(by: (1 - t) * (1 + b) * (1 + c) / 2)
                 + chordOut.scaled(by: (1 - t) * (1 - b) * (1 - c) / 2)
-            var into = chordIn.scaled(by: (1 - t) * (1 + b) * (1 - c) / 2)
+            var into =
+                chordIn.scaled(by: (1 - t) * (1 + b) * (1 - c) / 2)
                 + chordOut.scaled(by: (1 - t) * (1 - b) * (1 + c) / 2)
             if let keyTimes, i > 0, i < n - 1 {
                 let before = keyTimes[i] - keyTimes[i - 1]

@@ -44,7 +44,10 @@ extension Spring {
             var name = String(pair[0]).trimmingWhitespace()
             let value = String(pair[1]).trimmingWhitespace()
             guard known.contains(name) else {
-                throw AnimationError(.invalidSyntax, "unknown spring parameter '\(name)'; expected mass, stiffness, damping, velocity, allows-overdamping, response, damping-fraction, duration or bounce")
+                throw AnimationError(
+                    .invalidSyntax,
+                    "unknown spring parameter '\(name)'; expected mass, stiffness, damping, velocity, allows-overdamping, response, damping-fraction, duration or bounce"
+                )
             }
             if name == "initial-velocity" { name = "velocity" }
             guard values[name] == nil else {
@@ -52,7 +55,9 @@ extension Spring {
             }
             if let owner = families.first(where: { $0.value.contains(name) })?.key {
                 if let current = family, current != owner {
-                    throw AnimationError(.invalidSyntax, "spring parameter '\(name)' belongs to the \(owner) family and cannot be mixed with the \(current) family")
+                    throw AnimationError(
+                        .invalidSyntax,
+                        "spring parameter '\(name)' belongs to the \(owner) family and cannot be mixed with the \(current) family")
                 }
                 family = owner
             }

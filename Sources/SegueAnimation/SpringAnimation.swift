@@ -62,8 +62,9 @@ public struct SpringAnimation<Value: Interpolatable>: PropertyAnimation, SpringD
 
     /// The value at local time `seconds` of iteration `iteration`, given the value beneath.
     public func value(atLocalTime seconds: Double, iteration: Int = 0, current: Value) -> Value {
-        values.value(atProgress: spring.value(at: seconds), iteration: iteration, isAdditive: isAdditive,
-                     isCumulative: isCumulative, current: current)
+        values.value(
+            atProgress: spring.value(at: seconds), iteration: iteration, isAdditive: isAdditive,
+            isCumulative: isCumulative, current: current)
     }
 
     /// The value at a parent time, or `nil` when the animation is not applied.

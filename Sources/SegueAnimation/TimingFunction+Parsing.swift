@@ -32,7 +32,10 @@ extension TimingFunction {
         }
         let prefix = "cubic-bezier("
         guard lowered.hasPrefix(prefix) else {
-            throw AnimationError(.invalidSyntax, "unknown timing function '\(source)'; expected linear, ease-in, ease-out, ease-in-out, default or cubic-bezier(x1, y1, x2, y2)")
+            throw AnimationError(
+                .invalidSyntax,
+                "unknown timing function '\(source)'; expected linear, ease-in, ease-out, ease-in-out, default or cubic-bezier(x1, y1, x2, y2)"
+            )
         }
         guard lowered.hasSuffix(")") else {
             throw AnimationError(.invalidSyntax, "'\(source)' is missing the closing parenthesis of cubic-bezier(x1, y1, x2, y2)")
@@ -51,7 +54,10 @@ extension TimingFunction {
             numbers.append(number)
         }
         for index in [0, 2] where !(0...1).contains(numbers[index]) {
-            throw AnimationError(.invalidParameter, "cubic-bezier \(names[index]) = \(numbers[index]) is outside [0, 1]; the x coordinates of the control points must lie in [0, 1]")
+            throw AnimationError(
+                .invalidParameter,
+                "cubic-bezier \(names[index]) = \(numbers[index]) is outside [0, 1]; the x coordinates of the control points must lie in [0, 1]"
+            )
         }
         self.init(controlPoints: numbers[0], numbers[1], numbers[2], numbers[3])
     }

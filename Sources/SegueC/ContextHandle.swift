@@ -1,3 +1,11 @@
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueSystem
+import SegueVulkan
+
 // The C API's handles and its context: `segue_context` is a retained `ContextHandle` holding the
 // GPU context, which every transition and effect made from it also holds (so the handles may be
 // destroyed in any order). `GPUContext` serialises queue submissions itself, so a context may be
@@ -7,13 +15,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueSystem
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
 
 /// A handle that holds GPU objects, which do not survive `fork()`: the Vulkan device and the
 /// driver's threads stay in the parent. A child that uses an inherited handle gets an error naming
@@ -31,8 +32,9 @@ extension ForkBound {
     func checkProcess() throws {
         let me = getpid()
         guard process == me else {
-            throw CAPIError("the \(Self.noun) was created in process \(process) and used in process \(me), a child made by fork(): "
-                            + "GPU objects do not survive fork(); create the context and the \(Self.noun) again in the child", code: .forked)
+            throw CAPIError(
+                "the \(Self.noun) was created in process \(process) and used in process \(me), a child made by fork(): "
+                    + "GPU objects do not survive fork(); create the context and the \(Self.noun) again in the child", code: .forked)
         }
     }
 }
@@ -117,8 +119,10 @@ public func segue_context_create(_ device: UnsafePointer<CChar>?, _ error: Unsaf
 
 /// `segue_context_create_cached`.
 @_cdecl("segue_context_create_cached")
-public func segue_context_create_cached(_ device: UnsafePointer<CChar>?, _ cacheDirectory: UnsafePointer<CChar>?,
-                                        _ error: UnsafeMutablePointer<OpaquePointer?>?) -> OpaquePointer? {
+public func segue_context_create_cached(
+    _ device: UnsafePointer<CChar>?, _ cacheDirectory: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> OpaquePointer? {
     catchingErrors(error, failure: nil) {
         let selector = device.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         let directory = cacheDirectory.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }

@@ -1,3 +1,10 @@
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+
 // `segue_effect_*`: an effect on one frame. A shader runs as `segue effect` runs it (both of
 // the transition template's textures are the frame; progress = time / duration, clamped to 0…1);
 // a built-in mesh as `segue mesh` draws it.
@@ -6,12 +13,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
 
 /// The object behind `segue_effect *`.
 final class EffectHandle: ForkBound {
@@ -79,8 +80,10 @@ final class EffectHandle: ForkBound {
 
 /// `segue_effect_create`.
 @_cdecl("segue_effect_create")
-public func segue_effect_create(_ context: OpaquePointer?, _ effect: UnsafePointer<CChar>?,
-                                _ error: UnsafeMutablePointer<OpaquePointer?>?) -> OpaquePointer? {
+public func segue_effect_create(
+    _ context: OpaquePointer?, _ effect: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> OpaquePointer? {
     catchingErrors(error, failure: nil) {
         let owner = try object(context, "context", as: ContextHandle.self)
         return retainedHandle(try EffectHandle(try string(effect, "effect"), context: owner.context))
@@ -89,8 +92,10 @@ public func segue_effect_create(_ context: OpaquePointer?, _ effect: UnsafePoint
 
 /// `segue_effect_set_param`.
 @_cdecl("segue_effect_set_param")
-public func segue_effect_set_param(_ effect: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?,
-                                   _ error: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+public func segue_effect_set_param(
+    _ effect: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     catchingErrors(error, failure: -1) {
         let handle = try object(effect, "effect", as: EffectHandle.self)
         let (name, value) = (try string(name, "parameter name"), try string(value, "parameter value"))
@@ -107,7 +112,8 @@ public func segue_effect_duration(_ effect: OpaquePointer?) -> Double {
 
 /// `segue_effect_set_duration`.
 @_cdecl("segue_effect_set_duration")
-public func segue_effect_set_duration(_ effect: OpaquePointer?, _ seconds: Double, _ error: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+public func segue_effect_set_duration(_ effect: OpaquePointer?, _ seconds: Double, _ error: UnsafeMutablePointer<OpaquePointer?>?) -> Int32
+{
     catchingErrors(error, failure: -1) {
         let handle = try object(effect, "effect", as: EffectHandle.self)
         try checkDuration(seconds)
@@ -118,9 +124,11 @@ public func segue_effect_set_duration(_ effect: OpaquePointer?, _ seconds: Doubl
 
 /// `segue_effect_render`.
 @_cdecl("segue_effect_render")
-public func segue_effect_render(_ effect: OpaquePointer?, _ input: UnsafePointer<UInt8>?, _ width: UInt32, _ height: UInt32,
-                                _ stride: UInt, _ time: Double, _ out: UnsafeMutablePointer<UInt8>?,
-                                _ error: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+public func segue_effect_render(
+    _ effect: OpaquePointer?, _ input: UnsafePointer<UInt8>?, _ width: UInt32, _ height: UInt32,
+    _ stride: UInt, _ time: Double, _ out: UnsafeMutablePointer<UInt8>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     catchingErrors(error, failure: -1) {
         let handle = try object(effect, "effect", as: EffectHandle.self)
         guard input != nil || handle.isFill else { throw CAPIError("in is NULL (only a fill draws without an input)") }

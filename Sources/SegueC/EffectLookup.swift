@@ -1,3 +1,10 @@
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+
 // Which names the C API accepts for transitions and for effects on one image, and what each
 // becomes: the one place `segue_transition_create`, `segue_effect_create` and `segue_info_create`
 // look effects up.
@@ -6,12 +13,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
 
 /// How a C caller's effect name is looked up: the one place that says which names
 /// `segue_transition_create`, `segue_effect_create` and `segue_info_create` accept.
@@ -30,7 +31,8 @@ enum EffectLookup {
     static func transition(_ name: String) throws -> ResolvedEffect {
         let resolved = try EffectRequest(effect: name).resolve()
         if let builder = resolved.effect.meshBuilder, !builder.isTransition {
-            throw CAPIError("'\(name)' is a mesh effect on one image, not a transition: create it with segue_effect_create", code: .unsupported)
+            throw CAPIError(
+                "'\(name)' is a mesh effect on one image, not a transition: create it with segue_effect_create", code: .unsupported)
         }
         return resolved
     }
@@ -41,7 +43,8 @@ enum EffectLookup {
     static func image(_ name: String) throws -> ImageProgram {
         if let mesh = MeshEffects.named(name) {
             guard !mesh.isTransition else {
-                throw CAPIError("'\(name)' is a mesh transition between two images: create it with segue_transition_create", code: .unsupported)
+                throw CAPIError(
+                    "'\(name)' is a mesh transition between two images: create it with segue_transition_create", code: .unsupported)
             }
             return .mesh(mesh.effect)
         }

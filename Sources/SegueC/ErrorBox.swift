@@ -1,3 +1,10 @@
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+
 // Errors across the C boundary: every entry point runs its body inside `catchingErrors`, which
 // turns any thrown Swift error into a `segue_error` (a retained `ErrorBox` holding the message as
 // a C string) and the entry point's failure value. Nothing is printed; no error escapes.
@@ -6,12 +13,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
 
 /// A failure found by the C layer itself: a NULL pointer, a bad size or number, a busy handle.
 struct CAPIError: SegueError {

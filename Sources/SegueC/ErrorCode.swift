@@ -3,9 +3,9 @@
 // onto one code here; the message is unchanged.
 import SegueAnimation
 import SegueCore
-import SegueMetal
 import SegueMath
 import SegueMedia
+import SegueMetal
 import SegueRender
 import SegueShaders
 import SegueVulkan

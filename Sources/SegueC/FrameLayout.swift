@@ -1,3 +1,10 @@
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+
 // The frames a C caller hands in: width × height RGBA8 with straight alpha, rows `stride` bytes
 // apart. Checked before anything is read or allocated; converted to and from Segue's tightly
 // packed premultiplied rows with the same rounding `segue frame` uses for PNG files
@@ -7,12 +14,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
 
 /// The checked size and row spacing of a caller's frames.
 struct FrameLayout: Equatable {

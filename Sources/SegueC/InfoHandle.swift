@@ -1,3 +1,10 @@
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+
 // `segue_builtin_*` and `segue_info_*`: what effects exist and what their parameters are, for
 // hosts that list effects and map their parameters to their own (frei0r plugins, Python), with
 // no GPU. A description answers for the use `segue_transition_create` or `segue_effect_create`
@@ -7,12 +14,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
 
 /// The object behind `segue_info *`: an effect's description with its texts as C strings.
 final class InfoHandle {
@@ -59,9 +60,10 @@ final class InfoHandle {
         timing = CString(effect.defaultTiming)
         duration = effect.defaultDuration
         parameters = effect.parameters.map { p in
-            Parameter(name: CString(p.name), type: CString(p.type.rawValue), summary: CString(p.summary),
-                      defaults: p.effectiveDefault?.components ?? [],
-                      range: p.type.scalar == .bool ? 0...1 : nil)
+            Parameter(
+                name: CString(p.name), type: CString(p.type.rawValue), summary: CString(p.summary),
+                defaults: p.effectiveDefault?.components ?? [],
+                range: p.type.scalar == .bool ? 0...1 : nil)
         }
     }
 
@@ -167,8 +169,10 @@ public func segue_info_param_summary(_ handle: OpaquePointer?, _ index: UInt) ->
 
 /// `segue_info_param_default`: writes up to `capacity` components, returns their count.
 @_cdecl("segue_info_param_default")
-public func segue_info_param_default(_ handle: OpaquePointer?, _ index: UInt, _ values: UnsafeMutablePointer<Double>?,
-                                     _ capacity: UInt) -> Int32 {
+public func segue_info_param_default(
+    _ handle: OpaquePointer?, _ index: UInt, _ values: UnsafeMutablePointer<Double>?,
+    _ capacity: UInt
+) -> Int32 {
     guard let p = info(handle)?.parameter(index) else { return -1 }
     if let values {
         for (i, v) in p.defaults.enumerated() where UInt(i) < capacity { values[i] = v }
@@ -178,8 +182,10 @@ public func segue_info_param_default(_ handle: OpaquePointer?, _ index: UInt, _ 
 
 /// `segue_info_param_range`: 1 and the range when known, 0 when not, -1 out of range.
 @_cdecl("segue_info_param_range")
-public func segue_info_param_range(_ handle: OpaquePointer?, _ index: UInt, _ minimum: UnsafeMutablePointer<Double>?,
-                                   _ maximum: UnsafeMutablePointer<Double>?) -> Int32 {
+public func segue_info_param_range(
+    _ handle: OpaquePointer?, _ index: UInt, _ minimum: UnsafeMutablePointer<Double>?,
+    _ maximum: UnsafeMutablePointer<Double>?
+) -> Int32 {
     guard let p = info(handle)?.parameter(index) else { return -1 }
     guard let range = p.range else { return 0 }
     minimum?.pointee = range.lowerBound

@@ -91,14 +91,17 @@ public func segue_interaction_update(_ interaction: OpaquePointer?, _ progress: 
 @_cdecl("segue_interaction_release")
 public func segue_interaction_release(_ interaction: OpaquePointer?, _ now: Double) -> Int32 {
     guard let handle = try? object(interaction, "interaction", as: InteractionHandle.self),
-          let heading = try? handle.use.exclusive("interaction", { handle.release(now: now) }) else { return -1 }
+        let heading = try? handle.use.exclusive("interaction", { handle.release(now: now) })
+    else { return -1 }
     return heading ? 1 : 0
 }
 
 /// `segue_interaction_complete`.
 @_cdecl("segue_interaction_complete")
-public func segue_interaction_complete(_ interaction: OpaquePointer?, _ finish: Int32, _ timing: UnsafePointer<CChar>?, _ now: Double,
-                                       _ error: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+public func segue_interaction_complete(
+    _ interaction: OpaquePointer?, _ finish: Int32, _ timing: UnsafePointer<CChar>?, _ now: Double,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     catchingErrors(error, failure: -1) {
         let handle = try object(interaction, "interaction", as: InteractionHandle.self)
         let text = timing.map { String(cString: $0) } ?? ""
@@ -112,7 +115,8 @@ public func segue_interaction_complete(_ interaction: OpaquePointer?, _ finish: 
 @_cdecl("segue_interaction_progress")
 public func segue_interaction_progress(_ interaction: OpaquePointer?, _ now: Double) -> Double {
     guard let handle = try? object(interaction, "interaction", as: InteractionHandle.self),
-          let progress = try? handle.use.exclusive("interaction", { handle.progress(now: now) }) else { return .nan }
+        let progress = try? handle.use.exclusive("interaction", { handle.progress(now: now) })
+    else { return .nan }
     return progress
 }
 
@@ -120,7 +124,8 @@ public func segue_interaction_progress(_ interaction: OpaquePointer?, _ now: Dou
 @_cdecl("segue_interaction_result")
 public func segue_interaction_result(_ interaction: OpaquePointer?, _ now: Double) -> Int32 {
     guard let handle = try? object(interaction, "interaction", as: InteractionHandle.self),
-          let result = try? handle.use.exclusive("interaction", { handle.result(now: now) }) else { return -1 }
+        let result = try? handle.use.exclusive("interaction", { handle.result(now: now) })
+    else { return -1 }
     return result
 }
 

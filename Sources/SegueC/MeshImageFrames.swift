@@ -1,3 +1,10 @@
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+
 // What a C effect keeps for a built-in mesh on one image (`curtain`, `bulge`, …): its parameter
 // values and one `MeshSceneRenderer` per frame size, drawn as `segue mesh` draws it.
 #if canImport(Glibc)
@@ -5,12 +12,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
 
 /// Frames of a built-in mesh applied to one image (`curtain`, `bulge`, …) at any size.
 final class MeshImageFrames {
@@ -42,8 +43,9 @@ final class MeshImageFrames {
             renderer = try MeshSceneRenderer(from: layout.image(from: input), context: context, framesInFlight: 1)
             renderers.insert(renderer, width: layout.width, height: layout.height)
         }
-        let scene = try parameters.effect.meshScene(parameters: parameters.values,
-                                                    width: renderer.layerWidth, height: renderer.layerHeight)
+        let scene = try parameters.effect.meshScene(
+            parameters: parameters.values,
+            width: renderer.layerWidth, height: renderer.layerHeight)
         let image = try renderer.frame(mesh: scene.mesh, appearance: scene.appearance)
         image.pixels.withUnsafeBytes { layout.writeStraight($0, to: out) }
     }

@@ -1,3 +1,10 @@
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+
 // Parameter values as a C caller sets them: text parsed as on the command line, images read
 // from paths for texture parameters.
 #if canImport(Glibc)
@@ -5,12 +12,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
 
 /// Parameter values of an effect as a C caller sets them: text parsed as on the command line,
 /// image paths for `sampler2D` parameters.

@@ -1,3 +1,10 @@
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueVulkan
+
 // What a C transition or shader effect keeps between calls: the effect, the parameter values a
 // caller set, the duration, and one `TransitionRenderer` per frame size (a few sizes kept). Each
 // call uploads the caller's frames into the renderer's textures in place and reads the result
@@ -8,12 +15,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
 
 /// Frames of a shader or mesh transition, or of a shader effect on one image (both textures the
 /// same image), at any size.
@@ -44,17 +45,20 @@ final class TransitionFrames {
     /// Renders the frame at `progress` and `time` of `from` → `to` into `out`, all laid out as
     /// `layout` (straight alpha). `out` may alias an input: both are read before it is written.
     /// - Throws: `CAPIError` (a missing texture), `RenderError`, `VulkanError`, `MeshError`.
-    func render(from: UnsafePointer<UInt8>, to: UnsafePointer<UInt8>, layout: FrameLayout,
-                progress: Double, time: Double, out: UnsafeMutablePointer<UInt8>) throws {
+    func render(
+        from: UnsafePointer<UInt8>, to: UnsafePointer<UInt8>, layout: FrameLayout,
+        progress: Double, time: Double, out: UnsafeMutablePointer<UInt8>
+    ) throws {
         try parameters.checkTextures(setter: setter)
         let renderer: TransitionRenderer
         if let kept = renderers.renderer(width: layout.width, height: layout.height) {
             try kept.replaceImages { i, memory in layout.premultiplied(from: i == 0 ? from : to, into: memory) }
             renderer = kept
         } else {
-            renderer = try TransitionRenderer(effect: parameters.effect, from: layout.image(from: from), to: layout.image(from: to),
-                                              parameters: parameters.values, textures: parameters.textures,
-                                              context: context, framesInFlight: 1)
+            renderer = try TransitionRenderer(
+                effect: parameters.effect, from: layout.image(from: from), to: layout.image(from: to),
+                parameters: parameters.values, textures: parameters.textures,
+                context: context, framesInFlight: 1)
             renderers.insert(renderer, width: layout.width, height: layout.height)
         }
         try renderer.frame(progress: progress, time: time, duration: duration, overrides: parameters.values) { pixels in

@@ -1,10 +1,3 @@
-// `segue_transition_*`: a transition by name, its parameters, duration and timing, and frames
-// rendered from a caller's memory into a caller's memory.
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SegueAnimation
 import SegueCore
 import SegueMath
@@ -12,6 +5,14 @@ import SegueMedia
 import SegueRender
 import SegueShaders
 import SegueVulkan
+
+// `segue_transition_*`: a transition by name, its parameters, duration and timing, and frames
+// rendered from a caller's memory into a caller's memory.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The object behind `segue_transition *`.
 final class TransitionHandle: ForkBound {
@@ -56,8 +57,10 @@ final class TransitionHandle: ForkBound {
 
 /// `segue_transition_create`.
 @_cdecl("segue_transition_create")
-public func segue_transition_create(_ context: OpaquePointer?, _ effect: UnsafePointer<CChar>?,
-                                    _ error: UnsafeMutablePointer<OpaquePointer?>?) -> OpaquePointer? {
+public func segue_transition_create(
+    _ context: OpaquePointer?, _ effect: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> OpaquePointer? {
     catchingErrors(error, failure: nil) {
         let owner = try object(context, "context", as: ContextHandle.self)
         return retainedHandle(try TransitionHandle(try string(effect, "effect"), context: owner.context))
@@ -66,8 +69,10 @@ public func segue_transition_create(_ context: OpaquePointer?, _ effect: UnsafeP
 
 /// `segue_transition_set_param`.
 @_cdecl("segue_transition_set_param")
-public func segue_transition_set_param(_ transition: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?,
-                                       _ error: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+public func segue_transition_set_param(
+    _ transition: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     catchingErrors(error, failure: -1) {
         let handle = try object(transition, "transition", as: TransitionHandle.self)
         let (name, value) = (try string(name, "parameter name"), try string(value, "parameter value"))
@@ -84,8 +89,10 @@ public func segue_transition_duration(_ transition: OpaquePointer?) -> Double {
 
 /// `segue_transition_set_duration`.
 @_cdecl("segue_transition_set_duration")
-public func segue_transition_set_duration(_ transition: OpaquePointer?, _ seconds: Double,
-                                          _ error: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+public func segue_transition_set_duration(
+    _ transition: OpaquePointer?, _ seconds: Double,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     catchingErrors(error, failure: -1) {
         let handle = try object(transition, "transition", as: TransitionHandle.self)
         try checkDuration(seconds)
@@ -96,8 +103,10 @@ public func segue_transition_set_duration(_ transition: OpaquePointer?, _ second
 
 /// `segue_transition_set_timing`.
 @_cdecl("segue_transition_set_timing")
-public func segue_transition_set_timing(_ transition: OpaquePointer?, _ timing: UnsafePointer<CChar>?,
-                                        _ error: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+public func segue_transition_set_timing(
+    _ transition: OpaquePointer?, _ timing: UnsafePointer<CChar>?,
+    _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     catchingErrors(error, failure: -1) {
         let handle = try object(transition, "transition", as: TransitionHandle.self)
         let text = timing.map { String(cString: $0) } ?? ""
@@ -116,9 +125,11 @@ public func segue_transition_progress_at(_ transition: OpaquePointer?, _ seconds
 
 /// `segue_transition_render`.
 @_cdecl("segue_transition_render")
-public func segue_transition_render(_ transition: OpaquePointer?, _ from: UnsafePointer<UInt8>?, _ to: UnsafePointer<UInt8>?,
-                                    _ width: UInt32, _ height: UInt32, _ stride: UInt, _ progress: Double, _ time: Double,
-                                    _ out: UnsafeMutablePointer<UInt8>?, _ error: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+public func segue_transition_render(
+    _ transition: OpaquePointer?, _ from: UnsafePointer<UInt8>?, _ to: UnsafePointer<UInt8>?,
+    _ width: UInt32, _ height: UInt32, _ stride: UInt, _ progress: Double, _ time: Double,
+    _ out: UnsafeMutablePointer<UInt8>?, _ error: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     catchingErrors(error, failure: -1) {
         let handle = try object(transition, "transition", as: TransitionHandle.self)
         guard let from else { throw CAPIError("from is NULL") }

@@ -5,20 +5,21 @@
 // Gains are evaluated per output sample n with the same progress the picture has at n / rate,
 // so the crossfade lies exactly over the transition's time span.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FoundationEssentials
-import SegueSystem
 import SegueAnimation
 import SegueCore
 import SegueMath
 import SegueMedia
 import SegueRender
 import SegueShaders
+import SegueSystem
 import SegueVulkan
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Adds clips' interleaved Float32 samples into output blocks with their timeline gains.
 public struct AudioMixer: Sendable {
@@ -36,7 +37,8 @@ public struct AudioMixer: Sendable {
         precondition(channels > 0, "channels must be positive")
         self.timeline = timeline
         self.channels = channels
-        var roles = Array(repeating: [(samples: Range<Int>, role: Role, segment: AudioTimeline.Segment)](), count: timeline.clipStartSamples.count)
+        var roles = Array(
+            repeating: [(samples: Range<Int>, role: Role, segment: AudioTimeline.Segment)](), count: timeline.clipStartSamples.count)
         for segment in timeline.segments {
             if let incoming = segment.incoming {
                 roles[segment.clip].append((segment.samples, .outgoing, segment))
@@ -70,8 +72,10 @@ public struct AudioMixer: Sendable {
     ///   - samples: interleaved frames of the clip's own sound heard from output sample `at` on.
     ///   - output: interleaved frames of the output starting at output sample `outputStart`.
     /// Frames falling outside `output` are ignored.
-    public func add(clip k: Int, _ samples: UnsafeBufferPointer<Float>, at start: Int,
-                    into output: UnsafeMutableBufferPointer<Float>, outputStart: Int) {
+    public func add(
+        clip k: Int, _ samples: UnsafeBufferPointer<Float>, at start: Int,
+        into output: UnsafeMutableBufferPointer<Float>, outputStart: Int
+    ) {
         precondition(samples.count % channels == 0 && output.count % channels == 0, "whole sample frames")
         let frames = samples.count / channels, outFrames = output.count / channels
         let from = max(start, outputStart), to = min(start + frames, outputStart + outFrames)

@@ -1,3 +1,13 @@
+import FoundationEssentials
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueSystem
+import SegueVulkan
+
 // A composition: clips laid end to end on one timeline, each cut between two of them either hard
 // or a transition during which both clips play. The arithmetic that `segue concat` and its
 // library API share: where each clip starts, what the output shows at a time (one clip, or two
@@ -11,15 +21,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
-import SegueAnimation
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
 
 /// A span of seconds on a clip's own (trimmed) time line or on the output's.
 public struct TimeSpan: Sendable, Hashable, CustomStringConvertible {
@@ -94,16 +95,22 @@ public struct CompositionTimeline: Sendable, Hashable {
                 throw CompositionError("the transition between \(name(k)) and \(name(k + 1)) must last 0 s or more, got \(Self.seconds(t))")
             }
             if t > clipDurations[k] {
-                throw CompositionError("the \(Self.seconds(t)) transition between \(name(k)) and \(name(k + 1)) is longer than \(name(k)) (\(Self.seconds(clipDurations[k])))")
+                throw CompositionError(
+                    "the \(Self.seconds(t)) transition between \(name(k)) and \(name(k + 1)) is longer than \(name(k)) (\(Self.seconds(clipDurations[k])))"
+                )
             }
             if t > clipDurations[k + 1] {
-                throw CompositionError("the \(Self.seconds(t)) transition between \(name(k)) and \(name(k + 1)) is longer than \(name(k + 1)) (\(Self.seconds(clipDurations[k + 1])))")
+                throw CompositionError(
+                    "the \(Self.seconds(t)) transition between \(name(k)) and \(name(k + 1)) is longer than \(name(k + 1)) (\(Self.seconds(clipDurations[k + 1])))"
+                )
             }
         }
         for k in 1..<max(clipDurations.count - 1, 1) where clipDurations.count > 2 {
             let both = cutDurations[k - 1] + cutDurations[k]
             if both > clipDurations[k] + 1e-9 {
-                throw CompositionError("\(name(k)) (\(Self.seconds(clipDurations[k]))) is shorter than its two transitions together (\(Self.seconds(cutDurations[k - 1])) in, \(Self.seconds(cutDurations[k])) out)")
+                throw CompositionError(
+                    "\(name(k)) (\(Self.seconds(clipDurations[k]))) is shorter than its two transitions together (\(Self.seconds(cutDurations[k - 1])) in, \(Self.seconds(cutDurations[k])) out)"
+                )
             }
         }
         var starts = [0.0]
@@ -133,8 +140,9 @@ public struct CompositionTimeline: Sendable, Hashable {
         if k > 0 {
             let cut = span(ofCut: k - 1)
             if cut.contains(t) {
-                return .transition(k - 1, progress: (t - cut.start) / cut.duration,
-                                   fromTime: t - clipStarts[k - 1], toTime: t - clipStarts[k])
+                return .transition(
+                    k - 1, progress: (t - cut.start) / cut.duration,
+                    fromTime: t - clipStarts[k - 1], toTime: t - clipStarts[k])
             }
         }
         return .clip(k, time: min(t - clipStarts[k], clipDurations[k]))
@@ -148,7 +156,9 @@ public struct CompositionTimeline: Sendable, Hashable {
         guard fps.isFinite, fps > 0 else { throw CompositionError("the frame rate must be a positive number, got \(fps)") }
         let n = (duration * fps).rounded()
         guard n < Double(maximumFrameCount) else {
-            throw CompositionError("the output would have \(MessageText.number(n)) frames (\(Self.seconds(duration)) at \(MessageText.number(fps)) fps); the limit is \(maximumFrameCount) frames")
+            throw CompositionError(
+                "the output would have \(MessageText.number(n)) frames (\(Self.seconds(duration)) at \(MessageText.number(fps)) fps); the limit is \(maximumFrameCount) frames"
+            )
         }
         return max(Int(n), 1)
     }

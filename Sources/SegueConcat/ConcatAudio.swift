@@ -1,3 +1,13 @@
+import FoundationEssentials
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueSystem
+import SegueVulkan
+
 // The sound side of a concatenation, run on its own thread: each clip's first audio stream
 // decoded by ffmpeg at the output's rate and layout from the clip's in point, mixed block by
 // block with the AudioMixer's gains (alone, crossfading over exactly each transition's samples,
@@ -8,15 +18,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueAnimation
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
-import SegueSystem
 
 /// Mixes a concatenation's sound into a writer. Used from one thread.
 final class ConcatAudio: Sendable {
@@ -37,8 +38,9 @@ final class ConcatAudio: Sendable {
         let timeline = AudioTimeline(concatenation.timeline, sampleRate: layout.sampleRate, curve: concatenation.audioCurve)
         mixer = AudioMixer(timeline: timeline, channels: layout.channels)
         fade = concatenation.soundtrack.map { _ in
-            SoundtrackFade(sampleCount: timeline.sampleCount, sampleRate: layout.sampleRate,
-                           fadeSeconds: min(2, concatenation.timeline.duration / 2), curve: concatenation.audioCurve)
+            SoundtrackFade(
+                sampleCount: timeline.sampleCount, sampleRate: layout.sampleRate,
+                fadeSeconds: min(2, concatenation.timeline.duration / 2), curve: concatenation.audioCurve)
         }
     }
 
@@ -53,7 +55,8 @@ final class ConcatAudio: Sendable {
         var scratch = [Float](repeating: 0, count: Self.blockFrames * channels)
         var decoders: [Int: AudioDecoder] = [:]
         var soundtrack = try concatenation.soundtrack.map { info in
-            try AudioDecoder(path: info.path, stream: info.audio!, sampleRate: layout.sampleRate, channels: channels, cancellation: cancellation)
+            try AudioDecoder(
+                path: info.path, stream: info.audio!, sampleRate: layout.sampleRate, channels: channels, cancellation: cancellation)
         }
         defer {
             for decoder in decoders.values { decoder.close() }
@@ -78,8 +81,9 @@ final class ConcatAudio: Sendable {
                 let clip = concatenation.clips[k]
                 if clip.hasAudio, from < to {
                     if decoders[k] == nil {
-                        decoders[k] = try AudioDecoder(path: clip.path, stream: clip.media.audio!, start: clip.start,
-                                                       sampleRate: layout.sampleRate, channels: channels, cancellation: cancellation)
+                        decoders[k] = try AudioDecoder(
+                            path: clip.path, stream: clip.media.audio!, start: clip.start,
+                            sampleRate: layout.sampleRate, channels: channels, cancellation: cancellation)
                     }
                     let count = (to - from) * channels
                     try scratch.withUnsafeMutableBufferPointer { buffer in
@@ -87,8 +91,9 @@ final class ConcatAudio: Sendable {
                     }
                     scratch.withUnsafeBufferPointer { samples in
                         output.withUnsafeMutableBufferPointer { out in
-                            mixer.add(clip: k, UnsafeBufferPointer(rebasing: samples[0..<count]), at: from,
-                                      into: UnsafeMutableBufferPointer(rebasing: out[0..<(frames * channels)]), outputStart: n0)
+                            mixer.add(
+                                clip: k, UnsafeBufferPointer(rebasing: samples[0..<count]), at: from,
+                                into: UnsafeMutableBufferPointer(rebasing: out[0..<(frames * channels)]), outputStart: n0)
                         }
                     }
                 }

@@ -1,3 +1,13 @@
+import FoundationEssentials
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueSystem
+import SegueVulkan
+
 // The picture side of a concatenation: per clip a stream of fitted frames that answers "the frame
 // shown at time t" (the frame whose timestamp covers t, for constant and variable frame rates:
 // the decoder's frames are read ahead by one and advanced while the next one's timestamp is not
@@ -10,15 +20,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueAnimation
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
-import SegueSystem
 
 /// The fitted frames of one clip, selected by time. Not thread-safe.
 final class ClipFrames {
@@ -41,19 +42,24 @@ final class ClipFrames {
     ///   tagged BT.709 and stills).
     /// - Parameter atKeyframe: `time` is at a keyframe of the source (a smart render's piece
     ///   starts there): decoding starts exactly there, with no frames before it.
-    init(_ clip: ConcatClip, from time: Double = 0, width: Int, height: Int, resize: ResizeMode, pixelFormat: RawPixelFormat = .rgba,
-         atKeyframe: Bool = false, cancellation: Cancellation? = nil) throws {
+    init(
+        _ clip: ConcatClip, from time: Double = 0, width: Int, height: Int, resize: ResizeMode, pixelFormat: RawPixelFormat = .rgba,
+        atKeyframe: Bool = false, cancellation: Cancellation? = nil
+    ) throws {
         self.clip = clip
         let margin = max(3 / (clip.video.fps > 0 ? clip.video.fps : 30), 0.05)
         let exact = atKeyframe && !clip.isStill && time > 0
         let offset = exact ? time : clip.isStill || time <= margin ? 0 : time - margin
         self.offset = offset
-        let noFrame = MediaError.invalidVideo(path: clip.path, reason: clip.start > 0
-            ? "it has no frame after \(MessageText.seconds(clip.start))" : "it has no video frames")
-        let decoder = try TimedVideoDecoder(path: clip.path, stream: clip.video, start: clip.start + offset, width: width,
-                                            height: height, resize: resize, frameLimit: clip.isStill ? 1 : nil,
-                                            pixelFormat: clip.isStill ? .rgba : pixelFormat, startsAtKeyframe: exact,
-                                            cancellation: cancellation)
+        let noFrame = MediaError.invalidVideo(
+            path: clip.path,
+            reason: clip.start > 0
+                ? "it has no frame after \(MessageText.seconds(clip.start))" : "it has no video frames")
+        let decoder = try TimedVideoDecoder(
+            path: clip.path, stream: clip.video, start: clip.start + offset, width: width,
+            height: height, resize: resize, frameLimit: clip.isStill ? 1 : nil,
+            pixelFormat: clip.isStill ? .rgba : pixelFormat, startsAtKeyframe: exact,
+            cancellation: cancellation)
         if clip.isStill {
             let pixels = UnsafeMutableRawBufferPointer.allocate(byteCount: decoder.frameByteCount, alignment: 64)
             defer { decoder.close() }
@@ -65,7 +71,8 @@ final class ClipFrames {
             }
             Image.premultiply(pixels)  // a still's transparent parts are shown over black
             if pixelFormat == .yuv420p {
-                let planar = UnsafeMutableRawBufferPointer.allocate(byteCount: pixelFormat.byteCount(width: width, height: height), alignment: 64)
+                let planar = UnsafeMutableRawBufferPointer.allocate(
+                    byteCount: pixelFormat.byteCount(width: width, height: height), alignment: 64)
                 YUV420.fromRGBA(UnsafeRawBufferPointer(pixels), width: width, height: height, into: planar)
                 pixels.deallocate()
                 (still, frames) = (planar, nil)
@@ -148,8 +155,10 @@ final class CutRenderer {
     /// (premultiplied RGBA8 of the output size, valid during the call only). `fill(i, memory)`
     /// writes input i's pixels (0 the outgoing clip's frame, 1 the incoming one's; premultiplied
     /// RGBA8 of the output size) straight into the GPU's upload memory.
-    func frame(fraction: Double, fill: (Int, UnsafeMutableRawBufferPointer) -> Void,
-               consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+    func frame(
+        fraction: Double, fill: (Int, UnsafeMutableRawBufferPointer) -> Void,
+        consume: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         let effect = cut.effect!
         if let renderer {
             try renderer.replaceImages(fill: fill)
@@ -159,13 +168,15 @@ final class CutRenderer {
                 pixels.withUnsafeMutableBytes { fill(i, $0) }
                 return Image(width: width, height: height, premultipliedRGBA: pixels)
             }
-            renderer = try TransitionRenderer(effect: effect.effect, from: image(0), to: image(1), width: width, height: height,
-                                              resize: .stretch, parameters: effect.parameters, textures: effect.textures,
-                                              context: try context(), framesInFlight: 1)
+            renderer = try TransitionRenderer(
+                effect: effect.effect, from: image(0), to: image(1), width: width, height: height,
+                resize: .stretch, parameters: effect.parameters, textures: effect.textures,
+                context: try context(), framesInFlight: 1)
         }
         let t = fraction * cut.duration
-        try renderer!.frame(progress: timeline.progress(at: t), time: t, duration: cut.duration,
-                            overrides: timeline.parameters(at: t), consume: consume)
+        try renderer!.frame(
+            progress: timeline.progress(at: t), time: t, duration: cut.duration,
+            overrides: timeline.parameters(at: t), consume: consume)
     }
 }
 

@@ -1,3 +1,13 @@
+import FoundationEssentials
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueSystem
+import SegueVulkan
+
 // Doing a plan's jobs and joining their pieces — in this process (`ConcatRenderer.render`, every
 // job at once into a private directory beside the output) or one job per process on many machines
 // (`segue concat --job`, then `--join`): the same code either way, so the outputs are the same.
@@ -19,15 +29,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueAnimation
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
-import SegueSystem
 
 /// A piece's record: written when the piece is complete.
 struct PieceRecord: Codable, Hashable {
@@ -64,12 +65,18 @@ extension ConcatPlan {
             let piece = directory + "/" + job.piece, record = directory + "/" + job.record
             let again = "; run job \(n) again"
             guard let data = FileManager.default.contents(atPath: record) else {
-                problems.append((n, FileIO.exists(piece)
-                    ? "job \(n) did not finish: \(piece) has no record (stopped part-way?)\(again)"
-                    : "job \(n) has not been done: \(piece) is missing\(again)"))
+                problems.append(
+                    (
+                        n,
+                        FileIO.exists(piece)
+                            ? "job \(n) did not finish: \(piece) has no record (stopped part-way?)\(again)"
+                            : "job \(n) has not been done: \(piece) is missing\(again)"
+                    ))
                 continue
             }
-            guard data.count < 64 << 10, let saved = try? JSONDecoder().decode(PieceRecord.self, from: data), saved.job == n, saved.piece == job.piece else {
+            guard data.count < 64 << 10, let saved = try? JSONDecoder().decode(PieceRecord.self, from: data), saved.job == n,
+                saved.piece == job.piece
+            else {
                 problems.append((n, "job \(n)'s record \(record) is damaged\(again)"))
                 continue
             }
@@ -81,7 +88,8 @@ extension ConcatPlan {
             do {
                 let (size, hash) = try Self.digest(ofFile: piece)
                 if size != saved.size {
-                    problems.append((n, "job \(n)'s piece \(piece) is \(size) bytes, but its record says \(saved.size) (cut short?)\(again)"))
+                    problems.append(
+                        (n, "job \(n)'s piece \(piece) is \(size) bytes, but its record says \(saved.size) (cut short?)\(again)"))
                 } else if hash != saved.sha256 {
                     problems.append((n, "job \(n)'s piece \(piece) does not match its record (SHA-256 differs)\(again)"))
                 }
@@ -91,7 +99,10 @@ extension ConcatPlan {
         }
         guard let first = problems.first else { return }
         let others = problems.dropFirst().map { String($0.job) }
-        let more = others.isEmpty ? "" : " (not ready either: job\(others.count == 1 ? "" : "s") \(others.prefix(10).joined(separator: ", "))\(others.count > 10 ? ", …" : ""))"
+        let more =
+            others.isEmpty
+            ? ""
+            : " (not ready either: job\(others.count == 1 ? "" : "s") \(others.prefix(10).joined(separator: ", "))\(others.count > 10 ? ", …" : ""))"
         throw PlanError(first.message + more)
     }
 
@@ -106,7 +117,10 @@ extension ConcatPlan {
     ///   join failed, a full disk, `.cancelled`); `output` is then as it was.
     public func join(in directory: String, output: String, planPath: String? = nil, cancellation: Cancellation? = nil) throws {
         let pieces = jobs.enumerated().flatMap { n, job in
-            [OutputGuard.Input("job \(n)'s piece", directory + "/" + job.piece), OutputGuard.Input("job \(n)'s record", directory + "/" + job.record)]
+            [
+                OutputGuard.Input("job \(n)'s piece", directory + "/" + job.piece),
+                OutputGuard.Input("job \(n)'s record", directory + "/" + job.record),
+            ]
         }
         try OutputGuard.check(output: output, inputs: inputFiles(planPath: planPath) + pieces)
         try checkPieces(in: directory)
@@ -125,7 +139,9 @@ extension ConcatPlan {
         let duration = Double(self.output.frames) / self.output.fps
         if join.method == "publish" {
             let piece = directory + "/" + jobs[join.video[0].job].piece
-            guard let handle = FileStream(forReadingAtPath: piece) else { throw MediaError.unreadable(path: piece, reason: "it cannot be opened") }
+            guard let handle = FileStream(forReadingAtPath: piece) else {
+                throw MediaError.unreadable(path: piece, reason: "it cannot be opened")
+            }
             defer { handle.close() }
             try StagedOutput.write(to: output) { (file) throws(MediaError) in
                 while true {
@@ -139,7 +155,9 @@ extension ConcatPlan {
             }
             return
         }
-        let scratch = try MediaError.converting { () throws(SystemError) in try FileIO.makeScratchDirectory(prefix: "segue-join", cancellation: cancellation) }
+        let scratch = try MediaError.converting { () throws(SystemError) in
+            try FileIO.makeScratchDirectory(prefix: "segue-join", cancellation: cancellation)
+        }
         defer { FileIO.removeScratchDirectory(scratch, cancellation: cancellation) }
         var list = "ffconcat version 1.0\n"
         for entry in join.video {
@@ -150,22 +168,27 @@ extension ConcatPlan {
         }
         let listPath = scratch + "/pieces.ffconcat"
         try list.write(toFile: listPath, atomically: true, encoding: .utf8)
-        let encoder = try VideoEncoder(path: output, width: self.output.width, height: self.output.height, fps: self.output.fps, format: format,
-                                       settings: settings, input: .copy(inputArguments: ["-f", "concat", "-safe", "0", "-i", FFmpeg.fileArgument(listPath)]),
-                                       copiedSound: join.sound.map { directory + "/" + jobs[$0].piece }, duration: duration,
-                                       frames: self.output.frames, cancellation: cancellation)
+        let encoder = try VideoEncoder(
+            path: output, width: self.output.width, height: self.output.height, fps: self.output.fps, format: format,
+            settings: settings, input: .copy(inputArguments: ["-f", "concat", "-safe", "0", "-i", FFmpeg.fileArgument(listPath)]),
+            copiedSound: join.sound.map { directory + "/" + jobs[$0].piece }, duration: duration,
+            frames: self.output.frames, cancellation: cancellation)
         try encoder.finish()
     }
 
     /// The size and SHA-256 (hex) of a file, read in MiB blocks.
     static func digest(ofFile path: String) throws -> (size: Int64, hash: String) {
-        guard let handle = FileStream(forReadingAtPath: path) else { throw MediaError.unreadable(path: path, reason: "it cannot be opened") }
+        guard let handle = FileStream(forReadingAtPath: path) else {
+            throw MediaError.unreadable(path: path, reason: "it cannot be opened")
+        }
         defer { handle.close() }
         var hash = SHA256()
         var size: Int64 = 0
         while true {
             let chunk: [UInt8]
-            do { chunk = try handle.read(upToCount: 1 << 20) } catch { throw MediaError.unreadable(path: path, reason: "reading it failed") }
+            do { chunk = try handle.read(upToCount: 1 << 20) } catch {
+                throw MediaError.unreadable(path: path, reason: "reading it failed")
+            }
             if chunk.isEmpty { break }
             size += Int64(chunk.count)
             hash.update(chunk)
@@ -184,19 +207,26 @@ extension ConcatRenderer {
     ///   and its output is probed).
     /// - Throws: `PlanError` (no such job), what rendering throws; no record is then written.
     @discardableResult
-    public func runJob(_ n: Int, of plan: ConcatPlan, in directory: String, recorded: Bool = true,
-                       progress: (Int) -> Void = { _ in }) throws -> ConcatTimings {
+    public func runJob(
+        _ n: Int, of plan: ConcatPlan, in directory: String, recorded: Bool = true,
+        progress: (Int) -> Void = { _ in }
+    ) throws -> ConcatTimings {
         try runJob(n, of: plan, in: directory, recorded: recorded, sourceCopies: nil, progress: progress)
     }
 
     /// `runJob`, taking a copy job's piece from `sourceCopies` (where this process's smart
     /// planning left the clip's remuxed video, the same bytes) when it is there.
-    func runJob(_ n: Int, of plan: ConcatPlan, in directory: String, recorded: Bool, sourceCopies: String?,
-                progress: (Int) -> Void) throws -> ConcatTimings {
+    func runJob(
+        _ n: Int, of plan: ConcatPlan, in directory: String, recorded: Bool, sourceCopies: String?,
+        progress: (Int) -> Void
+    ) throws -> ConcatTimings {
         try plan.checkJobNumber(n)
         let c = concatenation
-        guard c.frameCount == plan.output.frames, c.width == plan.output.width, c.height == plan.output.height, c.fps == plan.output.fps else {
-            throw PlanError("the inputs no longer make the planned output (\(plan.output.width)x\(plan.output.height), \(plan.output.frames) frames); plan again")
+        guard c.frameCount == plan.output.frames, c.width == plan.output.width, c.height == plan.output.height, c.fps == plan.output.fps
+        else {
+            throw PlanError(
+                "the inputs no longer make the planned output (\(plan.output.width)x\(plan.output.height), \(plan.output.frames) frames); plan again"
+            )
         }
         let job = plan.jobs[n]
         let piece = directory + "/" + job.piece, record = directory + "/" + job.record
@@ -205,7 +235,9 @@ extension ConcatRenderer {
             // the edit's files, and what a killed run of it left behind goes.
             guard FileIO.isDirectory(directory) else { throw PlanError("the work directory \(directory) does not exist") }
             guard access(directory, W_OK | X_OK) == 0 else {
-                throw PlanError("the work directory \(directory) is not writable (\(String(cString: strerror(errno)))); job \(n) writes its piece there")
+                throw PlanError(
+                    "the work directory \(directory) is not writable (\(String(cString: strerror(errno)))); job \(n) writes its piece there"
+                )
             }
             for path in [piece, record] { try OutputGuard.check(output: path, inputs: plan.inputFiles()) }
             plan.removeStaleTemporaries(ofJob: n, in: directory)
@@ -230,11 +262,13 @@ extension ConcatRenderer {
             let whole = plan.join.method == "publish"
             if job.kind == .render, !whole { pieceSettings.matching = MatchedVideo(c.clips[0].video) }
             let layout = pictureLayout(for: pieceSettings)
-            let encoder = try VideoEncoder(path: piece, width: c.width, height: c.height, fps: c.fps, format: VideoFormat(pathExtensionOf: job.piece),
-                                           settings: pieceSettings, input: layout == .yuv420p ? .yuv420 : .opaqueRGBA,
-                                           audio: whole ? plan.audioLayout : nil, cancellation: cancellation)
+            let encoder = try VideoEncoder(
+                path: piece, width: c.width, height: c.height, fps: c.fps, format: VideoFormat(pathExtensionOf: job.piece),
+                settings: pieceSettings, input: layout == .yuv420p ? .yuv420 : .opaqueRGBA,
+                audio: whole ? plan.audioLayout : nil, cancellation: cancellation)
             try withSound(encoder, probed: probed) {
-                timings = try renderPicture(into: encoder, frames: job.frameRange, layout: layout, keyframeClip: job.keyframeClip, progress: progress)
+                timings = try renderPicture(
+                    into: encoder, frames: job.frameRange, layout: layout, keyframeClip: job.keyframeClip, progress: progress)
             }
         }
         guard recorded else { return timings }
@@ -256,8 +290,9 @@ extension ConcatRenderer {
         }
         let c = concatenation
         let token = token ?? cancellation
-        let encoder = try VideoEncoder(path: piece, width: c.width, height: c.height, fps: c.fps, format: format, settings: output.settings,
-                                       input: .soundOnly, audio: layout, cancellation: token)
+        let encoder = try VideoEncoder(
+            path: piece, width: c.width, height: c.height, fps: c.fps, format: format, settings: output.settings,
+            input: .soundOnly, audio: layout, cancellation: token)
         try withSound(encoder, probed: probed, stoppedBy: token) {}
     }
 
@@ -289,31 +324,40 @@ extension ConcatRenderer {
             return outcome
         }
         let soundPiece = soundPiece(pieceStem: stem).map { directory + "/" + $0 }
-        let (sound, pictures) = alongside(for: output, { [self] in
-            soundPiece.map { piece in noteFailure(Result { try renderSound(to: piece, output: soundOutput, probed: false, stoppedBy: soundToken) }) }
-        }, { () -> Result<(PlannedRender, [Result<ConcatTimings, Error>?]), Error> in
-            noteFailure(Result {
-                let planned = try makePlan(smart: smart, jobSeconds: jobSeconds, pieceStem: stem, sourceCopies: directory)
-                let plan = planned.plan
-                let picture = plan.jobs.indices.filter { plan.jobs[$0].kind != .sound }
-                let frameTotal = picture.reduce(0) { $0 + ([.render, .segment].contains(plan.jobs[$1].kind) ? plan.jobs[$1].frameRange.count : 0) }
-                let done = Locked(0)
-                let outcomes = concurrentMap(picture.indices) { i -> Result<ConcatTimings, Error>? in
-                    if failed.withLock({ $0 }) { return nil }  // another job failed: the render is over
-                    var previous = 0
-                    return noteFailure(Result {
-                        try runJob(picture[i], of: plan, in: directory, recorded: false, sourceCopies: directory) { count in
-                            done.withLock { total in  // one report at a time, under the lock
-                                total += count - previous
-                                progress(ConcatProgress(framesDone: total, frameCount: frameTotal))
-                            }
-                            previous = count
-                        }
-                    })
+        let (sound, pictures) = alongside(
+            for: output,
+            { [self] in
+                soundPiece.map { piece in
+                    noteFailure(Result { try renderSound(to: piece, output: soundOutput, probed: false, stoppedBy: soundToken) })
                 }
-                return (planned, outcomes)
+            },
+            { () -> Result<(PlannedRender, [Result<ConcatTimings, Error>?]), Error> in
+                noteFailure(
+                    Result {
+                        let planned = try makePlan(smart: smart, jobSeconds: jobSeconds, pieceStem: stem, sourceCopies: directory)
+                        let plan = planned.plan
+                        let picture = plan.jobs.indices.filter { plan.jobs[$0].kind != .sound }
+                        let frameTotal = picture.reduce(0) {
+                            $0 + ([.render, .segment].contains(plan.jobs[$1].kind) ? plan.jobs[$1].frameRange.count : 0)
+                        }
+                        let done = Locked(0)
+                        let outcomes = concurrentMap(picture.indices) { i -> Result<ConcatTimings, Error>? in
+                            if failed.withLock({ $0 }) { return nil }  // another job failed: the render is over
+                            var previous = 0
+                            return noteFailure(
+                                Result {
+                                    try runJob(picture[i], of: plan, in: directory, recorded: false, sourceCopies: directory) { count in
+                                        done.withLock { total in  // one report at a time, under the lock
+                                            total += count - previous
+                                            progress(ConcatProgress(framesDone: total, frameCount: frameTotal))
+                                        }
+                                        previous = count
+                                    }
+                                })
+                        }
+                        return (planned, outcomes)
+                    })
             })
-        })
         // Planning's or a picture job's failure first: it stops the sound, whose error is then
         // only that.
         do {

@@ -1,3 +1,9 @@
+import FoundationEssentials
+import SegueCore
+import SegueMedia
+import SegueShaders
+import SegueSystem
+
 // What a plan may write over and what it leaves behind.
 //
 // A plan is written only to a `.json` name that is none of the edit's files and is either free or
@@ -11,11 +17,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueCore
-import SegueMedia
-import SegueShaders
-import SegueSystem
 
 extension ConcatPlan {
     /// The edit's files, with what each is to the user, as `OutputGuard` compares them with an
@@ -66,7 +67,8 @@ extension ConcatPlan {
             throw PlanError("the work directory \(directory) does not exist; the jobs write their pieces there: create it first")
         }
         guard access(directory, W_OK | X_OK) == 0 else {
-            throw PlanError("the work directory \(directory) is not writable (\(String(cString: strerror(errno)))); the jobs write their pieces there")
+            throw PlanError(
+                "the work directory \(directory) is not writable (\(String(cString: strerror(errno)))); the jobs write their pieces there")
         }
     }
 
@@ -75,9 +77,9 @@ extension ConcatPlan {
     static func isPlan(_ path: String) -> Bool {
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= maximumFileSize,
-              let data = FileManager.default.contents(atPath: path),
-              case let .object(top)? = try? JSONDecoder().decode(JSONValue.self, from: data),
-              case .number? = top["version"], case .string? = top["segue"], case .array? = top["jobs"]
+            let data = FileManager.default.contents(atPath: path),
+            case let .object(top)? = try? JSONDecoder().decode(JSONValue.self, from: data),
+            case .number? = top["version"], case .string? = top["segue"], case .array? = top["jobs"]
         else { return false }
         return true
     }

@@ -1,3 +1,9 @@
+import FoundationEssentials
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueSystem
+
 // A concat plan (`segue concat … --plan PLAN.json`): an edit split into independent jobs whose
 // pieces a join puts together by stream copy. It names everything a job needs to do its part on
 // another machine — the spec with absolute paths, the output's settings — and fingerprints of the
@@ -30,11 +36,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueSystem
 
 /// Why a plan cannot be read or followed: a corrupt plan, another version's, a changed input, a
 /// missing piece.
@@ -107,7 +108,8 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
 
         /// The encoders' settings (deterministic: the same pieces on any machine).
         public var settings: VideoSettings {
-            VideoSettings(codec: codec.flatMap(VideoCodec.init(name:)), preset: preset, crf: crf, audioBitrate: audioBitrate, deterministic: true)
+            VideoSettings(
+                codec: codec.flatMap(VideoCodec.init(name:)), preset: preset, crf: crf, audioBitrate: audioBitrate, deterministic: true)
         }
 
         /// The sound's layout, nil for none.
@@ -193,7 +195,10 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
     public var workDirectory: String?
 
     /// A plan of these parts (unchecked: `ConcatRenderer.plan` makes plans).
-    init(version: Int, segue: String, inputs: [Input], spec: ConcatSpec, output: Output, jobs: [Job], join: Join, workDirectory: String? = nil) {
+    init(
+        version: Int, segue: String, inputs: [Input], spec: ConcatSpec, output: Output, jobs: [Job], join: Join,
+        workDirectory: String? = nil
+    ) {
         self.workDirectory = workDirectory
         self.version = version
         self.segue = segue
@@ -290,11 +295,15 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
             throw PlanError("the plan has no format version; it is not a Segue plan")
         }
         guard version == Double(Self.formatVersion) else {
-            throw PlanError("the plan is in format \(MessageText.number(version)); this Segue (\(SegueVersion.current)) reads format \(Self.formatVersion): plan again")
+            throw PlanError(
+                "the plan is in format \(MessageText.number(version)); this Segue (\(SegueVersion.current)) reads format \(Self.formatVersion): plan again"
+            )
         }
         guard case let .string(segue)? = top["segue"] else { throw PlanError("the plan does not say which Segue made it; plan again") }
         guard segue == SegueVersion.current else {
-            throw PlanError("the plan was made by Segue \(segue), this is Segue \(SegueVersion.current): plan again with this Segue, or run every job and the join with Segue \(segue)")
+            throw PlanError(
+                "the plan was made by Segue \(segue), this is Segue \(SegueVersion.current): plan again with this Segue, or run every job and the join with Segue \(segue)"
+            )
         }
         do {
             self = try JSONDecoder().decode(ConcatPlan.self, from: data)
@@ -335,13 +344,17 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
             throw fail("output: \(o.width)x\(o.height) is not a frame size")
         }
         if let rate = o.sampleRate, let channels = o.channels {
-            guard (8000...192_000).contains(rate), (1...8).contains(channels) else { throw fail("output: the sound's sample rate or channels") }
+            guard (8000...192_000).contains(rate), (1...8).contains(channels) else {
+                throw fail("output: the sound's sample rate or channels")
+            }
         } else if o.sampleRate != nil || o.channels != nil {
             throw fail("output: sampleRate and channels go together")
         }
         if let w = workDirectory, !w.hasPrefix("/") { throw fail("workDirectory: '\(w)' is not an absolute path") }
         guard o.jobSeconds.isFinite, o.jobSeconds > 0 else { throw fail("output.jobSeconds must be more than 0") }
-        guard (1...Self.maximumJobCount).contains(jobs.count) else { throw fail("jobs: expected 1 to \(Self.maximumJobCount) jobs, found \(jobs.count)") }
+        guard (1...Self.maximumJobCount).contains(jobs.count) else {
+            throw fail("jobs: expected 1 to \(Self.maximumJobCount) jobs, found \(jobs.count)")
+        }
         var names: Set<String> = []
         for (n, job) in jobs.enumerated() {
             for name in [job.piece, job.record] {
@@ -358,14 +371,22 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
                 guard let k = job.clip, spec.clips.indices.contains(k) else { throw fail("jobs[\(n)].clip: no such clip") }
             }
             if let k = job.keyframeClip, !spec.clips.indices.contains(k) { throw fail("jobs[\(n)].keyframeClip: no such clip") }
-            guard VideoFormat(pathExtensionOf: job.piece) != nil else { throw fail("jobs[\(n)].piece: '\(job.piece)' is not a video file name") }
+            guard VideoFormat(pathExtensionOf: job.piece) != nil else {
+                throw fail("jobs[\(n)].piece: '\(job.piece)' is not a video file name")
+            }
         }
-        guard ["concat", "publish"].contains(join.method) else { throw fail("join.method: expected 'concat' or 'publish', found '\(join.method)'") }
+        guard ["concat", "publish"].contains(join.method) else {
+            throw fail("join.method: expected 'concat' or 'publish', found '\(join.method)'")
+        }
         var cursor = 0
         for (i, entry) in join.video.enumerated() {
-            guard jobs.indices.contains(entry.job), jobs[entry.job].kind != .sound else { throw fail("join.video[\(i)].job: no such video job") }
+            guard jobs.indices.contains(entry.job), jobs[entry.job].kind != .sound else {
+                throw fail("join.video[\(i)].job: no such video job")
+            }
             let frames = jobs[entry.job].frameRange
-            guard frames.lowerBound == cursor else { throw fail("join.video[\(i)]: job \(entry.job) starts at frame \(frames.lowerBound), not \(cursor)") }
+            guard frames.lowerBound == cursor else {
+                throw fail("join.video[\(i)]: job \(entry.job) starts at frame \(frames.lowerBound), not \(cursor)")
+            }
             cursor = frames.upperBound
         }
         guard cursor == o.frames else { throw fail("join.video: the pieces end at frame \(cursor), not \(o.frames)") }
@@ -374,7 +395,9 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
             guard join.video.count == 1, join.sound == nil else { throw fail("join: publishing takes one piece") }
         }
         if let sound = join.sound {
-            guard jobs.indices.contains(sound), jobs[sound].kind == .sound else { throw fail("join.sound: job \(sound) is not a sound job") }
+            guard jobs.indices.contains(sound), jobs[sound].kind == .sound else {
+                throw fail("join.sound: job \(sound) is not a sound job")
+            }
         }
     }
 
@@ -405,19 +428,27 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
         for (i, entry) in join.video.enumerated() {
             let job = jobs[entry.job], frames = job.frameRange.count
             guard agrees(entry.duration, frames) else {
-                throw fail("join.video[\(i)].duration: \(number(entry.duration)) is not the \(frames) frames of job \(entry.job) at \(number(o.fps)) fps")
+                throw fail(
+                    "join.video[\(i)].duration: \(number(entry.duration)) is not the \(frames) frames of job \(entry.job) at \(number(o.fps)) fps"
+                )
             }
             guard entry.inpoint != nil || entry.outpoint != nil else { continue }
-            guard job.kind == .copy else { throw fail("join.video[\(i)]: in and out points belong to copied stretches, and job \(entry.job) renders") }
+            guard job.kind == .copy else {
+                throw fail("join.video[\(i)]: in and out points belong to copied stretches, and job \(entry.job) renders")
+            }
             let start = entry.inpoint ?? 0
-            guard start.isFinite, start >= 0 else { throw fail("join.video[\(i)].inpoint: \(number(start)) is not a time in the piece (≥ 0)") }
+            guard start.isFinite, start >= 0 else {
+                throw fail("join.video[\(i)].inpoint: \(number(start)) is not a time in the piece (≥ 0)")
+            }
             guard let end = entry.outpoint else { continue }
             guard end.isFinite, end > start else {
                 throw fail("join.video[\(i)].outpoint: \(number(end)) is not after the in point \(number(start))")
             }
             let span = end - start, shortest = entry.duration - (Self.maximumReorderFrames + 0.5) * frame
             guard span <= entry.duration + frame / 2, span >= shortest else {
-                throw fail("join.video[\(i)]: the stretch from \(number(start)) to \(number(end)) s is not the \(frames) frames (\(number(entry.duration)) s) it stands for")
+                throw fail(
+                    "join.video[\(i)]: the stretch from \(number(start)) to \(number(end)) s is not the \(frames) frames (\(number(entry.duration)) s) it stands for"
+                )
             }
         }
     }
@@ -430,7 +461,7 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
         try MediaProbe.checkReadable(path)
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         guard let size = (attributes?[.size] as? UInt).map(Int64.init), let date = attributes?[.modificationDate] as? Date,
-              let handle = FileStream(forReadingAtPath: path)
+            let handle = FileStream(forReadingAtPath: path)
         else { throw MediaError.unreadable(path: path, reason: "it cannot be opened") }
         defer { handle.close() }
         var hash = SHA256()
@@ -459,9 +490,13 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
                 throw PlanError("\(input.path) changed since planning: \((error as? SegueError)?.message ?? "\(error)"); plan again")
             }
             var what: String?
-            if now.size != input.size { what = "its size is \(now.size) bytes, planned \(input.size)" }
-            else if abs(now.modified - input.modified) > 1e-3 { what = "it was modified after planning" }
-            else if now.hash != input.hash { what = "its content differs" }
+            if now.size != input.size {
+                what = "its size is \(now.size) bytes, planned \(input.size)"
+            } else if abs(now.modified - input.modified) > 1e-3 {
+                what = "it was modified after planning"
+            } else if now.hash != input.hash {
+                what = "its content differs"
+            }
             if let what { throw PlanError("\(input.path) changed since planning (\(what)); plan again") }
         }
     }

@@ -1,3 +1,13 @@
+import FoundationEssentials
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueSystem
+import SegueVulkan
+
 // Planning a render: the edit split into jobs. Every render is planned, whether its jobs then run
 // in this process or on many machines, so the output is the same either way.
 //
@@ -25,15 +35,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueAnimation
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
-import SegueSystem
 
 /// A plan with what smart planning decided.
 struct PlannedRender {
@@ -73,8 +74,10 @@ extension ConcatRenderer {
             let n = jobs.count
             let name = Self.pieceName(pieceStem, job: n)
             let seconds = frames.map { Double($0.count) / c.fps } ?? output.seconds
-            jobs.append(ConcatPlan.Job(kind: kind, frames: frames.map { [$0.lowerBound, $0.upperBound] }, seconds: seconds,
-                                       piece: name + "." + ext, record: name + ".json", clip: clip, keyframeClip: keyframeClip))
+            jobs.append(
+                ConcatPlan.Job(
+                    kind: kind, frames: frames.map { [$0.lowerBound, $0.upperBound] }, seconds: seconds,
+                    piece: name + "." + ext, record: name + ".json", clip: clip, keyframeClip: keyframeClip))
             return n
         }
         /// `frames` split into equal parts of at most `maximumFrames`.
@@ -105,17 +108,22 @@ extension ConcatRenderer {
                         switch piece {
                         case let .copy(clip, _, frames):
                             let n = add(.copy, frames: frames, extension: "mp4", clip: clip)
-                            entries.append(ConcatPlan.JoinEntry(job: n, inpoint: found.inpoints[k], outpoint: found.outpoints[k],
-                                                                duration: Double(frames.count) / c.fps))
+                            entries.append(
+                                ConcatPlan.JoinEntry(
+                                    job: n, inpoint: found.inpoints[k], outpoint: found.outpoints[k],
+                                    duration: Double(frames.count) / c.fps))
                         case let .render(frames):
                             // After a stretch copied up to a keyframe, the piece starts on that keyframe.
                             var keyframeClip: Int?
-                            if k > 0, case let .copy(clip, sourceFrames, _) = found.plan.pieces[k - 1], sourceFrames.upperBound < found.counts[clip] {
+                            if k > 0, case let .copy(clip, sourceFrames, _) = found.plan.pieces[k - 1],
+                                sourceFrames.upperBound < found.counts[clip]
+                            {
                                 keyframeClip = clip
                             }
                             for (i, part) in parts(frames).enumerated() {
                                 let n = add(.render, frames: part, extension: "mp4", keyframeClip: i == 0 ? keyframeClip : nil)
-                                entries.append(ConcatPlan.JoinEntry(job: n, inpoint: nil, outpoint: nil, duration: Double(part.count) / c.fps))
+                                entries.append(
+                                    ConcatPlan.JoinEntry(job: n, inpoint: nil, outpoint: nil, duration: Double(part.count) / c.fps))
                             }
                         }
                     }
@@ -135,8 +143,9 @@ extension ConcatRenderer {
             throw PlanError("\(jobs.count) jobs are more than the limit of \(ConcatPlan.maximumJobCount); make each job longer")
         }
         let inputs = try Self.inputFiles(of: c.spec).map { try ConcatPlan.fingerprint($0) }
-        let plan = ConcatPlan(version: ConcatPlan.formatVersion, segue: SegueVersion.current, inputs: inputs, spec: c.spec, output: output,
-                              jobs: jobs, join: ConcatPlan.Join(method: format.isJoinable ? "concat" : "publish", video: entries, sound: sound))
+        let plan = ConcatPlan(
+            version: ConcatPlan.formatVersion, segue: SegueVersion.current, inputs: inputs, spec: c.spec, output: output,
+            jobs: jobs, join: ConcatPlan.Join(method: format.isJoinable ? "concat" : "publish", video: entries, sound: sound))
         return PlannedRender(plan: plan, smartPlan: smartPlan)
     }
 
@@ -153,7 +162,8 @@ extension ConcatRenderer {
         let c = concatenation
         let layout = format.hasAudio ? audioLayout : nil
         return ConcatPlan.Output(
-            path: Self.absolute(output), container: format.rawValue, codec: settings.codec?.rawValue, preset: settings.preset, crf: settings.crf,
+            path: Self.absolute(output), container: format.rawValue, codec: settings.codec?.rawValue, preset: settings.preset,
+            crf: settings.crf,
             audioBitrate: settings.audioBitrate, width: c.width, height: c.height, fps: c.fps, frames: c.frameCount,
             seconds: Double(c.frameCount) / c.fps, sampleRate: layout?.sampleRate, channels: layout?.channels, smart: smart, note: nil,
             jobSeconds: jobSeconds)
@@ -191,7 +201,8 @@ extension ConcatRenderer {
         // (The clips and the soundtrack were probed, so they exist; an effect name that is not a file
         // is a built-in.)
         var files: [String] = []
-        for input in Concatenation.inputFiles(of: spec) where !files.contains(input.path) && FileManager.default.fileExists(atPath: input.path) {
+        for input in Concatenation.inputFiles(of: spec)
+        where !files.contains(input.path) && FileManager.default.fileExists(atPath: input.path) {
             files.append(input.path)
         }
         return files
@@ -229,9 +240,11 @@ extension ConcatRenderer {
     func smartStretches(keepingCopiesIn keep: String? = nil) throws -> Result<SmartStretches, SmartFallback> {
         if let reason = smartIncompatibility() { return .failure(SmartFallback(reason)) }
         let c = concatenation
-        let directory = try keep ?? MediaError.converting { () throws(SystemError) in
-            try FileIO.makeScratchDirectory(prefix: "segue-smart", cancellation: cancellation)
-        }
+        let directory =
+            try keep
+            ?? MediaError.converting { () throws(SystemError) in
+                try FileIO.makeScratchDirectory(prefix: "segue-smart", cancellation: cancellation)
+            }
         defer { if keep == nil { FileIO.removeScratchDirectory(directory, cancellation: cancellation) } }
         // Each clip's video alone and its packets (each clip's ffmpeg and ffprobe at once).
         let prepared = concurrentMap(c.clips.indices) { k -> Result<VideoPackets, Error> in
@@ -249,7 +262,8 @@ extension ConcatRenderer {
             guard let first = frames.first else { throw MediaError.invalidVideo(path: clip.path, reason: "it has no video frames") }
             let indices = frames.map { list.seconds($0 - first) * c.fps }
             if let bad = indices.enumerated().first(where: { abs($0.element - Double($0.offset)) > 0.01 }) {
-                return .failure(SmartFallback("\(clip.name) does not have one frame every 1/\(FFmpegText.number(c.fps)) s (frame \(bad.offset + 1))"))
+                return .failure(
+                    SmartFallback("\(clip.name) does not have one frame every 1/\(FFmpegText.number(c.fps)) s (frame \(bad.offset + 1))"))
             }
             packets.append(list)
             let clean = list.cleanH264Keyframes(inFile: Self.sourceCopy(k, in: directory))
@@ -259,12 +273,15 @@ extension ConcatRenderer {
         }
         let plan: SmartPlan
         do {
-            plan = try SmartPlan(timeline: c.timeline, fps: c.fps, inPoints: c.clips.map(\.start), keyframes: keyframes, sourceFrameCounts: counts)
+            plan = try SmartPlan(
+                timeline: c.timeline, fps: c.fps, inPoints: c.clips.map(\.start), keyframes: keyframes, sourceFrameCounts: counts)
         } catch {
             return .failure(SmartFallback(error.message))
         }
         if plan.copiedFrames == 0, let clip = openGOPs {
-            return .failure(SmartFallback("\(clip) has open GOPs (keyframes that are not IDR pictures), so no stretch can be copied without losing frames"))
+            return .failure(
+                SmartFallback(
+                    "\(clip) has open GOPs (keyframes that are not IDR pictures), so no stretch can be copied without losing frames"))
         }
         var inpoints: [Double?] = [], outpoints: [Double?] = []
         for piece in plan.pieces {
@@ -288,9 +305,10 @@ extension ConcatRenderer {
     /// same bytes wherever it is made. `probed`: see `VideoEncoder.finish`.
     func remuxVideo(of k: Int, to path: String, probed: Bool) throws {
         let clip = concatenation.clips[k]
-        let remux = try VideoEncoder(path: path, width: concatenation.width, height: concatenation.height, fps: concatenation.fps, format: .mp4,
-                                     settings: VideoSettings(deterministic: true),
-                                     input: .copy(inputArguments: ["-i", FFmpeg.fileArgument(clip.path)]), cancellation: cancellation)
+        let remux = try VideoEncoder(
+            path: path, width: concatenation.width, height: concatenation.height, fps: concatenation.fps, format: .mp4,
+            settings: VideoSettings(deterministic: true),
+            input: .copy(inputArguments: ["-i", FFmpeg.fileArgument(clip.path)]), cancellation: cancellation)
         try remux.finish(probed: probed)
     }
 

@@ -1,3 +1,14 @@
+import Dispatch
+import FoundationEssentials
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueSystem
+import SegueVulkan
+
 // Streams a stretch of a concatenation into a movie: output frame i at i/fps is clip k's frame at
 // that time (straight from its decoder to the encoder) or, during cut k, the transition rendered
 // on the GPU between the two clips' moving frames; the sound is mixed on a second thread into the
@@ -10,16 +21,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import FoundationEssentials
-import SegueAnimation
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
-import SegueSystem
 
 /// How far a render has come.
 public struct ConcatProgress: Sendable, Hashable {
@@ -89,14 +90,18 @@ public final class ConcatRenderer {
     ///     `MediaError.cancelled` and the output is not created.
     /// - Throws: `MediaError.unknownOutputFormat`, `.encodingFailed` for settings that do not fit
     ///   the container, `.unwritable` for an output that is one of the edit's files (`OutputGuard`).
-    public init(_ concatenation: Concatenation, output: String, settings: VideoSettings = VideoSettings(),
-                audioLayout: AudioLayout = .standard, context: @escaping () throws -> GPUContext = { try GPUContext() },
-                cancellation: Cancellation? = nil) throws {
+    public init(
+        _ concatenation: Concatenation, output: String, settings: VideoSettings = VideoSettings(),
+        audioLayout: AudioLayout = .standard, context: @escaping () throws -> GPUContext = { try GPUContext() },
+        cancellation: Cancellation? = nil
+    ) throws {
         guard let format = VideoFormat(pathExtensionOf: output) else {
             throw MediaError.unknownOutputFormat(path: output, supported: VideoFormat.extensions)
         }
         guard audioLayout.sampleRate >= 8000, audioLayout.sampleRate <= 192_000, (1...8).contains(audioLayout.channels) else {
-            throw RenderError.invalidValue("the sound must be 8000 to 192000 Hz with 1 to 8 channels, got \(audioLayout.sampleRate) Hz, \(audioLayout.channels) channels")
+            throw RenderError.invalidValue(
+                "the sound must be 8000 to 192000 Hz with 1 to 8 channels, got \(audioLayout.sampleRate) Hz, \(audioLayout.channels) channels"
+            )
         }
         try settings.validate(for: format, path: output)
         try OutputGuard.check(output: output, inputs: Concatenation.inputFiles(of: concatenation.spec))
@@ -183,8 +188,8 @@ public final class ConcatRenderer {
     func pictureLayout(for settings: VideoSettings) -> RawPixelFormat {
         let c = concatenation
         guard settings.matching.map({ $0.pixelFormat == "yuv420p" }) ?? true, settings.codec(for: format).pixelFormat == "yuv420p",
-              c.width % 2 == 0, c.height % 2 == 0,
-              c.clips.allSatisfy({ $0.isStill || ($0.video.colorSpace == "bt709" && ["tv", ""].contains($0.video.colorRange)) })
+            c.width % 2 == 0, c.height % 2 == 0,
+            c.clips.allSatisfy({ $0.isStill || ($0.video.colorSpace == "bt709" && ["tv", ""].contains($0.video.colorRange)) })
         else { return .rgba }
         return .yuv420p
     }
@@ -195,8 +200,10 @@ public final class ConcatRenderer {
     /// different threads (for different frames).
     /// `keyframeClip`: the clip whose frame at `frames.lowerBound` is a keyframe of its source
     /// (a smart render's piece after a copied stretch), decoded from exactly there.
-    func renderPicture(into encoder: VideoEncoder, frames: Range<Int>, layout: RawPixelFormat = .rgba, keyframeClip: Int? = nil,
-                       progress: (Int) -> Void) throws -> ConcatTimings {
+    func renderPicture(
+        into encoder: VideoEncoder, frames: Range<Int>, layout: RawPixelFormat = .rgba, keyframeClip: Int? = nil,
+        progress: (Int) -> Void
+    ) throws -> ConcatTimings {
         let c = concatenation
         var timings = ConcatTimings()
         // A dissolved frame, in the frames' own layout.
@@ -208,8 +215,9 @@ public final class ConcatRenderer {
         var first = true  // at frames.lowerBound
         func source(_ k: Int, at time: Double) throws -> ClipFrames {
             if let s = sources[k] { return s }
-            let s = try ClipFrames(c.clips[k], from: time, width: c.width, height: c.height, resize: c.resize, pixelFormat: layout,
-                                   atKeyframe: first && k == keyframeClip, cancellation: cancellation)
+            let s = try ClipFrames(
+                c.clips[k], from: time, width: c.width, height: c.height, resize: c.resize, pixelFormat: layout,
+                atKeyframe: first && k == keyframeClip, cancellation: cancellation)
             sources[k] = s
             return s
         }
@@ -244,17 +252,20 @@ public final class ConcatRenderer {
                     // The inputs written straight into the GPU's upload memory (4:2:0 converted on
                     // the way); the frame from the readback memory to the encoder (which converts
                     // it back to 4:2:0 when it takes that).
-                    try renderer.frame(fraction: fraction, fill: { i, rgba in
-                        let source = i == 0 ? from : to
-                        if layout == .yuv420p {
-                            YUV420.toRGBA(source, width: c.width, height: c.height, into: rgba)
-                        } else {
-                            rgba.copyMemory(from: source)
-                        }
-                    }, consume: { pixels in
-                        timings.transitions += clock.lap()
-                        try encoder.append(premultiplied: pixels)
-                    })
+                    try renderer.frame(
+                        fraction: fraction,
+                        fill: { i, rgba in
+                            let source = i == 0 ? from : to
+                            if layout == .yuv420p {
+                                YUV420.toRGBA(source, width: c.width, height: c.height, into: rgba)
+                            } else {
+                                rgba.copyMemory(from: source)
+                            }
+                        },
+                        consume: { pixels in
+                            timings.transitions += clock.lap()
+                            try encoder.append(premultiplied: pixels)
+                        })
                 }
                 timings.encoding += clock.lap()
             }
@@ -301,11 +312,12 @@ func concurrentMap<T>(_ indices: Range<Int>, _ transform: (Int) -> T) -> [T] {
 func alongside<A, B>(for path: String, _ side: @escaping () -> A, _ main: () -> B) -> (A, B) {
     let work = SideWork(run: side, result: Locked(nil))
     let finished = DispatchSemaphore(value: 0)
-    let started = (try? WorkerThread.start(for: path) {
-        let value = work.run()
-        work.result.withLock { $0 = value }
-        finished.signal()
-    }) != nil
+    let started =
+        (try? WorkerThread.start(for: path) {
+            let value = work.run()
+            work.result.withLock { $0 = value }
+            finished.signal()
+        }) != nil
     let b = main()
     if started {
         finished.wait()

@@ -1,3 +1,8 @@
+import FoundationEssentials
+import SegueCore
+import SegueMath
+import SegueSystem
+
 // A concat spec from its JSON file, with errors a user can act on: the key path of what is wrong
 // and the JSON types expected and found ("clips[1].in: expected a number, found a string"), and
 // keys the spec does not know named with the closest one it does ("unknown key 'transtion' in
@@ -7,10 +12,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
-import SegueCore
-import SegueMath
 
 extension ConcatSpec {
     /// Decodes and validates a spec file's bytes.
@@ -44,7 +45,7 @@ extension ConcatSpec {
     static func unknownKey(in tree: JSONValue) -> String? {
         guard case let .object(top) = tree else { return nil }
         var places: [(place: String, object: [String: JSONValue], known: [String])] = [
-            ("the spec", top, CodingKeys.allCases.map(\.rawValue)),
+            ("the spec", top, CodingKeys.allCases.map(\.rawValue))
         ]
         if case let .array(clips)? = top["clips"] {
             for (k, clip) in clips.enumerated() {
@@ -101,8 +102,10 @@ extension ConcatSpec {
     }
 
     /// The first number in `tree` (depth first, keys in order) for which `test` holds, and where.
-    private static func firstNumber(in tree: JSONValue, _ keys: [CodingKey],
-                                    where test: (Double) -> Bool) -> (keys: [CodingKey], value: Double)? {
+    private static func firstNumber(
+        in tree: JSONValue, _ keys: [CodingKey],
+        where test: (Double) -> Bool
+    ) -> (keys: [CodingKey], value: Double)? {
         switch tree {
         case let .number(value): return test(value) ? (keys, value) : nil
         case let .array(items):
@@ -195,11 +198,17 @@ struct ParameterText: Decodable {
 
     init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if let s = try? c.decode(String.self) { text = s }
-        else if let b = try? c.decode(Bool.self) { text = b ? "true" : "false" }
-        else if let d = try? c.decode(Double.self) { text = Self.number(d) }
-        else if let list = try? c.decode([Double].self) { text = list.map(Self.number).joined(separator: ",") }
-        else { throw DecodingError.typeMismatch(ParameterText.self, .init(codingPath: decoder.codingPath, debugDescription: "")) }
+        if let s = try? c.decode(String.self) {
+            text = s
+        } else if let b = try? c.decode(Bool.self) {
+            text = b ? "true" : "false"
+        } else if let d = try? c.decode(Double.self) {
+            text = Self.number(d)
+        } else if let list = try? c.decode([Double].self) {
+            text = list.map(Self.number).joined(separator: ",")
+        } else {
+            throw DecodingError.typeMismatch(ParameterText.self, .init(codingPath: decoder.codingPath, debugDescription: ""))
+        }
     }
 
     private static func number(_ d: Double) -> String {

@@ -1,3 +1,13 @@
+import FoundationEssentials
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueSystem
+import SegueVulkan
+
 // The description of a concatenation (`segue concat --spec FILE.json`, and the same built from
 // command-line options): clips with trim points, cuts with their transitions, output settings.
 // Pure data, decoded and checked here; effects and media are resolved by the layers above.
@@ -18,15 +28,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
-import SegueAnimation
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
 
 /// A transition between two clips as written by a user: `EFFECT[:SECONDS]`, `none` for a hard cut.
 public struct CutSpec: Sendable, Hashable, Codable {
@@ -42,8 +43,10 @@ public struct CutSpec: Sendable, Hashable, Codable {
     public var keyframes: [String]
 
     /// A cut.
-    public init(effect: String, duration: Double? = nil, params: [String: String] = [:], timing: String? = nil,
-                keyframes: [String] = []) {
+    public init(
+        effect: String, duration: Double? = nil, params: [String: String] = [:], timing: String? = nil,
+        keyframes: [String] = []
+    ) {
         self.effect = effect
         self.duration = duration
         self.params = params
@@ -68,7 +71,9 @@ public struct CutSpec: Sendable, Hashable, Codable {
             let tail = name[name.index(after: colon)...]
             if let value = Double(tail) {
                 guard Self.durationRange.contains(value) else {
-                    throw CompositionError("a transition's duration must be from 0 to \(MessageText.seconds(Self.durationRange.upperBound)), got '\(tail)' in '\(text)'")
+                    throw CompositionError(
+                        "a transition's duration must be from 0 to \(MessageText.seconds(Self.durationRange.upperBound)), got '\(tail)' in '\(text)'"
+                    )
                 }
                 seconds = value
                 name = String(name[..<colon])
@@ -83,7 +88,8 @@ public struct CutSpec: Sendable, Hashable, Codable {
     /// - Throws: `CompositionError` when N is not a whole number ≥ 1 or the cut does not parse.
     public static func numbered(parsing text: String) throws(CompositionError) -> (cut: Int, spec: CutSpec) {
         guard let equals = text.firstIndex(of: "="), let n = Int(text[..<equals].trimmingWhitespace()), n >= 1 else {
-            throw CompositionError("a cut is written N=EFFECT[:SECONDS] with N from 1 (cut N joins clips N and N+1), e.g. 2=cube:1.5, got '\(text)'")
+            throw CompositionError(
+                "a cut is written N=EFFECT[:SECONDS] with N from 1 (cut N joins clips N and N+1), e.g. 2=cube:1.5, got '\(text)'")
         }
         return (n, try CutSpec(parsing: String(text[text.index(after: equals)...])))
     }
@@ -149,9 +155,11 @@ public struct ConcatSpec: Sendable, Hashable, Codable {
     public static let maximumFileSize = 4 << 20
 
     /// A concatenation with defaults.
-    public init(clips: [ClipSpec], cuts: [CutSpec?] = [], transition: CutSpec = CutSpec(effect: "fade", duration: 1),
-                imageDuration: Double = 3, size: String? = nil, fps: Double? = nil, resize: String? = nil,
-                audioCurve: CrossfadeCurve = .equalPower, audio: String? = nil) {
+    public init(
+        clips: [ClipSpec], cuts: [CutSpec?] = [], transition: CutSpec = CutSpec(effect: "fade", duration: 1),
+        imageDuration: Double = 3, size: String? = nil, fps: Double? = nil, resize: String? = nil,
+        audioCurve: CrossfadeCurve = .equalPower, audio: String? = nil
+    ) {
         self.clips = clips
         self.cuts = cuts
         self.transition = transition
@@ -172,8 +180,10 @@ public struct ConcatSpec: Sendable, Hashable, Codable {
     /// - Throws: `CompositionError` when there is no such cut.
     public mutating func setCut(_ n: Int, to cut: CutSpec) throws(CompositionError) {
         guard n >= 1, n < clips.count else {
-            throw CompositionError(clips.count < 2 ? "there is no cut \(n): one clip has no cuts"
-                : "there is no cut \(n): \(clips.count) clips have cuts 1 to \(clips.count - 1)")
+            throw CompositionError(
+                clips.count < 2
+                    ? "there is no cut \(n): one clip has no cuts"
+                    : "there is no cut \(n): \(clips.count) clips have cuts 1 to \(clips.count - 1)")
         }
         while cuts.count < n { cuts.append(nil) }
         cuts[n - 1] = cut
@@ -208,7 +218,9 @@ public struct ConcatSpec: Sendable, Hashable, Codable {
         for k in 0..<max(clips.count - 1, 0) {
             let cut = cut(after: k)
             if let d = cut.duration, !CutSpec.durationRange.contains(d) {
-                throw CompositionError("cut \(k + 1): the duration must be from 0 to \(MessageText.seconds(CutSpec.durationRange.upperBound)), got \(MessageText.number(d))")
+                throw CompositionError(
+                    "cut \(k + 1): the duration must be from 0 to \(MessageText.seconds(CutSpec.durationRange.upperBound)), got \(MessageText.number(d))"
+                )
             }
         }
     }

@@ -1,3 +1,13 @@
+import FoundationEssentials
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueSystem
+import SegueVulkan
+
 // A concatenation resolved against the files it names: each clip probed (video or still, its
 // duration after trimming, whether it has sound), each cut's effect, duration, timing and
 // keyframes resolved, the output size and frame rate chosen, and the timeline built and checked.
@@ -7,15 +17,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
-import SegueAnimation
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
 
 /// One input of a concatenation, probed.
 public struct ConcatClip: Sendable {
@@ -118,8 +119,9 @@ public struct Concatenation: Sendable {
         if !defaultUsed {
             _ = try Self.resolve(spec.transition, place: "the transition", directory: directory)
         }
-        timeline = try CompositionTimeline(clipDurations: clips.map(\.duration), cutDurations: cuts.map(\.duration),
-                                           names: clips.map(\.name))
+        timeline = try CompositionTimeline(
+            clipDurations: clips.map(\.duration), cutDurations: cuts.map(\.duration),
+            names: clips.map(\.name))
         // Size and rate: given, else the first video's, else the first image's at 30 fps.
         let firstVideo = clips.first { !$0.isStill }
         if let size = spec.size {
@@ -201,7 +203,9 @@ public struct Concatenation: Sendable {
             return cut
         }
         var spec = spec
-        spec.clips = spec.clips.map { var clip = $0; clip.path = absolute(clip.path, base: directory); return clip }
+        spec.clips = spec.clips.map {
+            var clip = $0; clip.path = absolute(clip.path, base: directory); return clip
+        }
         spec.audio = spec.audio.map { absolute($0, base: directory) }
         spec.cuts = spec.cuts.map { $0.map(effect) }
         spec.transition = effect(spec.transition)
@@ -214,9 +218,13 @@ public struct Concatenation: Sendable {
         var files = OutputGuard.inputs("clip", spec.clips.map(\.path), numbered: true)
         if let audio = spec.audio { files.append(OutputGuard.Input("the soundtrack", audio)) }
         for (n, cut) in spec.cuts.enumerated() {
-            if let cut, let file = EffectCatalog.file(ofEffect: cut.effect) { files.append(OutputGuard.Input("the effect file of cut \(n + 1)", file)) }
+            if let cut, let file = EffectCatalog.file(ofEffect: cut.effect) {
+                files.append(OutputGuard.Input("the effect file of cut \(n + 1)", file))
+            }
         }
-        if let file = EffectCatalog.file(ofEffect: spec.transition.effect) { files.append(OutputGuard.Input("the transition's effect file", file)) }
+        if let file = EffectCatalog.file(ofEffect: spec.transition.effect) {
+            files.append(OutputGuard.Input("the transition's effect file", file))
+        }
         return files
     }
 
@@ -226,11 +234,14 @@ public struct Concatenation: Sendable {
         let name = "clip \(k + 1) (\(clip.path))"
         if try isStill(path) {
             let image = try ImageFile.read(path: path)  // checks the file with Segue's own decoders
-            if clip.in != nil || clip.out != nil { throw CompositionError("\(name): 'in' and 'out' trim videos; give a still a 'duration'") }
+            if clip.in != nil || clip.out != nil {
+                throw CompositionError("\(name): 'in' and 'out' trim videos; give a still a 'duration'")
+            }
             let stream = VideoStreamInfo.image(width: image.width, height: image.height)
             let media = MediaInfo(path: path, formatName: "image", duration: nil, video: stream, audio: nil)
-            return ConcatClip(path: path, name: name, isStill: true, media: media, video: stream, start: 0,
-                              duration: clip.duration ?? imageDuration)
+            return ConcatClip(
+                path: path, name: name, isStill: true, media: media, video: stream, start: 0,
+                duration: clip.duration ?? imageDuration)
         }
         if clip.duration != nil { throw CompositionError("\(name): 'duration' is for stills; trim a video with 'in' and 'out'") }
         let media = try MediaProbe.probe(path: path)
@@ -252,8 +263,9 @@ public struct Concatenation: Sendable {
         if stop > end + 1e-3 {
             throw CompositionError("\(name): 'out' (\(seconds(stop))) is past the video's end (\(seconds(end)))")
         }
-        return ConcatClip(path: path, name: name, isStill: false, media: media, video: video, start: start,
-                          duration: min(stop, end) - start)
+        return ConcatClip(
+            path: path, name: name, isStill: false, media: media, video: video, start: start,
+            duration: min(stop, end) - start)
     }
 
     /// Whether `path` starts with a PNG or JPEG signature.
@@ -280,13 +292,17 @@ public struct Concatenation: Sendable {
             if FileManager.default.fileExists(atPath: candidate.components(separatedBy: ".metal:").first ?? candidate) { name = candidate }
         }
         do {
-            let request = EffectRequest(effect: name, parameters: cut.params.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) })
+            let request = EffectRequest(
+                effect: name, parameters: cut.params.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) })
             let resolved = try request.resolve()
             let effect = resolved.effect
             if let builder = effect.meshBuilder, !builder.isTransition { throw RenderError.notATransition(effect: effect.name) }
             let duration = cut.duration ?? effect.defaultDuration
-            guard duration.isFinite, duration > 0 else { throw CompositionError("the duration must be a positive number of seconds, got \(duration)") }
-            let timing = try TransitionTiming(curve: TransitionTiming.Curve(parsing: cut.timing ?? effect.defaultTiming), duration: duration)
+            guard duration.isFinite, duration > 0 else {
+                throw CompositionError("the duration must be a positive number of seconds, got \(duration)")
+            }
+            let timing = try TransitionTiming(
+                curve: TransitionTiming.Curve(parsing: cut.timing ?? effect.defaultTiming), duration: duration)
             var seen: Set<String> = []
             let keyframes = try cut.keyframes.map { text in
                 let track = try ParameterKeyframes.parse(text, effect: effect)

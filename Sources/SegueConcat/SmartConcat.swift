@@ -1,3 +1,13 @@
+import FoundationEssentials
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueSystem
+import SegueVulkan
+
 // Smart rendering: when every input is H.264 with the same parameters, the untouched stretches of
 // each clip are copied as they are and only the stretches around each transition — from the
 // keyframe before it to the keyframe after it — are rendered and encoded, with the sources'
@@ -8,15 +18,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
-import SegueAnimation
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
 
 /// What a smart render did.
 public struct SmartReport: Sendable {
@@ -40,16 +41,24 @@ extension ConcatRenderer {
     public func smartIncompatibility() -> String? {
         let c = concatenation
         guard [.mp4, .mov, .mkv].contains(format) else { return "smart rendering writes .mp4, .mov or .mkv, not .\(format.rawValue)" }
-        if let codec = settings.codec, codec != .h264 { return "smart rendering keeps the inputs' H.264; the codec \(codec.rawValue) needs a full render" }
+        if let codec = settings.codec, codec != .h264 {
+            return "smart rendering keeps the inputs' H.264; the codec \(codec.rawValue) needs a full render"
+        }
         if let still = c.clips.first(where: \.isStill) { return "\(still.name) is a still image" }
         let first = c.clips[0], v = first.video
         guard v.codec == "h264" else { return "\(first.name) is \(v.codec); smart rendering copies H.264" }
-        guard MatchedVideo(v).x264Profile != nil else { return "\(first.name) uses the H.264 profile '\(v.profile)', which x264 cannot match" }
+        guard MatchedVideo(v).x264Profile != nil else {
+            return "\(first.name) uses the H.264 profile '\(v.profile)', which x264 cannot match"
+        }
         guard v.rotation == 0, abs(v.pixelAspect - 1) < 1e-9 else { return "\(first.name) is rotated or has non-square pixels" }
         guard v.rateText == v.baseRateText, v.fps > 0 else { return "\(first.name) has a variable frame rate" }
         guard abs(v.startOffset) < 1e-6 else { return "\(first.name)'s picture does not start with the file" }
-        guard c.width == v.width, c.height == v.height else { return "the output is \(c.width)x\(c.height), the inputs \(v.width)x\(v.height)" }
-        guard abs(c.fps - v.fps) < 1e-9 else { return "the output is \(FFmpegText.number(c.fps)) fps, the inputs \(FFmpegText.number(v.fps)) fps" }
+        guard c.width == v.width, c.height == v.height else {
+            return "the output is \(c.width)x\(c.height), the inputs \(v.width)x\(v.height)"
+        }
+        guard abs(c.fps - v.fps) < 1e-9 else {
+            return "the output is \(FFmpegText.number(c.fps)) fps, the inputs \(FFmpegText.number(v.fps)) fps"
+        }
         for clip in c.clips.dropFirst() {
             let w = clip.video
             let fields: [(String, String, String)] = [

@@ -9,20 +9,21 @@
 // keyframe after it. Everything else (each transition with the stretches from the keyframe
 // before it to the keyframe after it, and whatever no keyframes bound) is rendered.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FoundationEssentials
-import SegueSystem
 import SegueAnimation
 import SegueCore
 import SegueMath
 import SegueMedia
 import SegueRender
 import SegueShaders
+import SegueSystem
 import SegueVulkan
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The output's frames split into stretches copied from a source and stretches rendered.
 public struct SmartPlan: Sendable, Hashable {
@@ -61,13 +62,16 @@ public struct SmartPlan: Sendable, Hashable {
     ///   - sourceFrameCounts: frames in each source.
     /// - Throws: `CompositionError` when a clip's start, in point or length is not a whole
     ///   number of frames (the copied and rendered stretches could not join on the frame grid).
-    public init(timeline: CompositionTimeline, fps: Double, inPoints: [Double], keyframes: [[Int]], sourceFrameCounts: [Int]) throws(CompositionError) {
+    public init(timeline: CompositionTimeline, fps: Double, inPoints: [Double], keyframes: [[Int]], sourceFrameCounts: [Int])
+        throws(CompositionError)
+    {
         let count = timeline.clipDurations.count
         precondition(inPoints.count == count && keyframes.count == count && sourceFrameCounts.count == count, "one entry per clip")
         func frames(_ seconds: Double, _ what: String) throws(CompositionError) -> Int {
             let x = seconds * fps
             guard abs(x - x.rounded()) < 1e-3 else {
-                throw CompositionError("\(what) (\(MessageText.seconds(seconds))) is not a whole number of frames at \(MessageText.number(fps)) fps")
+                throw CompositionError(
+                    "\(what) (\(MessageText.seconds(seconds))) is not a whole number of frames at \(MessageText.number(fps)) fps")
             }
             return Int(x.rounded())
         }

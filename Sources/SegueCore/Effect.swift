@@ -113,12 +113,18 @@ public struct MeshBuilder: Sendable {
     /// Whether it is a transition over both textures (`cube`, `page-curl`) rather than a mesh
     /// applied to one image.
     public let isTransition: Bool
-    private let build: @Sendable (_ progress: Double, _ values: [String: ParameterValue], _ width: Double, _ height: Double) throws
-        -> (mesh: MeshTransform, appearance: MeshAppearance)
+    private let build:
+        @Sendable (_ progress: Double, _ values: [String: ParameterValue], _ width: Double, _ height: Double) throws
+            -> (mesh: MeshTransform, appearance: MeshAppearance)
 
     /// A builder; `build` receives every parameter's value (defaults filled in).
-    public init(isTransition: Bool,
-                build: @escaping @Sendable (Double, [String: ParameterValue], Double, Double) throws -> (mesh: MeshTransform, appearance: MeshAppearance)) {
+    public init(
+        isTransition: Bool,
+        build:
+            @escaping @Sendable (Double, [String: ParameterValue], Double, Double) throws -> (
+                mesh: MeshTransform, appearance: MeshAppearance
+            )
+    ) {
         self.isTransition = isTransition
         self.build = build
     }
@@ -126,7 +132,8 @@ public struct MeshBuilder: Sendable {
     /// The mesh and appearance for `values` (complete: every parameter present).
     /// - Throws: `MeshError` for parameter values the mesh cannot take.
     public func scene(progress: Double, values: [String: ParameterValue], width: Double, height: Double) throws
-        -> (mesh: MeshTransform, appearance: MeshAppearance) {
+        -> (mesh: MeshTransform, appearance: MeshAppearance)
+    {
         try build(progress, values, width, height)
     }
 }
@@ -175,28 +182,36 @@ public struct Effect: Sendable, Equatable {
 
     /// A shader effect (kind `.fullScreen` or `.stitchable`); `alpha` defaults to straight for a
     /// full-screen effect (the gl-transitions format) and premultiplied for a stitchable one.
-    public init(name: String, summary: String, kind: EffectKind = .fullScreen, source: EffectSource, glsl: String,
-                origin: EffectOrigin, parameters: [EffectParameter], defaultDuration: Double = 1,
-                defaultTiming: String = "linear", author: String? = nil, license: String? = nil,
-                family: EffectFamily? = nil, alpha: EffectAlpha? = nil) {
+    public init(
+        name: String, summary: String, kind: EffectKind = .fullScreen, source: EffectSource, glsl: String,
+        origin: EffectOrigin, parameters: [EffectParameter], defaultDuration: Double = 1,
+        defaultTiming: String = "linear", author: String? = nil, license: String? = nil,
+        family: EffectFamily? = nil, alpha: EffectAlpha? = nil
+    ) {
         precondition(kind != .mesh, "a mesh effect is made with init(name:summary:mesh:…)")
-        self.init(name: name, summary: summary, kind: kind, source: source, program: .shader(glsl: glsl), origin: origin,
-                  parameters: parameters, defaultDuration: defaultDuration, defaultTiming: defaultTiming,
-                  author: author, license: license, family: family, alpha: alpha ?? (kind == .fullScreen ? .straight : .premultiplied))
+        self.init(
+            name: name, summary: summary, kind: kind, source: source, program: .shader(glsl: glsl), origin: origin,
+            parameters: parameters, defaultDuration: defaultDuration, defaultTiming: defaultTiming,
+            author: author, license: license, family: family, alpha: alpha ?? (kind == .fullScreen ? .straight : .premultiplied))
     }
 
     /// A mesh effect (kind `.mesh`).
-    public init(name: String, summary: String, mesh: MeshBuilder, source: EffectSource = .builtIn,
-                parameters: [EffectParameter], defaultDuration: Double = 1, defaultTiming: String = "linear",
-                family: EffectFamily? = nil) {
-        self.init(name: name, summary: summary, kind: .mesh, source: source, program: .mesh(mesh), origin: .topLeft,
-                  parameters: parameters, defaultDuration: defaultDuration, defaultTiming: defaultTiming,
-                  author: nil, license: nil, family: family, alpha: .premultiplied)
+    public init(
+        name: String, summary: String, mesh: MeshBuilder, source: EffectSource = .builtIn,
+        parameters: [EffectParameter], defaultDuration: Double = 1, defaultTiming: String = "linear",
+        family: EffectFamily? = nil
+    ) {
+        self.init(
+            name: name, summary: summary, kind: .mesh, source: source, program: .mesh(mesh), origin: .topLeft,
+            parameters: parameters, defaultDuration: defaultDuration, defaultTiming: defaultTiming,
+            author: nil, license: nil, family: family, alpha: .premultiplied)
     }
 
-    private init(name: String, summary: String, kind: EffectKind, source: EffectSource, program: EffectProgram,
-                 origin: EffectOrigin, parameters: [EffectParameter], defaultDuration: Double, defaultTiming: String,
-                 author: String?, license: String?, family: EffectFamily?, alpha: EffectAlpha) {
+    private init(
+        name: String, summary: String, kind: EffectKind, source: EffectSource, program: EffectProgram,
+        origin: EffectOrigin, parameters: [EffectParameter], defaultDuration: Double, defaultTiming: String,
+        author: String?, license: String?, family: EffectFamily?, alpha: EffectAlpha
+    ) {
         self.name = name
         self.summary = summary
         self.kind = kind
@@ -226,7 +241,8 @@ public struct Effect: Sendable, Equatable {
     /// - Throws: `MeshError` for parameter values the mesh cannot take.
     /// - Precondition: the effect is a mesh effect.
     public func meshScene(progress: Double = 0, parameters values: [String: ParameterValue] = [:], width: Double, height: Double) throws
-        -> (mesh: MeshTransform, appearance: MeshAppearance) {
+        -> (mesh: MeshTransform, appearance: MeshAppearance)
+    {
         guard let meshBuilder else { preconditionFailure("'\(name)' is not a mesh effect") }
         var all: [String: ParameterValue] = [:]
         for p in parameters { all[p.name] = values[p.name] ?? p.effectiveDefault }

@@ -10,7 +10,8 @@ public enum FrameRate {
     /// What is wrong with `fps` as a phrase to follow its name ("must be a number from 1 to
     /// 1000, got 0"), or nil when it is in `range`.
     public static func problem(_ fps: Double) -> String? {
-        range.contains(fps) ? nil
+        range.contains(fps)
+            ? nil
             : "must be a number from \(MessageText.number(range.lowerBound)) to \(MessageText.number(range.upperBound)), got \(MessageText.number(fps))"
     }
 }

@@ -1,4 +1,5 @@
 import SegueMath
+
 // An RGBA8 image with premultiplied alpha and a UIKit-style scale (pixels per point).
 //
 // Pixels are stored row-major from the top-left corner, 4 bytes a pixel, no row padding, with

@@ -98,7 +98,6 @@ extension JSONValue {
     }
 }
 
-
 // MARK: - Reading JSON text
 
 /// JSON text (RFC 8259, any value at the top) read into a ``JSONValue``, with the place of the
@@ -231,7 +230,9 @@ package enum JSONSyntax {
                     case UInt8(ascii: "u"):
                         index += 1
                         var scalar = try hexQuad()
-                        if (0xD800..<0xDC00).contains(scalar), current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") {
+                        if (0xD800..<0xDC00).contains(scalar), current == UInt8(ascii: "\\"), index + 1 < bytes.count,
+                            bytes[index + 1] == UInt8(ascii: "u")
+                        {
                             let save = index
                             index += 2
                             let low = try hexQuad()

@@ -19,11 +19,13 @@ public struct ParameterComponents: Interpolatable, Hashable {
 
     public static var zero: ParameterComponents { ParameterComponents([]) }
 
-    private static func combine(_ a: ParameterComponents, _ b: ParameterComponents, _ op: (Double, Double) -> Double) -> ParameterComponents {
+    private static func combine(_ a: ParameterComponents, _ b: ParameterComponents, _ op: (Double, Double) -> Double) -> ParameterComponents
+    {
         let n = max(a.values.count, b.values.count)
-        return ParameterComponents((0..<n).map { i in
-            op(i < a.values.count ? a.values[i] : 0, i < b.values.count ? b.values[i] : 0)
-        })
+        return ParameterComponents(
+            (0..<n).map { i in
+                op(i < a.values.count ? a.values[i] : 0, i < b.values.count ? b.values[i] : 0)
+            })
     }
 
     public static func + (a: ParameterComponents, b: ParameterComponents) -> ParameterComponents { combine(a, b, +) }
@@ -50,15 +52,18 @@ public struct ParameterKeyframes: Sendable {
 
     /// Keyframes for `parameter`.
     /// - Throws: `AnimationError` naming the keyframe rule broken (key time counts, ranges, order).
-    public init(parameter: EffectParameter, values: [ParameterValue], keyTimes: [Double]? = nil,
-                timingFunctions: [TimingFunction]? = nil, calculationMode: KeyframeCalculationMode = .linear) throws {
+    public init(
+        parameter: EffectParameter, values: [ParameterValue], keyTimes: [Double]? = nil,
+        timingFunctions: [TimingFunction]? = nil, calculationMode: KeyframeCalculationMode = .linear
+    ) throws {
         precondition(parameter.type != .sampler2D, "textures cannot be keyframed")
         precondition(!parameter.type.isArray, "array arguments cannot be keyframed")
         precondition(values.allSatisfy { $0.type == parameter.type }, "keyframe values must have the parameter's type")
         name = parameter.name
         type = parameter.type
-        animation = try KeyframeAnimation(values: values.map { ParameterComponents($0.components) }, keyTimes: keyTimes,
-                                          timingFunctions: timingFunctions, calculationMode: calculationMode)
+        animation = try KeyframeAnimation(
+            values: values.map { ParameterComponents($0.components) }, keyTimes: keyTimes,
+            timingFunctions: timingFunctions, calculationMode: calculationMode)
     }
 
     /// Parses `NAME[:MODE]=V@T,V@T,…` (see the file header) for a parameter of `effect`.
@@ -80,7 +85,8 @@ public struct ParameterKeyframes: Sendable {
             throw ParameterError.unknown(name: name, effect: effect.name, known: effect.parameters.map(\.name))
         }
         guard !parameter.type.isArray else {
-            throw AnimationError(.invalidParameter, "'\(name)' is an array argument (\(parameter.type.rawValue)); it cannot be keyframed: set it with --arg")
+            throw AnimationError(
+                .invalidParameter, "'\(name)' is an array argument (\(parameter.type.rawValue)); it cannot be keyframed: set it with --arg")
         }
         guard parameter.type != .sampler2D else { throw ParameterError.notSettable(name: name, type: parameter.type) }
 
@@ -100,7 +106,8 @@ public struct ParameterKeyframes: Sendable {
             if valueText.isEmpty {
                 // Only discrete mode's closing key time has no value.
                 guard mode == .discrete, index == items.count - 1 else {
-                    throw AnimationError(.invalidSyntax, "keyframe '\(item)' of '\(name)' has no value (only discrete mode ends with a lone @TIME)")
+                    throw AnimationError(
+                        .invalidSyntax, "keyframe '\(item)' of '\(name)' has no value (only discrete mode ends with a lone @TIME)")
                 }
                 continue
             }
@@ -135,7 +142,8 @@ public struct ParameterKeyframes: Sendable {
         case "cubic": return .cubic
         case "cubic-paced", "cubicpaced": return .cubicPaced
         default:
-            throw AnimationError(.invalidSyntax, "unknown keyframe calculation mode '\(text)'; use linear, discrete, paced, cubic or cubic-paced")
+            throw AnimationError(
+                .invalidSyntax, "unknown keyframe calculation mode '\(text)'; use linear, discrete, paced, cubic or cubic-paced")
         }
     }
 

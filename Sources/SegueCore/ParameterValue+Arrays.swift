@@ -46,7 +46,7 @@ extension ParameterValue {
         }
         var components: [Double] = []
         components.reserveCapacity(items)
-        var pending = 0   // numbers of a colour given as components
+        var pending = 0  // numbers of a colour given as components
         for part in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmed() }) {
             switch type {
             case .colorArray where part.hasPrefix("#"):
@@ -59,12 +59,19 @@ extension ParameterValue {
                 components += [rgba[0] * rgba[3], rgba[1] * rgba[3], rgba[2] * rgba[3], rgba[3]]
             case .data:
                 guard let b = Int(part), (0...255).contains(b) else {
-                    throw .invalidArray(name: name, message: "'\(part)' is not a byte (0…255); give bytes as 0x and hex digits, @FILE or numbers 0…255 separated by commas")
+                    throw .invalidArray(
+                        name: name,
+                        message:
+                            "'\(part)' is not a byte (0…255); give bytes as 0x and hex digits, @FILE or numbers 0…255 separated by commas")
                 }
                 components.append(Double(b))
             default:
                 guard let d = Double(part) else {
-                    throw .invalidArray(name: name, message: "'\(part)' is not a number; give \(type == .colorArray ? "colours (#rrggbb[aa] or r,g,b,a)" : "numbers") separated by commas")
+                    throw .invalidArray(
+                        name: name,
+                        message:
+                            "'\(part)' is not a number; give \(type == .colorArray ? "colours (#rrggbb[aa] or r,g,b,a)" : "numbers") separated by commas"
+                    )
                 }
                 guard d.isFinite else { throw .notFinite(name: name, text: part) }
                 components.append(d)

@@ -1,9 +1,10 @@
+import SegueMath
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueMath
 // Typed parameter values, parsed from command-line text and packed for the GPU. An array or data
 // value (`ParameterType.isArray`) has a length of its own, checked against the type's maximum
 // before anything is allocated by it (ParameterValue+Arrays.swift).
@@ -21,12 +22,16 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
     public init(_ type: ParameterType, _ components: [Double]) {
         precondition(type != .sampler2D, "textures carry no components")
         if type.isArray {
-            precondition(components.count % type.elementComponents == 0
-                         && components.count / type.elementComponents <= type.maximumElements,
-                         "\(type.rawValue) takes up to \(type.maximumElements) elements of \(type.elementComponents) components, got \(components.count) components")
+            precondition(
+                components.count % type.elementComponents == 0
+                    && components.count / type.elementComponents <= type.maximumElements,
+                "\(type.rawValue) takes up to \(type.maximumElements) elements of \(type.elementComponents) components, got \(components.count) components"
+            )
             precondition(type != .data || components.allSatisfy { $0 >= 0 && $0 <= 255 && $0 == $0.rounded() }, "bytes are integers 0…255")
         } else {
-            precondition(components.count == type.componentCount, "\(type.rawValue) takes \(type.componentCount) components, got \(components.count)")
+            precondition(
+                components.count == type.componentCount, "\(type.rawValue) takes \(type.componentCount) components, got \(components.count)"
+            )
         }
         precondition(components.allSatisfy(\.isFinite), "parameter components must be finite")
         self.type = type
@@ -140,7 +145,8 @@ private func hexByte(_ b: Int) -> String {
 func hexColor(_ digits: Substring) -> [Double]? {
     guard [3, 6, 8].contains(digits.count), digits.allSatisfy(\.isHexDigit) else { return nil }
     let nibbles = digits.compactMap { $0.hexDigitValue }
-    let bytes: [Int] = digits.count == 3
+    let bytes: [Int] =
+        digits.count == 3
         ? nibbles.map { $0 * 17 }
         : stride(from: 0, to: nibbles.count, by: 2).map { nibbles[$0] * 16 + nibbles[$0 + 1] }
     return (bytes + (bytes.count == 3 ? [255] : [])).map { Double($0) / 255 }

@@ -99,7 +99,8 @@ package struct SHA256 {
         defer { swap(&schedule, &w) }
         schedule.withUnsafeMutableBufferPointer { w in
             for t in 0..<16 {
-                w[t] = UInt32(bytes[4 * t]) << 24 | UInt32(bytes[4 * t + 1]) << 16 | UInt32(bytes[4 * t + 2]) << 8 | UInt32(bytes[4 * t + 3])
+                w[t] =
+                    UInt32(bytes[4 * t]) << 24 | UInt32(bytes[4 * t + 1]) << 16 | UInt32(bytes[4 * t + 2]) << 8 | UInt32(bytes[4 * t + 3])
             }
             for t in 16..<64 {
                 let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)

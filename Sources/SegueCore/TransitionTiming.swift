@@ -30,7 +30,10 @@ public struct TransitionTiming: Sendable, Hashable, CustomStringConvertible {
                     return
                 }
                 guard body.hasPrefix("("), body.hasSuffix(")") else {
-                    throw AnimationError(.invalidSyntax, "a spring is written spring(mass=…,stiffness=…,damping=…) or spring(response=…,damping-fraction=…), got '\(trimmed)'")
+                    throw AnimationError(
+                        .invalidSyntax,
+                        "a spring is written spring(mass=…,stiffness=…,damping=…) or spring(response=…,damping-fraction=…), got '\(trimmed)'"
+                    )
                 }
                 body = String(body.dropFirst().dropLast())
                 self = .spring(try Spring(parsing: body))
@@ -69,8 +72,10 @@ public struct TransitionTiming: Sendable, Hashable, CustomStringConvertible {
     ///     timing function).
     /// - Throws: `AnimationError` for a duration that is not positive and finite, a repeat count
     ///   that is negative or infinite, or a spring that never settles without a duration.
-    public init(curve: Curve = .timingFunction(.linear), duration: Double? = nil, repeatCount: Double = 0,
-                autoreverses: Bool = false) throws {
+    public init(
+        curve: Curve = .timingFunction(.linear), duration: Double? = nil, repeatCount: Double = 0,
+        autoreverses: Bool = false
+    ) throws {
         let d: Double
         if let duration {
             d = duration
@@ -101,11 +106,14 @@ public struct TransitionTiming: Sendable, Hashable, CustomStringConvertible {
     /// `segue_transition_set_timing` do.
     /// - Throws: `AnimationError` for a default curve that does not parse, or what
     ///   ``init(curve:duration:repeatCount:autoreverses:)`` throws.
-    public init(curve: Curve?, duration: Double?, defaultCurve: String, defaultDuration: Double,
-                repeatCount: Double = 0, autoreverses: Bool = false) throws {
+    public init(
+        curve: Curve?, duration: Double?, defaultCurve: String, defaultDuration: Double,
+        repeatCount: Double = 0, autoreverses: Bool = false
+    ) throws {
         let pass = duration ?? (curve?.spring != nil ? nil : defaultDuration)
-        try self.init(curve: curve ?? Curve(parsing: defaultCurve), duration: pass, repeatCount: repeatCount,
-                      autoreverses: autoreverses)
+        try self.init(
+            curve: curve ?? Curve(parsing: defaultCurve), duration: pass, repeatCount: repeatCount,
+            autoreverses: autoreverses)
     }
 
     /// The effect's own timing: its `// Timing:` curve (linear when it has none) over its

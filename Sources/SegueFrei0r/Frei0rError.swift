@@ -24,11 +24,14 @@ public enum Frei0rError: SegueError, Equatable {
     public var description: String {
         switch self {
         case let .template(path, reason):
-            return "cannot use the frei0r plugin template '\(path)': \(reason); install Segue with scripts/install.sh (which builds it) or give the template's path"
+            return
+                "cannot use the frei0r plugin template '\(path)': \(reason); install Segue with scripts/install.sh (which builds it) or give the template's path"
         case let .library(path):
-            return "libsegue is not at '\(path)': the plugins load it from there; install Segue with scripts/install.sh or give the library's path"
+            return
+                "libsegue is not at '\(path)': the plugins load it from there; install Segue with scripts/install.sh or give the library's path"
         case let .configurationTooLarge(bytes, capacity):
-            return "the effect's plugin configuration takes \(bytes) bytes, more than the template's \(capacity): the effect has too many parameters for a frei0r plugin"
+            return
+                "the effect's plugin configuration takes \(bytes) bytes, more than the template's \(capacity): the effect has too many parameters for a frei0r plugin"
         case let .tooManyParameters(effect, count, limit):
             return "'\(effect)' needs \(count) frei0r parameters, more than a plugin holds (\(limit))"
         case let .unsupportedFile(file):

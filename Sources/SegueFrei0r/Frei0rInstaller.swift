@@ -1,3 +1,9 @@
+import FoundationEssentials
+import SegueMedia
+import SegueShaders
+import SegueSystem
+import SegueVulkan
+
 // `segue frei0r install`: writes one frei0r plugin per built-in effect and per effect file into a
 // directory MLT and GStreamer search (~/.frei0r-1/lib by default, or PREFIX/lib/frei0r-1), and
 // optionally Kdenlive's descriptions of them. Everything is checked before anything is written:
@@ -10,11 +16,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueMedia
-import SegueShaders
-import SegueVulkan
-import SegueSystem
 
 /// Writes frei0r plugins (and Kdenlive descriptions).
 public struct Frei0rInstaller: Sendable {
@@ -36,8 +37,10 @@ public struct Frei0rInstaller: Sendable {
     public let cancellation: Cancellation?
 
     /// An installation of the built-ins and `files`.
-    public init(directory: String, kdenliveDirectory: String? = nil, library: String, template: String, files: [String] = [],
-                compiler: (@Sendable () throws -> GPUContext)? = nil, cancellation: Cancellation? = nil) {
+    public init(
+        directory: String, kdenliveDirectory: String? = nil, library: String, template: String, files: [String] = [],
+        compiler: (@Sendable () throws -> GPUContext)? = nil, cancellation: Cancellation? = nil
+    ) {
         self.directory = directory
         self.kdenliveDirectory = kdenliveDirectory
         self.library = library
@@ -80,8 +83,12 @@ public struct Frei0rInstaller: Sendable {
         let plugins = try Self.plugins(files: files)
         for plugin in plugins {
             // The template's tables (plugins/frei0r/segue_frei0r.c: MAX_PARAMS, MAX_TARGETS).
-            if plugin.parameters.count > 256 { throw Frei0rError.tooManyParameters(effect: plugin.effect, count: plugin.parameters.count, limit: 256) }
-            if plugin.targets.count > 128 { throw Frei0rError.tooManyParameters(effect: plugin.effect, count: plugin.targets.count, limit: 128) }
+            if plugin.parameters.count > 256 {
+                throw Frei0rError.tooManyParameters(effect: plugin.effect, count: plugin.parameters.count, limit: 256)
+            }
+            if plugin.targets.count > 128 {
+                throw Frei0rError.tooManyParameters(effect: plugin.effect, count: plugin.targets.count, limit: 128)
+            }
         }
         if !files.isEmpty, let compiler {
             let context = try compiler()
@@ -89,14 +96,16 @@ public struct Frei0rInstaller: Sendable {
         }
         let images = try plugins.map { try template.plugin(configuration: $0.configuration(library: library)) }
         // No plugin may be written over what the install reads: the library, the template, an effect file.
-        let inputs = [OutputGuard.Input("the library", library), OutputGuard.Input("the plugin template", self.template)]
+        let inputs =
+            [OutputGuard.Input("the library", library), OutputGuard.Input("the plugin template", self.template)]
             + files.compactMap { EffectCatalog.file(ofEffect: $0).map { OutputGuard.Input("the effect file", $0) } }
         for plugin in plugins { try OutputGuard.check(output: pluginPath(plugin), inputs: inputs) }
         try Self.makeDirectory(directory)
         for plugin in plugins {
             let path = pluginPath(plugin)
             if let existing = Frei0rTemplate.configuration(ofPlugin: path),
-               let effect = Frei0rTemplate.field("effect", in: existing), effect != plugin.effect {
+                let effect = Frei0rTemplate.field("effect", in: existing), effect != plugin.effect
+            {
                 throw Frei0rError.occupied(path: path, effect: "'\(effect)'", newEffect: "'\(plugin.effect)'")
             }
         }

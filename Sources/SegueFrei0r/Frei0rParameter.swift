@@ -93,12 +93,15 @@ extension Frei0rParameter {
 
     /// The frei0r parameters of `parameters` (the effect's, in order), after `progress` when
     /// `withProgress`; and the targets they set.
-    public static func map(_ parameters: [EffectParameter], withProgress: Bool) -> (parameters: [Frei0rParameter], targets: [Frei0rTarget]) {
+    public static func map(_ parameters: [EffectParameter], withProgress: Bool) -> (parameters: [Frei0rParameter], targets: [Frei0rTarget])
+    {
         var out: [Frei0rParameter] = []
         var targets: [Frei0rTarget] = []
         if withProgress {
-            out.append(Frei0rParameter(name: "progress", kind: .double, explanation: "transition progress: 0 shows the first input, 1 the second (animate it)",
-                                       target: .progress, range: 0...1, defaultValue: [0], integer: false))
+            out.append(
+                Frei0rParameter(
+                    name: "progress", kind: .double, explanation: "transition progress: 0 shows the first input, 1 the second (animate it)",
+                    target: .progress, range: 0...1, defaultValue: [0], integer: false))
         }
         for p in parameters {
             let index = targets.count
@@ -109,30 +112,41 @@ extension Frei0rParameter {
                 let name = suffix.isEmpty ? p.name : p.name + "_" + suffix
                 switch p.type.scalar {
                 case .bool:
-                    return Frei0rParameter(name: name, kind: .bool, explanation: what, target: .components(parameter: index, component: k),
-                                           range: 0...1, defaultValue: [defaults[k]], integer: false)
+                    return Frei0rParameter(
+                        name: name, kind: .bool, explanation: what, target: .components(parameter: index, component: k),
+                        range: 0...1, defaultValue: [defaults[k]], integer: false)
                 default:
                     let integer = p.type.scalar == .int
                     let range = stated ?? Frei0rParameter.range(forDefault: defaults[k], integer: integer)
                     let span = range.upperBound - range.lowerBound
                     let explanation = range == 0...1 ? what : what + " (0…1 is \(describe(range)))"
-                    return Frei0rParameter(name: name, kind: .double, explanation: explanation, target: .components(parameter: index, component: k),
-                                           range: range, defaultValue: [(defaults[k] - range.lowerBound) / span], integer: integer)
+                    return Frei0rParameter(
+                        name: name, kind: .double, explanation: explanation, target: .components(parameter: index, component: k),
+                        range: range, defaultValue: [(defaults[k] - range.lowerBound) / span], integer: integer)
                 }
             }
             let isColour = (p.type == .vec3 || p.type == .vec4) && defaults.allSatisfy { (0...1).contains($0) }
             switch p.type {
             case .sampler2D:
-                out.append(Frei0rParameter(name: p.name, kind: .string, explanation: summary + " (a PNG or JPEG image path)",
-                                           target: .components(parameter: index, component: 0), range: 0...1, defaultValue: [], integer: false))
+                out.append(
+                    Frei0rParameter(
+                        name: p.name, kind: .string, explanation: summary + " (a PNG or JPEG image path)",
+                        target: .components(parameter: index, component: 0), range: 0...1, defaultValue: [], integer: false))
             case _ where p.type.isArray:
-                let forms = p.type == .floatArray ? "numbers separated by commas: 0.1,0.5,0.9"
-                    : p.type == .colorArray ? "colours separated by commas: #ff0000,#00ff0080" : "@FILE, 0x and hex digits, or bytes 0-255 separated by commas"
-                out.append(Frei0rParameter(name: p.name, kind: .string, explanation: summary + " (\(forms); at most \(p.type.maximumElements))",
-                                           target: .components(parameter: index, component: 0), range: 0...1, defaultValue: [], integer: false))
+                let forms =
+                    p.type == .floatArray
+                    ? "numbers separated by commas: 0.1,0.5,0.9"
+                    : p.type == .colorArray
+                        ? "colours separated by commas: #ff0000,#00ff0080" : "@FILE, 0x and hex digits, or bytes 0-255 separated by commas"
+                out.append(
+                    Frei0rParameter(
+                        name: p.name, kind: .string, explanation: summary + " (\(forms); at most \(p.type.maximumElements))",
+                        target: .components(parameter: index, component: 0), range: 0...1, defaultValue: [], integer: false))
             case _ where isColour:
-                out.append(Frei0rParameter(name: p.name, kind: .color, explanation: summary, target: .components(parameter: index, component: 0),
-                                           range: 0...1, defaultValue: Array(defaults.prefix(3)), integer: false))
+                out.append(
+                    Frei0rParameter(
+                        name: p.name, kind: .color, explanation: summary, target: .components(parameter: index, component: 0),
+                        range: 0...1, defaultValue: Array(defaults.prefix(3)), integer: false))
                 if p.type == .vec4 { out.append(component("alpha", 3, summary + ": alpha", range: 0...1)) }
             case _ where p.type.componentCount == 1:
                 out.append(component("", 0, summary))

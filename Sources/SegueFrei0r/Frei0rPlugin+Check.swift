@@ -26,7 +26,8 @@ extension Frei0rPlugin {
         let blank = Image(width: 1, height: 1, premultipliedRGBA: [255, 255, 255, 255])
         var textures: [String: Image] = [:]
         for p in effect.parameters where p.type == .sampler2D { textures[p.name] = blank }
-        let renderer = try TransitionRenderer(effect: effect, from: image, to: image, textures: textures, context: context, framesInFlight: 1)
+        let renderer = try TransitionRenderer(
+            effect: effect, from: image, to: image, textures: textures, context: context, framesInFlight: 1)
         _ = try renderer.frame(progress: 0.5, time: 0, duration: effect.defaultDuration)
     }
 }

@@ -1,3 +1,10 @@
+import FoundationEssentials
+import SegueCore
+import SegueMetal
+import SegueRender
+import SegueShaders
+import SegueSystem
+
 // Which plugin an effect becomes, and its name.
 //
 // Built-ins: the transitions (shader, stitchable and mesh transitions) become MIXER2 plugins, the
@@ -16,12 +23,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
-import SegueCore
-import SegueMetal
-import SegueRender
-import SegueShaders
 
 extension Frei0rPlugin {
     /// The plugin name of a built-in: `segue_` and its name with `-` as `_`.
@@ -69,7 +70,8 @@ extension Frei0rPlugin {
             return Frei0rPlugin(name: pluginName(file: function.name), type: .mixer2, spec: full, effect: transition)
         }
         let image = try ImageEffectRequest(effect: full).resolve().effect
-        return Frei0rPlugin(name: pluginName(file: function.name), type: function.kind == .fill ? .source : .filter, spec: full, effect: image)
+        return Frei0rPlugin(
+            name: pluginName(file: function.name), type: function.kind == .fill ? .source : .filter, spec: full, effect: image)
     }
 
     /// `path` made absolute against the current directory, with `.`, `..` and symbolic links resolved

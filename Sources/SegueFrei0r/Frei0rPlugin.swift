@@ -1,3 +1,9 @@
+import FoundationEssentials
+import SegueCore
+import SegueRender
+import SegueShaders
+import SegueSystem
+
 // One frei0r plugin: an effect, the kind of plugin it becomes, its name in the hosts, and the
 // configuration text written into the plugin template (read by plugins/frei0r/segue_frei0r.c).
 //
@@ -17,11 +23,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
-import SegueCore
-import SegueRender
-import SegueShaders
 
 /// A frei0r plugin for one effect.
 public struct Frei0rPlugin: Sendable {
@@ -56,7 +57,8 @@ public struct Frei0rPlugin: Sendable {
         self.type = type
         self.effect = spec
         let summary = Frei0rPlugin.oneLine(effect.summary)
-        explanation = summary.isEmpty ? "Segue \(type == .mixer2 ? "transition" : type == .source ? "fill" : "effect") \(effect.name)" : summary
+        explanation =
+            summary.isEmpty ? "Segue \(type == .mixer2 ? "transition" : type == .source ? "fill" : "effect") \(effect.name)" : summary
         (parameters, targets) = Frei0rParameter.map(effect.parameters, withProgress: type == .mixer2)
     }
 
@@ -74,8 +76,10 @@ public struct Frei0rPlugin: Sendable {
 
     /// The configuration text for the template, naming `library` as the libsegue to load.
     public func configuration(library: String) -> String {
-        var lines = ["segue-frei0r\t1", "name\t\(name)", "type\t\(type.rawValue)", "effect\t\(Self.oneLine(effect))",
-                     "explanation\t\(explanation)", "library\t\(Self.oneLine(library))"]
+        var lines = [
+            "segue-frei0r\t1", "name\t\(name)", "type\t\(type.rawValue)", "effect\t\(Self.oneLine(effect))",
+            "explanation\t\(explanation)", "library\t\(Self.oneLine(library))",
+        ]
         for t in targets {
             var scalar: String
             switch t.type.scalar {
@@ -85,7 +89,8 @@ public struct Frei0rPlugin: Sendable {
             case .texture: scalar = "t"
             }
             if t.type.isArray { scalar = "s" }  // text, passed as it is
-            lines.append("target\t\(Self.oneLine(t.name))\t\(scalar)\t\(t.defaults.count)\t\(t.defaults.map(Self.number).joined(separator: ","))")
+            lines.append(
+                "target\t\(Self.oneLine(t.name))\t\(scalar)\t\(t.defaults.count)\t\(t.defaults.map(Self.number).joined(separator: ","))")
         }
         for p in parameters {
             let (target, component): (Int, Int)
@@ -93,8 +98,11 @@ public struct Frei0rPlugin: Sendable {
             case .progress: (target, component) = (-1, 0)
             case let .components(parameter, first): (target, component) = (parameter, first)
             }
-            lines.append(["param", Self.oneLine(p.name), p.kind.rawValue, String(target), String(component), Self.number(p.range.lowerBound),
-                          Self.number(p.range.upperBound), p.defaultValue.map(Self.number).joined(separator: ","), Self.oneLine(p.explanation)]
+            lines.append(
+                [
+                    "param", Self.oneLine(p.name), p.kind.rawValue, String(target), String(component), Self.number(p.range.lowerBound),
+                    Self.number(p.range.upperBound), p.defaultValue.map(Self.number).joined(separator: ","), Self.oneLine(p.explanation),
+                ]
                 .joined(separator: "\t"))
         }
         return lines.joined(separator: "\n") + "\n"

@@ -1,3 +1,6 @@
+import FoundationEssentials
+import SegueSystem
+
 // The compiled plugin template (plugins/frei0r/segue_frei0r.c built into a shared object) and its
 // reserved configuration block: a 32-byte BEGIN marker, 32768 bytes of configuration text
 // (NUL-terminated), a 32-byte END marker, laid out back to back in the file's read-only data.
@@ -7,8 +10,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
 
 /// The plugin template's bytes and the place of its configuration block.
 public struct Frei0rTemplate: Sendable {
@@ -31,7 +32,8 @@ public struct Frei0rTemplate: Sendable {
     /// - Throws: `Frei0rError.template` when it cannot be read or has no single well-formed block.
     public init(path: String) throws(Frei0rError) {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .template(path: path, reason: FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "there is no such file")
+            throw .template(
+                path: path, reason: FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "there is no such file")
         }
         let bytes = [UInt8](data)
         guard let offset = Self.bodyOffset(in: bytes) else {
@@ -46,7 +48,9 @@ public struct Frei0rTemplate: Sendable {
     /// - Throws: `Frei0rError.configurationTooLarge` when the text does not fit.
     public func plugin(configuration: String) throws(Frei0rError) -> [UInt8] {
         let text = Array(configuration.utf8)
-        guard text.count < Self.capacity, !text.contains(0) else { throw .configurationTooLarge(bytes: text.count, capacity: Self.capacity - 1) }
+        guard text.count < Self.capacity, !text.contains(0) else {
+            throw .configurationTooLarge(bytes: text.count, capacity: Self.capacity - 1)
+        }
         var out = bytes
         out.replaceSubrange(bodyOffset..<bodyOffset + Self.capacity, with: text + [UInt8](repeating: 0, count: Self.capacity - text.count))
         return out

@@ -1,3 +1,7 @@
+import FoundationEssentials
+import SegueCore
+import SegueSystem
+
 // The XML description Kdenlive needs before it shows a frei0r plugin: a `<transition>` (in
 // `transitions/`) for a mixer, an `<effect>` (in `effects/`) for a filter, each `<parameter>`
 // named as the MLT property the frei0r module reads (the frei0r parameter name). Kdenlive shows
@@ -10,9 +14,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
-import SegueCore
 
 /// Kdenlive's description of a plugin.
 public enum KdenliveDescription {
@@ -69,8 +70,10 @@ public enum KdenliveDescription {
             }
             let (lo, hi) = (p.range.lowerBound, p.range.upperBound)
             let decimals = p.integer ? " decimals=\"0\"" : " decimals=\"3\""
-            return "type=\"animated\" \(name) default=\"\(Frei0rPlugin.number(p.defaultValue.first ?? 0))\" min=\"\(Frei0rPlugin.number(lo))\""
-                + " max=\"\(Frei0rPlugin.number(hi))\" factor=\"\(Frei0rPlugin.number(hi - lo))\" offset=\"\(Frei0rPlugin.number(lo))\"" + decimals
+            return
+                "type=\"animated\" \(name) default=\"\(Frei0rPlugin.number(p.defaultValue.first ?? 0))\" min=\"\(Frei0rPlugin.number(lo))\""
+                + " max=\"\(Frei0rPlugin.number(hi))\" factor=\"\(Frei0rPlugin.number(hi - lo))\" offset=\"\(Frei0rPlugin.number(lo))\""
+                + decimals
         }
     }
 

@@ -1,3 +1,13 @@
+import FoundationEssentials
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueSystem
+import SegueVulkan
+import SegueWindow
+
 // `segue mesh --window` as a library call: an image through a mesh in a window, live. Each frame:
 // read the window's events into the `MeshSession`, ask it for the live parameters (touch, phase,
 // the blend between two meshes), build the meshes through the same `MeshTemplate`s the offline
@@ -13,15 +23,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
-import SegueAnimation
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueVulkan
-import SegueWindow
 
 /// An image through a mesh (or a toggle between two meshes) in a window, following the pointer.
 public final class LiveMesh {
@@ -39,8 +40,10 @@ public final class LiveMesh {
         public var watch: Bool
 
         /// Options.
-        public init(spring: Spring? = nil, toggle: TransitionTiming? = nil, phaseRate: Double = 2 * .pi,
-                    antialiasing: Bool = false, watch: Bool = false) {
+        public init(
+            spring: Spring? = nil, toggle: TransitionTiming? = nil, phaseRate: Double = 2 * .pi,
+            antialiasing: Bool = false, watch: Bool = false
+        ) {
             self.spring = spring
             self.toggle = toggle
             self.phaseRate = phaseRate
@@ -75,19 +78,24 @@ public final class LiveMesh {
     ///   - report: receives one line for each reload and reload error (for stderr).
     /// - Throws: `MeshError`, `ParameterError` (the request), `WindowError` (no display),
     ///   `VulkanError`, `RenderError`.
-    public init(image: Image, request: MeshRequest, options: Options = Options(), configuration: GPUContext.Configuration = .init(),
-                title: String, report: @escaping (String) -> Void = { _ in }) throws {
+    public init(
+        image: Image, request: MeshRequest, options: Options = Options(), configuration: GPUContext.Configuration = .init(),
+        title: String, report: @escaping (String) -> Void = { _ in }
+    ) throws {
         let templates = try request.templates()
         let size = (width: (Double(image.width) / image.scale).rounded(), height: (Double(image.height) / image.scale).rounded())
         let limit = Double(Image.maximumSide)
         guard size.width <= limit, size.height <= limit, image.scale > 0 else {
-            throw RenderError.invalidValue("a \(image.width)×\(image.height)-pixel image at scale \(image.scale) needs a window larger than \(Image.maximumSide) points; give a larger scale")
+            throw RenderError.invalidValue(
+                "a \(image.width)×\(image.height)-pixel image at scale \(image.scale) needs a window larger than \(Image.maximumSide) points; give a larger scale"
+            )
         }
         let points = (width: max(1, Int(size.width)), height: max(1, Int(size.height)))
         // Every check of the meshes happens before a window opens.
         _ = try MeshRequest.scenes(templates.start, templates.end, width: Double(points.width), height: Double(points.height))
-        view = try LiveView(title: "\(title) — \(Self.name(of: request))", width: points.width, height: points.height,
-                            configuration: configuration)
+        view = try LiveView(
+            title: "\(title) — \(Self.name(of: request))", width: points.width, height: points.height,
+            configuration: configuration)
         self.title = title
         self.image = image
         self.request = request
@@ -105,12 +113,15 @@ public final class LiveMesh {
 
     /// The session's configuration: the touch and phase rest where the first mesh declaring them
     /// says, the toggle only with a second mesh.
-    static func sessionConfiguration(_ templates: (start: MeshTemplate, end: MeshTemplate?), _ options: Options) -> MeshSession.Configuration {
+    static func sessionConfiguration(_ templates: (start: MeshTemplate, end: MeshTemplate?), _ options: Options)
+        -> MeshSession.Configuration
+    {
         let both = [templates.start] + (templates.end.map { [$0] } ?? [])
         let touch = both.lazy.compactMap { $0.value(of: "touch") }.first.map { Vector2($0.components[0], $0.components[1]) }
         let phase = both.lazy.compactMap { $0.value(of: "phase") }.first?.scalar
         let toggle = templates.end == nil ? nil : (options.toggle ?? (try? TransitionTiming(curve: .timingFunction(.linear), duration: 1)))
-        return MeshSession.Configuration(restTouch: touch, spring: options.spring, restPhase: phase, phaseRate: options.phaseRate, toggle: toggle)
+        return MeshSession.Configuration(
+            restTouch: touch, spring: options.spring, restPhase: phase, phaseRate: options.phaseRate, toggle: toggle)
     }
 
     /// A renderer at the window's pixel size whose layer is the window's size in points.
@@ -118,8 +129,9 @@ public final class LiveMesh {
         let size = view.pixelSize
         var texture = image
         texture.scale = view.window.width > 0 ? Double(size.width) / view.window.width : 1
-        return try MeshSceneRenderer(from: texture, width: size.width, height: size.height, context: view.context,
-                                     framesInFlight: 1, antialiasing: antialiasing, readback: false)
+        return try MeshSceneRenderer(
+            from: texture, width: size.width, height: size.height, context: view.context,
+            framesInFlight: 1, antialiasing: antialiasing, readback: false)
     }
 
     /// The layer's size in points.
@@ -171,8 +183,9 @@ public final class LiveMesh {
     /// The scene `frame` shows: the meshes built with its live parameters, blended by its
     /// fraction (exactly the first or the second mesh at 0 and 1).
     public func scene(for frame: MeshFrame) throws -> MeshScene {
-        let (first, last) = try MeshRequest.scenes(templates.start, templates.end, width: layer.width, height: layer.height,
-                                                   overrides: frame.overrides)
+        let (first, last) = try MeshRequest.scenes(
+            templates.start, templates.end, width: layer.width, height: layer.height,
+            overrides: frame.overrides)
         guard let last, frame.fraction != 0 else { return first }
         return frame.fraction == 1 ? last : first.interpolated(to: last, fraction: frame.fraction)
     }

@@ -1,3 +1,14 @@
+import FoundationEssentials
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueSystem
+import SegueVulkan
+import SegueWindow
+
 // `segue navigate` as a library call: a window showing a navigation stack of screens, pushed and
 // popped with an effect, the edge-drag pop following the finger. Each frame: read the window's
 // events into the `NavigationSession`, ask it what to show, render that on the GPU at the
@@ -10,16 +21,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
-import SegueAnimation
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
-import SegueWindow
 
 /// A live navigation stack in a window.
 public final class LiveNavigator {
@@ -43,17 +44,22 @@ public final class LiveNavigator {
     ///   - effect: the push effect; `reverse`, when given, plays pops.
     ///   - timing: the push's (and a key pop's) timing; an interactive pop completes with a spring.
     /// - Throws: `WindowError` (no display), `VulkanError`, `RenderError`.
-    public init(screens: [Image], effect: ResolvedEffect, reverse: ResolvedEffect?, timing: TransitionTiming,
-                scale: Double, configuration: GPUContext.Configuration = .init(), title: String) throws {
+    public init(
+        screens: [Image], effect: ResolvedEffect, reverse: ResolvedEffect?, timing: TransitionTiming,
+        scale: Double, configuration: GPUContext.Configuration = .init(), title: String
+    ) throws {
         guard let first = screens.first else { throw RenderError.invalidValue("navigate needs at least one screen") }
         self.screens = screens
         self.effect = effect
         self.reverse = reverse
         session = NavigationSession(screenCount: screens.count, timing: timing, hasReverse: reverse != nil)
-        let points = (width: max(1, Int((Double(first.width) / scale).rounded())),
-                      height: max(1, Int((Double(first.height) / scale).rounded())))
-        view = try LiveView(title: "\(title) — \(effect.effect.name)", width: points.width, height: points.height,
-                            configuration: configuration)
+        let points = (
+            width: max(1, Int((Double(first.width) / scale).rounded())),
+            height: max(1, Int((Double(first.height) / scale).rounded()))
+        )
+        view = try LiveView(
+            title: "\(title) — \(effect.effect.name)", width: points.width, height: points.height,
+            configuration: configuration)
     }
 
     /// Runs until the window is closed or Escape is pressed, or after `frames` presented frames.
@@ -83,7 +89,8 @@ public final class LiveNavigator {
         switch frame {
         case let .screen(i):
             // At progress 0 every transition shows exactly its `from`.
-            return try renderer(from: i, to: i, reverse: false).presentationSource(progress: 0, time: 0, duration: session.timing.totalDuration)
+            return try renderer(from: i, to: i, reverse: false).presentationSource(
+                progress: 0, time: 0, duration: session.timing.totalDuration)
         case let .transition(from, to, progress, time, reverse):
             return try renderer(from: from, to: to, reverse: reverse)
                 .presentationSource(progress: progress, time: time, duration: session.timing.totalDuration)
@@ -99,9 +106,10 @@ public final class LiveNavigator {
         }
         let r = useReverse ? (reverse ?? effect) : effect
         let size = view.pixelSize
-        let renderer = try TransitionRenderer(effect: r.effect, from: screens[from], to: screens[to], width: size.width, height: size.height,
-                                              parameters: r.parameters, textures: r.textures, context: view.context,
-                                              framesInFlight: 1, readback: false)
+        let renderer = try TransitionRenderer(
+            effect: r.effect, from: screens[from], to: screens[to], width: size.width, height: size.height,
+            parameters: r.parameters, textures: r.textures, context: view.context,
+            framesInFlight: 1, readback: false)
         cache.append((key, renderer))
         if cache.count > cacheLimit { cache.removeFirst() }
         return renderer

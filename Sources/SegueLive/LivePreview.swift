@@ -1,3 +1,14 @@
+import FoundationEssentials
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueSystem
+import SegueVulkan
+import SegueWindow
+
 // `segue preview` as a library call: a transition looping in a window (`PreviewSession` decides
 // what shows when), drag to scrub, space to pause, `s` to save the frame as a PNG at the inputs'
 // size. With a watched effect file the effect is reloaded whenever the file changes on disk; a
@@ -9,16 +20,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
-import SegueAnimation
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
-import SegueWindow
 
 /// A looping, scrubbable, hot-reloading preview of a transition in a window.
 public final class LivePreview {
@@ -66,14 +67,19 @@ public final class LivePreview {
     ///   - title: the window title's first part; the effect's name (or the error) follows it.
     ///   - report: receives one line for each reload, saved frame and error (for stderr).
     /// - Throws: what `load` throws; `WindowError`, `VulkanError`.
-    public init(from: Image, to: Image, scale: Double, load: @escaping () throws -> Program, watch: String? = nil,
-                saveDirectory: String = ".", configuration: GPUContext.Configuration = .init(), title: String,
-                report: @escaping (String) -> Void = { _ in }) throws {
+    public init(
+        from: Image, to: Image, scale: Double, load: @escaping () throws -> Program, watch: String? = nil,
+        saveDirectory: String = ".", configuration: GPUContext.Configuration = .init(), title: String,
+        report: @escaping (String) -> Void = { _ in }
+    ) throws {
         let program = try load()
         self.title = title
-        let points = (width: max(1, Int((Double(from.width) / scale).rounded())), height: max(1, Int((Double(from.height) / scale).rounded())))
-        view = try LiveView(title: "\(title) — \(program.effect.effect.name)", width: points.width, height: points.height,
-                            configuration: configuration)
+        let points = (
+            width: max(1, Int((Double(from.width) / scale).rounded())), height: max(1, Int((Double(from.height) / scale).rounded()))
+        )
+        view = try LiveView(
+            title: "\(title) — \(program.effect.effect.name)", width: points.width, height: points.height,
+            configuration: configuration)
         self.from = from
         self.to = to
         self.load = load
@@ -86,9 +92,10 @@ public final class LivePreview {
 
     private static func makeRenderer(_ r: ResolvedEffect, from: Image, to: Image, view: LiveView) throws -> TransitionRenderer {
         let size = view.pixelSize
-        return try TransitionRenderer(effect: r.effect, from: from, to: to, width: size.width, height: size.height,
-                                      parameters: r.parameters, textures: r.textures, context: view.context,
-                                      framesInFlight: 1, readback: false)
+        return try TransitionRenderer(
+            effect: r.effect, from: from, to: to, width: size.width, height: size.height,
+            parameters: r.parameters, textures: r.textures, context: view.context,
+            framesInFlight: 1, readback: false)
     }
 
     /// Runs until the window is closed or Escape is pressed, or after `frames` presented frames.
@@ -116,8 +123,9 @@ public final class LivePreview {
                 try reload(watched, session: &session)
             }
             let moment = session.moment(at: clock())
-            let source = try renderer.presentationSource(progress: moment.progress, time: moment.time, duration: program.timeline.duration,
-                                                         overrides: program.timeline.parameters(at: moment.time))
+            let source = try renderer.presentationSource(
+                progress: moment.progress, time: moment.time, duration: program.timeline.duration,
+                overrides: program.timeline.parameters(at: moment.time))
             if try view.present(source, overlay: errorCard?.source) { shown += 1 }
             if let frames, shown >= frames { break }
         }
@@ -166,8 +174,11 @@ public final class LivePreview {
         }
         let width = view.pixelSize.width, scale = view.window.scale
         let text = messages.map { "error: " + $0 }.joined(separator: "\n")
-        let card = MessageCard.image(text, width: width, height: min(MessageCard.height(for: text, width: width, scale: scale),
-                                                                       max(1, view.pixelSize.height / 2)), scale: scale)
+        let card = MessageCard.image(
+            text, width: width,
+            height: min(
+                MessageCard.height(for: text, width: width, scale: scale),
+                max(1, view.pixelSize.height / 2)), scale: scale)
         let fade = try EffectRequest(effect: "fade").resolve().effect
         let r = try TransitionRenderer(effect: fade, from: card, to: card, context: view.context, framesInFlight: 1, readback: false)
         errorCard = (r, try r.presentationSource(progress: 0, time: 0, duration: 1))
@@ -180,10 +191,12 @@ public final class LivePreview {
     /// Renders the current moment at the inputs' size and writes it as a PNG.
     private func save(_ moment: (progress: Double, time: Double)) throws -> String {
         let r = program.effect
-        let renderer = try TransitionRenderer(effect: r.effect, from: from, to: to, parameters: r.parameters, textures: r.textures,
-                                              context: view.context, framesInFlight: 1)
-        let image = try renderer.frame(progress: moment.progress, time: moment.time, duration: program.timeline.duration,
-                                       overrides: program.timeline.parameters(at: moment.time))
+        let renderer = try TransitionRenderer(
+            effect: r.effect, from: from, to: to, parameters: r.parameters, textures: r.textures,
+            context: view.context, framesInFlight: 1)
+        let image = try renderer.frame(
+            progress: moment.progress, time: moment.time, duration: program.timeline.duration,
+            overrides: program.timeline.parameters(at: moment.time))
         let path = FileIO.joining(saveDirectory, String(cFormat: "segue-preview-%03d.png", saved.count + 1))
         try ImageFile.write(image, to: path)
         return path

@@ -1,3 +1,9 @@
+import FoundationEssentials
+import SegueCore
+import SegueRender
+import SegueSystem
+import SegueVulkan
+
 // A `MessageCard` made ready to show across the top of a live view: drawn on the CPU at the
 // window's pixel width and scale, uploaded once and rendered into a GPU image the presenter can
 // blit over every frame (`LiveView.present(_:overlay:)`).
@@ -6,11 +12,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
-import SegueCore
-import SegueRender
-import SegueVulkan
 
 /// A message card on the GPU, ready to present as an overlay; keep it for as long as it shows.
 public struct MessageCardOverlay {
@@ -31,8 +32,11 @@ extension LiveView {
     /// - Throws: `VulkanError`, `RenderError`.
     public func messageCard(_ text: String) throws -> MessageCardOverlay {
         let width = pixelSize.width, scale = window.scale
-        let card = MessageCard.image(text, width: width, height: min(MessageCard.height(for: text, width: width, scale: scale),
-                                                                       max(1, pixelSize.height / 2)), scale: scale)
+        let card = MessageCard.image(
+            text, width: width,
+            height: min(
+                MessageCard.height(for: text, width: width, scale: scale),
+                max(1, pixelSize.height / 2)), scale: scale)
         // A fade at progress 0 shows its `from` exactly: the card's own pixels.
         let fade = try EffectRequest(effect: "fade").resolve().effect
         let renderer = try TransitionRenderer(effect: fade, from: card, to: card, context: context, framesInFlight: 1, readback: false)

@@ -1,3 +1,14 @@
+import FoundationEssentials
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueSystem
+import SegueVulkan
+import SegueWindow
+
 // A window that shows Segue's GPU rendering directly: SegueWindow opens the window and makes the
 // Vulkan surface, SegueVulkan presents into it (FIFO, the display's rate, no readback). The
 // window's extensions decide how the GPU context is opened, so the view owns its context.
@@ -6,16 +17,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
-import SegueAnimation
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
-import SegueWindow
 
 /// A window presenting frames rendered on the GPU.
 public final class LiveView {
@@ -89,7 +90,9 @@ public final class LiveView {
     /// `frames N  p50 … ms  p90 … ms  p99 … ms  max … ms`: the frame-interval statistics as one
     /// line (nil before two frames were shown).
     public var statisticsLine: String? {
-        frameStatistics.map { String(cFormat: "frames %d  p50 %.2f ms  p90 %.2f ms  p99 %.2f ms  max %.2f ms", $0.count, $0.p50, $0.p90, $0.p99, $0.max) }
+        frameStatistics.map {
+            String(cFormat: "frames %d  p50 %.2f ms  p90 %.2f ms  p99 %.2f ms  max %.2f ms", $0.count, $0.p50, $0.p90, $0.p99, $0.max)
+        }
     }
 
     /// The 50th, 90th, 99th percentiles and the maximum of the frame intervals, in milliseconds.

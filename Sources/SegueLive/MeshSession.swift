@@ -1,3 +1,10 @@
+import FoundationEssentials
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueSystem
+import SegueWindow
+
 // The state of a live mesh (`segue mesh --window`): what the mesh's live parameters are at each
 // moment, as BCMeshTransformView's demos drive them.
 //
@@ -23,12 +30,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
-import SegueAnimation
-import SegueCore
-import SegueMath
-import SegueWindow
 
 /// What a live mesh shows at a moment.
 public struct MeshFrame: Sendable, Equatable {
@@ -77,8 +78,10 @@ public final class MeshSession {
         public var settleTolerance: Double
 
         /// A configuration; the spring defaults to SwiftUI's `response` 0.5, `dampingFraction` 0.7.
-        public init(restTouch: Vector2? = nil, spring: Spring? = nil, restPhase: Double? = nil, phaseRate: Double = 2 * .pi,
-                    toggle: TransitionTiming? = nil, clickSlop: Double = 6, settleTolerance: Double = 1e-4) {
+        public init(
+            restTouch: Vector2? = nil, spring: Spring? = nil, restPhase: Double? = nil, phaseRate: Double = 2 * .pi,
+            toggle: TransitionTiming? = nil, clickSlop: Double = 6, settleTolerance: Double = 1e-4
+        ) {
             self.restTouch = restTouch
             self.spring = spring ?? MeshSession.defaultSpring
             self.restPhase = restPhase
@@ -141,8 +144,9 @@ public final class MeshSession {
             isTouching = false
             if let rest = configuration.restTouch, let touch {
                 let velocity = Vector2(width > 0 ? gesture.x.velocity / width : 0, height > 0 ? gesture.y.velocity / height : 0)
-                release = TouchRelease(spring: configuration.spring, rest: rest, position: touch, velocity: velocity,
-                                       start: clock.now, tolerance: configuration.settleTolerance)
+                release = TouchRelease(
+                    spring: configuration.spring, rest: rest, position: touch, velocity: velocity,
+                    start: clock.now, tolerance: configuration.settleTolerance)
             }
             if travel <= configuration.clickSlop { toggle() }
         default:
@@ -229,10 +233,14 @@ struct TouchRelease {
         self.velocity = Vector2(velocity.x.isFinite ? velocity.x : 0, velocity.y.isFinite ? velocity.y : 0)
         self.start = start
         // The spring's parameters were validated when it was made; only the velocity changes.
-        still = (try? Spring(mass: spring.mass, stiffness: spring.stiffness, damping: spring.damping,
-                             initialVelocity: 0, allowsOverdamping: spring.allowsOverdamping)) ?? spring
-        moving = (try? Spring(mass: spring.mass, stiffness: spring.stiffness, damping: spring.damping,
-                              initialVelocity: 1, allowsOverdamping: spring.allowsOverdamping)) ?? spring
+        still =
+            (try? Spring(
+                mass: spring.mass, stiffness: spring.stiffness, damping: spring.damping,
+                initialVelocity: 0, allowsOverdamping: spring.allowsOverdamping)) ?? spring
+        moving =
+            (try? Spring(
+                mass: spring.mass, stiffness: spring.stiffness, damping: spring.damping,
+                initialVelocity: 1, allowsOverdamping: spring.allowsOverdamping)) ?? spring
         // The last moment (on a 1/240 s grid) the displacement is outside the tolerance.
         let step = 1.0 / 240
         var last = 0.0

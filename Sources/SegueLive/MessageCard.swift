@@ -2,15 +2,16 @@
 // block font (white on dark red), word-wrapped to the card's width. Text the font lacks is drawn
 // as a gap.
 
+import FoundationEssentials
+import SegueCore
+import SegueMath
+import SegueSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
-import SegueCore
-import SegueMath
 
 /// Images of short messages for showing in a window.
 public enum MessageCard {

@@ -1,3 +1,14 @@
+import FoundationEssentials
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueSystem
+import SegueVulkan
+import SegueWindow
+
 // The state of `segue navigate`: a navigation stack of screens, as a UINavigationController shows
 // them. Right arrow, Enter or a press on the right half pushes the next screen; Left arrow or
 // Backspace pops; a drag that starts within `edgeWidth` points of the left edge pops
@@ -13,16 +24,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
-import SegueAnimation
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
-import SegueWindow
 
 /// What the navigation shows at a moment.
 public enum NavigationFrame: Sendable, Equatable {
@@ -59,8 +60,10 @@ public final class NavigationSession {
     private let clock = ManualClock()
 
     /// A session on `screenCount` screens, showing the first.
-    public init(screenCount: Int, timing: TransitionTiming, hasReverse: Bool, edgeWidth: Double = 20,
-                completion: CompletionTiming = .spring(dampingRatio: 1, response: 0.3)) {
+    public init(
+        screenCount: Int, timing: TransitionTiming, hasReverse: Bool, edgeWidth: Double = 20,
+        completion: CompletionTiming = .spring(dampingRatio: 1, response: 0.3)
+    ) {
         precondition(screenCount >= 1, "a navigation needs a screen")
         self.screenCount = screenCount
         self.timing = timing

@@ -1,3 +1,14 @@
+import FoundationEssentials
+import SegueAnimation
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueRender
+import SegueShaders
+import SegueSystem
+import SegueVulkan
+import SegueWindow
+
 // The state of `segue preview`: the transition loops (a hold on `from`, the transition, a hold
 // on `to`), a horizontal drag scrubs progress from the pointer's x, space pauses and resumes.
 // Pure: times are passed in, so the loop is tested without a window or a clock.
@@ -6,16 +17,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
-import SegueAnimation
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueRender
-import SegueShaders
-import SegueVulkan
-import SegueWindow
 
 /// What a looping, scrubbable preview shows at each moment.
 public struct PreviewSession: Sendable {

@@ -1,3 +1,5 @@
+import SegueSystem
+
 // An audio stream decoded and resampled by an ffmpeg subprocess into interleaved 32-bit float
 // samples on a pipe:
 //
@@ -13,7 +15,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueSystem
 
 /// Decodes one audio stream to interleaved Float32 samples at a chosen rate and channel count.
 /// Not thread-safe.
@@ -32,8 +33,10 @@ public final class AudioDecoder {
     /// Starts decoding the audio stream `stream` of `path` from `start` seconds.
     /// - Parameter cancellation: its `cancel()` kills the decoder (the next read then ends early).
     /// - Throws: `.ffmpegNotFound`, `.cancelled`.
-    public init(path: String, stream: AudioStreamInfo, start: Double = 0, sampleRate: Int, channels: Int,
-                cancellation: Cancellation? = nil) throws(MediaError) {
+    public init(
+        path: String, stream: AudioStreamInfo, start: Double = 0, sampleRate: Int, channels: Int,
+        cancellation: Cancellation? = nil
+    ) throws(MediaError) {
         precondition(start.isFinite && start >= 0 && sampleRate > 0 && (1...8).contains(channels))
         let ffmpeg = try FFmpeg.ffmpegExecutable(for: path)
         self.path = path
@@ -47,10 +50,13 @@ public final class AudioDecoder {
         if stream.channels == 1, channels > 1 {
             filters += ",pan=\(channels)c|" + (0..<channels).map { "c\($0)=c0" }.joined(separator: "|")
         }
-        arguments += ["-i", FFmpeg.fileArgument(path), "-map", "0:\(stream.index)", "-vn", "-sn", "-dn", "-af", filters,
-                      "-ar", String(sampleRate), "-ac", String(channels), "-f", "f32le", "pipe:1"]
+        arguments += [
+            "-i", FFmpeg.fileArgument(path), "-map", "0:\(stream.index)", "-vn", "-sn", "-dn", "-af", filters,
+            "-ar", String(sampleRate), "-ac", String(channels), "-f", "f32le", "pipe:1",
+        ]
         tool = try MediaError.converting { () throws(SystemError) in
-            try ChildProcess(executable: ffmpeg, arguments: arguments, pipeInput: false, output: .pipe, path: path, cancellation: cancellation)
+            try ChildProcess(
+                executable: ffmpeg, arguments: arguments, pipeInput: false, output: .pipe, path: path, cancellation: cancellation)
         }
     }
 
@@ -70,7 +76,8 @@ public final class AudioDecoder {
             let (status, stderr) = tool.wait()
             if status != 0 {
                 let reason = MediaProbe.lastLine(stderr, dropping: path) ?? "ffmpeg exited with status \(status)"
-                throw .corrupt(path: path, format: "audio", message: "decoding stopped after \(Double(framesRead) / Double(sampleRate)) s: \(reason)")
+                throw .corrupt(
+                    path: path, format: "audio", message: "decoding stopped after \(Double(framesRead) / Double(sampleRate)) s: \(reason)")
             }
         }
         return frames

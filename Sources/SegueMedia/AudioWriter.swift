@@ -3,12 +3,13 @@
 // non-blocking in a retry loop, so a writer never hangs on an ffmpeg that died before opening it,
 // and the encoder's `cancel()` stops the loop.
 
+import SegueSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueSystem
 
 /// The sound stream of a movie: rate and interleaved channels of Float32 samples.
 public struct AudioLayout: Sendable, Hashable {

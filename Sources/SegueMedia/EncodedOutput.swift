@@ -11,12 +11,13 @@
 //
 //   ffprobe -v error [-count_packets] -show_format -show_streams -of json file:TEMPORARY  (MediaProbe)
 
+import SegueSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueSystem
 
 /// A file an encoder's ffmpeg wrote under a temporary name, and what it must hold.
 struct EncodedOutput {
@@ -56,13 +57,16 @@ struct EncodedOutput {
         if let writeError { throw .incompleteOutput(path: path, reason: writeError) }
         guard probing else { return }
         // Counting frames reads every packet (a demux, no decoding): only when asked.
-        let result = try MediaProbe.ffprobe((frames == nil ? [] : ["-count_packets"]) + ["-show_format", "-show_streams", "-of", "json"],
-                                            file: temporaryPath, path: path, cancellation: cancellation)
+        let result = try MediaProbe.ffprobe(
+            (frames == nil ? [] : ["-count_packets"]) + ["-show_format", "-show_streams", "-of", "json"],
+            file: temporaryPath, path: path, cancellation: cancellation)
         guard result.status == 0 else {
             let why = MediaProbe.lastLine(result.stderr, dropping: temporaryPath).map { " (\($0))" } ?? ""
             throw .incompleteOutput(path: path, reason: "the \(formatName) file ffmpeg wrote cannot be read\(why)")
         }
-        let probed = (try? MediaProbe.parse(json: [UInt8](result.output), path: path)) ?? MediaInfo(path: path, formatName: "", duration: nil, video: nil, audio: nil)
+        let probed =
+            (try? MediaProbe.parse(json: [UInt8](result.output), path: path))
+            ?? MediaInfo(path: path, formatName: "", duration: nil, video: nil, audio: nil)
         if hasVideo, probed.video == nil { throw .incompleteOutput(path: path, reason: "the file ffmpeg wrote has no video stream") }
         if hasAudio, probed.audio == nil { throw .incompleteOutput(path: path, reason: "the file ffmpeg wrote has no sound stream") }
         if let frames, let video = probed.video {
@@ -73,7 +77,8 @@ struct EncodedOutput {
             throw .incompleteOutput(path: path, reason: "the file ffmpeg wrote records no length (its end is missing)")
         }
         guard abs(recorded - expected) <= Self.tolerance(for: expected) else {
-            throw .incompleteOutput(path: path, reason: "the file ffmpeg wrote lasts \(Self.seconds(recorded)), not \(Self.seconds(expected))")
+            throw .incompleteOutput(
+                path: path, reason: "the file ffmpeg wrote lasts \(Self.seconds(recorded)), not \(Self.seconds(expected))")
         }
     }
 
@@ -89,7 +94,11 @@ struct EncodedOutput {
         }
         let expected = Double(frames) / fps
         if let recorded = video.duration, abs(recorded - expected) > 1.5 / fps {
-            throw .incompleteOutput(path: path, reason: "the video ffmpeg wrote lasts \(Self.milliseconds(recorded)), not the \(Self.milliseconds(expected)) planned (its timestamps are not the planned ones)")
+            throw .incompleteOutput(
+                path: path,
+                reason:
+                    "the video ffmpeg wrote lasts \(Self.milliseconds(recorded)), not the \(Self.milliseconds(expected)) planned (its timestamps are not the planned ones)"
+            )
         }
     }
 
@@ -111,7 +120,8 @@ final class FFmpegWriteErrors: Sendable {
         if let (_, reason) = Self.known.first(where: { lower.contains($0.0) }) {
             first.withLock { if $0 == nil { $0 = reason } }
         } else if lower.hasPrefix("error writing trailer") || lower.hasPrefix("error closing file")
-                    || lower.hasPrefix("av_interleaved_write_frame()") {
+            || lower.hasPrefix("av_interleaved_write_frame()")
+        {
             let text = line.trimmingWhitespace()
             first.withLock { if $0 == nil { $0 = "ffmpeg reported: \(text)" } }
         }

@@ -1,9 +1,10 @@
+import SegueSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueSystem
 
 /// Finding the `ffmpeg` and `ffprobe` executables.
 ///
@@ -80,8 +81,9 @@ public enum FFmpeg {
     public static func run(_ arguments: [String], for path: String, cancellation: Cancellation? = nil) throws(MediaError) {
         let executable = try ffmpegExecutable(for: path)
         let tool = try MediaError.converting { () throws(SystemError) in
-            try ChildProcess(executable: executable, arguments: ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments,
-                             pipeInput: false, output: .discard, path: path, cancellation: cancellation)
+            try ChildProcess(
+                executable: executable, arguments: ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments,
+                pipeInput: false, output: .discard, path: path, cancellation: cancellation)
         }
         let (status, stderr) = tool.wait()
         guard status == 0 else { throw .ffmpegFailed(path: path, status: status, stderr: stderr) }

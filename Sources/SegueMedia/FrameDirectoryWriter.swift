@@ -1,11 +1,11 @@
 import SegueCore
+import SegueSystem
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueSystem
 
 /// Writes numbered PNG frames (`frame-00000.png`, `frame-00001.png`, …) into a directory, each
 /// file atomically, so a reader never sees a half-written frame. Not thread-safe.
@@ -28,12 +28,16 @@ public final class FrameDirectoryWriter {
     ///   - compression: `.fast` trades file size for speed, for frames that are read back.
     ///   - cancellation: each frame's temporary is registered with it while written.
     /// - Throws: `.unwritable` when the directory cannot be created or a file is in the way.
-    public init(directory: String, prefix: String = "frame-", digits: Int = 5, startIndex: Int = 0,
-                compression: PNGCompression = .default, cancellation: Cancellation? = nil) throws(MediaError) {
+    public init(
+        directory: String, prefix: String = "frame-", digits: Int = 5, startIndex: Int = 0,
+        compression: PNGCompression = .default, cancellation: Cancellation? = nil
+    ) throws(MediaError) {
         precondition(digits > 0 && startIndex >= 0, "digits must be positive and startIndex non-negative")
         if let code = FileIO.makeDirectories(directory) {
-            throw .unwritable(path: directory, reason: code == EEXIST || code == ENOTDIR
-                ? "a file is in the way of the directory" : FileIO.creationFailure(code, path: directory))
+            throw .unwritable(
+                path: directory,
+                reason: code == EEXIST || code == ENOTDIR
+                    ? "a file is in the way of the directory" : FileIO.creationFailure(code, path: directory))
         }
         self.directory = directory
         self.prefix = prefix
@@ -66,8 +70,9 @@ public final class FrameDirectoryWriter {
     @discardableResult
     public func append(straightRGBA: UnsafeRawBufferPointer, width: Int, height: Int) throws(MediaError) -> String {
         let path = path(forFrame: nextIndex)
-        let bytes = try PNGCodec.encode(straightRGBA: straightRGBA, width: width, height: height,
-                                        compression: compression, path: path)
+        let bytes = try PNGCodec.encode(
+            straightRGBA: straightRGBA, width: width, height: height,
+            compression: compression, path: path)
         try MediaError.converting { () throws(SystemError) in try StagedOutput.write(bytes, to: path, cancellation: cancellation) }
         nextIndex += 1
         return path

@@ -68,17 +68,20 @@ public enum ImageFile {
     ///   - quality: JPEG quality, 1...100 (ignored for PNG).
     ///   - cancellation: registers the temporary with it (its `cancel()` removes it).
     /// - Throws: `.unknownOutputFormat`, `.unwritable`, `.writeFailed`, `.encodingFailed`, `.cancelled`.
-    public static func write(_ image: Image, to path: String, format: ImageFormat? = nil, quality: Int = 92,
-                             cancellation: Cancellation? = nil) throws(MediaError) {
+    public static func write(
+        _ image: Image, to path: String, format: ImageFormat? = nil, quality: Int = 92,
+        cancellation: Cancellation? = nil
+    ) throws(MediaError) {
         guard let format = format ?? ImageFormat(pathExtensionOf: path) else {
             throw .unknownOutputFormat(path: path, supported: ImageFormat.extensions)
         }
         // Open the temporary first: a missing directory is reported before any encoding work.
         try StagedOutput.write(to: path, cancellation: cancellation) { (file) throws(MediaError) in
-            let bytes = switch format {
-            case .png: try encodePNG(image, path: path)
-            case .jpeg: try encodeJPEG(image, quality: quality, path: path)
-            }
+            let bytes =
+                switch format {
+                case .png: try encodePNG(image, path: path)
+                case .jpeg: try encodeJPEG(image, quality: quality, path: path)
+                }
             try MediaError.converting { () throws(SystemError) in try file.write(bytes) }
         }
     }
@@ -93,10 +96,13 @@ public enum ImageFile {
 
     /// Encodes straight-alpha RGBA8 rows (a GPU readback, say) as PNG without making an `Image`.
     /// - Precondition: `straightRGBA.count == width * height * 4`.
-    public static func encodePNG(straightRGBA: UnsafeRawBufferPointer, width: Int, height: Int,
-                                 compression: PNGCompression = .default) throws(MediaError) -> [UInt8] {
-        try PNGCodec.encode(straightRGBA: straightRGBA, width: width, height: height,
-                            compression: compression, path: memoryName)
+    public static func encodePNG(
+        straightRGBA: UnsafeRawBufferPointer, width: Int, height: Int,
+        compression: PNGCompression = .default
+    ) throws(MediaError) -> [UInt8] {
+        try PNGCodec.encode(
+            straightRGBA: straightRGBA, width: width, height: height,
+            compression: compression, path: memoryName)
     }
 
     /// Encodes an image as JPEG. JPEG has no alpha: the premultiplied RGB is written, which is
@@ -109,8 +115,9 @@ public enum ImageFile {
     static func encodePNG(_ image: Image, compression: PNGCompression = .default, path: String) throws(MediaError) -> [UInt8] {
         let straight = image.isOpaque ? image.pixels : image.straightRGBA()
         return try straight.withBytes { (raw) throws(MediaError) in
-            try PNGCodec.encode(straightRGBA: raw, width: image.width, height: image.height,
-                                compression: compression, path: path)
+            try PNGCodec.encode(
+                straightRGBA: raw, width: image.width, height: image.height,
+                compression: compression, path: path)
         }
     }
 

@@ -23,8 +23,11 @@ enum JPEGCodec {
         defer { tjDestroy(handle) }
         let result: Result<Image, MediaError> = data.withUnsafeBufferPointer { jpeg in
             var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-            guard tjDecompressHeader3(handle, jpeg.baseAddress, UInt(jpeg.count),
-                                      &width, &height, &subsampling, &colorspace) == 0 else {
+            guard
+                tjDecompressHeader3(
+                    handle, jpeg.baseAddress, UInt(jpeg.count),
+                    &width, &height, &subsampling, &colorspace) == 0
+            else {
                 return .failure(.corrupt(path: path, format: "JPEG", message: message(handle)))
             }
             let w = Int(width), h = Int(height)
@@ -35,12 +38,18 @@ enum JPEGCodec {
             if colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) {
                 // CMYK to RGB needs the print profile (a colour management system); guessing would
                 // give wrong colours without a word.
-                return .failure(.unsupportedImage(path: path, reason: "a CMYK JPEG (print colours); Segue reads RGB and greyscale JPEGs: convert it to sRGB first, e.g. 'convert \(path) -colorspace sRGB out.png'"))
+                return .failure(
+                    .unsupportedImage(
+                        path: path,
+                        reason:
+                            "a CMYK JPEG (print colours); Segue reads RGB and greyscale JPEGs: convert it to sRGB first, e.g. 'convert \(path) -colorspace sRGB out.png'"
+                    ))
             }
             var failure: String?
             let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buffer, count in
-                let status = tjDecompress2(handle, jpeg.baseAddress, UInt(jpeg.count), buffer.baseAddress,
-                                           width, width * 4, height, Int32(TJPF_RGBA.rawValue), 0)
+                let status = tjDecompress2(
+                    handle, jpeg.baseAddress, UInt(jpeg.count), buffer.baseAddress,
+                    width, width * 4, height, Int32(TJPF_RGBA.rawValue), 0)
                 if status == 0 {
                     count = w * h * 4
                 } else {
@@ -60,8 +69,10 @@ enum JPEGCodec {
 
     /// Encodes RGBA8 rows (alpha ignored) as a baseline JPEG. Quality 90 and above keeps full
     /// chroma resolution (4:4:4); below it, chroma is subsampled 4:2:0 as most encoders do.
-    static func encode(rgba pixels: UnsafeRawBufferPointer, width: Int, height: Int,
-                       quality: Int, path: String) throws(MediaError) -> [UInt8] {
+    static func encode(
+        rgba pixels: UnsafeRawBufferPointer, width: Int, height: Int,
+        quality: Int, path: String
+    ) throws(MediaError) -> [UInt8] {
         precondition((1...100).contains(quality), "JPEG quality must be in 1...100, got \(quality)")
         precondition(pixels.count == width * height * 4, "expected \(width * height * 4) bytes, got \(pixels.count)")
         if let problem = MediaError.sizeProblem(width: width, height: height, path: path) { throw problem }
@@ -73,9 +84,10 @@ enum JPEGCodec {
         var size: UInt = 0
         defer { if let output { tjFree(output) } }
         let subsampling = quality >= 90 ? TJSAMP_444 : TJSAMP_420
-        let status = tjCompress2(handle, pixels.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                 Int32(width), Int32(width * 4), Int32(height), Int32(TJPF_RGBA.rawValue),
-                                 &output, &size, Int32(subsampling.rawValue), Int32(quality), 0)
+        let status = tjCompress2(
+            handle, pixels.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            Int32(width), Int32(width * 4), Int32(height), Int32(TJPF_RGBA.rawValue),
+            &output, &size, Int32(subsampling.rawValue), Int32(quality), 0)
         guard status == 0, let output else {
             throw .encodingFailed(path: path, format: "JPEG", message: message(handle))
         }

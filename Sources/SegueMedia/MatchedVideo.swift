@@ -59,7 +59,9 @@ public struct MatchedVideo: Sendable, Hashable {
 
     var tagArguments: [String] {
         var arguments: [String] = []
-        for (option, value) in [("-colorspace", colorSpace), ("-color_primaries", colorPrimaries), ("-color_trc", colorTransfer), ("-color_range", colorRange)]
+        for (option, value) in [
+            ("-colorspace", colorSpace), ("-color_primaries", colorPrimaries), ("-color_trc", colorTransfer), ("-color_range", colorRange),
+        ]
         where !value.isEmpty && value != "unknown" && value != "reserved" {
             arguments += [option, value]
         }

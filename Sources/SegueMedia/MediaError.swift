@@ -49,10 +49,10 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
     public var path: String {
         switch self {
         case let .fileNotFound(path), let .unreadable(path, _), let .unknownFormat(path, _),
-             let .corrupt(path, _, _), let .unsupportedImage(path, _), let .imageTooLarge(path, _), let .unknownOutputFormat(path, _),
-             let .unwritable(path, _), let .writeFailed(path, _), let .encodingFailed(path, _, _),
-             let .ffmpegNotFound(path, _), let .ffmpegFailed(path, _, _), let .invalidVideo(path, _),
-             let .systemLimit(path, _), let .incompleteOutput(path, _), let .cancelled(path):
+            let .corrupt(path, _, _), let .unsupportedImage(path, _), let .imageTooLarge(path, _), let .unknownOutputFormat(path, _),
+            let .unwritable(path, _), let .writeFailed(path, _), let .encodingFailed(path, _, _),
+            let .ffmpegNotFound(path, _), let .ffmpegFailed(path, _, _), let .invalidVideo(path, _),
+            let .systemLimit(path, _), let .incompleteOutput(path, _), let .cancelled(path):
             path
         }
     }
@@ -113,7 +113,8 @@ extension MediaError: SystemErrorConvertible {
         case let .writeFailed(path, reason): self = .writeFailed(path: path, reason: reason)
         case let .incompleteOutput(path, reason): self = .incompleteOutput(path: path, reason: reason)
         case let .systemLimit(path, reason): self = .systemLimit(path: path, reason: reason)
-        case let .cannotStart(path, program, reason): self = .ffmpegNotFound(path: path, searched: "\(program) could not be started: \(reason)")
+        case let .cannotStart(path, program, reason):
+            self = .ffmpegNotFound(path: path, searched: "\(program) could not be started: \(reason)")
         case let .cancelled(path): self = .cancelled(path: path)
         }
     }

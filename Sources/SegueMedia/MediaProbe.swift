@@ -1,3 +1,6 @@
+import SegueCore
+import SegueSystem
+
 // What a media file holds, as ffprobe reports it: the container's start and duration, the first
 // video stream (stored size, display rotation, pixel aspect, rate, time base, codec parameters)
 // and the first audio stream (codec, rate, channels).
@@ -11,8 +14,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueSystem
 
 /// The first video stream of a file.
 public struct VideoStreamInfo: Sendable, Hashable {
@@ -57,9 +58,10 @@ public struct VideoStreamInfo: Sendable, Hashable {
 
     /// The stream of a still image of `width`×`height` (one frame, square pixels, upright).
     public static func image(width: Int, height: Int) -> VideoStreamInfo {
-        VideoStreamInfo(index: 0, width: width, height: height, rotation: 0, pixelAspect: 1, fps: 0, rateText: "", timeBase: "",
-                        codec: "image", profile: "", level: 0, pixelFormat: "rgba", colorSpace: "", colorRange: "",
-                        colorPrimaries: "", colorTransfer: "", startOffset: 0, duration: nil, frameCount: 1, reorderDelay: 0, baseRateText: "")
+        VideoStreamInfo(
+            index: 0, width: width, height: height, rotation: 0, pixelAspect: 1, fps: 0, rateText: "", timeBase: "",
+            codec: "image", profile: "", level: 0, pixelFormat: "rgba", colorSpace: "", colorRange: "",
+            colorPrimaries: "", colorTransfer: "", startOffset: 0, duration: nil, frameCount: 1, reorderDelay: 0, baseRateText: "")
     }
 
     /// The size a player shows: rotated by `rotation`, non-square pixels made square.
@@ -129,7 +131,8 @@ public enum MediaProbe {
         try checkReadable(path)
         let result = try ffprobe(["-show_format", "-show_streams", "-of", "json"], file: path, path: path)
         guard result.status == 0 else {
-            throw .invalidVideo(path: path, reason: lastLine(result.stderr, dropping: path) ?? "ffprobe exited with status \(result.status)")
+            throw .invalidVideo(
+                path: path, reason: lastLine(result.stderr, dropping: path) ?? "ffprobe exited with status \(result.status)")
         }
         return try parse(json: [UInt8](result.output), path: path)
     }
@@ -139,11 +142,14 @@ public enum MediaProbe {
     ///   - path: the file named in errors (the destination of a temporary `file`).
     ///   - cancellation: its `cancel()` kills ffprobe.
     /// - Throws: `.ffmpegNotFound`, `.systemLimit`, `.cancelled`.
-    static func ffprobe(_ arguments: [String], file: String, path: String, cancellation: Cancellation? = nil) throws(MediaError) -> ProgramRun {
+    static func ffprobe(_ arguments: [String], file: String, path: String, cancellation: Cancellation? = nil) throws(MediaError)
+        -> ProgramRun
+    {
         let ffprobe = try FFmpeg.ffprobeExecutable(for: path)
         return try MediaError.converting { () throws(SystemError) in
-            try ProgramRun(ffprobe, ["-v", "error"] + arguments + [FFmpeg.fileArgument(file)], timeout: nil,
-                           errorLimit: OutputCollector.tailLimit, path: path, cancellation: cancellation)
+            try ProgramRun(
+                ffprobe, ["-v", "error"] + arguments + [FFmpeg.fileArgument(file)], timeout: nil,
+                errorLimit: OutputCollector.tailLimit, path: path, cancellation: cancellation)
         }
     }
 
@@ -154,10 +160,12 @@ public enum MediaProbe {
     /// - Throws: `.invalidVideo` when ffprobe cannot read the file, `.cancelled`.
     public static func videoPackets(path: String, cancellation: Cancellation? = nil) throws(MediaError) -> VideoPackets {
         try checkReadable(path)
-        let result = try ffprobe(["-select_streams", "v:0", "-show_entries", "stream=time_base:packet=pts,dts,size,pos,flags", "-of", "csv=p=0"],
-                                 file: path, path: path, cancellation: cancellation)
+        let result = try ffprobe(
+            ["-select_streams", "v:0", "-show_entries", "stream=time_base:packet=pts,dts,size,pos,flags", "-of", "csv=p=0"],
+            file: path, path: path, cancellation: cancellation)
         guard result.status == 0 else {
-            throw .invalidVideo(path: path, reason: lastLine(result.stderr, dropping: path) ?? "ffprobe exited with status \(result.status)")
+            throw .invalidVideo(
+                path: path, reason: lastLine(result.stderr, dropping: path) ?? "ffprobe exited with status \(result.status)")
         }
         var packets: [VideoPackets.Packet] = []
         var timeBase: (Int64, Int64)?
@@ -168,8 +176,10 @@ public enum MediaProbe {
                 if parts.count == 2, let n = Int64(parts[0]), let d = Int64(parts[1]), n > 0, d > 0 { timeBase = (n, d) }
             } else if fields.count >= 5 {
                 // ffprobe's own order: pts, dts, size, pos, flags.
-                packets.append(VideoPackets.Packet(pts: Int64(fields[0]), dts: Int64(fields[1]), isKeyframe: fields[4].hasPrefix("K"),
-                                                   size: Int(fields[2]), position: Int64(fields[3])))
+                packets.append(
+                    VideoPackets.Packet(
+                        pts: Int64(fields[0]), dts: Int64(fields[1]), isKeyframe: fields[4].hasPrefix("K"),
+                        size: Int(fields[2]), position: Int64(fields[3])))
             }
         }
         guard let timeBase else { throw .invalidVideo(path: path, reason: "ffprobe gave no time base") }
@@ -206,8 +216,9 @@ public enum MediaProbe {
         }
         let format = root["format"]
         let containerStart = format?["start_time"]?.number ?? 0
-        var info = MediaInfo(path: path, formatName: format?["format_name"]?.string ?? "",
-                             duration: format?["duration"]?.number, video: nil, audio: nil)
+        var info = MediaInfo(
+            path: path, formatName: format?["format_name"]?.string ?? "",
+            duration: format?["duration"]?.number, video: nil, audio: nil)
         for stream in root["streams"]?.items ?? [] {
             let start = (stream["start_time"]?.number ?? containerStart) - containerStart
             let text = { (key: String) in stream[key]?.string ?? "" }
@@ -228,10 +239,13 @@ public enum MediaProbe {
                     reorderDelay: stream["has_b_frames"]?.integer ?? 0, baseRateText: text("r_frame_rate"),
                     countedPackets: stream["nb_read_packets"]?.integer)
             case "audio" where info.audio == nil:
-                guard let rate = stream["sample_rate"]?.integer, rate > 0, let channels = stream["channels"]?.integer, channels > 0 else { continue }
-                info.audio = AudioStreamInfo(index: stream["index"]?.integer ?? 0, codec: stream["codec_name"]?.string ?? "unknown", profile: text("profile"),
-                                             sampleRate: rate, channels: channels, channelLayout: text("channel_layout"),
-                                             startOffset: start, duration: stream["duration"]?.number)
+                guard let rate = stream["sample_rate"]?.integer, rate > 0, let channels = stream["channels"]?.integer, channels > 0 else {
+                    continue
+                }
+                info.audio = AudioStreamInfo(
+                    index: stream["index"]?.integer ?? 0, codec: stream["codec_name"]?.string ?? "unknown", profile: text("profile"),
+                    sampleRate: rate, channels: channels, channelLayout: text("channel_layout"),
+                    startOffset: start, duration: stream["duration"]?.number)
             default:
                 continue
             }
@@ -242,7 +256,8 @@ public enum MediaProbe {
     /// The display rotation normalised to 0, 90, 180 or 270: from the display-matrix side
     /// data, else a `rotate` tag.
     private static func rotation(of stream: JSONValue) -> Int {
-        let degrees = stream["side_data_list"]?.items.first { $0["rotation"] != nil }?["rotation"]?.number
+        let degrees =
+            stream["side_data_list"]?.items.first { $0["rotation"] != nil }?["rotation"]?.number
             ?? stream["tags"]?["rotate"]?.number ?? 0
         guard abs(degrees) < 1e9 else { return 0 }
         let quarter = Int((degrees / 90).rounded()) % 4

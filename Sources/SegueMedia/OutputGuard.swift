@@ -5,8 +5,8 @@
 // input would delete it. Files are compared by identity (device and inode, following symbolic
 // links), not by spelling, so `./a.mp4`, `dir/../a.mp4` and a link to `a.mp4` are all `a.mp4`.
 
-
 import SegueSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -46,15 +46,19 @@ public enum OutputGuard {
             // An input not made yet (a plan's piece before its job) is compared by its path.
             let file = identity(input.path)
             if let target, let file, target == file {
-                throw .unwritable(path: output, reason: "it is \(input.role) (\(input.path))\(link(output, to: input.path)); "
-                                  + "writing it would destroy that input: choose another output")
+                throw .unwritable(
+                    path: output,
+                    reason: "it is \(input.role) (\(input.path))\(link(output, to: input.path)); "
+                        + "writing it would destroy that input: choose another output")
             }
             if file == nil, targetPath == resolvedPath(input.path) {
                 throw .unwritable(path: output, reason: "it is \(input.role) (\(input.path)): choose another output")
             }
             if let directory, let path = resolved(input.path), path.hasPrefix(directory == "/" ? "/" : directory + "/") {
-                throw .unwritable(path: output, reason: "the directory holds \(input.role) (\(input.path)), and writing the "
-                                  + "output replaces the whole directory: choose another output directory")
+                throw .unwritable(
+                    path: output,
+                    reason: "the directory holds \(input.role) (\(input.path)), and writing the "
+                        + "output replaces the whole directory: choose another output directory")
             }
         }
     }

@@ -71,13 +71,16 @@ enum PNGCodec {
     /// Decodes with libpng's row API (the C function in CSeguePNG's shim), for interlaced files,
     /// which the simplified API of Debian's libpng 1.6.39 security update decodes wrongly at
     /// 16 bits. The size was checked from the header before this allocates.
-    static func decodeRows(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int, path: String,
-                           scale: Double) -> Result<Image, MediaError> {
+    static func decodeRows(
+        _ bytes: UnsafeRawBufferPointer, width: Int, height: Int, path: String,
+        scale: Double
+    ) -> Result<Image, MediaError> {
         var message = [CChar](repeating: 0, count: 256)
         var status: Int32 = 0
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
-            status = segue_png_decode_rgba8(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, buffer.baseAddress,
-                                            UInt32(width), UInt32(height), &message, message.count)
+            status = segue_png_decode_rgba8(
+                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, buffer.baseAddress,
+                UInt32(width), UInt32(height), &message, message.count)
             count = status == 0 ? width * height * 4 : 0
         }
         guard status == 0 else {
@@ -90,8 +93,10 @@ enum PNGCodec {
     // MARK: - Encoding
 
     /// Encodes straight-alpha RGBA8 rows as a PNG; opaque images are stored as RGB.
-    static func encode(straightRGBA pixels: UnsafeRawBufferPointer, width: Int, height: Int,
-                       compression: PNGCompression, path: String) throws(MediaError) -> [UInt8] {
+    static func encode(
+        straightRGBA pixels: UnsafeRawBufferPointer, width: Int, height: Int,
+        compression: PNGCompression, path: String
+    ) throws(MediaError) -> [UInt8] {
         precondition(pixels.count == width * height * 4, "expected \(width * height * 4) bytes, got \(pixels.count)")
         if let problem = MediaError.sizeProblem(width: width, height: height, path: path) { throw problem }
         if Image.isOpaque(pixels) {
@@ -111,8 +116,10 @@ enum PNGCodec {
         return try write(pixels, width: width, height: height, channels: 4, compression: compression, path: path)
     }
 
-    private static func write(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, channels: Int,
-                              compression: PNGCompression, path: String) throws(MediaError) -> [UInt8] {
+    private static func write(
+        _ pixels: UnsafeRawBufferPointer, width: Int, height: Int, channels: Int,
+        compression: PNGCompression, path: String
+    ) throws(MediaError) -> [UInt8] {
         var png = png_image()
         png.version = UInt32(PNG_IMAGE_VERSION)
         png.width = UInt32(width)
@@ -128,8 +135,10 @@ enum PNGCodec {
             var written = capacity
             var ok = false
             let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-                ok = png_image_write_to_memory(&png, buffer.baseAddress, &written, 0,
-                                               pixels.baseAddress, stride, nil) != 0
+                ok =
+                    png_image_write_to_memory(
+                        &png, buffer.baseAddress, &written, 0,
+                        pixels.baseAddress, stride, nil) != 0
                 count = ok ? written : 0
             }
             if ok { return bytes }

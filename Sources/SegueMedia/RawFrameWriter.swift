@@ -1,11 +1,11 @@
 import SegueCore
+import SegueSystem
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueSystem
 
 /// Writes raw RGBA8 frames back to back to a file descriptor (standard output by default), as
 /// `ffmpeg -f rawvideo -pix_fmt rgba -s WxH -i -` reads them. Partial writes are completed, and a

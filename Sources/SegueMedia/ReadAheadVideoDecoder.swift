@@ -1,3 +1,5 @@
+import SegueSystem
+
 // A `TimedVideoDecoder` read ahead on its own thread. An ffmpeg decoder writes into a pipe that
 // holds far less than one frame of RGBA, so read in step with the caller it decodes only while the
 // caller waits for it. Read ahead, it decodes the next frames while the caller draws transitions
@@ -9,7 +11,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueSystem
 
 /// Decodes a video's frames ahead of the caller, up to `depth` of them, on a thread of its own.
 /// One caller at a time; frames come out in order.
@@ -50,8 +51,10 @@ public final class ReadAheadVideoDecoder: @unchecked Sendable {
 
     /// Starts reading `decoder` ahead on a thread started by `startThread` (which throws when it
     /// cannot start one).
-    init(_ decoder: TimedVideoDecoder, depth: Int, held: Int,
-         startThread: (@escaping @Sendable () -> Void) throws(MediaError) -> Void) throws(MediaError) {
+    init(
+        _ decoder: TimedVideoDecoder, depth: Int, held: Int,
+        startThread: (@escaping @Sendable () -> Void) throws(MediaError) -> Void
+    ) throws(MediaError) {
         precondition(depth >= 1 && held >= 1, "depth and held must be at least 1")
         self.decoder = decoder
         frameByteCount = decoder.frameByteCount

@@ -10,8 +10,10 @@ public final class StraightAlphaBuffer {
 
     /// Calls `body` with `pixels` in straight alpha: the same memory when every pixel is opaque,
     /// else an unpremultiplied copy.
-    public func withStraightAlpha<E: Error>(_ pixels: UnsafeRawBufferPointer,
-                                            _ body: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
+    public func withStraightAlpha<E: Error>(
+        _ pixels: UnsafeRawBufferPointer,
+        _ body: (UnsafeRawBufferPointer) throws(E) -> Void
+    ) throws(E) {
         if Image.isOpaque(pixels) { return try body(pixels) }
         if scratch.count != pixels.count { scratch = [UInt8](repeating: 0, count: pixels.count) }
         let result: Result<Void, E> = scratch.withUnsafeMutableBytes { buffer in

@@ -1,3 +1,7 @@
+import Dispatch
+import SegueCore
+import SegueSystem
+
 // Video frames with their presentation timestamps, fitted to an output size, from an ffmpeg
 // subprocess:
 //
@@ -30,9 +34,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import SegueCore
-import SegueSystem
 
 /// Decodes a video's frames, fitted to an output size, with their timestamps. Not thread-safe.
 public final class TimedVideoDecoder {
@@ -69,9 +70,11 @@ public final class TimedVideoDecoder {
     ///     negative times. Timestamps still count from `start`.
     ///   - cancellation: its `cancel()` kills the decoder (the next read then ends early).
     /// - Throws: `.ffmpegNotFound`, `.imageTooLarge`, `.cancelled`.
-    public init(path: String, stream: VideoStreamInfo, start: Double = 0, width: Int, height: Int, resize: ResizeMode,
-                frameLimit: Int? = nil, pixelFormat: RawPixelFormat = .rgba, startsAtKeyframe: Bool = false,
-                cancellation: Cancellation? = nil) throws(MediaError) {
+    public init(
+        path: String, stream: VideoStreamInfo, start: Double = 0, width: Int, height: Int, resize: ResizeMode,
+        frameLimit: Int? = nil, pixelFormat: RawPixelFormat = .rgba, startsAtKeyframe: Bool = false,
+        cancellation: Cancellation? = nil
+    ) throws(MediaError) {
         precondition(start.isFinite && start >= 0, "start must be ≥ 0")
         precondition(pixelFormat == .rgba || (width % 2 == 0 && height % 2 == 0), "4:2:0 frames need an even size")
         if let problem = MediaError.sizeProblem(width: width, height: height, path: path) { throw problem }
@@ -82,8 +85,9 @@ public final class TimedVideoDecoder {
         self.pixelFormat = pixelFormat
         frameInterval = stream.fps > 0 ? 1 / stream.fps : 1.0 / 30
         let display = stream.displaySize
-        let chain = Self.filterChain(imageWidth: display.width, imageHeight: display.height, width: width, height: height, resize: resize,
-                                     pixelFormat: pixelFormat)
+        let chain = Self.filterChain(
+            imageWidth: display.width, imageHeight: display.height, width: width, height: height, resize: resize,
+            pixelFormat: pixelFormat)
         var arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-xerror"]
         var shift = 0.0
         if start > 0 && startsAtKeyframe {
@@ -94,14 +98,17 @@ public final class TimedVideoDecoder {
             arguments += ["-ss", String(cFormat: "%.6f", start)]
         }
         timestampShift = shift
-        arguments += ["-i", FFmpeg.fileArgument(path), "-map", "0:\(stream.index)", "-an", "-sn", "-dn", "-vf", chain, "-fps_mode", "passthrough"]
+        arguments += [
+            "-i", FFmpeg.fileArgument(path), "-map", "0:\(stream.index)", "-an", "-sn", "-dn", "-vf", chain, "-fps_mode", "passthrough",
+        ]
         if let frameLimit { arguments += ["-frames:v", String(frameLimit)] }
         arguments += ["-f", "rawvideo", "-pix_fmt", pixelFormat.rawValue, "pipe:1"]
         let queue = TimestampQueue()
         timestamps = queue
         tool = try MediaError.converting { () throws(SystemError) in
-            try ChildProcess(executable: ffmpeg, arguments: arguments, pipeInput: false, output: .pipe, path: path,
-                             stderrLines: { line in queue.offer(line) }, cancellation: cancellation)
+            try ChildProcess(
+                executable: ffmpeg, arguments: arguments, pipeInput: false, output: .pipe, path: path,
+                stderrLines: { line in queue.offer(line) }, cancellation: cancellation)
         }
     }
 
@@ -119,11 +126,15 @@ public final class TimedVideoDecoder {
 
     /// The `-vf` chain fitting an image of `imageWidth`×`imageHeight` display pixels into
     /// `width`×`height` (in `pixelFormat`), then printing timestamps.
-    public static func filterChain(imageWidth: Int, imageHeight: Int, width: Int, height: Int, resize: ResizeMode,
-                                   pixelFormat: RawPixelFormat = .rgba) -> String {
+    public static func filterChain(
+        imageWidth: Int, imageHeight: Int, width: Int, height: Int, resize: ResizeMode,
+        pixelFormat: RawPixelFormat = .rgba
+    ) -> String {
         let fitted = resize.fittedSize(imageWidth: imageWidth, imageHeight: imageHeight, outputWidth: width, outputHeight: height)
-        var filters = ["scale=\(fitted.width):\(fitted.height)" + (pixelFormat == .yuv420p ? ":out_color_matrix=bt709:out_range=tv" : "")
-                       + ":flags=bicubic+full_chroma_int"]
+        var filters = [
+            "scale=\(fitted.width):\(fitted.height)" + (pixelFormat == .yuv420p ? ":out_color_matrix=bt709:out_range=tv" : "")
+                + ":flags=bicubic+full_chroma_int"
+        ]
         if fitted.width != width || fitted.height != height {
             switch resize {
             case .cover: filters.append("crop=\(width):\(height)")
@@ -132,8 +143,10 @@ public final class TimedVideoDecoder {
             }
         }
         if pixelFormat == .yuv420p { filters.append("format=yuv420p") }
-        filters += ["setsar=1", "settb=1/1000000", "metadata=mode=add:key=segue:value=1",
-                    "metadata=mode=print:file='pipe\\:2':direct=1"]
+        filters += [
+            "setsar=1", "settb=1/1000000", "metadata=mode=add:key=segue:value=1",
+            "metadata=mode=print:file='pipe\\:2':direct=1",
+        ]
         return filters.joined(separator: ",")
     }
 

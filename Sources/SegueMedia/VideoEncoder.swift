@@ -20,13 +20,13 @@
 // `EncodedOutput`'s check (readable, with its streams and length), so a failed, cancelled,
 // interrupted or cut-short encode (a full disk) never leaves a partial video at the destination.
 import SegueCore
+import SegueSystem
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueSystem
 
 /// Encodes frames, and sound, to MP4, QuickTime, Matroska, WebM, GIF or APNG with `ffmpeg`.
 ///
@@ -126,9 +126,11 @@ public final class VideoEncoder {
     /// - Throws: `.unknownOutputFormat`, `.encodingFailed` (settings that do not fit the
     ///   container), `.imageTooLarge`, `.ffmpegNotFound`, `.unwritable`, `.cancelled` — all
     ///   before anything is created at the destination.
-    public init(path: String, width: Int, height: Int, fps: Double, format: VideoFormat? = nil, settings: VideoSettings = VideoSettings(),
-                input: Input = .rgba, audio: AudioLayout? = nil, copiedSound: String? = nil, duration: Double? = nil,
-                frames: Int? = nil, cancellation: Cancellation? = nil) throws(MediaError) {
+    public init(
+        path: String, width: Int, height: Int, fps: Double, format: VideoFormat? = nil, settings: VideoSettings = VideoSettings(),
+        input: Input = .rgba, audio: AudioLayout? = nil, copiedSound: String? = nil, duration: Double? = nil,
+        frames: Int? = nil, cancellation: Cancellation? = nil
+    ) throws(MediaError) {
         precondition(fps.isFinite && fps > 0, "fps must be positive and finite")
         precondition(input != .soundOnly || copiedSound == nil, "a sound-only file encodes its sound")
         guard let format = format ?? VideoFormat(pathExtensionOf: path) else {
@@ -155,7 +157,8 @@ public final class VideoEncoder {
             guard mkfifo(dir + "/audio.f32", 0o600) == 0 else {
                 let code = errno
                 FileIO.removeScratchDirectory(dir, cancellation: cancellation)
-                throw .unwritable(path: path, reason: "cannot create a pipe for the sound in \(FileIO.temporaryDirectory): \(FileIO.message(code))")
+                throw .unwritable(
+                    path: path, reason: "cannot create a pipe for the sound in \(FileIO.temporaryDirectory): \(FileIO.message(code))")
             }
             fifoDirectory = dir
         }
@@ -173,13 +176,15 @@ public final class VideoEncoder {
         copiedDuration = duration
         copiedFrames = frames
         copiesSound = copiedSound != nil
-        let arguments = Self.arguments(format: format, settings: settings, input: input, alpha: keepsAlpha, width: width, height: height, fps: fps,
-                                       sound: audio.map { ($0, fifoDirectory.map { $0 + "/audio.f32" } ?? "") }, copiedSound: copiedSound,
-                                       output: staged.temporaryPath)
+        let arguments = Self.arguments(
+            format: format, settings: settings, input: input, alpha: keepsAlpha, width: width, height: height, fps: fps,
+            sound: audio.map { ($0, fifoDirectory.map { $0 + "/audio.f32" } ?? "") }, copiedSound: copiedSound,
+            output: staged.temporaryPath)
         do {
             let watch = writeErrors
-            let child = try ChildProcess(executable: executable, arguments: arguments, pipeInput: input.isRaw, output: .discard, path: path,
-                                         stderrLines: { watch.offer($0) }, cancellation: cancellation)
+            let child = try ChildProcess(
+                executable: executable, arguments: arguments, pipeInput: input.isRaw, output: .discard, path: path,
+                stderrLines: { watch.offer($0) }, cancellation: cancellation)
             process = child.control
             tool = child
         } catch {
@@ -196,8 +201,10 @@ public final class VideoEncoder {
 
     /// The ffmpeg command-line arguments (without the executable).
     /// - Parameter sound: the layout of the sound and the FIFO it comes through.
-    static func arguments(format: VideoFormat, settings: VideoSettings, input: Input, alpha: Bool, width: Int, height: Int, fps: Double,
-                          sound: (layout: AudioLayout, fifo: String)?, copiedSound: String?, output: String) -> [String] {
+    static func arguments(
+        format: VideoFormat, settings: VideoSettings, input: Input, alpha: Bool, width: Int, height: Int, fps: Double,
+        sound: (layout: AudioLayout, fifo: String)?, copiedSound: String?, output: String
+    ) -> [String] {
         var arguments = ["-hide_banner", "-loglevel", "error", "-y"]
         // Inputs: the picture (first, when there is one), then the sound.
         switch input {
@@ -210,7 +217,10 @@ public final class VideoEncoder {
             arguments += ["-nostdin"]
         }
         if let sound {
-            arguments += ["-f", "f32le", "-ar", String(sound.layout.sampleRate), "-ac", String(sound.layout.channels), "-i", FFmpeg.fileArgument(sound.fifo)]
+            arguments += [
+                "-f", "f32le", "-ar", String(sound.layout.sampleRate), "-ac", String(sound.layout.channels), "-i",
+                FFmpeg.fileArgument(sound.fifo),
+            ]
         } else if let copiedSound {
             arguments += ["-i", FFmpeg.fileArgument(copiedSound)]
         }
@@ -241,8 +251,9 @@ public final class VideoEncoder {
     ///   partial output is then removed.
     public func append(frame: UnsafeRawBufferPointer) throws(MediaError) {
         precondition(input.isRaw, "frames are appended only to a video made from raw frames")
-        precondition(frame.count == (input == .yuv420 ? YUV420.byteCount(width: width, height: height) : width * height * 4),
-                     "expected one \(width)x\(height) frame, got \(frame.count) bytes")
+        precondition(
+            frame.count == (input == .yuv420 ? YUV420.byteCount(width: width, height: height) : width * height * 4),
+            "expected one \(width)x\(height) frame, got \(frame.count) bytes")
         guard let tool else { preconditionFailure("VideoEncoder used after finish(), cancel() or a failure") }
         if let code = tool.write(frame) {
             self.tool = nil
@@ -261,7 +272,8 @@ public final class VideoEncoder {
     /// converted to BT.709 4:2:0 for `.yuv420`, as it is otherwise (colour over black).
     /// - Throws: what `append(frame:)` throws.
     public func append(premultiplied frame: UnsafeRawBufferPointer) throws(MediaError) {
-        precondition(frame.count == width * height * 4, "expected a \(width)x\(height) RGBA frame (\(width * height * 4) bytes), got \(frame.count)")
+        precondition(
+            frame.count == width * height * 4, "expected a \(width)x\(height) RGBA frame (\(width * height * 4) bytes), got \(frame.count)")
         if input == .yuv420 {
             let planar = planarFrame ?? .allocate(byteCount: YUV420.byteCount(width: width, height: height), alignment: 64)
             planarFrame = planar
@@ -288,7 +300,8 @@ public final class VideoEncoder {
     /// A writer for the sound, to be handed to one other thread; nil without written sound.
     public func audioWriter() -> sending AudioWriter? {
         guard let audio, let fifoDirectory else { return nil }
-        return AudioWriter(fifo: fifoDirectory + "/audio.f32", channels: audio.channels, cancelled: cancelled, path: path, written: soundFrames)
+        return AudioWriter(
+            fifo: fifoDirectory + "/audio.f32", channels: audio.channels, cancelled: cancelled, path: path, written: soundFrames)
     }
 
     // MARK: - Ending
@@ -319,10 +332,12 @@ public final class VideoEncoder {
             }
             guard !cancelled.withLock({ $0 }) else { throw .writeFailed(path: path, reason: "the encoder was stopped") }
             // ffmpeg said it succeeded; the file must say so too (a full disk can end with status 0).
-            try EncodedOutput(path: path, temporaryPath: temporaryPath, formatName: format.description, hasVideo: input != .soundOnly,
-                              hasAudio: audio != nil || copiesSound, duration: expectedDuration,
-                              frames: copiedFrames, fps: fps)
-                .verify(writeError: writeErrors.problem, probing: probed, cancellation: cancellation)
+            try EncodedOutput(
+                path: path, temporaryPath: temporaryPath, formatName: format.description, hasVideo: input != .soundOnly,
+                hasAudio: audio != nil || copiesSound, duration: expectedDuration,
+                frames: copiedFrames, fps: fps
+            )
+            .verify(writeError: writeErrors.problem, probing: probed, cancellation: cancellation)
             try MediaError.converting { () throws(SystemError) in try staged.publish() }
         } catch {
             cancelled.withLock { $0 = true }

@@ -74,7 +74,8 @@ public struct VideoPackets: Sendable, Hashable {
         return packets.indices.filter { i in
             let packet = packets[i]
             guard packet.isKeyframe, let pts = packet.pts, !hasLeadingPictures(after: i, shownFrom: pts),
-                  let position = packet.position, let size = packet.size else { return false }
+                let position = packet.position, let size = packet.size
+            else { return false }
             return Self.firstSliceIsIDR(fd: fd, position: position, size: size) == true
         }
     }

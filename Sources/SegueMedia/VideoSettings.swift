@@ -28,8 +28,10 @@ public struct VideoSettings: Sendable, Hashable {
     public static let deterministicThreads = 4
 
     /// Settings; every field optional.
-    public init(codec: VideoCodec? = nil, preset: String? = nil, crf: Int? = nil, audioBitrate: Int = 192, matching: MatchedVideo? = nil,
-                deterministic: Bool = false) {
+    public init(
+        codec: VideoCodec? = nil, preset: String? = nil, crf: Int? = nil, audioBitrate: Int = 192, matching: MatchedVideo? = nil,
+        deterministic: Bool = false
+    ) {
         self.codec = codec
         self.preset = preset
         self.crf = crf
@@ -41,7 +43,8 @@ public struct VideoSettings: Sendable, Hashable {
     /// ffmpeg's output options that make the file the same bytes wherever it is made (none unless
     /// `deterministic`).
     func reproducibleArguments() -> [String] {
-        deterministic ? ["-threads", String(Self.deterministicThreads), "-thread_type", "slice", "-fflags", "+bitexact", "-map_metadata", "-1"] : []
+        deterministic
+            ? ["-threads", String(Self.deterministicThreads), "-thread_type", "slice", "-fflags", "+bitexact", "-map_metadata", "-1"] : []
     }
 
     /// The codec for `format`.
@@ -53,7 +56,9 @@ public struct VideoSettings: Sendable, Hashable {
         let codec = codec(for: format)
         func fail(_ message: String) -> MediaError { .encodingFailed(path: path, format: format.description, message: message) }
         guard format.codecs.contains(codec) else {
-            throw fail("the codec \(codec.rawValue) cannot be written to .\(format.rawValue); use \(format.codecs.map(\.rawValue).joined(separator: " or "))")
+            throw fail(
+                "the codec \(codec.rawValue) cannot be written to .\(format.rawValue); use \(format.codecs.map(\.rawValue).joined(separator: " or "))"
+            )
         }
         if let preset {
             guard codec.takesPreset else { throw fail("a preset does not apply to \(codec.rawValue)") }
@@ -63,7 +68,9 @@ public struct VideoSettings: Sendable, Hashable {
         }
         if let crf {
             guard let range = codec.crfRange else { throw fail("crf (quality) does not apply to \(codec.rawValue)") }
-            guard range.contains(crf) else { throw fail("crf (quality) for \(codec.rawValue) must be from \(range.lowerBound) to \(range.upperBound), got \(crf)") }
+            guard range.contains(crf) else {
+                throw fail("crf (quality) for \(codec.rawValue) must be from \(range.lowerBound) to \(range.upperBound), got \(crf)")
+            }
         }
         guard (8...1024).contains(audioBitrate) else { throw fail("the audio bit rate must be from 8 to 1024 kbit/s, got \(audioBitrate)") }
     }
@@ -103,7 +110,10 @@ public struct VideoSettings: Sendable, Hashable {
         case .vp9:
             // x264's preset names onto libvpx's speed (`-deadline good`: 5 fastest … 0 best).
             let speed = [5, 5, 5, 4, 3, 2, 1, 1, 0, 0][Self.presets.firstIndex(of: preset) ?? 5]
-            arguments = ["-c:v", "libvpx-vp9", "-b:v", "0", "-crf", String(crf ?? 32), "-row-mt", "1", "-deadline", "good", "-cpu-used", String(speed)]
+            arguments = [
+                "-c:v", "libvpx-vp9", "-b:v", "0", "-crf", String(crf ?? 32), "-row-mt", "1", "-deadline", "good", "-cpu-used",
+                String(speed),
+            ]
         case .prores:
             arguments = ["-c:v", "prores_ks", "-profile:v", alpha ? "4444" : "hq"]
         case .gif:
@@ -114,8 +124,10 @@ public struct VideoSettings: Sendable, Hashable {
         // RGB to Y'CbCr with the HD matrix, limited range, and tags saying so.
         filters.append("scale=out_color_matrix=bt709:out_range=tv")
         filters.append("format=\(pixelFormat)")
-        return arguments + ["-vf", filters.joined(separator: ","), "-colorspace", "bt709", "-color_primaries", "bt709",
-                            "-color_trc", "bt709", "-color_range", "tv"]
+        return arguments + [
+            "-vf", filters.joined(separator: ","), "-colorspace", "bt709", "-color_primaries", "bt709",
+            "-color_trc", "bt709", "-color_range", "tv",
+        ]
     }
 
     /// ffmpeg's output options for the audio stream of `format`.
@@ -127,4 +139,3 @@ public struct VideoSettings: Sendable, Hashable {
         }
     }
 }
-

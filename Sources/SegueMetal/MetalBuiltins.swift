@@ -71,9 +71,14 @@ enum MetalBuiltins {
     /// Overloads by Metal name.
     static let functions: [String: [BuiltinFunction]] = {
         var f: [String: [BuiltinFunction]] = [:]
-        func add(_ names: [String], _ params: [BuiltinParameter], _ result: BuiltinResult, _ domain: BuiltinDomain,
-                 widths: ClosedRange<Int> = 1...4, _ emission: (String) -> BuiltinEmission) {
-            for n in names { f[n, default: []].append(BuiltinFunction(parameters: params, result: result, domain: domain, widths: widths, emission: emission(n))) }
+        func add(
+            _ names: [String], _ params: [BuiltinParameter], _ result: BuiltinResult, _ domain: BuiltinDomain,
+            widths: ClosedRange<Int> = 1...4, _ emission: (String) -> BuiltinEmission
+        ) {
+            for n in names {
+                f[n, default: []].append(
+                    BuiltinFunction(parameters: params, result: result, domain: domain, widths: widths, emission: emission(n)))
+            }
         }
         func same(_ n: String) -> BuiltinEmission { .glsl(n) }
         func glsl(_ g: String) -> (String) -> BuiltinEmission { { _ in .glsl(g) } }
@@ -81,8 +86,11 @@ enum MetalBuiltins {
         let t1: [BuiltinParameter] = [.t], t2: [BuiltinParameter] = [.t, .t], t3: [BuiltinParameter] = [.t, .t, .t]
 
         // Math functions (§6.5).
-        add(["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
-             "exp", "exp2", "log", "log2", "sqrt", "floor", "ceil", "trunc"], t1, .t, .floating, same)
+        add(
+            [
+                "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+                "exp", "exp2", "log", "log2", "sqrt", "floor", "ceil", "trunc",
+            ], t1, .t, .floating, same)
         add(["rsqrt"], t1, .t, .floating, glsl("inversesqrt"))
         add(["rint"], t1, .t, .floating, glsl("roundEven"))
         add(["fabs"], t1, .t, .floating, glsl("abs"))
@@ -102,8 +110,13 @@ enum MetalBuiltins {
         add(["modf"], [.t, .outT], .t, .floating, same)
         add(["sincos"], [.t, .outT], .t, .floating, helper)
         add(["ilogb"], t1, .ints, .floating, helper)
-        add(["divide"], t2, .t, .floating, { _ in .inline { a, _, callee, close in
-            .sequence([.token("(", callee), a[0], .text(" /"), a[1], .token(")", close)]) } })
+        add(
+            ["divide"], t2, .t, .floating,
+            { _ in
+                .inline { a, _, callee, close in
+                    .sequence([.token("(", callee), a[0], .text(" /"), a[1], .token(")", close)])
+                }
+            })
 
         // Common functions (§6.3) and the numeric ones shared with the integer functions.
         add(["mix", "smoothstep"], t3, .t, .floating, same)
@@ -112,8 +125,15 @@ enum MetalBuiltins {
         add(["saturate"], t1, .t, .floating, helper)
         add(["clamp"], t3, .t, .numeric, same)
         add(["min", "max"], t2, .t, .numeric, same)
-        add(["abs"], t1, .t, .numeric, { _ in .inline { a, t, callee, close in
-            t.scalar == .uint ? .sequence([.token("(", callee), a[0], .token(")", close)]) : .sequence([.token("abs(", callee), a[0], .token(")", close)]) } })
+        add(
+            ["abs"], t1, .t, .numeric,
+            { _ in
+                .inline { a, t, callee, close in
+                    t.scalar == .uint
+                        ? .sequence([.token("(", callee), a[0], .token(")", close)])
+                        : .sequence([.token("abs(", callee), a[0], .token(")", close)])
+                }
+            })
         add(["min3"], t3, .t, .numeric, { _ in nested("min") })
         add(["max3"], t3, .t, .numeric, { _ in nested("max") })
         add(["median3"], t3, .t, .numeric, helper)
@@ -133,22 +153,51 @@ enum MetalBuiltins {
         add(["isnan", "isinf"], t1, .bools, .floating, same)
         add(["isfinite", "isnormal", "signbit"], t1, .bools, .floating, helper)
         add(["isordered", "isunordered"], t2, .bools, .floating, helper)
-        add(["all", "any"], t1, .bool, .boolean, { n in .inline { a, t, callee, close in
-            t.width == 1 ? .sequence([.token("(", callee), a[0], .token(")", close)]) : .sequence([.token("\(n)(", callee), a[0], .token(")", close)]) } })
-        add(["not"], t1, .bools, .boolean, { _ in .inline { a, t, callee, close in
-            t.width == 1 ? .sequence([.token("(!", callee), a[0], .token(")", close)]) : .sequence([.token("not(", callee), a[0], .token(")", close)]) } })
+        add(
+            ["all", "any"], t1, .bool, .boolean,
+            { n in
+                .inline { a, t, callee, close in
+                    t.width == 1
+                        ? .sequence([.token("(", callee), a[0], .token(")", close)])
+                        : .sequence([.token("\(n)(", callee), a[0], .token(")", close)])
+                }
+            })
+        add(
+            ["not"], t1, .bools, .boolean,
+            { _ in
+                .inline { a, t, callee, close in
+                    t.width == 1
+                        ? .sequence([.token("(!", callee), a[0], .token(")", close)])
+                        : .sequence([.token("not(", callee), a[0], .token(")", close)])
+                }
+            })
         add(["select"], [.t, .t, .bools], .t, .any, glsl("mix"))
 
         // Integer functions (§6.4).
         add(["absdiff", "hadd", "rhadd", "rotate"], t2, .t, .integer, helper)
         add(["clz", "ctz"], t1, .t, .integer, helper)
-        add(["popcount"], t1, .t, .integer, { _ in .inline { a, t, callee, close in
-            .sequence([.token("\(t.glsl { $0 })(bitCount(", callee), a[0], .token("))", close)]) } })
+        add(
+            ["popcount"], t1, .t, .integer,
+            { _ in
+                .inline { a, t, callee, close in
+                    .sequence([.token("\(t.glsl { $0 })(bitCount(", callee), a[0], .token("))", close)])
+                }
+            })
         add(["reverse_bits"], t1, .t, .integer, glsl("bitfieldReverse"))
-        add(["mul24"], t2, .t, .integer, { _ in .inline { a, _, callee, close in
-            .sequence([.token("(", callee), a[0], .text(" *"), a[1], .token(")", close)]) } })
-        add(["mad24"], t3, .t, .integer, { _ in .inline { a, _, callee, close in
-            .sequence([.token("(", callee), a[0], .text(" *"), a[1], .text(" +"), a[2], .token(")", close)]) } })
+        add(
+            ["mul24"], t2, .t, .integer,
+            { _ in
+                .inline { a, _, callee, close in
+                    .sequence([.token("(", callee), a[0], .text(" *"), a[1], .token(")", close)])
+                }
+            })
+        add(
+            ["mad24"], t3, .t, .integer,
+            { _ in
+                .inline { a, _, callee, close in
+                    .sequence([.token("(", callee), a[0], .text(" *"), a[1], .text(" +"), a[2], .token(")", close)])
+                }
+            })
         add(["extract_bits"], [.t, .fixed(.int), .fixed(.int)], .t, .integer, glsl("bitfieldExtract"))
         add(["insert_bits"], [.t, .t, .fixed(.int), .fixed(.int)], .t, .integer, glsl("bitfieldInsert"))
 

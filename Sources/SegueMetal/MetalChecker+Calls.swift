@@ -11,7 +11,9 @@ extension MetalChecker {
     mutating func call(_ n: MetalName, _ args: MetalArguments) throws(ShaderSourceError) -> Typed {
         let name = n.name
         if n.qualifiers.allSatisfy({ $0 == "metal" }) {
-            if let t = MetalType.named[name], t != .void { return try construct(t, args.items, at: n.first, open: args.open, close: args.close) }
+            if let t = MetalType.named[name], t != .void {
+                return try construct(t, args.items, at: n.first, open: args.open, close: args.close)
+            }
             if n.qualifiers.isEmpty, structs[name] != nil {
                 return try construct(.structure(name), args.items, at: n.first, open: args.open, close: args.close)
             }
@@ -46,8 +48,10 @@ extension MetalChecker {
 
     // MARK: - User functions
 
-    mutating func userCall(_ overloads: [MetalFunctionInfo], _ n: MetalName, _ typed: [Typed],
-                           _ args: MetalArguments) throws(ShaderSourceError) -> Typed {
+    mutating func userCall(
+        _ overloads: [MetalFunctionInfo], _ n: MetalName, _ typed: [Typed],
+        _ args: MetalArguments
+    ) throws(ShaderSourceError) -> Typed {
         var best: (info: MetalFunctionInfo, codes: [GLSLCode], score: Int)?
         for f in overloads {
             let required = f.parameters.filter { $0.defaultValue == nil }.count
@@ -58,7 +62,8 @@ extension MetalChecker {
             for (a, p) in zip(typed, f.parameters) {
                 if p.isReference {
                     guard a.isLValue, a.type.isPointer == p.type.isPointer, glsl(a.type) == glsl(p.type),
-                          a.type.glslArraySuffix == p.type.glslArraySuffix else { matches = false; break }
+                        a.type.glslArraySuffix == p.type.glslArraySuffix
+                    else { matches = false; break }
                     codes.append(a.code)
                 } else if a.type == p.type {
                     codes.append(a.code)
@@ -121,8 +126,10 @@ extension MetalChecker {
 
     // MARK: - Library functions
 
-    mutating func builtinCall(_ overloads: [BuiltinFunction], _ n: MetalName, _ typed: [Typed],
-                              _ args: MetalArguments) throws(ShaderSourceError) -> Typed {
+    mutating func builtinCall(
+        _ overloads: [BuiltinFunction], _ n: MetalName, _ typed: [Typed],
+        _ args: MetalArguments
+    ) throws(ShaderSourceError) -> Typed {
         for f in overloads where f.parameters.count == typed.count {
             guard let (t, converted, result) = resolve(f, typed) else { continue }
             let codes = converted.map(\.code)
@@ -203,13 +210,14 @@ extension MetalChecker {
             guard implicitlyConvertible(a.type, target), let c = try? convert(a, to: target, context: "") else { return nil }
             converted.append(c)
         }
-        let result: MetalType = switch f.result {
-        case .t: t
-        case .scalar: .scalar(element)
-        case .bool: .bool
-        case .bools: .of(.bool, n)
-        case .ints: .of(.int, n)
-        }
+        let result: MetalType =
+            switch f.result {
+            case .t: t
+            case .scalar: .scalar(element)
+            case .bool: .bool
+            case .bools: .of(.bool, n)
+            case .ints: .of(.int, n)
+            }
         return (t, converted, result)
     }
 
@@ -251,33 +259,44 @@ extension MetalChecker {
         case let .scalar(s): s == .bool ? "false" : s == .uint ? "0u" : s == .int ? "0" : "0.0"
         case let .vector(s, _): "\(glsl(t))(\(zero(.scalar(s))))"
         case .matrix: "\(glsl(t))(0.0)"
-        case let .structure(name): "\(structGLSL(name))(" + (structs[name]?.fields.map { zero($0.type) }.joined(separator: ", ") ?? "") + ")"
+        case let .structure(name):
+            "\(structGLSL(name))(" + (structs[name]?.fields.map { zero($0.type) }.joined(separator: ", ") ?? "") + ")"
         case let .array(e, n): "\(t.glslConstructor(structGLSL))(" + Array(repeating: zero(e), count: n).joined(separator: ", ") + ")"
         default: "0"
         }
     }
 
     /// `T(args)`: Metal's constructors of scalars, vectors, matrices and (as aggregates) structs.
-    mutating func construct(_ type: MetalType, _ items: [MetalExpr], at first: MetalToken, open: MetalToken,
-                            close: MetalToken) throws(ShaderSourceError) -> Typed {
+    mutating func construct(
+        _ type: MetalType, _ items: [MetalExpr], at first: MetalToken, open: MetalToken,
+        close: MetalToken
+    ) throws(ShaderSourceError) -> Typed {
         if case .structure = type { return try aggregate(type, items, at: first, close: close, padding: false) }
         var args: [Typed] = []
         for item in items { args.append(try expr(item)) }
-        if args.isEmpty, type.scalar != nil { return Typed(type: type, code: .token(zero(type), first), value: type.width.map { Array(repeating: 0, count: $0) }, isConstant: true) }
+        if args.isEmpty, type.scalar != nil {
+            return Typed(
+                type: type, code: .token(zero(type), first), value: type.width.map { Array(repeating: 0, count: $0) }, isConstant: true)
+        }
         func fail() -> ShaderSourceError { error("cannot construct a \(type.metal) from \(describe(args))", first.line) }
         let isConstant = args.allSatisfy(\.isConstant)
         switch type {
         case let .scalar(s):
             guard args.count == 1, args[0].type.width == 1 else { throw fail() }
             let value = args[0].value.map { [Self.convertComponent($0[0], to: s)] }
-            return Typed(type: type, code: callCode(glsl(type), at: first, [args[0].code], close: close), value: value, isConstant: isConstant)
+            return Typed(
+                type: type, code: callCode(glsl(type), at: first, [args[0].code], close: close), value: value, isConstant: isConstant)
         case let .vector(s, n):
             let widths = args.map(\.type.width)
             guard widths.allSatisfy({ $0 != nil }) else { throw fail() }
             let total = widths.reduce(0) { $0 + $1! }
             // One vector of more components is truncated to the first n (`half3(color)` of a
             // half4, as Xcode's Metal compiler and GLSL both take it).
-            let truncating = args.count == 1 && total > n && { if case .vector = args[0].type { return true }; return false }()
+            let truncating =
+                args.count == 1 && total > n
+                && {
+                    if case .vector = args[0].type { return true }; return false
+                }()
             guard (args.count == 1 && (total == 1 || total == n)) || total == n || truncating else { throw fail() }
             if args.count == 1, total == n || truncating, args[0].type.scalar != s, !(args[0].type.scalar!.isFloating && s.isFloating) {
                 // float2(int2): a conversion, allowed explicitly.
@@ -288,12 +307,21 @@ extension MetalChecker {
                 let flat = args.flatMap { $0.value! }.prefix(truncating ? n : .max).map { Self.convertComponent($0, to: s) }
                 value = flat.count == 1 ? Array(repeating: flat[0], count: n) : flat
             }
-            return Typed(type: type, code: callCode(glsl(type), at: first, args.map(\.code), close: close), value: value, isConstant: isConstant)
+            return Typed(
+                type: type, code: callCode(glsl(type), at: first, args.map(\.code), close: close), value: value, isConstant: isConstant)
         case let .matrix(_, c, r):
             let ok: Bool
-            if args.count == 1 { ok = args[0].type.width == 1 || { if case .matrix = args[0].type { return true }; return false }() }
-            else if args.count == c { ok = args.allSatisfy { $0.type.width == r } }
-            else { ok = args.count == c * r && args.allSatisfy { $0.type.width == 1 } }
+            if args.count == 1 {
+                ok =
+                    args[0].type.width == 1
+                    || {
+                        if case .matrix = args[0].type { return true }; return false
+                    }()
+            } else if args.count == c {
+                ok = args.allSatisfy { $0.type.width == r }
+            } else {
+                ok = args.count == c * r && args.allSatisfy { $0.type.width == 1 }
+            }
             guard ok else { throw fail() }
             return Typed(type: type, code: callCode(glsl(type), at: first, args.map(\.code), close: close), isConstant: isConstant)
         default:
@@ -303,8 +331,10 @@ extension MetalChecker {
 
     /// A struct or array from its members in order (missing ones are zero, as in C++ aggregate
     /// initialisation when `padding` is set).
-    mutating func aggregate(_ type: MetalType, _ items: [MetalExpr], at first: MetalToken, close: MetalToken,
-                            padding: Bool) throws(ShaderSourceError) -> Typed {
+    mutating func aggregate(
+        _ type: MetalType, _ items: [MetalExpr], at first: MetalToken, close: MetalToken,
+        padding: Bool
+    ) throws(ShaderSourceError) -> Typed {
         let members: [(name: String, type: MetalType)]
         switch type {
         case let .structure(name): members = structs[name]!.fields.map { ($0.name, $0.type) }
@@ -336,7 +366,9 @@ extension MetalChecker {
             return try aggregate(type, args.items, at: first, close: args.close, padding: true)
         case .scalar:
             guard args.items.count <= 1 else { throw error("too many initialisers for '\(type.metal)'", first.line) }
-            guard let item = args.items.first else { return Typed(type: type, code: .token(zero(type), first), value: [0], isConstant: true) }
+            guard let item = args.items.first else {
+                return Typed(type: type, code: .token(zero(type), first), value: [0], isConstant: true)
+            }
             return try convert(try expr(item), to: type, context: "in '{…}'")
         case let .vector(s, n):
             var args2: [Typed] = []
@@ -345,7 +377,8 @@ extension MetalChecker {
             guard total <= n else { throw error("too many initialisers for '\(type.metal)' (\(total) components for \(n))", first.line) }
             var codes = args2.map(\.code)
             for _ in total..<n { codes.append(.text(" " + zero(.scalar(s)))) }
-            return Typed(type: type, code: callCode(glsl(type), at: first, codes, close: args.close), isConstant: args2.allSatisfy(\.isConstant))
+            return Typed(
+                type: type, code: callCode(glsl(type), at: first, codes, close: args.close), isConstant: args2.allSatisfy(\.isConstant))
         default:
             return try construct(type, args.items, at: first, open: args.open, close: args.close)
         }
@@ -357,10 +390,12 @@ extension MetalChecker {
     static let samplerOptions: [String: [String: Int]] = {
         let address = ["clamp_to_edge": 0, "repeat": 1, "mirrored_repeat": 2, "clamp_to_zero": 3, "clamp_to_border": 4]
         let filter = ["nearest": 0, "linear": 1]
-        return ["coord": ["normalized": 0, "pixel": 1], "address": address, "s_address": address, "t_address": address,
-                "r_address": address, "filter": filter, "mag_filter": filter, "min_filter": filter,
-                "mip_filter": ["none": 0, "nearest": 0, "linear": 0],
-                "border_color": ["transparent_black": 0, "opaque_black": 1, "opaque_white": 2], "compare_func": [:]]
+        return [
+            "coord": ["normalized": 0, "pixel": 1], "address": address, "s_address": address, "t_address": address,
+            "r_address": address, "filter": filter, "mag_filter": filter, "min_filter": filter,
+            "mip_filter": ["none": 0, "nearest": 0, "linear": 0],
+            "border_color": ["transparent_black": 0, "opaque_black": 1, "opaque_white": 2], "compare_func": [:],
+        ]
     }()
 
     /// `sampler(options…)` as the constant `ivec4(coord, s address, t address, filter | border << 1)`
@@ -390,16 +425,22 @@ extension MetalChecker {
             throw error("a sampler with coord::pixel must clamp (clamp_to_edge, clamp_to_zero or clamp_to_border), as in Metal", first.line)
         }
         let w = filter | (state["border_color"] ?? 0) << 1
-        return Typed(type: .sampler, code: .token("ivec4(\(coord), \(s), \(t), \(w))", first), value: [Double(coord), Double(s), Double(t), Double(w)], isConstant: true)
+        return Typed(
+            type: .sampler, code: .token("ivec4(\(coord), \(s), \(t), \(w))", first),
+            value: [Double(coord), Double(s), Double(t), Double(w)], isConstant: true)
     }
 
-    mutating func method(_ baseExpr: MetalExpr, _ dot: MetalToken, _ name: MetalToken, _ args: MetalArguments) throws(ShaderSourceError) -> Typed {
+    mutating func method(_ baseExpr: MetalExpr, _ dot: MetalToken, _ name: MetalToken, _ args: MetalArguments) throws(ShaderSourceError)
+        -> Typed
+    {
         let base = try expr(baseExpr)
         var typed: [Typed] = []
         switch base.type {
         case .layer:
             guard name.text == "sample" else { throw unsupported("layer member (only layer.sample(position))", name) }
-            guard args.items.count == 1 else { throw error("layer.sample takes one position (float2), got \(args.items.count) arguments", name.line) }
+            guard args.items.count == 1 else {
+                throw error("layer.sample takes one position (float2), got \(args.items.count) arguments", name.line)
+            }
             let p = try convert(try expr(args.items[0]), to: .vector(.float, 2), context: "as the position of layer.sample")
             return Typed(type: .vector(.half, 4), code: .wrapped("_segue_sampleLayer(", .sequence([base.code, .text(", "), p.code]), ")"))
         case let .texture(s):
@@ -413,18 +454,23 @@ extension MetalChecker {
                 let coord = try convert(try expr(args.items[1]), to: .vector(.float, 2), context: "as a texture coordinate")
                 for option in args.items.dropFirst(2) {
                     guard case let .call(o, _) = option, ["level", "bias", "min_lod_clamp", "gradient2d"].contains(o.name) else {
-                        throw unsupported("texture sample option (level, bias and gradient2d are accepted: textures have one level)", option.first)
+                        throw unsupported(
+                            "texture sample option (level, bias and gradient2d are accepted: textures have one level)", option.first)
                     }
                 }
                 prelude.requireTextureSampler()
-                return Typed(type: .vector(s, 4), code: .wrapped("_segue_texSample(", .sequence([base.code, .text(", "), sampler.code, .text(", "), coord.code]), ")"))
+                return Typed(
+                    type: .vector(s, 4),
+                    code: .wrapped("_segue_texSample(", .sequence([base.code, .text(", "), sampler.code, .text(", "), coord.code]), ")"))
             case "read":
                 guard (1...2).contains(args.items.count) else { throw error("texture read takes a coordinate (and a level)", name.line) }
                 for a in args.items { typed.append(try expr(a)) }
                 guard let e = typed[0].type.scalar, e.isInteger, typed[0].type.width == 2 else {
                     throw error("texture read takes a uint2 coordinate, got '\(typed[0].type.metal)'", name.line)
                 }
-                return Typed(type: .vector(s, 4), code: .wrapped("texelFetch(", .sequence([base.code, .text(", ivec2("), typed[0].code, .text("), 0")]), ")"))
+                return Typed(
+                    type: .vector(s, 4),
+                    code: .wrapped("texelFetch(", .sequence([base.code, .text(", ivec2("), typed[0].code, .text("), 0")]), ")"))
             case "get_width", "get_height":
                 guard args.items.count <= 1 else { throw error("\(name.text) takes at most a level", name.line) }
                 return Typed(type: .uint, code: .wrapped("uint(textureSize(", base.code, ", 0).\(name.text == "get_width" ? "x" : "y"))"))

@@ -47,8 +47,9 @@ extension MetalChecker {
 
     mutating func parenthesized(_ open: MetalToken, _ inner: MetalExpr, _ close: MetalToken) throws(ShaderSourceError) -> Typed {
         let v = try expr(inner)
-        return Typed(type: v.type, code: .sequence([.token("(", open), v.code, .token(")", close)]), isLValue: v.isLValue,
-                     value: v.value, isConstant: v.isConstant, literal: v.literal)
+        return Typed(
+            type: v.type, code: .sequence([.token("(", open), v.code, .token(")", close)]), isLValue: v.isLValue,
+            value: v.value, isConstant: v.isConstant, literal: v.literal)
     }
 
     mutating func postfix(_ x: MetalExpr, _ op: MetalToken) throws(ShaderSourceError) -> Typed {
@@ -62,8 +63,10 @@ extension MetalChecker {
         return try binary(x, op, try expr(b))
     }
 
-    mutating func conditional(_ c: MetalExpr, _ question: MetalToken, _ a: MetalExpr, _ colon: MetalToken,
-                              _ b: MetalExpr) throws(ShaderSourceError) -> Typed {
+    mutating func conditional(
+        _ c: MetalExpr, _ question: MetalToken, _ a: MetalExpr, _ colon: MetalToken,
+        _ b: MetalExpr
+    ) throws(ShaderSourceError) -> Typed {
         // A bool vector condition selects component by component (clang's vector extension, as
         // `select(b, a, c)`): GLSL's `mix(b, a, c)` with a bvec. Both sides are evaluated.
         let v = try expr(c)
@@ -78,7 +81,9 @@ extension MetalChecker {
             let cx = try convert(x, to: target, context: ""), cy = try convert(y, to: target, context: "")
             let comma1 = MetalToken(kind: .punctuation, text: ",", line: question.line, column: question.column, spaceBefore: false)
             let comma2 = MetalToken(kind: .punctuation, text: ",", line: colon.line, column: colon.column, spaceBefore: false)
-            return Typed(type: target, code: .wrapped("mix(", .sequence([cy.code, .token(",", comma2), cx.code, .token(",", comma1), cond.code]), ")"))
+            return Typed(
+                type: target,
+                code: .wrapped("mix(", .sequence([cy.code, .token(",", comma2), cx.code, .token(",", comma1), cond.code]), ")"))
         }
         guard v.type.width == 1 else {
             throw error("a '?:' condition must be a scalar or a bool vector, got '\(v.type.metal)'", at: v.code, or: c.first)
@@ -89,8 +94,9 @@ extension MetalChecker {
         let cx = try convert(x, to: type, context: ""), cy = try convert(y, to: type, context: "")
         var value: [Double]?
         if let c = condition.value, let vx = cx.value, let vy = cy.value { value = c[0] != 0 ? vx : vy }
-        return Typed(type: type, code: .sequence([condition.code, .token("?", question), cx.code, .token(":", colon), cy.code]),
-                     value: value, isConstant: condition.isConstant && cx.isConstant && cy.isConstant)
+        return Typed(
+            type: type, code: .sequence([condition.code, .token("?", question), cx.code, .token(":", colon), cy.code]),
+            value: value, isConstant: condition.isConstant && cx.isConstant && cy.isConstant)
     }
 
     mutating func braces(_ type: MetalTypeSyntax?, _ args: MetalArguments) throws(ShaderSourceError) -> Typed {
@@ -104,7 +110,9 @@ extension MetalChecker {
         try member(try expr(base), dot, name)
     }
 
-    mutating func subscripted(_ base: MetalExpr, _ open: MetalToken, _ index: MetalExpr, _ close: MetalToken) throws(ShaderSourceError) -> Typed {
+    mutating func subscripted(_ base: MetalExpr, _ open: MetalToken, _ index: MetalExpr, _ close: MetalToken) throws(ShaderSourceError)
+        -> Typed
+    {
         let b = try expr(base)
         return try subscripted(b, open, try expr(index), close)
     }
@@ -123,14 +131,20 @@ extension MetalChecker {
             if unsigned { digits = digits.dropLast() }
             guard let v = UInt64(digits, radix: 16), v <= UInt64(UInt32.max) else { throw unsupported("number literal", t) }
             let type: MetalType = unsigned || v > UInt64(Int32.max) ? .uint : .int
-            return Typed(type: type, code: .token(type == .uint ? "\(v)u" : "\(v)", t), value: [Double(v)], isConstant: true, literal: (t, nil))
+            return Typed(
+                type: type, code: .token(type == .uint ? "\(v)u" : "\(v)", t), value: [Double(v)], isConstant: true, literal: (t, nil))
         }
         var scalar: MetalScalar = s.contains(".") || lower.contains("e") ? .float : .int
-        if let last = s.last, "hH".contains(last) { s.removeLast(); scalar = .half }
-        else if let last = s.last, "fF".contains(last) { s.removeLast(); scalar = .float }
-        else if let last = s.last, "uU".contains(last) { s.removeLast(); scalar = .uint }
+        if let last = s.last, "hH".contains(last) {
+            s.removeLast(); scalar = .half
+        } else if let last = s.last, "fF".contains(last) {
+            s.removeLast(); scalar = .float
+        } else if let last = s.last, "uU".contains(last) {
+            s.removeLast(); scalar = .uint
+        }
         guard s.allSatisfy({ $0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "+" || $0 == "-" }),
-              s.first?.isNumber == true || s.first == "." else {
+            s.first?.isNumber == true || s.first == "."
+        else {
             throw unsupported("number literal", t)
         }
         if scalar.isInteger && (s.contains(".") || s.lowercased().contains("e")) { throw unsupported("number literal", t) }
@@ -140,8 +154,11 @@ extension MetalChecker {
         if swiftText.hasSuffix(".") { swiftText += "0" }
         guard let v = Double(swiftText), v.isFinite else { throw unsupported("number literal", t) }
         if scalar.isInteger {
-            guard v <= (scalar == .uint ? Double(UInt32.max) : Double(Int32.max)) else { throw unsupported("number literal (too large)", t) }
-            return Typed(type: .scalar(scalar), code: .token(scalar == .uint ? s + "u" : s, t), value: [v], isConstant: true, literal: (t, nil))
+            guard v <= (scalar == .uint ? Double(UInt32.max) : Double(Int32.max)) else {
+                throw unsupported("number literal (too large)", t)
+            }
+            return Typed(
+                type: .scalar(scalar), code: .token(scalar == .uint ? s + "u" : s, t), value: [v], isConstant: true, literal: (t, nil))
         }
         if !s.contains(".") && !s.lowercased().contains("e") { s += ".0" }
         return Typed(type: .scalar(scalar), code: .token(s, t), value: [v], isConstant: true, literal: (t, nil))
@@ -183,15 +200,20 @@ extension MetalChecker {
             guard v.type.scalar != nil else { throw error("invalid argument type '\(v.type.metal)' to unary '\(op.text)'", op.line) }
             if v.type.scalar == .bool { v = try convert(v, to: v.type.with(.int), context: "") }
             let literal = op.text == "-" && v.literal?.minus == nil ? v.literal.map { ($0.number, Optional(op)) } : nil
-            return Typed(type: v.type, code: .sequence([.token(op.text, op), v.code]), value: v.value.map { op.text == "-" ? $0.map { -$0 } : $0 },
-                         isConstant: v.isConstant, literal: literal)
+            return Typed(
+                type: v.type, code: .sequence([.token(op.text, op), v.code]), value: v.value.map { op.text == "-" ? $0.map { -$0 } : $0 },
+                isConstant: v.isConstant, literal: literal)
         case "!":
             if case .vector(.bool, _) = v.type {
-                return Typed(type: v.type, code: .wrapped("not(", v.code, ")"), value: v.value.map { $0.map { $0 == 0 ? 1 : 0 } }, isConstant: v.isConstant)
+                return Typed(
+                    type: v.type, code: .wrapped("not(", v.code, ")"), value: v.value.map { $0.map { $0 == 0 ? 1 : 0 } },
+                    isConstant: v.isConstant)
             }
             guard v.type.width == 1 else { throw error("invalid argument type '\(v.type.metal)' to unary '!'", op.line) }
             let b = try convert(v, to: .bool, context: "")
-            return Typed(type: .bool, code: .sequence([.token("!", op), b.code]), value: b.value.map { $0.map { $0 == 0 ? 1 : 0 } }, isConstant: b.isConstant)
+            return Typed(
+                type: .bool, code: .sequence([.token("!", op), b.code]), value: b.value.map { $0.map { $0 == 0 ? 1 : 0 } },
+                isConstant: b.isConstant)
         case "*":
             guard case let .pointer(pointee) = v.type else {
                 throw error("indirection requires a pointer operand ('\(v.type.metal)' is not one)", op.line)
@@ -265,8 +287,10 @@ extension MetalChecker {
         guard let (element, result) = arithmeticTypes(x.type, y.type) else { throw invalidOperands(x.type, y.type, op) }
         let bitwise = ["&", "|", "^", "<<", ">>", "%"].contains(op.text)
         if bitwise && !element.isInteger {
-            throw error(op.text == "%" ? "'%' needs integer operands; use fmod() for floating-point numbers"
-                        : "'\(op.text)' needs integer operands, got '\(x.type.metal)' and '\(y.type.metal)'", op.line)
+            throw error(
+                op.text == "%"
+                    ? "'%' needs integer operands; use fmod() for floating-point numbers"
+                    : "'\(op.text)' needs integer operands, got '\(x.type.metal)' and '\(y.type.metal)'", op.line)
         }
         let a = try convert(x, to: x.type.width == 1 ? .scalar(element) : x.type.with(element), context: "")
         let b = try convert(y, to: y.type.width == 1 ? .scalar(element) : y.type.with(element), context: "")
@@ -340,31 +364,38 @@ extension MetalChecker {
             let a = try convert(x, to: .scalar(e), context: ""), b = try convert(y, to: .scalar(e), context: "")
             var value: [Double]?
             if let p = a.value?.first, let q = b.value?.first {
-                let r: Bool = switch op.text {
-                case "<": p < q
-                case ">": p > q
-                case "<=": p <= q
-                case ">=": p >= q
-                case "==": p == q
-                default: p != q
-                }
+                let r: Bool =
+                    switch op.text {
+                    case "<": p < q
+                    case ">": p > q
+                    case "<=": p <= q
+                    case ">=": p >= q
+                    case "==": p == q
+                    default: p != q
+                    }
                 value = [r ? 1 : 0]
             }
-            return Typed(type: .bool, code: .sequence([a.code, .token(op.text, op), b.code]), value: value, isConstant: x.isConstant && y.isConstant)
+            return Typed(
+                type: .bool, code: .sequence([a.code, .token(op.text, op), b.code]), value: value, isConstant: x.isConstant && y.isConstant)
         }
         guard let n = max(x.type.width ?? 0, y.type.width ?? 0) as Int?, n > 1, x.type.width != nil, y.type.width != nil else {
             throw invalidOperands(x.type, y.type, op)
         }
         var element: MetalScalar
-        if case .vector(.bool, _) = x.type, case .vector(.bool, _) = y.type, !ordered { element = .bool } else {
+        if case .vector(.bool, _) = x.type, case .vector(.bool, _) = y.type, !ordered {
+            element = .bool
+        } else {
             guard let (e, _) = arithmeticTypes(x.type, y.type) else { throw invalidOperands(x.type, y.type, op) }
             element = e
         }
         let a = try convert(x, to: .vector(element, n), context: ""), b = try convert(y, to: .vector(element, n), context: "")
-        let function = ["<": "lessThan", ">": "greaterThan", "<=": "lessThanEqual", ">=": "greaterThanEqual", "==": "equal", "!=": "notEqual"][op.text]!
+        let function = [
+            "<": "lessThan", ">": "greaterThan", "<=": "lessThanEqual", ">=": "greaterThanEqual", "==": "equal", "!=": "notEqual",
+        ][op.text]!
         let comma = MetalToken(kind: .punctuation, text: ",", line: op.line, column: op.column, spaceBefore: false)
-        return Typed(type: .vector(.bool, n), code: .wrapped("\(function)(", .sequence([a.code, .token(",", comma), b.code]), ")"),
-                     isConstant: x.isConstant && y.isConstant)
+        return Typed(
+            type: .vector(.bool, n), code: .wrapped("\(function)(", .sequence([a.code, .token(",", comma), b.code]), ")"),
+            isConstant: x.isConstant && y.isConstant)
     }
 
     mutating func matrixArithmetic(_ x: Typed, _ op: MetalToken, _ y: Typed) throws(ShaderSourceError) -> Typed {
@@ -378,7 +409,7 @@ extension MetalChecker {
         case let (.matrix(_, c1, r1), "*", .matrix(_, c2, r2)) where c1 == r2:
             result = .matrix(.float, columns: c2, rows: r1)
         case let (.matrix(_, c, r), "+", .matrix(_, c2, r2)) where c == c2 && r == r2,
-             let (.matrix(_, c, r), "-", .matrix(_, c2, r2)) where c == c2 && r == r2:
+            let (.matrix(_, c, r), "-", .matrix(_, c2, r2)) where c == c2 && r == r2:
             result = .matrix(.float, columns: c, rows: r)
         case (.matrix, "*", .scalar), (.matrix, "/", .scalar):
             result = x.type
@@ -411,14 +442,18 @@ extension MetalChecker {
         let operation = MetalToken(kind: .punctuation, text: String(op.text.dropLast()), line: op.line, column: op.column)
         // The operation as a binary expression decides what is valid and the result type.
         let combined = try binary(lhs, operation, rhs)
-        guard combined.type == lhs.type || glsl(combined.type) == glsl(lhs.type) || (lhs.type.scalar?.isInteger == true && combined.type.scalar?.isInteger == true && combined.type.width == lhs.type.width) else {
+        guard
+            combined.type == lhs.type || glsl(combined.type) == glsl(lhs.type)
+                || (lhs.type.scalar?.isInteger == true && combined.type.scalar?.isInteger == true && combined.type.width == lhs.type.width)
+        else {
             if lhs.type.scalar?.isInteger == true, combined.type.scalar?.isFloating == true {
                 throw unsupported("compound assignment that converts a floating-point result to an integer", op)
             }
             throw error("cannot convert '\(combined.type.metal)' to '\(lhs.type.metal)' in '\(op.text)'", op.line)
         }
         var r = rhs
-        if case .matrix = rhs.type {} else if case .matrix = lhs.type, rhs.type.width == 1 {
+        if case .matrix = rhs.type {
+        } else if case .matrix = lhs.type, rhs.type.width == 1 {
             r = try convert(rhs, to: .float, context: "")
         } else if let s = lhs.type.scalar, rhs.type.width == 1 {
             r = try convert(rhs, to: .scalar(s), context: "")
@@ -444,20 +479,25 @@ extension MetalChecker {
         switch base.type {
         case let .vector(s, n):
             let sets = ["xyzw", "rgba"]
-            guard let set = sets.first(where: { set in name.text.allSatisfy { set.contains($0) } }), (1...4).contains(name.text.count) else {
+            guard let set = sets.first(where: { set in name.text.allSatisfy { set.contains($0) } }), (1...4).contains(name.text.count)
+            else {
                 throw error("invalid swizzle '.\(name.text)' of a \(base.type.metal)", name.line)
             }
             let indices = name.text.map { set.distance(from: set.startIndex, to: set.firstIndex(of: $0)!) }
-            guard indices.allSatisfy({ $0 < n }) else { throw error("swizzle '.\(name.text)' is out of range for a \(base.type.metal)", name.line) }
-            return Typed(type: .of(s, indices.count), code: .sequence([base.code, .token(".", dot), .token(name.text, name)]),
-                         isLValue: base.isLValue && Set(indices).count == indices.count,
-                         value: base.value.map { v in indices.map { v[$0] } }, isConstant: base.isConstant)
+            guard indices.allSatisfy({ $0 < n }) else {
+                throw error("swizzle '.\(name.text)' is out of range for a \(base.type.metal)", name.line)
+            }
+            return Typed(
+                type: .of(s, indices.count), code: .sequence([base.code, .token(".", dot), .token(name.text, name)]),
+                isLValue: base.isLValue && Set(indices).count == indices.count,
+                value: base.value.map { v in indices.map { v[$0] } }, isConstant: base.isConstant)
         case let .structure(structName):
             guard let field = structs[structName]?.fields.first(where: { $0.name == name.text }) else {
                 throw error("no member named '\(name.text)' in '\(structName)'", name.line)
             }
-            return Typed(type: field.type, code: .sequence([base.code, .token(".", dot), .token(field.glsl, name)]),
-                         isLValue: base.isLValue, isConstant: base.isConstant)
+            return Typed(
+                type: field.type, code: .sequence([base.code, .token(".", dot), .token(field.glsl, name)]),
+                isLValue: base.isLValue, isConstant: base.isConstant)
         case .layer:
             throw unsupported("layer member (only layer.sample(position))", name)
         case .texture:
@@ -490,8 +530,9 @@ extension MetalChecker {
         }
         var value: [Double]?
         if let v = base.value, let k = constantIndex, k < v.count, element.width == 1 { value = [v[k]] }
-        return Typed(type: element, code: .sequence([base.code, .token("[", open), i.code, .token("]", close)]),
-                     isLValue: base.isLValue, value: value, isConstant: base.isConstant && i.isConstant)
+        return Typed(
+            type: element, code: .sequence([base.code, .token("[", open), i.code, .token("]", close)]),
+            isLValue: base.isLValue, value: value, isConstant: base.isConstant && i.isConstant)
     }
 
     // MARK: - Conversions
@@ -534,8 +575,9 @@ extension MetalChecker {
         case let .vector(s, n):
             if v.type.width == 1 {
                 let scalar = try convert(v, to: .scalar(s), context: context, explicit: true)
-                return Typed(type: target, code: .wrapped("\(s.glslVectorPrefix)\(n)(", scalar.code, ")"),
-                             value: scalar.value.map { Array(repeating: $0[0], count: n) }, isConstant: v.isConstant)
+                return Typed(
+                    type: target, code: .wrapped("\(s.glslVectorPrefix)\(n)(", scalar.code, ")"),
+                    value: scalar.value.map { Array(repeating: $0[0], count: n) }, isConstant: v.isConstant)
             }
             return Typed(type: target, code: .wrapped(glsl(target) + "(", v.code, ")"), value: value, isConstant: v.isConstant)
         default:
@@ -554,12 +596,13 @@ extension MetalChecker {
     /// A literal written again as a constant of another scalar type (`2` → `2.0`, `-1` → `-1.0`).
     static func respell(_ literal: (number: MetalToken, minus: MetalToken?), _ x: Double, _ s: MetalScalar) -> GLSLCode {
         let magnitude = literal.minus == nil ? x : -x
-        let text: String = switch s {
-        case .bool: x != 0 ? "true" : "false"
-        case .int: String(Int32(wrapInteger(magnitude, .int)))
-        case .uint: "\(UInt32(wrapInteger(magnitude, .uint)))u"
-        case .half, .float: floatText(magnitude)
-        }
+        let text: String =
+            switch s {
+            case .bool: x != 0 ? "true" : "false"
+            case .int: String(Int32(wrapInteger(magnitude, .int)))
+            case .uint: "\(UInt32(wrapInteger(magnitude, .uint)))u"
+            case .half, .float: floatText(magnitude)
+            }
         guard let minus = literal.minus, s != .bool else { return .token(text, literal.minus ?? literal.number) }
         return .sequence([.token("-", minus), .token(text, literal.number)])
     }

@@ -73,8 +73,9 @@ extension MetalChecker {
     func checkSize(_ t: MetalType, of name: MetalToken) throws(ShaderSourceError) {
         let values = valueCount(t)
         guard values <= Self.maximumValues else {
-            throw error("'\(name.text)' is too large: its type '\(t.metal)' holds \(values == Int.max ? "billions of" : "\(values)") values, "
-                + "more than the limit of \(Self.maximumValues)", name.line)
+            throw error(
+                "'\(name.text)' is too large: its type '\(t.metal)' holds \(values == Int.max ? "billions of" : "\(values)") values, "
+                    + "more than the limit of \(Self.maximumValues)", name.line)
         }
     }
 
@@ -84,14 +85,16 @@ extension MetalChecker {
         let elements = arrayElements(type)
         guard elements > 0 else { return }
         guard elements <= Self.maximumInitializedElements else {
-            throw error("an initialiser of '\(type.metal)' gives \(elements) array elements values; the limit is "
-                + "\(Self.maximumInitializedElements) (GPU drivers compile large constant arrays slowly: use a texture "
-                + "argument for a table, or compute the values)", token.line)
+            throw error(
+                "an initialiser of '\(type.metal)' gives \(elements) array elements values; the limit is "
+                    + "\(Self.maximumInitializedElements) (GPU drivers compile large constant arrays slowly: use a texture "
+                    + "argument for a table, or compute the values)", token.line)
         }
         initializedElements = Self.saturatingSum(initializedElements, elements)
         guard initializedElements <= Self.maximumInitializedElementsPerFile else {
-            throw error("the arrays initialised in this file have more than \(Self.maximumInitializedElementsPerFile) elements "
-                + "in all (GPU drivers compile large constant arrays slowly: use a texture argument for a table, or compute the values)",
+            throw error(
+                "the arrays initialised in this file have more than \(Self.maximumInitializedElementsPerFile) elements "
+                    + "in all (GPU drivers compile large constant arrays slowly: use a texture argument for a table, or compute the values)",
                 token.line)
         }
     }

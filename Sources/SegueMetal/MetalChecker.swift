@@ -58,7 +58,6 @@ struct MetalStructInfo {
     var nesting = 1
 }
 
-
 package struct MetalChecker {
     let file: String
     var out = LineWriter()
@@ -127,7 +126,8 @@ package struct MetalChecker {
     }
 
     /// `type` with array dimensions (`[3]`, `[]` from an initialiser list of `inferred` items).
-    func arrayType(_ base: MetalType, _ sizes: [MetalExpr?], name: MetalToken, inferred: Int? = nil) throws(ShaderSourceError) -> MetalType {
+    func arrayType(_ base: MetalType, _ sizes: [MetalExpr?], name: MetalToken, inferred: Int? = nil) throws(ShaderSourceError) -> MetalType
+    {
         if base.isPointer, !sizes.isEmpty { throw unsupported("array of pointers", name) }
         guard sizes.count <= Self.maximumArrayDimensions else {
             throw error("array '\(name.text)' has \(sizes.count) dimensions; the limit is \(Self.maximumArrayDimensions)", name.line)
@@ -138,7 +138,8 @@ package struct MetalChecker {
             if let size {
                 var c = self
                 let v = try c.expr(size)
-                guard let value = v.value, value.count == 1, v.type.scalar?.isInteger == true || v.type.scalar == .bool, value[0] >= 1 else {
+                guard let value = v.value, value.count == 1, v.type.scalar?.isInteger == true || v.type.scalar == .bool, value[0] >= 1
+                else {
                     throw error("the size of array '\(name.text)' must be a positive integer constant", name.line)
                 }
                 guard value[0] <= 4096, let size = Int(exactly: value[0]) else {
@@ -184,7 +185,11 @@ package struct MetalChecker {
         var info = MetalStructInfo(glsl: name, fields: [], values: 0)
         for f in s.fields {
             let base = try resolve(f.type)
-            if base == .layer || base == .sampler || { if case .texture = base { return true }; return false }() {
+            if base == .layer || base == .sampler
+                || {
+                    if case .texture = base { return true }; return false
+                }()
+            {
                 throw unsupported("\(base == .layer ? "layer" : base == .sampler ? "sampler" : "texture") in a struct", f.type.first)
             }
             out.emit(glsl(base), at: f.type.first)
@@ -197,7 +202,9 @@ package struct MetalChecker {
                 info.arrayElements = Self.saturatingSum(info.arrayElements, arrayElements(type))
                 info.nesting = max(info.nesting, structNesting(type) + 1)
                 guard info.nesting <= Self.maximumStructNesting else {
-                    throw error("struct '\(s.name.text)' nests structs \(info.nesting) levels deep; the limit is \(Self.maximumStructNesting)", d.name.line)
+                    throw error(
+                        "struct '\(s.name.text)' nests structs \(info.nesting) levels deep; the limit is \(Self.maximumStructNesting)",
+                        d.name.line)
                 }
                 guard info.values <= Self.maximumValues else {
                     throw error("struct '\(s.name.text)' is too large: it holds more than \(Self.maximumValues) values", d.name.line)
@@ -206,8 +213,9 @@ package struct MetalChecker {
             }
             out.emit(";", at: f.semicolon)
         }
-        structs[s.name.text] = MetalStructInfo(glsl: name, fields: fields, values: max(info.values, 1),
-                                               arrayElements: info.arrayElements, nesting: info.nesting)
+        structs[s.name.text] = MetalStructInfo(
+            glsl: name, fields: fields, values: max(info.values, 1),
+            arrayElements: info.arrayElements, nesting: info.nesting)
         out.emit("}", at: s.close)
         out.emit(";", at: s.semicolon)
     }
@@ -243,7 +251,9 @@ package struct MetalChecker {
                 piece += [.token("=", eq), v.code]
                 (value, isConstant) = (v.value, v.isConstant)
             case let .construct(args):
-                let v = type == .sampler ? try samplerState(args, at: decl.name)
+                let v =
+                    type == .sampler
+                    ? try samplerState(args, at: decl.name)
                     : try construct(type, args.items, at: decl.name, open: args.open, close: args.close)
                 piece += [.text(" ="), v.code]
                 (value, isConstant) = (v.value, v.isConstant)
@@ -253,13 +263,18 @@ package struct MetalChecker {
                 (value, isConstant) = (v.value, v.isConstant)
             }
             if (global || type == .sampler) && !isConstant && decl.initializer != nil {
-                throw error("the value of \(global ? "global constant" : "sampler") '\(decl.name.text)' must be a compile-time constant", decl.name.line)
+                throw error(
+                    "the value of \(global ? "global constant" : "sampler") '\(decl.name.text)' must be a compile-time constant",
+                    decl.name.line)
             }
             allConstant = allConstant && isConstant
             pieces.append(.sequence(piece))
-            try declare(decl.name, MetalVariable(type: type, glsl: glslName(decl.name.text), isLValue: !(global || d.isConstant || type == .sampler),
-                                                  isConstant: isConstant && (global || d.isConstant || type == .sampler),
-                                                  value: global || d.isConstant ? value : nil))
+            try declare(
+                decl.name,
+                MetalVariable(
+                    type: type, glsl: glslName(decl.name.text), isLValue: !(global || d.isConstant || type == .sampler),
+                    isConstant: isConstant && (global || d.isConstant || type == .sampler),
+                    value: global || d.isConstant ? value : nil))
         }
         // GLSL `const` needs a constant initialiser; Metal's `const` locals need not have one.
         let keepConst = global || base == .sampler || (d.isConstant && allConstant)
@@ -298,13 +313,18 @@ package struct MetalChecker {
             parameters.append(.init(name: p.name.text, type: type, isReference: p.isReference, defaultValue: defaultValue))
             let qualifier = p.isReference ? (p.isConst ? "in " : "inout ") : (p.isConst && type.isValue ? "const " : "")
             headers.append("\(qualifier)\(glsl(type)) \(glslName(p.name.text))\(type.glslArraySuffix)")
-            declared.append((p.name, MetalVariable(type: type, glsl: glslName(p.name.text), isLValue: !p.isConst, isConstant: false, value: nil)))
+            declared.append(
+                (p.name, MetalVariable(type: type, glsl: glslName(p.name.text), isLValue: !p.isConst, isConstant: false, value: nil)))
         }
         let glslFunction = try register(f, returnType: returnType, parameters: parameters)
         if f.isStitchable {
             stitchable.append(try signature(f, returnType: returnType, parameters: parameters, glsl: glslFunction))
         }
-        if returnType == .layer || returnType == .sampler || { if case .texture = returnType { return true }; return false }() {
+        if returnType == .layer || returnType == .sampler
+            || {
+                if case .texture = returnType { return true }; return false
+            }()
+        {
             throw unsupported("return type", f.returnType.first)
         }
         out.emit("\(glsl(returnType))\(returnType.glslArraySuffix) \(glslFunction)(\(headers.joined(separator: ", ")))", at: f.first)
@@ -329,7 +349,9 @@ package struct MetalChecker {
     }
 
     /// Adds a function (or completes its prototype); returns its GLSL name.
-    mutating func register(_ f: MetalFunctionDecl, returnType: MetalType, parameters: [MetalFunctionInfo.Parameter]) throws(ShaderSourceError) -> String {
+    mutating func register(_ f: MetalFunctionDecl, returnType: MetalType, parameters: [MetalFunctionInfo.Parameter])
+        throws(ShaderSourceError) -> String
+    {
         let name = f.name.text
         var overloads = functions[name] ?? []
         // Overloads are told apart by their Metal types (`f(half4)` and `f(float4)` are two, as in
@@ -342,22 +364,28 @@ package struct MetalChecker {
                 throw error("'\(name)' is declared again with another return type", f.name.line)
             }
             let merged = zip(existing.parameters, parameters).map { a, b in b.defaultValue == nil ? a : b }
-            overloads[k] = MetalFunctionInfo(name: name, glsl: existing.glsl, returnType: returnType, parameters: merged,
-                                             line: f.name.line, isDefined: existing.isDefined || f.body != nil)
+            overloads[k] = MetalFunctionInfo(
+                name: name, glsl: existing.glsl, returnType: returnType, parameters: merged,
+                line: f.name.line, isDefined: existing.isDefined || f.body != nil)
             functions[name] = overloads
             return existing.glsl
         }
         let glslFunction = "_m_" + name + (overloads.isEmpty ? "" : "_\(overloads.count + 1)")
-        overloads.append(MetalFunctionInfo(name: name, glsl: glslFunction, returnType: returnType, parameters: parameters,
-                                           line: f.name.line, isDefined: f.body != nil))
+        overloads.append(
+            MetalFunctionInfo(
+                name: name, glsl: glslFunction, returnType: returnType, parameters: parameters,
+                line: f.name.line, isDefined: f.body != nil))
         functions[name] = overloads
         return glslFunction
     }
 
     /// Recognises the kind of a stitchable function from its signature.
-    func signature(_ f: MetalFunctionDecl, returnType: MetalType, parameters: [MetalFunctionInfo.Parameter], glsl: String) throws(ShaderSourceError) -> StitchableSignature {
+    func signature(_ f: MetalFunctionDecl, returnType: MetalType, parameters: [MetalFunctionInfo.Parameter], glsl: String)
+        throws(ShaderSourceError) -> StitchableSignature
+    {
         let name = f.name
-        let shapes = "a stitchable function must be 'float2 f(float2 position, …)' (distortion), "
+        let shapes =
+            "a stitchable function must be 'float2 f(float2 position, …)' (distortion), "
             + "'half4 f(float2 position, half4 color, …)' (colour), 'half4 f(float2 position, SwiftUI::Layer layer, …)' (layer) "
             + "or 'half4 f(float2 position, …)' (fill)"
         guard let p0 = parameters.first, p0.type == .vector(.float, 2), !p0.isReference else {
@@ -388,8 +416,9 @@ package struct MetalChecker {
                 arguments.append(try arrayArgument(p.name, pointee, count: k < rest.count ? rest[k] : nil, at: syntax.name))
                 k += 1
                 guard arguments.filter({ $0.countName != nil }).count <= ParameterType.maximumArrayParameters else {
-                    throw error("'\(name.text)' has more than \(ParameterType.maximumArrayParameters) array and data arguments "
-                        + "(each takes 4 KiB of the GPU's uniform block)", syntax.name.line)
+                    throw error(
+                        "'\(name.text)' has more than \(ParameterType.maximumArrayParameters) array and data arguments "
+                            + "(each takes 4 KiB of the GPU's uniform block)", syntax.name.line)
                 }
                 continue
             }
@@ -403,8 +432,9 @@ package struct MetalChecker {
             default: type = nil
             }
             guard let type, !p.isReference else {
-                throw error("unsupported stitchable argument type: '\(p.type.metal)\(p.isReference ? "&" : "")' of '\(p.name)' "
-                    + "(arguments are float, half, float2–4, half2–4 or texture2d<half>)", syntax.name.line)
+                throw error(
+                    "unsupported stitchable argument type: '\(p.type.metal)\(p.isReference ? "&" : "")' of '\(p.name)' "
+                        + "(arguments are float, half, float2–4, half2–4 or texture2d<half>)", syntax.name.line)
             }
             let defaultValue = p.defaultValue?.value.map { ParameterValue(type, $0) }
             arguments.append(StitchableArgument(name: p.name, type: type, metalType: syntax.type.spelling, defaultValue: defaultValue))
@@ -415,20 +445,25 @@ package struct MetalChecker {
     /// SwiftUI's array and data arguments: `device const float *` (`.floatArray`), `device const
     /// half4 *` (`.colorArray`) or `device const void *` (`.data`), each followed by the `int`
     /// that gets its number of elements (bytes for data).
-    func arrayArgument(_ name: String, _ pointee: MetalPointee, count: (MetalFunctionInfo.Parameter, MetalParameter)?,
-                       at token: MetalToken) throws(ShaderSourceError) -> StitchableArgument {
+    func arrayArgument(
+        _ name: String, _ pointee: MetalPointee, count: (MetalFunctionInfo.Parameter, MetalParameter)?,
+        at token: MetalToken
+    ) throws(ShaderSourceError) -> StitchableArgument {
         let type: ParameterType
         switch pointee {
         case .value(.float): type = .floatArray
         case .value(.vector(.half, 4)): type = .colorArray
         case .void: type = .data
         default:
-            throw error("unsupported stitchable argument type: 'device const \(pointee.spelling) *' of '\(name)' (SwiftUI passes "
-                + "'device const float *' (floatArray), 'device const half4 *' (colorArray) or 'device const void *' (data))", token.line)
+            throw error(
+                "unsupported stitchable argument type: 'device const \(pointee.spelling) *' of '\(name)' (SwiftUI passes "
+                    + "'device const float *' (floatArray), 'device const half4 *' (colorArray) or 'device const void *' (data))",
+                token.line)
         }
         guard let (c, syntax) = count, c.type == .int, !c.isReference, c.defaultValue == nil else {
-            throw error("the array argument '\(name)' must be followed by its count, as SwiftUI passes it: "
-                + "'device const \(pointee.spelling) *\(name), int \(type == .data ? "size" : "count")'", (count?.1.name ?? token).line)
+            throw error(
+                "the array argument '\(name)' must be followed by its count, as SwiftUI passes it: "
+                    + "'device const \(pointee.spelling) *\(name), int \(type == .data ? "size" : "count")'", (count?.1.name ?? token).line)
         }
         return StitchableArgument(name: name, type: type, metalType: "device const \(pointee.spelling) *", countName: syntax.name.text)
     }
@@ -507,7 +542,9 @@ package struct MetalChecker {
         case let .label(keyword, _, _):
             // Labels directly in a switch's braces are checked by `switchBody`.
             guard switches.isEmpty else {
-                throw error("'\(keyword.text)' inside a statement nested in the switch (GLSL allows labels only directly in its braces)", keyword.line)
+                throw error(
+                    "'\(keyword.text)' inside a statement nested in the switch (GLSL allows labels only directly in its braces)",
+                    keyword.line)
             }
             throw error("'\(keyword.text)' outside a switch", keyword.line)
         case let .jump(keyword, value, semicolon):

@@ -158,9 +158,14 @@ package enum MetalLexer {
                 continue
             }
         }
-        if !lenient, let long = tokens.first(where: { ($0.kind == .identifier || $0.kind == .number) && $0.text.utf8.count > maximumTokenLength }) {
-            throw ShaderSourceError(file: file, line: long.line,
-                                    message: "a \(long.kind == .number ? "number" : "name") longer than \(maximumTokenLength) characters: '\(long.text.prefix(24))…'")
+        if !lenient,
+            let long = tokens.first(where: { ($0.kind == .identifier || $0.kind == .number) && $0.text.utf8.count > maximumTokenLength })
+        {
+            throw ShaderSourceError(
+                file: file, line: long.line,
+                message:
+                    "a \(long.kind == .number ? "number" : "name") longer than \(maximumTokenLength) characters: '\(long.text.prefix(24))…'"
+            )
         }
         return tokens
     }

@@ -130,7 +130,9 @@ extension MetalParser {
             case "(":
                 if startsPointer(1) { return try pointerCast() }
                 // C-style cast `(float)x`.
-                if let ty = peek(1), ty.kind == .identifier, MetalType.named[ty.text] != nil || structNames.contains(ty.text), isText(")", 2) {
+                if let ty = peek(1), ty.kind == .identifier, MetalType.named[ty.text] != nil || structNames.contains(ty.text),
+                    isText(")", 2)
+                {
                     throw unsupported("C-style cast (write \(ty.text)(x))", ty)
                 }
                 i += 1
@@ -176,8 +178,9 @@ extension MetalParser {
         if isText("::") { throw unsupported("scope resolution", peek()!) }
         let name = MetalName(parts: parts)
         if MetalType.named[name.name] != nil || structNames.contains(name.name), isText("{") {
-            let type = MetalTypeSyntax(first: name.first, spelling: name.name, builtIn: MetalType.named[name.name],
-                                       structName: structNames.contains(name.name) ? name.name : nil)
+            let type = MetalTypeSyntax(
+                first: name.first, spelling: name.name, builtIn: MetalType.named[name.name],
+                structName: structNames.contains(name.name) ? name.name : nil)
             let args = try arguments(open: "{", close: "}")
             return try built(.braces(type, args), above: height, at: t)
         }

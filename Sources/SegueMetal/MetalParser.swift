@@ -129,7 +129,8 @@ struct MetalParser {
     mutating func usingDirective() throws(ShaderSourceError) {
         let start = peek()!
         guard isText("namespace", 1), let ns = peek(2), ns.kind == .identifier, isText(";", 3),
-              ns.text == "metal" || ns.text == "SwiftUI" else {
+            ns.text == "metal" || ns.text == "SwiftUI"
+        else {
             throw unsupported("using declaration (only 'using namespace metal;')", start)
         }
         if ns.text == "SwiftUI" { usingSwiftUI = true }
@@ -200,7 +201,8 @@ struct MetalParser {
         }
         guard !isStitchable else { throw error("[[ stitchable ]] must mark a function", nameToken.line) }
         guard isConstant else {
-            throw error("unsupported global variable: '\(nameToken.text)' (declare it 'constant' or move it into the function)", nameToken.line)
+            throw error(
+                "unsupported global variable: '\(nameToken.text)' (declare it 'constant' or move it into the function)", nameToken.line)
         }
         let decl = try variableDeclaration(first: first, isConstant: true, type: type)
         for d in decl.declarators where d.initializer == nil && type.builtIn != .sampler {
@@ -209,9 +211,11 @@ struct MetalParser {
         return .constant(decl)
     }
 
-    mutating func function(first: MetalToken, name: MetalToken, returnType: MetalTypeSyntax,
-                           isStitchable: Bool) throws(ShaderSourceError) -> MetalFunctionDecl {
-        i += 1 // (
+    mutating func function(
+        first: MetalToken, name: MetalToken, returnType: MetalTypeSyntax,
+        isStitchable: Bool
+    ) throws(ShaderSourceError) -> MetalFunctionDecl {
+        i += 1  // (
         var parameters: [MetalParameter] = []
         if isText("void") && isText(")", 1) { i += 1 }
         while !isText(")") {
@@ -221,16 +225,18 @@ struct MetalParser {
             }
             parameters.append(try parameter())
         }
-        i += 1 // )
+        i += 1  // )
         if isText("[[") { throw unsupported("attribute", peek(1) ?? peek()!) }
         if isText(";") {
-            return MetalFunctionDecl(first: first, isStitchable: isStitchable, returnType: returnType, name: name,
-                                     parameters: parameters, body: nil, semicolon: next())
+            return MetalFunctionDecl(
+                first: first, isStitchable: isStitchable, returnType: returnType, name: name,
+                parameters: parameters, body: nil, semicolon: next())
         }
         guard isText("{") else { throw error("expected '{' to begin the body of '\(name.text)'", (peek() ?? name).line) }
         let body = try block()
-        return MetalFunctionDecl(first: first, isStitchable: isStitchable, returnType: returnType, name: name,
-                                 parameters: parameters, body: body, semicolon: nil)
+        return MetalFunctionDecl(
+            first: first, isStitchable: isStitchable, returnType: returnType, name: name,
+            parameters: parameters, body: body, semicolon: nil)
     }
 
     mutating func parameter() throws(ShaderSourceError) -> MetalParameter {
@@ -246,7 +252,9 @@ struct MetalParser {
             // `device const float *values`: an array or data argument, or a helper's pointer to one.
             if isThread, let t = peek() { throw unsupported("pointer in the thread address space", t) }
             let type = try pointerType()
-            guard let n = peek(), n.kind == .identifier else { throw error("expected a parameter name after '\(type.spelling)'", (peek() ?? start).line) }
+            guard let n = peek(), n.kind == .identifier else {
+                throw error("expected a parameter name after '\(type.spelling)'", (peek() ?? start).line)
+            }
             if let what = MetalVocabulary.rejected[n.text] { throw unsupported(what, n) }
             i += 1
             if isText("[") { throw unsupported("array of pointers", peek()!) }
@@ -263,7 +271,9 @@ struct MetalParser {
             isReference = true
             i += 1
         }
-        guard let n = peek(), n.kind == .identifier else { throw error("expected a parameter name after '\(type.spelling)'", (peek() ?? start).line) }
+        guard let n = peek(), n.kind == .identifier else {
+            throw error("expected a parameter name after '\(type.spelling)'", (peek() ?? start).line)
+        }
         if let what = MetalVocabulary.rejected[n.text] { throw unsupported(what, n) }
         i += 1
         var dimensions: [MetalExpr] = []
@@ -279,8 +289,9 @@ struct MetalParser {
             i += 1
             defaultValue = try assignmentExpression()
         }
-        return MetalParameter(first: start, type: type, name: n, dimensions: dimensions, isConst: isConst,
-                              isReference: isReference, defaultValue: defaultValue)
+        return MetalParameter(
+            first: start, type: type, name: n, dimensions: dimensions, isConst: isConst,
+            isReference: isReference, defaultValue: defaultValue)
     }
 
     // MARK: - Types
@@ -352,8 +363,9 @@ struct MetalParser {
             }
         }
         try expect(">", "after the texture element type")
-        return MetalTypeSyntax(first: t, spelling: "texture2d<\(element.text)>", builtIn: .texture(element.text == "half" ? .half : .float),
-                               structName: nil)
+        return MetalTypeSyntax(
+            first: t, spelling: "texture2d<\(element.text)>", builtIn: .texture(element.text == "half" ? .half : .float),
+            structName: nil)
     }
 
     // MARK: - Statements
@@ -396,8 +408,9 @@ struct MetalParser {
                 let open = try expect("(", "after 'while'")
                 let condition = try expression()
                 let close = try expect(")", "after the condition")
-                return .doWhile(keyword: keyword, body: body, whileKeyword: whileKeyword, open: open, condition: condition,
-                                close: close, semicolon: try expect(";", "after 'do … while (…)'"))
+                return .doWhile(
+                    keyword: keyword, body: body, whileKeyword: whileKeyword, open: open, condition: condition,
+                    close: close, semicolon: try expect(";", "after 'do … while (…)'"))
             case "switch":
                 let keyword = next()
                 let open = try expect("(", "after 'switch'")
@@ -470,7 +483,9 @@ struct MetalParser {
     }
 
     /// The declarators after a type, through the `;`.
-    mutating func variableDeclaration(first: MetalToken, isConstant: Bool, type: MetalTypeSyntax) throws(ShaderSourceError) -> MetalVariableDecl {
+    mutating func variableDeclaration(first: MetalToken, isConstant: Bool, type: MetalTypeSyntax) throws(ShaderSourceError)
+        -> MetalVariableDecl
+    {
         var declarators: [MetalDeclarator] = []
         var commas: [MetalToken] = []
         repeat {
@@ -499,8 +514,9 @@ struct MetalParser {
             declarators.append(MetalDeclarator(name: name, dimensions: dimensions, initializer: initializer))
         } while isText(",")
         let semicolon = try expect(";", "after the declaration")
-        return MetalVariableDecl(first: first, isConstant: isConstant, type: type, declarators: declarators, commas: commas,
-                                 semicolon: semicolon)
+        return MetalVariableDecl(
+            first: first, isConstant: isConstant, type: type, declarators: declarators, commas: commas,
+            semicolon: semicolon)
     }
 
     mutating func ifStatement() throws(ShaderSourceError) -> MetalStmt {
@@ -511,11 +527,13 @@ struct MetalParser {
         let close = try expect(")", "after the condition")
         let then = try statement()
         guard isText("else") else {
-            return .ifStatement(keyword: keyword, open: open, condition: condition, close: close, then: then, elseKeyword: nil, otherwise: nil)
+            return .ifStatement(
+                keyword: keyword, open: open, condition: condition, close: close, then: then, elseKeyword: nil, otherwise: nil)
         }
         let elseKeyword = next()
-        return .ifStatement(keyword: keyword, open: open, condition: condition, close: close, then: then,
-                            elseKeyword: elseKeyword, otherwise: try statement())
+        return .ifStatement(
+            keyword: keyword, open: open, condition: condition, close: close, then: then,
+            elseKeyword: elseKeyword, otherwise: try statement())
     }
 
     mutating func forStatement() throws(ShaderSourceError) -> MetalStmt {
@@ -546,7 +564,8 @@ struct MetalParser {
         let semicolon = try expect(";", "after the loop condition")
         let step: MetalExpr? = isText(")") ? nil : try expression()
         let close = try expect(")", "after the loop step")
-        return .forStatement(keyword: keyword, open: open, initializer: initializer, condition: condition, semicolon: semicolon,
-                             step: step, close: close, body: try statement())
+        return .forStatement(
+            keyword: keyword, open: open, initializer: initializer, condition: condition, semicolon: semicolon,
+            step: step, close: close, body: try statement())
     }
 }

@@ -76,8 +76,12 @@ enum MetalPointee: Sendable, Hashable {
                 switch n {
                 case 1: return "float \(reader)(int b, int i) { return unpackHalf2x16(\(w)(b, i >> 1))[i & 1]; }"
                 case 2: return "vec2 \(reader)(int b, int i) { return unpackHalf2x16(\(w)(b, i)); }"
-                case 3: return "vec3 \(reader)(int b, int i) { return vec3(unpackHalf2x16(\(w)(b, 2 * i)), unpackHalf2x16(\(w)(b, 2 * i + 1)).x); }"
-                default: return "vec4 \(reader)(int b, int i) { return vec4(unpackHalf2x16(\(w)(b, 2 * i)), unpackHalf2x16(\(w)(b, 2 * i + 1))); }"
+                case 3:
+                    return
+                        "vec3 \(reader)(int b, int i) { return vec3(unpackHalf2x16(\(w)(b, 2 * i)), unpackHalf2x16(\(w)(b, 2 * i + 1)).x); }"
+                default:
+                    return
+                        "vec4 \(reader)(int b, int i) { return vec4(unpackHalf2x16(\(w)(b, 2 * i)), unpackHalf2x16(\(w)(b, 2 * i + 1))); }"
                 }
             }
             // 32-bit components; a 3-vector takes 16 bytes, as in Metal.
@@ -119,7 +123,11 @@ extension MetalParser {
         var name = t.text
         i += 1
         if name == "unsigned" {
-            if isText("char") { name = "uchar"; i += 1 } else if isText("short") { name = "ushort"; i += 1 } else {
+            if isText("char") {
+                name = "uchar"; i += 1
+            } else if isText("short") {
+                name = "ushort"; i += 1
+            } else {
                 if isText("int") { i += 1 }
                 name = "uint"
             }
@@ -171,8 +179,9 @@ extension MetalParser {
             throw unsupported("sizeof (only of a scalar or vector type: sizeof(float2))", keyword)
         }
         i += 2
-        let number = MetalToken(kind: .number, text: "\(pointee.size)u", line: keyword.line, column: keyword.column,
-                                spaceBefore: keyword.spaceBefore)
+        let number = MetalToken(
+            kind: .number, text: "\(pointee.size)u", line: keyword.line, column: keyword.column,
+            spaceBefore: keyword.spaceBefore)
         return try built(.number(number), above: 0, at: keyword)
     }
 }
@@ -195,7 +204,9 @@ extension MetalPointee {
 
 extension MetalChecker {
     /// `(device const T *)e`: the same argument, read as `T`s.
-    mutating func pointerCast(_ open: MetalToken, _ type: MetalTypeSyntax, _ close: MetalToken, _ operand: MetalExpr) throws(ShaderSourceError) -> Typed {
+    mutating func pointerCast(_ open: MetalToken, _ type: MetalTypeSyntax, _ close: MetalToken, _ operand: MetalExpr)
+        throws(ShaderSourceError) -> Typed
+    {
         let v = try expr(operand)
         guard case .pointer = v.type else {
             throw unsupported("cast of a '\(v.type.metal)' to a pointer (only pointers to array and data arguments can be cast)", open)
@@ -204,7 +215,9 @@ extension MetalChecker {
     }
 
     /// `p[i]` or `*p`: element `i` of what `p` points at, through its reader (0 outside the argument).
-    mutating func pointerRead(_ base: Typed, _ pointee: MetalPointee, index: Typed?, at token: MetalToken, close: MetalToken?) throws(ShaderSourceError) -> Typed {
+    mutating func pointerRead(_ base: Typed, _ pointee: MetalPointee, index: Typed?, at token: MetalToken, close: MetalToken?)
+        throws(ShaderSourceError) -> Typed
+    {
         guard let type = pointee.valueType else {
             throw error("a 'device const void *' is read after a cast to a typed pointer: ((device const float *)p)[i]", token.line)
         }

@@ -58,7 +58,8 @@ extension MetalPreprocessor {
                     holds = isDefined(name) == (head == "ifdef")
                 }
             }
-            conditionals.append(Conditional(directive: head, line: t.line, parentActive: parent, taken: holds, active: parent && holds, sawElse: false))
+            conditionals.append(
+                Conditional(directive: head, line: t.line, parentActive: parent, taken: holds, active: parent && holds, sawElse: false))
         case "elif":
             guard var top = conditionals.popLast() else { throw error("#elif without #if", t.line) }
             guard !top.sawElse else { throw error("#elif after #else (the #if is on line \(top.line))", t.line) }
@@ -99,11 +100,15 @@ extension MetalPreprocessor {
             var j = i + 1
             let parenthesised = j < lexed.count && lexed[j].text == "("
             if parenthesised { j += 1 }
-            guard j < lexed.count, lexed[j].kind == .identifier else { throw error("'defined' needs a macro name in '#if \(text)'", t.line) }
+            guard j < lexed.count, lexed[j].kind == .identifier else {
+                throw error("'defined' needs a macro name in '#if \(text)'", t.line)
+            }
             let name = lexed[j].text
             j += 1
             if parenthesised {
-                guard j < lexed.count, lexed[j].text == ")" else { throw error("expected ')' after 'defined(\(name)' in '#if \(text)'", t.line) }
+                guard j < lexed.count, lexed[j].text == ")" else {
+                    throw error("expected ')' after 'defined(\(name)' in '#if \(text)'", t.line)
+                }
                 j += 1
             }
             tokens.append(MetalToken(kind: .number, text: isDefined(name) ? "1" : "0", line: t.line))
@@ -156,7 +161,9 @@ private struct ConditionParser {
     }
 
     /// The binary operators by precedence, loosest first.
-    private static let levels: [[String]] = [["||"], ["&&"], ["|"], ["^"], ["&"], ["==", "!="], ["<", ">", "<=", ">="], ["<<", ">>"], ["+", "-"], ["*", "/", "%"]]
+    private static let levels: [[String]] = [
+        ["||"], ["&&"], ["|"], ["^"], ["&"], ["==", "!="], ["<", ">", "<=", ">="], ["<<", ">>"], ["+", "-"], ["*", "/", "%"],
+    ]
 
     private mutating func binary(level: Int, depth: Int) throws(ShaderSourceError) -> Int64 {
         guard level < Self.levels.count else { return try unary(depth: depth) }
@@ -233,10 +240,15 @@ private struct ConditionParser {
         var digits = Substring(text.lowercased())
         while let last = digits.last, last == "u" || last == "l" { digits.removeLast() }
         let radix: Int
-        if digits.hasPrefix("0x") { radix = 16; digits = digits.dropFirst(2) }
-        else if digits.hasPrefix("0b") { radix = 2; digits = digits.dropFirst(2) }
-        else if digits.count > 1, digits.hasPrefix("0") { radix = 8; digits = digits.dropFirst() }
-        else { radix = 10 }
+        if digits.hasPrefix("0x") {
+            radix = 16; digits = digits.dropFirst(2)
+        } else if digits.hasPrefix("0b") {
+            radix = 2; digits = digits.dropFirst(2)
+        } else if digits.count > 1, digits.hasPrefix("0") {
+            radix = 8; digits = digits.dropFirst()
+        } else {
+            radix = 10
+        }
         guard !digits.isEmpty, let value = UInt64(digits, radix: radix) else { return nil }
         return Int64(bitPattern: value)
     }

@@ -20,8 +20,10 @@
 /// is at least as large as the compiler's), and `#`/`##` stay as tokens in replacements.
 package struct MetalPreprocessor {
     /// The includes a stitchable shader may use.
-    static let allowedIncludes: Set<String> = ["<metal_stdlib>", "<SwiftUI/SwiftUI_Metal.h>", "<SwiftUI/SwiftUI.h>",
-                                               "<metal_math>"]
+    static let allowedIncludes: Set<String> = [
+        "<metal_stdlib>", "<SwiftUI/SwiftUI_Metal.h>", "<SwiftUI/SwiftUI.h>",
+        "<metal_math>",
+    ]
 
     private struct Macro {
         let parameters: [String]?
@@ -105,8 +107,11 @@ package struct MetalPreprocessor {
 
     private mutating func define(_ text: String, _ directive: MetalToken) throws(ShaderSourceError) {
         var tokens = try MetalLexer.tokenize(text, file: file, lenient: glsl)
-        for k in tokens.indices { tokens[k] = MetalToken(kind: tokens[k].kind, text: tokens[k].text, line: directive.line,
-                                                         column: tokens[k].column, spaceBefore: tokens[k].spaceBefore) }
+        for k in tokens.indices {
+            tokens[k] = MetalToken(
+                kind: tokens[k].kind, text: tokens[k].text, line: directive.line,
+                column: tokens[k].column, spaceBefore: tokens[k].spaceBefore)
+        }
         guard let name = tokens.first, name.kind == .identifier else {
             throw error("expected a macro name after #define", directive.line)
         }
@@ -117,7 +122,9 @@ package struct MetalPreprocessor {
             i += 1
             while i < tokens.count, tokens[i].text != ")" {
                 if !names.isEmpty {
-                    guard tokens[i].text == "," else { throw error("expected ',' between the parameters of macro '\(name.text)'", directive.line) }
+                    guard tokens[i].text == "," else {
+                        throw error("expected ',' between the parameters of macro '\(name.text)'", directive.line)
+                    }
                     i += 1
                 }
                 guard i < tokens.count, tokens[i].kind == .identifier else {
@@ -143,21 +150,25 @@ package struct MetalPreprocessor {
     /// Expands macros in `tokens`; `active` are the macros being expanded (not expanded again),
     /// `depth` how many replacements and arguments `tokens` lie within, `outermost` the use in the
     /// file's own text that the expansion started from (nil at the top).
-    mutating func expand(_ tokens: [MetalToken], active: Set<String>, depth: Int,
-                                 outermost: MetalToken?) throws(ShaderSourceError) -> [MetalToken] {
+    mutating func expand(
+        _ tokens: [MetalToken], active: Set<String>, depth: Int,
+        outermost: MetalToken?
+    ) throws(ShaderSourceError) -> [MetalToken] {
         var out: [MetalToken] = []
         var i = 0
         while i < tokens.count {
             let t = tokens[i]
             guard t.kind == .identifier, let macro = macros[t.text], !active.contains(t.text),
-                  !(i > 0 && (tokens[i - 1].text == "." || tokens[i - 1].text == "::")) else {
+                !(i > 0 && (tokens[i - 1].text == "." || tokens[i - 1].text == "::"))
+            else {
                 out.append(t)
                 i += 1
                 continue
             }
             let origin = outermost ?? t
             guard depth < Self.maximumExpansionDepth else {
-                throw error("macro '\(origin.text)' nests macro uses more than \(Self.maximumExpansionDepth) levels deep (at '\(t.text)')", t.line)
+                throw error(
+                    "macro '\(origin.text)' nests macro uses more than \(Self.maximumExpansionDepth) levels deep (at '\(t.text)')", t.line)
             }
             var body = macro.body
             if let parameters = macro.parameters {
@@ -165,7 +176,9 @@ package struct MetalPreprocessor {
                 guard i + 1 < tokens.count, tokens[i + 1].text == "(" else { out.append(t); i += 1; continue }
                 let (arguments, end) = try collectArguments(tokens, from: i + 1, macro: t)
                 guard arguments.count == parameters.count || (parameters.isEmpty && arguments.count == 1 && arguments[0].isEmpty) else {
-                    throw error("macro '\(t.text)' takes \(parameters.count) argument\(parameters.count == 1 ? "" : "s"), got \(arguments.count)", t.line)
+                    throw error(
+                        "macro '\(t.text)' takes \(parameters.count) argument\(parameters.count == 1 ? "" : "s"), got \(arguments.count)",
+                        t.line)
                 }
                 var expanded: [[MetalToken]] = []
                 // Arguments count one level deeper: `F(F(F(…)))` nests as replacements do.
@@ -197,13 +210,16 @@ package struct MetalPreprocessor {
     private mutating func count(_ size: Int, origin: MetalToken, at use: MetalToken) throws(ShaderSourceError) {
         produced += size
         guard produced <= Self.maximumExpansion else {
-            throw error("macro '\(origin.text)' expands to more than \(Self.maximumExpansion) tokens "
-                + "(macros that use another macro several times grow exponentially)", use.line)
+            throw error(
+                "macro '\(origin.text)' expands to more than \(Self.maximumExpansion) tokens "
+                    + "(macros that use another macro several times grow exponentially)", use.line)
         }
     }
 
     /// The arguments of a macro call whose `(` is at `open`, and the index after its `)`.
-    private func collectArguments(_ tokens: [MetalToken], from open: Int, macro: MetalToken) throws(ShaderSourceError) -> ([[MetalToken]], Int) {
+    private func collectArguments(_ tokens: [MetalToken], from open: Int, macro: MetalToken) throws(ShaderSourceError) -> (
+        [[MetalToken]], Int
+    ) {
         var arguments: [[MetalToken]] = [[]]
         var depth = 0
         var i = open + 1

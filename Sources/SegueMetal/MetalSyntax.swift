@@ -126,13 +126,16 @@ indirect enum MetalStmt: Sendable {
     case block(MetalToken, [MetalStmt], MetalToken)
     case declaration(MetalVariableDecl)
     case expression(MetalExpr, MetalToken)
-    case ifStatement(keyword: MetalToken, open: MetalToken, condition: MetalExpr, close: MetalToken,
-                     then: MetalStmt, elseKeyword: MetalToken?, otherwise: MetalStmt?)
-    case forStatement(keyword: MetalToken, open: MetalToken, initializer: MetalStmt?, condition: MetalExpr?,
-                      semicolon: MetalToken, step: MetalExpr?, close: MetalToken, body: MetalStmt)
+    case ifStatement(
+        keyword: MetalToken, open: MetalToken, condition: MetalExpr, close: MetalToken,
+        then: MetalStmt, elseKeyword: MetalToken?, otherwise: MetalStmt?)
+    case forStatement(
+        keyword: MetalToken, open: MetalToken, initializer: MetalStmt?, condition: MetalExpr?,
+        semicolon: MetalToken, step: MetalExpr?, close: MetalToken, body: MetalStmt)
     case whileStatement(keyword: MetalToken, open: MetalToken, condition: MetalExpr, close: MetalToken, body: MetalStmt)
-    case doWhile(keyword: MetalToken, body: MetalStmt, whileKeyword: MetalToken, open: MetalToken, condition: MetalExpr,
-                 close: MetalToken, semicolon: MetalToken)
+    case doWhile(
+        keyword: MetalToken, body: MetalStmt, whileKeyword: MetalToken, open: MetalToken, condition: MetalExpr,
+        close: MetalToken, semicolon: MetalToken)
     case switchStatement(keyword: MetalToken, open: MetalToken, value: MetalExpr, close: MetalToken, body: MetalStmt)
     /// `case K:` (value) or `default:` (nil).
     case label(keyword: MetalToken, value: MetalExpr?, colon: MetalToken)

@@ -43,8 +43,9 @@ public enum MetalTranslator {
         let declarations = try parser.parseFile()
         // After parsing (linear, and bounded in depth), so a malformed file gets its own error.
         guard tokens.count <= maximumTokens else {
-            throw ShaderSourceError(file: file, line: tokens[maximumTokens].line,
-                                    message: "the file has more than \(maximumTokens) tokens after its macros are expanded; split it into several files")
+            throw ShaderSourceError(
+                file: file, line: tokens[maximumTokens].line,
+                message: "the file has more than \(maximumTokens) tokens after its macros are expanded; split it into several files")
         }
         var checker = MetalChecker(file: file)
         try checker.check(declarations)

@@ -1,3 +1,5 @@
+import SegueCore
+
 // The part of the Metal Shading Language that stitchable shaders use, and its GLSL 4.50
 // equivalents: types, standard-library functions, constants, and the words that are rejected
 // with the reason. Reference: Metal Shading Language Specification (chapters 2, 6); SwiftUI's
@@ -7,7 +9,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
 
 /// Lookup tables for the Metal front end.
 enum MetalVocabulary {
@@ -76,20 +77,28 @@ enum MetalVocabulary {
     static let templateTypes: Set<String> = ["vec", "matrix", "array", "packed_vec", "array_ref"]
 
     /// Statement keywords that are the same in GLSL.
-    static let keywords: Set<String> = ["if", "else", "for", "while", "do", "return", "break", "continue", "switch",
-                                        "case", "default", "true", "false", "const"]
+    static let keywords: Set<String> = [
+        "if", "else", "for", "while", "do", "return", "break", "continue", "switch",
+        "case", "default", "true", "false", "const",
+    ]
 
     // MARK: - GLSL reserved names
 
     /// Identifiers that are legal in Metal but reserved (or taken by Segue's template) in GLSL;
     /// user names among them are renamed with a `_v_` prefix.
     static func isReservedInGLSL(_ name: String) -> Bool {
-        if reservedGLSL.contains(name) || glslFunctions.contains(name) || name.hasPrefix("gl_") || name.hasPrefix("_segue") || name.hasPrefix("_msl_") { return true }
+        if reservedGLSL.contains(name) || glslFunctions.contains(name) || name.hasPrefix("gl_") || name.hasPrefix("_segue")
+            || name.hasPrefix("_msl_")
+        {
+            return true
+        }
         // The prefixes of the translator's own names: `_v_input` must not meet `input` renamed,
         // nor a variable `_m_g` the function `g`.
         if name.hasPrefix("_v_") || name.hasPrefix("_m_") { return true }
-        for prefix in ["sampler", "isampler", "usampler", "image", "iimage", "uimage", "texture", "itexture", "utexture",
-                       "subpassInput", "isubpassInput", "usubpassInput"] where name.hasPrefix(prefix) { return true }
+        for prefix in [
+            "sampler", "isampler", "usampler", "image", "iimage", "uimage", "texture", "itexture", "utexture",
+            "subpassInput", "isubpassInput", "usubpassInput",
+        ] where name.hasPrefix(prefix) { return true }
         return isVectorOrMatrixName(name)
     }
 
@@ -103,7 +112,8 @@ enum MetalVocabulary {
         if rest.hasPrefix("d") { rest = rest.dropFirst() }
         guard rest.hasPrefix("mat") else { return false }
         let tail = Array(rest.dropFirst(3))
-        return (tail.count == 1 && size.contains(tail[0])) || (tail.count == 3 && size.contains(tail[0]) && tail[1] == "x" && size.contains(tail[2]))
+        return (tail.count == 1 && size.contains(tail[0]))
+            || (tail.count == 3 && size.contains(tail[0]) && tail[1] == "x" && size.contains(tail[2]))
     }
 
     /// GLSL library functions: a variable of the same name would hide them from the generated code.

@@ -77,7 +77,6 @@ public struct StitchableArgument: Sendable, Equatable {
     }
 }
 
-
 /// A `[[ stitchable ]]` function as the front end found it.
 public struct StitchableSignature: Sendable, Equatable {
     /// Its name in the source.

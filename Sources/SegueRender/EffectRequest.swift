@@ -1,3 +1,9 @@
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueShaders
+import SegueVulkan
+
 // What a user asks for when they name an effect: the effect (a built-in, a .glsl file or a
 // stitchable `file.metal[:NAME]`), its parameter assignments, extra textures and, for stitchable
 // shaders, how the function runs as a transition. `resolve` turns the request into an effect
@@ -8,11 +14,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueShaders
-import SegueVulkan
 
 /// An effect as named by a user, with parameters given as text.
 public struct EffectRequest: Sendable {
@@ -26,8 +27,10 @@ public struct EffectRequest: Sendable {
     public var stitchable: StitchableRequest?
 
     /// A request; parameters and textures as `(name, value)` pairs.
-    public init(effect: String, parameters: [(name: String, value: String)] = [],
-                textures: [(name: String, path: String)] = [], stitchable: StitchableRequest? = nil) {
+    public init(
+        effect: String, parameters: [(name: String, value: String)] = [],
+        textures: [(name: String, path: String)] = [], stitchable: StitchableRequest? = nil
+    ) {
         self.effect = effect
         self.parameters = parameters
         self.textures = textures
@@ -94,9 +97,11 @@ public struct StitchableRequest: Sendable {
     public var removalFunction: String?
 
     /// A request; every field optional.
-    public init(function: String? = nil, arguments: [(name: String, value: String)] = [], animate: String? = nil,
-                insertion: (from: Double, to: Double)? = nil, removal: (from: Double, to: Double)? = nil,
-                maxSampleOffset: Vector2? = nil, removalFunction: String? = nil) {
+    public init(
+        function: String? = nil, arguments: [(name: String, value: String)] = [], animate: String? = nil,
+        insertion: (from: Double, to: Double)? = nil, removal: (from: Double, to: Double)? = nil,
+        maxSampleOffset: Vector2? = nil, removalFunction: String? = nil
+    ) {
         self.function = function
         self.arguments = arguments
         self.animate = animate
@@ -125,8 +130,11 @@ public struct StitchableRequest: Sendable {
         for (name, value) in arguments {
             guard functions.contains(where: { f in f.arguments.contains { $0.name == name } }) else {
                 var known: [String] = []
-                for a in functions.flatMap(\.arguments) where !known.contains("\(a.name) (\(a.metalType))") { known.append("\(a.name) (\(a.metalType))") }
-                throw StitchableConfigurationError("'\(fn.name)' has no argument '\(name)'; its arguments are: \(known.joined(separator: ", "))")
+                for a in functions.flatMap(\.arguments) where !known.contains("\(a.name) (\(a.metalType))") {
+                    known.append("\(a.name) (\(a.metalType))")
+                }
+                throw StitchableConfigurationError(
+                    "'\(fn.name)' has no argument '\(name)'; its arguments are: \(known.joined(separator: ", "))")
             }
             if value.lowercased() == "auto" { automatic.insert(name) } else { automatic.remove(name); assignments.append((name, value)) }
         }
@@ -136,8 +144,9 @@ public struct StitchableRequest: Sendable {
         if let clash = assignments.first(where: { $0.name == animated.name || $0.name == removalAnimated.name }) {
             throw StitchableConfigurationError(.animatedArgumentAssigned(name: clash.name))
         }
-        let effect = try fn.effect(configuration, summary: base.summary, source: base.source,
-                                   defaultDuration: base.defaultDuration, defaultTiming: base.defaultTiming)
+        let effect = try fn.effect(
+            configuration, summary: base.summary, source: base.source,
+            defaultDuration: base.defaultDuration, defaultTiming: base.defaultTiming)
         return (effect, assignments)
     }
 }

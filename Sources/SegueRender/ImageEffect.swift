@@ -1,3 +1,10 @@
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueMetal
+import SegueShaders
+import SegueVulkan
+
 // `segue effect`: a shader effect applied to one image, at one time or over time — a SwiftUI
 // stitchable function as its `colorEffect`, `distortionEffect` or `layerEffect` modifier draws it
 // (the image is the layer, `position` in points), or a single-input GLSL effect in the
@@ -13,12 +20,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMetal
-import SegueMath
-import SegueMedia
-import SegueShaders
-import SegueVulkan
 
 /// An effect on one image as named by a user, with arguments given as text.
 public struct ImageEffectRequest: Sendable {
@@ -55,9 +56,15 @@ public struct ImageEffectRequest: Sendable {
             var automatic = fn.defaultImageAutomatic
             for (name, value) in arguments {
                 guard fn.arguments.contains(where: { $0.name == name }) else {
-                    throw StitchableConfigurationError("'\(fn.name)' has no argument '\(name)'; its arguments are: \(fn.arguments.isEmpty ? "none" : fn.arguments.map { "\($0.name) (\($0.metalType))" }.joined(separator: ", "))")
+                    throw StitchableConfigurationError(
+                        "'\(fn.name)' has no argument '\(name)'; its arguments are: \(fn.arguments.isEmpty ? "none" : fn.arguments.map { "\($0.name) (\($0.metalType))" }.joined(separator: ", "))"
+                    )
                 }
-                if value.lowercased() == "auto" { automatic.insert(name) } else { automatic.remove(name); assignments.append((name, value)) }
+                if value.lowercased() == "auto" {
+                    automatic.insert(name)
+                } else {
+                    automatic.remove(name); assignments.append((name, value))
+                }
             }
             let source: EffectSource = EffectCatalog.stitchablePath(effect) == nil ? .builtIn : .file(fn.file)
             resolved = try fn.imageEffect(automatic: automatic, source: source)
@@ -67,7 +74,9 @@ public struct ImageEffectRequest: Sendable {
                 throw RenderError.notAnImageEffect(effect: effect)
             }
             if let auto = arguments.first(where: { $0.value.lowercased() == "auto" }) {
-                throw StitchableConfigurationError("'auto' (for '\(auto.name)') applies to stitchable shader arguments; '\(effect)' is a GLSL effect whose 'time' and 'progress' are set already")
+                throw StitchableConfigurationError(
+                    "'auto' (for '\(auto.name)') applies to stitchable shader arguments; '\(effect)' is a GLSL effect whose 'time' and 'progress' are set already"
+                )
             }
             resolved = base
             assignments = arguments
@@ -96,8 +105,9 @@ public final class ImageEffectRenderer {
     /// - Throws: `RenderError` (a missing or unknown texture), `VulkanError`.
     public init(_ resolved: ResolvedEffect, input: Image, context: GPUContext, framesInFlight: Int = 3) throws {
         effect = resolved.effect
-        renderer = try TransitionRenderer(effect: resolved.effect, from: input, to: input, parameters: resolved.parameters,
-                                          textures: resolved.textures, context: context, framesInFlight: framesInFlight)
+        renderer = try TransitionRenderer(
+            effect: resolved.effect, from: input, to: input, parameters: resolved.parameters,
+            textures: resolved.textures, context: context, framesInFlight: framesInFlight)
     }
 
     /// The image at `time` seconds; `duration` (default: the effect's own) sets a GLSL effect's
@@ -106,7 +116,8 @@ public final class ImageEffectRenderer {
     public func frame(time: Double, duration: Double? = nil) throws -> Image {
         let d = duration ?? effect.defaultDuration
         guard time.isFinite, time >= 0, d.isFinite, d > 0 else {
-            throw RenderError.invalidValue("the time must be a finite number of seconds ≥ 0 and the duration positive, got time \(time), duration \(d)")
+            throw RenderError.invalidValue(
+                "the time must be a finite number of seconds ≥ 0 and the duration positive, got time \(time), duration \(d)")
         }
         return try renderer.frame(progress: min(time / d, 1), time: time, duration: d)
     }

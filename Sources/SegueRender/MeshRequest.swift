@@ -1,3 +1,9 @@
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueShaders
+import SegueVulkan
+
 // What a user names as a mesh — a built-in mesh effect with parameters given as text, or a JSON
 // mesh file — resolved into scenes, and an animation between two scenes rendered along a timeline.
 #if canImport(Glibc)
@@ -5,11 +11,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueShaders
-import SegueVulkan
 
 /// A mesh as named by a user: a built-in mesh (`curtain`, `bulge`, …; see ``MeshEffects``) or a
 /// JSON mesh file (`Docs/MeshFiles.md`).
@@ -26,7 +27,9 @@ public enum MeshSource: Sendable, Hashable {
 
     /// The name or path as given.
     public var text: String {
-        switch self { case let .builtIn(name), let .file(name): name }
+        switch self {
+        case let .builtIn(name), let .file(name): name
+        }
     }
 }
 
@@ -74,8 +77,10 @@ public struct MeshRequest: Sendable {
     /// The scenes of two templates for a layer of `width` × `height` points, with `overrides`
     /// for the parameters each declares, checked to be compatible when there is an end mesh.
     /// - Throws: `MeshError` (parameter out of range, incompatible meshes).
-    public static func scenes(_ start: MeshTemplate, _ end: MeshTemplate?, width: Double, height: Double,
-                              overrides: [String: ParameterValue] = [:]) throws -> (start: MeshScene, end: MeshScene?) {
+    public static func scenes(
+        _ start: MeshTemplate, _ end: MeshTemplate?, width: Double, height: Double,
+        overrides: [String: ParameterValue] = [:]
+    ) throws -> (start: MeshScene, end: MeshScene?) {
         let first = try start.scene(width: width, height: height, overrides: overrides)
         guard let end else { return (first, nil) }
         let last = try end.scene(width: width, height: height, overrides: overrides)
@@ -89,12 +94,16 @@ public struct MeshRequest: Sendable {
 extension MeshSceneRenderer {
     /// Renders the animation from `start` to `end` along `timeline` (its progress blends the
     /// scenes) into `sink`, cancelling the sink on error and calling `progress` after each frame.
-    public func render(from start: MeshScene, to end: MeshScene, timeline: Timeline, to sink: FrameSink,
-                       progress: (Int) -> Void = { _ in }) throws {
-        try render(count: timeline.frameCount, scene: { i in
-            let s = start.interpolated(to: end, fraction: timeline.progress(ofFrame: i))
-            return (s.mesh, s.appearance)
-        }, to: sink, progress: progress)
+    public func render(
+        from start: MeshScene, to end: MeshScene, timeline: Timeline, to sink: FrameSink,
+        progress: (Int) -> Void = { _ in }
+    ) throws {
+        try render(
+            count: timeline.frameCount,
+            scene: { i in
+                let s = start.interpolated(to: end, fraction: timeline.progress(ofFrame: i))
+                return (s.mesh, s.appearance)
+            }, to: sink, progress: progress)
     }
 
     /// One image of `scene`.

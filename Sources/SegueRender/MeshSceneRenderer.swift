@@ -1,3 +1,9 @@
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueShaders
+import SegueVulkan
+
 // Renders meshes (MeshTransform + MeshAppearance) over one or two images with the Vulkan mesh
 // pipeline: subdivision and geometry on the CPU, projection, depth and lighting on the GPU.
 #if canImport(Glibc)
@@ -5,11 +11,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueShaders
-import SegueVulkan
 
 /// Renders mesh scenes of a layer the size of its `from` image.
 public final class MeshSceneRenderer {
@@ -33,8 +34,10 @@ public final class MeshSceneRenderer {
     ///   - width, height: output size in pixels; nil takes `from`'s size.
     ///   - antialiasing: 4× multisampling of the mesh edges (Core Animation's
     ///     `allowsEdgeAntialiasing`; off by default as there).
-    public init(from: Image, to: Image? = nil, width: Int? = nil, height: Int? = nil, context: GPUContext,
-                framesInFlight: Int = 3, antialiasing: Bool = false, readback: Bool = true) throws {
+    public init(
+        from: Image, to: Image? = nil, width: Int? = nil, height: Int? = nil, context: GPUContext,
+        framesInFlight: Int = 3, antialiasing: Bool = false, readback: Bool = true
+    ) throws {
         self.width = width ?? from.width
         self.height = height ?? from.height
         try Image.validateSize(width: self.width, height: self.height)
@@ -42,9 +45,11 @@ public final class MeshSceneRenderer {
         var textures = [try GPUTexture(context: context, image: from)]
         if let to { textures.append(try GPUTexture(context: context, image: to)) }
         self.textures = textures
-        renderer = try MeshRenderer(context: context, width: self.width, height: self.height, textures: textures,
-                                    options: MeshRenderer.Options(framesInFlight: framesInFlight, antialiasing: antialiasing,
-                                                                  readback: readback))
+        renderer = try MeshRenderer(
+            context: context, width: self.width, height: self.height, textures: textures,
+            options: MeshRenderer.Options(
+                framesInFlight: framesInFlight, antialiasing: antialiasing,
+                readback: readback))
     }
 
     /// Replaces the pixels of `from` and `to` (each `width × height × 4` premultiplied RGBA8
@@ -69,9 +74,10 @@ public final class MeshSceneRenderer {
     public func draw(mesh: MeshTransform, appearance: MeshAppearance) throws -> MeshDraw {
         try appearance.validate()
         let resolved = appearance.subdivisionSteps > 0 ? try mesh.subdivided(steps: appearance.subdivisionSteps) : mesh
-        return MeshDraw(layerWidth: layerWidth, layerHeight: layerHeight, transform: appearance.supplementaryTransform,
-                        lightDirection: appearance.lightDirection, diffuseLightFactor: appearance.diffuseLightFactor,
-                        geometry: MeshGeometry(mesh: resolved, width: layerWidth, height: layerHeight))
+        return MeshDraw(
+            layerWidth: layerWidth, layerHeight: layerHeight, transform: appearance.supplementaryTransform,
+            lightDirection: appearance.lightDirection, diffuseLightFactor: appearance.diffuseLightFactor,
+            geometry: MeshGeometry(mesh: resolved, width: layerWidth, height: layerHeight))
     }
 
     /// One image of `mesh`.
@@ -87,17 +93,23 @@ public final class MeshSceneRenderer {
 
     /// Renders `count` frames, frame i showing `scene(i)`; meshes are uploaded into each frame's
     /// own buffers, so they may change every frame without stalling the frames in flight.
-    public func render(count: Int, scene: (Int) throws -> (mesh: MeshTransform, appearance: MeshAppearance),
-                       consume: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
-        try renderer.render(count: count, draw: { i in
-            let s = try scene(i)
-            return try draw(mesh: s.mesh, appearance: s.appearance)
-        }, consume: consume)
+    public func render(
+        count: Int, scene: (Int) throws -> (mesh: MeshTransform, appearance: MeshAppearance),
+        consume: (Int, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        try renderer.render(
+            count: count,
+            draw: { i in
+                let s = try scene(i)
+                return try draw(mesh: s.mesh, appearance: s.appearance)
+            }, consume: consume)
     }
 
     /// Renders `count` frames into `sink` (cancelled on error), calling `progress` after each.
-    public func render(count: Int, scene: (Int) throws -> (mesh: MeshTransform, appearance: MeshAppearance),
-                       to sink: FrameSink, progress: (Int) -> Void = { _ in }) throws {
+    public func render(
+        count: Int, scene: (Int) throws -> (mesh: MeshTransform, appearance: MeshAppearance),
+        to sink: FrameSink, progress: (Int) -> Void = { _ in }
+    ) throws {
         try writeFrames(into: sink, progress: progress) { consume in try render(count: count, scene: scene, consume: consume) }
     }
 }

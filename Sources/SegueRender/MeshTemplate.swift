@@ -1,15 +1,16 @@
+import SegueCore
+import SegueMath
 // One mesh of a `MeshRequest`, resolved once and built again whenever a parameter changes: a
 // built-in with its parsed values, or a mesh file read once. The offline `segue mesh` builds its
 // scenes through this type, and a live window rebuilds them each frame with the parameters that
 // follow the finger or the clock (`touch`, `phase`), so the two show the same meshes.
 import SegueSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMath
 
 /// A mesh as named by a user, ready to build at any layer size with any of its parameters
 /// overridden.
@@ -37,15 +38,19 @@ public struct MeshTemplate: Sendable {
             } catch let error as MeshError {
                 // The file's own errors name its path as given: name it once.
                 let absolute = path
-                throw MeshError(error.kind, error.message.contains(absolute)
-                                ? error.message.replacingAll(absolute, with: path) : "\(path): \(error.message)")
+                throw MeshError(
+                    error.kind,
+                    error.message.contains(absolute)
+                        ? error.message.replacingAll(absolute, with: path) : "\(path): \(error.message)")
             }
             definition = nil
             values = [:]
         case let .builtIn(name):
             guard let definition = MeshEffects.named(name), !definition.isTransition else {
                 let names = MeshEffects.all.filter { !$0.isTransition }.map(\.effect.name)
-                throw MeshError(.invalidParameter, "unknown mesh '\(name)'; the built-in meshes are \(names.joined(separator: ", ")) (or give a .json mesh file)")
+                throw MeshError(
+                    .invalidParameter,
+                    "unknown mesh '\(name)'; the built-in meshes are \(names.joined(separator: ", ")) (or give a .json mesh file)")
             }
             var values: [String: ParameterValue] = [:]
             for (key, value) in parameters {

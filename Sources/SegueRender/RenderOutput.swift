@@ -1,3 +1,10 @@
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueShaders
+import SegueSystem
+import SegueVulkan
+
 // Where rendered frames go: a directory of PNGs, raw RGBA8 on standard output, or a video file
 // encoded by ffmpeg. Every file output is written under a temporary name and renamed when
 // complete; a failed or interrupted render leaves nothing behind.
@@ -6,12 +13,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueShaders
-import SegueVulkan
-import SegueSystem
 
 /// The destination of a multi-frame render.
 public enum RenderOutput: Sendable, Equatable {
@@ -30,8 +31,9 @@ public enum RenderOutput: Sendable, Equatable {
         if let format = VideoFormat(pathExtensionOf: path) { self = .video(path, format); return }
         if FileIO.pathExtension(of: path).isEmpty || FileIO.isDirectory(path) { self = .directory(path); return }
         let videos = VideoFormat.extensions.map { "." + $0 }
-        throw RenderError.invalidValue("cannot tell what to write to '\(path)': use a directory, '-' for raw frames on stdout, or a "
-                                       + videos.dropLast().joined(separator: ", ") + " or \(videos.last ?? "") file")
+        throw RenderError.invalidValue(
+            "cannot tell what to write to '\(path)': use a directory, '-' for raw frames on stdout, or a "
+                + videos.dropLast().joined(separator: ", ") + " or \(videos.last ?? "") file")
     }
 }
 
@@ -51,13 +53,16 @@ public protocol FrameSink: AnyObject {
 ///     default quality, x264's medium 23 for an MP4).
 ///   - cancellation: its `cancel()` stops the output (ffmpeg killed, temporaries removed); the
 ///     sink's next call then throws `MediaError.cancelled` and nothing is published.
-public func makeFrameSink(_ output: RenderOutput, width: Int, height: Int, fps: Double,
-                          settings: VideoSettings = VideoSettings(), cancellation: Cancellation? = nil) throws -> FrameSink {
+public func makeFrameSink(
+    _ output: RenderOutput, width: Int, height: Int, fps: Double,
+    settings: VideoSettings = VideoSettings(), cancellation: Cancellation? = nil
+) throws -> FrameSink {
     switch output {
     case let .directory(path): return try DirectorySink(path: path, width: width, height: height, cancellation: cancellation)
     case .standardOutput: return RawSink(fd: STDOUT_FILENO, width: width, height: height)
     case let .video(path, format):
-        return try VideoSink(path: path, width: width, height: height, fps: fps, format: format, settings: settings, cancellation: cancellation)
+        return try VideoSink(
+            path: path, width: width, height: height, fps: fps, format: format, settings: settings, cancellation: cancellation)
     }
 }
 
@@ -78,21 +83,27 @@ final class DirectorySink: FrameSink {
     init(path: String, width: Int, height: Int, cancellation: Cancellation?) throws {
         let standardized = FileIO.standardizedAbsolute(path)
         let parent = FileIO.directory(of: standardized)
-        guard FileIO.isDirectory(parent) else { throw MediaError.unwritable(path: path, reason: "the directory '\(parent)' does not exist") }
+        guard FileIO.isDirectory(parent) else {
+            throw MediaError.unwritable(path: path, reason: "the directory '\(parent)' does not exist")
+        }
         if FileIO.exists(path) && !FileIO.isDirectory(path) {
             throw MediaError.unwritable(path: path, reason: "it exists and is not a directory")
         }
         // An existing directory is replaced whole at the end (never a mix of two renders), so it
         // may only hold frames of an earlier render.
         if FileIO.isDirectory(path),
-           let other = FileIO.directoryEntries(path)?.first(where: { !DirectorySink.isFrameName($0) }) {
-            throw MediaError.unwritable(path: path, reason: "the directory holds '\(other)', which is not a frame of an earlier render; give a new or empty directory")
+            let other = FileIO.directoryEntries(path)?.first(where: { !DirectorySink.isFrameName($0) })
+        {
+            throw MediaError.unwritable(
+                path: path,
+                reason: "the directory holds '\(other)', which is not a frame of an earlier render; give a new or empty directory")
         }
         self.path = standardized
         self.width = width
         self.height = height
         straight = StraightAlphaBuffer(byteCount: width * height * 4)
-        staged = try MediaError.converting { () throws(SystemError) in try StagedOutput(directory: standardized, cancellation: cancellation) }
+        staged = try MediaError.converting { () throws(SystemError) in try StagedOutput(directory: standardized, cancellation: cancellation)
+        }
         writer = try FrameDirectoryWriter(directory: staged.temporaryPath)
     }
 
@@ -137,11 +148,14 @@ final class RawSink: FrameSink {
 final class VideoSink: FrameSink {
     let encoder: VideoEncoder
 
-    init(path: String, width: Int, height: Int, fps: Double, format: VideoFormat, settings: VideoSettings, cancellation: Cancellation?) throws {
+    init(path: String, width: Int, height: Int, fps: Double, format: VideoFormat, settings: VideoSettings, cancellation: Cancellation?)
+        throws
+    {
         let codec = settings.codec(for: format)
         let yuv = width % 2 == 0 && height % 2 == 0 && !codec.keepsAlpha && codec.pixelFormat == "yuv420p"
-        encoder = try VideoEncoder(path: path, width: width, height: height, fps: fps, format: format, settings: settings, input: yuv ? .yuv420 : .rgba,
-                                   cancellation: cancellation)
+        encoder = try VideoEncoder(
+            path: path, width: width, height: height, fps: fps, format: format, settings: settings, input: yuv ? .yuv420 : .rgba,
+            cancellation: cancellation)
     }
 
     func write(frame index: Int, pixels: UnsafeRawBufferPointer) throws {
@@ -155,13 +169,17 @@ final class VideoSink: FrameSink {
 /// Runs `render` with a consumer that writes each frame into `sink` and reports progress, then
 /// finishes the sink; on any error the sink is cancelled (its temporary files removed) and the
 /// error rethrown.
-func writeFrames(into sink: FrameSink, progress: (Int) -> Void,
-                 _ render: ((Int, UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+func writeFrames(
+    into sink: FrameSink, progress: (Int) -> Void,
+    _ render: ((Int, UnsafeRawBufferPointer) throws -> Void) throws -> Void
+) throws {
     try withoutActuallyEscaping(progress) { progress in try writeFrames(into: sink, escapingProgress: progress, render) }
 }
 
-private func writeFrames(into sink: FrameSink, escapingProgress progress: @escaping (Int) -> Void,
-                         _ render: ((Int, UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+private func writeFrames(
+    into sink: FrameSink, escapingProgress progress: @escaping (Int) -> Void,
+    _ render: ((Int, UnsafeRawBufferPointer) throws -> Void) throws -> Void
+) throws {
     do {
         try render { i, pixels in
             try sink.write(frame: i, pixels: pixels)

@@ -1,15 +1,16 @@
 // When each frame of a render is taken, the progress shown in it, and keyframed parameters.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SegueCore
 import SegueMath
 import SegueMedia
 import SegueShaders
 import SegueVulkan
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The frames of a transition: frame i at time i/fps for i = 0 … round(duration·fps); the last
 /// frame is at `duration` and shows the end state.
@@ -47,8 +48,10 @@ public struct Timeline: Sendable {
     /// shows progress 0 and the last progress 1 whatever `progress` returns there.
     /// - Throws: `RenderError.invalidValue` when duration or fps is not positive and finite, or
     ///   the timeline would have more than ``maximumFrameCount`` frames.
-    public init(duration: Double, fps: Double, keyframes: [ParameterKeyframes] = [],
-                progress: @escaping @Sendable (Double) -> Double) throws(RenderError) {
+    public init(
+        duration: Double, fps: Double, keyframes: [ParameterKeyframes] = [],
+        progress: @escaping @Sendable (Double) -> Double
+    ) throws(RenderError) {
         guard duration.isFinite, duration > 0 else {
             throw .invalidValue("the duration must be a positive number of seconds, got \(duration)")
         }
@@ -75,8 +78,10 @@ public struct Timeline: Sendable {
         }
         let intervals = (duration * fps).rounded()
         guard intervals.isFinite, intervals >= 0, intervals < Double(maximumFrameCount) else {
-            throw .invalidValue("the render would have \(Timeline.describe(intervals + 1)) frames (\(MessageText.seconds(duration)) at \(Timeline.describe(fps)) fps); "
-                + "the limit is \(maximumFrameCount) frames: shorten the duration, the repeat count or the spring's settling time, or lower the fps")
+            throw .invalidValue(
+                "the render would have \(Timeline.describe(intervals + 1)) frames (\(MessageText.seconds(duration)) at \(Timeline.describe(fps)) fps); "
+                    + "the limit is \(maximumFrameCount) frames: shorten the duration, the repeat count or the spring's settling time, or lower the fps"
+            )
         }
         return Int(intervals) + 1
     }

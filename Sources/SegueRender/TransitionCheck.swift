@@ -1,17 +1,18 @@
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueShaders
 // Validates a transition the way gl-transitions contributors do: it has its Author and License
 // header, it compiles, progress 0 shows `from` and progress 1 shows `to` (within 1/255), and every
 // parameter it declares is used.
 import SegueSystem
+import SegueVulkan
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueShaders
-import SegueVulkan
 
 /// The outcome of checking a transition.
 public struct TransitionCheck: Sendable {
@@ -42,14 +43,20 @@ public struct TransitionCheck: Sendable {
         var findings: [Finding] = []
         let header = [("Author", effect.author), ("License", effect.license)]
         let missing = header.filter { $0.1?.isEmpty ?? true }.map { "// \($0.0):" }
-        findings.append(Finding(rule: "header names the author and the license", passed: missing.isEmpty,
-                                detail: missing.isEmpty ? "Author \(effect.author!), License \(effect.license!)"
-                                                        : "missing \(missing.joined(separator: " and "))"))
+        findings.append(
+            Finding(
+                rule: "header names the author and the license", passed: missing.isEmpty,
+                detail: missing.isEmpty
+                    ? "Author \(effect.author!), License \(effect.license!)"
+                    : "missing \(missing.joined(separator: " and "))"))
 
         let unused = effect.parameters.map(\.name).filter { !Self.uses(effect.glsl ?? "", $0) }
-        findings.append(Finding(rule: "every parameter is used", passed: unused.isEmpty,
-                                detail: unused.isEmpty ? "\(effect.parameters.count) parameter(s)"
-                                                       : "unused: \(unused.joined(separator: ", "))"))
+        findings.append(
+            Finding(
+                rule: "every parameter is used", passed: unused.isEmpty,
+                detail: unused.isEmpty
+                    ? "\(effect.parameters.count) parameter(s)"
+                    : "unused: \(unused.joined(separator: ", "))"))
 
         let (width, height) = (128, 96)
         let from = Self.pattern(width: width, height: height, seed: 1)
@@ -59,19 +66,23 @@ public struct TransitionCheck: Sendable {
             textures[p.name] = Self.pattern(width: 64, height: 64, seed: 3 + k)
         }
         do {
-            let renderer = try TransitionRenderer(effect: effect, from: from, to: to, textures: textures,
-                                                  context: context, framesInFlight: 1)
+            let renderer = try TransitionRenderer(
+                effect: effect, from: from, to: to, textures: textures,
+                context: context, framesInFlight: 1)
             findings.append(Finding(rule: "compiles", passed: true, detail: "GLSL 450 → SPIR-V"))
             for (progress, expected, name) in [(0.0, from, "from"), (1.0, to, "to")] {
-                let frame = try renderer.frame(progress: progress, time: progress * effect.defaultDuration,
-                                               duration: effect.defaultDuration)
+                let frame = try renderer.frame(
+                    progress: progress, time: progress * effect.defaultDuration,
+                    duration: effect.defaultDuration)
                 let (difference, x, y) = Self.largestDifference(frame, expected)
                 var detail = difference == 0 ? "identical" : "largest difference \(difference)/255 at pixel (\(x), \(y))"
                 if let (cx, cy) = Self.colourAboveAlpha(frame) {
                     detail += "; the colour exceeds the alpha at pixel (\(cx), \(cy)) (the output must be premultiplied: rgb ≤ a)"
                 }
-                findings.append(Finding(rule: "progress \(Int(progress)) shows \(name)", passed: difference <= Self.tolerance,
-                                        detail: detail))
+                findings.append(
+                    Finding(
+                        rule: "progress \(Int(progress)) shows \(name)", passed: difference <= Self.tolerance,
+                        detail: detail))
             }
         } catch {
             findings.append(Finding(rule: "compiles", passed: false, detail: "\(error)"))

@@ -1,14 +1,15 @@
+import SegueCore
+import SegueMath
+import SegueMedia
+import SegueShaders
+import SegueVulkan
+
 // Renders frames of a full-screen effect between two images on the GPU.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMath
-import SegueMedia
-import SegueShaders
-import SegueVulkan
 
 /// Errors of the high-level renderer.
 public enum RenderError: SegueError, Sendable, Equatable, CustomStringConvertible {
@@ -74,10 +75,12 @@ public final class TransitionRenderer {
     ///   - parameters: values for the effect's parameters; nil entries take the defaults.
     ///   - textures: images for the effect's `sampler2D` parameters.
     ///   - readback: false skips copying frames to the host (benchmarks).
-    public init(effect: Effect, from: Image, to: Image, width: Int? = nil, height: Int? = nil,
-                resize: ResizeMode = .cover, parameters: [String: ParameterValue] = [:],
-                textures: [String: Image] = [:], context: GPUContext,
-                framesInFlight: Int = 3, readback: Bool = true) throws {
+    public init(
+        effect: Effect, from: Image, to: Image, width: Int? = nil, height: Int? = nil,
+        resize: ResizeMode = .cover, parameters: [String: ParameterValue] = [:],
+        textures: [String: Image] = [:], context: GPUContext,
+        framesInFlight: Int = 3, readback: Bool = true
+    ) throws {
         self.effect = effect
         self.width = width ?? from.width
         self.height = height ?? from.height
@@ -91,19 +94,25 @@ public final class TransitionRenderer {
         if let builder = effect.meshBuilder {
             guard builder.isTransition else { throw RenderError.notATransition(effect: effect.name) }
             if let name = textures.keys.first { throw RenderError.unknownTexture(name: name, effect: effect.name, declared: []) }
-            backend = .mesh(try MeshSceneRenderer(from: from, to: to, width: self.width, height: self.height,
-                                                              context: context, framesInFlight: framesInFlight, readback: readback))
+            backend = .mesh(
+                try MeshSceneRenderer(
+                    from: from, to: to, width: self.width, height: self.height,
+                    context: context, framesInFlight: framesInFlight, readback: readback))
             return
         }
 
-        let fromFit = resize.textureScale(imageWidth: from.width, imageHeight: from.height, outputWidth: self.width, outputHeight: self.height)
+        let fromFit = resize.textureScale(
+            imageWidth: from.width, imageHeight: from.height, outputWidth: self.width, outputHeight: self.height)
         let toFit = resize.textureScale(imageWidth: to.width, imageHeight: to.height, outputWidth: self.width, outputHeight: self.height)
         // As the uniform block holds them (Float): when both are 1 the shader's resize branch is dead.
         let identityFit = [fromFit.x, fromFit.y, toFit.x, toFit.y].allSatisfy { Float($0) == 1 }
-        let texelAligned = identityFit && [from.width, to.width] == [self.width, self.width] && [from.height, to.height] == [self.height, self.height]
+        let texelAligned =
+            identityFit && [from.width, to.width] == [self.width, self.width] && [from.height, to.height] == [self.height, self.height]
         // Any source that is not built in reaches shaderc bounded (files are checked when parsed;
         // this covers an Effect made in code). Metal-translated sources are bounded by their front end.
-        if effect.kind == .fullScreen, effect.source != .builtIn, let glsl = effect.glsl { try GLSLSourceLimits.check(glsl, file: effect.source.label) }
+        if effect.kind == .fullScreen, effect.source != .builtIn, let glsl = effect.glsl {
+            try GLSLSourceLimits.check(glsl, file: effect.source.label)
+        }
         let shader = ShaderTemplate.fragmentShader(for: effect, identityFit: identityFit, texelAligned: texelAligned)
         let declared = shader.extraTextures
         for name in textures.keys where !declared.contains(name) {
@@ -119,9 +128,10 @@ public final class TransitionRenderer {
                 progress: 0, time: 0, duration: 1, width: self.width, height: self.height, scale: scale,
                 fromFit: fromFit, toFit: toFit,
                 fromSize: (from.width, from.height), toSize: (to.width, to.height))
-            let renderer = try FrameRenderer(context: context, fragmentGLSL: shader.glsl, fileName: shader.fileName,
-                                             uniformSize: shader.layout.size, textures: gpuTextures, width: self.width, height: self.height,
-                                             framesInFlight: framesInFlight, readback: readback)
+            let renderer = try FrameRenderer(
+                context: context, fragmentGLSL: shader.glsl, fileName: shader.fileName,
+                uniformSize: shader.layout.size, textures: gpuTextures, width: self.width, height: self.height,
+                framesInFlight: framesInFlight, readback: readback)
             backend = .fullScreen(renderer, layout: shader.layout, base: base, textures: gpuTextures)
             renderer.work = effect.gpuWork
         } catch let error as VulkanError {
@@ -170,8 +180,10 @@ public final class TransitionRenderer {
     /// The uniform block for one frame of a full-screen effect; `overrides` replace parameter
     /// values for this frame (keyframed parameters).
     /// - Precondition: the effect is not a mesh transition (those have no uniform block).
-    public func uniformBytes(progress: Double, time: Double, duration: Double,
-                             overrides: [String: ParameterValue] = [:]) -> [UInt8] {
+    public func uniformBytes(
+        progress: Double, time: Double, duration: Double,
+        overrides: [String: ParameterValue] = [:]
+    ) -> [UInt8] {
         guard case let .fullScreen(_, layout, base, _) = backend else {
             preconditionFailure("mesh transitions have no uniform block")
         }
@@ -181,27 +193,36 @@ public final class TransitionRenderer {
     }
 
     /// The mesh and appearance of a mesh transition at `progress`.
-    private func scene(_ renderer: MeshSceneRenderer, progress: Double,
-                       overrides: [String: ParameterValue]) throws -> (mesh: MeshTransform, appearance: MeshAppearance) {
-        try effect.meshScene(progress: progress, parameters: values(with: overrides),
-                             width: renderer.layerWidth, height: renderer.layerHeight)
+    private func scene(
+        _ renderer: MeshSceneRenderer, progress: Double,
+        overrides: [String: ParameterValue]
+    ) throws -> (mesh: MeshTransform, appearance: MeshAppearance) {
+        try effect.meshScene(
+            progress: progress, parameters: values(with: overrides),
+            width: renderer.layerWidth, height: renderer.layerHeight)
     }
 
     /// One frame at `progress`, `time` seconds into a transition of `duration` seconds;
     /// `overrides` replace parameter values for this frame.
     /// - Throws: `RenderError.invalidValue` for NaN or infinite inputs; `VulkanError`.
-    public func frame(progress: Double, time: Double, duration: Double,
-                      overrides: [String: ParameterValue] = [:]) throws -> Image {
+    public func frame(
+        progress: Double, time: Double, duration: Double,
+        overrides: [String: ParameterValue] = [:]
+    ) throws -> Image {
         guard progress.isFinite, time.isFinite, duration.isFinite, duration > 0 else {
-            throw RenderError.invalidValue("progress, time and duration must be finite (duration positive); got progress \(progress), time \(time), duration \(duration)")
+            throw RenderError.invalidValue(
+                "progress, time and duration must be finite (duration positive); got progress \(progress), time \(time), duration \(duration)"
+            )
         }
         switch backend {
         case let .mesh(renderer):
             let s = try scene(renderer, progress: progress, overrides: overrides)
             return try renderer.frame(mesh: s.mesh, appearance: s.appearance)
         case let .fullScreen(renderer, _, _, _):
-            let pixels = try renderer.renderFrame(uniforms: uniformBytes(progress: progress, time: time, duration: duration,
-                                                                         overrides: overrides))
+            let pixels = try renderer.renderFrame(
+                uniforms: uniformBytes(
+                    progress: progress, time: time, duration: duration,
+                    overrides: overrides))
             return Image(width: width, height: height, scale: scale, premultipliedRGBA: pixels)
         }
     }
@@ -209,13 +230,17 @@ public final class TransitionRenderer {
     /// The frame at `progress`, its premultiplied RGBA8 pixels handed to `consume` (valid only
     /// during the call) instead of copied into a new `Image`: no allocation per frame.
     /// - Throws: what `frame(progress:time:duration:overrides:)` throws, or what `consume` throws.
-    public func frame(progress: Double, time: Double, duration: Double, overrides: [String: ParameterValue] = [:],
-                      consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+    public func frame(
+        progress: Double, time: Double, duration: Double, overrides: [String: ParameterValue] = [:],
+        consume: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         guard case let .fullScreen(renderer, _, _, _) = backend else {
             return try frame(progress: progress, time: time, duration: duration, overrides: overrides).pixels.withUnsafeBytes(consume)
         }
         guard progress.isFinite, time.isFinite, duration.isFinite, duration > 0 else {
-            throw RenderError.invalidValue("progress, time and duration must be finite (duration positive); got progress \(progress), time \(time), duration \(duration)")
+            throw RenderError.invalidValue(
+                "progress, time and duration must be finite (duration positive); got progress \(progress), time \(time), duration \(duration)"
+            )
         }
         let uniforms = uniformBytes(progress: progress, time: time, duration: duration, overrides: overrides)
         try renderer.render(count: 1, uniforms: { _ in uniforms }, consume: { _, pixels in try consume(pixels) })
@@ -224,26 +249,33 @@ public final class TransitionRenderer {
     /// One frame at `progress` rendered on the GPU for a presenter, without readback (create the
     /// renderer with `readback: false` for live views).
     /// - Throws: `RenderError.invalidValue` for NaN or infinite inputs; `VulkanError`.
-    public func presentationSource(progress: Double, time: Double, duration: Double,
-                                   overrides: [String: ParameterValue] = [:]) throws -> PresentationSource {
+    public func presentationSource(
+        progress: Double, time: Double, duration: Double,
+        overrides: [String: ParameterValue] = [:]
+    ) throws -> PresentationSource {
         guard progress.isFinite, time.isFinite, duration.isFinite, duration > 0 else {
-            throw RenderError.invalidValue("progress, time and duration must be finite (duration positive); got progress \(progress), time \(time), duration \(duration)")
+            throw RenderError.invalidValue(
+                "progress, time and duration must be finite (duration positive); got progress \(progress), time \(time), duration \(duration)"
+            )
         }
         switch backend {
         case let .mesh(renderer):
             let s = try scene(renderer, progress: progress, overrides: overrides)
             return try renderer.presentationSource(mesh: s.mesh, appearance: s.appearance)
         case let .fullScreen(renderer, _, _, _):
-            return try renderer.renderForPresentation(uniforms: uniformBytes(progress: progress, time: time, duration: duration,
-                                                                               overrides: overrides))
+            return try renderer.renderForPresentation(
+                uniforms: uniformBytes(
+                    progress: progress, time: time, duration: duration,
+                    overrides: overrides))
         }
     }
 
     /// The frame of `timeline` at `time` seconds: its progress and keyframed parameters there.
     public func frame(of timeline: Timeline, at time: Double) throws -> Image {
         let t = min(max(time, 0), timeline.duration)
-        return try frame(progress: timeline.progress(at: t), time: t, duration: timeline.duration,
-                         overrides: timeline.parameters(at: t))
+        return try frame(
+            progress: timeline.progress(at: t), time: t, duration: timeline.duration,
+            overrides: timeline.parameters(at: t))
     }
 
     /// Renders every frame of `timeline`, handing frame i's premultiplied RGBA8 pixels to
@@ -256,14 +288,19 @@ public final class TransitionRenderer {
         }
         switch backend {
         case let .mesh(renderer):
-            try renderer.render(count: timeline.frameCount, scene: { i in
-                try scene(renderer, progress: try progress(ofFrame: i), overrides: timeline.parameters(ofFrame: i))
-            }, consume: consume)
+            try renderer.render(
+                count: timeline.frameCount,
+                scene: { i in
+                    try scene(renderer, progress: try progress(ofFrame: i), overrides: timeline.parameters(ofFrame: i))
+                }, consume: consume)
         case let .fullScreen(renderer, _, _, _):
-            try renderer.render(count: timeline.frameCount, uniforms: { i in
-                uniformBytes(progress: try progress(ofFrame: i), time: timeline.time(ofFrame: i), duration: timeline.duration,
-                             overrides: timeline.parameters(ofFrame: i))
-            }, consume: consume)
+            try renderer.render(
+                count: timeline.frameCount,
+                uniforms: { i in
+                    uniformBytes(
+                        progress: try progress(ofFrame: i), time: timeline.time(ofFrame: i), duration: timeline.duration,
+                        overrides: timeline.parameters(ofFrame: i))
+                }, consume: consume)
         }
     }
 }

@@ -1,13 +1,14 @@
+import SegueCore
+import SegueMath
+import SegueMetal
 // The named effects Segue ships, lookup by name with suggestions, and loading effect files.
 import SegueSystem
-import SegueMath
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMetal
 
 /// Why an effect could not be found or loaded.
 public enum EffectLookupError: SegueError, Sendable, Equatable, CustomStringConvertible {
@@ -42,14 +43,17 @@ public enum EffectLookupError: SegueError, Sendable, Equatable, CustomStringConv
 /// Segue's built-in effects and effect files.
 public enum EffectCatalog {
     /// Every built-in effect, in listing order: Segue's own, then the ffmpeg xfade equivalents.
-    public static let builtIns: [Effect] = parseBuiltIns([
-        BuiltInSources.fade, BuiltInSources.doomMelt, BuiltInSources.wipe, BuiltInSources.circle,
-        BuiltInSources.iosPush, BuiltInSources.iosPop,
-    ], family: .segue) + StitchableBuiltIns.all.map { entry in
-        var effect = StitchableBuiltIns.effect(entry)
-        effect.family = .segue
-        return effect
-    } + MeshEffects.all.map(\.effect) + parseBuiltIns(XfadeSources.all, family: .xfade)
+    public static let builtIns: [Effect] =
+        parseBuiltIns(
+            [
+                BuiltInSources.fade, BuiltInSources.doomMelt, BuiltInSources.wipe, BuiltInSources.circle,
+                BuiltInSources.iosPush, BuiltInSources.iosPop,
+            ], family: .segue)
+        + StitchableBuiltIns.all.map { entry in
+            var effect = StitchableBuiltIns.effect(entry)
+            effect.family = .segue
+            return effect
+        } + MeshEffects.all.map(\.effect) + parseBuiltIns(XfadeSources.all, family: .xfade)
 
     /// The names of all 58 transitions of ffmpeg's `xfade` filter, in xfade's order; each names a
     /// built-in. `fade` is Segue's own (the same cross-dissolve); the others are in the `xfade` family.
@@ -133,7 +137,8 @@ public enum EffectCatalog {
         // NAME, or NAME(type, …) naming one overload.
         let name = function.prefix { $0 != "(" }, types = function.dropFirst(name.count)
         guard path.hasSuffix(".metal"), !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }),
-              types.isEmpty || (types.hasSuffix(")") && !types.dropFirst().dropLast().contains { "()".contains($0) }) else { return nil }
+            types.isEmpty || (types.hasSuffix(")") && !types.dropFirst().dropLast().contains { "()".contains($0) })
+        else { return nil }
         return (path, function)
     }
 
@@ -160,7 +165,8 @@ public enum EffectCatalog {
             return try effect(nameOrPath)
         } catch {
             guard case .stitchable = error, let fn = try? stitchableFunction(nameOrPath),
-                  (try? fn.animatedArgument(StitchableConfiguration())) == nil else { throw error }
+                (try? fn.animatedArgument(StitchableConfiguration())) == nil
+            else { throw error }
             do {
                 return try fn.imageEffect(source: .file(fn.file))
             } catch let e {
@@ -173,8 +179,10 @@ public enum EffectCatalog {
     /// `file.metal:name`, or the path with `function`).
     /// - Throws: `EffectLookupError` for an unknown name, an unreadable or unsupported file, or
     ///   a missing or ambiguous function.
-    public static func stitchableFunction(_ nameOrPath: String, function: String? = nil,
-                                          use: StitchableUse = .any) throws(EffectLookupError) -> StitchableFunction {
+    public static func stitchableFunction(
+        _ nameOrPath: String, function: String? = nil,
+        use: StitchableUse = .any
+    ) throws(EffectLookupError) -> StitchableFunction {
         if let entry = StitchableBuiltIns.all.first(where: { $0.function == nameOrPath }) {
             if let function, function != entry.function {
                 throw .stitchable(path: entry.file, message: "the built-in has only the function '\(entry.function)'")
@@ -201,8 +209,11 @@ public enum EffectCatalog {
         let names = module.functions.map(\.name)
         guard let wanted = named ?? function else {
             guard module.functions.count == 1 else {
-                throw .stitchable(path: path, message: names.isEmpty ? "no [[ stitchable ]] function found"
-                    : "several stitchable functions (\(StitchableFunction.listed(names))); name one as \(path):NAME")
+                throw .stitchable(
+                    path: path,
+                    message: names.isEmpty
+                        ? "no [[ stitchable ]] function found"
+                        : "several stitchable functions (\(StitchableFunction.listed(names))); name one as \(path):NAME")
             }
             return module.functions[0]
         }
@@ -231,13 +242,17 @@ public enum EffectCatalog {
     /// `use` (a fill to draw alone, a colour, distortion or layer function for an image or a
     /// transition).
     /// - Throws: `EffectLookupError.stitchable` naming the overloads when none or several fit.
-    static func overload(_ wanted: String, of functions: [StitchableFunction], use: StitchableUse,
-                         path: String) throws(EffectLookupError) -> StitchableFunction {
+    static func overload(
+        _ wanted: String, of functions: [StitchableFunction], use: StitchableUse,
+        path: String
+    ) throws(EffectLookupError) -> StitchableFunction {
         let name = String(wanted.prefix { $0 != "(" })
         let named = functions.filter { $0.name == name }
         guard !named.isEmpty else {
             let names = functions.map(\.name)
-            throw .stitchable(path: path, message: "no [[ stitchable ]] function '\(name)'" + (names.isEmpty ? "" : " (it has: \(StitchableFunction.listed(names)))"))
+            throw .stitchable(
+                path: path,
+                message: "no [[ stitchable ]] function '\(name)'" + (names.isEmpty ? "" : " (it has: \(StitchableFunction.listed(names)))"))
         }
         let listing = named.map(\.signatureText).joined(separator: "; ")
         if wanted.count > name.count {
@@ -247,14 +262,19 @@ public enum EffectCatalog {
                 return own == types || ["float2"] + own == types
             }
             guard matching.count == 1 else {
-                throw .stitchable(path: path, message: "no overload of '\(name)' takes (\(types.joined(separator: ", "))); it has: \(listing)")
+                throw .stitchable(
+                    path: path, message: "no overload of '\(name)' takes (\(types.joined(separator: ", "))); it has: \(listing)")
             }
             return matching[0]
         }
         if named.count == 1 { return named[0] }
         let fitting = named.filter(use.fits)
         guard fitting.count == 1 else {
-            throw .stitchable(path: path, message: "'\(name)' has \(named.count) overloads (\(listing)); name one by the types after position, as \(path):\(name)(half4, float) names half4 \(name)(float2 position, half4 color, float …)")
+            throw .stitchable(
+                path: path,
+                message:
+                    "'\(name)' has \(named.count) overloads (\(listing)); name one by the types after position, as \(path):\(name)(half4, float) names half4 \(name)(float2 position, half4 color, float …)"
+            )
         }
         return fitting[0]
     }

@@ -76,7 +76,8 @@ public enum EffectFile {
             let b = bytes[k]
             let length = b < 0x80 ? 1 : b >> 5 == 0b110 ? 2 : b >> 4 == 0b1110 ? 3 : b >> 3 == 0b11110 ? 4 : 0
             guard length > 0, k + length <= bytes.count,
-                  String(validating: bytes[k..<(k + length)], as: UTF8.self) != nil else { return line }
+                String(validating: bytes[k..<(k + length)], as: UTF8.self) != nil
+            else { return line }
             if b == 0x0A { line += 1 }
             k += length
         }

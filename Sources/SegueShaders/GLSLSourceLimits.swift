@@ -54,8 +54,10 @@ public enum GLSLSourceLimits {
         var preprocessor = MetalPreprocessor(file: file, glsl: true)
         let expanded = try preprocessor.run(tokens)
         guard expanded.count <= maximumTokens else {
-            throw ShaderSourceError(file: file, line: expanded[maximumTokens].line,
-                                    message: "the source has more than \(maximumTokens) tokens after its macros are expanded; split the effect or make it smaller")
+            throw ShaderSourceError(
+                file: file, line: expanded[maximumTokens].line,
+                message:
+                    "the source has more than \(maximumTokens) tokens after its macros are expanded; split the effect or make it smaller")
         }
         var scan = GLSLShapeScan(tokens: expanded, file: file)
         try scan.run()
@@ -188,14 +190,17 @@ struct GLSLShapeScan {
     }
 
     private mutating func operatorToken(_ t: MetalToken) throws(ShaderSourceError) {
-        part { $0.operators += 1; $0.partTokens += 1 }
+        part {
+            $0.operators += 1; $0.partTokens += 1
+        }
         try checkHeight(groups.isEmpty ? statement.partHeight : groups[groups.count - 1].partHeight, t)
     }
 
     private func checkHeight(_ height: Int, _ t: MetalToken) throws(ShaderSourceError) {
         guard height <= GLSLSourceLimits.maximumExpressionHeight else {
-            throw fail("an expression nested more than \(GLSLSourceLimits.maximumExpressionHeight) levels deep (each operator of a "
-                + "chain such as 'a + b + c' and each call adds a level); split it into several statements", t)
+            throw fail(
+                "an expression nested more than \(GLSLSourceLimits.maximumExpressionHeight) levels deep (each operator of a "
+                    + "chain such as 'a + b + c' and each call adds a level); split it into several statements", t)
         }
     }
 
@@ -210,13 +215,17 @@ struct GLSLShapeScan {
         let enclosingIsArray = groups.last?.isArray ?? false
         if elements > 0 && !enclosingIsArray {
             guard elements <= GLSLSourceLimits.maximumInitializedElements else {
-                throw fail("an array constructor or initialiser list with \(elements) elements; the limit is \(GLSLSourceLimits.maximumInitializedElements) "
-                    + "(GPU drivers compile large constant arrays slowly: use a texture parameter for a table, or compute the values)", t)
+                throw fail(
+                    "an array constructor or initialiser list with \(elements) elements; the limit is \(GLSLSourceLimits.maximumInitializedElements) "
+                        + "(GPU drivers compile large constant arrays slowly: use a texture parameter for a table, or compute the values)",
+                    t)
             }
             initializedElements = MetalChecker.saturatingSum(initializedElements, elements)
             guard initializedElements <= GLSLSourceLimits.maximumInitializedElementsPerFile else {
-                throw fail("the array constructors and initialiser lists of this file have more than "
-                    + "\(GLSLSourceLimits.maximumInitializedElementsPerFile) elements in all (GPU drivers compile large constant arrays slowly)", t)
+                throw fail(
+                    "the array constructors and initialiser lists of this file have more than "
+                        + "\(GLSLSourceLimits.maximumInitializedElementsPerFile) elements in all (GPU drivers compile large constant arrays slowly)",
+                    t)
             }
         }
         part {
@@ -265,8 +274,9 @@ struct GLSLShapeScan {
     private func checkControl(_ t: MetalToken) throws(ShaderSourceError) {
         let nesting = blocks + chains.reduce(0, +) + controls
         guard nesting <= GLSLSourceLimits.maximumControlNesting else {
-            throw fail("blocks and control statements nested more than \(GLSLSourceLimits.maximumControlNesting) levels deep "
-                + "(an 'else if' chain nests one level per 'else if')", t)
+            throw fail(
+                "blocks and control statements nested more than \(GLSLSourceLimits.maximumControlNesting) levels deep "
+                    + "(an 'else if' chain nests one level per 'else if')", t)
         }
     }
 
@@ -277,7 +287,9 @@ struct GLSLShapeScan {
         if let s = structs[name] { return s }
         if ["float", "int", "uint", "bool", "double"].contains(name) { return (1, 0) }
         let prefixes = ["vec", "ivec", "uvec", "bvec", "dvec"]
-        if let p = prefixes.first(where: { name.hasPrefix($0) }), let n = Int(name.dropFirst(p.count)), (2...4).contains(n) { return (n, 0) }
+        if let p = prefixes.first(where: { name.hasPrefix($0) }), let n = Int(name.dropFirst(p.count)), (2...4).contains(n) {
+            return (n, 0)
+        }
         for p in ["mat", "dmat"] where name.hasPrefix(p) {
             let dims = name.dropFirst(p.count).split(separator: "x").compactMap { Int($0) }
             if dims.count == 1, (2...4).contains(dims[0]) { return (dims[0] * dims[0], 0) }
@@ -323,7 +335,9 @@ struct GLSLShapeScan {
             }
             if text(i) == ";" { i += 1 }
             guard nesting <= GLSLSourceLimits.maximumStructNesting else {
-                throw fail("struct '\(name ?? "")' nests structs \(nesting) levels deep; the limit is \(GLSLSourceLimits.maximumStructNesting)", keyword)
+                throw fail(
+                    "struct '\(name ?? "")' nests structs \(nesting) levels deep; the limit is \(GLSLSourceLimits.maximumStructNesting)",
+                    keyword)
             }
             guard values <= GLSLSourceLimits.maximumValues else {
                 throw fail("struct '\(name ?? "")' holds more than \(GLSLSourceLimits.maximumValues) values", keyword)

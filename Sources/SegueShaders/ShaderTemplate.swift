@@ -67,22 +67,22 @@ public enum ShaderTemplate {
         let straight = effect.alpha == .straight
 
         var s = """
-        #version 450
-        #define texture2D texture
-        layout(location = 0) in vec2 _segue_vUV;
-        layout(location = 0) out vec4 _segue_outColor;
-        layout(std140, set = 0, binding = 0) uniform SegueUniforms {
-            float progress;
-            float _segue_time;
-            float _segue_duration;
-            float ratio;
-            vec2 _segue_resolution;
-            float _segue_scale;
-            float _segue_pad0;
-            vec4 _segue_fromFit;
-            vec4 _segue_toFit;
+            #version 450
+            #define texture2D texture
+            layout(location = 0) in vec2 _segue_vUV;
+            layout(location = 0) out vec4 _segue_outColor;
+            layout(std140, set = 0, binding = 0) uniform SegueUniforms {
+                float progress;
+                float _segue_time;
+                float _segue_duration;
+                float ratio;
+                vec2 _segue_resolution;
+                float _segue_scale;
+                float _segue_pad0;
+                vec4 _segue_fromFit;
+                vec4 _segue_toFit;
 
-        """
+            """
         for m in layout.members {
             if m.type.isArray {
                 // Its element count, then its bytes (see UniformLayout).
@@ -106,68 +106,71 @@ public enum ShaderTemplate {
         }
         // Effect uv → texture coordinates: flip y for bottom-left sources, then fit.
         let flip = effect.origin == .bottomLeft
-        let resize = identityFit ? "" : """
-            if (fit.x != 1.0 || fit.y != 1.0) {
-                t = 0.5 + (t - 0.5) * fit.xy;
-                if (fit.x > 1.0 || fit.y > 1.0) {
-                    if (t.x < 0.0 || t.x > 1.0 || t.y < 0.0 || t.y > 1.0) return vec4(0.0);
+        let resize =
+            identityFit
+            ? ""
+            : """
+                if (fit.x != 1.0 || fit.y != 1.0) {
+                    t = 0.5 + (t - 0.5) * fit.xy;
+                    if (fit.x > 1.0 || fit.y > 1.0) {
+                        if (t.x < 0.0 || t.x > 1.0 || t.y < 0.0 || t.y > 1.0) return vec4(0.0);
+                    }
                 }
-            }
 
-        """
+            """
         s += """
-        // fit.xy: texture-coordinate scale of the resize mode; fit.zw: the texture's size in texels.
-        vec4 _segue_sample(sampler2D s, vec4 fit, vec2 uv) {
-            vec2 t = vec2(uv.x, \(flip ? "1.0 - uv.y" : "uv.y"));
-        \(resize)    \(straight ? "vec4 c = texture(s, t);\n        return c.a > 0.0 ? vec4(c.rgb / c.a, c.a) : vec4(0.0);" : "return texture(s, t);")
-        }
-        """
+            // fit.xy: texture-coordinate scale of the resize mode; fit.zw: the texture's size in texels.
+            vec4 _segue_sample(sampler2D s, vec4 fit, vec2 uv) {
+                vec2 t = vec2(uv.x, \(flip ? "1.0 - uv.y" : "uv.y"));
+            \(resize)    \(straight ? "vec4 c = texture(s, t);\n        return c.a > 0.0 ? vec4(c.rgb / c.a, c.a) : vec4(0.0);" : "return texture(s, t);")
+            }
+            """
         let aligned = texelAligned && identityFit
         if aligned {
             s += """
 
-            #define _SEGUE_TEXEL_ALIGNED 1
-            vec4 _segue_texel(sampler2D s, ivec2 p) {
-                \(straight ? "vec4 c = texelFetch(s, p, 0);\n        return c.a > 0.0 ? vec4(c.rgb / c.a, c.a) : vec4(0.0);" : "return texelFetch(s, p, 0);")
-            }
-            vec4 _segue_fromTexel(ivec2 p) { return _segue_texel(_segue_from, p); }
-            vec4 _segue_toTexel(ivec2 p) { return _segue_texel(_segue_to, p); }
-            """
+                #define _SEGUE_TEXEL_ALIGNED 1
+                vec4 _segue_texel(sampler2D s, ivec2 p) {
+                    \(straight ? "vec4 c = texelFetch(s, p, 0);\n        return c.a > 0.0 ? vec4(c.rgb / c.a, c.a) : vec4(0.0);" : "return texelFetch(s, p, 0);")
+                }
+                vec4 _segue_fromTexel(ivec2 p) { return _segue_texel(_segue_from, p); }
+                vec4 _segue_toTexel(ivec2 p) { return _segue_texel(_segue_to, p); }
+                """
         }
         if aligned && !flip && effect.source == .builtIn && pixelCentredBuiltIns.contains(effect.name) {
             // Every call passes the pixel's own uv: the texel under the pixel is the answer.
             s += """
 
-            vec4 getFromColor(vec2 uv) { return _segue_fromTexel(ivec2(gl_FragCoord.xy)); }
-            vec4 getToColor(vec2 uv) { return _segue_toTexel(ivec2(gl_FragCoord.xy)); }
+                vec4 getFromColor(vec2 uv) { return _segue_fromTexel(ivec2(gl_FragCoord.xy)); }
+                vec4 getToColor(vec2 uv) { return _segue_toTexel(ivec2(gl_FragCoord.xy)); }
 
-            """
+                """
         } else {
             s += """
 
-            vec4 getFromColor(vec2 uv) { return _segue_sample(_segue_from, _segue_fromFit, uv); }
-            vec4 getToColor(vec2 uv) { return _segue_sample(_segue_to, _segue_toFit, uv); }
+                vec4 getFromColor(vec2 uv) { return _segue_sample(_segue_from, _segue_fromFit, uv); }
+                vec4 getToColor(vec2 uv) { return _segue_sample(_segue_to, _segue_toFit, uv); }
 
-            """
+                """
         }
         s += """
-        void _segue_setAliases() {\(aliases.map { " \($0) = _segue_\($0);" }.joined()) }
-        #line 1
+            void _segue_setAliases() {\(aliases.map { " \($0) = _segue_\($0);" }.joined()) }
+            #line 1
 
-        """
+            """
         s += glsl
         // uv from the exact pixel centre (gl_FragCoord is (x + 0.5, y + 0.5), top-left origin),
         // not from interpolating vUV, which can be an ulp off and so move hash-based effects.
         s += """
 
-        void main() {
-            _segue_setAliases();
-            vec2 _segue_uv = gl_FragCoord.xy / _segue_resolution;
-            vec4 _segue_color = \(straight ? "clamp(" : "")transition(\(flip ? "vec2(_segue_uv.x, 1.0 - _segue_uv.y)" : "_segue_uv"))\(straight ? ", 0.0, 1.0)" : "");
-            _segue_outColor = \(straight ? "vec4(_segue_color.rgb * _segue_color.a, _segue_color.a)" : "_segue_color");
-        }
+            void main() {
+                _segue_setAliases();
+                vec2 _segue_uv = gl_FragCoord.xy / _segue_resolution;
+                vec4 _segue_color = \(straight ? "clamp(" : "")transition(\(flip ? "vec2(_segue_uv.x, 1.0 - _segue_uv.y)" : "_segue_uv"))\(straight ? ", 0.0, 1.0)" : "");
+                _segue_outColor = \(straight ? "vec4(_segue_color.rgb * _segue_color.a, _segue_color.a)" : "_segue_color");
+            }
 
-        """
+            """
         let fileName: String = if case let .file(path) = effect.source { path } else { effect.name + ".glsl" }
         return FragmentShader(glsl: s, fileName: fileName, layout: layout, extraTextures: extra)
     }
@@ -183,7 +186,7 @@ enum GLSLScope {
         let chars = Array(source.unicodeScalars)
         var i = 0
         var braces = 0, parens = 0
-        var previous = ""          // the previous token at depth 0 ("" at a statement start)
+        var previous = ""  // the previous token at depth 0 ("" at a statement start)
         func isIdentStart(_ c: Unicode.Scalar) -> Bool { c == "_" || (c.isASCII && c.properties.isAlphabetic) }
         func isIdent(_ c: Unicode.Scalar) -> Bool { isIdentStart(c) || ("0"..."9").contains(c) }
         while i < chars.count {
@@ -209,8 +212,10 @@ enum GLSLScope {
                 var word = ""
                 while i < chars.count && isIdent(chars[i]) { word.unicodeScalars.append(chars[i]); i += 1 }
                 if braces == 0 && parens == 0 {
-                    let afterName = !previous.isEmpty && (previous.first.map { $0 == "_" || $0.isLetter } ?? false)
-                        && !["return", "else", "uniform", "in", "out", "const", "highp", "mediump", "lowp", "precision"].contains(previous) || previous == ","
+                    let afterName =
+                        !previous.isEmpty && (previous.first.map { $0 == "_" || $0.isLetter } ?? false)
+                        && !["return", "else", "uniform", "in", "out", "const", "highp", "mediump", "lowp", "precision"].contains(previous)
+                        || previous == ","
                     if afterName { names.insert(word) }
                     previous = word
                 }

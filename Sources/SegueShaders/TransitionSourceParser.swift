@@ -1,3 +1,6 @@
+import SegueCore
+import SegueMath
+import SegueMetal
 // Parses a transition source in the gl-transitions style: `// Key: value` header comments and
 // parameters declared as `uniform TYPE name; // = default`, `uniform TYPE a, b; // = default` or
 // `uniform TYPE name /* = default */;`. Declarations are blanked out of the source (newlines kept,
@@ -5,14 +8,12 @@
 //
 // Format reference: gl-transitions' README (transition function, uniforms and default comments).
 import SegueSystem
-import SegueMath
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMetal
 
 /// Reads transition sources into `Effect` values.
 public enum TransitionSourceParser {
@@ -26,8 +27,10 @@ public enum TransitionSourceParser {
     ///   - defaultOrigin: the `uv` orientation when the header gives no `// Origin:`.
     /// - Throws: `ShaderSourceError` with the line of a malformed declaration or default, an
     ///   unknown type, a missing `transition` function, or a reserved name.
-    public static func parse(_ text: String, name: String, source: EffectSource,
-                             defaultOrigin: EffectOrigin = .bottomLeft) throws(ShaderSourceError) -> Effect {
+    public static func parse(
+        _ text: String, name: String, source: EffectSource,
+        defaultOrigin: EffectOrigin = .bottomLeft
+    ) throws(ShaderSourceError) -> Effect {
         let fileLabel: String = if case let .file(path) = source { path } else { name }
         // CRLF and CR line ends become LF: Swift reads "\r\n" as one Character, so splitting on
         // "\n" alone would leave a Windows file as a single line.
@@ -70,7 +73,8 @@ public enum TransitionSourceParser {
             for k in (index + 1)...max(index + 1, last) where k <= last { lines[k] = "" }
             for n in decl.names {
                 if reservedNames.contains(n) {
-                    throw ShaderSourceError(file: fileLabel, line: lineNumber, message: "'\(n)' is provided by Segue and cannot be declared as a parameter")
+                    throw ShaderSourceError(
+                        file: fileLabel, line: lineNumber, message: "'\(n)' is provided by Segue and cannot be declared as a parameter")
                 }
                 if parameters.contains(where: { $0.name == n }) {
                     throw ShaderSourceError(file: fileLabel, line: lineNumber, message: "parameter '\(n)' is declared twice")
@@ -90,7 +94,9 @@ public enum TransitionSourceParser {
         let origin: EffectOrigin
         if let o = headers["origin"] {
             guard let parsed = EffectOrigin(rawValue: o) else {
-                throw ShaderSourceError(file: fileLabel, line: headerLine(of: "origin", in: text), message: "origin must be 'top-left' or 'bottom-left', got '\(o)'")
+                throw ShaderSourceError(
+                    file: fileLabel, line: headerLine(of: "origin", in: text),
+                    message: "origin must be 'top-left' or 'bottom-left', got '\(o)'")
             }
             origin = parsed
         } else {
@@ -99,7 +105,9 @@ public enum TransitionSourceParser {
         var duration = 1.0
         if let d = headers["duration"] {
             guard let v = Double(d), v.isFinite, v > 0 else {
-                throw ShaderSourceError(file: fileLabel, line: headerLine(of: "duration", in: text), message: "duration must be a positive number of seconds, got '\(d)'")
+                throw ShaderSourceError(
+                    file: fileLabel, line: headerLine(of: "duration", in: text),
+                    message: "duration must be a positive number of seconds, got '\(d)'")
             }
             duration = v
         }
@@ -108,12 +116,13 @@ public enum TransitionSourceParser {
                 throw ShaderSourceError(file: fileLabel, line: headerLine(of: "timing", in: text), message: "timing: \(error)")
             }
         }
-        var effect = Effect(name: headers["name"] ?? name,
-                      summary: headers["description"] ?? headers["summary"] ?? "",
-                      kind: .fullScreen, source: source, glsl: body, origin: origin,
-                      parameters: parameters, defaultDuration: duration,
-                      defaultTiming: headers["timing"] ?? "linear",
-                      author: headers["author"], license: headers["license"])
+        var effect = Effect(
+            name: headers["name"] ?? name,
+            summary: headers["description"] ?? headers["summary"] ?? "",
+            kind: .fullScreen, source: source, glsl: body, origin: origin,
+            parameters: parameters, defaultDuration: duration,
+            defaultTiming: headers["timing"] ?? "linear",
+            author: headers["author"], license: headers["license"])
         effect.reverse = headers["reverse"]
         return effect
     }
@@ -135,7 +144,8 @@ public enum TransitionSourceParser {
         func isWordCharacter(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
         for start in chars.indices where chars[start] == "v" {
             guard var i = word("vec4", at: start), let a = spaces(from: i, atLeastOne: true),
-                  let b = word("transition", at: a) else { continue }
+                let b = word("transition", at: a)
+            else { continue }
             i = spaces(from: b, atLeastOne: false)!
             guard let c = word("(", at: i) else { continue }
             i = spaces(from: c, atLeastOne: false)!
@@ -214,7 +224,9 @@ public enum TransitionSourceParser {
         if ["lowp", "mediump", "highp"].contains(words[1]) { typeIndex = 2 }
         guard typeIndex + 1 < words.count else { throw fail("expected 'uniform TYPE NAME;'") }
         guard let type = ParameterType(rawValue: words[typeIndex]), !type.isArray else {
-            throw fail("unknown parameter type '\(words[typeIndex])' (supported: \(ParameterType.glslTypes.map(\.rawValue).joined(separator: ", ")))")
+            throw fail(
+                "unknown parameter type '\(words[typeIndex])' (supported: \(ParameterType.glslTypes.map(\.rawValue).joined(separator: ", ")))"
+            )
         }
         let names = words[(typeIndex + 1)...].joined().split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
         for n in names where !isIdentifier(n) {
@@ -236,14 +248,18 @@ public enum TransitionSourceParser {
 
     /// Parses a default: a literal (`2`, `.5`, `1.`, `true`) or a constructor
     /// (`vec2(0.0, 1.0)`, `ivec2(4)`, `mat2(1.0)`), broadcasting one component as GLSL does.
-    static func parseDefault(_ text: String, type: ParameterType, name: String,
-                             fail: (String) -> ShaderSourceError) throws(ShaderSourceError) -> ParameterValue {
+    static func parseDefault(
+        _ text: String, type: ParameterType, name: String,
+        fail: (String) -> ShaderSourceError
+    ) throws(ShaderSourceError) -> ParameterValue {
         var inner = text.trimmed()
         if inner.hasSuffix(";") { inner.removeLast() }
         inner = inner.trimmed()
         if let paren = inner.firstIndex(of: "("), inner.hasSuffix(")") {
             let ctor = inner[..<paren].trimmed()
-            guard let t = ParameterType(rawValue: ctor), !t.isArray else { throw fail("unknown constructor '\(ctor)' in the default of '\(name)'") }
+            guard let t = ParameterType(rawValue: ctor), !t.isArray else {
+                throw fail("unknown constructor '\(ctor)' in the default of '\(name)'")
+            }
             inner = String(inner[inner.index(after: paren)..<inner.index(before: inner.endIndex)])
         }
         let parts = inner.split(separator: ",", omittingEmptySubsequences: false).map { normalizeLiteral($0.trimmed()) }
@@ -258,7 +274,8 @@ public enum TransitionSourceParser {
     /// Anything that is not a number literal is left as written (so a message quotes it whole).
     private static func normalizeLiteral(_ s: String) -> String {
         guard !s.isEmpty, s.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eEfFuU".contains($0)) }),
-              s.contains(where: \.isNumber) else { return s }
+            s.contains(where: \.isNumber)
+        else { return s }
         var t = s
         if t.hasSuffix("f") || t.hasSuffix("F") || t.hasSuffix("u") || t.hasSuffix("U") { t.removeLast() }
         if t.hasSuffix(".") { t += "0" }

@@ -32,9 +32,11 @@ public struct FrameUniforms: Sendable, Equatable {
     public var toSize: (width: Int, height: Int)
 
     /// Per-frame values.
-    public init(progress: Double, time: Double, duration: Double, width: Int, height: Int, scale: Double = 1,
-                fromFit: (x: Double, y: Double) = (1, 1), toFit: (x: Double, y: Double) = (1, 1),
-                fromSize: (width: Int, height: Int)? = nil, toSize: (width: Int, height: Int)? = nil) {
+    public init(
+        progress: Double, time: Double, duration: Double, width: Int, height: Int, scale: Double = 1,
+        fromFit: (x: Double, y: Double) = (1, 1), toFit: (x: Double, y: Double) = (1, 1),
+        fromSize: (width: Int, height: Int)? = nil, toSize: (width: Int, height: Int)? = nil
+    ) {
         self.progress = progress
         self.time = time
         self.duration = duration
@@ -161,9 +163,13 @@ public struct UniformLayout: Sendable, Equatable {
         let c = value.components
         switch value.type {
         case .floatArray:
-            for (i, v) in c.enumerated() { raw.storeBytes(of: Float(v).bitPattern.littleEndian, toByteOffset: base + 4 * i, as: UInt32.self) }
+            for (i, v) in c.enumerated() {
+                raw.storeBytes(of: Float(v).bitPattern.littleEndian, toByteOffset: base + 4 * i, as: UInt32.self)
+            }
         case .colorArray:
-            for (i, v) in c.enumerated() { raw.storeBytes(of: halfBits(Float(v)).littleEndian, toByteOffset: base + 2 * i, as: UInt16.self) }
+            for (i, v) in c.enumerated() {
+                raw.storeBytes(of: halfBits(Float(v)).littleEndian, toByteOffset: base + 2 * i, as: UInt16.self)
+            }
         default:
             for (i, v) in c.enumerated() { raw[base + i] = UInt8(v) }
         }

@@ -131,7 +131,9 @@ public final class Cancellation: @unchecked Sendable {
     /// Runs `body`, a write that creates files (an atomic publish of `path`), so that it never
     /// overlaps `cancel()`.
     /// - Throws: `.cancelled` after `cancel()` (the body does not run), else what the body throws.
-    package func whileAcceptingWrites<T, Failure: SystemErrorConvertible>(path: String, _ body: () throws(Failure) -> T) throws(Failure) -> T {
+    package func whileAcceptingWrites<T, Failure: SystemErrorConvertible>(path: String, _ body: () throws(Failure) -> T) throws(Failure)
+        -> T
+    {
         gate.lockShared()
         defer { gate.unlock() }
         guard !isCancelled else { throw Failure(.cancelled(path: path)) }
@@ -166,7 +168,8 @@ public final class Cancellation: @unchecked Sendable {
     private static func isZombie(_ pid: Int32) -> Bool {
         #if os(Linux)
         guard let bytes = try? FileIO.readAll(path: "/proc/\(pid)/stat", limit: 1 << 16, noun: "status"),
-              case let stat = String(decoding: bytes, as: UTF8.self), let close = stat.lastIndex(of: ")") else { return false }
+            case let stat = String(decoding: bytes, as: UTF8.self), let close = stat.lastIndex(of: ")")
+        else { return false }
         return stat[close...].dropFirst(2).first == "Z"
         #else
         return false
@@ -176,7 +179,9 @@ public final class Cancellation: @unchecked Sendable {
 
 extension Optional where Wrapped == Cancellation {
     /// `whileAcceptingWrites` of the token, or `body` as it is without one.
-    package func whileAcceptingWrites<T, Failure: SystemErrorConvertible>(path: String, _ body: () throws(Failure) -> T) throws(Failure) -> T {
+    package func whileAcceptingWrites<T, Failure: SystemErrorConvertible>(path: String, _ body: () throws(Failure) -> T) throws(Failure)
+        -> T
+    {
         guard let token = self else { return try body() }
         return try token.whileAcceptingWrites(path: path, body)
     }
@@ -187,4 +192,3 @@ extension Optional where Wrapped == Cancellation {
         return token.launch(spawn)
     }
 }
-

@@ -101,9 +101,11 @@ package final class ChildProcess {
     /// - Throws: `.cannotStart` when the executable cannot be run; `.systemLimit` when a pipe,
     ///   the process or a draining thread cannot be made (too many open files, no memory);
     ///   `.cancelled` when `cancellation` was cancelled (nothing is started).
-    package init(executable: String, arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
-                 pipeInput: Bool, output: Output, path: String, errorLimit: Int = OutputCollector.tailLimit,
-                 stderrLines: (@Sendable (Substring) -> Bool)? = nil, cancellation: Cancellation? = nil) throws(SystemError) {
+    package init(
+        executable: String, arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
+        pipeInput: Bool, output: Output, path: String, errorLimit: Int = OutputCollector.tailLimit,
+        stderrLines: (@Sendable (Substring) -> Bool)? = nil, cancellation: Cancellation? = nil
+    ) throws(SystemError) {
         var opened: [Int32] = []
         func closeAll() { for fd in opened { _ = close(fd) } }
         func makePipe() throws(SystemError) -> (read: Int32, write: Int32) {
@@ -120,10 +122,13 @@ package final class ChildProcess {
         let stdoutPipe = output == .discard ? nil : try makePipe()
         let stderrPipe = try makePipe()
         // Spawned and registered as one step that never overlaps a cancellation's cleanup.
-        guard let spawned = cancellation.launch({
-            Self.spawn(executable: executable, arguments: arguments, environment: environment, directory: directory,
-                       stdin: stdinPipe?.read, stdout: stdoutPipe?.write, stderr: stderrPipe.write)
-        }) else {
+        guard
+            let spawned = cancellation.launch({
+                Self.spawn(
+                    executable: executable, arguments: arguments, environment: environment, directory: directory,
+                    stdin: stdinPipe?.read, stdout: stdoutPipe?.write, stderr: stderrPipe.write)
+            })
+        else {
             closeAll()
             throw .cancelled(path: path)
         }
@@ -258,23 +263,30 @@ package final class ChildProcess {
         case ENOENT, EACCES, ENOEXEC, ENOTDIR, ELOOP:
             return .cannotStart(path: path, program: executable, reason: FileIO.message(code))
         default:
-            return .systemLimit(path: path, reason: "could not start \(FileIO.lastComponent(of: executable)) (\(FileIO.message(code))); "
-                + "free some memory or raise the process's limits (`ulimit -v`, `ulimit -u`)")
+            return .systemLimit(
+                path: path,
+                reason: "could not start \(FileIO.lastComponent(of: executable)) (\(FileIO.message(code))); "
+                    + "free some memory or raise the process's limits (`ulimit -v`, `ulimit -u`)")
         }
     }
 
     /// `posix_spawn`s `executable` in a process group of its own, with no signal blocked, with the
     /// given descriptors as its stdin, stdout and stderr (/dev/null for a nil one) and no others.
-    private static func spawn(executable: String, arguments: [String], environment: [String: String]?, directory: String?,
-                              stdin: Int32?, stdout: Int32?, stderr: Int32) -> Result<Int32, FileIO.PipeFailure> {
+    private static func spawn(
+        executable: String, arguments: [String], environment: [String: String]?, directory: String?,
+        stdin: Int32?, stdout: Int32?, stderr: Int32
+    ) -> Result<Int32, FileIO.PipeFailure> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        for (fd, target, mode) in [(stdin, STDIN_FILENO, O_RDONLY), (stdout, STDOUT_FILENO, O_WRONLY), (Optional(stderr), STDERR_FILENO, O_WRONLY)] {
-            let code = fd.map { posix_spawn_file_actions_adddup2(&actions, $0, target) }
+        for (fd, target, mode) in [
+            (stdin, STDIN_FILENO, O_RDONLY), (stdout, STDOUT_FILENO, O_WRONLY), (Optional(stderr), STDERR_FILENO, O_WRONLY),
+        ] {
+            let code =
+                fd.map { posix_spawn_file_actions_adddup2(&actions, $0, target) }
                 ?? posix_spawn_file_actions_addopen(&actions, target, "/dev/null", mode, 0)
             if code != 0 { return .failure(FileIO.PipeFailure(code: code)) }
         }
@@ -297,7 +309,9 @@ package final class ChildProcess {
         var pid: pid_t = 0
         let code = (argv + [nil]).withUnsafeBufferPointer { arguments in
             guard let envp else { return posix_spawn(&pid, executable, &actions, &attributes, arguments.baseAddress!, environ) }
-            return (envp + [nil]).withUnsafeBufferPointer { posix_spawn(&pid, executable, &actions, &attributes, arguments.baseAddress!, $0.baseAddress!) }
+            return (envp + [nil]).withUnsafeBufferPointer {
+                posix_spawn(&pid, executable, &actions, &attributes, arguments.baseAddress!, $0.baseAddress!)
+            }
         }
         return code == 0 ? .success(pid) : .failure(FileIO.PipeFailure(code: code))
     }

@@ -65,7 +65,9 @@ extension FileIO {
 
     /// glibc's `pipe2` (not in the Swift module's headers), which sets close-on-exec atomically.
     private static let pipeWithFlags: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32)? = {
-        dlsym(dlopen(nil, RTLD_NOW), "pipe2").map { unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self) }
+        dlsym(dlopen(nil, RTLD_NOW), "pipe2").map {
+            unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
+        }
     }()
 
     /// Kills child `pid` and every process of the group it leads (children are started in their

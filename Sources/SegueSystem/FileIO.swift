@@ -193,7 +193,8 @@ package enum FileIO {
         guard fd >= 0 else {
             let code = errno
             if code == ENOENT { throw .fileNotFound(path: path) }
-            throw .unreadable(path: path, reason: code == EACCES || code == EPERM ? "permission denied" : descriptorShortage(code) ?? message(code))
+            throw .unreadable(
+                path: path, reason: code == EACCES || code == EPERM ? "permission denied" : descriptorShortage(code) ?? message(code))
         }
         defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: max(count, 0))
@@ -283,8 +284,10 @@ package enum FileIO {
     }
 
     /// Runs `body` with a fresh scratch directory (see `makeScratchDirectory`), removed afterwards.
-    package static func withScratchDirectory<T>(prefix: String, cancellation: Cancellation? = nil,
-                                                _ body: (String) throws -> T) throws -> T {
+    package static func withScratchDirectory<T>(
+        prefix: String, cancellation: Cancellation? = nil,
+        _ body: (String) throws -> T
+    ) throws -> T {
         let path = try makeScratchDirectory(prefix: prefix, cancellation: cancellation)
         defer { removeScratchDirectory(path, cancellation: cancellation) }
         return try body(path)

@@ -23,7 +23,9 @@ package final class OutputCollector: Sendable {
 
     /// Starts draining `fd` (which it closes at the end of the stream).
     /// - Throws: `.systemLimit` when the draining thread cannot start (`fd` is then left open).
-    package init(_ fd: Int32, path: String, limit: Int = tailLimit, lines handler: (@Sendable (Substring) -> Bool)? = nil) throws(SystemError) {
+    package init(_ fd: Int32, path: String, limit: Int = tailLimit, lines handler: (@Sendable (Substring) -> Bool)? = nil)
+        throws(SystemError)
+    {
         let state = self.state
         try WorkerThread.start(for: path) {
             var chunk = [UInt8](repeating: 0, count: 1 << 16)

@@ -48,9 +48,11 @@ public struct ProgramRun: Sendable {
     /// - Throws: `.cannotStart` for a missing executable, `.systemLimit` when a pipe, the process
     ///   or a thread cannot be made, `.cancelled` when `cancellation` was cancelled before or
     ///   during the run.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], inheriting: Bool = true,
-                directory: String? = nil, input: [UInt8]? = nil, timeout: Double? = 300, keepingOutput: Bool = true,
-                errorLimit: Int = .max, path: String? = nil, cancellation: Cancellation? = nil) throws(SystemError) {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], inheriting: Bool = true,
+        directory: String? = nil, input: [UInt8]? = nil, timeout: Double? = 300, keepingOutput: Bool = true,
+        errorLimit: Int = .max, path: String? = nil, cancellation: Cancellation? = nil
+    ) throws(SystemError) {
         let path = path ?? executable
         let childEnvironment = inheriting ? (environment.isEmpty ? nil : Self.currentEnvironment.merging(environment) { $1 }) : environment
         let searchPath = FileIO.searchPath(in: inheriting ? nil : environment)
@@ -59,8 +61,9 @@ public struct ProgramRun: Sendable {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let child = try ChildProcess(executable: program, arguments: arguments, environment: childEnvironment, directory: directory,
-                                     pipeInput: input != nil, output: .pipe, path: path, errorLimit: errorLimit, cancellation: cancellation)
+        let child = try ChildProcess(
+            executable: program, arguments: arguments, environment: childEnvironment, directory: directory,
+            pipeInput: input != nil, output: .pipe, path: path, errorLimit: errorLimit, cancellation: cancellation)
         // The watchdog and the stdin writer: threads of their own, ended before this returns.
         let control = child.control
         let finished = Locked(false), expired = Locked(false), written = Locked(input == nil)

@@ -138,8 +138,10 @@ package final class StagedOutput {
     private func failure(_ failure: AtomicPublish.Failure) -> SystemError {
         switch failure.step {
         case .rename:
-            .unwritable(path: path, reason: [EISDIR, ENOTEMPTY, EEXIST, ENOTDIR].contains(failure.code)
-                ? "a \(isDirectory ? "file" : "directory") is in the way" : FileIO.creationFailure(failure.code, path: path))
+            .unwritable(
+                path: path,
+                reason: [EISDIR, ENOTEMPTY, EEXIST, ENOTDIR].contains(failure.code)
+                    ? "a \(isDirectory ? "file" : "directory") is in the way" : FileIO.creationFailure(failure.code, path: path))
         case .create, .write, .sync:
             .incompleteOutput(path: path, reason: FileIO.writeFailure(failure.code))
         }

@@ -27,7 +27,7 @@ public enum SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String {
         switch self {
         case let .fileNotFound(path), let .unreadable(path, _), let .unwritable(path, _), let .writeFailed(path, _),
-             let .incompleteOutput(path, _), let .systemLimit(path, _), let .cannotStart(path, _, _), let .cancelled(path):
+            let .incompleteOutput(path, _), let .systemLimit(path, _), let .cannotStart(path, _, _), let .cancelled(path):
             path
         }
     }
@@ -37,7 +37,7 @@ public enum SystemError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .fileNotFound: "no such file"
         case let .unreadable(_, reason), let .unwritable(_, reason), let .writeFailed(_, reason), let .incompleteOutput(_, reason),
-             let .systemLimit(_, reason), let .cannotStart(_, _, reason):
+            let .systemLimit(_, reason), let .cannotStart(_, _, reason):
             reason
         case .cancelled: "the work was stopped"
         }

@@ -38,11 +38,13 @@ package enum WorkerThread {
         #else
         var thread: pthread_t?
         #endif
-        let code = pthread_create(&thread, &attributes, { context in
-            guard let context else { return nil }
-            Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
-            return nil
-        }, context)
+        let code = pthread_create(
+            &thread, &attributes,
+            { context in
+                guard let context else { return nil }
+                Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
+                return nil
+            }, context)
         guard code == 0 else {
             Unmanaged<Body>.fromOpaque(context).release()
             throw failure(code, path: path)
@@ -51,8 +53,10 @@ package enum WorkerThread {
 
     /// The error for a thread refused with `code`.
     package static func failure(_ code: Int32, path: String) -> SystemError {
-        .systemLimit(path: path, reason: "could not start a thread (\(FileIO.message(code))); "
-            + "free some memory or raise the process's limits (`ulimit -v`, `ulimit -u`)")
+        .systemLimit(
+            path: path,
+            reason: "could not start a thread (\(FileIO.message(code))); "
+                + "free some memory or raise the process's limits (`ulimit -v`, `ulimit -u`)")
     }
 
     /// A closure carried across `pthread_create`.

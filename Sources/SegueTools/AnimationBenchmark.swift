@@ -1,3 +1,7 @@
+import Dispatch
+import FoundationEssentials
+import Segue
+
 // `segue bench --animations`: what one frame of the animation engine costs as the number of
 // running animations grows. Each property runs one animation (a third basic ease-in-out, a
 // third spring, a third keyframes with per-segment curves), all on repeat, so every frame
@@ -7,9 +11,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import FoundationEssentials
-import Segue
 
 /// Times `AnimationContext.update()` with many animated properties.
 public struct AnimationBenchmark: Sendable {
@@ -42,21 +43,27 @@ public struct AnimationBenchmark: Sendable {
         let clock = FrameClock(framesPerSecond: 60)
         let context = AnimationContext(clock: clock)
         let spring = try Spring(response: 0.5, dampingFraction: 0.6)
-        let keyframes = try KeyframeAnimation(values: [0.0, 1, -1, 0.5, 0], keyTimes: [0, 0.2, 0.5, 0.8, 1],
-                                              timingFunctions: Array(repeating: .easeInEaseOut, count: 4),
-                                              timing: MediaTiming(duration: 2, repeatCount: .infinity))
+        let keyframes = try KeyframeAnimation(
+            values: [0.0, 1, -1, 0.5, 0], keyTimes: [0, 0.2, 0.5, 0.8, 1],
+            timingFunctions: Array(repeating: .easeInEaseOut, count: 4),
+            timing: MediaTiming(duration: 2, repeatCount: .infinity))
         var hosts: [AnimationHost] = []
         for index in 0..<count {
             if index % 100 == 0 { hosts.append(AnimationHost(context: context)) }
             let property = hosts[hosts.count - 1].addProperty("p\(index % 100)", initialValue: 0.0, needsDisplay: true)
             switch index % 3 {
             case 0:
-                property.addAnimation(BasicAnimation(fromValue: 0.0, toValue: 1,
-                                                     timing: MediaTiming(duration: 1.5, repeatCount: .infinity, autoreverses: true,
-                                                                         timingFunction: .easeInEaseOut)), forKey: property.key)
+                property.addAnimation(
+                    BasicAnimation(
+                        fromValue: 0.0, toValue: 1,
+                        timing: MediaTiming(
+                            duration: 1.5, repeatCount: .infinity, autoreverses: true,
+                            timingFunction: .easeInEaseOut)), forKey: property.key)
             case 1:
-                property.addAnimation(SpringAnimation(spring: spring, fromValue: 0.0, toValue: 1,
-                                                      timing: MediaTiming(repeatCount: .infinity)), forKey: property.key)
+                property.addAnimation(
+                    SpringAnimation(
+                        spring: spring, fromValue: 0.0, toValue: 1,
+                        timing: MediaTiming(repeatCount: .infinity)), forKey: property.key)
             default:
                 property.addAnimation(keyframes, forKey: property.key)
             }

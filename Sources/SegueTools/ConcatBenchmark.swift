@@ -1,3 +1,8 @@
+import FoundationEssentials
+import Segue
+import SegueCore
+import SegueMedia
+
 // `segue bench --concat`: three 10 s 1080p30 H.264 clips (a keyframe every second, AAC sound)
 // joined with two 1 s fades, four ways in one run: ffmpeg's own filtergraph (`xfade` +
 // `acrossfade`, everything decoded and re-encoded), Segue's full render, and Segue's smart render
@@ -11,10 +16,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
-import SegueCore
-import SegueMedia
 
 /// The concatenation benchmark.
 public struct ConcatBenchmark {
@@ -49,10 +50,14 @@ public struct ConcatBenchmark {
 
     /// A benchmark; `context` gives the GPU for the transitions.
     /// - Throws: `MediaError.encodingFailed` for a preset or CRF x264 does not take.
-    public init(width: Int = 1920, height: Int = 1080, fps: Int = 30, clipSeconds: Int = 10, preset: String = "veryfast", crf: Int = 23,
-                context: @escaping () throws -> GPUContext, cancellation: Cancellation? = nil) throws {
+    public init(
+        width: Int = 1920, height: Int = 1080, fps: Int = 30, clipSeconds: Int = 10, preset: String = "veryfast", crf: Int = 23,
+        context: @escaping () throws -> GPUContext, cancellation: Cancellation? = nil
+    ) throws {
         try VideoSettings(preset: preset, crf: crf).validate(for: .mp4, path: "bench.mp4")
-        (self.width, self.height, self.fps, self.clipSeconds, self.preset, self.crf, self.context) = (width, height, fps, clipSeconds, preset, crf, context)
+        (self.width, self.height, self.fps, self.clipSeconds, self.preset, self.crf, self.context) = (
+            width, height, fps, clipSeconds, preset, crf, context
+        )
         self.cancellation = cancellation
     }
 
@@ -64,45 +69,61 @@ public struct ConcatBenchmark {
         var clips: [String] = []
         for k in 0..<3 {
             let path = dir + "/clip\(k + 1).mp4"
-            log("making \(path.split(separator: "/").last!) (\(width)x\(height), \(clipSeconds) s at \(fps) fps, keyframe every second, AAC)")
-            try FFmpeg.run(["-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=\(fps):d=\(clipSeconds),hue=h=\(k * 120)",
-                                  "-f", "lavfi", "-i", "sine=frequency=\(300 * (k + 1)):sample_rate=48000:duration=\(clipSeconds)",
-                                  "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-g", String(fps), "-keyint_min", String(fps),
-                                  "-sc_threshold", "0", "-vf", "scale=out_color_matrix=bt709:out_range=tv", "-pix_fmt", "yuv420p",
-                                  // Tagged as HD video is (cameras and phones tag it).
-                                  "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
-                                  "-c:a", "aac", "-ac", "2", FFmpeg.fileArgument(path)], for: path, cancellation: cancellation)
+            log(
+                "making \(path.split(separator: "/").last!) (\(width)x\(height), \(clipSeconds) s at \(fps) fps, keyframe every second, AAC)"
+            )
+            try FFmpeg.run(
+                [
+                    "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=\(fps):d=\(clipSeconds),hue=h=\(k * 120)",
+                    "-f", "lavfi", "-i", "sine=frequency=\(300 * (k + 1)):sample_rate=48000:duration=\(clipSeconds)",
+                    "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-g", String(fps), "-keyint_min", String(fps),
+                    "-sc_threshold", "0", "-vf", "scale=out_color_matrix=bt709:out_range=tv", "-pix_fmt", "yuv420p",
+                    // Tagged as HD video is (cameras and phones tag it).
+                    "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
+                    "-c:a", "aac", "-ac", "2", FFmpeg.fileArgument(path),
+                ], for: path, cancellation: cancellation)
             clips.append(path)
         }
         var results: [Result] = []
         // ffmpeg's own filtergraph: fades at 9 s and 18 s of the joined picture.
         let a = clipSeconds - 1, b = 2 * clipSeconds - 2
-        let graph = "[0:v][1:v]xfade=transition=fade:duration=1:offset=\(a)[v01];[v01][2:v]xfade=transition=fade:duration=1:offset=\(b)[v];"
+        let graph =
+            "[0:v][1:v]xfade=transition=fade:duration=1:offset=\(a)[v01];[v01][2:v]xfade=transition=fade:duration=1:offset=\(b)[v];"
             + "[0:a][1:a]acrossfade=d=1[a01];[a01][2:a]acrossfade=d=1[a]"
         log("ffmpeg xfade + acrossfade")
         let reference = dir + "/ffmpeg.mp4"
-        results.append(try measure("ffmpeg xfade") {
-            try FFmpeg.run(["-i", FFmpeg.fileArgument(clips[0]), "-i", FFmpeg.fileArgument(clips[1]), "-i", FFmpeg.fileArgument(clips[2]), "-filter_complex", graph, "-map", "[v]", "-map", "[a]",
-                                  "-c:v", "libx264", "-preset", preset, "-crf", String(crf), "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "192k",
-                                  "-movflags", "+faststart", FFmpeg.fileArgument(reference)], for: reference, cancellation: cancellation)
-            return (try MediaProbe.probe(path: reference).video?.frameCount ?? 0, nil, nil)
-        })
-        let concatenation = try Concatenation(spec: ConcatSpec(clips: clips.map { ClipSpec(path: $0) }, transition: CutSpec(effect: "fade", duration: 1)))
+        results.append(
+            try measure("ffmpeg xfade") {
+                try FFmpeg.run(
+                    [
+                        "-i", FFmpeg.fileArgument(clips[0]), "-i", FFmpeg.fileArgument(clips[1]), "-i", FFmpeg.fileArgument(clips[2]),
+                        "-filter_complex", graph, "-map", "[v]", "-map", "[a]",
+                        "-c:v", "libx264", "-preset", preset, "-crf", String(crf), "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "192k",
+                        "-movflags", "+faststart", FFmpeg.fileArgument(reference),
+                    ], for: reference, cancellation: cancellation)
+                return (try MediaProbe.probe(path: reference).video?.frameCount ?? 0, nil, nil)
+            })
+        let concatenation = try Concatenation(
+            spec: ConcatSpec(clips: clips.map { ClipSpec(path: $0) }, transition: CutSpec(effect: "fade", duration: 1)))
         let settings = VideoSettings(preset: preset, crf: crf)
         log("segue concat")
-        let full = try ConcatRenderer(concatenation, output: dir + "/full.mp4", settings: settings, context: context, cancellation: cancellation)
-        results.append(try measure("segue full") {
-            try full.render()
-            return (concatenation.frameCount, full.timings, nil)
-        })
+        let full = try ConcatRenderer(
+            concatenation, output: dir + "/full.mp4", settings: settings, context: context, cancellation: cancellation)
+        results.append(
+            try measure("segue full") {
+                try full.render()
+                return (concatenation.frameCount, full.timings, nil)
+            })
         func smart(_ concatenation: Concatenation, _ mode: String, _ output: String) throws {
             log(mode)
-            let renderer = try ConcatRenderer(concatenation, output: dir + "/" + output, settings: settings, context: context, cancellation: cancellation)
-            results.append(try measure(mode) {
-                let report = try renderer.renderSmart()
-                if let reason = report.fallbackReason { throw RenderError.invalidValue("the smart render fell back: \(reason)") }
-                return (concatenation.frameCount, renderer.timings, report.plan?.renderedFrames)
-            })
+            let renderer = try ConcatRenderer(
+                concatenation, output: dir + "/" + output, settings: settings, context: context, cancellation: cancellation)
+            results.append(
+                try measure(mode) {
+                    let report = try renderer.renderSmart()
+                    if let reason = report.fallbackReason { throw RenderError.invalidValue("the smart render fell back: \(reason)") }
+                    return (concatenation.frameCount, renderer.timings, report.plan?.renderedFrames)
+                })
         }
         try smart(concatenation, "segue --smart", "smart.mp4")
         // The same fade as a transition file, which is drawn on the GPU (the built-in `fade` is
@@ -110,8 +131,9 @@ public struct ConcatBenchmark {
         let fadeFile = dir + "/fade.glsl"
         try "// Origin: top-left\nvec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress); }\n"
             .write(toFile: fadeFile, atomically: true, encoding: .utf8)
-        try smart(Concatenation(spec: ConcatSpec(clips: clips.map { ClipSpec(path: $0) }, transition: CutSpec(effect: fadeFile, duration: 1))),
-                  "--smart .glsl", "smart-gpu.mp4")
+        try smart(
+            Concatenation(spec: ConcatSpec(clips: clips.map { ClipSpec(path: $0) }, transition: CutSpec(effect: fadeFile, duration: 1))),
+            "--smart .glsl", "smart-gpu.mp4")
         return results
     }
 
@@ -122,8 +144,9 @@ public struct ConcatBenchmark {
         let (frames, timings, rendered) = try body()
         let seconds = clock.lap()
         let cpu1 = Self.cpuSeconds()
-        return Result(mode: mode, seconds: seconds, frames: frames, processCPU: cpu1.process - cpu0.process, childCPU: cpu1.children - cpu0.children,
-                      timings: timings, renderedFrames: rendered)
+        return Result(
+            mode: mode, seconds: seconds, frames: frames, processCPU: cpu1.process - cpu0.process, childCPU: cpu1.children - cpu0.children,
+            timings: timings, renderedFrames: rendered)
     }
 
     /// User + system CPU seconds of this process and of its waited-for children.

@@ -1,3 +1,9 @@
+import Dispatch
+import FoundationEssentials
+import Segue
+import SegueCore
+import SegueMedia
+
 // `segue bench --concat --jobs N`: a long edit rendered in one process against its plan's jobs run
 // by N local `segue concat --job` worker processes at once, in one run, and the time the jobs
 // would take on M machines: six 10 s clips of mixed sizes (so it is a full render, split into
@@ -9,11 +15,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import FoundationEssentials
-import Segue
-import SegueCore
-import SegueMedia
 
 /// The distributed-render benchmark.
 public struct ConcatJobsBenchmark {
@@ -57,8 +58,11 @@ public struct ConcatJobsBenchmark {
 
     /// A benchmark.
     /// - Throws: `MediaError.encodingFailed` for a preset or CRF x264 does not take.
-    public init(width: Int = 1920, height: Int = 1080, fps: Int = 30, clipSeconds: Int = 10, preset: String = "veryfast", crf: Int = 23,
-                jobSeconds: Double = ConcatPlan.defaultJobSeconds, executable: String, context: @escaping () throws -> GPUContext, cancellation: Cancellation? = nil) throws {
+    public init(
+        width: Int = 1920, height: Int = 1080, fps: Int = 30, clipSeconds: Int = 10, preset: String = "veryfast", crf: Int = 23,
+        jobSeconds: Double = ConcatPlan.defaultJobSeconds, executable: String, context: @escaping () throws -> GPUContext,
+        cancellation: Cancellation? = nil
+    ) throws {
         try VideoSettings(preset: preset, crf: crf).validate(for: .mp4, path: "bench.mp4")
         (self.width, self.height, self.fps, self.clipSeconds, self.preset, self.crf) = (width, height, fps, clipSeconds, preset, crf)
         self.jobSeconds = jobSeconds
@@ -84,33 +88,42 @@ public struct ConcatJobsBenchmark {
         let dir = try FileIO.makeScratchDirectory(prefix: "segue-jobs-bench", cancellation: cancellation)
         defer { FileIO.removeScratchDirectory(dir, cancellation: cancellation) }
         // Full size, two thirds, three quarters: even sides.
-        let sizes = [(1, 1), (2, 3), (3, 4), (1, 1), (2, 3), (3, 4)].map { (n, d) in (max(2, width * n / d & ~1), max(2, height * n / d & ~1)) }
+        let sizes = [(1, 1), (2, 3), (3, 4), (1, 1), (2, 3), (3, 4)].map { (n, d) in
+            (max(2, width * n / d & ~1), max(2, height * n / d & ~1))
+        }
         var clips: [String] = []
         for (k, (w, h)) in sizes.enumerated() {
             let path = dir + "/clip\(k + 1).mp4"
             log("making clip\(k + 1).mp4 (\(w)x\(h), \(clipSeconds) s at \(fps) fps, AAC)")
-            try FFmpeg.run(["-f", "lavfi", "-i", "testsrc2=s=\(w)x\(h):r=\(fps):d=\(clipSeconds),hue=h=\(k * 60)",
-                            "-f", "lavfi", "-i", "sine=frequency=\(200 * (k + 1)):sample_rate=48000:duration=\(clipSeconds)",
-                            "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2",
-                            FFmpeg.fileArgument(path)], for: path)
+            try FFmpeg.run(
+                [
+                    "-f", "lavfi", "-i", "testsrc2=s=\(w)x\(h):r=\(fps):d=\(clipSeconds),hue=h=\(k * 60)",
+                    "-f", "lavfi", "-i", "sine=frequency=\(200 * (k + 1)):sample_rate=48000:duration=\(clipSeconds)",
+                    "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2",
+                    FFmpeg.fileArgument(path),
+                ], for: path)
             clips.append(path)
         }
         let effects = ["fade", "wipe", "fade", "wipe", "fade"]
-        let spec = ConcatSpec(clips: clips.map { ClipSpec(path: $0) }, cuts: effects.map { CutSpec(effect: $0, duration: 1) },
-                              size: "\(width)x\(height)")
+        let spec = ConcatSpec(
+            clips: clips.map { ClipSpec(path: $0) }, cuts: effects.map { CutSpec(effect: $0, duration: 1) },
+            size: "\(width)x\(height)")
         let settings = VideoSettings(preset: preset, crf: crf)
         let concatenation = try Concatenation(spec: spec)
         log("one process")
         var clock = Stopwatch()
-        let one = try ConcatRenderer(concatenation, output: dir + "/one.mp4", settings: settings, context: context, cancellation: cancellation)
+        let one = try ConcatRenderer(
+            concatenation, output: dir + "/one.mp4", settings: settings, context: context, cancellation: cancellation)
         one.jobSeconds = jobSeconds
         try one.render()
         let oneProcess = clock.lap()
 
         log("plan")
         let planPath = dir + "/plan.json"
-        let plan = try ConcatRenderer(concatenation, output: dir + "/joined.mp4", settings: settings, context: context, cancellation: cancellation)
-            .plan(smart: false, jobSeconds: jobSeconds, pieceStem: "plan")
+        let plan = try ConcatRenderer(
+            concatenation, output: dir + "/joined.mp4", settings: settings, context: context, cancellation: cancellation
+        )
+        .plan(smart: false, jobSeconds: jobSeconds, pieceStem: "plan")
         try plan.write(to: planPath)
         let planSeconds = clock.lap()
         log("\(plan.jobs.count) jobs, \(workers) at once")
@@ -120,7 +133,9 @@ public struct ConcatJobsBenchmark {
         let executable = executable, jobCount = plan.jobs.count, cancellation = cancellation
         DispatchQueue.concurrentPerform(iterations: max(1, workers)) { _ in
             while true {
-                let n = next.withLock { n in defer { n += 1 }; return n }
+                let n = next.withLock { n in
+                    defer { n += 1 }; return n
+                }
                 guard n < jobCount, failure.withLock({ $0 }) == nil else { return }
                 var watch = Stopwatch()
                 let status = Self.runProcess(cancellation, executable, ["concat", "--job", planPath, String(n)])
@@ -134,8 +149,9 @@ public struct ConcatJobsBenchmark {
         log("join")
         try plan.join(in: dir, output: dir + "/joined.mp4", cancellation: cancellation)
         let joinSeconds = clock.lap()
-        return Result(frames: plan.output.frames, oneProcess: oneProcess, workers: workers, plan: planSeconds, jobs: jobsSeconds, join: joinSeconds,
-                      jobTimes: times.withLock { $0 }, jobKinds: plan.jobs.map(\.kind.rawValue))
+        return Result(
+            frames: plan.output.frames, oneProcess: oneProcess, workers: workers, plan: planSeconds, jobs: jobsSeconds, join: joinSeconds,
+            jobTimes: times.withLock { $0 }, jobKinds: plan.jobs.map(\.kind.rawValue))
     }
 
     /// Runs `executable` with `arguments` (output discarded) and returns its exit status.

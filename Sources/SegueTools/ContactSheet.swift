@@ -1,12 +1,13 @@
 // A grid of images on one canvas, for looking at many frames at once.
 
+import FoundationEssentials
+import Segue
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
 
 /// Lays images out in rows on a background.
 public enum ContactSheet {

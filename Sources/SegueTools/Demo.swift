@@ -1,3 +1,11 @@
+import Dispatch
+import FoundationEssentials
+import Segue
+import SegueCore
+import SegueMedia
+import SegueShaders
+import SegueVulkan
+
 // The demo: every Segue transition between the two sample screens as a video (PNG frames when
 // there is no ffmpeg), a contact sheet of them at five progress values, and the home screen
 // through each mesh effect.
@@ -6,13 +14,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import FoundationEssentials
-import Segue
-import SegueCore
-import SegueMedia
-import SegueShaders
-import SegueVulkan
 
 /// Renders the demo into a directory.
 public struct Demo {
@@ -45,8 +46,12 @@ public struct Demo {
     /// A demo.
     /// - Throws: `RenderError.invalidValue` for a scale outside (0, 4] or fps outside (0, 240].
     public init(directory: String, scale: Double = 1, fps: Double = 30, context: GPUContext, cancellation: Cancellation? = nil) throws {
-        guard scale.isFinite, scale > 0, scale <= 4 else { throw RenderError.outOfRange(setting: "scale", allowed: "in (0, 4]", value: "\(scale)") }
-        guard fps.isFinite, fps > 0, fps <= 240 else { throw RenderError.outOfRange(setting: "fps", allowed: "in (0, 240]", value: "\(fps)") }
+        guard scale.isFinite, scale > 0, scale <= 4 else {
+            throw RenderError.outOfRange(setting: "scale", allowed: "in (0, 4]", value: "\(scale)")
+        }
+        guard fps.isFinite, fps > 0, fps <= 240 else {
+            throw RenderError.outOfRange(setting: "fps", allowed: "in (0, 240]", value: "\(fps)")
+        }
         (self.directory, self.scale, self.fps, self.context) = (directory, scale, fps, context)
         self.cancellation = cancellation
     }
@@ -74,19 +79,24 @@ public struct Demo {
             let destination = videos ? directory + "/\(effect.name).mp4" : directory + "/\(effect.name)"
             let renderer = try TransitionRenderer(effect: effect, from: from, to: to, context: context)
             let timeline = try Timeline(timing: try TransitionTiming(defaultFor: effect), fps: fps)
-            let sink = try makeFrameSink(try RenderOutput(path: destination), width: renderer.width, height: renderer.height, fps: fps,
-                                         cancellation: cancellation)
+            let sink = try makeFrameSink(
+                try RenderOutput(path: destination), width: renderer.width, height: renderer.height, fps: fps,
+                cancellation: cancellation)
             let start = DispatchTime.now()
             try renderer.render(timeline, to: sink)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-            report(Item(effect: effect.name, path: destination, frames: timeline.frameCount,
-                        framesPerSecond: Double(timeline.frameCount) / max(seconds, 1e-9)))
+            report(
+                Item(
+                    effect: effect.name, path: destination, frames: timeline.frameCount,
+                    framesPerSecond: Double(timeline.frameCount) / max(seconds, 1e-9)))
             // Contact-sheet row: a third of the size, at five progress values.
-            let small = try TransitionRenderer(effect: effect, from: from, to: to, width: from.width / 3, height: from.height / 3,
-                                               context: context, framesInFlight: 1)
-            rows.append(try Self.contactSheetColumns.map { p in
-                try small.frame(progress: p, time: p * effect.defaultDuration, duration: effect.defaultDuration)
-            })
+            let small = try TransitionRenderer(
+                effect: effect, from: from, to: to, width: from.width / 3, height: from.height / 3,
+                context: context, framesInFlight: 1)
+            rows.append(
+                try Self.contactSheetColumns.map { p in
+                    try small.frame(progress: p, time: p * effect.defaultDuration, duration: effect.defaultDuration)
+                })
         }
         try ImageFile.write(ContactSheet.compose(rows), to: directory + "/contact-sheet.png", cancellation: cancellation)
 
@@ -99,5 +109,3 @@ public struct Demo {
         try ImageFile.write(ContactSheet.compose([row]), to: directory + "/meshes.png", cancellation: cancellation)
     }
 }
-
-

@@ -1,3 +1,10 @@
+import Dispatch
+import FoundationEssentials
+import Segue
+import SegueCore
+import SegueMedia
+import SegueShaders
+
 // Where the time of one frame goes, stage by stage, for `segue bench --account`.
 //
 // Each stage is measured on its own over the same frames the end-to-end run makes:
@@ -18,12 +25,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import FoundationEssentials
-import Segue
-import SegueCore
-import SegueMedia
-import SegueShaders
 
 /// The cost of one frame of an effect, stage by stage, in milliseconds per frame.
 public struct FrameAccount: Sendable, Equatable {
@@ -80,9 +81,10 @@ extension TransitionBenchmark {
         }
         let mid = samples.sorted { $0.total < $1.total }[runs / 2]
         let n = Double(timeline.frameCount)
-        return FrameAccount(effect: effect.name, shading: render, readback: max(0, readback - render),
-                            straightAlpha: 1000 * mid.alpha / n, pipeWrite: 1000 * mid.write / n,
-                            endToEnd: 1000 * mid.total / n, translucentFrames: mid.translucent, frames: timeline.frameCount)
+        return FrameAccount(
+            effect: effect.name, shading: render, readback: max(0, readback - render),
+            straightAlpha: 1000 * mid.alpha / n, pipeWrite: 1000 * mid.write / n,
+            endToEnd: 1000 * mid.total / n, translucentFrames: mid.translucent, frames: timeline.frameCount)
     }
 
     /// Milliseconds per frame ffmpeg spends turning RGBA frames of this size into yuv420p, the
@@ -97,9 +99,13 @@ extension TransitionBenchmark {
         try StagedOutput.write(from.pixels, to: frame)
         func seconds(_ pixelFormat: String) throws -> Double {
             try median {
-                let run = try ProgramRun(ffmpeg, ["-hide_banner", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)",
-                                                  "-stream_loop", String(frames - 1), "-i", frame, "-f", "rawvideo", "-pix_fmt", pixelFormat, "-y", "/dev/null"],
-                                         timeout: nil, keepingOutput: false)
+                let run = try ProgramRun(
+                    ffmpeg,
+                    [
+                        "-hide_banner", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)",
+                        "-stream_loop", String(frames - 1), "-i", frame, "-f", "rawvideo", "-pix_fmt", pixelFormat, "-y", "/dev/null",
+                    ],
+                    timeout: nil, keepingOutput: false)
                 guard run.status == 0 else {
                     throw RenderError.invalidValue("ffmpeg rgba → \(pixelFormat) failed with status \(run.status)")
                 }

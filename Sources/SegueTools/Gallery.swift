@@ -1,3 +1,10 @@
+import FoundationEssentials
+import Segue
+import SegueCore
+import SegueMedia
+import SegueShaders
+import SegueVulkan
+
 // `segue gallery`: a static web page of every effect — the built-ins and the effect files of
 // some folders — each with a looping preview between the sample screens, its kind, parameters
 // and defaults, and its source; a filter box narrows the grid. The page is plain HTML, CSS and a
@@ -7,12 +14,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
-import SegueCore
-import SegueMedia
-import SegueShaders
-import SegueVulkan
 
 /// One effect on the gallery page.
 public struct GalleryEntry: Sendable {
@@ -51,8 +52,10 @@ public struct Gallery {
     public let cancellation: Cancellation?
 
     /// A gallery.
-    public init(folders: [String], output: String, context: GPUContext, scale: Double = 0.5, fps: Double = 15,
-                cancellation: Cancellation? = nil) {
+    public init(
+        folders: [String], output: String, context: GPUContext, scale: Double = 0.5, fps: Double = 15,
+        cancellation: Cancellation? = nil
+    ) {
         (self.folders, self.output, self.context, self.scale, self.fps) = (folders, output, context, scale, fps)
         self.cancellation = cancellation
     }
@@ -81,7 +84,8 @@ public struct Gallery {
             throw GalleryError.foreignOutput(path: output)  // the root folder
         }
         // Missing parent folders are made (when that fails, staging the site says why).
-        try? FileManager.default.createDirectory(atPath: slash == target.startIndex ? "/" : String(target[..<slash]), withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            atPath: slash == target.startIndex ? "/" : String(target[..<slash]), withIntermediateDirectories: true)
         let site = try MediaError.converting { () throws(SystemError) in try StagedOutput(directory: target, cancellation: cancellation) }
         let staging = site.temporaryPath
         if let code = FileIO.makeDirectories(staging + "/previews") {
@@ -90,9 +94,10 @@ public struct Gallery {
         let from = SampleScreens.home(scale: scale), to = SampleScreens.detail(scale: scale)
         var entries: [GalleryEntry] = []
         for effect in EffectCatalog.builtIns {
-            let entry = try entry(for: effect, name: effect.name, origin: effect.family?.title ?? "built-in",
-                                  source: effect.glsl ?? "// \(effect.name) is a mesh built in Swift (SegueCore/Mesh/MeshEffects.swift).",
-                                  from: from, to: to, staging: staging)
+            let entry = try entry(
+                for: effect, name: effect.name, origin: effect.family?.title ?? "built-in",
+                source: effect.glsl ?? "// \(effect.name) is a mesh built in Swift (SegueCore/Mesh/MeshEffects.swift).",
+                from: from, to: to, staging: staging)
             report(entry)
             entries.append(entry)
         }
@@ -103,7 +108,8 @@ public struct Gallery {
             }
         }
         try StagedOutput.write(Array(GalleryPage.html(entries).utf8), to: staging + "/index.html")
-        try StagedOutput.write(Array("This folder was written by segue gallery, which replaces it whole.\n".utf8), to: staging + "/" + Self.markerName)
+        try StagedOutput.write(
+            Array("This folder was written by segue gallery, which replaces it whole.\n".utf8), to: staging + "/" + Self.markerName)
         // Replace the site whole (only a site the gallery wrote, checked again now).
         try Self.checkOutput(output, folders: folders)
         try MediaError.converting { () throws(SystemError) in try site.publish() }
@@ -117,8 +123,9 @@ public struct Gallery {
         let readError: EffectLookupError?
         do { text = try EffectFile.read(file); readError = nil } catch { readError = error }
         func failed(_ name: String, _ error: Error) -> GalleryEntry {
-            GalleryEntry(name: name, kind: "file", origin: file, summary: "", parameters: [], source: text, preview: nil,
-                         note: (error as? SegueError)?.message ?? "\(error)")
+            GalleryEntry(
+                name: name, kind: "file", origin: file, summary: "", parameters: [], source: text, preview: nil,
+                note: (error as? SegueError)?.message ?? "\(error)")
         }
         if let readError { return [failed(file, readError)] }
         if file.hasSuffix(".glsl") {
@@ -149,11 +156,17 @@ public struct Gallery {
         }
     }
 
-    private func entry(for effect: Effect, name: String, origin: String, source: String, from: Image, to: Image,
-                       staging: String) throws -> GalleryEntry {
+    private func entry(
+        for effect: Effect, name: String, origin: String, source: String, from: Image, to: Image,
+        staging: String
+    ) throws -> GalleryEntry {
         let parameters = effect.parameters.map { p in
-            (name: p.name, type: p.type.rawValue, defaultValue: p.type == .sampler2D ? "texture"
-                : p.type.isArray ? "empty (at most \(p.type.maximumElements))" : p.effectiveDefault?.description ?? "")
+            (
+                name: p.name, type: p.type.rawValue,
+                defaultValue: p.type == .sampler2D
+                    ? "texture"
+                    : p.type.isArray ? "empty (at most \(p.type.maximumElements))" : p.effectiveDefault?.description ?? ""
+            )
         }
         var file: String?
         var note: String?
@@ -162,8 +175,9 @@ public struct Gallery {
         } catch let error as SegueError {
             note = "no preview: \(error.message)"
         }
-        return GalleryEntry(name: name, kind: effect.kind.rawValue, origin: origin, summary: effect.summary, parameters: parameters,
-                            source: source, preview: file, note: note)
+        return GalleryEntry(
+            name: name, kind: effect.kind.rawValue, origin: origin, summary: effect.summary, parameters: parameters,
+            source: source, preview: file, note: note)
     }
 
     /// A transition forward, then its end held for half a second, as a looping WebM; a mesh
@@ -182,7 +196,8 @@ public struct Gallery {
         }
         let renderer = try TransitionRenderer(effect: effect, from: from, to: to, context: context)
         let timeline = try Timeline(timing: try TransitionTiming(defaultFor: effect), fps: fps)
-        let sink = try makeFrameSink(.video(path, .webm), width: renderer.width, height: renderer.height, fps: fps, cancellation: cancellation)
+        let sink = try makeFrameSink(
+            .video(path, .webm), width: renderer.width, height: renderer.height, fps: fps, cancellation: cancellation)
         do {
             var last = 0
             try renderer.render(timeline) { i, pixels in
@@ -204,9 +219,10 @@ public struct Gallery {
     /// A file name for an effect's preview: letters, digits, `-` and `_` kept, the rest `_`,
     /// with a short hash so two names never share a file.
     static func previewName(_ name: String) -> String {
-        let safe = String(name.unicodeScalars.map { s -> Character in
-            (s.properties.isAlphabetic && s.isASCII) || ("0"..."9").contains(s) || s == "-" || s == "_" ? Character(s) : "_"
-        }.suffix(60))
+        let safe = String(
+            name.unicodeScalars.map { s -> Character in
+                (s.properties.isAlphabetic && s.isASCII) || ("0"..."9").contains(s) || s == "-" || s == "_" ? Character(s) : "_"
+            }.suffix(60))
         var h: UInt32 = 2_166_136_261
         for b in name.utf8 { h = (h ^ UInt32(b)) &* 16_777_619 }
         return "\(safe)-\(String(h, radix: 16))"

@@ -1,3 +1,6 @@
+import FoundationEssentials
+import Segue
+
 // Where `segue gallery` may write its site. The site replaces its folder whole, so the folder must
 // be one the gallery wrote before (it holds the marker file `.segue-gallery`), an empty folder,
 // or a new one; and it may neither be nor contain one of the input folders. Paths are compared
@@ -8,8 +11,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
 
 /// Why the gallery refuses its output folder.
 public enum GalleryError: SegueError, Sendable, Equatable, CustomStringConvertible {
@@ -57,7 +58,8 @@ extension Gallery {
         guard lstat(resolved, &status) == 0 else { return resolved }
         guard status.st_mode & S_IFMT == S_IFDIR else { throw .outputNotAFolder(path: output) }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: resolved),
-              names.isEmpty || names.contains(markerName) else { throw .foreignOutput(path: output) }
+            names.isEmpty || names.contains(markerName)
+        else { throw .foreignOutput(path: output) }
         return resolved
     }
 

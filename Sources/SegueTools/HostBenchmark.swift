@@ -1,3 +1,9 @@
+import FoundationEssentials
+import Segue
+import SegueCore
+import SegueFrei0r
+import SegueMedia
+
 // `segue bench --hosts`: one transition rendered three ways, each as its own process the way a user
 // runs it: by MLT's `melt` through the frei0r plugin (frei0r.segue_NAME on two render threads, as
 // Shotcut and Kdenlive render, and on one; the frames discarded by MLT's null consumer in RGBA),
@@ -12,11 +18,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
-import SegueCore
-import SegueFrei0r
-import SegueMedia
 
 /// Timings of a transition in MLT through the frei0r plugin, in `segue render`, and MLT's luma.
 public struct HostBenchmark {
@@ -56,10 +57,14 @@ public struct HostBenchmark {
 
     /// A benchmark of `effect` over `seconds` at `fps`.
     /// - Throws: `RenderError.invalidValue` for fewer than 2 frames or no runs.
-    public init(from: Image, to: Image, effect: String = "fade", seconds: Double = 2, fps: Int = 25, runs: Int = 3,
-                segue: String, template: String, library: String) throws {
+    public init(
+        from: Image, to: Image, effect: String = "fade", seconds: Double = 2, fps: Int = 25, runs: Int = 3,
+        segue: String, template: String, library: String
+    ) throws {
         let frames = Int((seconds * Double(fps)).rounded())
-        guard frames >= 3, frames <= 100_000 else { throw RenderError.invalidValue("a host benchmark needs 3 to 100000 frames, got \(frames)") }
+        guard frames >= 3, frames <= 100_000 else {
+            throw RenderError.invalidValue("a host benchmark needs 3 to 100000 frames, got \(frames)")
+        }
         guard runs >= 1, runs <= 100 else { throw RenderError.outOfRange(setting: "runs", allowed: "from 1 to 100", value: "\(runs)") }
         (self.from, self.to, self.width, self.height) = (from, to, from.width, from.height)
         (self.effect, self.fps, self.frames, self.runs) = (effect, fps, frames, runs)
@@ -94,22 +99,30 @@ public struct HostBenchmark {
             // The null consumer renders every frame (images in RGBA, what the plugin outputs) and
             // discards it; without terminate_on_pause it would render the last frame for ever.
             let consumer = ["-consumer", "null", "real_time=-\(threads)", "mlt_image_format=rgba", "terminate_on_pause=1"]
-            return (try time("melt", ["-silent", whole] + consumer, environment: environment, frames: frames),
-                    try time("melt", ["-silent", two] + consumer, environment: environment, frames: 2))
+            return (
+                try time("melt", ["-silent", whole] + consumer, environment: environment, frames: frames),
+                try time("melt", ["-silent", two] + consumer, environment: environment, frames: 2)
+            )
         }
         func render(frames: Int) throws -> Double {
             let duration = Double(frames - 1) / Double(fps)
-            return try time(segue, ["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", effect, "--timing", "linear",
-                                    "--duration", String(duration), "--fps", String(fps), "-o", "-"], environment: environment, frames: frames)
+            return try time(
+                segue,
+                [
+                    "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", effect, "--timing", "linear",
+                    "--duration", String(duration), "--fps", String(fps), "-o", "-",
+                ], environment: environment, frames: frames)
         }
         let plugin = try melt(service), oneThread = try melt(service, threads: 1)
         let segueWhole = try render(frames: frames), segueTwo = try render(frames: 2)
         let luma = try melt("luma")
         let name = "melt + frei0r.\(Frei0rPlugin.pluginName(builtIn: effect))"
-        return [Measurement(name: name, frames: frames, total: plugin.0, start: plugin.1),
-                Measurement(name: name + " (1 thread)", frames: frames, total: oneThread.0, start: oneThread.1),
-                Measurement(name: "segue render", frames: frames, total: segueWhole, start: segueTwo),
-                Measurement(name: "melt + luma (MLT's own)", frames: frames, total: luma.0, start: luma.1)]
+        return [
+            Measurement(name: name, frames: frames, total: plugin.0, start: plugin.1),
+            Measurement(name: name + " (1 thread)", frames: frames, total: oneThread.0, start: oneThread.1),
+            Measurement(name: "segue render", frames: frames, total: segueWhole, start: segueTwo),
+            Measurement(name: "melt + luma (MLT's own)", frames: frames, total: luma.0, start: luma.1),
+        ]
     }
 
     /// Two tracks of the stills (from on track 0) and `transition` over `frames` frames, progress 0 → 1.
@@ -167,7 +180,8 @@ public struct HostBenchmark {
         if run.timedOut { return nil }
         guard run.status == 0 else {
             let text = run.stderr.split(separator: "\n").suffix(3).joined(separator: " / ")
-            throw RenderError.invalidValue("\(FileIO.lastComponent(of: executable)) \(arguments.first ?? "") failed (status \(run.status)): \(text)")
+            throw RenderError.invalidValue(
+                "\(FileIO.lastComponent(of: executable)) \(arguments.first ?? "") failed (status \(run.status)): \(text)")
         }
         return run.seconds
     }

@@ -1,3 +1,8 @@
+import FoundationEssentials
+import Segue
+import SegueCore
+import SegueMath
+
 // Throughput of the mesh renderer on a regular grid, static (uploaded once) or streamed
 // (re-uploaded every frame), with readback, as `segue bench` or a user can measure it.
 #if canImport(Glibc)
@@ -5,10 +10,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
-import SegueCore
-import SegueMath
 
 /// Measures mesh rendering frames per second.
 public enum MeshBenchmark {
@@ -45,19 +46,24 @@ public enum MeshBenchmark {
     /// with a gentle perspective and returns frames per second, readback included. `streaming`
     /// re-uploads the mesh every frame (cycling four precomputed phases), else it is uploaded once.
     /// - Throws: `VulkanError`.
-    public static func framesPerSecond(context: GPUContext, width: Int = 1920, height: Int = 1080, rows: Int = 100, columns: Int = 100,
-                                       frames: Int = 60, streaming: Bool, textures: [GPUTexture],
-                                       options: MeshRenderer.Options = MeshRenderer.Options()) throws -> Double {
+    public static func framesPerSecond(
+        context: GPUContext, width: Int = 1920, height: Int = 1080, rows: Int = 100, columns: Int = 100,
+        frames: Int = 60, streaming: Bool, textures: [GPUTexture],
+        options: MeshRenderer.Options = MeshRenderer.Options()
+    ) throws -> Double {
         let renderer = try MeshRenderer(context: context, width: width, height: height, textures: textures, options: options)
         let (w, h) = (Double(width), Double(height))
         let meshes = (0..<4).map { grid(rows: rows, columns: columns, layerWidth: w, layerHeight: h, phase: Double($0) * Double.pi / 2) }
         try renderer.setMesh(meshes[0])
         let perspective = Transform3D.perspective(distance: 2 * max(w, h))
         func run(_ count: Int) throws {
-            try renderer.render(count: count, draw: { i in
-                MeshDraw(layerWidth: w, layerHeight: h, transform: perspective, diffuseLightFactor: 0.5,
-                         geometry: streaming ? meshes[i % meshes.count] : nil)
-            }, consume: { _, _ in })
+            try renderer.render(
+                count: count,
+                draw: { i in
+                    MeshDraw(
+                        layerWidth: w, layerHeight: h, transform: perspective, diffuseLightFactor: 0.5,
+                        geometry: streaming ? meshes[i % meshes.count] : nil)
+                }, consume: { _, _ in })
         }
         try run(min(frames, 3))  // warm-up
         let start = ContinuousClock.now

@@ -1,3 +1,7 @@
+import FoundationEssentials
+import Segue
+import SegueMedia
+
 // The OpenGL peer of `segue bench`: the same cross-fade rendered through OpenGL on the same driver
 // by a small Python script (moderngl, headless EGL), read back and written as raw RGBA8 into a
 // pipe. The script's text is kept here, so that an installed `segue` can run it (it is written to
@@ -8,9 +12,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
-import SegueMedia
 
 /// The moderngl fade peer: availability and frames per second.
 public enum ModernGLPeer {
@@ -31,7 +32,8 @@ public enum ModernGLPeer {
         for line in stderr.split(separator: "\n").reversed() where line.hasPrefix("frames=") {
             let fields = line.split(separator: " ").map { $0.split(separator: "=", maxSplits: 1) }
             guard fields.count == 2, fields.allSatisfy({ $0.count == 2 }),
-                  let frames = Int(fields[0][1]), let seconds = Double(fields[1][1]), seconds > 0 else { return nil }
+                let frames = Int(fields[0][1]), let seconds = Double(fields[1][1]), seconds > 0
+            else { return nil }
             return (frames, seconds)
         }
         return nil
@@ -39,102 +41,102 @@ public enum ModernGLPeer {
 
     /// The peer script (Python), as `segue bench` runs it.
     public static let script = #"""
-#!/usr/bin/env python3
-"""The OpenGL peer of `segue bench`: a cross-fade rendered through OpenGL on the same Mesa
-driver (headless EGL through moderngl), read back and written as raw RGBA8 to stdout.
+        #!/usr/bin/env python3
+        """The OpenGL peer of `segue bench`: a cross-fade rendered through OpenGL on the same Mesa
+        driver (headless EGL through moderngl), read back and written as raw RGBA8 to stdout.
 
-    moderngl_fade.py FROM.rgba TO.rgba WIDTH HEIGHT FRAMES > frames.rgba
+            moderngl_fade.py FROM.rgba TO.rgba WIDTH HEIGHT FRAMES > frames.rgba
 
-FROM and TO are raw RGBA8 files of WIDTH x HEIGHT (rows top to bottom). Frame i shows
-mix(from, to, i / (FRAMES - 1)), rows top to bottom, as `segue render fade -o -` writes them.
-Prints the renderer, then `frames=N seconds=S` (the frame loop's wall time, after one untimed
-warm-up frame, so Python's start and EGL's set-up are not counted) on stderr. Needs `pip install moderngl` and EGL (libegl1, libegl-mesa0,
-libgl1-mesa-dri on Debian).
-"""
-import sys
-import time
+        FROM and TO are raw RGBA8 files of WIDTH x HEIGHT (rows top to bottom). Frame i shows
+        mix(from, to, i / (FRAMES - 1)), rows top to bottom, as `segue render fade -o -` writes them.
+        Prints the renderer, then `frames=N seconds=S` (the frame loop's wall time, after one untimed
+        warm-up frame, so Python's start and EGL's set-up are not counted) on stderr. Needs `pip install moderngl` and EGL (libegl1, libegl-mesa0,
+        libgl1-mesa-dri on Debian).
+        """
+        import sys
+        import time
 
-import moderngl
+        import moderngl
 
-VERTEX = """
-#version 330
-out vec2 uv;
-void main() {
-    // One full-screen triangle; uv is the window position in [0,1] (see the note in main).
-    vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2);
-    uv = p;
-    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
-}
-"""
+        VERTEX = """
+        #version 330
+        out vec2 uv;
+        void main() {
+            // One full-screen triangle; uv is the window position in [0,1] (see the note in main).
+            vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2);
+            uv = p;
+            gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
+        }
+        """
 
-FRAGMENT = """
-#version 330
-uniform sampler2D from_tex;
-uniform sampler2D to_tex;
-uniform float progress;
-in vec2 uv;
-out vec4 color;
-void main() {
-    color = mix(texture(from_tex, uv), texture(to_tex, uv), progress);
-}
-"""
-
-
-def main() -> int:
-    if len(sys.argv) != 6:
-        print(__doc__.strip().splitlines()[3].strip(), file=sys.stderr)
-        return 2
-    from_path, to_path = sys.argv[1], sys.argv[2]
-    width, height, frames = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-    if not (0 < width <= 16384 and 0 < height <= 16384 and 2 <= frames <= 100000):
-        print("error: size or frame count out of range", file=sys.stderr)
-        return 2
-    size = width * height * 4
-    with open(from_path, "rb") as f:
-        from_bytes = f.read()
-    with open(to_path, "rb") as f:
-        to_bytes = f.read()
-    if len(from_bytes) != size or len(to_bytes) != size:
-        print(f"error: inputs must be {size} bytes of RGBA8", file=sys.stderr)
-        return 2
-
-    ctx = moderngl.create_standalone_context(backend="egl")
-    print(f"moderngl: {ctx.info['GL_RENDERER']}, {ctx.info['GL_VERSION']}", file=sys.stderr)
-    # Rows top to bottom in memory go in as texture rows 0.. (GL's bottom), and the framebuffer's
-    # row 0 is read first, so sampling at uv = window position keeps the picture upright.
-    textures = [ctx.texture((width, height), 4, data) for data in (from_bytes, to_bytes)]
-    for t in textures:
-        t.filter = (moderngl.LINEAR, moderngl.LINEAR)
-        t.repeat_x = t.repeat_y = False
-    program = ctx.program(vertex_shader=VERTEX, fragment_shader=FRAGMENT)
-    program["from_tex"] = 0
-    program["to_tex"] = 1
-    vao = ctx.vertex_array(program, [])
-    target = ctx.renderbuffer((width, height), 4)
-    fbo = ctx.framebuffer(color_attachments=[target])
-    fbo.use()
-    textures[0].use(0)
-    textures[1].use(1)
-    out = bytearray(size)
-    stdout = sys.stdout.buffer
-    program["progress"] = 0.5
-    vao.render(moderngl.TRIANGLES, vertices=3)
-    fbo.read_into(out, components=4)
-    start = time.perf_counter()
-    for i in range(frames):
-        program["progress"] = i / (frames - 1)
-        vao.render(moderngl.TRIANGLES, vertices=3)
-        fbo.read_into(out, components=4)
-        stdout.write(out)
-    stdout.flush()
-    print(f"frames={frames} seconds={time.perf_counter() - start:.6f}", file=sys.stderr)
-    return 0
+        FRAGMENT = """
+        #version 330
+        uniform sampler2D from_tex;
+        uniform sampler2D to_tex;
+        uniform float progress;
+        in vec2 uv;
+        out vec4 color;
+        void main() {
+            color = mix(texture(from_tex, uv), texture(to_tex, uv), progress);
+        }
+        """
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+        def main() -> int:
+            if len(sys.argv) != 6:
+                print(__doc__.strip().splitlines()[3].strip(), file=sys.stderr)
+                return 2
+            from_path, to_path = sys.argv[1], sys.argv[2]
+            width, height, frames = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+            if not (0 < width <= 16384 and 0 < height <= 16384 and 2 <= frames <= 100000):
+                print("error: size or frame count out of range", file=sys.stderr)
+                return 2
+            size = width * height * 4
+            with open(from_path, "rb") as f:
+                from_bytes = f.read()
+            with open(to_path, "rb") as f:
+                to_bytes = f.read()
+            if len(from_bytes) != size or len(to_bytes) != size:
+                print(f"error: inputs must be {size} bytes of RGBA8", file=sys.stderr)
+                return 2
 
-"""#
+            ctx = moderngl.create_standalone_context(backend="egl")
+            print(f"moderngl: {ctx.info['GL_RENDERER']}, {ctx.info['GL_VERSION']}", file=sys.stderr)
+            # Rows top to bottom in memory go in as texture rows 0.. (GL's bottom), and the framebuffer's
+            # row 0 is read first, so sampling at uv = window position keeps the picture upright.
+            textures = [ctx.texture((width, height), 4, data) for data in (from_bytes, to_bytes)]
+            for t in textures:
+                t.filter = (moderngl.LINEAR, moderngl.LINEAR)
+                t.repeat_x = t.repeat_y = False
+            program = ctx.program(vertex_shader=VERTEX, fragment_shader=FRAGMENT)
+            program["from_tex"] = 0
+            program["to_tex"] = 1
+            vao = ctx.vertex_array(program, [])
+            target = ctx.renderbuffer((width, height), 4)
+            fbo = ctx.framebuffer(color_attachments=[target])
+            fbo.use()
+            textures[0].use(0)
+            textures[1].use(1)
+            out = bytearray(size)
+            stdout = sys.stdout.buffer
+            program["progress"] = 0.5
+            vao.render(moderngl.TRIANGLES, vertices=3)
+            fbo.read_into(out, components=4)
+            start = time.perf_counter()
+            for i in range(frames):
+                program["progress"] = i / (frames - 1)
+                vao.render(moderngl.TRIANGLES, vertices=3)
+                fbo.read_into(out, components=4)
+                stdout.write(out)
+            stdout.flush()
+            print(f"frames={frames} seconds={time.perf_counter() - start:.6f}", file=sys.stderr)
+            return 0
+
+
+        if __name__ == "__main__":
+            sys.exit(main())
+
+        """#
 }
 
 extension TransitionBenchmark {
@@ -150,8 +152,9 @@ extension TransitionBenchmark {
         let scriptPath = dir + "/moderngl_fade.py"
         try StagedOutput.write(Array(ModernGLPeer.script.utf8), to: scriptPath)
         let seconds = try median {
-            let run = try ProgramRun(python, [scriptPath, dir + "/from.rgba", dir + "/to.rgba", String(width), String(height), String(frames)],
-                                     timeout: nil, keepingOutput: false)
+            let run = try ProgramRun(
+                python, [scriptPath, dir + "/from.rgba", dir + "/to.rgba", String(width), String(height), String(frames)],
+                timeout: nil, keepingOutput: false)
             guard run.status == 0, let timing = ModernGLPeer.parseTiming(run.stderr), timing.frames == frames else {
                 let last = run.stderr.split(separator: "\n").last.map(String.init) ?? "no message"
                 throw RenderError.invalidValue("the moderngl peer failed with status \(run.status): \(last)")

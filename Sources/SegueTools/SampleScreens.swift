@@ -7,13 +7,14 @@
 // "1", "2", "3" with a flag and a base) so that flips, rotations and slide directions are
 // obvious in every effect, and they carry a 30-point grid so that distortion shows.
 
+import FoundationEssentials
+import Segue
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
 
 /// A named sample screen, for listings such as the CLI's demo.
 public struct SampleScreen: Sendable {
@@ -133,7 +134,8 @@ public enum SampleScreens {
         for (i, on) in states.enumerated() {
             let y = 320 + Double(i) * 72
             c.roundedRect(16, y, 358, 60, radius: 12, CanvasColor(44, 44, 56))
-            c.roundedRect(32, y + 18, 24, 24, radius: 6, [CanvasColor(255, 150, 0), CanvasColor(0, 190, 255), CanvasColor(255, 70, 70)][i % 3])
+            c.roundedRect(
+                32, y + 18, 24, 24, radius: 6, [CanvasColor(255, 150, 0), CanvasColor(0, 190, 255), CanvasColor(255, 70, 70)][i % 3])
             c.rect(70, y + 24, 130 + Double(i % 3) * 30, 12, CanvasColor(200, 200, 210))
             c.roundedRect(298, y + 15, 60, 30, radius: 15, on ? CanvasColor(50, 215, 90) : CanvasColor(90, 90, 100))
             c.circle(on ? 343 : 313, y + 30, 12, CanvasColor(255, 255, 255))

@@ -1,3 +1,9 @@
+import Dispatch
+import FoundationEssentials
+import Segue
+import SegueCore
+import SegueMedia
+
 // The MP4 comparison of `segue bench`: a transition rendered into an H.264 MP4 through the render
 // path (4:2:0 converted by Segue, x264 in ffmpeg), ffmpeg's `xfade` filtergraph into the same
 // encoder with the same preset and CRF, and x264 alone on the same frames read from a file —
@@ -7,11 +13,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import FoundationEssentials
-import Segue
-import SegueCore
-import SegueMedia
 
 extension TransitionBenchmark {
     /// Seconds to render `effect` over the benchmark's frames into an MP4 with `settings`.
@@ -22,8 +23,9 @@ extension TransitionBenchmark {
             let timeline = try Timeline(duration: duration, fps: 30, curve: { $0 })
             return try median {
                 let start = DispatchTime.now()
-                let sink = try makeFrameSink(.video(dir + "/segue.mp4", .mp4), width: width, height: height, fps: 30, settings: settings,
-                                             cancellation: cancellation)
+                let sink = try makeFrameSink(
+                    .video(dir + "/segue.mp4", .mp4), width: width, height: height, fps: 30, settings: settings,
+                    cancellation: cancellation)
                 do {
                     try renderer.render(timeline) { i, pixels in try sink.write(frame: i, pixels: pixels) }
                     try sink.finish()
@@ -42,11 +44,13 @@ extension TransitionBenchmark {
         try withScratchDirectory { dir in
             try ImageFile.write(from, to: dir + "/from.png")
             try ImageFile.write(to, to: dir + "/to.png")
-            let graph = "[0:v]format=yuv420p,loop=loop=-1:size=1,fps=30[a];[1:v]format=yuv420p,loop=loop=-1:size=1,fps=30[b];"
+            let graph =
+                "[0:v]format=yuv420p,loop=loop=-1:size=1,fps=30[a];[1:v]format=yuv420p,loop=loop=-1:size=1,fps=30[b];"
                 + "[a][b]xfade=transition=\(transition):duration=\(duration):offset=0"
             return try median {
-                try Self.timeFFmpeg(["-i", dir + "/from.png", "-i", dir + "/to.png", "-filter_complex", graph, "-frames:v", String(frames)]
-                                    + x264Arguments(settings) + [dir + "/xfade.mp4"], what: "ffmpeg xfade=\(transition) into an MP4")
+                try Self.timeFFmpeg(
+                    ["-i", dir + "/from.png", "-i", dir + "/to.png", "-filter_complex", graph, "-frames:v", String(frames)]
+                        + x264Arguments(settings) + [dir + "/xfade.mp4"], what: "ffmpeg xfade=\(transition) into an MP4")
             }
         }
     }
@@ -66,15 +70,18 @@ extension TransitionBenchmark {
             }
             file.close()
             return try median {
-                try Self.timeFFmpeg(["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-r", "30", "-i", path]
-                                    + x264Arguments(settings) + [dir + "/alone.mp4"], what: "x264 on raw frames")
+                try Self.timeFFmpeg(
+                    ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-r", "30", "-i", path]
+                        + x264Arguments(settings) + [dir + "/alone.mp4"], what: "x264 on raw frames")
             }
         }
     }
 
     private func x264Arguments(_ settings: VideoSettings) -> [String] {
-        ["-c:v", "libx264", "-preset", settings.preset ?? "medium", "-crf", String(settings.crf ?? 23), "-pix_fmt", "yuv420p",
-         "-movflags", "+faststart", "-f", "mp4"]
+        [
+            "-c:v", "libx264", "-preset", settings.preset ?? "medium", "-crf", String(settings.crf ?? 23), "-pix_fmt", "yuv420p",
+            "-movflags", "+faststart", "-f", "mp4",
+        ]
     }
 
     /// `body` with a fresh temporary directory, removed afterwards (and on Ctrl-C).
@@ -85,7 +92,8 @@ extension TransitionBenchmark {
     /// Seconds one ffmpeg run takes (`-y`, quiet), failing with `what` when it does.
     private static func timeFFmpeg(_ arguments: [String], what: String) throws -> Double {
         let ffmpeg = try FFmpeg.ffmpegExecutable(for: what)
-        let run = try ProgramRun(ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments, timeout: nil, keepingOutput: false)
+        let run = try ProgramRun(
+            ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments, timeout: nil, keepingOutput: false)
         guard run.status == 0 else { throw RenderError.invalidValue("\(what) failed with status \(run.status)") }
         return run.seconds
     }

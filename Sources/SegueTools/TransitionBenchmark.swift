@@ -1,3 +1,11 @@
+import Dispatch
+import FoundationEssentials
+import Segue
+import SegueCore
+import SegueMedia
+import SegueShaders
+import SegueVulkan
+
 // Frames per second of a transition, measured three ways: shading only, with readback to the
 // host, and end to end as raw RGBA8 frames into a pipe drained by another thread; and the same
 // for ffmpeg's xfade filter producing raw RGBA8 into a pipe, as `segue bench` compares them.
@@ -8,13 +16,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import FoundationEssentials
-import Segue
-import SegueCore
-import SegueMedia
-import SegueShaders
-import SegueVulkan
 
 /// Throughput measurements of transitions and of ffmpeg's xfade peer.
 public struct TransitionBenchmark {
@@ -50,12 +51,15 @@ public struct TransitionBenchmark {
     /// Prepares the inputs.
     /// - Throws: `RenderError.invalidValue` for fewer than 2 frames or runs below 1; GPU errors.
     public init(width: Int, height: Int, frames: Int, runs: Int, context: GPUContext, cancellation: Cancellation? = nil) throws {
-        guard frames >= 2, frames <= Timeline.maximumFrameCount else { throw RenderError.outOfRange(setting: "frames", allowed: "from 2 to \(Timeline.maximumFrameCount)", value: "\(frames)") }
+        guard frames >= 2, frames <= Timeline.maximumFrameCount else {
+            throw RenderError.outOfRange(setting: "frames", allowed: "from 2 to \(Timeline.maximumFrameCount)", value: "\(frames)")
+        }
         guard runs >= 1, runs <= 1000 else { throw RenderError.outOfRange(setting: "runs", allowed: "from 1 to 1000", value: "\(runs)") }
         (self.width, self.height, self.frames, self.runs, self.context) = (width, height, frames, runs, context)
         self.cancellation = cancellation
-        let fit = try TransitionRenderer(effect: EffectCatalog.builtIn(named: "fade")!, from: SampleScreens.home(scale: 2),
-                                         to: SampleScreens.detail(scale: 2), width: width, height: height, context: context, framesInFlight: 1)
+        let fit = try TransitionRenderer(
+            effect: EffectCatalog.builtIn(named: "fade")!, from: SampleScreens.home(scale: 2),
+            to: SampleScreens.detail(scale: 2), width: width, height: height, context: context, framesInFlight: 1)
         from = try fit.frame(progress: 0, time: 0, duration: 1)
         to = try fit.frame(progress: 1, time: 1, duration: 1)
     }
@@ -66,8 +70,9 @@ public struct TransitionBenchmark {
     /// Frames per second of `effect` (median of `runs`), after an untimed warm-up.
     public func framesPerSecond(_ effect: Effect, parameters: [String: ParameterValue] = [:], mode: Mode) throws -> Double {
         let timeline = try Timeline(duration: duration, fps: 30, curve: { $0 })
-        let renderer = try TransitionRenderer(effect: effect, from: from, to: to, parameters: parameters, context: context,
-                                              readback: mode != .render)
+        let renderer = try TransitionRenderer(
+            effect: effect, from: from, to: to, parameters: parameters, context: context,
+            readback: mode != .render)
         // Warm-up: the driver compiles shader variants on first draw.
         try renderer.render(try Timeline(duration: 1, fps: 2, curve: { $0 })) { _, _ in }
         let seconds = try median {
@@ -92,8 +97,10 @@ public struct TransitionBenchmark {
     /// Segue's end-to-end (`.pipe`) measurements of each of `effects`, and Segue's frames per
     /// second for each from the mean time per frame of those two, so that load from elsewhere on
     /// the machine hits both alike.
-    public func alongside(_ effects: [(effect: Effect, parameters: [String: ParameterValue])],
-                          peer: () throws -> Double) throws -> (peer: Double, segue: [Double]) {
+    public func alongside(
+        _ effects: [(effect: Effect, parameters: [String: ParameterValue])],
+        peer: () throws -> Double
+    ) throws -> (peer: Double, segue: [Double]) {
         func secondsPerFrame() throws -> [Double] {
             try effects.map { 1 / (try framesPerSecond($0.effect, parameters: $0.parameters, mode: .pipe)) }
         }
@@ -111,10 +118,13 @@ public struct TransitionBenchmark {
         try ImageFile.write(from, to: dir + "/from.png")
         try ImageFile.write(to, to: dir + "/to.png")
         // Each input decoded and converted once (the conversion before the loop).
-        let graph = "[0:v]format=gbrp,loop=loop=-1:size=1,fps=30[a];[1:v]format=gbrp,loop=loop=-1:size=1,fps=30[b];"
+        let graph =
+            "[0:v]format=gbrp,loop=loop=-1:size=1,fps=30[a];[1:v]format=gbrp,loop=loop=-1:size=1,fps=30[b];"
             + "[a][b]xfade=transition=\(transition):duration=\(duration):offset=0,format=rgba"
-        let arguments = ["-hide_banner", "-loglevel", "error", "-i", dir + "/from.png", "-i", dir + "/to.png",
-                         "-filter_complex", graph, "-frames:v", String(frames), "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"]
+        let arguments = [
+            "-hide_banner", "-loglevel", "error", "-i", dir + "/from.png", "-i", dir + "/to.png",
+            "-filter_complex", graph, "-frames:v", String(frames), "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1",
+        ]
         let seconds = try median {
             let run = try ProgramRun(ffmpeg, arguments, timeout: nil, keepingOutput: false)
             guard run.status == 0 else {

@@ -45,8 +45,10 @@ final class FramePools {
     }
 
     /// A descriptor set of `pipeline`'s layout, written with `uniforms` and `textures`.
-    func makeDescriptorSet(for pipeline: GraphicsPipeline, uniforms: GPUBuffer, uniformSize: Int,
-                           textures: [GPUTexture]) throws(VulkanError) -> VkDescriptorSet {
+    func makeDescriptorSet(
+        for pipeline: GraphicsPipeline, uniforms: GPUBuffer, uniformSize: Int,
+        textures: [GPUTexture]
+    ) throws(VulkanError) -> VkDescriptorSet {
         var setLayout: VkDescriptorSetLayout? = pipeline.setLayout
         var set: VkDescriptorSet?
         let r = withUnsafePointer(to: &setLayout) { sl in
@@ -63,7 +65,8 @@ final class FramePools {
     }
 
     /// Points `set` at `uniforms` (binding 0) and `textures` (bindings 1…) with the pipeline's sampler.
-    func writeDescriptors(_ set: VkDescriptorSet, pipeline: GraphicsPipeline, uniforms: GPUBuffer, uniformSize: Int, textures: [GPUTexture]) {
+    func writeDescriptors(_ set: VkDescriptorSet, pipeline: GraphicsPipeline, uniforms: GPUBuffer, uniformSize: Int, textures: [GPUTexture])
+    {
         var bufferInfo = VkDescriptorBufferInfo(buffer: uniforms.buffer, offset: 0, range: VkDeviceSize(uniformSize))
         var imageInfos = textures.map {
             VkDescriptorImageInfo(sampler: pipeline.sampler, imageView: $0.image.view, imageLayout: ImageLayout.shaderReadOnly.vk)

@@ -6,6 +6,7 @@
 // the device renders frames i+1 … i+N−1, the caller consumes frame i straight from the mapped
 // buffer, so shading, readback and encoding overlap.
 import CSegueVulkan
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -58,8 +59,10 @@ public final class FrameRenderer {
     /// - Throws: `VulkanError` (compile errors carry the compiler's `file:line` messages;
     ///   `.uniformBlockTooLarge` when `uniformSize` exceeds the device's uniform buffer range,
     ///   `.shaderTooLarge` when the shader declares too much private memory).
-    public init(context: GPUContext, fragmentGLSL: String, fileName: String, uniformSize: Int, textures: [GPUTexture],
-                width: Int, height: Int, framesInFlight: Int = 3, readback: Bool = true) throws(VulkanError) {
+    public init(
+        context: GPUContext, fragmentGLSL: String, fileName: String, uniformSize: Int, textures: [GPUTexture],
+        width: Int, height: Int, framesInFlight: Int = 3, readback: Bool = true
+    ) throws(VulkanError) {
         precondition(width > 0 && height > 0 && framesInFlight > 0 && uniformSize > 0)
         try context.checkUniformBlock(size: uniformSize)
         self.context = context
@@ -85,8 +88,10 @@ public final class FrameRenderer {
     /// during the call. Without readback, `consume` gets an empty buffer once frame i is done.
     /// - Throws: `VulkanError`, or whatever `uniforms` or `consume` throw (frames in flight are
     ///   waited for before returning).
-    public func render(count: Int, uniforms: (Int) throws -> [UInt8],
-                       consume: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+    public func render(
+        count: Int, uniforms: (Int) throws -> [UInt8],
+        consume: (Int, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         try ring.run(count: count, prepare: { i, s in try prepare(slot: s, uniformBytes: uniforms(i)) }, consume: consume)
     }
 
@@ -135,8 +140,9 @@ public final class FrameRenderer {
         var begin = VkCommandBufferBeginInfo()
         begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
         try check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer")
-        imageBarrier(cb, target, from: .undefined, to: .colorAttachment, srcStages: .transfer, srcAccess: [],
-                     dstStages: .colorAttachmentOutput, dstAccess: .colorAttachmentWrite)
+        imageBarrier(
+            cb, target, from: .undefined, to: .colorAttachment, srcStages: .transfer, srcAccess: [],
+            dstStages: .colorAttachmentOutput, dstAccess: .colorAttachmentWrite)
         var attachment = VkRenderingAttachmentInfo()
         attachment.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO
         attachment.imageView = target.view

@@ -28,8 +28,11 @@ final class FrameRing {
         do {
             for _ in 0..<slotCount {
                 fences.append(try context.makeFence(signaled: false))
-                readbacks.append(readback ? try GPUBuffer(context: context, size: width * height * 4, usage: .transferDestination,
-                                                          hostVisible: true, preferCached: true) : nil)
+                readbacks.append(
+                    readback
+                        ? try GPUBuffer(
+                            context: context, size: width * height * 4, usage: .transferDestination,
+                            hostVisible: true, preferCached: true) : nil)
             }
         } catch {
             for f in fences { vkDestroyFence(context.device, f, nil) }
@@ -49,8 +52,10 @@ final class FrameRing {
     /// retired) and returns the command buffer to submit; `consume(i, pixels)` receives frame i
     /// in order (an empty buffer without readback). On an error the frames in flight are waited
     /// for and the error is rethrown.
-    func run(count: Int, prepare: (_ frame: Int, _ slot: Int) throws -> VkCommandBuffer,
-             consume: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+    func run(
+        count: Int, prepare: (_ frame: Int, _ slot: Int) throws -> VkCommandBuffer,
+        consume: (Int, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         do {
             for i in 0..<count {
                 let s = i % slotCount

@@ -8,12 +8,13 @@
 // Ownership: every object that uses the device (buffers, images, pools, rings, renderers) holds
 // its context strongly, so the device is destroyed only after the last of them.
 import CSegueVulkan
+import SegueSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueSystem
 
 /// A Vulkan device ready to render; thread-safe (queue submission is serialized internally).
 // @unchecked: the Vulkan handles and limits never change after `init`; the pipeline cache,
@@ -65,8 +66,10 @@ public final class GPUContext: @unchecked Sendable {
 
         /// A configuration with the given values (defaults: preferred device, no disk cache, no
         /// presentation, `defaultGPUTimeout`).
-        public init(deviceSelector: String? = nil, shaderCacheDirectory: String? = nil, presentationExtensions: [String] = [],
-                    gpuTimeout: Double = defaultGPUTimeout) {
+        public init(
+            deviceSelector: String? = nil, shaderCacheDirectory: String? = nil, presentationExtensions: [String] = [],
+            gpuTimeout: Double = defaultGPUTimeout
+        ) {
             self.deviceSelector = deviceSelector
             self.shaderCacheDirectory = shaderCacheDirectory
             self.presentationExtensions = presentationExtensions
@@ -79,9 +82,10 @@ public final class GPUContext: @unchecked Sendable {
         /// value that is not a positive number is ignored). Empty values count as unset.
         public init(environment: [String: String], deviceSelector: String? = nil) {
             let fromEnvironment = environment["SEGUE_DEVICE"].flatMap { $0.isEmpty ? nil : $0 }
-            self.init(deviceSelector: deviceSelector ?? fromEnvironment,
-                      shaderCacheDirectory: ShaderCache.defaultDirectory(environment: environment),
-                      gpuTimeout: environment["SEGUE_GPU_TIMEOUT"].flatMap(Double.init) ?? Self.defaultGPUTimeout)
+            self.init(
+                deviceSelector: deviceSelector ?? fromEnvironment,
+                shaderCacheDirectory: ShaderCache.defaultDirectory(environment: environment),
+                gpuTimeout: environment["SEGUE_GPU_TIMEOUT"].flatMap(Double.init) ?? Self.defaultGPUTimeout)
         }
     }
 
@@ -207,21 +211,26 @@ public final class GPUContext: @unchecked Sendable {
     /// in the order discrete, integrated, virtual, CPU.
     static func choose(_ selector: String?, among devices: [GPUDeviceInfo]) throws(VulkanError) -> Int {
         guard let selector else {
-            guard let best = devices.indices.filter({ devices[$0].usable })
-                .min(by: { (devices[$0].type.rank, devices[$0].index) < (devices[$1].type.rank, devices[$1].index) }) else {
-                throw .unsupportedDevice("no device supports Vulkan 1.3 with a graphics queue (found: \(devices.map(\.name).joined(separator: ", ")))")
+            guard
+                let best = devices.indices.filter({ devices[$0].usable })
+                    .min(by: { (devices[$0].type.rank, devices[$0].index) < (devices[$1].type.rank, devices[$1].index) })
+            else {
+                throw .unsupportedDevice(
+                    "no device supports Vulkan 1.3 with a graphics queue (found: \(devices.map(\.name).joined(separator: ", ")))")
             }
             return best
         }
         let isIndex = !selector.isEmpty && selector.utf8.allSatisfy { (0x30...0x39).contains($0) }
-        let match = isIndex
+        let match =
+            isIndex
             ? Int(selector).flatMap { i in devices.indices.first { devices[$0].index == i } }
             : devices.indices.first { devices[$0].name.lowercased().contains(selector.lowercased()) }
         guard let match else {
             throw .deviceNotFound(selector: selector, available: devices.map { "\($0.index): \($0.name)" })
         }
         guard devices[match].usable else {
-            throw .unsupportedDevice("\(devices[match].name) supports Vulkan \(devices[match].apiVersion); Segue needs 1.3 with a graphics queue")
+            throw .unsupportedDevice(
+                "\(devices[match].name) supports Vulkan \(devices[match].apiVersion); Segue needs 1.3 with a graphics queue")
         }
         return match
     }
@@ -313,10 +322,11 @@ public final class GPUContext: @unchecked Sendable {
             let graphics = families.contains(where: \.supportsGraphics)
             let driverName = cString(driver.driverName)
             let driverInfo = cString(driver.driverInfo)
-            let info = GPUDeviceInfo(index: index, name: cString(p.deviceName), type: type,
-                                     driver: [driverName, driverInfo].filter { !$0.isEmpty }.joined(separator: " "),
-                                     apiVersion: versionString(p.apiVersion),
-                                     usable: graphics && p.apiVersion >= vkVersion(1, 3))
+            let info = GPUDeviceInfo(
+                index: index, name: cString(p.deviceName), type: type,
+                driver: [driverName, driverInfo].filter { !$0.isEmpty }.joined(separator: " "),
+                apiVersion: versionString(p.apiVersion),
+                usable: graphics && p.apiVersion >= vkVersion(1, 3))
             return (d, info)
         }
     }
@@ -343,8 +353,10 @@ public final class GPUContext: @unchecked Sendable {
     }
 
     /// Allocates device memory for `requirements` from the best matching memory type.
-    func allocate(_ requirements: VkMemoryRequirements, required: MemoryProperties, preferred: MemoryProperties = [],
-                  what: String) throws(VulkanError) -> (memory: VkDeviceMemory, typeIndex: UInt32) {
+    func allocate(
+        _ requirements: VkMemoryRequirements, required: MemoryProperties, preferred: MemoryProperties = [],
+        what: String
+    ) throws(VulkanError) -> (memory: VkDeviceMemory, typeIndex: UInt32) {
         let typeIndex = try memoryType(bits: requirements.memoryTypeBits, required: required, preferred: preferred)
         var alloc = VkMemoryAllocateInfo()
         alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO

@@ -80,8 +80,10 @@ final class GPUImage {
     /// Held strongly: the device must outlive every handle made from it.
     private let context: GPUContext
 
-    init(context: GPUContext, width: Int, height: Int, usage: ImageUsage,
-         format: PixelFormat = .rgba8Unorm, samples: SampleCount = .one) throws(VulkanError) {
+    init(
+        context: GPUContext, width: Int, height: Int, usage: ImageUsage,
+        format: PixelFormat = .rgba8Unorm, samples: SampleCount = .one
+    ) throws(VulkanError) {
         self.context = context
         self.width = width
         self.height = height
@@ -138,19 +140,24 @@ final class GPUImage {
 }
 
 /// Records an image layout transition (synchronization2).
-func imageBarrier(_ cb: VkCommandBuffer, _ image: GPUImage,
-                  from oldLayout: ImageLayout, to newLayout: ImageLayout,
-                  srcStages: PipelineStages, srcAccess: MemoryAccess,
-                  dstStages: PipelineStages, dstAccess: MemoryAccess) {
-    imageBarrier(cb, image.image, range: image.format.subresourceRange, from: oldLayout.vk, to: newLayout.vk,
-                 srcStages: srcStages.vk, srcAccess: srcAccess.vk, dstStages: dstStages.vk, dstAccess: dstAccess.vk)
+func imageBarrier(
+    _ cb: VkCommandBuffer, _ image: GPUImage,
+    from oldLayout: ImageLayout, to newLayout: ImageLayout,
+    srcStages: PipelineStages, srcAccess: MemoryAccess,
+    dstStages: PipelineStages, dstAccess: MemoryAccess
+) {
+    imageBarrier(
+        cb, image.image, range: image.format.subresourceRange, from: oldLayout.vk, to: newLayout.vk,
+        srcStages: srcStages.vk, srcAccess: srcAccess.vk, dstStages: dstStages.vk, dstAccess: dstAccess.vk)
 }
 
 /// Records a layout transition of any image (a swapchain's too), in Vulkan's own terms.
-func imageBarrier(_ cb: VkCommandBuffer, _ image: VkImage, range: VkImageSubresourceRange,
-                  from oldLayout: VkImageLayout, to newLayout: VkImageLayout,
-                  srcStages: VkPipelineStageFlags2, srcAccess: VkAccessFlags2,
-                  dstStages: VkPipelineStageFlags2, dstAccess: VkAccessFlags2) {
+func imageBarrier(
+    _ cb: VkCommandBuffer, _ image: VkImage, range: VkImageSubresourceRange,
+    from oldLayout: VkImageLayout, to newLayout: VkImageLayout,
+    srcStages: VkPipelineStageFlags2, srcAccess: VkAccessFlags2,
+    dstStages: VkPipelineStageFlags2, dstAccess: VkAccessFlags2
+) {
     var barrier = VkImageMemoryBarrier2()
     barrier.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2
     barrier.srcStageMask = srcStages
@@ -208,8 +215,9 @@ func transferToHostBarrier(_ cb: VkCommandBuffer, _ buffer: VkBuffer) {
 /// Records the copy of a rendered colour target (in COLOR_ATTACHMENT_OPTIMAL) into a host-visible
 /// buffer, with the barriers that make the pixels visible to the host after the fence.
 func recordReadback(_ cb: VkCommandBuffer, from target: GPUImage, into buffer: GPUBuffer) {
-    imageBarrier(cb, target, from: .colorAttachment, to: .transferSource,
-                 srcStages: .colorAttachmentOutput, srcAccess: .colorAttachmentWrite, dstStages: .transfer, dstAccess: .transferRead)
+    imageBarrier(
+        cb, target, from: .colorAttachment, to: .transferSource,
+        srcStages: .colorAttachmentOutput, srcAccess: .colorAttachmentWrite, dstStages: .transfer, dstAccess: .transferRead)
     var region = VkBufferImageCopy()
     region.imageSubresource = target.format.subresourceLayers
     region.imageExtent = VkExtent3D(width: UInt32(target.width), height: UInt32(target.height), depth: 1)

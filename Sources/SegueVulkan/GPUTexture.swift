@@ -1,12 +1,13 @@
 // A sampled texture made from an `Image`.
 import CSegueVulkan
+import SegueCore
+import SegueSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueSystem
-import SegueCore
 
 /// An image uploaded to the GPU for sampling (RGBA8, premultiplied, stored as given).
 // @unchecked: `image` and `context` never change; `staging` is read and written only under `lock`.
@@ -66,7 +67,9 @@ public final class GPUTexture: @unchecked Sendable {
             precondition(texture.context === context, "textures of one context")
             let bytes = texture.width * texture.height * 4
             let buffer: GPUBuffer
-            if let staging = texture.staging { buffer = staging } else {
+            if let staging = texture.staging {
+                buffer = staging
+            } else {
                 buffer = try GPUBuffer(context: context, size: bytes, usage: .transferSource, hostVisible: true)
                 texture.staging = buffer
             }
@@ -83,15 +86,16 @@ public final class GPUTexture: @unchecked Sendable {
     /// nothing to wait for) or after earlier sampling, leaving it ready for fragment shaders.
     private func recordUpload(_ cb: VkCommandBuffer, from buffer: GPUBuffer, replacing: Bool) {
         let img = image
-        imageBarrier(cb, img, from: replacing ? .shaderReadOnly : .undefined, to: .transferDestination,
-                     srcStages: replacing ? .fragmentShader : [], srcAccess: replacing ? .shaderSampledRead : [],
-                     dstStages: .transfer, dstAccess: .transferWrite)
+        imageBarrier(
+            cb, img, from: replacing ? .shaderReadOnly : .undefined, to: .transferDestination,
+            srcStages: replacing ? .fragmentShader : [], srcAccess: replacing ? .shaderSampledRead : [],
+            dstStages: .transfer, dstAccess: .transferWrite)
         var region = VkBufferImageCopy()
         region.imageSubresource = img.format.subresourceLayers
         region.imageExtent = VkExtent3D(width: UInt32(width), height: UInt32(height), depth: 1)
         vkCmdCopyBufferToImage(cb, buffer.buffer, img.image, ImageLayout.transferDestination.vk, 1, &region)
-        imageBarrier(cb, img, from: .transferDestination, to: .shaderReadOnly,
-                     srcStages: .transfer, srcAccess: .transferWrite, dstStages: .fragmentShader, dstAccess: .shaderSampledRead)
+        imageBarrier(
+            cb, img, from: .transferDestination, to: .shaderReadOnly,
+            srcStages: .transfer, srcAccess: .transferWrite, dstStages: .fragmentShader, dstAccess: .shaderSampledRead)
     }
 }
-

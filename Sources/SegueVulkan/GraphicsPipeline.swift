@@ -4,6 +4,7 @@
 // `GraphicsPipeline.State` carries what differs between Segue's pipelines (vertex input, depth,
 // blending, multisampling); the full-screen effect pipeline uses its defaults.
 import CSegueVulkan
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -47,17 +48,22 @@ final class GraphicsPipeline: @unchecked Sendable {
     let sampler: VkSampler
     let textureCount: Int
 
-    init(context: GPUContext, vertexSPIRV: [UInt32], fragmentSPIRV: [UInt32], textureCount: Int, state: State = State()) throws(VulkanError) {
+    init(context: GPUContext, vertexSPIRV: [UInt32], fragmentSPIRV: [UInt32], textureCount: Int, state: State = State()) throws(VulkanError)
+    {
         let device = context.device
         self.textureCount = textureCount
 
         // Bindings: 0 uniform block, 1… textures.
         var bindings = [VkDescriptorSetLayoutBinding]()
-        bindings.append(VkDescriptorSetLayoutBinding(binding: 0, descriptorType: DescriptorKind.uniformBuffer.vk, descriptorCount: 1,
-                                                     stageFlags: state.uniformStages.vk, pImmutableSamplers: nil))
+        bindings.append(
+            VkDescriptorSetLayoutBinding(
+                binding: 0, descriptorType: DescriptorKind.uniformBuffer.vk, descriptorCount: 1,
+                stageFlags: state.uniformStages.vk, pImmutableSamplers: nil))
         for i in 0..<textureCount {
-            bindings.append(VkDescriptorSetLayoutBinding(binding: UInt32(1 + i), descriptorType: DescriptorKind.sampledTexture.vk,
-                                                         descriptorCount: 1, stageFlags: ShaderStages.fragment.vk, pImmutableSamplers: nil))
+            bindings.append(
+                VkDescriptorSetLayoutBinding(
+                    binding: UInt32(1 + i), descriptorType: DescriptorKind.sampledTexture.vk,
+                    descriptorCount: 1, stageFlags: ShaderStages.fragment.vk, pImmutableSamplers: nil))
         }
         var setLayout: VkDescriptorSetLayout?
         let r1 = bindings.withUnsafeBufferPointer { b in
@@ -95,7 +101,8 @@ final class GraphicsPipeline: @unchecked Sendable {
 
         let pipeline: VkPipeline
         do {
-            pipeline = try GraphicsPipeline.makePipeline(device, layout: layout!, vertexSPIRV: vertexSPIRV, fragmentSPIRV: fragmentSPIRV, state: state)
+            pipeline = try GraphicsPipeline.makePipeline(
+                device, layout: layout!, vertexSPIRV: vertexSPIRV, fragmentSPIRV: fragmentSPIRV, state: state)
         } catch {
             vkDestroySampler(device, sampler, nil)
             vkDestroyPipelineLayout(device, layout, nil)
@@ -130,8 +137,10 @@ final class GraphicsPipeline: @unchecked Sendable {
         return module!
     }
 
-    private static func makePipeline(_ device: VkDevice, layout: VkPipelineLayout, vertexSPIRV: [UInt32], fragmentSPIRV: [UInt32],
-                                     state: State) throws(VulkanError) -> VkPipeline {
+    private static func makePipeline(
+        _ device: VkDevice, layout: VkPipelineLayout, vertexSPIRV: [UInt32], fragmentSPIRV: [UInt32],
+        state: State
+    ) throws(VulkanError) -> VkPipeline {
         let vs = try module(device, vertexSPIRV)
         defer { vkDestroyShaderModule(device, vs, nil) }
         let fs = try module(device, fragmentSPIRV)
@@ -173,7 +182,9 @@ final class GraphicsPipeline: @unchecked Sendable {
         }
         var attachment = state.blending.vk
         let dynamicStates = [VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR]
-        let vertexBindings = state.vertexStride.map { [VkVertexInputBindingDescription(binding: 0, stride: $0, inputRate: VK_VERTEX_INPUT_RATE_VERTEX)] } ?? []
+        let vertexBindings =
+            state.vertexStride.map { [VkVertexInputBindingDescription(binding: 0, stride: $0, inputRate: VK_VERTEX_INPUT_RATE_VERTEX)] }
+            ?? []
         let vertexAttributes = state.vertexAttributes.map {
             VkVertexInputAttributeDescription(location: $0.location, binding: 0, format: $0.format.vk, offset: $0.offset)
         }
@@ -237,8 +248,10 @@ final class GraphicsPipeline: @unchecked Sendable {
 }
 
 /// Calls `body` with stable pointers to four values.
-private func withUnsafePointers<A, B, C, D, R>(_ a: inout A, _ b: inout B, _ c: inout C, _ d: inout D,
-                                               _ body: (UnsafePointer<A>, UnsafePointer<B>, UnsafePointer<C>, UnsafePointer<D>) -> R) -> R {
+private func withUnsafePointers<A, B, C, D, R>(
+    _ a: inout A, _ b: inout B, _ c: inout C, _ d: inout D,
+    _ body: (UnsafePointer<A>, UnsafePointer<B>, UnsafePointer<C>, UnsafePointer<D>) -> R
+) -> R {
     withUnsafePointer(to: &a) { pa in
         withUnsafePointer(to: &b) { pb in
             withUnsafePointer(to: &c) { pc in

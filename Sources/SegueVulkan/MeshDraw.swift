@@ -21,8 +21,10 @@ public struct MeshDraw: Sendable {
 
     /// A draw of a `layerWidth × layerHeight`-point layer; defaults follow Core Animation
     /// (identity transform, light from the viewer, diffuse factor 1).
-    public init(layerWidth: Double, layerHeight: Double, transform: Transform3D = .identity,
-                lightDirection: Vector3 = Vector3(0, 0, 1), diffuseLightFactor: Double = 1, geometry: MeshGeometry? = nil) {
+    public init(
+        layerWidth: Double, layerHeight: Double, transform: Transform3D = .identity,
+        lightDirection: Vector3 = Vector3(0, 0, 1), diffuseLightFactor: Double = 1, geometry: MeshGeometry? = nil
+    ) {
         self.layerWidth = layerWidth
         self.layerHeight = layerHeight
         self.transform = transform

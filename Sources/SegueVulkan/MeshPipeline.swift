@@ -34,53 +34,53 @@ enum MeshPipeline {
     static let uniformSize = 160
 
     private static let uniformBlock = """
-    layout(set = 0, binding = 0) uniform MeshUniforms {
-        mat4 transform;     // M, rows uploaded as columns: transform * v = [x y z 1]·M
-        mat4 normalMatrix;  // cofactors of M's upper 3×3, same layout
-        vec4 light;         // xyz: light direction, w: diffuse light factor
-        vec4 layer;         // x, y: layer size in points, z: depth scale 1/(2R)
-    } u;
-    """
+        layout(set = 0, binding = 0) uniform MeshUniforms {
+            mat4 transform;     // M, rows uploaded as columns: transform * v = [x y z 1]·M
+            mat4 normalMatrix;  // cofactors of M's upper 3×3, same layout
+            vec4 light;         // xyz: light direction, w: diffuse light factor
+            vec4 layer;         // x, y: layer size in points, z: depth scale 1/(2R)
+        } u;
+        """
 
     static let vertexSource = """
-    #version 450
-    \(uniformBlock)
-    layout(location = 0) in vec3 position;
-    layout(location = 1) in vec2 uv;
-    layout(location = 2) in vec3 normal;
-    layout(location = 3) in float textureIndex;
-    layout(location = 0) centroid out vec2 vUV;
-    layout(location = 1) out vec3 vNormal;
-    layout(location = 2) flat out float vTexture;
-    void main() {
-        vec4 p = u.transform * vec4(position, 1.0);
-        gl_Position = vec4(2.0 * p.x / u.layer.x, 2.0 * p.y / u.layer.y, 0.5 * p.w - u.layer.z * p.z, p.w);
-        vUV = uv;
-        vNormal = (u.normalMatrix * vec4(normal, 0.0)).xyz;
-        vTexture = textureIndex;
-    }
-    """
+        #version 450
+        \(uniformBlock)
+        layout(location = 0) in vec3 position;
+        layout(location = 1) in vec2 uv;
+        layout(location = 2) in vec3 normal;
+        layout(location = 3) in float textureIndex;
+        layout(location = 0) centroid out vec2 vUV;
+        layout(location = 1) out vec3 vNormal;
+        layout(location = 2) flat out float vTexture;
+        void main() {
+            vec4 p = u.transform * vec4(position, 1.0);
+            gl_Position = vec4(2.0 * p.x / u.layer.x, 2.0 * p.y / u.layer.y, 0.5 * p.w - u.layer.z * p.z, p.w);
+            vUV = uv;
+            vNormal = (u.normalMatrix * vec4(normal, 0.0)).xyz;
+            vTexture = textureIndex;
+        }
+        """
 
     static let fragmentSource = """
-    #version 450
-    \(uniformBlock)
-    layout(set = 0, binding = 1) uniform sampler2D fromTexture;
-    layout(set = 0, binding = 2) uniform sampler2D toTexture;
-    layout(location = 0) centroid in vec2 vUV;
-    layout(location = 1) in vec3 vNormal;
-    layout(location = 2) flat in float vTexture;
-    layout(location = 0) out vec4 color;
-    void main() {
-        const float slack = 1e-5;
-        if (any(lessThan(vUV, vec2(-slack))) || any(greaterThan(vUV, vec2(1.0 + slack)))) discard;
-        vec4 texel = vTexture < 0.5 ? textureLod(fromTexture, vUV, 0.0) : textureLod(toTexture, vUV, 0.0);
-        if (texel == vec4(0.0)) discard;
-        float len = length(vNormal);
-        float facing = len > 0.0 ? abs(dot(vNormal / len, normalize(u.light.xyz))) : 1.0;
-        float f = u.light.w;
-        color = vec4(texel.rgb * ((1.0 - f) + f * facing), texel.a);
-    }
-    """
+        #version 450
+        \(uniformBlock)
+        layout(set = 0, binding = 1) uniform sampler2D fromTexture;
+        layout(set = 0, binding = 2) uniform sampler2D toTexture;
+        layout(location = 0) centroid in vec2 vUV;
+        layout(location = 1) in vec3 vNormal;
+        layout(location = 2) flat in float vTexture;
+        layout(location = 0) out vec4 color;
+        void main() {
+            const float slack = 1e-5;
+            if (any(lessThan(vUV, vec2(-slack))) || any(greaterThan(vUV, vec2(1.0 + slack)))) discard;
+            vec4 texel = vTexture < 0.5 ? textureLod(fromTexture, vUV, 0.0) : textureLod(toTexture, vUV, 0.0);
+            if (texel == vec4(0.0)) discard;
+            float len = length(vNormal);
+            float facing = len > 0.0 ? abs(dot(vNormal / len, normalize(u.light.xyz))) : 1.0;
+            float f = u.light.w;
+            color = vec4(texel.rgb * ((1.0 - f) + f * facing), texel.a);
+        }
+        """
 
     /// The mesh pipeline for `samples` rasterization samples, compiled and cached on first use.
     static func pipeline(context: GPUContext, samples: SampleCount) throws(VulkanError) -> GraphicsPipeline {

@@ -1,3 +1,4 @@
+import CSegueVulkan
 // Renders mesh-transform frames with several frames in flight, reading them back as RGBA8.
 //
 // Each in-flight slot owns a uniform buffer, a descriptor set, a colour target, a readback buffer
@@ -9,7 +10,6 @@
 // with antialiasing) is shared by all slots: the queue runs frames in order and a barrier at the
 // start of each frame orders it after the previous one.
 import SegueCore
-import CSegueVulkan
 import SegueMath
 
 /// Renders frames of a mesh over two textures (`from`, `to`) at one output size.
@@ -86,8 +86,10 @@ public final class MeshRenderer {
         pools = try FramePools(context: context, slots: options.framesInFlight, textureCount: 2, resettable: true)
         ring = try FrameRing(context: context, slotCount: options.framesInFlight, width: width, height: height, readback: options.readback)
         ring.work = "a mesh"
-        depth = try GPUImage(context: context, width: width, height: height, usage: .depthAttachment, format: .depth32Float, samples: samples)
-        multisampled = options.antialiasing
+        depth = try GPUImage(
+            context: context, width: width, height: height, usage: .depthAttachment, format: .depth32Float, samples: samples)
+        multisampled =
+            options.antialiasing
             ? try GPUImage(context: context, width: width, height: height, usage: .colorAttachment, samples: samples)
             : nil
         for _ in 0..<options.framesInFlight { slots.append(try makeSlot()) }
@@ -120,8 +122,9 @@ public final class MeshRenderer {
         ring.waitIdle()
         textures = newTextures
         for s in slots {
-            pools.writeDescriptors(s.descriptorSet, pipeline: pipeline, uniforms: s.uniforms, uniformSize: MeshPipeline.uniformSize,
-                                   textures: boundTextures)
+            pools.writeDescriptors(
+                s.descriptorSet, pipeline: pipeline, uniforms: s.uniforms, uniformSize: MeshPipeline.uniformSize,
+                textures: boundTextures)
         }
     }
 
@@ -173,8 +176,9 @@ public final class MeshRenderer {
             (vertexBuffer, indexBuffer, indexCount) = (mesh.vertices.buffer, mesh.indices.buffer, mesh.indexCount)
         }
         let slot = slots[s]
-        try record(slot.commandBuffer, slot: slot, vertices: vertexBuffer, indices: indexBuffer, indexCount: indexCount,
-                   readback: ring.readbacks[s])
+        try record(
+            slot.commandBuffer, slot: slot, vertices: vertexBuffer, indices: indexBuffer, indexCount: indexCount,
+            readback: ring.readbacks[s])
         return slot.commandBuffer
     }
 
@@ -230,8 +234,10 @@ public final class MeshRenderer {
         return Slot(commandBuffer: cb, uniforms: ubo, descriptorSet: set, target: target)
     }
 
-    private func record(_ cb: VkCommandBuffer, slot: Slot, vertices: VkBuffer, indices: VkBuffer, indexCount: Int,
-                        readback: GPUBuffer?) throws(VulkanError) {
+    private func record(
+        _ cb: VkCommandBuffer, slot: Slot, vertices: VkBuffer, indices: VkBuffer, indexCount: Int,
+        readback: GPUBuffer?
+    ) throws(VulkanError) {
         try check(vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer")
         var begin = VkCommandBufferBeginInfo()
         begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
@@ -239,14 +245,16 @@ public final class MeshRenderer {
         try check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer")
 
         // The shared depth (and multisampled colour) image: after the previous frame's use.
-        imageBarrier(cb, depth, from: .undefined, to: .depthAttachment,
-                     srcStages: .fragmentTests, srcAccess: .depthAttachmentWrite,
-                     dstStages: .fragmentTests, dstAccess: [.depthAttachmentRead, .depthAttachmentWrite])
+        imageBarrier(
+            cb, depth, from: .undefined, to: .depthAttachment,
+            srcStages: .fragmentTests, srcAccess: .depthAttachmentWrite,
+            dstStages: .fragmentTests, dstAccess: [.depthAttachmentRead, .depthAttachmentWrite])
         let colourImages = [slot.target] + (multisampled.map { [$0] } ?? [])
         for image in colourImages {
-            imageBarrier(cb, image, from: .undefined, to: .colorAttachment,
-                         srcStages: [.transfer, .colorAttachmentOutput], srcAccess: .colorAttachmentWrite,
-                         dstStages: .colorAttachmentOutput, dstAccess: [.colorAttachmentRead, .colorAttachmentWrite])
+            imageBarrier(
+                cb, image, from: .undefined, to: .colorAttachment,
+                srcStages: [.transfer, .colorAttachmentOutput], srcAccess: .colorAttachmentWrite,
+                dstStages: .colorAttachmentOutput, dstAccess: [.colorAttachmentRead, .colorAttachmentWrite])
         }
 
         var colour = VkRenderingAttachmentInfo()

@@ -98,10 +98,13 @@ enum SPIRVModule {
     static func checkPrivateMemory(_ words: [UInt32], fileName: String) throws(VulkanError) {
         let m = privateMemory(words)
         if m.largestArray > maxArrayElements {
-            throw .shaderTooLarge(file: fileName, detail: "an array of \(m.largestArray) elements, more than the limit of \(maxArrayElements)")
+            throw .shaderTooLarge(
+                file: fileName, detail: "an array of \(m.largestArray) elements, more than the limit of \(maxArrayElements)")
         }
         if m.bytes > maxPrivateBytes {
-            throw .shaderTooLarge(file: fileName, detail: "\(m.bytes) bytes of local and global variables, more than the limit of \(maxPrivateBytes) bytes (1 MiB)")
+            throw .shaderTooLarge(
+                file: fileName,
+                detail: "\(m.bytes) bytes of local and global variables, more than the limit of \(maxPrivateBytes) bytes (1 MiB)")
         }
     }
 }

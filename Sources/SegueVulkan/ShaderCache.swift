@@ -20,6 +20,7 @@
 // or write it are never errors.
 import SegueCore
 import SegueSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -73,7 +74,8 @@ public struct ShaderCache: Sendable {
         let path = path(for: key)
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= ShaderCache.maxEntryBytes,
-              let data = try? FileIO.readAll(path: path, limit: ShaderCache.maxEntryBytes, noun: "shader cache entry") else { return nil }
+            let data = try? FileIO.readAll(path: path, limit: ShaderCache.maxEntryBytes, noun: "shader cache entry")
+        else { return nil }
         return ShaderCache.decode(data, key: key)
     }
 
@@ -81,9 +83,12 @@ public struct ShaderCache: Sendable {
     static func decode(_ entry: some Collection<UInt8>, key: [UInt8]) -> [UInt32]? {
         let data = Array(entry)
         guard data.count % 4 == 0, data.count >= 4 * headerWords else { return nil }
-        let words = data.withUnsafeBytes { raw in (0..<raw.count / 4).map { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self)) } }
+        let words = data.withUnsafeBytes { raw in
+            (0..<raw.count / 4).map { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self)) }
+        }
         guard words[0] == magic, words[1] == formatVersion, words[3] == UInt32(headerWords),
-              Int(words[2]) == words.count - headerWords else { return nil }
+            Int(words[2]) == words.count - headerWords
+        else { return nil }
         guard bytes(words[4..<12]) == key else { return nil }
         let spirv = Array(words[headerWords...])
         guard bytes(words[12..<20]) == checksum(spirv), SPIRVModule.isWellFormed(spirv) else { return nil }

@@ -7,12 +7,13 @@
 // optimisation level. Every module, cached or fresh, is checked for private-memory limits
 // (`SPIRVModule.checkPrivateMemory`) before it can reach a driver.
 import CSegueVulkan
+import SegueSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueSystem
 
 /// A shader stage.
 enum ShaderStage: String {
@@ -99,7 +100,9 @@ final class ShaderCompiler: @unchecked Sendable {
     /// errors must not make a message of megabytes).
     static func trimmedLog(_ log: String) -> String {
         let lines = log.split(separator: "\n", omittingEmptySubsequences: false)
-        var kept = lines.prefix(maximumLogLines).map { $0.count > maximumLogLineLength ? $0.prefix(maximumLogLineLength) + "…" : String($0) }
+        var kept = lines.prefix(maximumLogLines).map {
+            $0.count > maximumLogLineLength ? $0.prefix(maximumLogLineLength) + "…" : String($0)
+        }
         if lines.count > maximumLogLines { kept.append("… and \(lines.count - maximumLogLines) more lines") }
         return kept.joined(separator: "\n")
     }

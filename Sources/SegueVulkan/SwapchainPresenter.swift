@@ -53,7 +53,8 @@ public final class SwapchainPresenter {
         self.height = max(height, 1)
         guard context.canPresent else {
             vkDestroySurfaceKHR(context.instance, surface, nil)
-            throw .unsupportedDevice("the GPU context was not opened for presenting (give the window's extensions in Configuration.presentationExtensions)")
+            throw .unsupportedDevice(
+                "the GPU context was not opened for presenting (give the window's extensions in Configuration.presentationExtensions)")
         }
         var supported: VkBool32 = 0
         vkGetPhysicalDeviceSurfaceSupportKHR(context.physicalDevice, context.queueFamily, surface, &supported)
@@ -74,7 +75,10 @@ public final class SwapchainPresenter {
         }
         self.pool = pool
         do {
-            for _ in 0..<2 { slots.append((try allocateCommandBuffer(context.device, pool: pool), try makeSemaphore(), try context.makeFence(signaled: true))) }
+            for _ in 0..<2 {
+                slots.append(
+                    (try allocateCommandBuffer(context.device, pool: pool), try makeSemaphore(), try context.makeFence(signaled: true)))
+            }
             try build()
         } catch {
             destroy()
@@ -139,22 +143,25 @@ public final class SwapchainPresenter {
         begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
         try check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer")
         let target = images[Int(index)]
-        swapchainBarrier(cb, target, from: VK_IMAGE_LAYOUT_UNDEFINED, to: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                         srcStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, srcAccess: VK_ACCESS_2_NONE,
-                         dstStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, dstAccess: VK_ACCESS_2_TRANSFER_WRITE_BIT)
+        swapchainBarrier(
+            cb, target, from: VK_IMAGE_LAYOUT_UNDEFINED, to: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+            srcStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, srcAccess: VK_ACCESS_2_NONE,
+            dstStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, dstAccess: VK_ACCESS_2_TRANSFER_WRITE_BIT)
         blit(cb, source, into: target, height: height)
         if let overlay {
             // Across the top at the window's width; the blit after the first one writes over it
             // (transfer writes to one image in submission order need a barrier between them).
-            swapchainBarrier(cb, target, from: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, to: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                             srcStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, srcAccess: VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                             dstStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, dstAccess: VK_ACCESS_2_TRANSFER_WRITE_BIT)
+            swapchainBarrier(
+                cb, target, from: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, to: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                srcStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, srcAccess: VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                dstStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, dstAccess: VK_ACCESS_2_TRANSFER_WRITE_BIT)
             let h = min(height, max(1, overlay.image.height * width / max(overlay.image.width, 1)))
             blit(cb, overlay, into: target, height: h)
         }
-        swapchainBarrier(cb, target, from: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, to: VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
-                         srcStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, srcAccess: VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                         dstStage: VK_PIPELINE_STAGE_2_NONE, dstAccess: VK_ACCESS_2_NONE)
+        swapchainBarrier(
+            cb, target, from: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, to: VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+            srcStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, srcAccess: VK_ACCESS_2_TRANSFER_WRITE_BIT,
+            dstStage: VK_PIPELINE_STAGE_2_NONE, dstAccess: VK_ACCESS_2_NONE)
         try check(vkEndCommandBuffer(cb), "vkEndCommandBuffer")
 
         var waitSemaphore: VkSemaphore? = slot.acquired
@@ -209,8 +216,9 @@ public final class SwapchainPresenter {
     /// top `height` rows of `target`, at the swapchain's width.
     private func blit(_ cb: VkCommandBuffer, _ source: PresentationSource, into target: VkImage, height: Int) {
         if source.layout != .transferSource {
-            imageBarrier(cb, source.image, from: source.layout, to: .transferSource, srcStages: .colorAttachmentOutput,
-                         srcAccess: .colorAttachmentWrite, dstStages: .transfer, dstAccess: .transferRead)
+            imageBarrier(
+                cb, source.image, from: source.layout, to: .transferSource, srcStages: .colorAttachmentOutput,
+                srcAccess: .colorAttachmentWrite, dstStages: .transfer, dstAccess: .transferRead)
         }
         var region = VkImageBlit()
         region.srcSubresource = source.image.format.subresourceLayers
@@ -218,12 +226,14 @@ public final class SwapchainPresenter {
         region.dstSubresource = PixelFormat.rgba8Unorm.subresourceLayers
         region.dstOffsets.1 = VkOffset3D(x: Int32(width), y: Int32(height), z: 1)
         let exact = source.image.width == width && source.image.height == height
-        vkCmdBlitImage(cb, source.image.image, ImageLayout.transferSource.vk, target, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                       1, &region, exact ? VK_FILTER_NEAREST : VK_FILTER_LINEAR)
+        vkCmdBlitImage(
+            cb, source.image.image, ImageLayout.transferSource.vk, target, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+            1, &region, exact ? VK_FILTER_NEAREST : VK_FILTER_LINEAR)
         if source.layout != .transferSource {
             // Back to where the renderer's recorded commands expect it.
-            imageBarrier(cb, source.image, from: .transferSource, to: source.layout, srcStages: .transfer,
-                         srcAccess: .transferRead, dstStages: .colorAttachmentOutput, dstAccess: .colorAttachmentWrite)
+            imageBarrier(
+                cb, source.image, from: .transferSource, to: source.layout, srcStages: .transfer,
+                srcAccess: .transferRead, dstStages: .colorAttachmentOutput, dstAccess: .colorAttachmentWrite)
         }
     }
 
@@ -263,8 +273,10 @@ public final class SwapchainPresenter {
 
         var imageCount = caps.minImageCount + 1
         if caps.maxImageCount > 0 { imageCount = min(imageCount, caps.maxImageCount) }
-        let alphaModes = [VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR, VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR,
-                          VK_COMPOSITE_ALPHA_PRE_MULTIPLIED_BIT_KHR, VK_COMPOSITE_ALPHA_POST_MULTIPLIED_BIT_KHR]
+        let alphaModes = [
+            VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR, VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR,
+            VK_COMPOSITE_ALPHA_PRE_MULTIPLIED_BIT_KHR, VK_COMPOSITE_ALPHA_POST_MULTIPLIED_BIT_KHR,
+        ]
         let alpha = alphaModes.first { caps.supportedCompositeAlpha & $0.rawValue != 0 } ?? VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR
 
         var info = VkSwapchainCreateInfoKHR()
@@ -314,10 +326,13 @@ public final class SwapchainPresenter {
         return semaphore!
     }
 
-    private func swapchainBarrier(_ cb: VkCommandBuffer, _ image: VkImage, from: VkImageLayout, to: VkImageLayout,
-                                  srcStage: VkPipelineStageFlags2, srcAccess: VkAccessFlags2,
-                                  dstStage: VkPipelineStageFlags2, dstAccess: VkAccessFlags2) {
-        imageBarrier(cb, image, range: PixelFormat.rgba8Unorm.subresourceRange, from: from, to: to,
-                     srcStages: srcStage, srcAccess: srcAccess, dstStages: dstStage, dstAccess: dstAccess)
+    private func swapchainBarrier(
+        _ cb: VkCommandBuffer, _ image: VkImage, from: VkImageLayout, to: VkImageLayout,
+        srcStage: VkPipelineStageFlags2, srcAccess: VkAccessFlags2,
+        dstStage: VkPipelineStageFlags2, dstAccess: VkAccessFlags2
+    ) {
+        imageBarrier(
+            cb, image, range: PixelFormat.rgba8Unorm.subresourceRange, from: from, to: to,
+            srcStages: srcStage, srcAccess: srcAccess, dstStages: dstStage, dstAccess: dstAccess)
     }
 }

@@ -345,7 +345,8 @@ enum BlendMode {
 
     var vk: VkPipelineColorBlendAttachmentState {
         var a = VkPipelineColorBlendAttachmentState()
-        a.colorWriteMask = VK_COLOR_COMPONENT_R_BIT.rawValue | VK_COLOR_COMPONENT_G_BIT.rawValue
+        a.colorWriteMask =
+            VK_COLOR_COMPONENT_R_BIT.rawValue | VK_COLOR_COMPONENT_G_BIT.rawValue
             | VK_COLOR_COMPONENT_B_BIT.rawValue | VK_COLOR_COMPONENT_A_BIT.rawValue
         if self == .premultipliedOver {
             a.blendEnable = true.vk

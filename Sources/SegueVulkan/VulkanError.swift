@@ -32,11 +32,13 @@ public enum VulkanError: SegueError, Sendable, Equatable, CustomStringConvertibl
     public var description: String {
         switch self {
         case let .noDriver(detail):
-            return "no Vulkan driver found (\(detail)); install a driver, e.g. the Debian package 'mesa-vulkan-drivers' for the CPU renderer lavapipe"
+            return
+                "no Vulkan driver found (\(detail)); install a driver, e.g. the Debian package 'mesa-vulkan-drivers' for the CPU renderer lavapipe"
         case let .deviceNotFound(selector, available):
             let list = available.isEmpty ? "none" : available.joined(separator: ", ")
             if !selector.isEmpty, selector.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
-                return "no Vulkan device has the index \(selector) (available: \(list)); choose one of these indices or part of a device name"
+                return
+                    "no Vulkan device has the index \(selector) (available: \(list)); choose one of these indices or part of a device name"
             }
             return "no Vulkan device name contains '\(selector)' (available: \(list)); choose a device by its index or part of its name"
         case let .unsupportedDevice(why):
@@ -46,14 +48,16 @@ public enum VulkanError: SegueError, Sendable, Equatable, CustomStringConvertibl
         case let .shaderTooLarge(file, detail):
             return "shader '\(file)' declares \(detail); make its arrays smaller"
         case let .uniformBlockTooLarge(bytes, limit):
-            return "the effect's parameters take \(bytes) bytes, more than this device's limit of \(limit) bytes for a uniform block (maxUniformBufferRange); declare fewer or smaller parameters"
+            return
+                "the effect's parameters take \(bytes) bytes, more than this device's limit of \(limit) bytes for a uniform block (maxUniformBufferRange); declare fewer or smaller parameters"
         case let .outOfMemory(what):
             return "out of memory while \(what)"
         case let .deviceLost(work):
             return "the Vulkan device was lost\(work.map { " while rendering \($0)" } ?? "") (a driver reset or crash, or a shader "
                 + "that runs too long); this GPU context cannot be used again: create a new one"
         case let .gpuTimeout(seconds, work):
-            let limit = !seconds.isFinite ? " in time" : " within \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s"
+            let limit =
+                !seconds.isFinite ? " in time" : " within \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s"
             return "the GPU did not finish\(work.map { " rendering \($0)" } ?? "")\(limit) (a shader that runs too long or never ends?); "
                 + "this GPU context cannot be used again: create a new one (the limit is the context's gpuTimeout, SEGUE_GPU_TIMEOUT in seconds)"
         case let .call(what, code):

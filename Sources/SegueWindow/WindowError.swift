@@ -19,7 +19,8 @@ public enum WindowError: SegueError, Sendable, Equatable {
         case let .creationFailed(why):
             return "the window could not be created: \(why)"
         case let .noVulkanSurface(why):
-            return "the window cannot show Vulkan rendering: \(why); install the Vulkan loader and a driver (Debian: libvulkan1 mesa-vulkan-drivers)"
+            return
+                "the window cannot show Vulkan rendering: \(why); install the Vulkan loader and a driver (Debian: libvulkan1 mesa-vulkan-drivers)"
         case let .invalidSize(width, height):
             return "a window must be 1×1 to 16384×16384 points, got \(width)×\(height)"
         }

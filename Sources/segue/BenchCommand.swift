@@ -5,14 +5,15 @@
 // then the same into an MP4 beside xfade and x264 alone, and the mesh pipeline (`--meshes`).
 // `--account` prints where a frame's time goes instead (Docs/Performance.md).
 import ArgumentParser
+import FoundationEssentials
+import Segue
+import SegueTools
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
-import SegueTools
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bench", abstract: "Benchmark built-in effects against ffmpeg xfade.")
@@ -40,13 +41,21 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Benchmark the mesh pipeline instead: a 100×100 grid static, re-uploaded and rebuilt every frame.")
     var meshes = false
 
-    @Flag(help: "Benchmark segue concat instead: three 10 s clips of --size at 30 fps with two 1 s fades, full and --smart, against ffmpeg xfade + acrossfade.")
+    @Flag(
+        help:
+            "Benchmark segue concat instead: three 10 s clips of --size at 30 fps with two 1 s fades, full and --smart, against ffmpeg xfade + acrossfade."
+    )
     var concat = false
 
-    @Option(help: ArgumentHelp("With --concat: six 10 s clips of mixed sizes with five transitions in one process, against their plan's jobs run by N 'segue concat --job' processes at once, and the time predicted on 4, 16 and 64 machines.", valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "With --concat: six 10 s clips of mixed sizes with five transitions in one process, against their plan's jobs run by N 'segue concat --job' processes at once, and the time predicted on 4, 16 and 64 machines.",
+            valueName: "N"))
     var jobs: Int?
 
-    @Option(name: .customLong("job-seconds"), parsing: .unconditional, help: ArgumentHelp("With --concat --jobs: the most seconds of output a segment job renders (default 10).", valueName: "S"))
+    @Option(
+        name: .customLong("job-seconds"), parsing: .unconditional,
+        help: ArgumentHelp("With --concat --jobs: the most seconds of output a segment job renders (default 10).", valueName: "S"))
     var jobSeconds: Double?
 
     @Option(help: ArgumentHelp("x264 preset of every encode (--concat and the MP4 comparison).", valueName: "P"))
@@ -55,13 +64,23 @@ struct BenchCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("x264 CRF of every encode (--concat and the MP4 comparison).", valueName: "N"))
     var crf: Int = 23
 
-    @Flag(help: "Account for a frame stage by stage instead: shading, readback, straight alpha, pipe write, end to end, and the encoder's colour conversion.")
+    @Flag(
+        help:
+            "Account for a frame stage by stage instead: shading, readback, straight alpha, pipe write, end to end, and the encoder's colour conversion."
+    )
     var account = false
 
-    @Flag(help: "Benchmark the host path instead: a 2 s transition of --size rendered by melt through the frei0r plugin, by segue render, and by MLT's own luma dissolve (needs melt).")
+    @Flag(
+        help:
+            "Benchmark the host path instead: a 2 s transition of --size rendered by melt through the frei0r plugin, by segue render, and by MLT's own luma dissolve (needs melt)."
+    )
     var hosts = false
 
-    @Option(name: .customLong("effect"), help: ArgumentHelp("An effect for --account (name or .glsl path; repeat; default: fade, wipe, ios-push, doom-melt, cube), or the built-in for --hosts (default fade).", valueName: "E"))
+    @Option(
+        name: .customLong("effect"),
+        help: ArgumentHelp(
+            "An effect for --account (name or .glsl path; repeat; default: fade, wipe, ios-push, doom-melt, cube), or the built-in for --hosts (default fade).",
+            valueName: "E"))
     var accountEffects: [String] = []
 
     func run() throws {
@@ -70,7 +89,10 @@ struct BenchCommand: ParsableCommand {
             print("properties".padding(toLength: 12) + "   ms/frame     frames/s   ns/property")
             for row in try AnimationBenchmark(counts: [1_000, 10_000, 100_000], frames: frames).measure() {
                 let perFrame = row.secondsPerFrame
-                print(String(cFormat: "%10d   %8.3f   %10.1f   %11.1f", row.count, perFrame * 1000, 1 / perFrame, perFrame * 1e9 / Double(row.count)))
+                print(
+                    String(
+                        cFormat: "%10d   %8.3f   %10.1f   %11.1f", row.count, perFrame * 1000, 1 / perFrame,
+                        perFrame * 1e9 / Double(row.count)))
             }
             return
         }
@@ -81,8 +103,10 @@ struct BenchCommand: ParsableCommand {
             if let jobSeconds, !(jobSeconds.isFinite && jobSeconds > 0) {
                 throw ValidationError("--job-seconds must be a positive number of seconds, got \(jobSeconds)")
             }
-            try ConcatJobsBench(width: w, height: h, preset: preset, crf: crf, workers: jobs, jobSeconds: jobSeconds ?? ConcatPlan.defaultJobSeconds,
-                                device: deviceOptions).run()
+            try ConcatJobsBench(
+                width: w, height: h, preset: preset, crf: crf, workers: jobs, jobSeconds: jobSeconds ?? ConcatPlan.defaultJobSeconds,
+                device: deviceOptions
+            ).run()
             return
         }
         guard jobSeconds == nil else { throw ValidationError("--job-seconds goes with --concat --jobs") }
@@ -99,17 +123,21 @@ struct BenchCommand: ParsableCommand {
             try MeshBench(width: w, height: h, frames: frames, context: context).run()
             return
         }
-        let bench = try TransitionBenchmark(width: w, height: h, frames: frames, runs: runs, context: context, cancellation: InterruptHandler.cancellation)
+        let bench = try TransitionBenchmark(
+            width: w, height: h, frames: frames, runs: runs, context: context, cancellation: InterruptHandler.cancellation)
         if account {
             try runAccount(bench)
             return
         }
-        print("Segue bench: \(w)x\(h), \(frames) frames, median of \(runs) runs, device \(context.info.name) (\(context.info.type.rawValue)), \(ProcessInfo.processInfo.activeProcessorCount) CPU cores")
+        print(
+            "Segue bench: \(w)x\(h), \(frames) frames, median of \(runs) runs, device \(context.info.name) (\(context.info.type.rawValue)), \(ProcessInfo.processInfo.activeProcessorCount) CPU cores"
+        )
         print(row("effect", "mode", "fps", "ms/frame"))
         var resolved: [String: (Effect, [String: ParameterValue])] = [:]
         // Segue's own full-screen effects and the xfade equivalents of the ffmpeg peers.
         let peers = TransitionBenchmark.xfadePeers
-        let effects = EffectCatalog.builtIns(in: .segue).filter { $0.kind == .fullScreen }
+        let effects =
+            EffectCatalog.builtIns(in: .segue).filter { $0.kind == .fullScreen }
             + peers.compactMap { peer in EffectCatalog.builtIns(in: .xfade).first { $0.name == peer.xfade } }
         for effect in effects {
             let params = peers.first { $0.effect == effect.name }?.params ?? []
@@ -123,7 +151,10 @@ struct BenchCommand: ParsableCommand {
         // A peer's ratio compares it with Segue's end to end measured right before and right after it.
         func alongside(_ name: String, _ peer: () throws -> Double) throws -> (peer: Double, segue: [String: Double]) {
             let names = name.split(separator: ",").map(String.init).filter { resolved[$0] != nil }
-            let measured = try bench.alongside(names.map { let (e, v) = resolved[$0]!; return (effect: e, parameters: v) }, peer: peer)
+            let measured = try bench.alongside(
+                names.map {
+                    let (e, v) = resolved[$0]!; return (effect: e, parameters: v)
+                }, peer: peer)
             return (measured.peer, Dictionary(uniqueKeysWithValues: zip(names, measured.segue)))
         }
         func ratio(_ name: String, _ segue: [String: Double], _ peer: Double) -> String {
@@ -134,7 +165,9 @@ struct BenchCommand: ParsableCommand {
             if ModernGLPeer.isAvailable() {
                 let (fps, ours) = try alongside("fade") { try bench.modernGLFadeFramesPerSecond() }
                 print(row("moderngl", "pipe", "fps", "ms/frame") + "   segue end-to-end / moderngl")
-                print(row("fade", "pipe", String(cFormat: "%.1f", fps), String(cFormat: "%.2f", 1000 / fps)) + "   " + ratio("fade", ours, fps))
+                print(
+                    row("fade", "pipe", String(cFormat: "%.1f", fps), String(cFormat: "%.2f", 1000 / fps)) + "   "
+                        + ratio("fade", ours, fps))
             } else {
                 print("moderngl peer skipped: python3 cannot import moderngl (install it with '\(ModernGLPeer.installHint)')")
             }
@@ -170,8 +203,9 @@ struct BenchCommand: ParsableCommand {
             let alone = try bench.x264AloneSeconds(effect, parameters: values, settings: settings)
             let n = Double(bench.frames), ours = (before + after) / 2
             let cells = [n / ours, n / peer, n / alone].map { String(cFormat: "%10.1f", $0) }.joined()
-            print("\(name)/\(xfade)".padding(toLength: 12) + cells
-                  + String(cFormat: "   %10.2fx   %10.2fx", peer / ours, peer / alone))
+            print(
+                "\(name)/\(xfade)".padding(toLength: 12) + cells
+                    + String(cFormat: "   %10.2fx   %10.2fx", peer / ours, peer / alone))
         }
     }
 
@@ -179,13 +213,18 @@ struct BenchCommand: ParsableCommand {
         let names = accountEffects.isEmpty ? ["fade", "wipe", "ios-push", "doom-melt", "cube"] : accountEffects
         let effects = try names.map { try EffectCatalog.effect($0) }
         let context = bench.context
-        print("Segue frame account: \(bench.width)x\(bench.height), \(bench.frames) frames, median of \(bench.runs) runs, device \(context.info.name) (\(context.info.type.rawValue)), \(ProcessInfo.processInfo.activeProcessorCount) CPU cores; ms per frame")
+        print(
+            "Segue frame account: \(bench.width)x\(bench.height), \(bench.frames) frames, median of \(bench.runs) runs, device \(context.info.name) (\(context.info.type.rawValue)), \(ProcessInfo.processInfo.activeProcessorCount) CPU cores; ms per frame"
+        )
         let header = ["effect", "shading", "readback", "straight", "pipe", "sum", "end-to-end", "fps", "translucent"]
         print(accountRow(header))
         for effect in effects {
             let a = try bench.account(effect)
-            print(accountRow([a.effect] + [a.shading, a.readback, a.straightAlpha, a.pipeWrite, a.stageSum, a.endToEnd].map { String(cFormat: "%.2f", $0) }
-                             + [String(cFormat: "%.1f", 1000 / a.endToEnd), "\(a.translucentFrames)/\(a.frames)"]))
+            print(
+                accountRow(
+                    [a.effect]
+                        + [a.shading, a.readback, a.straightAlpha, a.pipeWrite, a.stageSum, a.endToEnd].map { String(cFormat: "%.2f", $0) }
+                        + [String(cFormat: "%.1f", 1000 / a.endToEnd), "\(a.translucentFrames)/\(a.frames)"]))
         }
         guard !noFFmpeg else { return }
         let conversion = try bench.encoderColourConversion()

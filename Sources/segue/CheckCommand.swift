@@ -1,12 +1,13 @@
 // `segue check`: validates a transition file as gl-transitions contributors do.
 import ArgumentParser
+import FoundationEssentials
+import Segue
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
 
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,8 +32,10 @@ struct CheckCommand: ParsableCommand {
             struct Report: Encodable { let file: String; let passed: Bool; let findings: [Finding] }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data = try encoder.encode(Report(file: file, passed: check.passed,
-                                                 findings: check.findings.map { Finding(rule: $0.rule, passed: $0.passed, detail: $0.detail) }))
+            let data = try encoder.encode(
+                Report(
+                    file: file, passed: check.passed,
+                    findings: check.findings.map { Finding(rule: $0.rule, passed: $0.passed, detail: $0.detail) }))
             print(String(decoding: data, as: UTF8.self))
         } else {
             print("\(file): \(effect.name)")

@@ -1,34 +1,35 @@
 // `segue concat`: clips and stills joined with transitions and crossfaded sound into one movie.
 import ArgumentParser
+import FoundationEssentials
+import Segue
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
 
 struct ConcatCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "concat", abstract: "Join videos and stills with GPU transitions and crossfaded sound.",
         discussion: """
-        Clip k+1 starts T seconds before clip k ends, T being the cut's transition, so the output lasts \
-        the sum of the clips minus the transitions; during a transition both clips play. Every cut is \
-        --transition (default fade:1) unless --cut N=EFFECT[:SECONDS] sets cut N (between clips N and \
-        N+1; 'none' is a hard cut). Sound: each clip's first audio stream, crossfaded over exactly each \
-        transition; stills and silent clips give silence; --audio lays a soundtrack under everything. \
-        OUT is .mp4, .mov, .mkv, .webm, .gif or .apng. --spec FILE.json describes everything per clip and per \
-        cut (see README); options given beside it override its settings.
+            Clip k+1 starts T seconds before clip k ends, T being the cut's transition, so the output lasts \
+            the sum of the clips minus the transitions; during a transition both clips play. Every cut is \
+            --transition (default fade:1) unless --cut N=EFFECT[:SECONDS] sets cut N (between clips N and \
+            N+1; 'none' is a hard cut). Sound: each clip's first audio stream, crossfaded over exactly each \
+            transition; stills and silent clips give silence; --audio lays a soundtrack under everything. \
+            OUT is .mp4, .mov, .mkv, .webm, .gif or .apng. --spec FILE.json describes everything per clip and per \
+            cut (see README); options given beside it override its settings.
 
-        Many machines: --plan PLAN.json writes a plan of independent jobs instead of rendering and prints \
-        their numbers, one per line. --job PLAN.json N does job N, writing its piece beside the plan or in \
-        --work-dir. --join PLAN.json -o OUT checks every piece and joins them by stream copy. Any scheduler \
-        can run the jobs, GNU parallel or a cluster's: the guide is Docs/Distributed.md. A full render is \
-        split into segments of at most --job-seconds (default 10) cut at the transitions; with --smart the \
-        copied and rendered stretches are the jobs; the sound is one more job. The joined file equals what \
-        one process renders, which does the same jobs. A .gif or .apng cannot be joined by stream copy: its \
-        plan is one job that renders the whole output.
-        """)
+            Many machines: --plan PLAN.json writes a plan of independent jobs instead of rendering and prints \
+            their numbers, one per line. --job PLAN.json N does job N, writing its piece beside the plan or in \
+            --work-dir. --join PLAN.json -o OUT checks every piece and joins them by stream copy. Any scheduler \
+            can run the jobs, GNU parallel or a cluster's: the guide is Docs/Distributed.md. A full render is \
+            split into segments of at most --job-seconds (default 10) cut at the transitions; with --smart the \
+            copied and rendered stretches are the jobs; the sound is one more job. The joined file equals what \
+            one process renders, which does the same jobs. A .gif or .apng cannot be joined by stream copy: its \
+            plan is one job that renders the whole output.
+            """)
 
     @Argument(help: ArgumentHelp("Videos (anything ffmpeg reads) and PNG/JPEG stills, in order.", valueName: "INPUT"))
     var inputs: [String] = []
@@ -36,10 +37,12 @@ struct ConcatCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The movie to write (.mp4, .mov, .mkv, .webm, .gif, .apng).", valueName: "OUT"))
     var output: String?
 
-    @Option(help: ArgumentHelp("The transition of every cut (an effect name or file; 'none' for hard cuts).", valueName: "EFFECT[:SECONDS]"))
+    @Option(
+        help: ArgumentHelp("The transition of every cut (an effect name or file; 'none' for hard cuts).", valueName: "EFFECT[:SECONDS]"))
     var transition: String?
 
-    @Option(name: .customLong("cut"), help: ArgumentHelp("The transition of cut N (between clips N and N+1).", valueName: "N=EFFECT[:SECONDS]"))
+    @Option(
+        name: .customLong("cut"), help: ArgumentHelp("The transition of cut N (between clips N and N+1).", valueName: "N=EFFECT[:SECONDS]"))
     var cuts: [String] = []
 
     @Option(name: .customLong("image-duration"), parsing: .unconditional, help: "Seconds a still lasts (default 3).")
@@ -80,7 +83,9 @@ struct ConcatCommand: ParsableCommand {
     @Option(name: .customLong("join"), help: ArgumentHelp("Join a plan's pieces into -o OUT by stream copy.", valueName: "PLAN.json"))
     var joinPlan: String?
 
-    @Option(name: .customLong("job-seconds"), parsing: .unconditional, help: ArgumentHelp("The most seconds of output a segment job renders (default 10).", valueName: "S"))
+    @Option(
+        name: .customLong("job-seconds"), parsing: .unconditional,
+        help: ArgumentHelp("The most seconds of output a segment job renders (default 10).", valueName: "S"))
     var jobSeconds: Double?
 
     @Option(name: .customLong("work-dir"), help: ArgumentHelp("Where the pieces go (default: the plan's directory).", valueName: "DIR"))
@@ -98,7 +103,8 @@ struct ConcatCommand: ParsableCommand {
         if jobPlan != nil || joinPlan != nil {
             let mode = jobPlan != nil ? "--job" : "--join"
             let editOptions: [(String, Bool)] = [
-                ("--spec", spec != nil), ("--transition", transition != nil), ("--cut", !cuts.isEmpty), ("--image-duration", imageDuration != nil),
+                ("--spec", spec != nil), ("--transition", transition != nil), ("--cut", !cuts.isEmpty),
+                ("--image-duration", imageDuration != nil),
                 ("--size", size != nil), ("--fps", fps != nil), ("--resize", resize != nil), ("--audio-curve", audioCurve != nil),
                 ("--audio", audio != nil), ("--preset", encoder.preset != nil), ("--crf", encoder.crf != nil), ("--codec", codec != nil),
                 ("--smart", smart), ("--job-seconds", jobSeconds != nil),
@@ -130,8 +136,9 @@ struct ConcatCommand: ParsableCommand {
         if let jobPlan { return try runJob(planPath: jobPlan) }
         if let joinPlan, let output {
             let plan = try ConcatPlan.read(path: joinPlan)
-            return try plan.join(in: try workDirectory(plan, planPath: joinPlan), output: output, planPath: joinPlan,
-                                 cancellation: InterruptHandler.cancellation)
+            return try plan.join(
+                in: try workDirectory(plan, planPath: joinPlan), output: output, planPath: joinPlan,
+                cancellation: InterruptHandler.cancellation)
         }
         guard let output else { throw ValidationError("give the movie to write with -o OUT") }
         var description = try spec.map { try Concatenation.readSpec(path: $0) } ?? ConcatSpec(clips: inputs.map { ClipSpec(path: $0) })
@@ -150,15 +157,18 @@ struct ConcatCommand: ParsableCommand {
         let concatenation = try Concatenation(spec: description, directory: directory.flatMap { $0.isEmpty ? nil : $0 })
         let settings = VideoSettings(codec: codec.flatMap(VideoCodec.init(name:)), preset: encoder.preset, crf: encoder.crf)
         let device = deviceOptions
-        let renderer = try ConcatRenderer(concatenation, output: output, settings: settings, context: { try device.context() },
-                                          cancellation: InterruptHandler.cancellation)
+        let renderer = try ConcatRenderer(
+            concatenation, output: output, settings: settings, context: { try device.context() },
+            cancellation: InterruptHandler.cancellation)
         if let jobSeconds { renderer.jobSeconds = jobSeconds }
         if let planPath = plan {
             // Before planning: a plan path that is an input, or not a plan's, is refused at once.
-            try ConcatPlan.checkDestination(planPath, workDirectory: workDir.map(Self.absolute),
-                                            inputs: Concatenation.inputFiles(of: concatenation.spec))
-            var plan = try renderer.plan(smart: smart, jobSeconds: jobSeconds ?? ConcatPlan.defaultJobSeconds,
-                                         pieceStem: ConcatPlan.pieceStem(planPath: planPath))
+            try ConcatPlan.checkDestination(
+                planPath, workDirectory: workDir.map(Self.absolute),
+                inputs: Concatenation.inputFiles(of: concatenation.spec))
+            var plan = try renderer.plan(
+                smart: smart, jobSeconds: jobSeconds ?? ConcatPlan.defaultJobSeconds,
+                pieceStem: ConcatPlan.pieceStem(planPath: planPath))
             plan.workDirectory = workDir.map(Self.absolute)
             try plan.write(to: planPath)
             if let note = plan.output.note { FileStream.standardError.write(Data("note: \(note); the plan renders everything\n".utf8)) }
@@ -184,9 +194,10 @@ struct ConcatCommand: ParsableCommand {
         let directory = try workDirectory(plan, planPath: planPath)
         let concatenation = try Concatenation(spec: plan.spec)
         let device = deviceOptions
-        let renderer = try ConcatRenderer(concatenation, output: plan.output.path, settings: plan.settings,
-                                          audioLayout: plan.audioLayout ?? .standard, context: { try device.context() },
-                                          cancellation: InterruptHandler.cancellation)
+        let renderer = try ConcatRenderer(
+            concatenation, output: plan.output.path, settings: plan.settings,
+            audioLayout: plan.audioLayout ?? .standard, context: { try device.context() },
+            cancellation: InterruptHandler.cancellation)
         let progress = ProgressLine(total: plan.jobs[n].frameRange.count)
         defer { progress.finish() }
         try renderer.runJob(n, of: plan, in: directory) { progress.update($0) }

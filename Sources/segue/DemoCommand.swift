@@ -1,18 +1,20 @@
 // `segue demo`: every built-in between two built-in sample screens.
 import ArgumentParser
+import FoundationEssentials
+import Segue
+import SegueTools
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
-import SegueTools
 
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Render Segue's built-in transitions between two sample screens to videos and a contact sheet, and the sample through each mesh effect.",
+        abstract:
+            "Render Segue's built-in transitions between two sample screens to videos and a contact sheet, and the sample through each mesh effect.",
         discussion: "The ffmpeg xfade equivalents are not rendered here (see 'segue list'); render them with 'segue render --effect NAME'.")
 
     @Option(name: .shortAndLong, help: "Directory for the results.")
@@ -31,16 +33,21 @@ struct DemoCommand: ParsableCommand {
     }
 
     func run() throws {
-        let demo = try Demo(directory: output, scale: scale, fps: fps, context: deviceOptions.context(), cancellation: InterruptHandler.cancellation)
+        let demo = try Demo(
+            directory: output, scale: scale, fps: fps, context: deviceOptions.context(), cancellation: InterruptHandler.cancellation)
         if !demo.writesVideos {
-            FileStream.standardError.write(Data("note: ffmpeg not found (Debian package 'ffmpeg'); writing PNG frame directories instead of videos\n".utf8))
+            FileStream.standardError.write(
+                Data("note: ffmpeg not found (Debian package 'ffmpeg'); writing PNG frame directories instead of videos\n".utf8))
         }
         print("Rendering on \(demo.context.info.name)")
         try demo.run { item in
-            print("  " + item.effect.padding(toLength: 10)
-                  + " \(item.path)  " + String(cFormat: "(%d frames, %.1f fps)", item.frames, item.framesPerSecond))
+            print(
+                "  " + item.effect.padding(toLength: 10)
+                    + " \(item.path)  " + String(cFormat: "(%d frames, %.1f fps)", item.frames, item.framesPerSecond))
         }
-        print("Contact sheet: \(output)/contact-sheet.png (rows: \(Demo.transitions.map(\.name).joined(separator: ", ")); columns: progress 0, 0.25, 0.5, 0.75, 1)")
+        print(
+            "Contact sheet: \(output)/contact-sheet.png (rows: \(Demo.transitions.map(\.name).joined(separator: ", ")); columns: progress 0, 0.25, 0.5, 0.75, 1)"
+        )
         print("Mesh effects: \(output)/meshes.png (\(Demo.meshEffects.map(\.effect.name).joined(separator: ", ")))")
     }
 }

@@ -1,13 +1,14 @@
 // `--device`: the one declaration of the Vulkan device option, shared by every command that
 // renders.
 import ArgumentParser
+import FoundationEssentials
+import Segue
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
 
 /// `--device I|NAME`, falling back to `SEGUE_DEVICE`, then the best device.
 struct DeviceOptions: ParsableArguments {

@@ -1,3 +1,6 @@
+import FoundationEssentials
+import SegueSystem
+
 // When the X server goes away under a window (it is stopped, or the SSH tunnel carrying it
 // drops), Xlib calls its I/O error handler, whose default prints Xlib's own sentence and exits.
 // The window commands replace that handler so the user sees one `error: …` line like every other
@@ -10,8 +13,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import SegueSystem
 
 enum DisplayConnection {
     /// Makes a lost X display connection end the process with `error: the display connection

@@ -1,24 +1,25 @@
 // `segue effect`: a shader effect on one image, at one time (an image) or over time (frames or a video).
 import ArgumentParser
+import FoundationEssentials
+import Segue
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
 
 struct EffectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "effect", abstract: "Apply a shader effect to one image, at one time or animated over time.",
         discussion: """
-        The effect is a SwiftUI stitchable function (file.metal[:NAME]: colour, distortion or layer), a \
-        single-input .glsl effect in the gl-transitions interface, or a built-in full-screen effect. \
-        A stitchable function's float2 size, float4 boundingRect/bounds and float time are filled in; \
-        every other argument not given takes its default from the source, else 0 (colours transparent): \
-        'segue info FILE.metal:NAME' lists them. A GLSL effect gets time in seconds and progress = \
-        time / duration. With --time, -o is an image; with --duration, a directory, '-' or a video.
-        """)
+            The effect is a SwiftUI stitchable function (file.metal[:NAME]: colour, distortion or layer), a \
+            single-input .glsl effect in the gl-transitions interface, or a built-in full-screen effect. \
+            A stitchable function's float2 size, float4 boundingRect/bounds and float time are filled in; \
+            every other argument not given takes its default from the source, else 0 (colours transparent): \
+            'segue info FILE.metal:NAME' lists them. A GLSL effect gets time in seconds and progress = \
+            time / duration. With --time, -o is an image; with --duration, a directory, '-' or a video.
+            """)
 
     @Option(help: "The image (PNG or JPEG); a fill is drawn over it.")
     var input: String?
@@ -29,10 +30,15 @@ struct EffectCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "file.metal[:NAME], a .glsl effect file, or a built-in effect name.")
     var effect: String
 
-    @Option(name: .customLong("arg"), help: ArgumentHelp("An argument (a parameter of a GLSL effect); 'auto' fills a float with the time, a float2 with the size, a float4 with the bounds.", valueName: "name=value"))
+    @Option(
+        name: .customLong("arg"),
+        help: ArgumentHelp(
+            "An argument (a parameter of a GLSL effect); 'auto' fills a float with the time, a float2 with the size, a float4 with the bounds.",
+            valueName: "name=value"))
     var args: [String] = []
 
-    @Option(name: .customLong("texture"), help: ArgumentHelp("Image for a texture2d argument (sampler2D parameter).", valueName: "name=path"))
+    @Option(
+        name: .customLong("texture"), help: ArgumentHelp("Image for a texture2d argument (sampler2D parameter).", valueName: "name=path"))
     var textures: [String] = []
 
     @Option(parsing: .unconditional, help: "Render one image at this time in seconds.")
@@ -50,19 +56,31 @@ struct EffectCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
     @OptionGroup(title: "MP4 encoding") var encoder: EncoderOptions
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output: an image (.png/.jpg) with --time; a directory, '-' or a video with --duration.", valueName: "OUT"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Output: an image (.png/.jpg) with --time; a directory, '-' or a video with --duration.", valueName: "OUT"))
     var output: String
 
     func validate() throws {
-        guard (time == nil) != (duration == nil) else { throw ValidationError("give exactly one of --time (an image) or --duration (an animation)") }
+        guard (time == nil) != (duration == nil) else {
+            throw ValidationError("give exactly one of --time (an image) or --duration (an animation)")
+        }
         guard (input == nil) != (size == nil) else {
-            throw ValidationError(input == nil ? "give the image with --input (or, for a fill, its size with --size WxH)"
-                                               : "--size is the size of a fill drawn alone; with --input the fill takes the image's size")
+            throw ValidationError(
+                input == nil
+                    ? "give the image with --input (or, for a fill, its size with --size WxH)"
+                    : "--size is the size of a fill drawn alone; with --input the fill takes the image's size")
         }
         if let size { _ = try InputOptions.parseSize(size) }
         try encoder.validate(output: output)
-        if let time { guard time.isFinite, time >= 0 else { throw ValidationError("--time must be a finite number of seconds ≥ 0, got \(time)") } }
-        if let duration { guard duration.isFinite, duration > 0 else { throw ValidationError("--duration must be a positive number of seconds, got \(duration)") } }
+        if let time {
+            guard time.isFinite, time >= 0 else { throw ValidationError("--time must be a finite number of seconds ≥ 0, got \(time)") }
+        }
+        if let duration {
+            guard duration.isFinite, duration > 0 else {
+                throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
+            }
+        }
         try validateFPS(fps)
         guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a positive number, got \(scale)") }
     }
@@ -91,13 +109,15 @@ struct EffectCommand: ParsableCommand {
             let (w, h) = try InputOptions.parseSize(size ?? "")
             image = Image(width: w, height: h, scale: scale, fill: .clear)
         }
-        let renderer = try ImageEffectRenderer(resolved, input: image, context: deviceOptions.context(), framesInFlight: duration == nil ? 1 : 3)
+        let renderer = try ImageEffectRenderer(
+            resolved, input: image, context: deviceOptions.context(), framesInFlight: duration == nil ? 1 : 3)
         guard let duration, let destination else {
             try ImageFile.write(try renderer.frame(time: time!), to: output, cancellation: InterruptHandler.cancellation)
             return
         }
-        let sink = try makeFrameSink(destination, width: renderer.width, height: renderer.height, fps: fps,
-                                     settings: encoder.settings(for: destination), cancellation: InterruptHandler.cancellation)
+        let sink = try makeFrameSink(
+            destination, width: renderer.width, height: renderer.height, fps: fps,
+            settings: encoder.settings(for: destination), cancellation: InterruptHandler.cancellation)
         let progress = ProgressLine(total: try Timeline.frameCount(duration: duration, fps: fps))
         defer { progress.finish() }
         try renderer.render(duration: duration, fps: fps, to: sink, progress: progress.update)

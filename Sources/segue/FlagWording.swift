@@ -34,7 +34,8 @@ enum FlagWording {
         case let stitchable as StitchableConfigurationError:
             switch stitchable.reason {
             case let .notStitchable(effect, kind):
-                return "--function, --arg, --animate, --insertion, --removal, --removal-function and --max-sample-offset apply to stitchable shader effects (.metal files, shift); '\(effect)' is a \(kind) effect: use --param"
+                return
+                    "--function, --arg, --animate, --insertion, --removal, --removal-function and --max-sample-offset apply to stitchable shader effects (.metal files, shift); '\(effect)' is a \(kind) effect: use --param"
             case let .animatedArgumentAssigned(name):
                 return "'\(name)' is the animated argument; set its range with --insertion and --removal instead of --arg"
             case nil:

@@ -1,12 +1,13 @@
 // `segue frame`: one frame at a progress or a time.
 import ArgumentParser
+import FoundationEssentials
+import Segue
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
 
 struct FrameCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "frame", abstract: "Render one frame of a transition to a PNG or JPEG.")
@@ -17,7 +18,9 @@ struct FrameCommand: ParsableCommand {
     @OptionGroup(title: "Stitchable shader options") var stitchable: StitchableOptions
     @OptionGroup var timing: TimingOptions
 
-    @Option(parsing: .unconditional, help: "Progress 0…1 (after easing: the value the effect receives; keyframes are taken at the same fraction).")
+    @Option(
+        parsing: .unconditional,
+        help: "Progress 0…1 (after easing: the value the effect receives; keyframes are taken at the same fraction).")
     var progress: Double?
 
     @Option(parsing: .unconditional, help: "Time in seconds since the start; progress follows the timing (curve or spring, repeats).")
@@ -42,14 +45,16 @@ struct FrameCommand: ParsableCommand {
         let resolved = try stitchable.resolve(effectOptions, scale: inputs.scale)
         let (effect, values, textures) = (resolved.effect, resolved.parameters, resolved.textures)
         let timeline = try timing.timeline(for: effect, duration: effectOptions.duration, fps: 1)
-        let renderer = try TransitionRenderer(effect: effect, from: from, to: to, width: w, height: h, resize: inputs.resize,
-                                              parameters: values, textures: textures, context: deviceOptions.context(), framesInFlight: 1)
+        let renderer = try TransitionRenderer(
+            effect: effect, from: from, to: to, width: w, height: h, resize: inputs.resize,
+            parameters: values, textures: textures, context: deviceOptions.context(), framesInFlight: 1)
         let image: Image
         if let progress {
             // The progress is given: keyframes are evaluated at the same fraction.
             let t = progress * timeline.duration
-            image = try renderer.frame(progress: progress, time: t, duration: timeline.duration,
-                                       overrides: timeline.parameters(at: t))
+            image = try renderer.frame(
+                progress: progress, time: t, duration: timeline.duration,
+                overrides: timeline.parameters(at: t))
         } else {
             image = try renderer.frame(of: timeline, at: time!)
         }

@@ -1,14 +1,15 @@
 // `segue frei0r install`: frei0r plugins of every effect for MLT (Shotcut, Kdenlive, melt) and
 // GStreamer, and optionally Kdenlive's descriptions of them.
 import ArgumentParser
+import FoundationEssentials
+import Segue
+import SegueFrei0r
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
-import SegueFrei0r
 
 struct Frei0rCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,12 +21,12 @@ struct Frei0rInstallCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "install", abstract: "Write a frei0r plugin for every built-in effect and for each FILE.",
         discussion: """
-        Transitions become mixer plugins (MLT: frei0r.segue_NAME; GStreamer: frei0r-mixer-segue-NAME), effects on one image filter plugins, with `progress` (0…1, to animate) and the effect's parameters (Docs/Frei0r.md).
+            Transitions become mixer plugins (MLT: frei0r.segue_NAME; GStreamer: frei0r-mixer-segue-NAME), effects on one image filter plugins, with `progress` (0…1, to animate) and the effect's parameters (Docs/Frei0r.md).
 
-        FILE is a .glsl file or FILE.metal:FUNCTION, installed as segue_ and its name lowercased (other characters than a-z and 0-9 as _), after its shader is compiled (on --device).
+            FILE is a .glsl file or FILE.metal:FUNCTION, installed as segue_ and its name lowercased (other characters than a-z and 0-9 as _), after its shader is compiled (on --device).
 
-        The plugins load libsegue when they first render: from the path written now, else $SEGUE_LIBRARY.
-        """)
+            The plugins load libsegue when they first render: from the path written now, else $SEGUE_LIBRARY.
+            """)
 
     @Argument(help: ArgumentHelp("Effect files to add as plugins of their own.", valueName: "FILE"))
     var files: [String] = []
@@ -33,7 +34,10 @@ struct Frei0rInstallCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where the plugins go (default ~/.frei0r-1/lib, which MLT and GStreamer search).", valueName: "DIR"))
     var dir: String?
 
-    @Option(help: ArgumentHelp("Also write Kdenlive's descriptions into DIR/transitions and DIR/effects (Kdenlive's data folder: ~/.local/share/kdenlive).", valueName: "DIR"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write Kdenlive's descriptions into DIR/transitions and DIR/effects (Kdenlive's data folder: ~/.local/share/kdenlive).",
+            valueName: "DIR"))
     var kdenlive: String?
 
     @Option(help: ArgumentHelp("The libsegue the plugins load (default: the one installed with this segue).", valueName: "PATH"))
@@ -45,15 +49,20 @@ struct Frei0rInstallCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
 
     func run() throws {
-        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
-        let installer = Frei0rInstaller(directory: dir ?? Frei0rInstaller.defaultDirectory(home: home), kdenliveDirectory: kdenlive,
-                                        library: library ?? Self.beside(["../lib/libsegue.so.0", "../lib/\(Self.multiarch)/libsegue.so.0", "libSegueC.so"]),
-                                        template: template ?? Self.beside(["../lib/segue/segue-frei0r.so", "segue-frei0r.so"]), files: files,
-                                        compiler: { [deviceOptions] in try deviceOptions.context() }, cancellation: InterruptHandler.cancellation)
+        let home =
+            ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let installer = Frei0rInstaller(
+            directory: dir ?? Frei0rInstaller.defaultDirectory(home: home), kdenliveDirectory: kdenlive,
+            library: library ?? Self.beside(["../lib/libsegue.so.0", "../lib/\(Self.multiarch)/libsegue.so.0", "libSegueC.so"]),
+            template: template ?? Self.beside(["../lib/segue/segue-frei0r.so", "segue-frei0r.so"]), files: files,
+            compiler: { [deviceOptions] in try deviceOptions.context() }, cancellation: InterruptHandler.cancellation)
         let plugins = try installer.install()
         let mixers = plugins.filter { $0.type == .mixer2 }.count, sources = plugins.filter { $0.type == .source }.count
         let fills = sources == 0 ? "" : ", \(sources) fill\(sources == 1 ? "" : "s") (sources)"
-        print("\(installer.directory): \(plugins.count) frei0r plugins (\(mixers) transitions, \(plugins.count - mixers - sources) effects on one image\(fills))")
+        print(
+            "\(installer.directory): \(plugins.count) frei0r plugins (\(mixers) transitions, \(plugins.count - mixers - sources) effects on one image\(fills))"
+        )
         for plugin in plugins.suffix(files.count) {
             print("  \(plugin.name): MLT \(plugin.mltService), GStreamer \(plugin.gstreamerElement)")
         }
@@ -78,7 +87,9 @@ struct Frei0rInstallCommand: ParsableCommand {
         // `..` removed by text (standardizing a URL here would also resolve the SONAME link).
         let paths = candidates.map { candidate -> String in
             var parts = directory.path.split(separator: "/").map(String.init)
-            for part in candidate.split(separator: "/") { if part == ".." { _ = parts.popLast() } else if part != "." { parts.append(String(part)) } }
+            for part in candidate.split(separator: "/") {
+                if part == ".." { _ = parts.popLast() } else if part != "." { parts.append(String(part)) }
+            }
             return "/" + parts.joined(separator: "/")
         }
         return paths.first { FileManager.default.fileExists(atPath: $0) } ?? paths[0]

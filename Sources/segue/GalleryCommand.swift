@@ -1,26 +1,29 @@
 // `segue gallery`: a static web page of every effect with looping previews.
 import ArgumentParser
+import FoundationEssentials
+import Segue
+import SegueTools
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
-import SegueTools
 
 struct GalleryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery", abstract: "Write a web page of every effect, with looping previews between the sample screens.",
         discussion: """
-        The built-ins and the .glsl and .metal files of each FOLDER get a card: a looping preview (WebM), kind, \
-        parameters with defaults, and source; a filter box narrows the grid. Open SITE/index.html in a browser.
-        """)
+            The built-ins and the .glsl and .metal files of each FOLDER get a card: a looping preview (WebM), kind, \
+            parameters with defaults, and source; a filter box narrows the grid. Open SITE/index.html in a browser.
+            """)
 
     @Argument(help: ArgumentHelp("Folders of effect files to include.", valueName: "FOLDER"))
     var folders: [String] = []
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The site's folder: new, empty, or written by segue gallery before (then replaced whole).", valueName: "SITE"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("The site's folder: new, empty, or written by segue gallery before (then replaced whole).", valueName: "SITE"))
     var output: String
 
     @Option(parsing: .unconditional, help: "Pixels per point of the sample screens in the previews (390×844 points).")
@@ -34,8 +37,9 @@ struct GalleryCommand: ParsableCommand {
 
     func run() throws {
         try Gallery.checkOutput(output, folders: folders)  // before the device opens: a refusal is immediate
-        let gallery = Gallery(folders: folders, output: output, context: try deviceOptions.context(), scale: scale,
-                              cancellation: InterruptHandler.cancellation)
+        let gallery = Gallery(
+            folders: folders, output: output, context: try deviceOptions.context(), scale: scale,
+            cancellation: InterruptHandler.cancellation)
         let total = EffectCatalog.builtIns.count + (try gallery.effectFiles()).count
         let progress = ProgressLine(total: total)
         var done = 0

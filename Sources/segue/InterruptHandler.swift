@@ -1,3 +1,7 @@
+import Dispatch
+import FoundationEssentials
+import Segue
+
 // Ctrl-C, SIGTERM and a closed terminal (SIGHUP) for the `segue` program: the library owns no
 // signal handling, so the executable installs it, stops the command's work through its
 // `Cancellation` (children killed, temporaries removed; every command hands the library
@@ -17,9 +21,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import FoundationEssentials
-import Segue
 
 enum InterruptHandler {
     /// The token of the command's work: every command passes it to the library calls that write.

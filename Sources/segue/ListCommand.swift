@@ -1,12 +1,13 @@
 // `segue list` and `segue info`.
 import ArgumentParser
+import FoundationEssentials
+import Segue
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the built-in effects.")
@@ -30,7 +31,9 @@ struct ListCommand: ParsableCommand {
                 print("  \(e.name.padding(toLength: width))  \(e.summary)")
             }
         }
-        print("\nAlso: --effect path/to/file.glsl (a gl-transitions style transition) or file.metal:NAME (a SwiftUI stitchable shader). 'segue info NAME' shows parameters.")
+        print(
+            "\nAlso: --effect path/to/file.glsl (a gl-transitions style transition) or file.metal:NAME (a SwiftUI stitchable shader). 'segue info NAME' shows parameters."
+        )
     }
 }
 
@@ -52,7 +55,8 @@ extension ListCommand {
 }
 
 struct InfoCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "info", abstract: "Describe an effect: kind, duration, parameters and defaults.")
+    static let configuration = CommandConfiguration(
+        commandName: "info", abstract: "Describe an effect: kind, duration, parameters and defaults.")
 
     @Argument(help: "Effect name, path to a .glsl file, or file.metal:NAME.")
     var name: String
@@ -94,8 +98,12 @@ struct InfoCommand: ParsableCommand {
         } else {
             print("  parameters:")
             for p in effect.parameters {
-                let d = p.type == .sampler2D ? "(texture: --texture \(p.name)=PATH)"
-                    : p.type.isArray ? "(\(arrayUnit(p.type)), at most \(p.type.maximumElements); default empty)" : "= \(p.effectiveDefault!.description)"
+                let d =
+                    p.type == .sampler2D
+                    ? "(texture: --texture \(p.name)=PATH)"
+                    : p.type.isArray
+                        ? "(\(arrayUnit(p.type)), at most \(p.type.maximumElements); default empty)"
+                        : "= \(p.effectiveDefault!.description)"
                 print("    \(p.name): \(p.type.rawValue) \(d)\(p.summary.isEmpty ? "" : "  — \(p.summary)")")
             }
         }
@@ -134,8 +142,11 @@ struct EffectJSON: Encodable {
         timing = e.defaultTiming
         author = e.author
         license = e.license
-        parameters = e.parameters.map { Parameter(name: $0.name, type: $0.type.rawValue, default: $0.effectiveDefault?.components, summary: $0.summary,
-                                                   maximumLength: $0.type.isArray ? $0.type.maximumElements : nil) }
+        parameters = e.parameters.map {
+            Parameter(
+                name: $0.name, type: $0.type.rawValue, default: $0.effectiveDefault?.components, summary: $0.summary,
+                maximumLength: $0.type.isArray ? $0.type.maximumElements : nil)
+        }
     }
 }
 
@@ -146,7 +157,8 @@ func jsonString<T: Encodable>(_ value: T) throws -> String {
 }
 
 struct DevicesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "devices", abstract: "List Vulkan devices with type, driver and Vulkan version.")
+    static let configuration = CommandConfiguration(
+        commandName: "devices", abstract: "List Vulkan devices with type, driver and Vulkan version.")
 
     @Flag(help: "Print JSON.")
     var json = false
@@ -160,7 +172,9 @@ struct DevicesCommand: ParsableCommand {
         let chosen = try? GPUContext(configuration: .init(environment: ProcessInfo.processInfo.environment)).info.index
         for d in devices {
             let mark = d.index == chosen ? "*" : " "
-            print("\(mark) \(d.index): \(d.name) — \(d.type.rawValue), driver \(d.driver), Vulkan \(d.apiVersion)\(d.usable ? "" : " (unusable: needs Vulkan 1.3)")")
+            print(
+                "\(mark) \(d.index): \(d.name) — \(d.type.rawValue), driver \(d.driver), Vulkan \(d.apiVersion)\(d.usable ? "" : " (unusable: needs Vulkan 1.3)")"
+            )
         }
         print("(* = used by default; choose with --device or SEGUE_DEVICE)")
     }

@@ -1,28 +1,29 @@
 // `segue mesh`: an image through a mesh, or an animation between two meshes.
 import ArgumentParser
+import FoundationEssentials
+import Segue
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
 
 struct MeshCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mesh", abstract: "Render an image through a mesh transform, or animate between two meshes.",
         discussion: """
-        A mesh is a built-in (curtain, bulge, jelly, ripple, ellipse, skew, flat; see 'segue list') or a JSON \
-        mesh file (Docs/MeshFiles.md). --param sets the built-ins' parameters (of both meshes where the \
-        name exists). With --to-mesh the two meshes must be compatible (same vertex and face counts, face \
-        indices and depth normalization); the animation follows --timing or --spring, and -o takes a \
-        directory, '-' or a video.
+            A mesh is a built-in (curtain, bulge, jelly, ripple, ellipse, skew, flat; see 'segue list') or a JSON \
+            mesh file (Docs/MeshFiles.md). --param sets the built-ins' parameters (of both meshes where the \
+            name exists). With --to-mesh the two meshes must be compatible (same vertex and face counts, face \
+            indices and depth normalization); the animation follows --timing or --spring, and -o takes a \
+            directory, '-' or a video.
 
-        With --window the mesh shows live in a window instead: a held button moves the touch of curtain and \
-        bulge, which springs back on release (--spring, default response=0.5,damping-fraction=0.7); jelly and \
-        ripple run their phase; a click or space toggles to --to-mesh from wherever the animation is; --watch \
-        reloads mesh files. Escape or closing the window quits.
-        """)
+            With --window the mesh shows live in a window instead: a held button moves the touch of curtain and \
+            bulge, which springs back on release (--spring, default response=0.5,damping-fraction=0.7); jelly and \
+            ripple run their phase; a click or space toggles to --to-mesh from wherever the animation is; --watch \
+            reloads mesh files. Escape or closing the window quits.
+            """)
 
     @Argument(help: "The image (PNG or JPEG).")
     var image: String
@@ -75,8 +76,9 @@ struct MeshCommand: ParsableCommand {
     func run() throws {
         if live.window { return try runWindow() }
         guard let output else { throw ValidationError("give -o/--output (or --window to show the mesh live)") }
-        let request = MeshRequest(start: meshFile.map(MeshSource.file) ?? .builtIn(mesh!), end: toMesh.map(MeshSource.init),
-                                  parameters: try params.map { text throws(ParameterError) in try parseAssignment(text) })
+        let request = MeshRequest(
+            start: meshFile.map(MeshSource.file) ?? .builtIn(mesh!), end: toMesh.map(MeshSource.init),
+            parameters: try params.map { text throws(ParameterError) in try parseAssignment(text) })
         let files = [OutputGuard.Input("the input image", image)] + request.inputFiles
         // (An output that is no render output is reported after the meshes are checked, as before.)
         if toMesh != nil, let destination = try? RenderOutput(path: output) {
@@ -85,8 +87,9 @@ struct MeshCommand: ParsableCommand {
             try OutputGuard.check(output: output, inputs: files)
         }
         let source = try ImageFile.read(path: image, scale: scale)
-        let renderer = try MeshSceneRenderer(from: source, context: deviceOptions.context(), framesInFlight: toMesh == nil ? 1 : 3,
-                                             antialiasing: antialias)
+        let renderer = try MeshSceneRenderer(
+            from: source, context: deviceOptions.context(), framesInFlight: toMesh == nil ? 1 : 3,
+            antialiasing: antialias)
         let (start, end) = try request.resolve(width: renderer.layerWidth, height: renderer.layerHeight)
         if !timing.keyframes.isEmpty { throw ValidationError("--param-keyframes applies to effects, not to meshes") }
         guard let end else {
@@ -95,8 +98,9 @@ struct MeshCommand: ParsableCommand {
         }
         let timeline = try Timeline(timing: timing.timing(defaultCurve: "linear", defaultDuration: duration, duration: duration), fps: fps)
         let destination = try RenderOutput(path: output)
-        let sink = try makeFrameSink(destination, width: renderer.width, height: renderer.height, fps: fps,
-                                     settings: encoder.settings(for: destination), cancellation: InterruptHandler.cancellation)
+        let sink = try makeFrameSink(
+            destination, width: renderer.width, height: renderer.height, fps: fps,
+            settings: encoder.settings(for: destination), cancellation: InterruptHandler.cancellation)
         let progress = ProgressLine(total: timeline.frameCount)
         defer { progress.finish() }
         try renderer.render(from: start, to: end, timeline: timeline, to: sink, progress: progress.update)

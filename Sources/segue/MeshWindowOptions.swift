@@ -1,16 +1,20 @@
 // `segue mesh --window`: the mesh live in a window. The options here, and the command's window
 // path, which only parses and hands over to `LiveMesh`.
 import ArgumentParser
+import FoundationEssentials
+import Segue
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
 
 struct MeshWindowOptions: ParsableArguments {
-    @Flag(help: "Show the mesh live in a window instead of writing -o: a held button moves the mesh's touch (springing back on release), phases run, a click or space toggles to --to-mesh.")
+    @Flag(
+        help:
+            "Show the mesh live in a window instead of writing -o: a held button moves the mesh's touch (springing back on release), phases run, a click or space toggles to --to-mesh."
+    )
     var window = false
 
     @Flag(help: "With --window: read the mesh files again when they change on disk.")
@@ -19,11 +23,16 @@ struct MeshWindowOptions: ParsableArguments {
     @Flag(help: "With --window: print frame-time percentiles at exit.")
     var stats = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("With --window: quit after this many frames (for scripts and measurements).", valueName: "N"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("With --window: quit after this many frames (for scripts and measurements).", valueName: "N"))
     var frames: Int?
 
-    @Option(name: .customLong("phase-rate"), parsing: .unconditional,
-            help: ArgumentHelp("With --window: radians per second a mesh's phase runs at (jelly, ripple; default 2π, one cycle a second; 0 holds it).", valueName: "rad/s"))
+    @Option(
+        name: .customLong("phase-rate"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "With --window: radians per second a mesh's phase runs at (jelly, ripple; default 2π, one cycle a second; 0 holds it).",
+            valueName: "rad/s"))
     var phaseRate: Double?
 
     func validate() throws {
@@ -53,16 +62,18 @@ extension MeshCommand {
     func runWindow() throws {
         let source = try ImageFile.read(path: image, scale: scale)
         if !timing.keyframes.isEmpty { throw ValidationError("--param-keyframes applies to effects, not to meshes") }
-        let request = MeshRequest(start: meshFile.map(MeshSource.file) ?? .builtIn(mesh!), end: toMesh.map(MeshSource.init),
-                                  parameters: try params.map { text throws(ParameterError) in try parseAssignment(text) })
+        let request = MeshRequest(
+            start: meshFile.map(MeshSource.file) ?? .builtIn(mesh!), end: toMesh.map(MeshSource.init),
+            parameters: try params.map { text throws(ParameterError) in try parseAssignment(text) })
         let options = LiveMesh.Options(
             spring: try timing.spring.map { try Spring(parsing: $0) },
             // The toggle runs as the offline animation does: --timing or --spring over --duration.
             toggle: try timing.timing(defaultCurve: "linear", defaultDuration: duration, duration: duration),
             phaseRate: live.phaseRate ?? 2 * .pi, antialiasing: antialias, watch: live.watch)
-        let mesh = try LiveMesh(image: source, request: request, options: options,
-                                configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: deviceOptions.device),
-                                title: "segue mesh", report: { FileStream.standardError.write(Data(($0 + "\n").utf8)) })
+        let mesh = try LiveMesh(
+            image: source, request: request, options: options,
+            configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: deviceOptions.device),
+            title: "segue mesh", report: { FileStream.standardError.write(Data(($0 + "\n").utf8)) })
         let clock = ContinuousClock(), start = clock.now
         try mesh.run(frames: live.frames) { (clock.now - start) / .seconds(1) }
         if live.stats, let line = mesh.view.statisticsLine { print(line) }

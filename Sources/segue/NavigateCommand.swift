@@ -1,24 +1,26 @@
 // `segue navigate`: a navigation stack in a window; push, pop and the interactive edge-drag pop.
 import ArgumentParser
+import FoundationEssentials
+import Segue
+import SegueTools
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
-import SegueTools
 
 struct NavigateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "navigate", abstract: "A navigation stack in a window: push and pop screens with an effect, or drag from the left edge.",
+        commandName: "navigate",
+        abstract: "A navigation stack in a window: push and pop screens with an effect, or drag from the left edge.",
         discussion: """
-        Right arrow, Enter or a click on the right half pushes the next screen; Left arrow or Backspace pops; a drag \
-        that starts within 20 points of the left edge pops interactively, following the finger, and on release \
-        finishes past half way (or on a flick) and otherwise springs back. A pop plays the effect backwards unless it \
-        has its own reverse (ios-push pops with ios-pop). Without images the built-in sample screens are used. Escape \
-        or closing the window quits.
-        """)
+            Right arrow, Enter or a click on the right half pushes the next screen; Left arrow or Backspace pops; a drag \
+            that starts within 20 points of the left edge pops interactively, following the finger, and on release \
+            finishes past half way (or on a flick) and otherwise springs back. A pop plays the effect backwards unless it \
+            has its own reverse (ios-push pops with ios-pop). Without images the built-in sample screens are used. Escape \
+            or closing the window quits.
+            """)
 
     @Argument(help: "The screens, in push order (PNG or JPEG; default: the built-in sample screens).")
     var images: [String] = []
@@ -56,21 +58,26 @@ struct NavigateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let screens = images.isEmpty
+        let screens =
+            images.isEmpty
             ? [SampleScreens.home(scale: scale), SampleScreens.detail(scale: scale), SampleScreens.settings(scale: scale)]
             : try images.map { try ImageFile.read(path: $0, scale: scale) }
         let assignments = try params.map { text throws(ParameterError) in try parseAssignment(text) }
-        let resolved = try EffectRequest(effect: effect, parameters: assignments, stitchable: try stitchable.request()).resolve(scale: scale)
+        let resolved = try EffectRequest(effect: effect, parameters: assignments, stitchable: try stitchable.request()).resolve(
+            scale: scale)
         let reverse = try resolved.effect.reverse.map {
             try EffectRequest(effect: $0, parameters: assignments).resolve(scale: scale)
         }
-        let pushTiming = try timing.timing(defaultCurve: resolved.effect.defaultTiming, defaultDuration: resolved.effect.defaultDuration,
-                                           duration: duration)
+        let pushTiming = try timing.timing(
+            defaultCurve: resolved.effect.defaultTiming, defaultDuration: resolved.effect.defaultDuration,
+            duration: duration)
         DisplayConnection.reportLossAsError()
-        let navigator = try LiveNavigator(screens: screens, effect: resolved, reverse: reverse, timing: pushTiming, scale: scale,
-                                          configuration: .init(environment: ProcessInfo.processInfo.environment,
-                                                               deviceSelector: deviceOptions.device),
-                                          title: "segue navigate")
+        let navigator = try LiveNavigator(
+            screens: screens, effect: resolved, reverse: reverse, timing: pushTiming, scale: scale,
+            configuration: .init(
+                environment: ProcessInfo.processInfo.environment,
+                deviceSelector: deviceOptions.device),
+            title: "segue navigate")
         let clock = ContinuousClock(), start = clock.now
         try navigator.run(frames: frames) { (clock.now - start) / .seconds(1) }
         if stats, let line = navigator.view.statisticsLine { print(line) }

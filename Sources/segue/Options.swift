@@ -1,16 +1,19 @@
 // Option groups shared by the rendering commands.
 import ArgumentParser
+import FoundationEssentials
+import Segue
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
 
 /// `--effect` and its parameters.
 struct EffectOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "Effect name (see 'segue list'), path to a .glsl transition file, or a stitchable shader file.metal[:NAME].")
+    @Option(
+        name: .shortAndLong,
+        help: "Effect name (see 'segue list'), path to a .glsl transition file, or a stitchable shader file.metal[:NAME].")
     var effect: String
 
     @Option(name: .customLong("param"), help: ArgumentHelp("Set an effect parameter.", valueName: "name=value"))
@@ -24,12 +27,13 @@ struct EffectOptions: ParsableArguments {
 
     /// The effect request these options describe (without stitchable options).
     func request() throws -> EffectRequest {
-        EffectRequest(effect: effect,
-                      parameters: try params.map { text throws(ParameterError) in try parseAssignment(text) },
-                      textures: try textures.map { text throws(ParameterError) in
-                          let (name, path) = try parseAssignment(text)
-                          return (name: name, path: path)
-                      })
+        EffectRequest(
+            effect: effect,
+            parameters: try params.map { text throws(ParameterError) in try parseAssignment(text) },
+            textures: try textures.map { text throws(ParameterError) in
+                let (name, path) = try parseAssignment(text)
+                return (name: name, path: path)
+            })
     }
 }
 
@@ -87,7 +91,9 @@ struct EncoderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Encoder speed preset (x264 names: ultrafast … veryslow; default medium).", valueName: "P"))
     var preset: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Quality (constant rate factor; lower is better; default: the codec's own, 23 for H.264).", valueName: "N"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Quality (constant rate factor; lower is better; default: the codec's own, 23 for H.264).", valueName: "N"))
     var crf: Int?
 
     /// Refuses the options for an output that is not an MP4 (call from `validate()`).

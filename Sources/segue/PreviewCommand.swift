@@ -1,24 +1,25 @@
 // `segue preview`: a transition looping live in a window; drag to scrub, space to pause, `s` to
 // save the frame, and with --watch the effect file reloads when it changes on disk.
 import ArgumentParser
+import FoundationEssentials
+import Segue
+import SegueTools
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
-import SegueTools
 
 struct PreviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview", abstract: "Loop a transition live in a window: drag to scrub, space to pause, s to save the frame.",
         discussion: """
-        The window is the from image's size in points (its pixels / --scale), rendered at the window's own pixel size \
-        and shown at the display's rate. Without --from and --to the built-in sample screens are used. With --watch \
-        the effect file is reloaded whenever it changes; a compile error is printed with the file's own line numbers \
-        and the last good version keeps running. Escape or closing the window quits.
-        """)
+            The window is the from image's size in points (its pixels / --scale), rendered at the window's own pixel size \
+            and shown at the display's rate. Without --from and --to the built-in sample screens are used. With --watch \
+            the effect file is reloaded whenever it changes; a compile error is printed with the file's own line numbers \
+            and the last good version keeps running. Escape or closing the window quits.
+            """)
 
     @Option(help: "The outgoing screen (PNG or JPEG; default: a sample screen).")
     var from: String?
@@ -58,17 +59,19 @@ struct PreviewCommand: ParsableCommand {
             let resolved = try effectOptions.request().resolve(scale: scale)
             return LivePreview.Program(
                 effect: resolved,
-                timing: try timing.timing(defaultCurve: resolved.effect.defaultTiming, defaultDuration: resolved.effect.defaultDuration,
-                                          duration: effectOptions.duration),
+                timing: try timing.timing(
+                    defaultCurve: resolved.effect.defaultTiming, defaultDuration: resolved.effect.defaultDuration,
+                    duration: effectOptions.duration),
                 timeline: try timing.timeline(for: resolved.effect, duration: effectOptions.duration, fps: 60))
         }
         // The file behind the effect: `waves.metal:wave` is the file `waves.metal`.
         let file = EffectCatalog.stitchablePath(effectOptions.effect)?.path ?? effectOptions.effect
         DisplayConnection.reportLossAsError()
-        let preview = try LivePreview(from: fromImage, to: toImage, scale: scale, load: load, watch: watch ? file : nil,
-                                      saveDirectory: saveDirectory,
-                                      configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: deviceOptions.device),
-                                      title: "segue preview", report: { FileStream.standardError.write(Data(($0 + "\n").utf8)) })
+        let preview = try LivePreview(
+            from: fromImage, to: toImage, scale: scale, load: load, watch: watch ? file : nil,
+            saveDirectory: saveDirectory,
+            configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: deviceOptions.device),
+            title: "segue preview", report: { FileStream.standardError.write(Data(($0 + "\n").utf8)) })
         let clock = ContinuousClock(), start = clock.now
         try preview.run(frames: frames) { (clock.now - start) / .seconds(1) }
         if stats, let line = preview.view.statisticsLine { print(line) }

@@ -1,12 +1,13 @@
 // The `segue` command line: thin commands that parse, call the library and print.
 import ArgumentParser
+import FoundationEssentials
+import Segue
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
 
 @main
 struct SegueCommand: ParsableCommand {
@@ -14,13 +15,16 @@ struct SegueCommand: ParsableCommand {
         commandName: "segue",
         abstract: "Render GPU view transitions between images with Vulkan.",
         discussion: """
-        Effects are named built-ins (see 'segue list') or paths to .glsl transition files. \
-        Inputs are PNG or JPEG; outputs are PNG frames, raw RGBA8 on stdout, or video via ffmpeg. \
-        The Vulkan device is chosen with --device or SEGUE_DEVICE (an index or a name substring).
-        """,
+            Effects are named built-ins (see 'segue list') or paths to .glsl transition files. \
+            Inputs are PNG or JPEG; outputs are PNG frames, raw RGBA8 on stdout, or video via ffmpeg. \
+            The Vulkan device is chosen with --device or SEGUE_DEVICE (an index or a name substring).
+            """,
         version: SegueVersion.current,
-        subcommands: [ListCommand.self, InfoCommand.self, DevicesCommand.self, FrameCommand.self,
-                      RenderCommand.self, MeshCommand.self, CheckCommand.self, ConcatCommand.self, DemoCommand.self, EffectCommand.self, GalleryCommand.self, NavigateCommand.self, PreviewCommand.self, BenchCommand.self, Frei0rCommand.self])
+        subcommands: [
+            ListCommand.self, InfoCommand.self, DevicesCommand.self, FrameCommand.self,
+            RenderCommand.self, MeshCommand.self, CheckCommand.self, ConcatCommand.self, DemoCommand.self, EffectCommand.self,
+            GalleryCommand.self, NavigateCommand.self, PreviewCommand.self, BenchCommand.self, Frei0rCommand.self,
+        ])
 
     /// Parses and runs the command. Every failure, from the command line or the library, prints
     /// one `error: …` line (lower case, then a pointer to `--help` for command-line mistakes) and

@@ -1,35 +1,52 @@
 // Options of SwiftUI-style stitchable shader effects (`--effect file.metal:name`), and the
 // `segue info` lines describing one.
 import ArgumentParser
+import FoundationEssentials
+import Segue
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import Segue
 
 /// `--function`, `--arg`, `--animate`, `--insertion`, `--removal`, `--removal-function`, `--max-sample-offset`.
 struct StitchableOptions: ParsableArguments {
     @Option(help: "Stitchable function of the .metal effect file (or write file.metal:NAME).")
     var function: String?
 
-    @Option(name: .customLong("arg"), help: ArgumentHelp("Argument of a stitchable shader; 'auto' fills a float2 with the layer size in points, a float4 with its bounding rectangle, a float with the time in seconds.", valueName: "name=value"))
+    @Option(
+        name: .customLong("arg"),
+        help: ArgumentHelp(
+            "Argument of a stitchable shader; 'auto' fills a float2 with the layer size in points, a float4 with its bounding rectangle, a float with the time in seconds.",
+            valueName: "name=value"))
     var args: [String] = []
 
     @Option(help: ArgumentHelp("The float argument the transition drives (default: the last float argument).", valueName: "name"))
     var animate: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Effect values of the inserted screen at progress 0 and 1 (default 1:0).", valueName: "A:B"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Effect values of the inserted screen at progress 0 and 1 (default 1:0).", valueName: "A:B"))
     var insertion: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Effect values of the removed screen at progress 0 and 1 (default 0:-1).", valueName: "A:B"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Effect values of the removed screen at progress 0 and 1 (default 0:-1).", valueName: "A:B"))
     var removal: String?
 
-    @Option(name: .customLong("removal-function"), help: ArgumentHelp("Another function of the same file for the removed screen (SwiftUI .asymmetric transitions: LTR/RTL pairs).", valueName: "name"))
+    @Option(
+        name: .customLong("removal-function"),
+        help: ArgumentHelp(
+            "Another function of the same file for the removed screen (SwiftUI .asymmetric transitions: LTR/RTL pairs).", valueName: "name")
+    )
     var removalFunction: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("SwiftUI's maxSampleOffset: how far the layer's drawing area is padded, in points (a layer fills the output, so no pixel changes; samples outside the layer are transparent either way).", valueName: "W[,H]"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "SwiftUI's maxSampleOffset: how far the layer's drawing area is padded, in points (a layer fills the output, so no pixel changes; samples outside the layer are transparent either way).",
+            valueName: "W[,H]"))
     var maxSampleOffset: String?
 
     /// Whether any of these options was given.
@@ -115,17 +132,22 @@ func stitchableInfoLines(_ nameOrPath: String) throws -> [String] {
         let role: String
         let fallback = a.effectiveDefault.map { "default \($0.description)\(a.defaultValue == nil ? "" : ", from the source")" }
         if a.name == animated?.name {
-            role = "animated: insertion \(configuration.insertion.from)→\(configuration.insertion.to), removal \(configuration.removal.from)→\(configuration.removal.to) (--animate, --insertion, --removal)"
+            role =
+                "animated: insertion \(configuration.insertion.from)→\(configuration.insertion.to), removal \(configuration.removal.from)→\(configuration.removal.to) (--animate, --insertion, --removal)"
                 + "; on one image \(fallback!)"
         } else if a.type == .sampler2D {
             role = "texture: --texture \(a.name)=PATH"
         } else if a.type.isArray {
-            role = "--arg \(a.name)=\(arraySyntax(a.type)) (at most \(a.type.maximumElements) \(arrayUnit(a.type)); "
+            role =
+                "--arg \(a.name)=\(arraySyntax(a.type)) (at most \(a.type.maximumElements) \(arrayUnit(a.type)); "
                 + "'\(a.countName ?? "count")' gets the number\(a.type == .data ? " of bytes" : ""); default empty, count 0)"
         } else if fn.defaultAutomatic.contains(a.name) {
             role = "auto: \(a.type == .vec2 ? "the layer size in points" : "the layer's bounding rectangle") (or --arg \(a.name)=VALUE)"
         } else if fn.defaultImageAutomatic.contains(a.name) {
-            role = fill ? "auto: the time in seconds (or --arg \(a.name)=VALUE)" : "--arg \(a.name)=VALUE (\(fallback!)); on one image: auto, the time in seconds"
+            role =
+                fill
+                ? "auto: the time in seconds (or --arg \(a.name)=VALUE)"
+                : "--arg \(a.name)=VALUE (\(fallback!)); on one image: auto, the time in seconds"
         } else {
             role = "--arg \(a.name)=VALUE (\(fallback!)\(a.type == .float ? "; 'auto': the time in seconds" : ""))"
         }
@@ -133,15 +155,20 @@ func stitchableInfoLines(_ nameOrPath: String) throws -> [String] {
     }
     let spec = EffectCatalog.stitchablePath(nameOrPath).map { "\($0.path):\($0.function ?? fn.name)" } ?? fn.name
     if fill {
-        lines.append("  alone:           segue effect --effect \(spec) --size WxH --time 0 -o out.png (or --duration D for frames or a video)")
-        lines.append("  over an image:   segue effect --input IMAGE --effect \(spec) --time 0 -o out.png (drawn over it, as SwiftUI's .overlay)")
+        lines.append(
+            "  alone:           segue effect --effect \(spec) --size WxH --time 0 -o out.png (or --duration D for frames or a video)")
+        lines.append(
+            "  over an image:   segue effect --input IMAGE --effect \(spec) --time 0 -o out.png (drawn over it, as SwiftUI's .overlay)")
         return lines
     }
     let suggestion = fn.suggestion
     if suggestion.animated != nil {
-        lines.append("  as a transition: segue render --from A.png --to B.png --effect \(spec) \(suggestion.flags.joined(separator: " ")) -o out.mp4")
+        lines.append(
+            "  as a transition: segue render --from A.png --to B.png --effect \(spec) \(suggestion.flags.joined(separator: " ")) -o out.mp4"
+        )
         if !suggestion.swappedFlags.isEmpty {
-            lines.append("    (if \(suggestion.animated!) = 1 shows the view unchanged, use: \(suggestion.swappedFlags.joined(separator: " ")))")
+            lines.append(
+                "    (if \(suggestion.animated!) = 1 shows the view unchanged, use: \(suggestion.swappedFlags.joined(separator: " ")))")
         }
     } else {
         lines.append("  (no float argument: it cannot run as a transition)")
@@ -154,14 +181,18 @@ extension StitchableSuggestion {
     /// The command-line flags.
     var flags: [String] {
         guard let animated else { return [] }
-        return ["--animate", animated, "--insertion", insertion] + (removalFunction.map { ["--removal-function", $0] } ?? []) + ["--removal", removal]
+        return ["--animate", animated, "--insertion", insertion] + (removalFunction.map { ["--removal-function", $0] } ?? []) + [
+            "--removal", removal,
+        ]
     }
 
     /// The flags with the ranges swapped, for functions whose value 1 leaves the view unchanged
     /// (empty for an `effectValue`, which runs from 1 through 0 to −1).
     var swappedFlags: [String] {
         guard let animated, removal == "0:1" else { return [] }
-        return ["--animate", animated, "--insertion", "0:1"] + (removalFunction.map { ["--removal-function", $0] } ?? []) + ["--removal", "1:0"]
+        return ["--animate", animated, "--insertion", "0:1"] + (removalFunction.map { ["--removal-function", $0] } ?? []) + [
+            "--removal", "1:0",
+        ]
     }
 }
 

@@ -4,20 +4,31 @@ import ArgumentParser
 import Segue
 
 struct TimingOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Timing curve: linear, ease-in, ease-out, ease-in-out, default or cubic-bezier(x1,y1,x2,y2) (default: the effect's; linear for most, UIKit's push spring for ios-push/ios-pop).", valueName: "curve"))
+    @Option(
+        help: ArgumentHelp(
+            "Timing curve: linear, ease-in, ease-out, ease-in-out, default or cubic-bezier(x1,y1,x2,y2) (default: the effect's; linear for most, UIKit's push spring for ios-push/ios-pop).",
+            valueName: "curve"))
     var timing: String?
 
-    @Option(help: ArgumentHelp("Spring instead of a curve: mass=…,stiffness=…,damping=…,velocity=… or response=…,damping-fraction=… (a pass then lasts the spring's settling duration unless --duration is given).", valueName: "params"))
+    @Option(
+        help: ArgumentHelp(
+            "Spring instead of a curve: mass=…,stiffness=…,damping=…,velocity=… or response=…,damping-fraction=… (a pass then lasts the spring's settling duration unless --duration is given).",
+            valueName: "params"))
     var spring: String?
 
-    @Option(name: .customLong("repeat"), parsing: .unconditional, help: ArgumentHelp("Number of passes (fractions stop part-way).", valueName: "N"))
+    @Option(
+        name: .customLong("repeat"), parsing: .unconditional,
+        help: ArgumentHelp("Number of passes (fractions stop part-way).", valueName: "N"))
     var repeatCount: Double?
 
     @Flag(help: "Run each pass forwards, then backwards.")
     var autoreverse = false
 
-    @Option(name: .customLong("param-keyframes"),
-            help: ArgumentHelp("Keyframe a parameter over each pass: name[:mode]=value@time,… with mode linear, discrete, paced, cubic or cubic-paced; e.g. amplitude=0@0,2@0.5,0@1; vectors in parentheses: (1,0)@0,(0,1)@1.", valueName: "keyframes"))
+    @Option(
+        name: .customLong("param-keyframes"),
+        help: ArgumentHelp(
+            "Keyframe a parameter over each pass: name[:mode]=value@time,… with mode linear, discrete, paced, cubic or cubic-paced; e.g. amplitude=0@0,2@0.5,0@1; vectors in parentheses: (1,0)@0,(0,1)@1.",
+            valueName: "keyframes"))
     var keyframes: [String] = []
 
     func validate() throws {
@@ -34,10 +45,12 @@ struct TimingOptions: ParsableArguments {
         if let duration, !(duration.isFinite && duration > 0) {
             throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
         }
-        let curve: TransitionTiming.Curve? = try spring.map { .spring(try Spring(parsing: $0)) }
+        let curve: TransitionTiming.Curve? =
+            try spring.map { .spring(try Spring(parsing: $0)) }
             ?? timing.map { try TransitionTiming.Curve(parsing: $0) }
-        return try TransitionTiming(curve: curve, duration: duration, defaultCurve: defaultCurve, defaultDuration: defaultDuration,
-                                    repeatCount: repeatCount ?? 0, autoreverses: autoreverse)
+        return try TransitionTiming(
+            curve: curve, duration: duration, defaultCurve: defaultCurve, defaultDuration: defaultDuration,
+            repeatCount: repeatCount ?? 0, autoreverses: autoreverse)
     }
 
     /// The render timeline for `effect` (its default curve and duration unless overridden), with

@@ -46,7 +46,9 @@ struct AnimationHostTests {
         clock.now = 10.5
         #expect(x.presentationValue == 0.5)
         // An explicit begin time is kept, and with a backwards fill shows the start value early.
-        x.addAnimation(BasicAnimation<Double>(fromValue: -1, toValue: -2, timing: MediaTiming(beginTime: 12, duration: 1, fillMode: .backwards)), forKey: "b")
+        x.addAnimation(
+            BasicAnimation<Double>(fromValue: -1, toValue: -2, timing: MediaTiming(beginTime: 12, duration: 1, fillMode: .backwards)),
+            forKey: "b")
         #expect(x.presentationValue == -1)
         clock.now = 12.25
         #expect(x.presentationValue == -1.25)
@@ -86,7 +88,8 @@ struct AnimationHostTests {
         #expect(x.presentationValue == 10)
 
         let y = host.addProperty("y", initialValue: 0.0)
-        y.addAnimation(BasicAnimation<Double>(fromValue: 0, toValue: 10, timing: MediaTiming(duration: 1, fillMode: .forwards)), forKey: "removed")
+        y.addAnimation(
+            BasicAnimation<Double>(fromValue: 0, toValue: 10, timing: MediaTiming(duration: 1, fillMode: .forwards)), forKey: "removed")
         clock.now = 5.5
         #expect(y.presentationValue == 5)
         clock.now = 6.5
@@ -145,8 +148,9 @@ struct AnimationHostTests {
     @Test func keyframeAndSpringAnimationsOnAHost() throws {
         let (clock, context, host) = makeHost()
         let position = host.addProperty("position", initialValue: Vector2.zero)
-        let path = try KeyframeAnimation<Vector2>(values: [Vector2(0, 0), Vector2(10, 0), Vector2(10, 10)],
-                                                  timing: MediaTiming(duration: 2))
+        let path = try KeyframeAnimation<Vector2>(
+            values: [Vector2(0, 0), Vector2(10, 0), Vector2(10, 10)],
+            timing: MediaTiming(duration: 2))
         position.addAnimation(path, forKey: "path")
         clock.now = 1.5
         #expect(position.presentationValue == Vector2(10, 5))
@@ -214,7 +218,9 @@ struct AnimationHostTests {
         context.update()
         #expect(notifications.count == 11)
         // A paused animation does not change, so it does not ask for display.
-        radius.addAnimation(BasicAnimation<Double>(fromValue: 0, toValue: 2, timing: MediaTiming(duration: 1, speed: 0, timeOffset: 0.25)), forKey: "paused")
+        radius.addAnimation(
+            BasicAnimation<Double>(fromValue: 0, toValue: 2, timing: MediaTiming(duration: 1, speed: 0, timeOffset: 0.25)), forKey: "paused"
+        )
         #expect(notifications.count == 12)
         clock.now = 2
         context.update()
@@ -308,9 +314,13 @@ struct CustomValueTypeTests {
         plain.addAnimation(BasicAnimation<Double>(byValue: 30, timing: timing, isAdditive: true), forKey: "p")
         custom.addAnimation(BasicAnimation<Celsius>(byValue: Celsius(degrees: 30), timing: timing, isAdditive: true), forKey: "c")
         let values: [Double] = [0, 15, 40, 5]
-        plain.addAnimation(try KeyframeAnimation<Double>(values: values, calculationMode: .cubicPaced, timing: MediaTiming(duration: 3), isAdditive: true), forKey: "pk")
-        custom.addAnimation(try KeyframeAnimation<Celsius>(values: values.map { Celsius(degrees: $0) }, calculationMode: .cubicPaced,
-                                                           timing: MediaTiming(duration: 3), isAdditive: true), forKey: "ck")
+        plain.addAnimation(
+            try KeyframeAnimation<Double>(values: values, calculationMode: .cubicPaced, timing: MediaTiming(duration: 3), isAdditive: true),
+            forKey: "pk")
+        custom.addAnimation(
+            try KeyframeAnimation<Celsius>(
+                values: values.map { Celsius(degrees: $0) }, calculationMode: .cubicPaced,
+                timing: MediaTiming(duration: 3), isAdditive: true), forKey: "ck")
         for step in 0...40 {
             clock.now = Double(step) * 0.2
             #expect(context.update() == 2)

@@ -92,8 +92,9 @@ struct BasicAnimationTests {
     }
 
     @Test func animatesTransformsAndColors() {
-        let t = BasicAnimation<Transform3D>(fromValue: .identity, toValue: Transform3D(translationX: 10, y: 20),
-                                            timing: MediaTiming(duration: 1))
+        let t = BasicAnimation<Transform3D>(
+            fromValue: .identity, toValue: Transform3D(translationX: 10, y: 20),
+            timing: MediaTiming(duration: 1))
         #expect(t.value(atParentTime: 0.5, current: .identity) == Transform3D(translationX: 5, y: 10))
         let c = BasicAnimation<AnimatableColor>(fromValue: .black, toValue: .white, timing: MediaTiming(duration: 2))
         #expect(c.value(atParentTime: 1, current: .clear) == AnimatableColor(red: 0.5, green: 0.5, blue: 0.5, alpha: 1))
@@ -117,8 +118,9 @@ struct SpringAnimationTests {
     }
 
     @Test func explicitDurationCutsTheSpringOff() throws {
-        let a = SpringAnimation<Double>(spring: .uikitNavigationPush, fromValue: 375, toValue: 0,
-                                        timing: MediaTiming(duration: 0.5, fillMode: .forwards))
+        let a = SpringAnimation<Double>(
+            spring: .uikitNavigationPush, fromValue: 375, toValue: 0,
+            timing: MediaTiming(duration: 0.5, fillMode: .forwards))
         #expect(a.timing.duration == 0.5)
         let held = a.value(atParentTime: 3, current: 0)!
         #expect(isClose(held, 375 * (1 - Spring.uikitNavigationPush.value(at: 0.5)), 1e-9))

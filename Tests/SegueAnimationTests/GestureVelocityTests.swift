@@ -3,11 +3,13 @@ import Testing
 
 @Suite("GestureVelocity")
 struct GestureVelocityTests {
-    @Test("the last 100 ms of motion before release", arguments: [
-        ([(0.0, 0.0), (10, 0.05), (30, 0.1)], 300.0),
-        ([(0.0, 0.0), (50, 0.5)], 0.0),
-        ([(0.0, 1.0), (0, 1.2), (-20, 1.25)], -400.0),
-    ])
+    @Test(
+        "the last 100 ms of motion before release",
+        arguments: [
+            ([(0.0, 0.0), (10, 0.05), (30, 0.1)], 300.0),
+            ([(0.0, 0.0), (50, 0.5)], 0.0),
+            ([(0.0, 1.0), (0, 1.2), (-20, 1.25)], -400.0),
+        ])
     func velocity(samples: [(Double, Double)], expected: Double) {
         var gesture = GestureVelocity()
         for (x, t) in samples { gesture.record(x, at: t) }

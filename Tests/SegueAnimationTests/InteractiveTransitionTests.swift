@@ -79,8 +79,9 @@ struct InteractiveTransitionTests {
         #expect(t.takeCompletion() == .end)
     }
 
-    @Test("spring completions match the closed-form springs, with the velocity relative to the remaining distance",
-          arguments: [(0.6, 0.8), (0.7, 0.0), (0.2, 1.5), (0.55, -0.4)])
+    @Test(
+        "spring completions match the closed-form springs, with the velocity relative to the remaining distance",
+        arguments: [(0.6, 0.8), (0.7, 0.0), (0.2, 1.5), (0.55, -0.4)])
     func springFinish(fraction: Double, velocity: Double) throws {
         let clock = ManualClock()
         let t = try InteractiveTransition(duration: 0.35, clock: clock)
@@ -126,9 +127,12 @@ struct InteractiveTransitionTests {
         #expect(t.takeCompletion() == .start)
     }
 
-    @Test("finish or cancel: past half way, or a flick in the direction it points",
-          arguments: [(0.2, 0.0, false), (0.49, 0.9, false), (0.51, 0.0, true), (0.9, -0.9, true), (0.1, 1.0, true),
-                      (0.1, 3, true), (0.95, -1.0, false), (0.7, -5, false), (0.5, 0, false)])
+    @Test(
+        "finish or cancel: past half way, or a flick in the direction it points",
+        arguments: [
+            (0.2, 0.0, false), (0.49, 0.9, false), (0.51, 0.0, true), (0.9, -0.9, true), (0.1, 1.0, true),
+            (0.1, 3, true), (0.95, -1.0, false), (0.7, -5, false), (0.5, 0, false),
+        ])
     func decision(fraction: Double, velocity: Double, finishes: Bool) throws {
         #expect(InteractiveTransition.shouldFinish(fraction: fraction, velocity: velocity) == finishes)
         let clock = ManualClock()

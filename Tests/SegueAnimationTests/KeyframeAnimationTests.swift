@@ -79,8 +79,9 @@ struct KeyframeAnimationTests {
 
     @Test func pacedSpacesSegmentsByDistance() throws {
         // Distances 1, 2, 3 of 6: key times 0, 1/6, 1/2, 1, so the motion is uniform: 6f.
-        let a = try KeyframeAnimation<Double>(values: [0, 1, 3, 6], keyTimes: [0, 0.9, 0.95, 1],
-                                              timingFunctions: [.easeIn, .easeIn, .easeIn], calculationMode: .paced)
+        let a = try KeyframeAnimation<Double>(
+            values: [0, 1, 3, 6], keyTimes: [0, 0.9, 0.95, 1],
+            timingFunctions: [.easeIn, .easeIn, .easeIn], calculationMode: .paced)
         for i in 0...20 {
             let f = Double(i) / 20
             #expect(isClose(a.keyframeValue(atFraction: f), 6 * f, 1e-12), "f = \(f)")
@@ -146,7 +147,8 @@ struct KeyframeAnimationTests {
         let in2 = (1 - t[2]) * (1 + b[2]) * (1 - c[2]) / 2 * (p[2] - p[1]) + (1 - t[2]) * (1 - b[2]) * (1 + c[2]) / 2 * (p[3] - p[2])
         for j in 0...8 {
             let s = Double(j) / 8
-            let hermite = (2 * s * s * s - 3 * s * s + 1) * p[1] + (s * s * s - 2 * s * s + s) * out1
+            let hermite =
+                (2 * s * s * s - 3 * s * s + 1) * p[1] + (s * s * s - 2 * s * s + s) * out1
                 + (-2 * s * s * s + 3 * s * s) * p[2] + (s * s * s - s * s) * in2
             #expect(isClose(a.keyframeValue(atFraction: (1 + s) / 3), hermite, 1e-12))
         }
@@ -209,30 +211,40 @@ struct KeyframeAnimationTests {
     }
 
     @Test func invalidKeyTimesThrowNamingTheRule() {
-        #expect(keyframeError { try KeyframeAnimation<Double>(values: [1, 2, 3], keyTimes: [0, 1]) }
-            .contains("keyTimes count must equal values count (3), got 2"))
-        #expect(keyframeError { try KeyframeAnimation<Double>(values: [1, 2, 3], keyTimes: [0, 0.5, 1], calculationMode: .discrete) }
-            .contains("keyTimes count must be values count + 1 (4) in discrete mode, got 3"))
-        #expect(keyframeError { try KeyframeAnimation<Double>(values: [1, 2, 3], keyTimes: [0, 1.5, 1]) }
-            .contains("keyTimes must lie in [0, 1]: keyTimes[1] = 1.5"))
-        #expect(keyframeError { try KeyframeAnimation<Double>(values: [1, 2, 3], keyTimes: [-0.1, 0.5, 1]) }
-            .contains("keyTimes must lie in [0, 1]: keyTimes[0] = -0.1"))
-        #expect(keyframeError { try KeyframeAnimation<Double>(values: [1, 2, 3], keyTimes: [0, .nan, 1]) }
-            .contains("must lie in [0, 1]"))
-        #expect(keyframeError { try KeyframeAnimation<Double>(values: [1, 2, 3], keyTimes: [0, 0.6, 0.4]) }
-            .contains("keyTimes must be non-decreasing: keyTimes[2] = 0.4 is less than keyTimes[1] = 0.6"))
+        #expect(
+            keyframeError { try KeyframeAnimation<Double>(values: [1, 2, 3], keyTimes: [0, 1]) }
+                .contains("keyTimes count must equal values count (3), got 2"))
+        #expect(
+            keyframeError { try KeyframeAnimation<Double>(values: [1, 2, 3], keyTimes: [0, 0.5, 1], calculationMode: .discrete) }
+                .contains("keyTimes count must be values count + 1 (4) in discrete mode, got 3"))
+        #expect(
+            keyframeError { try KeyframeAnimation<Double>(values: [1, 2, 3], keyTimes: [0, 1.5, 1]) }
+                .contains("keyTimes must lie in [0, 1]: keyTimes[1] = 1.5"))
+        #expect(
+            keyframeError { try KeyframeAnimation<Double>(values: [1, 2, 3], keyTimes: [-0.1, 0.5, 1]) }
+                .contains("keyTimes must lie in [0, 1]: keyTimes[0] = -0.1"))
+        #expect(
+            keyframeError { try KeyframeAnimation<Double>(values: [1, 2, 3], keyTimes: [0, .nan, 1]) }
+                .contains("must lie in [0, 1]"))
+        #expect(
+            keyframeError { try KeyframeAnimation<Double>(values: [1, 2, 3], keyTimes: [0, 0.6, 0.4]) }
+                .contains("keyTimes must be non-decreasing: keyTimes[2] = 0.4 is less than keyTimes[1] = 0.6"))
         // Paced modes ignore key times.
-        #expect(keyframeError { try KeyframeAnimation<Double>(values: [1, 2, 3], keyTimes: [0.9, 0.1], calculationMode: .paced) } == "no error")
+        #expect(
+            keyframeError { try KeyframeAnimation<Double>(values: [1, 2, 3], keyTimes: [0.9, 0.1], calculationMode: .paced) } == "no error")
     }
 
     @Test func otherInvalidKeyframesThrow() {
         #expect(keyframeError { try KeyframeAnimation<Double>(values: []) }.contains("at least one value"))
-        #expect(keyframeError { try KeyframeAnimation<Double>(values: [1, 2, 3], timingFunctions: [.linear]) }
-            .contains("timingFunctions count must be values count − 1 (2)"))
-        #expect(keyframeError { try KeyframeAnimation<Double>(values: [1, 2], calculationMode: .cubic, tensionValues: [0]) }
-            .contains("tensionValues count must equal values count (2), got 1"))
-        #expect(keyframeError { try KeyframeAnimation<Double>(values: [1, 2], calculationMode: .cubic, biasValues: [0, .infinity]) }
-            .contains("biasValues[1] must be a finite number"))
+        #expect(
+            keyframeError { try KeyframeAnimation<Double>(values: [1, 2, 3], timingFunctions: [.linear]) }
+                .contains("timingFunctions count must be values count − 1 (2)"))
+        #expect(
+            keyframeError { try KeyframeAnimation<Double>(values: [1, 2], calculationMode: .cubic, tensionValues: [0]) }
+                .contains("tensionValues count must equal values count (2), got 1"))
+        #expect(
+            keyframeError { try KeyframeAnimation<Double>(values: [1, 2], calculationMode: .cubic, biasValues: [0, .infinity]) }
+                .contains("biasValues[1] must be a finite number"))
         #expect(throws: AnimationError.self) { try KeyframeAnimation<Double>(values: [1], keyTimes: [0, 1]) }
     }
 }

@@ -6,10 +6,13 @@ import Testing
 struct SpringTests {
     static let times = (0...300).map { Double($0) / 100 }
 
-    static func expectMatchesIntegration(_ spring: Spring, mass: Double, stiffness: Double, damping: Double,
-                                         tolerance: Double = 1e-7) {
-        let reference = integrateSpring(mass: mass, stiffness: stiffness, damping: damping,
-                                        velocity: spring.initialVelocity, at: times)
+    static func expectMatchesIntegration(
+        _ spring: Spring, mass: Double, stiffness: Double, damping: Double,
+        tolerance: Double = 1e-7
+    ) {
+        let reference = integrateSpring(
+            mass: mass, stiffness: stiffness, damping: damping,
+            velocity: spring.initialVelocity, at: times)
         for (t, expected) in zip(times, reference) {
             #expect(isClose(spring.value(at: t), expected, tolerance), "p(\(t)) for \(spring)")
         }
@@ -172,7 +175,9 @@ struct SpringTests {
     @Test func parsesResponseAndPerceptualFamilies() throws {
         #expect(try Spring(parsing: "response=0.4,damping-fraction=0.6") == (try Spring(response: 0.4, dampingFraction: 0.6)))
         #expect(try Spring(parsing: "response=0.4") == (try Spring(response: 0.4, dampingFraction: 0.825)))
-        #expect(try Spring(parsing: "duration=0.3, bounce=0.2, velocity=2") == (try Spring(perceptualDuration: 0.3, bounce: 0.2, initialVelocity: 2)))
+        #expect(
+            try Spring(parsing: "duration=0.3, bounce=0.2, velocity=2")
+                == (try Spring(perceptualDuration: 0.3, bounce: 0.2, initialVelocity: 2)))
     }
 
     @Test func rejectsInvalidSpringText() {

@@ -10,7 +10,6 @@ func isClose(_ a: Double, _ b: Double, _ tolerance: Double) -> Bool {
     abs(a - b) <= tolerance
 }
 
-
 /// Reference cubic Bézier timing curve: Bernstein form, solved for x by bisection to 1e-14.
 struct ReferenceBezier {
     let x1: Double, y1: Double, x2: Double, y2: Double
@@ -54,8 +53,10 @@ struct ReferenceBezier {
 
 /// Integrates m·x'' + c·x' + k·(x − 1) = 0 from x(0) = 0, x'(0) = v with classical RK4 and
 /// returns x at each requested time (sorted ascending).
-func integrateSpring(mass m: Double, stiffness k: Double, damping c: Double, velocity v: Double,
-                     at times: [Double], step h: Double = 1e-4) -> [Double] {
+func integrateSpring(
+    mass m: Double, stiffness k: Double, damping c: Double, velocity v: Double,
+    at times: [Double], step h: Double = 1e-4
+) -> [Double] {
     func acceleration(_ x: Double, _ velocity: Double) -> Double {
         (-c * velocity - k * (x - 1)) / m
     }

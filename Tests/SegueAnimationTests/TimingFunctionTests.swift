@@ -26,8 +26,12 @@ struct TimingFunctionTests {
     }
 
     @Test func namedControlPoints() {
-        #expect([TimingFunction.easeIn.x1, TimingFunction.easeIn.y1, TimingFunction.easeIn.x2, TimingFunction.easeIn.y2] == [0.42, 0, 1, 1])
-        #expect([TimingFunction.default.x1, TimingFunction.default.y1, TimingFunction.default.x2, TimingFunction.default.y2] == [0.25, 0.1, 0.25, 1])
+        #expect(
+            [TimingFunction.easeIn.x1, TimingFunction.easeIn.y1, TimingFunction.easeIn.x2, TimingFunction.easeIn.y2] == [0.42, 0, 1, 1])
+        #expect(
+            [TimingFunction.default.x1, TimingFunction.default.y1, TimingFunction.default.x2, TimingFunction.default.y2] == [
+                0.25, 0.1, 0.25, 1,
+            ])
         #expect(isClose(TimingFunction.linear.value(at: 0.3), 0.3, 1e-12))
     }
 
@@ -37,8 +41,11 @@ struct TimingFunctionTests {
             (0, 1, 1, 0), (0.9, -0.5, 0.1, 1.5), (0, 0, 0, 1), (1, 0, 1, 1), (0.5, 2, 0.5, -1),
         ]
         for _ in 0..<40 {
-            curves.append((Double.random(in: 0...1, using: &generator), Double.random(in: -1...2, using: &generator),
-                           Double.random(in: 0...1, using: &generator), Double.random(in: -1...2, using: &generator)))
+            curves.append(
+                (
+                    Double.random(in: 0...1, using: &generator), Double.random(in: -1...2, using: &generator),
+                    Double.random(in: 0...1, using: &generator), Double.random(in: -1...2, using: &generator)
+                ))
         }
         for (x1, y1, x2, y2) in curves {
             let curve = TimingFunction(controlPoints: x1, y1, x2, y2)
@@ -68,7 +75,9 @@ struct TimingFunctionTests {
     }
 
     @Test func extrapolatesAlongEndTangents() {
-        for (x1, y1, x2, y2) in [(0.42, 0.0, 0.58, 1.0), (0.25, 0.1, 0.25, 1.0), (0.3, 0.8, 0.6, 1.4), (0.42, 0.0, 1.0, 1.0), (0.0, 0.0, 0.58, 1.0)] {
+        for (x1, y1, x2, y2) in [
+            (0.42, 0.0, 0.58, 1.0), (0.25, 0.1, 0.25, 1.0), (0.3, 0.8, 0.6, 1.4), (0.42, 0.0, 1.0, 1.0), (0.0, 0.0, 0.58, 1.0),
+        ] {
             let curve = TimingFunction(controlPoints: x1, y1, x2, y2)
             let reference = ReferenceBezier(x1: x1, y1: y1, x2: x2, y2: y2)
             for x in [-1.0, -0.25, -0.01] {

@@ -147,7 +147,9 @@ struct TransactionTests {
         var calls = 0
         context.perform { transaction in
             transaction.completion = { calls += 1 }
-            x.addAnimation(BasicAnimation<Double>(fromValue: 0, toValue: 1, timing: MediaTiming(duration: 1, repeatCount: .infinity)), forKey: "forever")
+            x.addAnimation(
+                BasicAnimation<Double>(fromValue: 0, toValue: 1, timing: MediaTiming(duration: 1, repeatCount: .infinity)),
+                forKey: "forever")
         }
         clock.now = 1000
         context.update()

@@ -23,17 +23,25 @@ struct ABITests {
         // Every defined dynamic symbol (local ones too): the header's functions, version SEGUE_0.
         let defined = elf.stdout.split(separator: "\n").compactMap { line -> [Substring]? in
             let f = line.split(separator: " ", omittingEmptySubsequences: true)
-            return f.count >= 8 && f[0].hasSuffix(":") && f[0] != "Num:" && f[6] != "UND" && f[7] != "" && f[3] != "SECTION" && f[3] != "FILE" ? f : nil
+            return f.count >= 8 && f[0].hasSuffix(":") && f[0] != "Num:" && f[6] != "UND" && f[7] != "" && f[3] != "SECTION"
+                && f[3] != "FILE" ? f : nil
         }
         let names = defined.map { String($0[7]) }
         let header = try String(contentsOfFile: repositoryRoot + "/Sources/SegueC/include/segue.h", encoding: .utf8)
         let declared = Set(header.matches(of: /\b(segue_[a-z_]+)\(/).map { "\($0.1)@@SEGUE_0" })
         #expect(declared.count >= 34)
-        #expect(Set(names) == declared, "only in the library: \(Set(names).subtracting(declared).sorted().prefix(20)); only in the header: \(declared.subtracting(names).sorted())")
-        #expect(defined.allSatisfy { $0[4] == "GLOBAL" }, "non-global dynamic symbols: \(defined.filter { $0[4] != "GLOBAL" }.map { $0[7] }.prefix(10))")
+        #expect(
+            Set(names) == declared,
+            "only in the library: \(Set(names).subtracting(declared).sorted().prefix(20)); only in the header: \(declared.subtracting(names).sorted())"
+        )
+        #expect(
+            defined.allSatisfy { $0[4] == "GLOBAL" },
+            "non-global dynamic symbols: \(defined.filter { $0[4] != "GLOBAL" }.map { $0[7] }.prefix(10))")
     }
 
-    @Test("the header's SEGUE_VERSION_*, segue_version(), SegueVersion and segue --version agree; every error code comes from a real bad call")
+    @Test(
+        "the header's SEGUE_VERSION_*, segue_version(), SegueVersion and segue --version agree; every error code comes from a real bad call"
+    )
     func versionsAndCodes() throws {
         let dir = try MediaDirectory("abi-codes")
         defer { dir.remove() }
@@ -46,8 +54,12 @@ struct ABITests {
         let cli = try runProgram(installation.prefix + "/bin/segue", ["--version"])
         #expect(cli.stdout == SegueVersion.current + "\n")
         let program = try installation.buildAPITest(in: dir.path)
-        let run = try runProgram(program, ["codes", repositoryRoot + "/Tests/Fixtures/gl-transitions/luma-mask.glsl",
-                                           repositoryRoot + "/Tests/Fixtures/gl-transitions/syntax-error.glsl"], timeout: 240)
+        let run = try runProgram(
+            program,
+            [
+                "codes", repositoryRoot + "/Tests/Fixtures/gl-transitions/luma-mask.glsl",
+                repositoryRoot + "/Tests/Fixtures/gl-transitions/syntax-error.glsl",
+            ], timeout: 240)
         #expect(run.status == 0, "api_test codes: \(run.stderr)")
         // SEGUE_ERROR_DEVICE_LOST: the program runs with a 1 ns limit on every wait for the GPU,
         // given in its own environment.
@@ -65,9 +77,11 @@ struct ABITests {
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(ok.stdout.hasPrefix("abi-check: \(library) keeps the ABI of the baseline (45 symbols"), "\(ok.stdout)")
         let header = try String(contentsOfFile: repositoryRoot + "/Sources/SegueC/include/segue.h", encoding: .utf8)
-        for (from, to) in [("double progress, double time", "float progress, double time"),
-                           ("SEGUE_ERROR_BUSY = 10", "SEGUE_ERROR_BUSY = 13"),
-                           ("const char *segue_version(void);", "")] {
+        for (from, to) in [
+            ("double progress, double time", "float progress, double time"),
+            ("SEGUE_ERROR_BUSY = 10", "SEGUE_ERROR_BUSY = 13"),
+            ("const char *segue_version(void);", ""),
+        ] {
             let changed = dir.path + "/changed.h"
             #expect(header.contains(from))
             try header.replacingOccurrences(of: from, with: to).write(toFile: changed, atomically: true, encoding: .utf8)
@@ -81,10 +95,13 @@ struct ABITests {
             try FileManager.default.copyItem(atPath: repositoryRoot + "/Sources/SegueC/abi/" + name, toPath: baseline + "/" + name)
         }
         let abi = try String(contentsOfFile: baseline + "/libsegue.so.0.abi", encoding: .utf8)
-        let gone = "    <elf-symbol name='segue_gone' version='SEGUE_0' is-default-version='yes' type='func-type' binding='global-binding' visibility='protected-visibility' is-defined='yes'/>\n"
+        let gone =
+            "    <elf-symbol name='segue_gone' version='SEGUE_0' is-default-version='yes' type='func-type' binding='global-binding' visibility='protected-visibility' is-defined='yes'/>\n"
         let line = try #require(abi.range(of: "    <elf-symbol name='segue_version'"))
-        try (abi[..<line.lowerBound] + gone + abi[line.lowerBound...]).write(toFile: baseline + "/libsegue.so.0.abi", atomically: true, encoding: .utf8)
+        try (abi[..<line.lowerBound] + gone + abi[line.lowerBound...]).write(
+            toFile: baseline + "/libsegue.so.0.abi", atomically: true, encoding: .utf8)
         let removed = try runProgram(script, [library], environment: ["SEGUE_ABI_BASELINE": baseline])
-        #expect(removed.status == 1 && removed.stderr.contains("segue_gone") && removed.stderr.contains("breaks the ABI"), "\(removed.stderr)")
+        #expect(
+            removed.status == 1 && removed.stderr.contains("segue_gone") && removed.stderr.contains("breaks the ABI"), "\(removed.stderr)")
     }
 }

@@ -27,7 +27,9 @@ struct CAPIRenderTests {
         func command(inputs: String, output: String) -> [String] {
             let from = "\(inputs)/from-\(width)x\(height).png", to = "\(inputs)/to-\(width)x\(height).png"
             if kind == "transition" {
-                return ["frame", "--from", from, "--to", to, "--effect", effect, "--progress", progress, "--duration", duration, "-o", output]
+                return [
+                    "frame", "--from", from, "--to", to, "--effect", effect, "--progress", progress, "--duration", duration, "-o", output,
+                ]
                     + parameters.flatMap { ["--param", $0] }
             }
             if MeshEffects.named(effect) != nil {
@@ -37,7 +39,9 @@ struct CAPIRenderTests {
         }
     }
 
-    @Test("a C program renders built-ins, a .glsl, a stitchable .metal, the cube and single-image effects from two threads on one context as `segue frame` does")
+    @Test(
+        "a C program renders built-ins, a .glsl, a stitchable .metal, the cube and single-image effects from two threads on one context as `segue frame` does"
+    )
     func cProgramMatchesCLI() throws {
         let dir = try MediaDirectory("render")
         defer { dir.remove() }
@@ -57,8 +61,11 @@ struct CAPIRenderTests {
         #expect(cached.count >= 8, "segue_context_create_cached kept \(cached.count) shaders")
         let manifest = try String(contentsOfFile: outputs + "/manifest.txt", encoding: .utf8)
         let frames = manifest.split(separator: "\n").compactMap(Frame.init(line:))
-        #expect(Set(frames.map(\.name)) == ["fade-0", "fade-1", "fade-2", "wipe-0", "cube-0", "cube-1", "bulge",
-                                             "doom-melt-0", "doom-melt-1", "glsl-0", "metal-0", "ripple"])
+        #expect(
+            Set(frames.map(\.name)) == [
+                "fade-0", "fade-1", "fade-2", "wipe-0", "cube-0", "cube-1", "bulge",
+                "doom-melt-0", "doom-melt-1", "glsl-0", "metal-0", "ripple",
+            ])
         #expect(frames.first { $0.name == "doom-melt-0" }.map { ($0.time, $0.duration) } ?? ("", "") == ("1", "2"))
         #expect(frames.first { $0.name == "fade-1" }.map { ($0.width, $0.height) } ?? (0, 0) == (37, 23))
 
@@ -72,7 +79,9 @@ struct CAPIRenderTests {
             try #require(ours.count == frame.width * frame.height * 4, "\(frame.name): \(ours.count) bytes")
             let expected = try ImageFile.read(path: reference)
             let worst = largestDifference(Image(width: frame.width, height: frame.height, straightRGBA: ours), expected)
-            #expect(worst.difference <= 1, "\(frame.name) (\(frame.effect) at \(frame.progress)): differs by \(worst.difference)/255 at (\(worst.x), \(worst.y))")
+            #expect(
+                worst.difference <= 1,
+                "\(frame.name) (\(frame.effect) at \(frame.progress)): differs by \(worst.difference)/255 at (\(worst.x), \(worst.y))")
             // Not trivially an input: every frame here shows the effect at work.
             let from = TestFrames.from(width: frame.width, height: frame.height, translucent: true)
             #expect(ours != from, "\(frame.name) is the from frame unchanged")
@@ -99,7 +108,9 @@ struct CAPIRenderTests {
         #expect(run.status == 0, "api_test arrays: \(run.stderr)")
     }
 
-    @Test("across fork(): inherited handles fail at once naming fork, destroying them returns, a new context in the child renders the parent's pixels")
+    @Test(
+        "across fork(): inherited handles fail at once naming fork, destroying them returns, a new context in the child renders the parent's pixels"
+    )
     func fork() throws {
         let dir = try MediaDirectory("fork")
         defer { dir.remove() }
@@ -123,8 +134,12 @@ struct CAPIRenderTests {
         let dir = try MediaDirectory("info")
         defer { dir.remove() }
         let program = try Installation(prefix: dir.path + "/prefix").buildAPITest(in: dir.path)
-        let run = try runProgram(program, ["info", repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl",
-                                           repositoryRoot + "/Tests/SegueRenderTests/Fixtures/LibraryTransitions.metal:streaks"])
+        let run = try runProgram(
+            program,
+            [
+                "info", repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl",
+                repositoryRoot + "/Tests/SegueRenderTests/Fixtures/LibraryTransitions.metal:streaks",
+            ])
         #expect(run.status == 0, "api_test info: \(run.stderr)")
     }
 

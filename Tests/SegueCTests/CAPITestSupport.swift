@@ -32,8 +32,9 @@ struct Installation {
     /// returns the program's path.
     func buildAPITest(in directory: String) throws -> String {
         let program = directory + "/api_test"
-        let result = try shell("cc -Wall -Wextra '\(fixture("api_test.c"))' $(pkg-config --cflags --libs segue) -lpthread -lm -o '\(program)'",
-                               environment: pkgConfigEnvironment)
+        let result = try shell(
+            "cc -Wall -Wextra '\(fixture("api_test.c"))' $(pkg-config --cflags --libs segue) -lpthread -lm -o '\(program)'",
+            environment: pkgConfigEnvironment)
         guard result.status == 0 else { throw SetupFailure("cc failed: \(result.stderr)") }
         return program
     }

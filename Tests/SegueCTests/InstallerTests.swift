@@ -20,8 +20,9 @@ struct InstallerTests {
 
         let flags = try shell("pkg-config --cflags --libs segue", environment: installation.pkgConfigEnvironment)
         #expect(flags.status == 0, "\(flags.stderr)")
-        #expect(flags.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            == "-I\(prefix)/include -L\(prefix)/lib -Wl,-rpath,\(prefix)/lib -lsegue")
+        #expect(
+            flags.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "-I\(prefix)/include -L\(prefix)/lib -Wl,-rpath,\(prefix)/lib -lsegue")
         let version = try shell("pkg-config --modversion segue", environment: installation.pkgConfigEnvironment)
         let cli = try runProgram(prefix + "/bin/segue", ["--version"])
         #expect(version.stdout == cli.stdout && cli.stdout == "0.2.0\n")
@@ -31,7 +32,8 @@ struct InstallerTests {
     func relativePrefix() throws {
         let dir = try MediaDirectory("relative")
         defer { dir.remove() }
-        let run = try shell("cd '\(dir.path)' && '\(repositoryRoot)/scripts/install.sh' --prefix=here --build-dir '\(buildDirectory)' --no-build")
+        let run = try shell(
+            "cd '\(dir.path)' && '\(repositoryRoot)/scripts/install.sh' --prefix=here --build-dir '\(buildDirectory)' --no-build")
         #expect(run.status == 0, "\(run.stderr)")
         let pc = try String(contentsOfFile: dir.path + "/here/lib/pkgconfig/segue.pc", encoding: .utf8)
         #expect(pc.contains("\nprefix=\(dir.path)/here\n"))
@@ -44,7 +46,8 @@ struct InstallerTests {
         let unknown = try runProgram(repositoryRoot + "/scripts/install.sh", ["--prefx", dir.path])
         #expect(unknown.status != 0)
         #expect(unknown.stderr.contains("error: unknown option '--prefx'"))
-        let empty = try runProgram(repositoryRoot + "/scripts/install.sh", ["--prefix", dir.path + "/p", "--build-dir", dir.path, "--no-build"])
+        let empty = try runProgram(
+            repositoryRoot + "/scripts/install.sh", ["--prefix", dir.path + "/p", "--build-dir", dir.path, "--no-build"])
         #expect(empty.status != 0)
         #expect(empty.stderr.contains("error: \(dir.path)/segue is missing"))
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/p/lib/libsegue.so"))
@@ -65,13 +68,16 @@ struct InstallerTests {
         let header = try String(contentsOfFile: repositoryRoot + "/Sources/SegueC/include/segue.h", encoding: .utf8)
         let declared = Set(header.matches(of: /\b(segue_[a-z_]+)\(/).map { String($0.1) })
         let nm = try runProgram("/usr/bin/nm", ["-D", "--defined-only", library])
-        let exported = Set(nm.stdout.split(separator: "\n").compactMap { line -> String? in
-            let parts = line.split(separator: " ")
-            guard parts.count == 3, parts[1] == "T", parts[2].hasPrefix("segue_") else { return nil }
-            return String(parts[2].replacingOccurrences(of: "@@SEGUE_0", with: ""))
-        })
+        let exported = Set(
+            nm.stdout.split(separator: "\n").compactMap { line -> String? in
+                let parts = line.split(separator: " ")
+                guard parts.count == 3, parts[1] == "T", parts[2].hasPrefix("segue_") else { return nil }
+                return String(parts[2].replacingOccurrences(of: "@@SEGUE_0", with: ""))
+            })
         #expect(declared.count >= 30)
-        #expect(declared == exported, "declared only: \(declared.subtracting(exported).sorted()); exported only: \(exported.subtracting(declared).sorted())")
+        #expect(
+            declared == exported,
+            "declared only: \(declared.subtracting(exported).sorted()); exported only: \(exported.subtracting(declared).sorted())")
     }
 
     @Test("a host dlopens the installed library with RTLD_NOW and nothing else set up")
@@ -110,8 +116,9 @@ struct InstallerTests {
         }
         """.write(toFile: source, atomically: true, encoding: .utf8)
         for compiler in ["cc -std=c99", "c++ -x c++ -std=c++11"] {
-            let run = try shell("\(compiler) -pedantic -Wall -Wextra -Werror -c '\(source)' -o /dev/null $(pkg-config --cflags segue)",
-                                environment: installation.pkgConfigEnvironment)
+            let run = try shell(
+                "\(compiler) -pedantic -Wall -Wextra -Werror -c '\(source)' -o /dev/null $(pkg-config --cflags segue)",
+                environment: installation.pkgConfigEnvironment)
             #expect(run.status == 0, "\(compiler): \(run.stderr)")
         }
     }

@@ -59,7 +59,8 @@ struct AudioMixerTests {
         let m = try mixer()
         var output = [Float](repeating: 0, count: 3)  // output samples 5, 6, 7
         let ones = [Float](repeating: 1, count: 8)  // clip 1 from output sample 4 on
-        output.withUnsafeMutableBufferPointer { out in ones.withUnsafeBufferPointer { m.add(clip: 1, $0, at: 4, into: out, outputStart: 5) } }
+        output.withUnsafeMutableBufferPointer { out in ones.withUnsafeBufferPointer { m.add(clip: 1, $0, at: 4, into: out, outputStart: 5) }
+        }
         #expect(output == [0.25, 0.5, 0.75])
     }
 
@@ -99,7 +100,10 @@ struct AudioMixerTests {
         #expect(spec.cut(after: 0) == CutSpec(effect: "fade", duration: 1))
         #expect(spec.cut(after: 1) == cut)
         #expect(throws: CompositionError("there is no cut 3: 3 clips have cuts 1 to 2")) { try spec.setCut(3, to: cut) }
-        #expect(throws: CompositionError("a cut is written N=EFFECT[:SECONDS] with N from 1 (cut N joins clips N and N+1), e.g. 2=cube:1.5, got '0=fade'")) {
+        #expect(
+            throws: CompositionError(
+                "a cut is written N=EFFECT[:SECONDS] with N from 1 (cut N joins clips N and N+1), e.g. 2=cube:1.5, got '0=fade'")
+        ) {
             try CutSpec.numbered(parsing: "0=fade")
         }
     }

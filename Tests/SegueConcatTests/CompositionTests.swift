@@ -2,8 +2,8 @@
 // on transition lengths, frame selection for constant and variable frame rates, and the
 // crossfade gains. Every expected value is worked out by hand from the rules in Composition.swift.
 import Foundation
-import SegueMath
 import Segue
+import SegueMath
 import Testing
 
 @Suite("Composition timeline")
@@ -60,7 +60,8 @@ struct CompositionTests {
         #expect(message([1, 2], []) == "2 clips need 1 cuts, got 0")
         #expect(message([1, 0], [0], names: ["a.mp4", "b.mp4"]) == "b.mp4 has no length (0 s); a clip must last longer than 0 s")
         #expect(message([.nan], []) == "clip 1 has no length (NaN); a clip must last longer than 0 s")
-        #expect(message([1, 3], [1.5], names: ["a.mp4", "b.mp4"])
+        #expect(
+            message([1, 3], [1.5], names: ["a.mp4", "b.mp4"])
                 == "the 1.5 s transition between a.mp4 and b.mp4 is longer than a.mp4 (1 s)")
         #expect(message([3, 1], [1.5]) == "the 1.5 s transition between clip 1 and clip 2 is longer than clip 2 (1 s)")
         #expect(message([3, 1], [-1]) == "the transition between clip 1 and clip 2 must last 0 s or more, got -1 s")
@@ -153,4 +154,3 @@ struct CompositionTests {
         }
     }
 }
-

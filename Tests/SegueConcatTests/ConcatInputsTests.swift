@@ -16,8 +16,10 @@ struct ConcatInputsTests {
         // Stored 64×48: top half red, bottom half blue; then a display matrix that ffprobe reports
         // as rotation 90 (a quarter turn counter-clockwise), so the top edge is shown on the left.
         let stored = dir.file("stored.mp4"), phone = dir.file("phone.mp4")
-        try ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=64x48:r=25:d=1[a];color=c=blue:s=64x24:r=25:d=1[b];[a][b]overlay=0:24[out0]",
-                    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", stored])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "color=c=red:s=64x48:r=25:d=1[a];color=c=blue:s=64x24:r=25:d=1[b];[a][b]overlay=0:24[out0]",
+            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", stored,
+        ])
         try ffmpeg(["-i", stored, "-c", "copy", "-metadata:s:v:0", "rotate=90", phone])
         let info = try MediaProbe.probe(path: phone)
         #expect(info.video?.rotation == 90 && info.video?.width == 64)
@@ -36,8 +38,10 @@ struct ConcatInputsTests {
     func nonSquarePixels() throws {
         let dir = try MediaDirectory()
         let clip = dir.file("anamorphic.mkv")
-        try ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=16x48:r=25:d=1[a];color=c=blue:s=32x48:r=25:d=1[b];[b][a]overlay=0:0,setsar=2[out0]",
-                    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", clip])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "color=c=red:s=16x48:r=25:d=1[a];color=c=blue:s=32x48:r=25:d=1[b];[b][a]overlay=0:0,setsar=2[out0]",
+            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", clip,
+        ])
         let out = dir.file("out.mp4")
         let c = try renderConcat(ConcatSpec(clips: [ClipSpec(path: clip)]), to: out)
         #expect(c.width == 64 && c.height == 48)
@@ -50,13 +54,17 @@ struct ConcatInputsTests {
     func tenBitClip() throws {
         let dir = try MediaDirectory()
         let deep = dir.file("deep.mkv"), plain = dir.file("plain.mp4")
-        try ffmpeg(["-f", "lavfi", "-i", "color=c=0x3080C0:s=64x48:r=25:d=1", "-c:v", "libx264", "-preset", "ultrafast",
-                    "-pix_fmt", "yuv420p10le", deep])
-        let probe = try runTool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=pix_fmt", "-of", "csv=p=0", deep])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "color=c=0x3080C0:s=64x48:r=25:d=1", "-c:v", "libx264", "-preset", "ultrafast",
+            "-pix_fmt", "yuv420p10le", deep,
+        ])
+        let probe = try runTool(
+            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=pix_fmt", "-of", "csv=p=0", deep])
         #expect(String(decoding: probe.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "yuv420p10le")
         try makeClip(plain, color: "0xC08030", seconds: 1)
         let out = dir.file("out.mp4")
-        _ = try renderConcat(ConcatSpec(clips: [ClipSpec(path: deep), ClipSpec(path: plain)], transition: CutSpec(parsing: "none")), to: out)
+        _ = try renderConcat(
+            ConcatSpec(clips: [ClipSpec(path: deep), ClipSpec(path: plain)], transition: CutSpec(parsing: "none")), to: out)
         let (_, _, frames) = try decodeFrames(out)
         #expect(frames.count == 50)
         // 0x3080C0 = (48, 128, 192) from the 10-bit clip, then 0xC08030 = (192, 128, 48).
@@ -71,20 +79,26 @@ struct ConcatInputsTests {
         for (name, pixel) in [("red", Pixel(255, 0, 0)), ("green", Pixel(0, 255, 0)), ("blue", Pixel(0, 0, 255)), ("white", Pixel.white)] {
             try ImageFile.write(Image(width: 32, height: 32, fill: pixel), to: dir.file(name + ".png"))
         }
-        try "file red.png\nduration 0.12\nfile green.png\nduration 0.4\nfile blue.png\nduration 0.08\nfile white.png\nduration 0.4\nfile white.png\n"
+        try
+            "file red.png\nduration 0.12\nfile green.png\nduration 0.4\nfile blue.png\nduration 0.08\nfile white.png\nduration 0.4\nfile white.png\n"
             .write(toFile: dir.file("list.txt"), atomically: true, encoding: .utf8)
         let vfr = dir.file("vfr.mp4")
-        try ffmpeg(["-f", "concat", "-i", dir.file("list.txt"), "-fps_mode", "passthrough", "-enc_time_base", "0.001",
-                    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", vfr])
+        try ffmpeg([
+            "-f", "concat", "-i", dir.file("list.txt"), "-fps_mode", "passthrough", "-enc_time_base", "0.001",
+            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", vfr,
+        ])
         let stamps = try runTool("ffprobe", ["-v", "error", "-show_entries", "frame=pts_time", "-of", "csv=p=0", vfr])
-        let times = String(decoding: stamps.stdout, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap { Double($0.split(separator: ",").first ?? "") }
+        let times = String(decoding: stamps.stdout, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap {
+            Double($0.split(separator: ",").first ?? "")
+        }
         #expect(times == [0, 0.12, 0.52, 0.6, 1.0], "the fixture's timestamps")
         // At 20 fps: frames at 0.05 s steps, 21 of them (1.04 s · 20, rounded).
         let out = dir.file("out.mp4")
         let c = try renderConcat(ConcatSpec(clips: [ClipSpec(path: vfr)], fps: 20), to: out)
         #expect(c.frameCount == 21)
         let (_, _, frames) = try decodeFrames(out)
-        let expected = Array(repeating: "red", count: 3) + Array(repeating: "green", count: 8) + ["blue"] + Array(repeating: "white", count: 9)
+        let expected =
+            Array(repeating: "red", count: 3) + Array(repeating: "green", count: 8) + ["blue"] + Array(repeating: "white", count: 9)
         let seen = frames.map { frame -> String in
             let m = meanColor(frame)
             if near(m, 255, 0, 0, 20) { return "red" }
@@ -102,7 +116,8 @@ struct ConcatInputsTests {
         try makeClip(a, color: "red", tone: 440)
         try makeClip(mute, color: "lime")
         let out = dir.file("out.mp4")
-        try renderConcat(ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: mute)], transition: CutSpec(effect: "fade", duration: 0.4)), to: out)
+        try renderConcat(
+            ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: mute)], transition: CutSpec(effect: "fade", duration: 0.4)), to: out)
         let lengths = try streamLengths(out)
         let audio = try #require(lengths.audio)
         #expect(abs(audio - 3.6) <= 1.0 / 25 && lengths.frames == 90)
@@ -120,8 +135,10 @@ struct ConcatInputsTests {
         try ImageFile.write(Image(width: 48, height: 32, fill: Pixel(0, 255, 0)), to: dir.file("one.png"))
         try ImageFile.write(Image(width: 48, height: 32, fill: .white), to: dir.file("two.jpg"))
         let out = dir.file("show.mp4")
-        let c = try renderConcat(ConcatSpec(clips: [ClipSpec(path: dir.file("one.png")), ClipSpec(path: dir.file("two.jpg"))],
-                                            transition: CutSpec(effect: "fade", duration: 0.5), imageDuration: 1), to: out)
+        let c = try renderConcat(
+            ConcatSpec(
+                clips: [ClipSpec(path: dir.file("one.png")), ClipSpec(path: dir.file("two.jpg"))],
+                transition: CutSpec(effect: "fade", duration: 0.5), imageDuration: 1), to: out)
         #expect(c.width == 48 && c.height == 32 && c.fps == 30 && c.frameCount == 45)
         let (_, _, frames) = try decodeFrames(out)
         #expect(frames.count == 45)
@@ -143,8 +160,10 @@ struct ConcatInputsTests {
         let music = dir.file("music.m4a")
         try ffmpeg(["-f", "lavfi", "-i", "sine=frequency=300:sample_rate=44100:duration=3", "-c:a", "aac", music])
         let out = dir.file("out.mp4")
-        try renderConcat(ConcatSpec(clips: [ClipSpec(path: dir.file("one.png")), ClipSpec(path: dir.file("two.png"))],
-                                    transition: CutSpec(effect: "fade", duration: 0.5), imageDuration: 1, audio: music), to: out)
+        try renderConcat(
+            ConcatSpec(
+                clips: [ClipSpec(path: dir.file("one.png")), ClipSpec(path: dir.file("two.png"))],
+                transition: CutSpec(effect: "fade", duration: 0.5), imageDuration: 1, audio: music), to: out)
         let left = try decodeLeftChannel(out)
         let own = toneAmplitude(window(try decodeLeftChannel(music), 0.1, 0.6), frequency: 300)
         #expect(abs(toneAmplitude(window(left, 0.1, 0.6), frequency: 300) / own - 1) < 0.05)
@@ -164,7 +183,8 @@ struct ConcatInputsTests {
         try makeClip(a, color: "red", seconds: 1)
         try makeClip(wide, color: "blue", width: 80, seconds: 1)
         let out = dir.file("out.mp4")
-        try renderConcat(ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: wide)], cuts: [CutSpec(effect: "none")], resize: "contain"), to: out)
+        try renderConcat(
+            ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: wide)], cuts: [CutSpec(effect: "none")], resize: "contain"), to: out)
         let (w, _, frames) = try decodeFrames(out)
         // 80×48 scaled by 0.8 to 64×38, centred: bars of 5 rows above and below.
         let last = frames[frames.count - 1]
@@ -174,10 +194,13 @@ struct ConcatInputsTests {
 
     // MARK: - Effect kinds between moving clips
 
-    static let metalFixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../SegueRenderTests/Fixtures/Distortions.metal").path
+    static let metalFixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "../SegueRenderTests/Fixtures/Distortions.metal"
+    ).path
 
-    @Test("mesh (cube) and stitchable (.metal shift) transitions between moving clips match the effect rendered from the frames the timeline names",
-          arguments: ["cube", metalFixture + ":shift"])
+    @Test(
+        "mesh (cube) and stitchable (.metal shift) transitions between moving clips match the effect rendered from the frames the timeline names",
+        arguments: ["cube", metalFixture + ":shift"])
     func movingTransitions(effectName: String) throws {
         let dir = try MediaDirectory()
         let a = dir.file("a.mp4"), b = dir.file("b.mp4")
@@ -203,12 +226,15 @@ struct ConcatInputsTests {
             let p = Double(i - 25) / 25
             var differences: [[Double]] = []
             for da in -2...2 {
-                differences.append(try (-2...2).map { db in
-                    let reference = try TransitionRenderer(effect: resolved.effect, from: image(framesA[i + da]), to: image(framesB[i - 25 + db]),
-                                                           parameters: resolved.parameters, context: try TestGPU.context(), framesInFlight: 1)
+                differences.append(
+                    try (-2...2).map { db in
+                        let reference = try TransitionRenderer(
+                            effect: resolved.effect, from: image(framesA[i + da]), to: image(framesB[i - 25 + db]),
+                            parameters: resolved.parameters, context: try TestGPU.context(), framesInFlight: 1
+                        )
                         .frame(progress: p, time: p, duration: 1)
-                    return meanDifference(output[i], reference.pixels)
-                })
+                        return meanDifference(output[i], reference.pixels)
+                    })
             }
             let named = differences[2][2], all = differences.flatMap { $0 }
             let table = differences.map { $0.map { String(format: "%.1f", $0) } }

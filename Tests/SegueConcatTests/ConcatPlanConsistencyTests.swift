@@ -5,11 +5,12 @@
 // rules; and a join whose pieces no longer make the planned frames is refused before anything is
 // published, even with their records forged to match.
 import Foundation
-import SegueMath
-@testable import SegueConcat
 import Segue
+import SegueMath
 import SegueTestSupport
 import Testing
+
+@testable import SegueConcat
 
 @Suite("Concatenation: plans that disagree with themselves")
 struct ConcatPlanConsistencyTests {
@@ -18,11 +19,14 @@ struct ConcatPlanConsistencyTests {
     private func smartPlan(_ dir: MediaDirectory) throws -> ConcatPlan {
         let paths = ["a", "b", "c"].map { dir.file("\($0).mp4") }
         for (k, path) in paths.enumerated() {
-            try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=96x64:r=30:d=2,hue=h=\(k * 120)", "-c:v", "libx264", "-preset", "veryfast",
-                        "-bf", "2", "-g", "15", "-keyint_min", "15", "-sc_threshold", "0", "-pix_fmt", "yuv420p", path])
+            try ffmpeg([
+                "-f", "lavfi", "-i", "testsrc2=s=96x64:r=30:d=2,hue=h=\(k * 120)", "-c:v", "libx264", "-preset", "veryfast",
+                "-bf", "2", "-g", "15", "-keyint_min", "15", "-sc_threshold", "0", "-pix_fmt", "yuv420p", path,
+            ])
         }
         let spec = ConcatSpec(clips: paths.map { ClipSpec(path: $0) }, transition: CutSpec(effect: "fade", duration: 0.5))
-        let renderer = try ConcatRenderer(try Concatenation(spec: spec), output: dir.file("out.mp4"), settings: VideoSettings(preset: "ultrafast"))
+        let renderer = try ConcatRenderer(
+            try Concatenation(spec: spec), output: dir.file("out.mp4"), settings: VideoSettings(preset: "ultrafast"))
         return try renderer.plan(smart: true, jobSeconds: 10, pieceStem: "p")
     }
 
@@ -31,7 +35,9 @@ struct ConcatPlanConsistencyTests {
         let fps = plan.output.fps
         func agrees(_ seconds: Double, _ frames: Int) -> Bool { abs(seconds - Double(frames) / fps) <= 1e-6 * max(1, abs(seconds)) }
         if !agrees(plan.output.seconds, plan.output.frames) { return "output.seconds" }
-        for job in plan.jobs where !agrees(job.seconds, job.kind == .sound ? plan.output.frames : job.frameRange.count) { return "job seconds" }
+        for job in plan.jobs where !agrees(job.seconds, job.kind == .sound ? plan.output.frames : job.frameRange.count) {
+            return "job seconds"
+        }
         for entry in plan.join.video {
             let job = plan.jobs[entry.job]
             if !agrees(entry.duration, job.frameRange.count) { return "entry duration" }
@@ -55,7 +61,9 @@ struct ConcatPlanConsistencyTests {
         return try JSONSerialization.data(withJSONObject: tree)
     }
 
-    @Test("the reported tampering (outpoint -1, a negative inpoint, an outpoint past the piece) and each length out of step is refused, naming the field")
+    @Test(
+        "the reported tampering (outpoint -1, a negative inpoint, an outpoint past the piece) and each length out of step is refused, naming the field"
+    )
     func namedTampering() throws {
         let dir = try MediaDirectory()
         defer { dir.remove() }
@@ -77,16 +85,22 @@ struct ConcatPlanConsistencyTests {
             ("outpoint past the piece", { entry(&$0, copied, "outpoint", 1000) }, "join.video[\(copied)]"),
             ("an inpoint on a rendered piece", { entry(&$0, rendered, "inpoint", 0) }, "join.video[\(rendered)]"),
             ("a stretch's duration", { entry(&$0, copied, "duration", 0.1) }, "join.video[\(copied)].duration"),
-            ("a job's seconds", { tree in
-                var jobs = tree["jobs"] as! [[String: Any]]
-                jobs[1]["seconds"] = 99
-                tree["jobs"] = jobs
-            }, "jobs[1].seconds"),
-            ("the output's seconds", { tree in
-                var output = tree["output"] as! [String: Any]
-                output["seconds"] = 1
-                tree["output"] = output
-            }, "output.seconds"),
+            (
+                "a job's seconds",
+                { tree in
+                    var jobs = tree["jobs"] as! [[String: Any]]
+                    jobs[1]["seconds"] = 99
+                    tree["jobs"] = jobs
+                }, "jobs[1].seconds"
+            ),
+            (
+                "the output's seconds",
+                { tree in
+                    var output = tree["output"] as! [String: Any]
+                    output["seconds"] = 1
+                    tree["output"] = output
+                }, "output.seconds"
+            ),
         ]
         for (what, edit, field) in cases {
             #expect(throws: PlanError.self, "\(what)") { try ConcatPlan(json: json(plan, edit)) }
@@ -96,8 +110,9 @@ struct ConcatPlanConsistencyTests {
             }
         }
         // An integer too large for its field says so, not "not valid JSON".
-        let huge = Data(String(decoding: plan.encoded(), as: UTF8.self)
-            .replacingOccurrences(of: "\"frames\" : \(plan.output.frames)", with: "\"frames\" : 99999999999999999999999999").utf8)
+        let huge = Data(
+            String(decoding: plan.encoded(), as: UTF8.self)
+                .replacingOccurrences(of: "\"frames\" : \(plan.output.frames)", with: "\"frames\" : 99999999999999999999999999").utf8)
         #expect(huge != plan.encoded())
         do { _ = try ConcatPlan(json: huge); Issue.record("a huge frame count was read") } catch {
             #expect(error.message == "the plan is not valid: output.frames: 1e+26 is too large", "\(error.message)")
@@ -166,7 +181,9 @@ struct ConcatPlanConsistencyTests {
             try plan.join(in: dir.path, output: output)
             Issue.record("a join of the wrong frames was published")
         } catch let error as MediaError {
-            #expect(error.message.contains("frames, not the \(plan.output.frames) planned") || error.message.contains("planned"), "\(error.message)")
+            #expect(
+                error.message.contains("frames, not the \(plan.output.frames) planned") || error.message.contains("planned"),
+                "\(error.message)")
         }
         #expect(!FileManager.default.fileExists(atPath: output))
         #expect(!(try FileManager.default.contentsOfDirectory(atPath: dir.path)).contains { $0.contains("joined.mp4.segue-tmp") })

@@ -2,24 +2,28 @@
 // a truncated, damaged, oversized or mistyped plan, or one of another format or Segue version, is
 // a `PlanError` naming what is wrong, never a trap or a plan quietly taken.
 import Foundation
-import SegueMath
-@testable import SegueConcat
 import Segue
+import SegueMath
 import SegueTestSupport
 import Testing
+
+@testable import SegueConcat
 
 @Suite("Concatenation: plans")
 struct ConcatPlanTests {
     /// Two 2 s clips of different sizes (so the edit is a full render) with sound.
-    private func makePlan(_ dir: MediaDirectory, jobSeconds: Double = 1, output: String = "out.mp4",
-                          transition: CutSpec = CutSpec(effect: "fade", duration: 0.5)) throws -> ConcatPlan {
+    private func makePlan(
+        _ dir: MediaDirectory, jobSeconds: Double = 1, output: String = "out.mp4",
+        transition: CutSpec = CutSpec(effect: "fade", duration: 0.5)
+    ) throws -> ConcatPlan {
         let a = dir.file("a.mp4"), b = dir.file("b.mp4")
         if !FileManager.default.fileExists(atPath: a) {
             try makeClip(a, color: "red", width: 64, height: 48, fps: 25, seconds: 2)
             try makeClip(b, color: "blue", width: 48, height: 48, fps: 25, seconds: 2)
         }
         let concatenation = try Concatenation(spec: ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: b)], transition: transition))
-        let renderer = try ConcatRenderer(concatenation, output: dir.file(output), settings: VideoSettings(preset: output.hasSuffix(".gif") ? nil : "ultrafast"))
+        let renderer = try ConcatRenderer(
+            concatenation, output: dir.file(output), settings: VideoSettings(preset: output.hasSuffix(".gif") ? nil : "ultrafast"))
         return try renderer.plan(smart: false, jobSeconds: jobSeconds, pieceStem: "p")
     }
 
@@ -47,9 +51,14 @@ struct ConcatPlanTests {
         #expect(gif.jobs.map(\.kind) == [.render] && gif.jobs[0].frames == [0, 88] && gif.jobs[0].piece == "p.job-0000.gif")
         #expect(gif.join.method == "publish" && gif.join.sound == nil)
         // VP9 and ProRes segments in their own containers.
-        #expect(try makePlan(dir, output: "out.webm").jobs.map { ($0.piece as NSString).pathExtension } == ["webm", "webm", "webm", "webm", "webm", "webm"])
-        let mov = try ConcatRenderer(Concatenation(spec: ConcatSpec(clips: [ClipSpec(path: dir.file("a.mp4"))])), output: dir.file("o.mov"),
-                                     settings: VideoSettings(codec: .prores)).plan(smart: false, pieceStem: "p")
+        #expect(
+            try makePlan(dir, output: "out.webm").jobs.map { ($0.piece as NSString).pathExtension } == [
+                "webm", "webm", "webm", "webm", "webm", "webm",
+            ])
+        let mov = try ConcatRenderer(
+            Concatenation(spec: ConcatSpec(clips: [ClipSpec(path: dir.file("a.mp4"))])), output: dir.file("o.mov"),
+            settings: VideoSettings(codec: .prores)
+        ).plan(smart: false, pieceStem: "p")
         #expect(mov.jobs.map(\.piece) == ["p.job-0000.mov", "p.job-0001.mov"])
     }
 
@@ -109,9 +118,13 @@ struct ConcatPlanTests {
             do { try ConcatPlan(json: Data(damaged)).check() } catch { refused += 1 }
         }
         #expect(refused > 300, "most damage is refused: \(refused) of 400")
-        #expect(throws: PlanError("the plan is not valid JSON (cut short or damaged?); plan again")) { try ConcatPlan(json: Data([0xFF, 0xFE, 0, 1])) }
+        #expect(throws: PlanError("the plan is not valid JSON (cut short or damaged?); plan again")) {
+            try ConcatPlan(json: Data([0xFF, 0xFE, 0, 1]))
+        }
         #expect(throws: PlanError("the plan is not a JSON object; plan again")) { try ConcatPlan(json: Data("[1, 2]".utf8)) }
-        #expect(throws: PlanError("the plan has no format version; it is not a Segue plan")) { try ConcatPlan(json: Data("{\"clips\": []}".utf8)) }
+        #expect(throws: PlanError("the plan has no format version; it is not a Segue plan")) {
+            try ConcatPlan(json: Data("{\"clips\": []}".utf8))
+        }
     }
 
     @Test("another format, another Segue, a missing or mistyped field, numbers that do not fit: each names what is wrong")
@@ -128,7 +141,9 @@ struct ConcatPlanTests {
             #expect(throws: PlanError(message)) { try ConcatPlan(json: data) }
         }
         try expectError("the plan is in format 2; this Segue (\(SegueVersion.current)) reads format 1: plan again") { $0["version"] = 2 }
-        try expectError("the plan was made by Segue 9.9.9, this is Segue \(SegueVersion.current): plan again with this Segue, or run every job and the join with Segue 9.9.9") {
+        try expectError(
+            "the plan was made by Segue 9.9.9, this is Segue \(SegueVersion.current): plan again with this Segue, or run every job and the join with Segue 9.9.9"
+        ) {
             $0["segue"] = "9.9.9"
         }
         try expectError("the plan is not valid: jobs: missing") { $0["jobs"] = nil }
@@ -153,7 +168,9 @@ struct ConcatPlanTests {
             var o = $0["output"] as? [String: Any] ?? [:]; o["crf"] = 99; $0["output"] = o
         }
         let huge = Data(count: ConcatPlan.maximumFileSize + 1)
-        #expect(throws: PlanError("the plan is \(huge.count) bytes; the limit is \(ConcatPlan.maximumFileSize)")) { try ConcatPlan(json: huge) }
+        #expect(throws: PlanError("the plan is \(huge.count) bytes; the limit is \(ConcatPlan.maximumFileSize)")) {
+            try ConcatPlan(json: huge)
+        }
     }
 
     @Test("a job number out of range names the range; an input changed since planning names the file")
@@ -165,9 +182,10 @@ struct ConcatPlanTests {
         try plan.checkInputs()
         let date = Date(timeIntervalSince1970: plan.inputs[1].modified + 60)
         try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: dir.file("b.mp4"))
-        #expect(throws: PlanError("\(dir.file("b.mp4")) changed since planning (it was modified after planning); plan again")) { try plan.checkInputs() }
+        #expect(throws: PlanError("\(dir.file("b.mp4")) changed since planning (it was modified after planning); plan again")) {
+            try plan.checkInputs()
+        }
         try FileManager.default.removeItem(atPath: dir.file("a.mp4"))
         #expect(throws: PlanError.self) { try plan.checkInputs() }
     }
 }
-

@@ -4,10 +4,11 @@
 // tone alone, both during a crossfade at the levels the curve predicts), for inputs that differ
 // in size, frame rate, sample rate and channel layout.
 import Foundation
-@testable import SegueConcat
 import Segue
 import SegueTestSupport
 import Testing
+
+@testable import SegueConcat
 
 @Suite("Concatenation: timeline, picture and sound")
 struct ConcatRendererTests {
@@ -32,12 +33,14 @@ struct ConcatRendererTests {
         return sum / Double(b - a)
     }
 
-    @Test("two clips with fade:0.4: 90 frames, 3.6 s of picture and sound, colours and equal-power tone levels where the timeline puts them")
+    @Test(
+        "two clips with fade:0.4: 90 frames, 3.6 s of picture and sound, colours and equal-power tone levels where the timeline puts them")
     func fadeBetweenTwoClips() throws {
         let dir = try MediaDirectory()
         let (a, b) = try makeInputs(dir)
         let out = dir.file("out.mp4")
-        let c = try renderConcat(ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: b)], transition: CutSpec(effect: "fade", duration: 0.4)), to: out)
+        let c = try renderConcat(
+            ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: b)], transition: CutSpec(effect: "fade", duration: 0.4)), to: out)
         // Size and rate of the first video; 2 + 2 − 0.4 = 3.6 s, 90 frames at 25 fps.
         #expect(c.width == 64 && c.height == 48 && c.fps == 25 && c.frameCount == 90)
         #expect(c.timeline.span(ofCut: 0) == TimeSpan(start: 1.6, end: 2.0))
@@ -53,8 +56,10 @@ struct ConcatRendererTests {
         #expect(w == 64 && h == 48 && frames.count == 90)
         let red = (255.0, 0.0, 0.0), blue = (0.0, 0.0, 255.0)
         func mix(_ p: Double) -> (Double, Double, Double) { (red.0 * (1 - p) + blue.0 * p, 0, red.2 * (1 - p) + blue.2 * p) }
-        for (i, expected) in [(0, red), (12, red), (39, red), (40, red), (42, mix(0.2)), (45, mix(0.5)), (48, mix(0.8)),
-                              (50, blue), (75, blue), (89, blue)] {
+        for (i, expected) in [
+            (0, red), (12, red), (39, red), (40, red), (42, mix(0.2)), (45, mix(0.5)), (48, mix(0.8)),
+            (50, blue), (75, blue), (89, blue),
+        ] {
             let m = meanColor(frames[i])
             #expect(near(m, expected.0, expected.1, expected.2), "frame \(i): \(m), expected \(expected)")
         }
@@ -81,10 +86,14 @@ struct ConcatRendererTests {
         #expect(abs(out440 - expectOut) < 0.04 && abs(in1000 - expectIn) < 0.04, "crossfade gains \(out440), \(in1000)")
         // Early and late in the crossfade the curve's asymmetry shows: 1.6–1.7 s mostly A, 1.9–2.0 s mostly B.
         let early = (1.6, 1.7), late = (1.9, 2.0)
-        #expect(abs(toneAmplitude(window(left, early.0, early.1), frequency: 440) / a440
-            - meanGain(.equalPower, outgoing: true, window: early, transition: (1.6, 2.0))) < 0.04)
-        #expect(abs(toneAmplitude(window(left, late.0, late.1), frequency: 1000) / b1000
-            - meanGain(.equalPower, outgoing: false, window: late, transition: (1.6, 2.0))) < 0.04)
+        #expect(
+            abs(
+                toneAmplitude(window(left, early.0, early.1), frequency: 440) / a440
+                    - meanGain(.equalPower, outgoing: true, window: early, transition: (1.6, 2.0))) < 0.04)
+        #expect(
+            abs(
+                toneAmplitude(window(left, late.0, late.1), frequency: 1000) / b1000
+                    - meanGain(.equalPower, outgoing: false, window: late, transition: (1.6, 2.0))) < 0.04)
     }
 
     @Test("HD clips tagged BT.709 and a still travel as 4:2:0: colours right alone and through each fade; untagged clips as RGBA")
@@ -95,8 +104,9 @@ struct ConcatRendererTests {
         try makeClip(b, color: "blue", seconds: 1, bt709: true)
         try makeClip(plain, color: "blue", seconds: 1)
         _ = try ffmpeg(["-f", "lavfi", "-i", "color=c=0x00FF00:s=64x48", "-frames:v", "1", still])
-        var spec = ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: still, duration: 1), ClipSpec(path: b)],
-                              transition: CutSpec(effect: "fade", duration: 0.4))
+        var spec = ConcatSpec(
+            clips: [ClipSpec(path: a), ClipSpec(path: still, duration: 1), ClipSpec(path: b)],
+            transition: CutSpec(effect: "fade", duration: 0.4))
         let concatenation = try Concatenation(spec: spec)
         let out = dir.file("out.mp4")
         let renderer = try ConcatRenderer(concatenation, output: out, settings: VideoSettings(preset: "ultrafast", crf: 12))
@@ -122,8 +132,10 @@ struct ConcatRendererTests {
         let dir = try MediaDirectory()
         let (a, b) = try makeInputs(dir)
         let out = dir.file("out.mp4")
-        try renderConcat(ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: b)], transition: CutSpec(effect: "fade", duration: 0.4),
-                                    audioCurve: .linear), to: out)
+        try renderConcat(
+            ConcatSpec(
+                clips: [ClipSpec(path: a), ClipSpec(path: b)], transition: CutSpec(effect: "fade", duration: 0.4),
+                audioCurve: .linear), to: out)
         let left = try decodeLeftChannel(out)
         let a440 = toneAmplitude(window(left, 0.2, 0.7), frequency: 440)
         let b1000 = toneAmplitude(window(left, 2.6, 3.4), frequency: 1000)
@@ -138,8 +150,10 @@ struct ConcatRendererTests {
         let dir = try MediaDirectory()
         let (a, b) = try makeInputs(dir)
         let out = dir.file("out.mov")
-        let c = try renderConcat(ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: b, in: 0.5, out: 1.5)],
-                                            cuts: [CutSpec(effect: "none")]), to: out)
+        let c = try renderConcat(
+            ConcatSpec(
+                clips: [ClipSpec(path: a), ClipSpec(path: b, in: 0.5, out: 1.5)],
+                cuts: [CutSpec(effect: "none")]), to: out)
         #expect(c.frameCount == 75 && c.clips[1].duration == 1)
         let (_, _, frames) = try decodeFrames(out)
         #expect(frames.count == 75)
@@ -157,7 +171,8 @@ struct ConcatRendererTests {
         let damaged = dir.file("damaged.mp4")
         try makeClip(damaged, color: "green", seconds: 2, box: "white")
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: damaged)))
-        let mdat = try #require(bytes.indices.first { bytes[$0] == 0x6D && bytes[$0 + 1] == 0x64 && bytes[$0 + 2] == 0x61 && bytes[$0 + 3] == 0x74 })
+        let mdat = try #require(
+            bytes.indices.first { bytes[$0] == 0x6D && bytes[$0 + 1] == 0x64 && bytes[$0 + 2] == 0x61 && bytes[$0 + 3] == 0x74 })
         let middle = mdat + (bytes.count - mdat) / 2
         for k in middle..<min(middle + 400, bytes.count) { bytes[k] = UInt8(truncatingIfNeeded: k &* 37) }
         try Data(bytes).write(to: URL(fileURLWithPath: damaged))
@@ -177,7 +192,9 @@ struct ConcatRendererTests {
     /// pipe, the sound's usually first; the error must be ffmpeg's reason, not "ffmpeg stopped
     /// reading the sound (Broken pipe)". A stand-in encoder reads some of the sound, says "No space
     /// left on device" and exits; the decoders are the real ffmpeg.
-    @Test("a host cancels one render from its cancel button: it throws .cancelled, leaves nothing, and the next render with another token completes")
+    @Test(
+        "a host cancels one render from its cancel button: it throws .cancelled, leaves nothing, and the next render with another token completes"
+    )
     func cancelledByTheCaller() throws {
         let dir = try MediaDirectory()
         let (a, b) = try makeInputs(dir)
@@ -185,8 +202,9 @@ struct ConcatRendererTests {
         let spec = ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: b)])
         let concatenation = try Concatenation(spec: spec)
         let token = Cancellation()
-        let renderer = try ConcatRenderer(concatenation, output: dir.file("out.mp4"), settings: VideoSettings(preset: "ultrafast", crf: 12),
-                                          cancellation: token)
+        let renderer = try ConcatRenderer(
+            concatenation, output: dir.file("out.mp4"), settings: VideoSettings(preset: "ultrafast", crf: 12),
+            cancellation: token)
         var framesWhenCancelled = 0
         let error = try #require(throws: MediaError.self) {
             try renderer.render { progress in
@@ -214,17 +232,17 @@ struct ConcatRendererTests {
         let real = try #require(FileIO.findExecutable("ffmpeg"))
         let fake = tools.file("ffmpeg")
         try """
-            #!/bin/sh
-            for last; do :; done
-            case "$last" in
-            *segue-tmp-*)
-                for a; do case "$a" in file:*audio.f32) sound="${a#file:}" ;; esac; done
-                head -c 200000 "$sound" >/dev/null
-                echo "av_interleaved_write_frame(): No space left on device" >&2
-                exit 1 ;;
-            esac
-            exec "\(real)" "$@"
-            """.write(toFile: fake, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        for last; do :; done
+        case "$last" in
+        *segue-tmp-*)
+            for a; do case "$a" in file:*audio.f32) sound="${a#file:}" ;; esac; done
+            head -c 200000 "$sound" >/dev/null
+            echo "av_interleaved_write_frame(): No space left on device" >&2
+            exit 1 ;;
+        esac
+        exec "\(real)" "$@"
+        """.write(toFile: fake, atomically: true, encoding: .utf8)
         #expect(chmod(fake, 0o755) == 0)
         let output = dir.file("out.mp4")
         try Data("old".utf8).write(to: URL(fileURLWithPath: output))

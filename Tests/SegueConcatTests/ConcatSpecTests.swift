@@ -29,16 +29,19 @@ struct ConcatSpecTests {
     @Test("a complete file, with defaults for what it leaves out")
     func decode() throws {
         let json = """
-        {"clips": [{"path": "a.mp4", "in": 2, "out": 7.5}, {"path": "p.jpg", "duration": 4}, {"path": "b.mov"}],
-         "cuts": [{"effect": "doom-melt", "duration": 1.5, "params": {"meltSpeed": 1.2, "direction": [0, 1], "pop": true},
-                   "timing": "ease-in-out", "keyframes": ["spread=0@0,0.5@1"]}],
-         "transition": "wipe:0.5", "fps": 25, "audioCurve": "linear"}
-        """
+            {"clips": [{"path": "a.mp4", "in": 2, "out": 7.5}, {"path": "p.jpg", "duration": 4}, {"path": "b.mov"}],
+             "cuts": [{"effect": "doom-melt", "duration": 1.5, "params": {"meltSpeed": 1.2, "direction": [0, 1], "pop": true},
+                       "timing": "ease-in-out", "keyframes": ["spread=0@0,0.5@1"]}],
+             "transition": "wipe:0.5", "fps": 25, "audioCurve": "linear"}
+            """
         let spec = try ConcatSpec(json: Data(json.utf8))
         #expect(spec.clips == [ClipSpec(path: "a.mp4", in: 2, out: 7.5), ClipSpec(path: "p.jpg", duration: 4), ClipSpec(path: "b.mov")])
-        #expect(spec.cut(after: 0) == CutSpec(effect: "doom-melt", duration: 1.5,
-                                             params: ["meltSpeed": "1.2", "direction": "0,1", "pop": "true"],
-                                             timing: "ease-in-out", keyframes: ["spread=0@0,0.5@1"]))
+        #expect(
+            spec.cut(after: 0)
+                == CutSpec(
+                    effect: "doom-melt", duration: 1.5,
+                    params: ["meltSpeed": "1.2", "direction": "0,1", "pop": "true"],
+                    timing: "ease-in-out", keyframes: ["spread=0@0,0.5@1"]))
         #expect(spec.cut(after: 1) == CutSpec(effect: "wipe", duration: 0.5))
         #expect(spec.fps == 25 && spec.audioCurve == .linear && spec.imageDuration == 3 && spec.size == nil)
         let minimal = try ConcatSpec(json: Data(#"{"clips": [{"path": "x.png"}]}"#.utf8))
@@ -52,21 +55,30 @@ struct ConcatSpecTests {
         }
         #expect(message("{") == "the spec is not valid: not valid JSON")
         #expect(message("{}") == "the spec is not valid: clips: missing")
-        #expect(message(#"{"clips": [{"path": "a.mp4", "in": "two"}]}"#) == "the spec is not valid: clips[0].in: expected a number, found a string")
+        #expect(
+            message(#"{"clips": [{"path": "a.mp4", "in": "two"}]}"#)
+                == "the spec is not valid: clips[0].in: expected a number, found a string")
         #expect(message(#"{"clips": []}"#) == "give at least one clip")
         #expect(message(#"{"clips": [{"path": "a.mp4", "in": 5, "out": 2}]}"#) == "clip 1 (a.mp4): 'out' (2 s) must be after 'in' (5 s)")
-        #expect(message(#"{"clips": [{"path": "a.mp4"}, {"path": "b.mp4"}], "cuts": ["fade", "wipe"]}"#)
+        #expect(
+            message(#"{"clips": [{"path": "a.mp4"}, {"path": "b.mp4"}], "cuts": ["fade", "wipe"]}"#)
                 == "2 clips have 1 cuts, but 2 are given")
-        #expect(message(#"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": ["fade:-2"]}"#)
+        #expect(
+            message(#"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": ["fade:-2"]}"#)
                 == "the spec is not valid: cuts[0]: a transition's duration must be from 0 to 3600 s, got '-2' in 'fade:-2'")
         #expect(message(#"{"clips": [{"path": "a"}], "fps": 0}"#) == "fps must be a number from 1 to 1000, got 0")
         #expect(message(#"{"clips": [{"path": "a"}], "fps": 0.5}"#) == "fps must be a number from 1 to 1000, got 0.5")
         #expect(message(#"{"clips": [{"path": "a"}], "fps": 1e9}"#) == "fps must be a number from 1 to 1000, got 1000000000")
-        #expect(message(#"{"clips": [{"path": "a"}], "imageDuration": -1}"#) == "the image duration must be a positive number of seconds, got -1")
-        #expect(message(#"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": [{"effect": "fade", "duration": 1e308}]}"#)
+        #expect(
+            message(#"{"clips": [{"path": "a"}], "imageDuration": -1}"#)
+                == "the image duration must be a positive number of seconds, got -1")
+        #expect(
+            message(#"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": [{"effect": "fade", "duration": 1e308}]}"#)
                 == "cut 1: the duration must be from 0 to 3600 s, got 1e+308")
         let huge = Data(repeating: 0x20, count: ConcatSpec.maximumFileSize + 1)
-        #expect(message(String(decoding: huge, as: UTF8.self)) == "the spec is \(ConcatSpec.maximumFileSize + 1) bytes; the limit is \(ConcatSpec.maximumFileSize)")
+        #expect(
+            message(String(decoding: huge, as: UTF8.self))
+                == "the spec is \(ConcatSpec.maximumFileSize + 1) bytes; the limit is \(ConcatSpec.maximumFileSize)")
     }
 
     @Test("a value of the wrong type names its key path, the JSON type expected and the one found")
@@ -82,14 +94,22 @@ struct ConcatSpecTests {
             (#"{"clips": ["a.mp4"]}"#, "clips[0]: expected an object, found a string"),
             (#"{"clips": [{"path": "a", "out": true}]}"#, "clips[0].out: expected a number, found true or false"),
             (#"{"clips": [{"path": "a"}], "fps": "30"}"#, "fps: expected a number, found a string"),
-            (#"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": [5]}"#,
-             "cuts[0]: expected a transition as text (EFFECT[:SECONDS]) or an object, found a number"),
-            (#"{"clips": [{"path": "a"}], "transition": [1]}"#,
-             "transition: expected a transition as text (EFFECT[:SECONDS]) or an object, found a list"),
-            (#"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": [{"effect": "fade", "duration": "1"}]}"#,
-             "cuts[0].duration: expected a number, found a string"),
-            (#"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": [{"effect": "fade", "params": {"x": {"y": 1}}}]}"#,
-             "cuts[0].params.x: expected a string, a number, true or false, or a list of numbers, found an object"),
+            (
+                #"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": [5]}"#,
+                "cuts[0]: expected a transition as text (EFFECT[:SECONDS]) or an object, found a number"
+            ),
+            (
+                #"{"clips": [{"path": "a"}], "transition": [1]}"#,
+                "transition: expected a transition as text (EFFECT[:SECONDS]) or an object, found a list"
+            ),
+            (
+                #"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": [{"effect": "fade", "duration": "1"}]}"#,
+                "cuts[0].duration: expected a number, found a string"
+            ),
+            (
+                #"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": [{"effect": "fade", "params": {"x": {"y": 1}}}]}"#,
+                "cuts[0].params.x: expected a string, a number, true or false, or a list of numbers, found an object"
+            ),
             (#"{"clips": [{"path": "a"}], "audioCurve": "log"}"#, "audioCurve: expected 'equal-power' or 'linear', found 'log'"),
             (#"[1, 2]"#, "expected an object, found a list"),
         ]
@@ -103,14 +123,20 @@ struct ConcatSpecTests {
         func message(_ json: String) -> String? {
             do { _ = try ConcatSpec(json: Data(json.utf8)); return nil } catch { return error.message }
         }
-        #expect(message(#"{"clips": [{"path": "a"}], "transtion": "fade:2"}"#) == "unknown key 'transtion' in the spec; did you mean 'transition'?")
+        #expect(
+            message(#"{"clips": [{"path": "a"}], "transtion": "fade:2"}"#)
+                == "unknown key 'transtion' in the spec; did you mean 'transition'?")
         #expect(message(#"{"clips": [{"path": "a", "inn": 2}]}"#) == "unknown key 'inn' in clips[0]; did you mean 'in'?")
-        #expect(message(#"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": [null, {"effect": "fade", "durtion": 1}]}"#)
+        #expect(
+            message(#"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": [null, {"effect": "fade", "durtion": 1}]}"#)
                 == "unknown key 'durtion' in cuts[1]; did you mean 'duration'?")
-        #expect(message(#"{"clips": [{"path": "a"}], "transition": {"effect": "fade", "Timing": "linear"}}"#)
+        #expect(
+            message(#"{"clips": [{"path": "a"}], "transition": {"effect": "fade", "Timing": "linear"}}"#)
                 == "unknown key 'Timing' in transition; did you mean 'timing'?")
-        #expect(message(#"{"clips": [{"path": "a"}], "zzzzzzzz": 1}"#)
-                == "unknown key 'zzzzzzzz' in the spec; the keys are clips, cuts, transition, imageDuration, size, fps, resize, audioCurve, audio")
+        #expect(
+            message(#"{"clips": [{"path": "a"}], "zzzzzzzz": 1}"#)
+                == "unknown key 'zzzzzzzz' in the spec; the keys are clips, cuts, transition, imageDuration, size, fps, resize, audioCurve, audio"
+        )
         // Parameter names are the effect's own: any key is read there.
         #expect(message(#"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": [{"effect": "fade", "params": {"anything": 1}}]}"#) == nil)
     }

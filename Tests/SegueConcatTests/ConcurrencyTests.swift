@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import SegueConcat
 
 @Suite("Running a render's jobs at once")
@@ -9,13 +10,16 @@ struct ConcurrencyTests {
         for round in 0..<200 {
             // Each part waits for the other's signal: only parts that run at the same time both get it.
             let toSide = DispatchSemaphore(value: 0), toMain = DispatchSemaphore(value: 0)
-            let (side, main) = alongside(for: "test", {
-                toMain.signal()
-                return (round, toSide.wait(timeout: .now() + 10) == .success)
-            }, {
-                toSide.signal()
-                return toMain.wait(timeout: .now() + 10) == .success
-            })
+            let (side, main) = alongside(
+                for: "test",
+                {
+                    toMain.signal()
+                    return (round, toSide.wait(timeout: .now() + 10) == .success)
+                },
+                {
+                    toSide.signal()
+                    return toMain.wait(timeout: .now() + 10) == .success
+                })
             #expect(side.0 == round && side.1 && main, "round \(round)")
         }
     }

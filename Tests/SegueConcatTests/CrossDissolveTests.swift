@@ -3,16 +3,19 @@
 // premultiplied RGBA and on Y'CbCr 4:2:0 (converted to RGBA, faded on the GPU and converted
 // back); and a render of fades alone never opening the GPU, while a wipe does.
 import Foundation
-@testable import SegueConcat
 import Segue
 import SegueTestSupport
 import Testing
+
+@testable import SegueConcat
 
 @Suite("Concatenation: the cross-dissolve on the CPU")
 struct CrossDissolveTests {
     private func mixed(_ a: [UInt8], _ b: [UInt8], _ p: Double) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: a.count)
-        a.withUnsafeBytes { ra in b.withUnsafeBytes { rb in out.withUnsafeMutableBytes { CrossDissolve.mix(ra, rb, progress: p, into: $0) } } }
+        a.withUnsafeBytes { ra in
+            b.withUnsafeBytes { rb in out.withUnsafeMutableBytes { CrossDissolve.mix(ra, rb, progress: p, into: $0) } }
+        }
         return out
     }
 
@@ -38,8 +41,9 @@ struct CrossDissolveTests {
         #expect(worst <= 1, "largest difference \(worst) at progress \(progress)")
     }
 
-    @Test("4:2:0 dissolved in place equals the GPU's fade between the converted frames, converted back, within one level",
-          arguments: [0.1, 0.5, 0.9])
+    @Test(
+        "4:2:0 dissolved in place equals the GPU's fade between the converted frames, converted back, within one level",
+        arguments: [0.1, 0.5, 0.9])
     func matchesTheGPUOn420(progress: Double) throws {
         let w = 32, h = 24
         // Smooth colours in gamut, as video is (each 2×2 block's colours close together).
@@ -73,8 +77,9 @@ struct CrossDissolveTests {
         for effect in ["fade", "wipe"] {
             let spec = ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: b)], transition: CutSpec(effect: effect, duration: 0.4))
             let out = dir.file("\(effect).mp4")
-            let renderer = try ConcatRenderer(Concatenation(spec: spec), output: out, settings: VideoSettings(preset: "ultrafast", crf: 12),
-                                              context: { throw NoGPU() })
+            let renderer = try ConcatRenderer(
+                Concatenation(spec: spec), output: out, settings: VideoSettings(preset: "ultrafast", crf: 12),
+                context: { throw NoGPU() })
             if effect == "fade" {
                 try renderer.render()
                 let (_, _, frames) = try decodeFrames(out)

@@ -3,35 +3,46 @@
 // sources' (framemd5); frames inside them must equal a full render's within the codec's error;
 // inputs that differ fall back to a full render and say why.
 import Foundation
-@testable import SegueConcat
 import Segue
 import SegueTestSupport
 import Testing
+
+@testable import SegueConcat
 
 @Suite("Concatenation: smart rendering")
 struct SmartConcatTests {
     /// Per-frame MD5 of the decoded picture (ffmpeg's framemd5 of the first video stream).
     private func frameHashes(_ path: String) throws -> [String] {
         let text = String(decoding: try ffmpeg(["-i", path, "-map", "0:v:0", "-f", "framemd5", "pipe:1"]), as: UTF8.self)
-        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces) }
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map {
+            String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces)
+        }
     }
 
     /// A 4 s 160×120 clip at 30 fps: a moving pattern, H.264 with B-frames and a keyframe every
     /// 40 frames, and an AAC tone.
     /// `bt709`: converted and tagged as HD video is (the pieces then travel as 4:2:0).
     private func makeSource(_ path: String, hue: Int, tone: Int, size: String = "160x120", bt709: Bool = false) throws {
-        let colour = bt709 ? ["-vf", "scale=out_color_matrix=bt709:out_range=tv", "-colorspace", "bt709", "-color_primaries", "bt709",
-                              "-color_trc", "bt709", "-color_range", "tv"] : []
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=\(size):r=30:d=4,hue=h=\(hue)", "-f", "lavfi", "-i", "sine=frequency=\(tone):duration=4",
-                    "-c:v", "libx264", "-preset", "veryfast", "-g", "40", "-keyint_min", "40", "-sc_threshold", "0", "-pix_fmt", "yuv420p"]
-                   + colour + ["-c:a", "aac", path])
+        let colour =
+            bt709
+            ? [
+                "-vf", "scale=out_color_matrix=bt709:out_range=tv", "-colorspace", "bt709", "-color_primaries", "bt709",
+                "-color_trc", "bt709", "-color_range", "tv",
+            ] : []
+        try ffmpeg(
+            [
+                "-f", "lavfi", "-i", "testsrc2=s=\(size):r=30:d=4,hue=h=\(hue)", "-f", "lavfi", "-i", "sine=frequency=\(tone):duration=4",
+                "-c:v", "libx264", "-preset", "veryfast", "-g", "40", "-keyint_min", "40", "-sc_threshold", "0", "-pix_fmt", "yuv420p",
+            ]
+                + colour + ["-c:a", "aac", path])
     }
 
     /// Untagged sources with the built-in fade (RGBA pieces, dissolved on the CPU); BT.709 sources
     /// with the fade (4:2:0 pieces, dissolved in place) and with a wipe (4:2:0 pieces, converted
     /// for the GPU and back).
-    @Test("copied frames are bit-identical to the sources; rendered ones match a full render; the file decodes cleanly",
-          arguments: [(false, "fade"), (true, "fade"), (true, "wipe")])
+    @Test(
+        "copied frames are bit-identical to the sources; rendered ones match a full render; the file decodes cleanly",
+        arguments: [(false, "fade"), (true, "fade"), (true, "wipe")])
     func copiesAndRenders(bt709: Bool, effect: String) throws {
         let dir = try MediaDirectory()
         let paths = [dir.file("a.mp4"), dir.file("b.mp4"), dir.file("c.mp4")]
@@ -48,11 +59,12 @@ struct SmartConcatTests {
         let plan = try #require(report.plan)
         // Clips start at output frames 0, 90, 180 (300 in all); keyframes at source frames 0, 40, 80;
         // each transition is rendered from the keyframe before it to the keyframe after it.
-        #expect(plan.pieces == [
-            .copy(clip: 0, sourceFrames: 0..<80, frames: 0..<80), .render(frames: 80..<130),
-            .copy(clip: 1, sourceFrames: 40..<80, frames: 130..<170), .render(frames: 170..<220),
-            .copy(clip: 2, sourceFrames: 40..<120, frames: 220..<300),
-        ])
+        #expect(
+            plan.pieces == [
+                .copy(clip: 0, sourceFrames: 0..<80, frames: 0..<80), .render(frames: 80..<130),
+                .copy(clip: 1, sourceFrames: 40..<80, frames: 130..<170), .render(frames: 170..<220),
+                .copy(clip: 2, sourceFrames: 40..<120, frames: 220..<300),
+            ])
         try ConcatRenderer(concatenation, output: full, settings: settings).render()
 
         let hashes = try frameHashes(smart)
@@ -86,7 +98,8 @@ struct SmartConcatTests {
         try makeSource(a, hue: 0, tone: 300)
         try makeSource(b, hue: 90, tone: 600, size: "192x120")
         let concatenation = try Concatenation(spec: ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: b)]))
-        let report = try ConcatRenderer(concatenation, output: dir.file("out.mp4"), settings: VideoSettings(preset: "ultrafast")).renderSmart()
+        let report = try ConcatRenderer(concatenation, output: dir.file("out.mp4"), settings: VideoSettings(preset: "ultrafast"))
+            .renderSmart()
         #expect(report.fallbackReason == "clip 2 (\(b)) differs from clip 1 (\(a)) in its size (192x120, not 160x120)")
         #expect(report.plan == nil)
         #expect(try streamLengths(dir.file("out.mp4")).frames == 210)
@@ -96,27 +109,34 @@ struct SmartConcatTests {
     /// GOPs (`open-gop=1:bframes=3`, the issue's recipe; `-g 30` gives the 4 s clip keyframes to cut
     /// at, which x264's default interval of 250 frames does not) or closed ones.
     private func makeGOPSource(_ path: String, open: Bool) throws {
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=160x120:r=30:d=4", "-f", "lavfi", "-i", "sine=frequency=440:duration=4",
-                    "-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p",
-                    "-x264-params", open ? "open-gop=1:bframes=3" : "bframes=3", "-c:a", "aac", path])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=160x120:r=30:d=4", "-f", "lavfi", "-i", "sine=frequency=440:duration=4",
+            "-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p",
+            "-x264-params", open ? "open-gop=1:bframes=3" : "bframes=3", "-c:a", "aac", path,
+        ])
     }
 
     /// Three clips of 4 s joined by 1 s fades: 300 frames. Cutting a copy at an open GOP's keyframe
     /// lost frames (298 of 300, shifted copies, "mmco: unref short failure"); only IDR keyframes
     /// without leading pictures are cut points now, and with none to cut at everything is rendered.
-    @Test("open GOPs: 300 frames equal to a full render; copies are cut only at clean IDR keyframes",
-          arguments: [[true, true, true], [false, true, true]])
+    @Test(
+        "open GOPs: 300 frames equal to a full render; copies are cut only at clean IDR keyframes",
+        arguments: [[true, true, true], [false, true, true]])
     func openGOPs(open: [Bool]) throws {
         let dir = try MediaDirectory()
         let paths = open.indices.map { dir.file("clip\($0).mp4") }
         for (path, isOpen) in zip(paths, open) { try makeGOPSource(path, open: isOpen) }
-        let concatenation = try Concatenation(spec: ConcatSpec(clips: paths.map { ClipSpec(path: $0) }, transition: CutSpec(effect: "fade", duration: 1)))
+        let concatenation = try Concatenation(
+            spec: ConcatSpec(clips: paths.map { ClipSpec(path: $0) }, transition: CutSpec(effect: "fade", duration: 1)))
         let settings = VideoSettings(preset: "veryfast", crf: 18)
         let smart = dir.file("smart.mp4"), full = dir.file("full.mp4")
         let report = try ConcatRenderer(concatenation, output: smart, settings: settings).renderSmart()
         try ConcatRenderer(concatenation, output: full, settings: settings).render()
         if open[0] {
-            #expect(report.fallbackReason == "clip 1 (\(paths[0])) has open GOPs (keyframes that are not IDR pictures), so no stretch can be copied without losing frames")
+            #expect(
+                report.fallbackReason
+                    == "clip 1 (\(paths[0])) has open GOPs (keyframes that are not IDR pictures), so no stretch can be copied without losing frames"
+            )
         } else {
             // Clip 1's closed GOPs are copied up to its keyframe at 90; the open ones are rendered.
             #expect(report.fallbackReason == nil)

@@ -11,7 +11,8 @@ struct ArrayParameterTests {
     @Test("floats, colours (hex premultiplied, numbers as given) and bytes (hex, list); empty is count 0")
     func forms() throws {
         #expect(try ParameterValue.parse("0.1, 0.5,0.9", as: .floatArray, name: "v").components == [0.1, 0.5, 0.9])
-        #expect(try ParameterValue.parse("#ff0000,#00ff0080, 0.25,0.5,0,0.5", as: .colorArray, name: "c").components
+        #expect(
+            try ParameterValue.parse("#ff0000,#00ff0080, 0.25,0.5,0,0.5", as: .colorArray, name: "c").components
                 == [1, 0, 0, 1, 0, 128.0 / 255, 0, 128.0 / 255, 0.25, 0.5, 0, 0.5])
         #expect(try ParameterValue.parse("0x00fF10", as: .data, name: "b").components == [0, 255, 16])
         #expect(try ParameterValue.parse("1, 2,255", as: .data, name: "b").components == [1, 2, 255])
@@ -37,32 +38,42 @@ struct ArrayParameterTests {
         #expect(try ParameterValue.parse("@" + path, as: .data, name: "b").elementCount == 4_096)
     }
 
-    @Test("too long, refused with the name and the limit", arguments: [
-        (Array(repeating: "1", count: 1_025).joined(separator: ","), ParameterType.floatArray, "argument 'x' takes at most 1024 floats; got 1025"),
-        (Array(repeating: "#fff", count: 513).joined(separator: ","), .colorArray, "argument 'x' takes at most 512 colours; got 513"),
-        (Array(repeating: "1", count: 2_049).joined(separator: ","), .colorArray, "argument 'x' takes at most 512 colours; got more"),
-        ("0x" + String(repeating: "ab", count: 4_097), .data, "argument 'x' takes at most 4096 bytes; got 4097"),
-        (Array(repeating: "1", count: 4_097).joined(separator: ","), .data, "argument 'x' takes at most 4096 bytes; got 4097"),
-        // Ten million commas: counted, never split.
-        (String(repeating: ",", count: 10_000_000), .floatArray, "argument 'x' takes at most 1024 floats; got 10000001"),
-    ])
+    @Test(
+        "too long, refused with the name and the limit",
+        arguments: [
+            (
+                Array(repeating: "1", count: 1_025).joined(separator: ","), ParameterType.floatArray,
+                "argument 'x' takes at most 1024 floats; got 1025"
+            ),
+            (Array(repeating: "#fff", count: 513).joined(separator: ","), .colorArray, "argument 'x' takes at most 512 colours; got 513"),
+            (Array(repeating: "1", count: 2_049).joined(separator: ","), .colorArray, "argument 'x' takes at most 512 colours; got more"),
+            ("0x" + String(repeating: "ab", count: 4_097), .data, "argument 'x' takes at most 4096 bytes; got 4097"),
+            (Array(repeating: "1", count: 4_097).joined(separator: ","), .data, "argument 'x' takes at most 4096 bytes; got 4097"),
+            // Ten million commas: counted, never split.
+            (String(repeating: ",", count: 10_000_000), .floatArray, "argument 'x' takes at most 1024 floats; got 10000001"),
+        ])
     func tooLong(text: String, type: ParameterType, message: String) {
         #expect(throws: ParameterError.self) { try ParameterValue.parse(text, as: type, name: "x") }
         do { _ = try ParameterValue.parse(text, as: type, name: "x") } catch { #expect(error.description == message) }
     }
 
-    @Test("malformed values name the argument and the problem", arguments: [
-        ("0.1,x", ParameterType.floatArray, "argument 'x': 'x' is not a number; give numbers separated by commas"),
-        ("0.1,,2", .floatArray, "argument 'x': '' is not a number; give numbers separated by commas"),
-        ("1,nan", .floatArray, "parameter 'x' must be a finite number, got 'nan'"),
-        ("1,0,0", .colorArray, "argument 'x': a colour given as numbers needs 4 components (r,g,b,a); the last has 3"),
-        ("1,0,#fff", .colorArray, "argument 'x': a colour given as numbers needs 4 (r,g,b,a) before the next '#' colour"),
-        ("#ggg", .colorArray, "argument 'x': '#ggg' is not a colour (#rgb, #rrggbb, #rrggbbaa or four numbers r,g,b,a)"),
-        ("0x123", .data, "argument 'x': '0x…' needs an even number of hex digits (two per byte)"),
-        ("0xzz", .data, "argument 'x': '0x…' needs an even number of hex digits (two per byte)"),
-        ("1,256", .data, "argument 'x': '256' is not a byte (0…255); give bytes as 0x and hex digits, @FILE or numbers 0…255 separated by commas"),
-        ("@", .data, "argument 'x': '@' needs a file path (@FILE)"),
-    ])
+    @Test(
+        "malformed values name the argument and the problem",
+        arguments: [
+            ("0.1,x", ParameterType.floatArray, "argument 'x': 'x' is not a number; give numbers separated by commas"),
+            ("0.1,,2", .floatArray, "argument 'x': '' is not a number; give numbers separated by commas"),
+            ("1,nan", .floatArray, "parameter 'x' must be a finite number, got 'nan'"),
+            ("1,0,0", .colorArray, "argument 'x': a colour given as numbers needs 4 components (r,g,b,a); the last has 3"),
+            ("1,0,#fff", .colorArray, "argument 'x': a colour given as numbers needs 4 (r,g,b,a) before the next '#' colour"),
+            ("#ggg", .colorArray, "argument 'x': '#ggg' is not a colour (#rgb, #rrggbb, #rrggbbaa or four numbers r,g,b,a)"),
+            ("0x123", .data, "argument 'x': '0x…' needs an even number of hex digits (two per byte)"),
+            ("0xzz", .data, "argument 'x': '0x…' needs an even number of hex digits (two per byte)"),
+            (
+                "1,256", .data,
+                "argument 'x': '256' is not a byte (0…255); give bytes as 0x and hex digits, @FILE or numbers 0…255 separated by commas"
+            ),
+            ("@", .data, "argument 'x': '@' needs a file path (@FILE)"),
+        ])
     func malformed(text: String, type: ParameterType, message: String) {
         do {
             _ = try ParameterValue.parse(text, as: type, name: "x")
@@ -74,8 +85,9 @@ struct ArrayParameterTests {
 
     @Test("arrays cannot be keyframed; GLSL sources cannot declare them")
     func elsewhere() throws {
-        let effect = Effect(name: "e", summary: "", kind: .stitchable, source: .builtIn, glsl: "", origin: .topLeft,
-                            parameters: [EffectParameter(name: "v", type: .floatArray, defaultValue: nil)])
+        let effect = Effect(
+            name: "e", summary: "", kind: .stitchable, source: .builtIn, glsl: "", origin: .topLeft,
+            parameters: [EffectParameter(name: "v", type: .floatArray, defaultValue: nil)])
         #expect(throws: AnimationError.self) { try ParameterKeyframes.parse("v=1@0,2@1", effect: effect) }
         #expect(!ParameterType.glslTypes.contains { $0.isArray })
     }

@@ -13,8 +13,9 @@ struct MeshAnimationTests {
     /// a + (b − a)·f vertex by vertex, computed from the coordinates.
     func expected(_ a: MeshTransform, _ b: MeshTransform, _ f: Double) -> [MeshVertex] {
         zip(a.vertices, b.vertices).map { u, v in
-            MeshVertex(from: Vector2(u.from.x + (v.from.x - u.from.x) * f, u.from.y + (v.from.y - u.from.y) * f),
-                       to: Vector3(u.to.x + (v.to.x - u.to.x) * f, u.to.y + (v.to.y - u.to.y) * f, u.to.z + (v.to.z - u.to.z) * f))
+            MeshVertex(
+                from: Vector2(u.from.x + (v.from.x - u.from.x) * f, u.from.y + (v.from.y - u.from.y) * f),
+                to: Vector3(u.to.x + (v.to.x - u.to.x) * f, u.to.y + (v.to.y - u.to.y) * f, u.to.z + (v.to.z - u.to.z) * f))
         }
     }
 
@@ -69,7 +70,9 @@ struct MeshAnimationTests {
         let keyframes = meshError { _ = try MeshTransform.keyframeAnimation(values: [a, b, textured]) }
         #expect(keyframes?.kind == .faceTextureMismatch)
         #expect(keyframes?.message.hasPrefix("values[0] and values[2]: ") == true)
-        let spring = meshError { _ = try MeshTransform.springAnimation(spring: try Spring(), from: a, by: a.withDepthNormalization(.width)) }
+        let spring = meshError {
+            _ = try MeshTransform.springAnimation(spring: try Spring(), from: a, by: a.withDepthNormalization(.width))
+        }
         #expect(spring?.kind == .depthNormalizationMismatch)
         #expect(try MeshTransform.animation(from: a, to: b).toValue == b)
     }
@@ -79,7 +82,8 @@ struct MeshAnimationTests {
         let clock = ManualClock()
         let host = AnimationHost(context: AnimationContext(clock: clock))
         let mesh = host.addProperty("mesh", initialValue: a)
-        try mesh.addMeshAnimation(MeshTransform.animation(from: a, to: b, timing: MediaTiming(duration: 2, timingFunction: .easeIn)), forKey: "m")
+        try mesh.addMeshAnimation(
+            MeshTransform.animation(from: a, to: b, timing: MediaTiming(duration: 2, timingFunction: .easeIn)), forKey: "m")
         clock.now = 0.5
         #expect(matches(mesh.presentationValue, expected(a, b, bezier(0.42, 0, 1, 1, at: 0.25)), 1e-9))
         clock.now = 1
@@ -114,7 +118,8 @@ struct MeshAnimationTests {
         let clock = ManualClock()
         let host = AnimationHost(context: AnimationContext(clock: clock))
         let mesh = host.addProperty("mesh", initialValue: a)
-        try mesh.addMeshAnimation(MeshTransform.keyframeAnimation(values: [a, b, c], timing: MediaTiming(duration: 2, timingFunction: .linear)), forKey: "k")
+        try mesh.addMeshAnimation(
+            MeshTransform.keyframeAnimation(values: [a, b, c], timing: MediaTiming(duration: 2, timingFunction: .linear)), forKey: "k")
         clock.now = 0.5
         #expect(matches(mesh.presentationValue, expected(a, b, 0.5)))
         clock.now = 1.5
@@ -123,7 +128,8 @@ struct MeshAnimationTests {
 
         // Additive: an offset mesh from zero (nothing) to `offset`, added to the model mesh.
         let offset = b - a
-        try mesh.addMeshAnimation(MeshTransform.animation(to: offset, timing: MediaTiming(duration: 1, timingFunction: .linear), isAdditive: true), forKey: "add")
+        try mesh.addMeshAnimation(
+            MeshTransform.animation(to: offset, timing: MediaTiming(duration: 1, timingFunction: .linear), isAdditive: true), forKey: "add")
         clock.now = 1.75
         #expect(matches(mesh.presentationValue, expected(a, b, 0.25)))
     }

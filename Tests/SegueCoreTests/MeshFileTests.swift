@@ -54,9 +54,10 @@ struct MeshFileTests {
     func roundTrip() throws {
         var builder = try MeshTransform.curtain(touchPoint: Vector2(100, 50), layerWidth: 320, layerHeight: 480).builder
         builder.replaceFace(at: 7, with: MeshFace(7, 8, 59, 58, texture: .to))
-        let appearance = MeshAppearance(lightDirection: Vector3(1, 2, 3), diffuseLightFactor: 0.35,
-                                        supplementaryTransform: Transform3D.perspective(distance: 800).rotated(by: 0.3, x: 0, y: 1, z: 0),
-                                        subdivisionSteps: 2)
+        let appearance = MeshAppearance(
+            lightDirection: Vector3(1, 2, 3), diffuseLightFactor: 0.35,
+            supplementaryTransform: Transform3D.perspective(distance: 800).rotated(by: 0.3, x: 0, y: 1, z: 0),
+            subdivisionSteps: 2)
         let file = MeshFile(mesh: try builder.build(), appearance: appearance)
         let text = file.jsonString
         #expect(text.contains("{\"indices\": [7, 8, 59, 58], \"texture\": \"to\"}"))
@@ -73,41 +74,71 @@ struct MeshFileTests {
         #expect(identity.mesh == MeshTransform.identity(rows: 2, columns: 3))
         let flat = try MeshFile(json: #"{"identity": {"rows": 1, "columns": 1}, "depthNormalization": "none", "subdivisionSteps": 3}"#)
         #expect(flat.mesh.depthNormalization == .none && flat.appearance.subdivisionSteps == 3)
-        let ops = try MeshFile(json: #"{"identity": {"rows": 1, "columns": 1}, "supplementaryTransform": [{"translate": [10, 20, 30]}, {"scale": [2, 3]}, {"rotate": 90}]}"#)
+        let ops = try MeshFile(
+            json:
+                #"{"identity": {"rows": 1, "columns": 1}, "supplementaryTransform": [{"translate": [10, 20, 30]}, {"scale": [2, 3]}, {"rotate": 90}]}"#
+        )
         // Applied to a point: rotate 90° about z first, then scale, then translate.
         let p = ops.appearance.supplementaryTransform.project(Vector3(1, 0, 0))
         #expect(close(p, Vector3(10 + 0 * 2, 20 + 1 * 3, 30)))
-        let matrix = try MeshFile(json: #"{"identity": {"rows": 1, "columns": 1}, "supplementaryTransform": [1,0,0,0, 0,1,0,0, 0,0,1,-0.002, 5,0,0,1]}"#)
+        let matrix = try MeshFile(
+            json: #"{"identity": {"rows": 1, "columns": 1}, "supplementaryTransform": [1,0,0,0, 0,1,0,0, 0,0,1,-0.002, 5,0,0,1]}"#)
         #expect(matrix.appearance.supplementaryTransform.m34 == -0.002 && matrix.appearance.supplementaryTransform.m41 == 5)
     }
 
-    static let quad = #""vertices": [{"from": [0, 0], "to": [0, 0, 0]}, {"from": [1, 0], "to": [1, 0, 0]}, {"from": [1, 1], "to": [1, 1, 0]}, {"from": [0, 1], "to": [0, 1, 0]}]"#
+    static let quad =
+        #""vertices": [{"from": [0, 0], "to": [0, 0, 0]}, {"from": [1, 0], "to": [1, 0, 0]}, {"from": [1, 1], "to": [1, 1, 0]}, {"from": [0, 1], "to": [0, 1, 0]}]"#
 
-    @Test("validation errors name the offending entry", arguments: [
-        (#"{"vertices": [{"from": [0, 0], "to": [0, 0, 0]}, {"from": [1, 0], "to": [1, 0]}], "faces": [[0, 1, 1, 0]]}"#,
-         "vertices[1].to: expected 3 numbers, got 2"),
-        (#"{\#(quad), "faces": [[0, 1, 40, 3]]}"#, "faces[0][2]: vertex index 40 out of range (4 vertices)"),
-        (#"{\#(quad), "faces": [{"indices": [0, 1.5, 2, 3]}]}"#, "faces[0].indices[1]: expected a whole number, got 1.5"),
-        (#"{\#(quad), "faces": [{"indices": [0, 1, 2, 3], "texture": "back"}]}"#, #"faces[0].texture: expected one of "from", "to", got "back""#),
-        (#"{\#(quad), "faces": [[0, 1, 2]]}"#, "faces[0]: expected 4 vertex indices, got 3"),
-        (#"{\#(quad), "faces": []}"#, "faces: a mesh needs at least one face"),
-        (#"{\#(quad)}"#, #"missing "faces""#),
-        (#"{"vertexes": [], "faces": []}"#, #"unknown key "vertexes""#),
-        (#"{"vertices": [{"form": [0, 0], "to": [0, 0, 0]}], "faces": [[0, 0, 0, 0]]}"#, #"vertices[0]: unknown key "form""#),
-        (#"{"identity": {"rows": 2, "columns": 2}, "diffuseLightFactor": "bright"}"#, #"diffuseLightFactor: expected a number, got the string "bright""#),
-        (#"{"identity": {"rows": 2, "columns": 2}, "subdivisionSteps": true}"#, "subdivisionSteps: expected a number, got a boolean"),
-        (#"{"identity": {"rows": 2, "columns": 2}, "subdivisionSteps": 9}"#, "subdivisionSteps: must be between 0 and 5, got 9"),
-        (#"{"identity": {"rows": 0, "columns": 2}}"#, "identity.rows: must be at least 1, got 0"),
-        (#"{"identity": {"rows": 2, "columns": 2}, \#(quad)}"#, #"identity: cannot be combined with "vertices" or "faces""#),
-        (#"{"identity": {"rows": 2, "columns": 2}, "depthNormalization": "avg"}"#, #"depthNormalization: expected one of "none", "width", "height", "min", "max", "average", got "avg""#),
-        (#"{"identity": {"rows": 2, "columns": 2}, "lightDirection": [0, 0, 0]}"#, "lightDirection: must not be the zero vector"),
-        (#"{"identity": {"rows": 2, "columns": 2}, "supplementaryTransform": [1, 2, 3]}"#, "supplementaryTransform: expected 16 numbers, got 3"),
-        (#"{"identity": {"rows": 2, "columns": 2}, "supplementaryTransform": [{"rotat": 3}]}"#, #"supplementaryTransform[0]: unknown key "rotat""#),
-        (#"{"identity": {"rows": 2, "columns": 2}, "supplementaryTransform": [{"perspective": -5}]}"#, "supplementaryTransform[0].perspective: the eye distance must be positive, got -5.0"),
-        (#"{"identity": {"rows": 2, "columns": 2}, "comment": 3}"#, "comment: expected a string, got the number 3.0"),
-        (#"{"identity": {"rows": 2, "columns": 2}, "lightDirection": "up"}"#, #"lightDirection: expected 3 numbers, got the string "up""#),
-        (#"[1, 2]"#, "a mesh file's top level must be an object, got an array of 2 entries"),
-    ] as [(String, String)])
+    @Test(
+        "validation errors name the offending entry",
+        arguments: [
+            (
+                #"{"vertices": [{"from": [0, 0], "to": [0, 0, 0]}, {"from": [1, 0], "to": [1, 0]}], "faces": [[0, 1, 1, 0]]}"#,
+                "vertices[1].to: expected 3 numbers, got 2"
+            ),
+            (#"{\#(quad), "faces": [[0, 1, 40, 3]]}"#, "faces[0][2]: vertex index 40 out of range (4 vertices)"),
+            (#"{\#(quad), "faces": [{"indices": [0, 1.5, 2, 3]}]}"#, "faces[0].indices[1]: expected a whole number, got 1.5"),
+            (
+                #"{\#(quad), "faces": [{"indices": [0, 1, 2, 3], "texture": "back"}]}"#,
+                #"faces[0].texture: expected one of "from", "to", got "back""#
+            ),
+            (#"{\#(quad), "faces": [[0, 1, 2]]}"#, "faces[0]: expected 4 vertex indices, got 3"),
+            (#"{\#(quad), "faces": []}"#, "faces: a mesh needs at least one face"),
+            (#"{\#(quad)}"#, #"missing "faces""#),
+            (#"{"vertexes": [], "faces": []}"#, #"unknown key "vertexes""#),
+            (#"{"vertices": [{"form": [0, 0], "to": [0, 0, 0]}], "faces": [[0, 0, 0, 0]]}"#, #"vertices[0]: unknown key "form""#),
+            (
+                #"{"identity": {"rows": 2, "columns": 2}, "diffuseLightFactor": "bright"}"#,
+                #"diffuseLightFactor: expected a number, got the string "bright""#
+            ),
+            (#"{"identity": {"rows": 2, "columns": 2}, "subdivisionSteps": true}"#, "subdivisionSteps: expected a number, got a boolean"),
+            (#"{"identity": {"rows": 2, "columns": 2}, "subdivisionSteps": 9}"#, "subdivisionSteps: must be between 0 and 5, got 9"),
+            (#"{"identity": {"rows": 0, "columns": 2}}"#, "identity.rows: must be at least 1, got 0"),
+            (#"{"identity": {"rows": 2, "columns": 2}, \#(quad)}"#, #"identity: cannot be combined with "vertices" or "faces""#),
+            (
+                #"{"identity": {"rows": 2, "columns": 2}, "depthNormalization": "avg"}"#,
+                #"depthNormalization: expected one of "none", "width", "height", "min", "max", "average", got "avg""#
+            ),
+            (#"{"identity": {"rows": 2, "columns": 2}, "lightDirection": [0, 0, 0]}"#, "lightDirection: must not be the zero vector"),
+            (
+                #"{"identity": {"rows": 2, "columns": 2}, "supplementaryTransform": [1, 2, 3]}"#,
+                "supplementaryTransform: expected 16 numbers, got 3"
+            ),
+            (
+                #"{"identity": {"rows": 2, "columns": 2}, "supplementaryTransform": [{"rotat": 3}]}"#,
+                #"supplementaryTransform[0]: unknown key "rotat""#
+            ),
+            (
+                #"{"identity": {"rows": 2, "columns": 2}, "supplementaryTransform": [{"perspective": -5}]}"#,
+                "supplementaryTransform[0].perspective: the eye distance must be positive, got -5.0"
+            ),
+            (#"{"identity": {"rows": 2, "columns": 2}, "comment": 3}"#, "comment: expected a string, got the number 3.0"),
+            (
+                #"{"identity": {"rows": 2, "columns": 2}, "lightDirection": "up"}"#,
+                #"lightDirection: expected 3 numbers, got the string "up""#
+            ),
+            (#"[1, 2]"#, "a mesh file's top level must be an object, got an array of 2 entries"),
+        ] as [(String, String)])
     func validation(json: String, message: String) {
         let error = meshError { _ = try MeshFile(json: json) }
         #expect(error?.kind == .invalidFile)
@@ -124,7 +155,9 @@ struct MeshFileTests {
         let huge = meshError { _ = try MeshFile(json: #"{"identity": {"rows": 1, "columns": 1}, "diffuseLightFactor": 1e999}"#) }
         #expect(huge?.kind == .invalidJSON && huge?.message.contains("1e999") == true, "\(huge?.message ?? "")")
 
-        let infinite = meshError { _ = try MeshFile(jsonObject: ["identity": ["rows": 1, "columns": 1], "diffuseLightFactor": Double.infinity] as [String: Any]) }
+        let infinite = meshError {
+            _ = try MeshFile(jsonObject: ["identity": ["rows": 1, "columns": 1], "diffuseLightFactor": Double.infinity] as [String: Any])
+        }
         #expect(infinite?.message == "diffuseLightFactor: must be finite, got inf")
 
         let path = "/nonexistent/segue/mesh.json"

@@ -4,9 +4,11 @@ import Testing
 
 @Suite("Mesh size limits")
 struct MeshLimitTests {
-    @Test("identity grids past the limit are refused before anything is built", arguments: [
-        (100_000, 100_000), (20_000, 20_000), (1_000, 1_000), (1, 1_000_001), (999_999_999_999, 2),
-    ])
+    @Test(
+        "identity grids past the limit are refused before anything is built",
+        arguments: [
+            (100_000, 100_000), (20_000, 20_000), (1_000, 1_000), (1, 1_000_001), (999_999_999_999, 2),
+        ])
     func hugeIdentity(rows: Int, columns: Int) {
         let json = #"{"identity":{"rows":\#(rows),"columns":\#(columns)}}"#
         do {
@@ -58,7 +60,10 @@ struct MeshLimitTests {
             _ = try MeshFile(contentsOfFile: big.path)
             Issue.record("a file past the limit should be refused")
         } catch let error as MeshError {
-            #expect(error.message.hasSuffix("\(MeshFile.maximumFileSize + 1) bytes is more than the limit of \(MeshFile.maximumFileSize) bytes"), "\(error.message)")
+            #expect(
+                error.message.hasSuffix(
+                    "\(MeshFile.maximumFileSize + 1) bytes is more than the limit of \(MeshFile.maximumFileSize) bytes"), "\(error.message)"
+            )
         }
     }
 }

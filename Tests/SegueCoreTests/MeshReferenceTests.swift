@@ -21,7 +21,8 @@ struct MeshReferenceTests {
         }
         // A vertex in the middle, by hand: x = 0.5, dy = 0.25, cos(0.25·6π) = cos(1.5π) = 0.
         let middle = mesh.vertices[10 * 51 + 25]
-        #expect(close(middle.to.z, 0.1 + 0.1 * sin(-1.4 * 0) * 0.5, 1e-12) && close(middle.to.x, 0.25 + 0.25 * 0.25 * (1 - exp(-0.625)), 1e-12))
+        #expect(
+            close(middle.to.z, 0.1 + 0.1 * sin(-1.4 * 0) * 0.5, 1e-12) && close(middle.to.x, 0.25 + 0.25 * 0.25 * (1 - exp(-0.625)), 1e-12))
         // A touch right of the layer clamps np.x to 1: no bend, z = 0.1.
         let clamped = try MeshTransform.curtain(touchPoint: Vector2(900, 100), layerWidth: w, layerHeight: h)
         #expect(clamped.vertices.allSatisfy { close($0.to.x, $0.from.x) && close($0.to.z, 0.1) })
@@ -52,7 +53,9 @@ struct MeshReferenceTests {
         #expect(moved > 50)
         #expect(mesh.vertices[18 * 37 + 18].to == Vector3(0.5, 0.5, 0.2 * 0.8))  // at the touch point: s = 0.8
         #expect(MeshAppearance.bulge.diffuseLightFactor == 0)
-        #expect(meshError { _ = try MeshTransform.bulge(touchPoint: .zero, radius: -1, layerWidth: w, layerHeight: h) }?.kind == .invalidParameter)
+        #expect(
+            meshError { _ = try MeshTransform.bulge(touchPoint: .zero, radius: -1, layerWidth: w, layerHeight: h) }?.kind
+                == .invalidParameter)
     }
 
     @Test("jelly: 100 rim vertices, a centre, 50 faces, depth none")

@@ -49,7 +49,8 @@ struct MeshSubdivisionTests {
         func surface(_ p: Vector2) -> Vector3 {
             Vector3(p.x + 0.05 * p.y * p.y, p.y, 0.3 * p.x * p.x - 0.2 * p.y * p.y + 0.1 * p.x)
         }
-        let coarse = try MeshTransform.identity(rows: 4, columns: 3).mappingVertices { v, _ in MeshVertex(from: v.from, to: surface(v.from)) }
+        let coarse = try MeshTransform.identity(rows: 4, columns: 3).mappingVertices { v, _ in MeshVertex(from: v.from, to: surface(v.from))
+        }
         let fine = try coarse.subdivided(steps: 3)
         #expect(fine.vertices.count == 25 * 33)
         for v in fine.vertices {
@@ -98,7 +99,9 @@ struct MeshSubdivisionTests {
         let a = try MeshTransform.jelly(phase: 0, magnitude: 0.05)
         let b = try MeshTransform.jelly(phase: 2, magnitude: 0.1)
         try a.subdivided(steps: 1).checkCompatible(with: try b.subdivided(steps: 1))
-        let textured = try MeshTransform.identity(rows: 1, columns: 2).builder.with { $0.replaceFace(at: 1, with: MeshFace(1, 2, 5, 4, texture: .to)) }
+        let textured = try MeshTransform.identity(rows: 1, columns: 2).builder.with {
+            $0.replaceFace(at: 1, with: MeshFace(1, 2, 5, 4, texture: .to))
+        }
         let fine = try textured.subdivided(steps: 1)
         #expect(fine.faces.prefix(4).allSatisfy { $0.texture == .from } && fine.faces.suffix(4).allSatisfy { $0.texture == .to })
     }

@@ -35,8 +35,9 @@ func close(_ a: MeshTransform, _ b: MeshTransform, _ tolerance: Double = 1e-12) 
 func displacedGrid(_ scale: Double) -> MeshTransform {
     try! MeshTransform.identity(rows: 2, columns: 2).mappingVertices { vertex, index in
         let i = Double(index)
-        return MeshVertex(from: vertex.from + Vector2(0.01 * i, -0.02 * i) * scale,
-                          to: vertex.to + Vector3(0.03 * i, 0.01, 0.1 + 0.05 * i) * scale)
+        return MeshVertex(
+            from: vertex.from + Vector2(0.01 * i, -0.02 * i) * scale,
+            to: vertex.to + Vector3(0.03 * i, 0.01, 0.1 + 0.05 * i) * scale)
     }
 }
 

@@ -56,16 +56,23 @@ struct MeshTransformTests {
     @Test("generators build vertices and faces from closures")
     func generators() throws {
         // A strip of 3 quads: 8 vertices, two rows of 4.
-        let mesh = try MeshTransform(vertexCount: 8, vertex: { i in
-            MeshVertex(identityAt: Vector2(Double(i % 4) / 3, Double(i / 4)))
-        }, faceCount: 3, face: { i in
-            MeshFace(i, i + 1, i + 5, i + 4, texture: i == 1 ? .to : .from)
-        }, depthNormalization: .width)
+        let mesh = try MeshTransform(
+            vertexCount: 8,
+            vertex: { i in
+                MeshVertex(identityAt: Vector2(Double(i % 4) / 3, Double(i / 4)))
+            }, faceCount: 3,
+            face: { i in
+                MeshFace(i, i + 1, i + 5, i + 4, texture: i == 1 ? .to : .from)
+            }, depthNormalization: .width)
         #expect(mesh.vertices[6].from == Vector2(2.0 / 3, 1))
         #expect(mesh.faces == [MeshFace(0, 1, 5, 4), MeshFace(1, 2, 6, 5, texture: .to), MeshFace(2, 3, 7, 6)])
         #expect(mesh.depthNormalization == .width)
-        #expect(meshError { _ = try MeshTransform(vertexCount: 4, vertex: { MeshVertex(identityAt: Vector2(Double($0), 0)) },
-                                                 faceCount: 1, face: { _ in MeshFace(0, 1, 2, 4) }) }?.kind == .faceIndexOutOfRange)
+        #expect(
+            meshError {
+                _ = try MeshTransform(
+                    vertexCount: 4, vertex: { MeshVertex(identityAt: Vector2(Double($0), 0)) },
+                    faceCount: 1, face: { _ in MeshFace(0, 1, 2, 4) })
+            }?.kind == .faceIndexOutOfRange)
     }
 
     @Test("the builder adds, replaces and removes vertices and faces")
@@ -107,7 +114,9 @@ struct MeshTransformTests {
         let mesh = MeshTransform.identity(rows: 1, columns: 2)
         let lifted = try mesh.mappingVertices { v, i in MeshVertex(from: v.from, to: Vector3(v.to.xy, z: Double(i))) }
         #expect(lifted.faces == mesh.faces && lifted.vertices[5].to.z == 5)
-        let error = meshError { _ = try mesh.mappingVertices { v, i in i == 2 ? MeshVertex(from: v.from, to: Vector3(.infinity, 0, 0)) : v } }
+        let error = meshError {
+            _ = try mesh.mappingVertices { v, i in i == 2 ? MeshVertex(from: v.from, to: Vector3(.infinity, 0, 0)) : v }
+        }
         #expect(error?.kind == .nonFiniteValue && error?.message.hasPrefix("vertex 2 ") == true)
     }
 

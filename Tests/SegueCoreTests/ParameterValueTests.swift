@@ -13,11 +13,13 @@ struct ParameterValueTests {
         #expect(try ParameterValue.parse("2", as: .mat3, name: "x").components == [2, 0, 0, 0, 2, 0, 0, 0, 2])
     }
 
-    @Test("bad values are refused with the rule broken", arguments: [
-        ("nan", ParameterType.float, "finite"), ("inf", .float, "finite"), ("-infinity", .float, "finite"),
-        ("abc", .float, "not a valid float"), ("1.5", .int, "not a valid int"), ("1,2,3", .vec2, "2 components"),
-        ("maybe", .bool, "not a valid bool"), ("", .float, "not a valid float"),
-    ] as [(String, ParameterType, String)])
+    @Test(
+        "bad values are refused with the rule broken",
+        arguments: [
+            ("nan", ParameterType.float, "finite"), ("inf", .float, "finite"), ("-infinity", .float, "finite"),
+            ("abc", .float, "not a valid float"), ("1.5", .int, "not a valid int"), ("1,2,3", .vec2, "2 components"),
+            ("maybe", .bool, "not a valid bool"), ("", .float, "not a valid float"),
+        ] as [(String, ParameterType, String)])
     func rejects(text: String, type: ParameterType, message: String) {
         #expect {
             _ = try ParameterValue.parse(text, as: type, name: "p")
@@ -28,8 +30,9 @@ struct ParameterValueTests {
 
     @Test("effects resolve defaults and reject unknown names with the known ones")
     func resolve() throws {
-        let e = Effect(name: "e", summary: "", source: .builtIn, glsl: "", origin: .topLeft,
-                       parameters: [.init(name: "a", type: .float, defaultValue: .float(1)), .init(name: "b", type: .vec2, defaultValue: nil)])
+        let e = Effect(
+            name: "e", summary: "", source: .builtIn, glsl: "", origin: .topLeft,
+            parameters: [.init(name: "a", type: .float, defaultValue: .float(1)), .init(name: "b", type: .vec2, defaultValue: nil)])
         let v = try e.resolveParameters([("a", "3")])
         #expect(v["a"] == .float(3) && v["b"] == .vec2(0, 0))
         #expect(throws: ParameterError.unknown(name: "c", effect: "e", known: ["a", "b"])) { try e.resolveParameters([("c", "1")]) }
@@ -55,7 +58,9 @@ struct ParameterValueTests {
         #expect(try ParameterValue.parse("#F80", as: .vec4, name: "c").components == [1, Double(0x88) / 255, 0, 1])
         #expect(try ParameterValue.parse("#00ff0080", as: .vec4, name: "c").components == [0, 1, 0, Double(0x80) / 255])
         for bad in ["#ff88", "#gg8800", "#", "#ff8800ff00"] {
-            #expect(throws: ParameterError.wrongType(name: "c", type: .vec4, text: bad)) { try ParameterValue.parse(bad, as: .vec4, name: "c") }
+            #expect(throws: ParameterError.wrongType(name: "c", type: .vec4, text: bad)) {
+                try ParameterValue.parse(bad, as: .vec4, name: "c")
+            }
         }
         #expect(throws: ParameterError.self) { try ParameterValue.parse("#ff8800", as: .vec2, name: "c") }
     }
@@ -74,7 +79,9 @@ struct ImageTests {
 
     @Test("size limits are checked before allocation")
     func limits() {
-        #expect(throws: ImageSizeError.sideTooLarge(width: 20000, height: 10, limit: 16384)) { try Image.validateSize(width: 20000, height: 10) }
+        #expect(throws: ImageSizeError.sideTooLarge(width: 20000, height: 10, limit: 16384)) {
+            try Image.validateSize(width: 20000, height: 10)
+        }
         #expect(throws: ImageSizeError.tooManyPixels(width: 16384, height: 16384, limit: Image.maximumPixelCount)) {
             try Image.validateSize(width: 16384, height: 16384)
         }

@@ -13,7 +13,9 @@ struct TransitionTimingTests {
         #expect(t.totalDuration == 12)
         // Bézier evaluated by bisection here, independently of TimingFunction.
         func bezier(_ x: Double) -> Double {
-            func coord(_ s: Double, _ a: Double, _ b: Double) -> Double { 3 * a * s * (1 - s) * (1 - s) + 3 * b * s * s * (1 - s) + s * s * s }
+            func coord(_ s: Double, _ a: Double, _ b: Double) -> Double {
+                3 * a * s * (1 - s) * (1 - s) + 3 * b * s * s * (1 - s) + s * s * s
+            }
             var lo = 0.0, hi = 1.0
             for _ in 0..<200 { let mid = (lo + hi) / 2; if coord(mid, 0.42, 0.58) < x { lo = mid } else { hi = mid } }
             return coord((lo + hi) / 2, 0, 1)
@@ -61,7 +63,8 @@ struct TransitionTimingTests {
     @Test("curve parsing: names, cubic-bezier, spring(...), and clear errors")
     func parsing() throws {
         #expect(try TransitionTiming.Curve(parsing: "ease-in") == .timingFunction(.easeIn))
-        #expect(try TransitionTiming.Curve(parsing: " spring(response=0.5, damping-fraction=1) ").spring
+        #expect(
+            try TransitionTiming.Curve(parsing: " spring(response=0.5, damping-fraction=1) ").spring
                 == (try Spring(response: 0.5, dampingFraction: 1)))
         #expect(try TransitionTiming.Curve(parsing: "spring") == .spring(try Spring()))
         #expect(throws: AnimationError.self) { try TransitionTiming.Curve(parsing: "spring[mass=1]") }
@@ -75,12 +78,15 @@ struct TransitionTimingTests {
 
 @Suite("Parameter keyframes")
 struct ParameterKeyframesTests {
-    let effect = Effect(name: "e", summary: "", kind: .fullScreen, source: .builtIn, glsl: "", origin: .topLeft,
-                        parameters: [EffectParameter(name: "amount", type: .float, defaultValue: .float(0)),
-                                     EffectParameter(name: "direction", type: .vec2, defaultValue: .vec2(1, 0)),
-                                     EffectParameter(name: "count", type: .int, defaultValue: .int(1)),
-                                     EffectParameter(name: "on", type: .bool, defaultValue: .bool(false))],
-                        defaultDuration: 1, defaultTiming: "linear")
+    let effect = Effect(
+        name: "e", summary: "", kind: .fullScreen, source: .builtIn, glsl: "", origin: .topLeft,
+        parameters: [
+            EffectParameter(name: "amount", type: .float, defaultValue: .float(0)),
+            EffectParameter(name: "direction", type: .vec2, defaultValue: .vec2(1, 0)),
+            EffectParameter(name: "count", type: .int, defaultValue: .int(1)),
+            EffectParameter(name: "on", type: .bool, defaultValue: .bool(false)),
+        ],
+        defaultDuration: 1, defaultTiming: "linear")
 
     @Test("linear scalar and vector keyframes; ints round, bools switch at one half")
     func values() throws {
@@ -91,8 +97,8 @@ struct ParameterKeyframesTests {
         let d = try ParameterKeyframes.parse("direction=(1,0)@0,(0,2)@1", effect: effect)
         #expect(d.value(atFraction: 0.25).components == [0.75, 0.5])
         let c = try ParameterKeyframes.parse("count=1@0,4@1", effect: effect)
-        #expect(c.value(atFraction: 0.4).components == [2])   // 2.2 rounds to 2
-        #expect(c.value(atFraction: 0.5).components == [3])   // 2.5 rounds away from zero
+        #expect(c.value(atFraction: 0.4).components == [2])  // 2.2 rounds to 2
+        #expect(c.value(atFraction: 0.5).components == [3])  // 2.5 rounds away from zero
         let b = try ParameterKeyframes.parse("on=false@0,true@1", effect: effect)
         #expect(b.value(atFraction: 0.49).components == [0] && b.value(atFraction: 0.5).components == [1])
     }
@@ -110,7 +116,7 @@ struct ParameterKeyframesTests {
         let c = try ParameterKeyframes.parse("amount:cubic=0@0,1@0.333333333333,0@0.666666666667,1@1", effect: effect)
         for s in [0.25, 0.5, 0.75] {
             let f = (1 + s) / 3
-            let hermite = 2 * s * s * s - 3 * s * s + 1   // h00(s)·1 + h01(s)·0, zero tangents
+            let hermite = 2 * s * s * s - 3 * s * s + 1  // h00(s)·1 + h01(s)·0, zero tangents
             #expect(abs(c.value(atFraction: f).scalar - hermite) < 1e-6, "s=\(s)")
         }
     }

@@ -4,8 +4,8 @@
 // giving NULL (after one placeholder) and a message, never a crash.
 import Foundation
 import Segue
-import SegueTestSupport
 import SegueFrei0r
+import SegueTestSupport
 import Testing
 
 @Suite("frei0r plugins in a C host")
@@ -18,8 +18,10 @@ struct Frei0rHostTests {
         let host = try installation.buildHost()
         let files = try FileManager.default.contentsOfDirectory(atPath: installation.plugins).filter { $0.hasSuffix(".so") }
         #expect(files.count == EffectCatalog.builtIns.count)
-        let exports: Set<String> = ["f0r_init", "f0r_deinit", "f0r_get_plugin_info", "f0r_get_param_info", "f0r_construct", "f0r_destruct",
-                                    "f0r_set_param_value", "f0r_get_param_value", "f0r_update", "f0r_update2"]
+        let exports: Set<String> = [
+            "f0r_init", "f0r_deinit", "f0r_get_plugin_info", "f0r_get_param_info", "f0r_construct", "f0r_destruct",
+            "f0r_set_param_value", "f0r_get_param_value", "f0r_update", "f0r_update2",
+        ]
         for name in ["segue_fade.so", "segue_doom_melt.so", "segue_cube.so", "segue_bulge.so"] {
             let path = installation.plugins + "/" + name
             let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
@@ -30,28 +32,32 @@ struct Frei0rHostTests {
                 .filter { !$0.hasPrefix("linux-vdso") && !$0.contains("ld-linux") }
             #expect(libraries == ["libc.so.6"], "\(name) links \(libraries)")
             let nm = try runProgram("/usr/bin/nm", ["-D", "--defined-only", path])
-            let defined = Set(nm.stdout.split(separator: "\n").compactMap { line -> String? in
-                let parts = line.split(separator: " ")
-                return parts.count == 3 && parts[1] == "T" ? String(parts[2]) : nil
-            })
+            let defined = Set(
+                nm.stdout.split(separator: "\n").compactMap { line -> String? in
+                    let parts = line.split(separator: " ")
+                    return parts.count == 3 && parts[1] == "T" ? String(parts[2]) : nil
+                })
             #expect(defined == exports, "\(name) exports \(defined.sorted())")
         }
-        let info = try runProgram(host, ["info", installation.plugins + "/segue_doom_melt.so"], environment: installation.hostEnvironment())
+        let info = try runProgram(
+            host, ["info", installation.plugins + "/segue_doom_melt.so"], environment: installation.hostEnvironment())
         #expect(info.status == 0, "\(info.stderr)")
-        #expect(info.stdout == """
-            name segue_doom_melt
-            type mixer2
-            model rgba8888
-            params 4
-            param 0 progress double
-            param 1 startSpeed double
-            param 2 meltSpeed double
-            param 3 spread double
-            libsegue not-loaded
+        #expect(
+            info.stdout == """
+                name segue_doom_melt
+                type mixer2
+                model rgba8888
+                params 4
+                param 0 progress double
+                param 1 startSpeed double
+                param 2 meltSpeed double
+                param 3 spread double
+                libsegue not-loaded
 
-            """)
+                """)
         let bulge = try runProgram(host, ["info", installation.plugins + "/segue_bulge.so"], environment: installation.hostEnvironment())
-        #expect(bulge.stdout.hasPrefix("name segue_bulge\ntype filter\nmodel rgba8888\nparams 3\nparam 0 touch_x double\n"), "\(bulge.stdout)")
+        #expect(
+            bulge.stdout.hasPrefix("name segue_bulge\ntype filter\nmodel rgba8888\nparams 3\nparam 0 touch_x double\n"), "\(bulge.stdout)")
         #expect(bulge.stdout.hasSuffix("libsegue not-loaded\n"))
     }
 
@@ -63,7 +69,9 @@ struct Frei0rHostTests {
         let translucent: Bool
     }
 
-    @Test("frames equal the CLI's: built-ins, a mesh, a time-based melt, a .glsl file, a filter; two sizes; four instances at once on threads")
+    @Test(
+        "frames equal the CLI's: built-ins, a mesh, a time-based melt, a .glsl file, a filter; two sizes; four instances at once on threads"
+    )
     func fidelity() throws {
         let dir = try MediaDirectory("fidelity")
         defer { dir.remove() }
@@ -79,48 +87,67 @@ struct Frei0rHostTests {
             try TestFrames.writePair(width: w, height: h, translucent: translucent, into: sub)
         }
         let jobs = [
-            Job(plugin: "segue_fade", width: 64, height: 48, progress: 0.3, time: 0.3, parameters: [], reference: ["--progress", "0.3"], translucent: true),
-            Job(plugin: "segue_fade", width: 37, height: 23, progress: 0.7, time: 0.7, parameters: [], reference: ["--progress", "0.7"], translucent: false),
-            Job(plugin: "segue_wipe", width: 64, height: 48, progress: 0.4, time: 0.4, parameters: ["direction_x=0", "direction_y=1", "smoothness=0.2"],
+            Job(
+                plugin: "segue_fade", width: 64, height: 48, progress: 0.3, time: 0.3, parameters: [], reference: ["--progress", "0.3"],
+                translucent: true),
+            Job(
+                plugin: "segue_fade", width: 37, height: 23, progress: 0.7, time: 0.7, parameters: [], reference: ["--progress", "0.7"],
+                translucent: false),
+            Job(
+                plugin: "segue_wipe", width: 64, height: 48, progress: 0.4, time: 0.4,
+                parameters: ["direction_x=0", "direction_y=1", "smoothness=0.2"],
                 reference: ["--progress", "0.4", "--param", "direction=0,1", "--param", "smoothness=0.2"], translucent: false),
             // pop is a bool; eyeDistance's 0…1 is 0…5.
-            Job(plugin: "segue_cube", width: 64, height: 48, progress: 0.6, time: 0.3, parameters: ["pop=1", "eyeDistance=0.5"],
+            Job(
+                plugin: "segue_cube", width: 64, height: 48, progress: 0.6, time: 0.3, parameters: ["pop=1", "eyeDistance=0.5"],
                 reference: ["--progress", "0.6", "--param", "pop=true", "--param", "eyeDistance=2.5"], translucent: false),
             // The host's time drives the melt: 0.48 s at progress 0.5 is segue's progress 0.5 of 0.96 s.
-            Job(plugin: "segue_doom_melt", width: 64, height: 48, progress: 0.5, time: 0.48, parameters: [],
+            Job(
+                plugin: "segue_doom_melt", width: 64, height: 48, progress: 0.5, time: 0.48, parameters: [],
                 reference: ["--progress", "0.5", "--duration", "0.96"], translucent: false),
-            Job(plugin: "segue_page_curl", width: 37, height: 23, progress: 0.5, time: 0.5, parameters: ["angle=0.2"],
+            Job(
+                plugin: "segue_page_curl", width: 37, height: 23, progress: 0.5, time: 0.5, parameters: ["angle=0.2"],
                 reference: ["--progress", "0.5", "--param", "angle=20"], translucent: false),
             // A colour: tint's rgb (its alpha stays 1).
-            Job(plugin: extra + "/segue_tint", width: 64, height: 48, progress: 0.25, time: 0.25, parameters: ["tint=0,1,0"],
+            Job(
+                plugin: extra + "/segue_tint", width: 64, height: 48, progress: 0.25, time: 0.25, parameters: ["tint=0,1,0"],
                 reference: ["--progress", "0.25", "--param", "tint=0,1,0,1"], translucent: false),
             // A filter: the bulge mesh, radius 0.1 of 0…500 points.
-            Job(plugin: "segue_bulge", width: 64, height: 48, progress: 0, time: 0, parameters: ["radius=0.1", "touch_x=0.25"],
+            Job(
+                plugin: "segue_bulge", width: 64, height: 48, progress: 0, time: 0, parameters: ["radius=0.1", "touch_x=0.25"],
                 reference: ["--param", "radius=50", "--param", "touch=0.25,0.5"], translucent: false),
         ]
         func inputs(_ job: Job) -> String { dir.file("in-\(job.width)x\(job.height)\(job.translucent ? "-a" : "")") }
         func spec(_ job: Job, _ out: String) -> String {
-            ([String(job.width), String(job.height), inputs(job) + "/from.rgba", inputs(job) + "/to.rgba", out, String(job.progress), String(job.time)]
+            ([
+                String(job.width), String(job.height), inputs(job) + "/from.rgba", inputs(job) + "/to.rgba", out, String(job.progress),
+                String(job.time),
+            ]
                 + job.parameters).joined(separator: ";")
         }
         // One process per plugin, its jobs in turn (sizes change); then the fade four times at once.
         let byPlugin = Dictionary(grouping: jobs.indices, by: { jobs[$0].plugin })
         for (plugin, indices) in byPlugin {
             let path = plugin.hasPrefix("/") ? plugin + ".so" : installation.plugins + "/" + plugin + ".so"
-            let run = try runProgram(host, ["run", path] + indices.map { spec(jobs[$0], dir.file("out-\($0).rgba")) },
-                                     environment: installation.hostEnvironment())
+            let run = try runProgram(
+                host, ["run", path] + indices.map { spec(jobs[$0], dir.file("out-\($0).rgba")) },
+                environment: installation.hostEnvironment())
             #expect(run.status == 0 && run.signal == nil, "\(plugin): \(run.stdout)\(run.stderr)")
         }
         let parallel = [0, 1, 0, 1].enumerated().map { spec(jobs[$0.element], dir.file("parallel-\($0.offset).rgba")) }
-        let run = try runProgram(host, ["run", "--parallel", installation.plugins + "/segue_fade.so"] + parallel, environment: installation.hostEnvironment())
+        let run = try runProgram(
+            host, ["run", "--parallel", installation.plugins + "/segue_fade.so"] + parallel, environment: installation.hostEnvironment())
         #expect(run.status == 0 && run.signal == nil, "\(run.stdout)\(run.stderr)")
         for (k, j) in [0, 1, 0, 1].enumerated() {
-            #expect(FileManager.default.contentsEqual(atPath: dir.file("parallel-\(k).rgba"), andPath: dir.file("out-\(j).rgba")), "parallel \(k)")
+            #expect(
+                FileManager.default.contentsEqual(atPath: dir.file("parallel-\(k).rgba"), andPath: dir.file("out-\(j).rgba")),
+                "parallel \(k)")
         }
         // A filter through f0r_update2, as GStreamer calls it, renders as through f0r_update.
         let bulge = try #require(jobs.firstIndex { $0.plugin == "segue_bulge" })
-        let update2 = try runProgram(host, ["run", "--update2", installation.plugins + "/segue_bulge.so", spec(jobs[bulge], dir.file("update2.rgba"))],
-                                     environment: installation.hostEnvironment())
+        let update2 = try runProgram(
+            host, ["run", "--update2", installation.plugins + "/segue_bulge.so", spec(jobs[bulge], dir.file("update2.rgba"))],
+            environment: installation.hostEnvironment())
         #expect(update2.status == 0, "\(update2.stderr)")
         #expect(FileManager.default.contentsEqual(atPath: dir.file("update2.rgba"), andPath: dir.file("out-\(bulge).rgba")), "update2")
 
@@ -132,21 +159,27 @@ struct Frei0rHostTests {
                 command = ["mesh", inputs(job) + "/from.png", "--mesh", "bulge", "-o", reference] + job.reference
             } else {
                 let effect = name == "segue_tint" ? tint : String(name.dropFirst("segue_".count)).replacingOccurrences(of: "_", with: "-")
-                command = ["frame", "--from", inputs(job) + "/from.png", "--to", inputs(job) + "/to.png", "--effect", effect, "-o", reference] + job.reference
+                command =
+                    ["frame", "--from", inputs(job) + "/from.png", "--to", inputs(job) + "/to.png", "--effect", effect, "-o", reference]
+                    + job.reference
             }
             let cli = try installation.runSegue(command)
             try #require(cli.status == 0, "segue \(command.joined(separator: " ")): \(cli.stderr)")
             let ours = try image(rawStraight: dir.file("out-\(i).rgba"), width: job.width, height: job.height)
             let worst = largestDifference(ours, try ImageFile.read(path: reference))
             #expect(worst.difference <= 1, "\(name) \(job.parameters): differs by \(worst.difference)/255 at (\(worst.x), \(worst.y))")
-            let from = Image(width: job.width, height: job.height, straightRGBA: TestFrames.from(width: job.width, height: job.height, translucent: job.translucent))
+            let from = Image(
+                width: job.width, height: job.height,
+                straightRGBA: TestFrames.from(width: job.width, height: job.height, translucent: job.translucent))
             #expect(largestDifference(ours, from).difference > 8, "\(name): the from frame unchanged")
         }
     }
 }
 
 extension Frei0rHostTests {
-    @Test("failures: a zero size and a vanished file fail construction; a shader that does not compile and a missing libsegue show the first input; each with a message")
+    @Test(
+        "failures: a zero size and a vanished file fail construction; a shader that does not compile and a missing libsegue show the first input; each with a message"
+    )
     func failures() throws {
         let dir = try MediaDirectory("failures")
         defer { dir.remove() }
@@ -156,14 +189,17 @@ extension Frei0rHostTests {
         let bad = try BrokenEffects(dir, installation)
         // A libsegue that moved away: the plugins were written with a copy's path.
         try FileManager.default.createDirectory(atPath: dir.file("copy"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: URL(fileURLWithPath: installation.library).resolvingSymlinksInPath().path, toPath: dir.file("copy/libsegue.so"))
+        try FileManager.default.copyItem(
+            atPath: URL(fileURLWithPath: installation.library).resolvingSymlinksInPath().path, toPath: dir.file("copy/libsegue.so"))
         let moved = try installation.installFiles([], into: dir.file("moved"), extra: ["--library", dir.file("copy/libsegue.so")])
         try #require(moved.status == 0, "\(moved.stderr)")
         try FileManager.default.removeItem(atPath: dir.file("copy/libsegue.so"))
 
         let zero = try runProgram(host, ["construct", installation.plugins + "/segue_fade.so", "0", "48", "2"], environment: env)
         #expect(zero.status == 0 && zero.stdout == "null\nnull\n", "\(zero.stdout)\(zero.stderr)")
-        #expect(zero.stderr.contains("segue_fade (segue frei0r plugin): a 0x48 frame cannot be rendered: each side must be 1 to 16384 pixels"), "\(zero.stderr)")
+        #expect(
+            zero.stderr.contains("segue_fade (segue frei0r plugin): a 0x48 frame cannot be rendered: each side must be 1 to 16384 pixels"),
+            "\(zero.stderr)")
 
         let gone = try runProgram(host, ["construct", bad.plugins + "/segue_gone.so", "64", "48", "2"], environment: env)
         #expect(gone.status == 0 && gone.signal == nil && gone.stdout == "null\nnull\n", "\(gone.stdout)\(gone.stderr)")
@@ -171,7 +207,10 @@ extension Frei0rHostTests {
 
         let cases: [(plugin: String, message: String)] = [
             (bad.plugins + "/segue_broken.so", bad.brokenMessage),
-            (dir.file("moved/segue_fade.so"), "segue_fade (segue frei0r plugin): cannot load libsegue: \(dir.file("copy/libsegue.so")) (the path written at install time)"),
+            (
+                dir.file("moved/segue_fade.so"),
+                "segue_fade (segue frei0r plugin): cannot load libsegue: \(dir.file("copy/libsegue.so")) (the path written at install time)"
+            ),
         ]
         for (plugin, message) in cases {
             let run = try runProgram(host, ["construct", plugin, "64", "48", "2"], environment: env)

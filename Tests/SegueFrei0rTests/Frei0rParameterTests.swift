@@ -35,12 +35,16 @@ extension Frei0rParameterTests {
     func everyType() throws {
         let plugin = try Self.allTypes()
         let described = plugin.parameters.map { "\($0.name):\($0.kind.rawValue)" }
-        #expect(described == [
-            "progress:double", "f:double", "i:double", "b:bool", "v2_x:double", "v2_y:double", "v3:color", "v4:color", "v4_alpha:double",
-            "iv2_x:double", "iv2_y:double", "iv3_x:double", "iv3_y:double", "iv3_z:double", "iv4_x:double", "iv4_y:double", "iv4_z:double", "iv4_w:double",
-            "bv2_x:bool", "bv2_y:bool", "bv3_x:bool", "bv3_y:bool", "bv3_z:bool", "bv4_x:bool", "bv4_y:bool", "bv4_z:bool", "bv4_w:bool",
-            "m2_0:double", "m2_1:double", "m2_2:double", "m2_3:double",
-        ] + (0..<9).map { "m3_\($0):double" } + (0..<16).map { "m4_\($0):double" } + ["x:double", "y:double"])
+        #expect(
+            described == [
+                "progress:double", "f:double", "i:double", "b:bool", "v2_x:double", "v2_y:double", "v3:color", "v4:color",
+                "v4_alpha:double",
+                "iv2_x:double", "iv2_y:double", "iv3_x:double", "iv3_y:double", "iv3_z:double", "iv4_x:double", "iv4_y:double",
+                "iv4_z:double", "iv4_w:double",
+                "bv2_x:bool", "bv2_y:bool", "bv3_x:bool", "bv3_y:bool", "bv3_z:bool", "bv4_x:bool", "bv4_y:bool", "bv4_z:bool",
+                "bv4_w:bool",
+                "m2_0:double", "m2_1:double", "m2_2:double", "m2_3:double",
+            ] + (0..<9).map { "m3_\($0):double" } + (0..<16).map { "m4_\($0):double" } + ["x:double", "y:double"])
         func param(_ name: String) throws -> Frei0rParameter { try #require(plugin.parameters.first { $0.name == name }) }
         // f = 2: 0…5, so its default is 0.4 in frei0r units and 0.4 gives back exactly 2.
         let f = try param("f")
@@ -55,7 +59,10 @@ extension Frei0rParameterTests {
         #expect(try param("v2_y").range == 0...2 && param("v2_y").defaultValue == [0.5])
         #expect(try param("m3_7").range == 0...1 && param("m3_7").defaultValue == [0.5])
         #expect(plugin.parameters[0].target == .progress && plugin.parameters[0].range == 0...1)
-        #expect(plugin.targets.map(\.name) == ["f", "i", "b", "v2", "v3", "v4", "iv2", "iv3", "iv4", "bv2", "bv3", "bv4", "m2", "m3", "m4", "x", "y"])
+        #expect(
+            plugin.targets.map(\.name) == [
+                "f", "i", "b", "v2", "v3", "v4", "iv2", "iv3", "iv4", "bv2", "bv3", "bv4", "m2", "m3", "m4", "x", "y",
+            ])
         #expect(try param("v4_alpha").target == .components(parameter: 5, component: 3))
     }
 
@@ -72,9 +79,12 @@ extension Frei0rParameterTests {
 
     @Test("array and data arguments become string parameters passed as they are")
     func arrays() {
-        let (parameters, targets) = Frei0rParameter.map([EffectParameter(name: "values", type: .floatArray, defaultValue: nil, summary: "values"),
-                                                         EffectParameter(name: "bytes", type: .data, defaultValue: nil, summary: "bytes")],
-                                                        withProgress: false)
+        let (parameters, targets) = Frei0rParameter.map(
+            [
+                EffectParameter(name: "values", type: .floatArray, defaultValue: nil, summary: "values"),
+                EffectParameter(name: "bytes", type: .data, defaultValue: nil, summary: "bytes"),
+            ],
+            withProgress: false)
         #expect(parameters.map { "\($0.name):\($0.kind.rawValue)" } == ["values:string", "bytes:string"])
         #expect(parameters[0].explanation == "values (numbers separated by commas: 0.1,0.5,0.9; at most 1024)")
         #expect(targets.map(\.defaults) == [[], []])

@@ -39,14 +39,17 @@ struct Frei0rPluginTests {
         let dir = try MediaDirectory("kinds")
         defer { dir.remove() }
         let tint = try Frei0rPlugin.file(repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl")
-        #expect(tint.type == .mixer2 && tint.name == "segue_tint" && tint.effect == repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl")
+        #expect(
+            tint.type == .mixer2 && tint.name == "segue_tint"
+                && tint.effect == repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl")
         try "uniform float amount; // = 0.5\nvec4 transition(vec2 uv) { return getFromColor(uv) * amount; }\n"
             .write(toFile: dir.file("Dim Me.glsl"), atomically: true, encoding: .utf8)
         let dim = try Frei0rPlugin.file(dir.file("Dim Me.glsl"))
         #expect(dim.type == .filter && dim.name == "segue_dim_me" && dim.parameters.map(\.name) == ["amount"])
         let fixtures = repositoryRoot + "/Tests/SegueRenderTests/Fixtures/"
         let streaks = try Frei0rPlugin.file(fixtures + "LibraryTransitions.metal:streaks")
-        #expect(streaks.type == .mixer2 && streaks.name == "segue_streaks" && streaks.effect == fixtures + "LibraryTransitions.metal:streaks")
+        #expect(
+            streaks.type == .mixer2 && streaks.name == "segue_streaks" && streaks.effect == fixtures + "LibraryTransitions.metal:streaks")
         let ripple = try Frei0rPlugin.file(fixtures + "LibraryEffects.metal:ripple")
         #expect(ripple.type == .filter && ripple.name == "segue_ripple" && !ripple.parameters.contains { $0.name == "time" })
         #expect(throws: Frei0rError.unsupportedFile("notes.txt")) { try Frei0rPlugin.file("notes.txt") }
@@ -58,36 +61,42 @@ struct Frei0rPluginTests {
         defer { dir.remove() }
         try FileManager.default.createDirectory(atPath: dir.file("other"), withIntermediateDirectories: true)
         let source = "vec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress); }\n"
-        for path in ["Fade.glsl", "mine.glsl", "other/MINE.glsl"] { try source.write(toFile: dir.file(path), atomically: true, encoding: .utf8) }
+        for path in ["Fade.glsl", "mine.glsl", "other/MINE.glsl"] {
+            try source.write(toFile: dir.file(path), atomically: true, encoding: .utf8)
+        }
         #expect(throws: Frei0rError.clash(name: "segue_fade", first: "the built-in 'fade'", second: "'\(dir.file("Fade.glsl"))'")) {
             try Frei0rInstaller.plugins(files: [dir.file("Fade.glsl")])
         }
-        #expect(throws: Frei0rError.clash(name: "segue_mine", first: "'\(dir.file("mine.glsl"))'", second: "'\(dir.file("other/MINE.glsl"))'")) {
+        #expect(
+            throws: Frei0rError.clash(name: "segue_mine", first: "'\(dir.file("mine.glsl"))'", second: "'\(dir.file("other/MINE.glsl"))'")
+        ) {
             try Frei0rInstaller.plugins(files: [dir.file("mine.glsl"), dir.file("other/MINE.glsl")])
         }
         let message = Frei0rError.clash(name: "segue_fade", first: "the built-in 'fade'", second: "'x/Fade.glsl'").message
-        #expect(message == "'x/Fade.glsl' would be installed as segue_fade, the plugin name of the built-in 'fade'; rename one of the files")
+        #expect(
+            message == "'x/Fade.glsl' would be installed as segue_fade, the plugin name of the built-in 'fade'; rename one of the files")
     }
 
     @Test("the configuration text: header, effect, library, targets with defaults, parameters with ranges")
     func configuration() throws {
         let wipe = try Frei0rPlugin.builtIn(#require(EffectCatalog.builtIn(named: "wipe")))
         let text = wipe.configuration(library: "/opt/segue/lib/libsegue.so")
-        #expect(text == """
-            segue-frei0r\t1
-            name\tsegue_wipe
-            type\tmixer2
-            effect\twipe
-            explanation\tA straight edge sweeps across the screen, revealing to behind it.
-            library\t/opt/segue/lib/libsegue.so
-            target\tdirection\tf\t2\t1,0
-            target\tsmoothness\tf\t1\t0
-            param\tprogress\tdouble\t-1\t0\t0\t1\t0\ttransition progress: 0 shows the first input, 1 the second (animate it)
-            param\tdirection_x\tdouble\t0\t0\t0\t2\t0.5\tdirection the edge travels (x right, y down): x (0…1 is 0…2)
-            param\tdirection_y\tdouble\t0\t1\t0\t1\t0\tdirection the edge travels (x right, y down): y
-            param\tsmoothness\tdouble\t1\t0\t0\t1\t0\twidth of the soft edge, as a fraction of the sweep
+        #expect(
+            text == """
+                segue-frei0r\t1
+                name\tsegue_wipe
+                type\tmixer2
+                effect\twipe
+                explanation\tA straight edge sweeps across the screen, revealing to behind it.
+                library\t/opt/segue/lib/libsegue.so
+                target\tdirection\tf\t2\t1,0
+                target\tsmoothness\tf\t1\t0
+                param\tprogress\tdouble\t-1\t0\t0\t1\t0\ttransition progress: 0 shows the first input, 1 the second (animate it)
+                param\tdirection_x\tdouble\t0\t0\t0\t2\t0.5\tdirection the edge travels (x right, y down): x (0…1 is 0…2)
+                param\tdirection_y\tdouble\t0\t1\t0\t1\t0\tdirection the edge travels (x right, y down): y
+                param\tsmoothness\tdouble\t1\t0\t0\t1\t0\twidth of the soft edge, as a fraction of the sweep
 
-            """)
+                """)
     }
 
     /// A fake template: bytes, the block (BEGIN marker, 32768 bytes, END marker), bytes.
@@ -118,7 +127,10 @@ struct Frei0rPluginTests {
             try template.plugin(configuration: String(repeating: "x", count: 32768))
         }
         try Data(Self.fakeTemplate(blocks: 2)).write(to: URL(fileURLWithPath: dir.file("two.so")))
-        #expect(throws: Frei0rError.template(path: dir.file("two.so"), reason: "it is not Segue's frei0r plugin template (no configuration block)")) {
+        #expect(
+            throws: Frei0rError.template(
+                path: dir.file("two.so"), reason: "it is not Segue's frei0r plugin template (no configuration block)")
+        ) {
             try Frei0rTemplate(path: dir.file("two.so"))
         }
         #expect(throws: Frei0rError.template(path: dir.file("none.so"), reason: "there is no such file")) {

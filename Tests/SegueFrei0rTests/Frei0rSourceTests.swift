@@ -10,29 +10,33 @@ import Testing
 @Suite("frei0r source plugins (fills) in MLT and GStreamer")
 struct Frei0rSourceTests {
     static let fills = """
-    #include <metal_stdlib>
-    #include <SwiftUI/SwiftUI_Metal.h>
-    using namespace metal;
-    /// x across in red, y down in blue, green pulsing with the time.
-    [[ stitchable ]] half4 pulse(float2 position, float4 bounds, float time) {
-        return half4(half(position.x / bounds.z), half(0.5 + 0.5 * sin(time * 6.0)), half(position.y / bounds.w), 1.0h);
-    }
-    """
+        #include <metal_stdlib>
+        #include <SwiftUI/SwiftUI_Metal.h>
+        using namespace metal;
+        /// x across in red, y down in blue, green pulsing with the time.
+        [[ stitchable ]] half4 pulse(float2 position, float4 bounds, float time) {
+            return half4(half(position.x / bounds.z), half(0.5 + 0.5 * sin(time * 6.0)), half(position.y / bounds.w), 1.0h);
+        }
+        """
 
     /// Installs the fill's plugin into DIR/extra; returns the plugin path for hosts.
     private func install(_ dir: MediaDirectory, _ installation: Installation) throws -> String {
         try Self.fills.write(toFile: dir.file("fills.metal"), atomically: true, encoding: .utf8)
         let added = try installation.installFiles([dir.file("fills.metal") + ":pulse"], into: dir.file("extra"))
         try #require(added.status == 0, "\(added.stderr)")
-        #expect(added.stdout.contains("1 fill (sources)") && added.stdout.contains("segue_pulse: MLT frei0r.segue_pulse, GStreamer frei0r-src-segue-pulse"),
-                "\(added.stdout)")
+        #expect(
+            added.stdout.contains("1 fill (sources)")
+                && added.stdout.contains("segue_pulse: MLT frei0r.segue_pulse, GStreamer frei0r-src-segue-pulse"),
+            "\(added.stdout)")
         return installation.plugins + ":" + dir.file("extra")
     }
 
     /// `segue effect` of the fill at `time`, 40×20.
     private func reference(_ dir: MediaDirectory, _ installation: Installation, time: Double) throws -> Image {
         let file = dir.file("ref-\(time).png")
-        let cli = try installation.runSegue(["effect", "--effect", dir.file("fills.metal") + ":pulse", "--size", "40x20", "--time", String(time), "-o", file])
+        let cli = try installation.runSegue([
+            "effect", "--effect", dir.file("fills.metal") + ":pulse", "--size", "40x20", "--time", String(time), "-o", file,
+        ])
         try #require(cli.status == 0, "\(cli.stderr)")
         return try ImageFile.read(path: file)
     }
@@ -60,8 +64,9 @@ struct Frei0rSourceTests {
         let (run, out) = try MeltTests.melt(project, in: dir, name: "pulse", installation: installation, pluginPath: pluginPath, frames: 3)
         #expect(run.status == 0 && run.signal == nil, "\(run.stderr)")
         for i in 0..<3 {
-            let worst = largestDifference(try ImageFile.read(path: String(format: "%@/out%03d.png", out, i + 1)),
-                                          try reference(dir, installation, time: Double(i) / 25))
+            let worst = largestDifference(
+                try ImageFile.read(path: String(format: "%@/out%03d.png", out, i + 1)),
+                try reference(dir, installation, time: Double(i) / 25))
             #expect(worst.difference <= 1, "frame \(i): differs by \(worst.difference)/255 at (\(worst.x), \(worst.y))")
         }
     }
@@ -74,14 +79,19 @@ struct Frei0rSourceTests {
         let pluginPath = try install(dir, installation)
         let out = dir.file("gst")
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let run = try runProgram("gst-launch-1.0", ["-q", "frei0r-src-segue-pulse", "num-buffers=3", "!", "video/x-raw,format=RGBA,width=40,height=20,framerate=25/1",
-                                                    "!", "videoconvert", "!", "pngenc", "!", "multifilesink", "location=\(out)/g%03d.png"],
-                                 environment: installation.hostEnvironment(pluginPath: pluginPath), timeout: 240)
+        let run = try runProgram(
+            "gst-launch-1.0",
+            [
+                "-q", "frei0r-src-segue-pulse", "num-buffers=3", "!", "video/x-raw,format=RGBA,width=40,height=20,framerate=25/1",
+                "!", "videoconvert", "!", "pngenc", "!", "multifilesink", "location=\(out)/g%03d.png",
+            ],
+            environment: installation.hostEnvironment(pluginPath: pluginPath), timeout: 240)
         #expect(run.status == 0 && run.signal == nil, "\(run.stderr)")
         let frames = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
         #expect(frames == ["g000.png", "g001.png", "g002.png"], "\(frames)")
         for (i, frame) in frames.enumerated() {
-            let worst = largestDifference(try ImageFile.read(path: out + "/" + frame), try reference(dir, installation, time: Double(i) / 25))
+            let worst = largestDifference(
+                try ImageFile.read(path: out + "/" + frame), try reference(dir, installation, time: Double(i) / 25))
             #expect(worst.difference <= 1, "\(frame): differs by \(worst.difference)/255 at (\(worst.x), \(worst.y))")
         }
     }
@@ -96,12 +106,18 @@ struct Frei0rSourceTests {
         try #require(added.status == 0, "\(added.stderr)")
         let pluginPath = installation.plugins + ":" + dir.file("extra")
         let values = "0.25,0.5,0.75,1,0.125"
-        let run = try runProgram("gst-launch-1.0", ["-q", "frei0r-src-segue-spectrum", "num-buffers=1", "values=\(values)", "!",
-                                                    "video/x-raw,format=RGBA,width=40,height=20,framerate=25/1",
-                                                    "!", "videoconvert", "!", "pngenc", "!", "filesink", "location=\(dir.file("g.png"))"],
-                                 environment: installation.hostEnvironment(pluginPath: pluginPath), timeout: 240)
+        let run = try runProgram(
+            "gst-launch-1.0",
+            [
+                "-q", "frei0r-src-segue-spectrum", "num-buffers=1", "values=\(values)", "!",
+                "video/x-raw,format=RGBA,width=40,height=20,framerate=25/1",
+                "!", "videoconvert", "!", "pngenc", "!", "filesink", "location=\(dir.file("g.png"))",
+            ],
+            environment: installation.hostEnvironment(pluginPath: pluginPath), timeout: 240)
         #expect(run.status == 0 && run.signal == nil, "\(run.stderr)")
-        let cli = try installation.runSegue(["effect", "--effect", spec, "--size", "40x20", "--time", "0", "--arg", "values=\(values)", "-o", dir.file("ref.png")])
+        let cli = try installation.runSegue([
+            "effect", "--effect", spec, "--size", "40x20", "--time", "0", "--arg", "values=\(values)", "-o", dir.file("ref.png"),
+        ])
         try #require(cli.status == 0, "\(cli.stderr)")
         let (ours, reference) = (try ImageFile.read(path: dir.file("g.png")), try ImageFile.read(path: dir.file("ref.png")))
         let worst = largestDifference(ours, reference)

@@ -31,8 +31,10 @@ struct Installation {
     /// The environment of a host: plugins from `pluginPath` (default: the installed ones and
     /// `extra`), its own GStreamer registry, home and shader cache.
     func hostEnvironment(pluginPath: String? = nil) -> [String: String] {
-        ["FREI0R_PATH": pluginPath ?? plugins, "GST_REGISTRY": directory.path + "/gst-registry.bin", "HOME": directory.path + "/home",
-         "SEGUE_CACHE_DIR": directory.path + "/cache", "XDG_CACHE_HOME": directory.path + "/home/.cache", "GST_DEBUG_NO_COLOR": "1"]
+        [
+            "FREI0R_PATH": pluginPath ?? plugins, "GST_REGISTRY": directory.path + "/gst-registry.bin", "HOME": directory.path + "/home",
+            "SEGUE_CACHE_DIR": directory.path + "/cache", "XDG_CACHE_HOME": directory.path + "/home/.cache", "GST_DEBUG_NO_COLOR": "1",
+        ]
     }
 
     /// Runs the installed `segue`.
@@ -70,7 +72,8 @@ struct BrokenEffects {
         let added = try installation.installFiles(["\(effects)/broken.glsl", "\(effects)/gone.glsl"], into: plugins)
         guard added.status == 0 else { throw SetupFailure("segue frei0r install: \(added.stderr)") }
         try FileManager.default.removeItem(atPath: "\(effects)/broken.glsl")
-        try FileManager.default.copyItem(atPath: repositoryRoot + "/Tests/Fixtures/gl-transitions/syntax-error.glsl", toPath: "\(effects)/broken.glsl")
+        try FileManager.default.copyItem(
+            atPath: repositoryRoot + "/Tests/Fixtures/gl-transitions/syntax-error.glsl", toPath: "\(effects)/broken.glsl")
         try FileManager.default.removeItem(atPath: "\(effects)/gone.glsl")
         brokenMessage = "segue_broken (segue frei0r plugin): shader '\(effects)/broken.glsl' does not compile"
         goneMessage = "segue_gone (segue frei0r plugin): cannot read the effect file '\(effects)/gone.glsl': No such file or directory"

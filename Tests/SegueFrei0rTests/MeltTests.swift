@@ -5,8 +5,8 @@
 // `segue frame` at the same progress and time; a filter; listing; and bad input.
 import Foundation
 import Segue
-import SegueTestSupport
 import SegueFrei0r
+import SegueTestSupport
 import Testing
 
 @Suite("frei0r plugins in MLT (melt)")
@@ -14,19 +14,22 @@ struct MeltTests {
     /// An MLT project of `width`×`height` at 25 fps: from.png on track 0 and to.png on track 1 for
     /// `frames` frames, with the transition `service` (and `properties`) over all of them, or a
     /// filter `filter` on track 0 alone.
-    static func project(width: Int, height: Int, frames: Int = 25, inputs: String, transition service: String? = nil,
-                        properties: [(String, String)] = [], filter: String? = nil) -> String {
+    static func project(
+        width: Int, height: Int, frames: Int = 25, inputs: String, transition service: String? = nil,
+        properties: [(String, String)] = [], filter: String? = nil
+    ) -> String {
         let out = frames - 1
         func producer(_ id: Int, _ file: String, filter: String?) -> String {
             var xml = """
-              <producer id="producer\(id)" in="0" out="\(out)">
-                <property name="length">\(frames)</property>
-                <property name="resource">\(inputs)/\(file)</property>
-                <property name="mlt_service">pixbuf</property>
+                  <producer id="producer\(id)" in="0" out="\(out)">
+                    <property name="length">\(frames)</property>
+                    <property name="resource">\(inputs)/\(file)</property>
+                    <property name="mlt_service">pixbuf</property>
 
-            """
+                """
             if let filter {
-                xml += "    <filter id=\"filter0\">\n      <property name=\"mlt_service\">\(filter)</property>\n"
+                xml +=
+                    "    <filter id=\"filter0\">\n      <property name=\"mlt_service\">\(filter)</property>\n"
                     + properties.map { "      <property name=\"\($0.0)\">\($0.1)</property>\n" }.joined() + "    </filter>\n"
             }
             return xml + "  </producer>\n"
@@ -67,16 +70,19 @@ struct MeltTests {
     /// own luma transition as with these plugins (3 of 24 runs of six at once here). Such a run
     /// (status 0 with missing frames, or killed after `timeout`) is tried again, at most three
     /// times; a crash (a signal) never is.
-    static func melt(_ project: String, in dir: MediaDirectory, name: String, installation: Installation,
-                     pluginPath: String? = nil, frames expected: Int = 25, timeout: Double = 120) throws -> (run: ProgramResult, frames: String) {
+    static func melt(
+        _ project: String, in dir: MediaDirectory, name: String, installation: Installation,
+        pluginPath: String? = nil, frames expected: Int = 25, timeout: Double = 120
+    ) throws -> (run: ProgramResult, frames: String) {
         let file = dir.file(name + ".mlt"), frames = dir.file(name)
         try project.write(toFile: file, atomically: true, encoding: .utf8)
         var run: ProgramResult?
         for _ in 0..<3 {
             try? FileManager.default.removeItem(atPath: frames)
             try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: true)
-            let attempt = try runProgram("melt", ["-silent", file, "-consumer", "avformat:\(frames)/out%03d.png", "vcodec=png", "pix_fmt=rgba", "real_time=-2"],
-                                         environment: installation.hostEnvironment(pluginPath: pluginPath), timeout: timeout)
+            let attempt = try runProgram(
+                "melt", ["-silent", file, "-consumer", "avformat:\(frames)/out%03d.png", "vcodec=png", "pix_fmt=rgba", "real_time=-2"],
+                environment: installation.hostEnvironment(pluginPath: pluginPath), timeout: timeout)
             run = attempt
             let written = (try? FileManager.default.contentsOfDirectory(atPath: frames).count) ?? 0
             let stalled = attempt.signal == SIGKILL || (attempt.status == 0 && written < expected)
@@ -85,7 +91,9 @@ struct MeltTests {
         return (run!, frames)
     }
 
-    @Test("melt renders frei0r.segue_fade on two threads: all 25 frames as segue render's; the middle frame of cube, doom-melt and .glsl files (a colour, a texture) as segue frame's")
+    @Test(
+        "melt renders frei0r.segue_fade on two threads: all 25 frames as segue render's; the middle frame of cube, doom-melt and .glsl files (a colour, a texture) as segue frame's"
+    )
     func transitions() throws {
         let dir = try MediaDirectory("melt")
         defer { dir.remove() }
@@ -102,12 +110,15 @@ struct MeltTests {
 
         // The fade, every frame: frame i is at i/25 s and progress i/24, as segue render's
         // frame i of 0.96 s at 25 fps.
-        let fade = try Self.melt(Self.project(width: w, height: h, inputs: inputs, transition: "frei0r.segue_fade"), in: dir, name: "fade",
-                                 installation: installation, pluginPath: pluginPath)
+        let fade = try Self.melt(
+            Self.project(width: w, height: h, inputs: inputs, transition: "frei0r.segue_fade"), in: dir, name: "fade",
+            installation: installation, pluginPath: pluginPath)
         #expect(fade.run.status == 0 && fade.run.signal == nil, "\(fade.run.stderr)")
         let rendered = dir.file("fade-segue")
-        let cli = try installation.runSegue(["render", "--from", inputs + "/from.png", "--to", inputs + "/to.png", "--effect", "fade",
-                                             "--duration", "0.96", "--fps", "25", "--timing", "linear", "-o", rendered])
+        let cli = try installation.runSegue([
+            "render", "--from", inputs + "/from.png", "--to", inputs + "/to.png", "--effect", "fade",
+            "--duration", "0.96", "--fps", "25", "--timing", "linear", "-o", rendered,
+        ])
         try #require(cli.status == 0, "\(cli.stderr)")
         for i in 0..<25 {
             let ours = try ImageFile.read(path: String(format: "%@/out%03d.png", fade.frames, i + 1))
@@ -122,20 +133,25 @@ struct MeltTests {
             ("frei0r.segue_cube", [("pop", "1")], ["--effect", "cube", "--param", "pop=true"]),
             ("frei0r.segue_doom_melt", [("spread", "0.5")], ["--effect", "doom-melt", "--duration", "0.96", "--param", "spread=0.5"]),
             ("frei0r.segue_tint", [("tint", "#00ff00")], ["--effect", tint, "--param", "tint=0,1,0,1"]),
-            ("frei0r.segue_luma_mask", [("luma", inputs + "/from.png"), ("softness", "0.2")],
-             ["--effect", luma, "--texture", "luma=\(inputs)/from.png", "--param", "softness=0.2"]),
+            (
+                "frei0r.segue_luma_mask", [("luma", inputs + "/from.png"), ("softness", "0.2")],
+                ["--effect", luma, "--texture", "luma=\(inputs)/from.png", "--param", "softness=0.2"]
+            ),
         ]
         for (service, properties, reference) in cases {
             let name = String(service.dropFirst("frei0r.".count))
-            let run = try Self.melt(Self.project(width: w, height: h, inputs: inputs, transition: service, properties: properties), in: dir, name: name,
-                                    installation: installation, pluginPath: pluginPath)
+            let run = try Self.melt(
+                Self.project(width: w, height: h, inputs: inputs, transition: service, properties: properties), in: dir, name: name,
+                installation: installation, pluginPath: pluginPath)
             #expect(run.run.status == 0 && run.run.signal == nil, "\(service): \(run.run.stderr)")
             let file = dir.file(name + "-segue.png")
-            let cli = try installation.runSegue(["frame", "--from", inputs + "/from.png", "--to", inputs + "/to.png", "--progress", "0.5", "-o", file] + reference)
+            let cli = try installation.runSegue(
+                ["frame", "--from", inputs + "/from.png", "--to", inputs + "/to.png", "--progress", "0.5", "-o", file] + reference)
             try #require(cli.status == 0, "\(cli.stderr)")
             let worst = largestDifference(try ImageFile.read(path: run.frames + "/out013.png"), try ImageFile.read(path: file))
             #expect(worst.difference <= 1, "\(service): differs by \(worst.difference)/255 at (\(worst.x), \(worst.y))")
-            let first = largestDifference(try ImageFile.read(path: run.frames + "/out013.png"), try ImageFile.read(path: run.frames + "/out001.png"))
+            let first = largestDifference(
+                try ImageFile.read(path: run.frames + "/out013.png"), try ImageFile.read(path: run.frames + "/out001.png"))
             #expect(first.difference > 8, "\(service): the middle frame is the first")
         }
     }
@@ -148,8 +164,9 @@ struct MeltTests {
         let inputs = dir.file("in")
         try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
         try TestFrames.writePair(width: 64, height: 48, into: inputs)
-        let run = try Self.melt(Self.project(width: 64, height: 48, frames: 5, inputs: inputs, properties: [("radius", "0.06")], filter: "frei0r.segue_bulge"),
-                                in: dir, name: "bulge", installation: installation, frames: 5)
+        let run = try Self.melt(
+            Self.project(width: 64, height: 48, frames: 5, inputs: inputs, properties: [("radius", "0.06")], filter: "frei0r.segue_bulge"),
+            in: dir, name: "bulge", installation: installation, frames: 5)
         #expect(run.run.status == 0 && run.run.signal == nil, "\(run.run.stderr)")
         let file = dir.file("bulge-segue.png")
         let cli = try installation.runSegue(["mesh", inputs + "/from.png", "--mesh", "bulge", "--param", "radius=30", "-o", file])
@@ -169,16 +186,23 @@ struct MeltTests {
         env["LD_DEBUG"] = "files"
         let transitions = try runProgram("melt", ["-query", "transitions"], environment: env)
         #expect(transitions.status == 0)
-        let listed = Set(transitions.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("- frei0r.segue_") })
+        let listed = Set(
+            transitions.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                $0.hasPrefix("- frei0r.segue_")
+            })
         let plugins = try SegueFrei0rListing.installed(installation.plugins)
-        #expect(listed == Set(plugins.mixers.map { "- frei0r." + $0 }), "\(listed.symmetricDifference(Set(plugins.mixers.map { "- frei0r." + $0 })))")
+        #expect(
+            listed == Set(plugins.mixers.map { "- frei0r." + $0 }),
+            "\(listed.symmetricDifference(Set(plugins.mixers.map { "- frei0r." + $0 })))")
         #expect(listed.count > 60)
         #expect(!transitions.stderr.contains("libsegue"), "listing loaded libsegue")
         let filters = try runProgram("melt", ["-query", "filters"], environment: installation.hostEnvironment())
         for name in plugins.filters { #expect(filters.stdout.contains("- frei0r.\(name)\n"), "\(name)") }
     }
 
-    @Test("bad input in melt: a shader edited into one that does not compile and a vanished file show the first track with a message; a zero-sized frame is melt's error; no crash")
+    @Test(
+        "bad input in melt: a shader edited into one that does not compile and a vanished file show the first track with a message; a zero-sized frame is melt's error; no crash"
+    )
     func badInput() throws {
         let dir = try MediaDirectory("melt-bad")
         defer { dir.remove() }
@@ -189,8 +213,9 @@ struct MeltTests {
         try TestFrames.writePair(width: 64, height: 48, into: inputs)
         let from = try ImageFile.read(path: inputs + "/from.png")
         for (service, message) in [("frei0r.segue_broken", bad.brokenMessage), ("frei0r.segue_gone", bad.goneMessage)] {
-            let run = try Self.melt(Self.project(width: 64, height: 48, frames: 5, inputs: inputs, transition: service), in: dir, name: service,
-                                    installation: installation, pluginPath: bad.plugins, frames: 5)
+            let run = try Self.melt(
+                Self.project(width: 64, height: 48, frames: 5, inputs: inputs, transition: service), in: dir, name: service,
+                installation: installation, pluginPath: bad.plugins, frames: 5)
             #expect(run.run.signal == nil && run.run.status == 0, "\(service): \(run.run.status) \(run.run.stderr)")
             #expect(run.run.stderr.contains(message), "\(service): \(run.run.stderr)")
             // As MLT shows a frei0r transition that cannot run: the first track.
@@ -200,8 +225,9 @@ struct MeltTests {
             }
         }
         // A zero-sized frame: melt refuses the profile itself (status 1, its message), no crash.
-        let zero = try Self.melt(Self.project(width: 0, height: 48, frames: 5, inputs: inputs, transition: "frei0r.segue_fade"), in: dir, name: "zero",
-                                 installation: installation, frames: 0)
+        let zero = try Self.melt(
+            Self.project(width: 0, height: 48, frames: 5, inputs: inputs, transition: "frei0r.segue_fade"), in: dir, name: "zero",
+            installation: installation, frames: 0)
         #expect(zero.run.signal == nil && zero.run.status == 1, "\(zero.run.status) \(zero.run.stderr)")
         #expect(zero.run.stderr.contains("Picture size 0x48 is invalid"), "\(zero.run.stderr)")
     }

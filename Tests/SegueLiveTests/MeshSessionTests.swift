@@ -61,14 +61,15 @@ struct MeshSessionTests {
         clock.now = 101
         handle(s, .pointerUp(x: 200, y: 320, time: 5.1))
         #expect(!s.isTouching)
-        let d0 = Vector2(200 / Self.size.width, 320 / Self.size.height) - rest     // (−0.1, −0.1)
-        let v0 = Vector2(1000 / Self.size.width, -800 / Self.size.height)         // (2.5, −1) per second
+        let d0 = Vector2(200 / Self.size.width, 320 / Self.size.height) - rest  // (−0.1, −0.1)
+        let v0 = Vector2(1000 / Self.size.width, -800 / Self.size.height)  // (2.5, −1) per second
         let omega = 2 * Double.pi / response
         for t in [0.0, 0.01, 0.05, 0.1, 0.2, 0.35, 0.5] {
             clock.now = 101 + t
             let touch = try #require(s.frame().touch, "still moving at \(t) s")
-            let expected = Vector2(rest.x + Self.oscillator(d0: d0.x, v0: v0.x, omega: omega, zeta: dampingFraction, t: t),
-                                   rest.y + Self.oscillator(d0: d0.y, v0: v0.y, omega: omega, zeta: dampingFraction, t: t))
+            let expected = Vector2(
+                rest.x + Self.oscillator(d0: d0.x, v0: v0.x, omega: omega, zeta: dampingFraction, t: t),
+                rest.y + Self.oscillator(d0: d0.y, v0: v0.y, omega: omega, zeta: dampingFraction, t: t))
             #expect(abs(touch.x - expected.x) < 1e-9 && abs(touch.y - expected.y) < 1e-9, "t = \(t): \(touch) vs \(expected)")
         }
         #expect(s.isAnimating)
@@ -178,8 +179,10 @@ struct MeshSessionTests {
         let request = MeshRequest(start: .builtIn("curtain"), parameters: [(name: "touch", value: "0.8,0.3")])
         let templates = try request.templates()
         #expect(templates.start.value(of: "touch") == .vec2(0.8, 0.3))
-        let live = try MeshRequest.scenes(templates.start, nil, width: 390, height: 844,
-                                          overrides: MeshFrame(touch: Vector2(0.25, 0.75)).overrides).start
+        let live = try MeshRequest.scenes(
+            templates.start, nil, width: 390, height: 844,
+            overrides: MeshFrame(touch: Vector2(0.25, 0.75)).overrides
+        ).start
         let offline = try MeshRequest(start: .builtIn("curtain"), parameters: [(name: "touch", value: "0.25,0.75")])
             .resolve(width: 390, height: 844).start
         #expect(live == offline)

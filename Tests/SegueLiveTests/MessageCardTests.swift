@@ -22,12 +22,14 @@ struct MessageCardTests {
         #expect(card[16, 8] == Pixel(255, 255, 255, 255))
     }
 
-    @Test("wrapping: at spaces, long words cut, newlines kept", arguments: [
-        ("abc def ghi", 68.0, ["abc", "def", "ghi"]),
-        ("abcdefgh", 68.0, ["abcd", "efgh"]),
-        ("abcdefgh", 56.0, ["abc", "def", "gh"]),
-        ("one two\nthree", 200.0, ["one two", "three"]),
-    ])
+    @Test(
+        "wrapping: at spaces, long words cut, newlines kept",
+        arguments: [
+            ("abc def ghi", 68.0, ["abc", "def", "ghi"]),
+            ("abcdefgh", 68.0, ["abcd", "efgh"]),
+            ("abcdefgh", 56.0, ["abc", "def", "gh"]),
+            ("one two\nthree", 200.0, ["one two", "three"]),
+        ])
     func wraps(text: String, width: Double, expected: [String]) {
         // 68 points hold ⌊(68 − 16 + 2) / 12⌋ = 4 characters a line, 56 points 3.
         #expect(MessageCard.wrap(text, width: width) == expected, "\(MessageCard.wrap(text, width: width))")

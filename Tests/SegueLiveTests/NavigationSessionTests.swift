@@ -88,8 +88,9 @@ struct NavigationSessionTests {
 
     @Test("a finger landing while a released pop completes catches it where it is")
     func catchCompletion() throws {
-        let s = NavigationSession(screenCount: 2, timing: try Self.linear(0.5), hasReverse: false,
-                                  completion: .curve(.linear))
+        let s = NavigationSession(
+            screenCount: 2, timing: try Self.linear(0.5), hasReverse: false,
+            completion: .curve(.linear))
         s.handle(.keyDown(.right, isRepeat: false, time: 0), now: 0, width: 100)
         _ = s.frame(at: 1)
         s.handle(.pointerDown(x: 0, y: 0, time: 1), now: 1, width: 100)

@@ -12,10 +12,12 @@ struct PreviewSessionTests {
         abs(a.progress - b.0) < 1e-9 && abs(a.time - b.1) < 1e-9
     }
 
-    @Test("the loop: a hold on from, the transition, a hold on to, again", arguments: [
-        (0.0, 0.0, 0.0), (0.4, 0.0, 0.0), (0.5, 0.0, 0.0), (1.0, 0.25, 0.5), (2.0, 0.75, 1.5), (2.6, 1.0, 2.0),
-        (3.0, 0.0, 0.0), (4.5, 0.5, 1.0), (-0.5, 1.0, 2.0),
-    ])
+    @Test(
+        "the loop: a hold on from, the transition, a hold on to, again",
+        arguments: [
+            (0.0, 0.0, 0.0), (0.4, 0.0, 0.0), (0.5, 0.0, 0.0), (1.0, 0.25, 0.5), (2.0, 0.75, 1.5), (2.6, 1.0, 2.0),
+            (3.0, 0.0, 0.0), (4.5, 0.5, 1.0), (-0.5, 1.0, 2.0),
+        ])
     func loop(now: Double, progress: Double, time: Double) throws {
         let s = try Self.session()
         #expect(s.loopDuration == 3)

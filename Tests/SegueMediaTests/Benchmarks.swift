@@ -1,8 +1,8 @@
 import Foundation
 import SegueCore
-import Testing
 import SegueMedia
 import SegueTools
+import Testing
 
 /// Timings for the report, not assertions: run with `SEGUE_BENCH=1 swift test -c release --filter Benchmarks`.
 @Suite("Benchmarks", .enabled(if: ProcessInfo.processInfo.environment["SEGUE_BENCH"] != nil))
@@ -33,7 +33,8 @@ struct Benchmarks {
             try time("1080p \(name) PNG decode") { _ = try ImageFile.decode(data: png) }
             try time("1080p \(name) JPEG encode q92") { jpeg = try ImageFile.encodeJPEG(image) }
             try time("1080p \(name) JPEG decode") { _ = try ImageFile.decode(data: jpeg) }
-            print("bench 1080p \(name) sizes: PNG \(png.count / 1024) KiB, fast PNG \(fast.count / 1024) KiB, JPEG \(jpeg.count / 1024) KiB")
+            print(
+                "bench 1080p \(name) sizes: PNG \(png.count / 1024) KiB, fast PNG \(fast.count / 1024) KiB, JPEG \(jpeg.count / 1024) KiB")
         }
         let translucent = Image(width: 1920, height: 1080) { x, _ in Pixel(UInt8(x / 16), 0, UInt8(x / 16), UInt8(x / 8 + 15)) }
         try time("1080p translucent PNG encode (default)") { _ = try ImageFile.encodePNG(translucent) }

@@ -5,6 +5,7 @@
 import Foundation
 import SegueCore
 import Testing
+
 @testable import SegueMedia
 
 @Suite("Decoding 10-bit sources")
@@ -15,12 +16,17 @@ struct DeepSourceDecodingTests {
     /// `cb`, `cr`; and its Y', Cb, Cr planes as ffmpeg reads them back (the exact code values).
     private func ramp(_ dir: TemporaryDirectory, cb: Int, cr: Int) throws -> (path: String, y: [Int], cb: [Int], cr: [Int]) {
         let path = dir.file("ramp-\(cb)-\(cr).mkv")
-        let made = try runTool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
-                                          "color=c=black:s=\(Self.width)x\(Self.height):r=5:d=0.4,format=yuv420p10le,geq=lum='64+X*876/255':cb=\(cb):cr=\(cr)",
-                                          "-c:v", "ffv1", "-pix_fmt", "yuv420p10le", "-colorspace", "bt709", "-color_primaries", "bt709",
-                                          "-color_trc", "bt709", "-color_range", "tv", path])
+        let made = try runTool(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
+                "color=c=black:s=\(Self.width)x\(Self.height):r=5:d=0.4,format=yuv420p10le,geq=lum='64+X*876/255':cb=\(cb):cr=\(cr)",
+                "-c:v", "ffv1", "-pix_fmt", "yuv420p10le", "-colorspace", "bt709", "-color_primaries", "bt709",
+                "-color_trc", "bt709", "-color_range", "tv", path,
+            ])
         #expect(made.status == 0, "\(made.stderr)")
-        let raw = try runTool("ffmpeg", ["-v", "error", "-i", path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "pipe:1"])
+        let raw = try runTool(
+            "ffmpeg", ["-v", "error", "-i", path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "pipe:1"])
         let codes = [UInt8](raw.stdout).withUnsafeBytes { bytes in
             (0..<bytes.count / 2).map { Int(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self))) }
         }
@@ -62,8 +68,9 @@ struct DeepSourceDecodingTests {
         let dir = TemporaryDirectory()
         let source = try ramp(dir, cb: 400, cr: 600)
         let stream = try #require(try MediaProbe.probe(path: source.path).video)
-        let decoder = try TimedVideoDecoder(path: source.path, stream: stream, width: Self.width, height: Self.height, resize: .stretch,
-                                            frameLimit: 1, pixelFormat: .yuv420p)
+        let decoder = try TimedVideoDecoder(
+            path: source.path, stream: stream, width: Self.width, height: Self.height, resize: .stretch,
+            frameLimit: 1, pixelFormat: .yuv420p)
         var planes = [UInt8](repeating: 0, count: decoder.frameByteCount)
         let time = try planes.withUnsafeMutableBytes { try decoder.read(into: $0) }
         #expect(time == 0)

@@ -5,9 +5,10 @@
 // reason, leave the existing output byte for byte, and remove the temporary.
 import Foundation
 import SegueCore
-@testable import SegueMedia
-import Testing
 import SegueSystem
+import Testing
+
+@testable import SegueMedia
 
 @Suite("Encoders check what ffmpeg wrote before replacing anything")
 struct EncodedOutputTests {
@@ -31,7 +32,8 @@ struct EncodedOutputTests {
                 try ChildProcess(executable: "/nonexistent/ffprobe", arguments: [], pipeInput: false, output: .pipe, path: "clip.mp4")
             }
         }
-        #expect(error == .ffmpegNotFound(path: "clip.mp4", searched: "/nonexistent/ffprobe could not be started: No such file or directory"))
+        #expect(
+            error == .ffmpegNotFound(path: "clip.mp4", searched: "/nonexistent/ffprobe could not be started: No such file or directory"))
     }
 
     /// A stand-in for ffmpeg: reads all its input, then runs `body` with `$out` the output file
@@ -53,7 +55,9 @@ struct EncodedOutputTests {
     private static let oldBytes = Array("the film from yesterday".utf8)
 
     /// Encodes `frames` grey frames of 32×24 at 25 fps to `path` (RGBA, or opaque RGBA as a movie of clips).
-    private func encode(_ path: String, frames: Int = 50, input: VideoEncoder.Input = .rgba, cancellation: Cancellation? = nil) -> MediaError? {
+    private func encode(_ path: String, frames: Int = 50, input: VideoEncoder.Input = .rgba, cancellation: Cancellation? = nil)
+        -> MediaError?
+    {
         let frame = [UInt8](repeating: 128, count: 32 * 24 * 4)
         return mediaError { () throws(MediaError) in
             let encoder = try VideoEncoder(path: path, width: 32, height: 24, fps: 25, input: input, cancellation: cancellation)
@@ -62,11 +66,14 @@ struct EncodedOutputTests {
         }
     }
 
-    @Test("a full disk ffmpeg reports with status 0: the error says so; the old file stays; no temporary",
-          arguments: [("film.mp4", VideoEncoder.Input.rgba), ("film.mp4", .opaqueRGBA), ("film.mkv", .opaqueRGBA), ("film.webm", .rgba)])
+    @Test(
+        "a full disk ffmpeg reports with status 0: the error says so; the old file stays; no temporary",
+        arguments: [("film.mp4", VideoEncoder.Input.rgba), ("film.mp4", .opaqueRGBA), ("film.mkv", .opaqueRGBA), ("film.webm", .rgba)])
     func fullDisk(name: String, input: VideoEncoder.Input) throws {
         let dir = TemporaryDirectory(), tools = TemporaryDirectory()
-        let fake = fakeFFmpeg(tools, """
+        let fake = fakeFFmpeg(
+            tools,
+            """
             printf 'ftyp and some mdat but no moov' > "$out"
             echo "av_interleaved_write_frame(): No space left on device" >&2
             echo "Error writing trailer of $last: No space left on device" >&2
@@ -83,8 +90,9 @@ struct EncodedOutputTests {
         #expect(token.registeredPaths.isEmpty)
     }
 
-    @Test("status 0 and a file that is not a movie, without a word from ffmpeg: refused after one ffprobe",
-          arguments: [VideoEncoder.Input.rgba, .opaqueRGBA])
+    @Test(
+        "status 0 and a file that is not a movie, without a word from ffmpeg: refused after one ffprobe",
+        arguments: [VideoEncoder.Input.rgba, .opaqueRGBA])
     func unreadable(input: VideoEncoder.Input) throws {
         let dir = TemporaryDirectory(), tools = TemporaryDirectory()
         let fake = fakeFFmpeg(tools, "printf 'garbage, not a movie' > \"$out\"\nexit 0")
@@ -105,8 +113,10 @@ struct EncodedOutputTests {
         let dir = TemporaryDirectory(), tools = TemporaryDirectory()
         // A 0.2 s video and a sound-only file, made by the real ffmpeg, for the stand-ins to copy.
         let short = tools.file("short.mp4"), sound = tools.file("sound.mp4")
-        for (arguments, output) in [(["-f", "lavfi", "-i", "color=c=gray:s=32x24:r=25:d=0.2", "-c:v", "libx264", "-pix_fmt", "yuv420p"], short),
-                                    (["-f", "lavfi", "-i", "sine=d=2", "-c:a", "aac"], sound)] {
+        for (arguments, output) in [
+            (["-f", "lavfi", "-i", "color=c=gray:s=32x24:r=25:d=0.2", "-c:v", "libx264", "-pix_fmt", "yuv420p"], short),
+            (["-f", "lavfi", "-i", "sine=d=2", "-c:a", "aac"], sound),
+        ] {
             let r = try runTool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments + [output])
             #expect(r.status == 0, "\(r.stderr)")
         }
@@ -130,7 +140,9 @@ struct EncodedOutputTests {
         #expect(dir.contents.isEmpty)
     }
 
-    @Test("real encodes of every container pass the check with their length", arguments: ["a.mp4", "a.mov", "a.mkv", "a.webm", "a.gif", "a.apng"])
+    @Test(
+        "real encodes of every container pass the check with their length",
+        arguments: ["a.mp4", "a.mov", "a.mkv", "a.webm", "a.gif", "a.apng"])
     func realEncodesPass(name: String) throws {
         let dir = TemporaryDirectory()
         let path = dir.file(name)
@@ -144,8 +156,11 @@ struct EncodedOutputTests {
     @Test("paths reach ffmpeg as files: a name with a colon is not a protocol")
     func fileArguments() {
         #expect(FFmpeg.fileArgument("12:30.mp4") == "file:12:30.mp4")
-        #expect(VideoEncoder.arguments(format: .gif, settings: VideoSettings(), input: .rgba, alpha: true, width: 8, height: 8, fps: 30,
-                                       sound: nil, copiedSound: nil, output: ".12:30.gif.tmp").last == "file:.12:30.gif.tmp")
+        #expect(
+            VideoEncoder.arguments(
+                format: .gif, settings: VideoSettings(), input: .rgba, alpha: true, width: 8, height: 8, fps: 30,
+                sound: nil, copiedSound: nil, output: ".12:30.gif.tmp"
+            ).last == "file:.12:30.gif.tmp")
         #expect(FFmpeg.concatListEntry("/tmp/it's:1.mp4") == "file 'file:/tmp/it'\\''s:1.mp4'")
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import SegueCore
-import Testing
-@testable import SegueMedia
 import SegueSystem
+import Testing
+
+@testable import SegueMedia
 
 #if canImport(Glibc)
 import Glibc

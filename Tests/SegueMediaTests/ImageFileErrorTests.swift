@@ -1,7 +1,8 @@
 import Foundation
-import SegueMath
 import SegueCore
+import SegueMath
 import Testing
+
 @testable import SegueMedia
 
 #if canImport(Glibc)
@@ -160,4 +161,3 @@ struct ImageFileErrorTests {
         #expect(dir.contents.isEmpty)
     }
 }
-

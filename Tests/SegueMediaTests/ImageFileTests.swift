@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import Testing
+
 @testable import SegueMedia
 
 @Suite("PNG and JPEG files")
@@ -100,10 +101,14 @@ struct ImageFileTests {
         let colours: [[UInt8]] = [[255, 0, 0], [0, 128, 255], [20, 200, 40], [255, 255, 255], [0, 0, 0], [90, 10, 160]]
         let rgb = (0..<12).flatMap { colours[$0 % colours.count] }
         writeFixture(rgb, to: dir.file("in.raw"))
-        let result = try runTool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y",
-            "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "4x3", "-i", dir.file("in.raw"),
-            "-vf", "split[a][b];[a]palettegen=reserve_transparent=0:stats_mode=single[p];[b][p]paletteuse=dither=none",
-            "-frames:v", "1", "-c:v", "png", "-pix_fmt", "pal8", dir.file("p.png")])
+        let result = try runTool(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-y",
+                "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "4x3", "-i", dir.file("in.raw"),
+                "-vf", "split[a][b];[a]palettegen=reserve_transparent=0:stats_mode=single[p];[b][p]paletteuse=dither=none",
+                "-frames:v", "1", "-c:v", "png", "-pix_fmt", "pal8", dir.file("p.png"),
+            ])
         try #require(result.status == 0, "\(result.stderr)")
         let file = readFixture(dir.file("p.png"))
         #expect(file[25] == 3, "palette PNG (colour type 3)")
@@ -120,9 +125,13 @@ struct ImageFileTests {
     }
 
     private func ffmpegPNG(input: String, pixelFormat: String, size: String, output: String) throws {
-        let result = try runTool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y",
-            "-f", "rawvideo", "-pix_fmt", pixelFormat, "-s", size, "-i", input,
-            "-frames:v", "1", "-c:v", "png", "-pix_fmt", pixelFormat, output])
+        let result = try runTool(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-y",
+                "-f", "rawvideo", "-pix_fmt", pixelFormat, "-s", size, "-i", input,
+                "-frames:v", "1", "-c:v", "png", "-pix_fmt", pixelFormat, output,
+            ])
         try #require(result.status == 0, "ffmpeg failed: \(result.stderr)")
     }
 

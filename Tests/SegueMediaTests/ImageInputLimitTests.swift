@@ -4,6 +4,7 @@
 import Foundation
 import SegueCore
 import Testing
+
 @testable import SegueMedia
 
 #if canImport(Glibc)
@@ -32,7 +33,8 @@ struct ImageInputLimitTests {
     func fifo() {
         let path = dir.file("pipe.png")
         #expect(mkfifo(path, 0o600) == 0)
-        #expect(readError(path) == .unreadable(path: path, reason: "it is a pipe (FIFO), not a regular file; save the image to a file first"))
+        #expect(
+            readError(path) == .unreadable(path: path, reason: "it is a pipe (FIFO), not a regular file; save the image to a file first"))
     }
 
     @Test("devices that never end are refused", arguments: ["/dev/zero", "/dev/urandom"])
@@ -56,6 +58,12 @@ struct ImageInputLimitTests {
     func tooLargePNG() throws {
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         let path = try sparse("big.png", size: UInt64(ImageFile.maximumFileSize) + 1, head: png)
-        #expect(readError(path) == .unreadable(path: path, reason: "it is \(ImageFile.maximumFileSize + 1) bytes, more than the \(ImageFile.maximumFileSize)-byte limit for an input image"))
+        #expect(
+            readError(path)
+                == .unreadable(
+                    path: path,
+                    reason:
+                        "it is \(ImageFile.maximumFileSize + 1) bytes, more than the \(ImageFile.maximumFileSize)-byte limit for an input image"
+                ))
     }
 }

@@ -4,16 +4,19 @@
 import Foundation
 import SegueCore
 import SegueMedia
-import Testing
 import SegueSystem
+import Testing
 
 @Suite("JPEG: EXIF orientation and CMYK")
 struct JPEGOrientationTests {
     /// An APP1 Exif segment holding IFD0 with one entry: Orientation = `value`.
     static func exif(_ value: UInt16, littleEndian: Bool) -> [UInt8] {
         func u16(_ v: UInt16) -> [UInt8] { littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
-        func u32(_ v: UInt32) -> [UInt8] { littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)]
-                                                        : [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func u32(_ v: UInt32) -> [UInt8] {
+            littleEndian
+                ? [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)]
+                : [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+        }
         var tiff: [UInt8] = littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]
         tiff += u16(42) + u32(8)
         // A first entry of another tag, then Orientation (SHORT, count 1, value in the first 2 bytes).
@@ -45,8 +48,9 @@ struct JPEGOrientationTests {
         }
     }
 
-    @Test("orientations 1–8, both TIFF byte orders, turn the decoded picture exactly",
-          arguments: Array(1...8), [true, false])
+    @Test(
+        "orientations 1–8, both TIFF byte orders, turn the decoded picture exactly",
+        arguments: Array(1...8), [true, false])
     func orientation(value: Int, littleEndian: Bool) throws {
         let plainBytes = try ImageFile.encodeJPEG(Self.picture(), quality: 100)
         let plain = try ImageFile.decode(data: plainBytes)
@@ -66,7 +70,9 @@ struct JPEGOrientationTests {
 
     @Test("a CMYK JPEG is refused with a message that says so and how to convert it")
     func cmyk() throws {
-        guard let convert = ["/usr/bin/convert", "/usr/local/bin/convert"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        guard
+            let convert = ["/usr/bin/convert", "/usr/local/bin/convert"].first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        else {
             Issue.record("ImageMagick's convert makes the CMYK file: apt-get install imagemagick"); return
         }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-cmyk-\(UUID().uuidString)").path
@@ -78,14 +84,18 @@ struct JPEGOrientationTests {
             _ = try ImageFile.read(path: dir + "/cmyk.jpg")
             Issue.record("a CMYK JPEG should be refused")
         } catch {
-            #expect(error.description.hasPrefix("\(dir)/cmyk.jpg: a CMYK JPEG (print colours); Segue reads RGB and greyscale JPEGs: convert it to sRGB first"),
-                    "\(error.description)")
+            #expect(
+                error.description.hasPrefix(
+                    "\(dir)/cmyk.jpg: a CMYK JPEG (print colours); Segue reads RGB and greyscale JPEGs: convert it to sRGB first"),
+                "\(error.description)")
         }
     }
 
-    @Test("malformed Exif data is ignored, never trusted", arguments: [
-        [UInt8](), [0x4D, 0x4D, 0, 42, 0xFF, 0xFF, 0xFF, 0xF0], [0x49, 0x49, 42, 0, 8, 0, 0, 0, 0xFF, 0xFF], [0x41, 0x41, 0, 0],
-    ])
+    @Test(
+        "malformed Exif data is ignored, never trusted",
+        arguments: [
+            [UInt8](), [0x4D, 0x4D, 0, 42, 0xFF, 0xFF, 0xFF, 0xF0], [0x49, 0x49, 42, 0, 8, 0, 0, 0, 0xFF, 0xFF], [0x41, 0x41, 0, 0],
+        ])
     func malformed(tiff: [UInt8]) throws {
         let plain = try ImageFile.encodeJPEG(Self.picture(), quality: 100)
         let body: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff

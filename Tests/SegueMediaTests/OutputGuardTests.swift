@@ -2,8 +2,9 @@
 // otherwise, a hard link, a symbolic link either way — and a directory output that holds an input
 // is refused; outputs that are new, standard output and missing inputs pass.
 import Foundation
-@testable import SegueMedia
 import Testing
+
+@testable import SegueMedia
 
 @Suite("Outputs that are inputs")
 struct OutputGuardTests {
@@ -31,7 +32,10 @@ struct OutputGuardTests {
         let input = [OutputGuard.Input("the from image", dir + "/in.png")]
         try FileManager.default.linkItem(atPath: dir + "/in.png", toPath: dir + "/hard.png")
         try FileManager.default.createSymbolicLink(atPath: dir + "/soft.png", withDestinationPath: "in.png")
-        #expect(refusal(dir + "/in.png", input) == "\(dir)/in.png: cannot write the output: it is the from image (\(dir)/in.png); writing it would destroy that input: choose another output")
+        #expect(
+            refusal(dir + "/in.png", input)
+                == "\(dir)/in.png: cannot write the output: it is the from image (\(dir)/in.png); writing it would destroy that input: choose another output"
+        )
         #expect(refusal(dir + "/sub/../in.png", input)?.contains("it is the from image") == true)
         #expect(refusal(dir + "/hard.png", input)?.contains(", as a hard link;") == true)
         #expect(refusal(dir + "/soft.png", input)?.contains(", through a symbolic link;") == true)

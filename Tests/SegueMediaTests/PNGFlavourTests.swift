@@ -64,10 +64,13 @@ struct PNGFlavourTests {
         return out
     }
 
-    static func png(type: Int, depth: Int, interlaced: Bool, palette: [[UInt8]]? = nil, trns: [UInt8]? = nil,
-                    samples: (Int, Int) -> [Int]) -> [UInt8] {
+    static func png(
+        type: Int, depth: Int, interlaced: Bool, palette: [[UInt8]]? = nil, trns: [UInt8]? = nil,
+        samples: (Int, Int) -> [Int]
+    ) -> [UInt8] {
         var raw: [UInt8] = []
-        let passes: [(Int, Int, Int, Int)] = interlaced
+        let passes: [(Int, Int, Int, Int)] =
+            interlaced
             ? [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
             : [(0, 0, 1, 1)]
         for (x0, y0, dx, dy) in passes {
@@ -101,7 +104,10 @@ struct PNGFlavourTests {
         let reference = Image(width: width, height: height, scale: 1, straightRGBA: straight)
         var wrong = 0
         for y in 0..<height { for x in 0..<width where image[x, y] != reference[x, y] { wrong += 1 } }
-        #expect(wrong == 0, "\(label): \(wrong) of \(width * height) pixels differ, first row \((0..<width).map { image[$0, 0] }) vs \((0..<width).map { reference[$0, 0] })")
+        #expect(
+            wrong == 0,
+            "\(label): \(wrong) of \(width * height) pixels differ, first row \((0..<width).map { image[$0, 0] }) vs \((0..<width).map { reference[$0, 0] })"
+        )
     }
 
     @Test("grey at 1, 2, 4, 8 and 16 bits, with and without a tRNS grey", arguments: [1, 2, 4, 8, 16], [false, true])
@@ -110,17 +116,23 @@ struct PNGFlavourTests {
         let toByte = { (v: Int) -> UInt8 in depth == 16 ? UInt8(v) : UInt8(v * 255 / (levels - 1)) }
         let sample = { (v: Int) in depth == 16 ? v * 257 : v }
         let bytes = Self.png(type: 0, depth: depth, interlaced: interlaced) { x, y in [sample(Self.level(x, y, 0, levels))] }
-        try Self.check(bytes, expected: { x, y in let g = toByte(Self.level(x, y, 0, levels)); return (g, g, g, 255) },
-                       label: "grey\(depth)\(interlaced ? "i" : "")")
+        try Self.check(
+            bytes,
+            expected: { x, y in
+                let g = toByte(Self.level(x, y, 0, levels)); return (g, g, g, 255)
+            },
+            label: "grey\(depth)\(interlaced ? "i" : "")")
         // tRNS: the grey of level 1 is transparent.
         let key = sample(1)
         let trns = Self.png(type: 0, depth: depth, interlaced: interlaced, trns: [UInt8(key >> 8), UInt8(key & 0xFF)]) { x, y in
             [sample(Self.level(x, y, 0, levels))]
         }
-        try Self.check(trns, expected: { x, y in
-            let v = Self.level(x, y, 0, levels), g = toByte(v)
-            return (g, g, g, v == 1 ? 0 : 255)
-        }, label: "grey\(depth)trns\(interlaced ? "i" : "")")
+        try Self.check(
+            trns,
+            expected: { x, y in
+                let v = Self.level(x, y, 0, levels), g = toByte(v)
+                return (g, g, g, v == 1 ? 0 : 255)
+            }, label: "grey\(depth)trns\(interlaced ? "i" : "")")
     }
 
     @Test("RGB, grey+alpha and RGBA at 8 and 16 bits", arguments: [8, 16], [false, true])
@@ -146,10 +158,12 @@ struct PNGFlavourTests {
         let bytes = Self.png(type: 3, depth: depth, interlaced: interlaced, palette: entries, trns: alphas) { x, y in
             [Self.level(x, y, 0, count)]
         }
-        try Self.check(bytes, expected: { x, y in
-            let i = Self.level(x, y, 0, count)
-            return (entries[i][0], entries[i][1], entries[i][2], alphas[i])
-        }, label: "palette\(depth)\(interlaced ? "i" : "")")
+        try Self.check(
+            bytes,
+            expected: { x, y in
+                let i = Self.level(x, y, 0, count)
+                return (entries[i][0], entries[i][1], entries[i][2], alphas[i])
+            }, label: "palette\(depth)\(interlaced ? "i" : "")")
     }
 
     @Test("a truncated interlaced file is an error naming PNG, not a crash")

@@ -3,9 +3,10 @@
 // surfaces at the frame where it happened.
 import Foundation
 import SegueCore
-@testable import SegueMedia
-import Testing
 import SegueSystem
+import Testing
+
+@testable import SegueMedia
 
 @Suite("Read-ahead video decoder")
 struct ReadAheadVideoDecoderTests {
@@ -67,12 +68,17 @@ struct ReadAheadVideoDecoderTests {
     func corruptMiddle() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("damaged.mp4")
-        let r = try runTool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=10:d=4",
-                                       "-c:v", "libx264", "-preset", "ultrafast", "-g", "5", "-pix_fmt", "yuv420p", path])
+        let r = try runTool(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=10:d=4",
+                "-c:v", "libx264", "-preset", "ultrafast", "-g", "5", "-pix_fmt", "yuv420p", path,
+            ])
         #expect(r.status == 0, "\(r.stderr)")
         let stream = try #require(try MediaProbe.probe(path: path).video)
         var bytes = readFixture(path)
-        let mdat = try #require(bytes.indices.first { bytes[$0] == 0x6D && bytes[$0 + 1] == 0x64 && bytes[$0 + 2] == 0x61 && bytes[$0 + 3] == 0x74 })
+        let mdat = try #require(
+            bytes.indices.first { bytes[$0] == 0x6D && bytes[$0 + 1] == 0x64 && bytes[$0 + 2] == 0x61 && bytes[$0 + 3] == 0x74 })
         let middle = mdat + (bytes.count - mdat) / 2
         for k in middle..<min(middle + 400, bytes.count) { bytes[k] = UInt8(truncatingIfNeeded: k &* 37) }
         writeFixture(bytes, to: path)

@@ -1,9 +1,10 @@
 // Writing to a pipe whose reader has gone must fail with EPIPE without raising SIGPIPE and
 // without touching the process's disposition of it (a host program that loads Segue owns that).
 import Foundation
-import Testing
-@testable import SegueMedia
 import SegueSystem
+import Testing
+
+@testable import SegueMedia
 
 #if canImport(Glibc)
 import Glibc

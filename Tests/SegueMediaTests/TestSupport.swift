@@ -1,7 +1,8 @@
 import Foundation
 import SegueCore
-@testable import SegueMedia
 import SegueSystem
+
+@testable import SegueMedia
 
 /// A fresh directory under the system temporary directory, removed with everything in it on deinit.
 final class TemporaryDirectory {
@@ -79,8 +80,10 @@ func straightPattern(width: Int, height: Int, alpha: Bool) -> [UInt8] {
     var bytes = [UInt8]()
     for y in 0..<height {
         for x in 0..<width {
-            bytes += [UInt8((x * 37 + y * 11) & 0xFF), UInt8((x * 5 + y * 71) & 0xFF), UInt8((x * y * 13 + 7) & 0xFF),
-                      alpha ? UInt8((x * 29 + y * 53 + 1) & 0xFF) : 255]
+            bytes += [
+                UInt8((x * 37 + y * 11) & 0xFF), UInt8((x * 5 + y * 71) & 0xFF), UInt8((x * y * 13 + 7) & 0xFF),
+                alpha ? UInt8((x * 29 + y * 53 + 1) & 0xFF) : 255,
+            ]
         }
     }
     return bytes
@@ -100,8 +103,12 @@ func mediaError<T>(_ body: () throws(MediaError) -> T) -> MediaError? {
 /// (ffmpeg's output options: codec, keyframes, pixel format) into `dir/name`.
 func greyRamp(_ dir: TemporaryDirectory, encoder: [String], name: String) throws -> (path: String, stream: VideoStreamInfo) {
     let path = dir.file(name)
-    let r = try runTool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
-                                   "color=c=black:s=16x16:r=10:d=2,format=gray,geq=lum='N*10'"] + encoder + [path])
+    let r = try runTool(
+        "ffmpeg",
+        [
+            "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
+            "color=c=black:s=16x16:r=10:d=2,format=gray,geq=lum='N*10'",
+        ] + encoder + [path])
     guard r.status == 0, let stream = try MediaProbe.probe(path: path).video else {
         throw MediaError.invalidVideo(path: path, reason: "the test clip was not made: \(r.stderr)")
     }

@@ -3,18 +3,22 @@
 // negative times, so a caller that asks for a time still finds the frame covering it.
 import Foundation
 import SegueCore
-@testable import SegueMedia
 import Testing
+
+@testable import SegueMedia
 
 @Suite("Timed video decoder: starting at a keyframe")
 struct TimedVideoDecoderKeyframeTests {
     /// Lossless H.264, a keyframe every 5 frames, no B-frames.
-    private static let h264 = ["-c:v", "libx264", "-qp", "0", "-g", "5", "-keyint_min", "5", "-sc_threshold", "0", "-bf", "0", "-pix_fmt", "yuv444p"]
+    private static let h264 = [
+        "-c:v", "libx264", "-qp", "0", "-g", "5", "-keyint_min", "5", "-sc_threshold", "0", "-bf", "0", "-pix_fmt", "yuv444p",
+    ]
 
     /// Every frame's time and grey level.
     private func decode(_ path: String, _ stream: VideoStreamInfo, start: Double, atKeyframe: Bool) throws -> [(time: Double, grey: Int)] {
-        let decoder = try TimedVideoDecoder(path: path, stream: stream, start: start, width: 16, height: 16, resize: .stretch,
-                                            startsAtKeyframe: atKeyframe)
+        let decoder = try TimedVideoDecoder(
+            path: path, stream: stream, start: start, width: 16, height: 16, resize: .stretch,
+            startsAtKeyframe: atKeyframe)
         defer { decoder.close() }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: decoder.frameByteCount, alignment: 16)
         defer { buffer.deallocate() }

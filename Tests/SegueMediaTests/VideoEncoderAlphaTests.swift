@@ -3,8 +3,9 @@
 // (`.opaqueRGBA`, a movie made of clips), whatever the container.
 import Foundation
 import SegueCore
-@testable import SegueMedia
 import Testing
+
+@testable import SegueMedia
 
 @Suite("VideoEncoder: alpha where the codec has it")
 struct VideoEncoderAlphaTests {
@@ -21,14 +22,21 @@ struct VideoEncoderAlphaTests {
 
     /// The pixel format and the `alpha_mode` tag (VP9's alpha in WebM) of the first video stream.
     private func stream(_ path: String) throws -> String {
-        try runTool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,pix_fmt:stream_tags=alpha_mode",
-                                "-of", "csv=p=0", path]).text.trimmingCharacters(in: .whitespacesAndNewlines)
+        try runTool(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,pix_fmt:stream_tags=alpha_mode",
+                "-of", "csv=p=0", path,
+            ]
+        ).text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The centre pixel of the first frame, straight RGBA, decoded by `decoder` (libvpx for VP9's
     /// alpha) through `filters`.
     private func centre(_ path: String, decoder: [String] = [], filters: [String] = []) throws -> [Int] {
-        let r = try runTool("ffmpeg", ["-v", "error"] + decoder + ["-i", path, "-frames:v", "1"] + filters + ["-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"])
+        let r = try runTool(
+            "ffmpeg",
+            ["-v", "error"] + decoder + ["-i", path, "-frames:v", "1"] + filters + ["-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"])
         let bytes = [UInt8](r.stdout)
         try #require(bytes.count == 32 * 32 * 4, "\(r.stderr)")
         return bytes[(16 * 32 + 16) * 4..<(16 * 32 + 17) * 4].map(Int.init)
@@ -88,10 +96,17 @@ struct VideoEncoderAlphaTests {
     @Test("settings that do not fit the container are refused before anything starts")
     func refusedSettings() {
         let dir = TemporaryDirectory()
-        #expect(mediaError { () throws(MediaError) in try VideoEncoder(path: dir.file("a.webm"), width: 8, height: 8, fps: 10, settings: VideoSettings(codec: .prores)) }
-            == .encodingFailed(path: dir.file("a.webm"), format: "WebM", message: "the codec prores cannot be written to .webm; use vp9"))
-        #expect(mediaError { () throws(MediaError) in try VideoEncoder(path: dir.file("a.apng"), width: 8, height: 8, fps: 10, settings: VideoSettings(crf: 3)) }
-            == .encodingFailed(path: dir.file("a.apng"), format: "APNG", message: "crf (quality) does not apply to apng"))
+        #expect(
+            mediaError { () throws(MediaError) in
+                try VideoEncoder(path: dir.file("a.webm"), width: 8, height: 8, fps: 10, settings: VideoSettings(codec: .prores))
+            }
+                == .encodingFailed(
+                    path: dir.file("a.webm"), format: "WebM", message: "the codec prores cannot be written to .webm; use vp9"))
+        #expect(
+            mediaError { () throws(MediaError) in
+                try VideoEncoder(path: dir.file("a.apng"), width: 8, height: 8, fps: 10, settings: VideoSettings(crf: 3))
+            }
+                == .encodingFailed(path: dir.file("a.apng"), format: "APNG", message: "crf (quality) does not apply to apng"))
         #expect(dir.contents.isEmpty)
     }
 }

@@ -3,8 +3,9 @@
 // colour conversion on the way (what a smart render's pieces need).
 import Foundation
 import SegueCore
-@testable import SegueMedia
 import Testing
+
+@testable import SegueMedia
 
 @Suite("VideoEncoder: sound alone, copied sound, matched 4:2:0")
 struct VideoEncoderInputTests {
@@ -37,12 +38,14 @@ struct VideoEncoderInputTests {
         try writeTone(sound)
         try sound.finish()
         #expect(try streamTypes(soundPath) == ["audio"])
-        let duration = try runTool("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,duration", "-of", "csv=p=0", soundPath]).text
+        let duration = try runTool("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,duration", "-of", "csv=p=0", soundPath])
+            .text
         let fields = duration.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",")
         #expect(fields.first == "aac")
         #expect(abs((Double(fields.last ?? "") ?? 0) - 1) < 0.03, "sound lasts \(duration)")
 
-        let movie = try VideoEncoder(path: moviePath, width: 64, height: 48, fps: 25, input: .opaqueRGBA, audio: .standard, copiedSound: soundPath)
+        let movie = try VideoEncoder(
+            path: moviePath, width: 64, height: 48, fps: 25, input: .opaqueRGBA, audio: .standard, copiedSound: soundPath)
         #expect(movie.audioWriter() == nil)
         let frame = [UInt8](repeating: 200, count: 64 * 48 * 4)
         for _ in 0..<25 { try frame.withUnsafeBytes { try movie.append(frame: $0) } }
@@ -57,8 +60,12 @@ struct VideoEncoderInputTests {
     func matchedYUVInput() throws {
         let dir = TemporaryDirectory()
         let source = dir.file("source.mp4")
-        let made = try runTool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x48:d=0.2", "-c:v", "libx264", "-pix_fmt", "yuv420p",
-                                          "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv", source])
+        let made = try runTool(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=64x48:d=0.2", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv", source,
+            ])
         #expect(made.status == 0, "\(made.stderr)")
         let video = try #require(try MediaProbe.probe(path: source).video)
         var settings = VideoSettings(preset: "ultrafast", crf: 1)  // (0 is lossless, which the High profile cannot carry)
@@ -67,17 +74,23 @@ struct VideoEncoderInputTests {
         #expect(!arguments.joined(separator: " ").contains("scale="), "\(arguments)")
         var untagged = settings
         untagged.matching?.colorSpace = ""
-        #expect(untagged.videoArguments(for: .mp4, width: 64, height: 48, yuvInput: true).joined(separator: " ").contains("out_color_matrix=bt601"))
+        #expect(
+            untagged.videoArguments(for: .mp4, width: 64, height: 48, yuvInput: true).joined(separator: " ").contains(
+                "out_color_matrix=bt601"))
 
         // Y = 100, Cb = 90, Cr = 170: levels a conversion through RGB would move.
         let out = dir.file("piece.mp4")
         let encoder = try VideoEncoder(path: out, width: 64, height: 48, fps: 25, settings: settings, input: .yuv420)
-        let frame = [UInt8](repeating: 100, count: 64 * 48) + [UInt8](repeating: 90, count: 32 * 24) + [UInt8](repeating: 170, count: 32 * 24)
+        let frame =
+            [UInt8](repeating: 100, count: 64 * 48) + [UInt8](repeating: 90, count: 32 * 24) + [UInt8](repeating: 170, count: 32 * 24)
         for _ in 0..<3 { try frame.withUnsafeBytes { try encoder.append(frame: $0) } }
         try encoder.finish()
-        let decoded = try runTool("ffmpeg", ["-v", "error", "-i", out, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "yuv420p", "pipe:1"])
+        let decoded = try runTool(
+            "ffmpeg", ["-v", "error", "-i", out, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "yuv420p", "pipe:1"])
         #expect([UInt8](decoded.stdout) == frame)
-        let tags = try runTool("ffprobe", ["-v", "error", "-show_entries", "stream=profile,color_space,color_range", "-of", "csv=p=0", out]).text
+        let tags = try runTool(
+            "ffprobe", ["-v", "error", "-show_entries", "stream=profile,color_space,color_range", "-of", "csv=p=0", out]
+        ).text
         #expect(tags.contains("bt709") && tags.contains("tv"), "\(tags)")
     }
 }

@@ -2,8 +2,9 @@
 // (`open-gop=1`) make every keyframe after the first a recovery-point I picture, which a copy
 // must not be cut at; closed GOPs make every keyframe an IDR picture.
 import Foundation
-@testable import SegueMedia
 import Testing
+
+@testable import SegueMedia
 
 @Suite("Video packets: clean cut points")
 struct VideoPacketsTests {
@@ -11,9 +12,13 @@ struct VideoPacketsTests {
     private func keyframes(openGOP: Bool) throws -> (all: [Int], clean: [Int]) {
         let dir = TemporaryDirectory()
         let path = dir.file("clip.mp4")
-        let r = try runTool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x120:r=30:d=4",
-                                       "-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p",
-                                       "-x264-params", openGOP ? "open-gop=1:bframes=3" : "bframes=3", path])
+        let r = try runTool(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x120:r=30:d=4",
+                "-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p",
+                "-x264-params", openGOP ? "open-gop=1:bframes=3" : "bframes=3", path,
+            ])
         #expect(r.status == 0, "\(r.stderr)")
         let packets = try MediaProbe.videoPackets(path: path)
         #expect(packets.packets.count == 120 && packets.packets.allSatisfy { $0.size != nil && $0.position != nil })
@@ -36,10 +41,13 @@ struct VideoPacketsTests {
 
     @Test("a keyframe followed in decode order by a picture shown before it has leading pictures")
     func leadingPictures() {
-        let packets = VideoPackets(timeBaseNumerator: 1, timeBaseDenominator: 30, packets: [
-            .init(pts: 0, dts: -1, isKeyframe: true), .init(pts: 2, dts: 0, isKeyframe: false), .init(pts: 1, dts: 1, isKeyframe: false),
-            .init(pts: 5, dts: 2, isKeyframe: true), .init(pts: 3, dts: 3, isKeyframe: false), .init(pts: 4, dts: 4, isKeyframe: false),
-        ])
+        let packets = VideoPackets(
+            timeBaseNumerator: 1, timeBaseDenominator: 30,
+            packets: [
+                .init(pts: 0, dts: -1, isKeyframe: true), .init(pts: 2, dts: 0, isKeyframe: false),
+                .init(pts: 1, dts: 1, isKeyframe: false),
+                .init(pts: 5, dts: 2, isKeyframe: true), .init(pts: 3, dts: 3, isKeyframe: false), .init(pts: 4, dts: 4, isKeyframe: false),
+            ])
         #expect(!packets.hasLeadingPictures(after: 0, shownFrom: 0))
         #expect(packets.hasLeadingPictures(after: 3, shownFrom: 5))
     }

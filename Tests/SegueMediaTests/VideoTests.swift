@@ -1,8 +1,9 @@
 import Foundation
 import SegueCore
-import Testing
-@testable import SegueMedia
 import SegueSystem
+import Testing
+
+@testable import SegueMedia
 
 #if canImport(Glibc)
 import Glibc
@@ -24,8 +25,10 @@ struct VideoTests {
         }
     }
 
-    private func encode(_ path: String, frames: Int = 10, width: Int = 64, height: Int = 48,
-                        format: VideoFormat? = nil) throws {
+    private func encode(
+        _ path: String, frames: Int = 10, width: Int = 64, height: Int = 48,
+        format: VideoFormat? = nil
+    ) throws {
         let video = try VideoEncoder(path: path, width: width, height: height, fps: 25, format: format)
         for i in 0..<frames { try video.append(VideoTests.frame(i, width: width, height: height)) }
         try video.finish()
@@ -96,8 +99,9 @@ struct VideoTests {
         let info = try #require(try MediaProbe.probe(path: path).video)
         #expect(info.width == 64 && info.height == 48 && info.frameCount == 3)
         func arguments(width: Int, height: Int, fps: Double) -> [String] {
-            VideoEncoder.arguments(format: .mp4, settings: VideoSettings(), input: .rgba, alpha: false, width: width, height: height, fps: fps,
-                                   sound: nil, copiedSound: nil, output: "o")
+            VideoEncoder.arguments(
+                format: .mp4, settings: VideoSettings(), input: .rgba, alpha: false, width: width, height: height, fps: fps,
+                sound: nil, copiedSound: nil, output: "o")
         }
         let args = arguments(width: 63, height: 47, fps: 29.97)
         #expect(args.contains { $0.hasPrefix("pad=ceil(iw/2)*2:ceil(ih/2)*2,") } && args.contains("29.97"))
@@ -138,14 +142,16 @@ struct VideoTests {
         // A stand-in ffmpeg that writes part of an output, complains and dies after ~2 frames.
         let tools = TemporaryDirectory()
         let fake = tools.file("ffmpeg")
-        writeFixture(Array("""
-            #!/bin/sh
-            for last; do :; done
-            head -c 30000 > "${last#file:}"
-            echo "first line of noise" >&2
-            echo "simulated encoder crash" >&2
-            exit 3
-            """.utf8), to: fake)
+        writeFixture(
+            Array(
+                """
+                #!/bin/sh
+                for last; do :; done
+                head -c 30000 > "${last#file:}"
+                echo "first line of noise" >&2
+                echo "simulated encoder crash" >&2
+                exit 3
+                """.utf8), to: fake)
         chmod(fake, 0o755)
         let path = dir.file("out.mp4")
         let error = try withFFmpeg(fake) { () throws -> MediaError? in
@@ -204,29 +210,38 @@ struct VideoTests {
         guard case .encodingFailed? = mediaError({ () throws(MediaError) in try noFrames.finish() }) else {
             Issue.record("finishing without frames must fail"); return
         }
-        #expect(mediaError { () throws(MediaError) in try VideoEncoder(path: dir.file("x.avi"), width: 8, height: 8, fps: 10) }
-            == .unknownOutputFormat(path: dir.file("x.avi"), supported: VideoFormat.extensions))
-        guard case .unwritable? = mediaError({ () throws(MediaError) in
-            try VideoEncoder(path: dir.file("no/dir/x.mp4"), width: 8, height: 8, fps: 10)
-        }) else { Issue.record("missing directory must be .unwritable"); return }
-        guard case .imageTooLarge? = mediaError({ () throws(MediaError) in
-            try VideoEncoder(path: dir.file("big.mp4"), width: 20_000, height: 8, fps: 10)
-        }) else { Issue.record("oversized frames must be refused"); return }
+        #expect(
+            mediaError { () throws(MediaError) in try VideoEncoder(path: dir.file("x.avi"), width: 8, height: 8, fps: 10) }
+                == .unknownOutputFormat(path: dir.file("x.avi"), supported: VideoFormat.extensions))
+        guard
+            case .unwritable? = mediaError({ () throws(MediaError) in
+                try VideoEncoder(path: dir.file("no/dir/x.mp4"), width: 8, height: 8, fps: 10)
+            })
+        else { Issue.record("missing directory must be .unwritable"); return }
+        guard
+            case .imageTooLarge? = mediaError({ () throws(MediaError) in
+                try VideoEncoder(path: dir.file("big.mp4"), width: 20_000, height: 8, fps: 10)
+            })
+        else { Issue.record("oversized frames must be refused"); return }
         #expect(dir.contents.isEmpty)
     }
 
     @Test func probingBadInputs() throws {
-        #expect(mediaError { () throws(MediaError) in try MediaProbe.probe(path: dir.file("none.mp4")) }
-            == .fileNotFound(path: dir.file("none.mp4")))
-        #expect(mediaError { () throws(MediaError) in try TimedVideoDecoder(path: dir.file("none.mp4")) }
-            == .fileNotFound(path: dir.file("none.mp4")))
+        #expect(
+            mediaError { () throws(MediaError) in try MediaProbe.probe(path: dir.file("none.mp4")) }
+                == .fileNotFound(path: dir.file("none.mp4")))
+        #expect(
+            mediaError { () throws(MediaError) in try TimedVideoDecoder(path: dir.file("none.mp4")) }
+                == .fileNotFound(path: dir.file("none.mp4")))
         writeFixture(Array("not a video at all".utf8), to: dir.file("junk.mp4"))
-        #expect(mediaError { () throws(MediaError) in try TimedVideoDecoder(path: dir.file("junk.mp4")) }
-            == .invalidVideo(path: dir.file("junk.mp4"), reason: "Invalid data found when processing input"))
+        #expect(
+            mediaError { () throws(MediaError) in try TimedVideoDecoder(path: dir.file("junk.mp4")) }
+                == .invalidVideo(path: dir.file("junk.mp4"), reason: "Invalid data found when processing input"))
         let sound = dir.file("sound.m4a")
         #expect(try runTool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=d=0.2", "-c:a", "aac", sound]).status == 0)
-        #expect(mediaError { () throws(MediaError) in try TimedVideoDecoder(path: sound) }
-            == .invalidVideo(path: sound, reason: "it has no video stream"))
+        #expect(
+            mediaError { () throws(MediaError) in try TimedVideoDecoder(path: sound) }
+                == .invalidVideo(path: sound, reason: "it has no video stream"))
         #expect(MediaProbe.rate("30000/1001").map { abs($0 - 29.97) < 0.001 } == true)
         #expect(MediaProbe.rate("0/0") == nil)
     }

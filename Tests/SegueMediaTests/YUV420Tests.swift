@@ -2,8 +2,9 @@
 // own conversion of the same picture.
 import Foundation
 import SegueCore
-@testable import SegueMedia
 import Testing
+
+@testable import SegueMedia
 
 @Suite("Y'CbCr 4:2:0 (BT.709, limited range)")
 struct YUV420Tests {
@@ -59,8 +60,9 @@ struct YUV420Tests {
                 let i = (y * w + x) * 4
                 let ref = reference(Double(rgba[i]), Double(rgba[i + 1]), Double(rgba[i + 2]))
                 let c = (y / 2) * (w / 2) + x / 2
-                worst.forward = max(worst.forward, abs(Double(yuv[y * w + x]) - ref.y), abs(Double(yuv[w * h + c]) - ref.cb),
-                                    abs(Double(yuv[w * h + (w / 2) * (h / 2) + c]) - ref.cr))
+                worst.forward = max(
+                    worst.forward, abs(Double(yuv[y * w + x]) - ref.y), abs(Double(yuv[w * h + c]) - ref.cb),
+                    abs(Double(yuv[w * h + (w / 2) * (h / 2) + c]) - ref.cr))
                 for k in 0..<3 { worst.back = max(worst.back, abs(Int(back[i + k]) - Int(rgba[i + k]))) }
                 #expect(back[i + 3] == 255)
             }
@@ -79,9 +81,13 @@ struct YUV420Tests {
         let dir = TemporaryDirectory()
         let input = dir.file("in.rgba")
         writeFixture(rgba, to: input)
-        let r = try runTool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(w)x\(h)",
-                                       "-i", input, "-vf", "scale=out_color_matrix=bt709:out_range=tv:flags=accurate_rnd",
-                                       "-pix_fmt", "yuv420p", "-f", "rawvideo", "pipe:1"])
+        let r = try runTool(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-nostdin", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(w)x\(h)",
+                "-i", input, "-vf", "scale=out_color_matrix=bt709:out_range=tv:flags=accurate_rnd",
+                "-pix_fmt", "yuv420p", "-f", "rawvideo", "pipe:1",
+            ])
         #expect(r.status == 0, "\(r.stderr)")
         let theirs = [UInt8](r.stdout)
         var ours = [UInt8](repeating: 0, count: YUV420.byteCount(width: w, height: h))

@@ -5,9 +5,10 @@
 // the line, and shapes at the limits still translate.
 import Foundation
 import SegueCore
+import Testing
+
 @testable import SegueMetal
 @testable import SegueShaders
-import Testing
 
 /// A file whose colour function assigns `expression` to `x` (on line 4 when `helpers` is empty).
 private func assigning(_ expression: String, helpers: String = "") -> String {
@@ -25,39 +26,53 @@ struct MetalExpressionHeightTests {
         #expect(message.contains("split the expression into several statements"), "\(message)")
     }
 
-    @Test("chains of members, indices and calls built in loops are bounded too",
-          arguments: ["swizzles", "indices", "methods"])
+    @Test(
+        "chains of members, indices and calls built in loops are bounded too",
+        arguments: ["swizzles", "indices", "methods"])
     func postfixChains(kind: String) throws {
         let n = 3_000
-        let source = switch kind {
-        case "swizzles":
-            prologue + "[[ stitchable ]] half4 f(float2 p, half4 c) {\n    half4 v = c;\n    return v" + String(repeating: ".xyzw", count: n) + ";\n}\n"
-        case "indices":
-            prologue + "[[ stitchable ]] half4 f(float2 p, half4 c) {\n    float a[2] = {1, 2};\n    return c * half(a" + String(repeating: "[0]", count: n) + ");\n}\n"
-        default:
-            prologue + "[[ stitchable ]] half4 f(float2 p, SwiftUI::Layer l) {\n    return l" + String(repeating: ".sample(p)", count: n) + ";\n}\n"
-        }
+        let source =
+            switch kind {
+            case "swizzles":
+                prologue + "[[ stitchable ]] half4 f(float2 p, half4 c) {\n    half4 v = c;\n    return v"
+                    + String(repeating: ".xyzw", count: n) + ";\n}\n"
+            case "indices":
+                prologue + "[[ stitchable ]] half4 f(float2 p, half4 c) {\n    float a[2] = {1, 2};\n    return c * half(a"
+                    + String(repeating: "[0]", count: n) + ");\n}\n"
+            default:
+                prologue + "[[ stitchable ]] half4 f(float2 p, SwiftUI::Layer l) {\n    return l"
+                    + String(repeating: ".sample(p)", count: n) + ";\n}\n"
+            }
         let message = try #require(translationError(source))
-        #expect(message.hasPrefix("user.metal:\(kind == "methods" ? 4 : 5): expressions or blocks nested more than 200 levels deep"), "\(message)")
+        #expect(
+            message.hasPrefix("user.metal:\(kind == "methods" ? 4 : 5): expressions or blocks nested more than 200 levels deep"),
+            "\(message)")
     }
 
     // Found while checking every recursive path: the type parser recursed once per `metal::`.
     @Test("a type qualified with metal:: thousands of times is an error, not a stack overflow")
     func repeatedQualifiers() throws {
         let qualifiers = String(repeating: "metal::", count: 16_000)
-        let local = try #require(translationError(prologue + "[[ stitchable ]] half4 f(float2 p, half4 c) {\n    " + qualifiers + "float x = 1;\n    return c;\n}\n"))
+        let local = try #require(
+            translationError(
+                prologue + "[[ stitchable ]] half4 f(float2 p, half4 c) {\n    " + qualifiers + "float x = 1;\n    return c;\n}\n"))
         #expect(local.hasPrefix("user.metal:4: "), "\(local.prefix(200))")
         // As a global's type the qualifiers are skipped (one is Metal's own spelling); the file is
         // then too long.
         let global = try #require(translationError(prologue + "constant " + qualifiers + "float x = 1;\n"))
         #expect(global.hasSuffix("tokens after its macros are expanded; split it into several files"), "\(global.prefix(200))")
-        #expect(translationError(prologue + "constant metal::float k = 1;\n[[ stitchable ]] half4 f(float2 p, half4 c) { metal::float2 q = p; return c * half(k + q.x); }\n") == nil)
+        #expect(
+            translationError(
+                prologue
+                    + "constant metal::float k = 1;\n[[ stitchable ]] half4 f(float2 p, half4 c) { metal::float2 q = p; return c * half(k + q.x); }\n"
+            ) == nil)
     }
 
     // Every shape at the limit translates (and, run in a debug build, shows the checker's stack use
     // at the deepest nesting accepted fits); one level more is an error.
-    @Test("each kind of nesting translates at the limit and fails one level past it",
-          arguments: ["chain", "unary", "parentheses", "calls", "helper calls", "conditionals", "mixed"])
+    @Test(
+        "each kind of nesting translates at the limit and fails one level past it",
+        arguments: ["chain", "unary", "parentheses", "calls", "helper calls", "conditionals", "mixed"])
     func atTheLimit(kind: String) throws {
         // The statement is 1 level deep; `x = …` puts the expression one level below the declaration.
         func expression(_ n: Int) -> String {
@@ -123,13 +138,15 @@ struct MetalMacroLimitTests {
         let start = Date()
         let message = try #require(translationError(source))
         #expect(Date().timeIntervalSince(start) < 20)
-        #expect(message == "user.metal:35: macro 'M30' expands to more than \(MetalPreprocessor.maximumExpansion) tokens "
+        #expect(
+            message == "user.metal:35: macro 'M30' expands to more than \(MetalPreprocessor.maximumExpansion) tokens "
                 + "(macros that use another macro several times grow exponentially)")
     }
 
     @Test("a function-like macro doubling its argument, nested, is bounded the same way")
     func doublingArguments() throws {
-        let source = prologue + "#define D(x) (x + x)\n[[ stitchable ]] half4 f(float2 p, half4 c, float t) {\n    return c * half("
+        let source =
+            prologue + "#define D(x) (x + x)\n[[ stitchable ]] half4 f(float2 p, half4 c, float t) {\n    return c * half("
             + String(repeating: "D(", count: 40) + "t" + String(repeating: ")", count: 40) + ");\n}\n"
         let message = try #require(translationError(source))
         #expect(message.hasPrefix("user.metal:5: macro 'D' expands to more than"), "\(message)")
@@ -138,9 +155,14 @@ struct MetalMacroLimitTests {
     @Test("macro uses nested past the depth limit are an error, not a stack overflow")
     func deepNesting() throws {
         let chain = "#define A0 t\n" + (1...100).map { "#define A\($0) A\($0 - 1)\n" }.joined()
-        let message = try #require(translationError(prologue + chain + "[[ stitchable ]] half4 f(float2 p, half4 c, float t) {\n    return c * half(A100);\n}\n"))
-        #expect(message.hasPrefix("user.metal:105: macro 'A100' nests macro uses more than \(MetalPreprocessor.maximumExpansionDepth) levels deep"), "\(message)")
-        let arguments = prologue + "#define I(x) x\n[[ stitchable ]] half4 f(float2 p, half4 c, float t) {\n    return c * half("
+        let message = try #require(
+            translationError(prologue + chain + "[[ stitchable ]] half4 f(float2 p, half4 c, float t) {\n    return c * half(A100);\n}\n"))
+        #expect(
+            message.hasPrefix(
+                "user.metal:105: macro 'A100' nests macro uses more than \(MetalPreprocessor.maximumExpansionDepth) levels deep"),
+            "\(message)")
+        let arguments =
+            prologue + "#define I(x) x\n[[ stitchable ]] half4 f(float2 p, half4 c, float t) {\n    return c * half("
             + String(repeating: "I(", count: 5_000) + "t" + String(repeating: ")", count: 5_000) + ");\n}\n"
         let nested = try #require(translationError(arguments))
         #expect(nested.contains("nests macro uses more than"), "\(nested.prefix(200))")
@@ -149,8 +171,9 @@ struct MetalMacroLimitTests {
     @Test("macros within the limits expand as before")
     func ordinary() throws {
         let chain = "#define A0 t\n" + (1...40).map { "#define A\($0) A\($0 - 1)\n" }.joined() + "#define D(x) ((x) + (x))\n"
-        let module = try StitchableTranslator.translate(prologue + chain
-            + "[[ stitchable ]] half4 f(float2 p, half4 c, float t) {\n    return c * half(D(D(A40)));\n}\n", file: "m.metal")
+        let module = try StitchableTranslator.translate(
+            prologue + chain
+                + "[[ stitchable ]] half4 f(float2 p, half4 c, float t) {\n    return c * half(D(D(A40)));\n}\n", file: "m.metal")
         #expect(module.glsl.contains("((((t) + (t))) + (((t) + (t))))"), "\(module.glsl)")
     }
 }
@@ -169,21 +192,33 @@ struct MetalShapeLimitTests {
     @Test("more than the limit of functions, parameters or tokens is an error on the line past it")
     func counts() throws {
         let functions = prologue + (0...MetalParser.maximumFunctions).map { "float f\($0)() { return 0; }\n" }.joined()
-        #expect(translationError(functions) == "user.metal:\(MetalParser.maximumFunctions + 3): more than \(MetalParser.maximumFunctions) functions in one file; split it into several files")
-        let parameters = prologue + "float f(" + (0...MetalParser.maximumParameters).map { "float a\($0)" }.joined(separator: ", ") + ") { return 0; }\n"
+        #expect(
+            translationError(functions)
+                == "user.metal:\(MetalParser.maximumFunctions + 3): more than \(MetalParser.maximumFunctions) functions in one file; split it into several files"
+        )
+        let parameters =
+            prologue + "float f(" + (0...MetalParser.maximumParameters).map { "float a\($0)" }.joined(separator: ", ") + ") { return 0; }\n"
         #expect(translationError(parameters) == "user.metal:3: 'f' has more than \(MetalParser.maximumParameters) parameters")
-        let long = prologue + "[[ stitchable ]] half4 f(float2 p, half4 c) {\n" + String(repeating: "    c = c * 0.5h + 0.25h;\n", count: 4_500) + "    return c;\n}\n"
+        let long =
+            prologue + "[[ stitchable ]] half4 f(float2 p, half4 c) {\n" + String(repeating: "    c = c * 0.5h + 0.25h;\n", count: 4_500)
+            + "    return c;\n}\n"
         let message = try #require(translationError(long))
-        #expect(message.hasSuffix("the file has more than \(StitchableTranslator.maximumTokens) tokens after its macros are expanded; split it into several files"), "\(message)")
+        #expect(
+            message.hasSuffix(
+                "the file has more than \(StitchableTranslator.maximumTokens) tokens after its macros are expanded; split it into several files"
+            ), "\(message)")
     }
 
     // Issue 22 item 9: 9 GB and 37 s.
     @Test("a constant of 4096×4096 values is refused before any of it is built")
     func hugeConstant() throws {
         let start = Date()
-        let message = translationError(prologue + "constant float k[4096][4096] = {};\n[[ stitchable ]] half4 f(float2 p, half4 c) { return c * half(k[int(p.x)][0]); }\n")
+        let message = translationError(
+            prologue
+                + "constant float k[4096][4096] = {};\n[[ stitchable ]] half4 f(float2 p, half4 c) { return c * half(k[int(p.x)][0]); }\n")
         #expect(Date().timeIntervalSince(start) < 5)
-        #expect(message == "user.metal:3: 'k' is too large: its type 'float[4096][4096]' holds 16777216 values, more than the limit of 65536")
+        #expect(
+            message == "user.metal:3: 'k' is too large: its type 'float[4096][4096]' holds 16777216 values, more than the limit of 65536")
         let dims = try #require(translationError(prologue + "constant float k" + String(repeating: "[1]", count: 9) + " = {};\n"))
         #expect(dims == "user.metal:3: array 'k' has 9 dimensions; the limit is 8")
     }
@@ -198,7 +233,8 @@ struct MetalShapeLimitTests {
         let chain = "struct S0 { float a; };\n" + (1...20).map { "struct S\($0) { S\($0 - 1) a; };\n" }.joined()
         let deep = try #require(translationError(prologue + chain))
         #expect(deep == "user.metal:19: struct 'S16' nests structs 17 levels deep; the limit is 16", "\(deep)")
-        let fine = prologue + "struct A { float x[4]; };\nstruct B { A a[3]; float2 p; };\n"
+        let fine =
+            prologue + "struct A { float x[4]; };\nstruct B { A a[3]; float2 p; };\n"
             + "[[ stitchable ]] half4 f(float2 p, half4 c) { B b = B{}; b.a[1].x[2] = p.x; return c * half(b.a[1].x[2]); }\n"
         #expect(translationError(fine) == nil)
     }
@@ -219,7 +255,8 @@ struct MetalShapeLimitTests {
         let many = prologue + (0..<5).map { table("k\($0)", 256) }.joined() + "constant float k[1] = {0};\n" + use
         let total = try #require(translationError(many))
         #expect(total.hasPrefix("user.metal:7: the arrays initialised in this file have more than 1024 elements in all"), "\(total)")
-        let member = prologue + "struct T { float v[300]; };\n[[ stitchable ]] half4 f(float2 p, half4 c) { T t = T{}; return c * half(t.v[1]); }\n"
+        let member =
+            prologue + "struct T { float v[300]; };\n[[ stitchable ]] half4 f(float2 p, half4 c) { T t = T{}; return c * half(t.v[1]); }\n"
         #expect(translationError(member)?.contains("an initialiser of 'T' gives 300 array elements values") == true)
     }
 
@@ -236,13 +273,16 @@ struct MetalShapeLimitTests {
             Issue.record("a file of 300 functions loaded without a function name")
         } catch {
             let message = error.description
-            #expect(message == "\(path): several stitchable functions (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, … (288 more)); "
+            #expect(
+                message == "\(path): several stitchable functions (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, … (288 more)); "
                     + "name one as \(path):NAME")
         }
         do {
             _ = try EffectCatalog.effect(path + ":g")
         } catch {
-            #expect(error.description.hasSuffix("no [[ stitchable ]] function 'g' (it has: f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, … (288 more))"))
+            #expect(
+                error.description.hasSuffix(
+                    "no [[ stitchable ]] function 'g' (it has: f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, … (288 more))"))
         }
     }
 }

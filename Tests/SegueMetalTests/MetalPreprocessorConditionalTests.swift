@@ -5,10 +5,11 @@
 // reads, short-circuits around a division by zero. And the errors C reports, with their lines.
 import Foundation
 import SegueCore
-@testable import SegueMetal
 import SegueShaders
-import Testing
 import SegueSystem
+import Testing
+
+@testable import SegueMetal
 
 @Suite("Metal preprocessor: conditionals")
 struct MetalPreprocessorConditionalTests {
@@ -55,20 +56,22 @@ struct MetalPreprocessorConditionalTests {
         #expect(try segue(source) == cpp(source), "\(source)")
     }
 
-    @Test("the errors C reports, each with its line", arguments: [
-        ("a\n#error Tiling is not set\n", "t.metal:2: #error: Tiling is not set"),
-        ("#if 1\n", "t.metal:1: #if without #endif"),
-        ("#ifdef X\n#else\n#else\n#endif\n", "t.metal:3: #else after #else (the #if is on line 1)"),
-        ("#endif\n", "t.metal:1: #endif without #if"),
-        ("x\n#elif 1\n", "t.metal:2: #elif without #if"),
-        ("#if 1 / 0\n#endif\n", "t.metal:1: division by zero in '#if 1 / 0'"),
-        ("#if 1 +\n#endif\n", "t.metal:1: an expression that ends too soon in '#if 1 +'"),
-        ("#if (1\n#endif\n", "t.metal:1: expected ')' in '#if (1'"),
-        ("#if 1.5\n#endif\n", "t.metal:1: '1.5' is not an integer in '#if 1.5'"),
-        ("#ifdef\n#endif\n", "t.metal:1: #ifdef takes one macro name, got ''"),
-        ("#if defined(\n#endif\n", "t.metal:1: 'defined' needs a macro name in '#if defined('"),
-        ("#if 1 2\n#endif\n", "t.metal:1: unexpected '2' in '#if 1 2'"),
-    ] as [(String, String)])
+    @Test(
+        "the errors C reports, each with its line",
+        arguments: [
+            ("a\n#error Tiling is not set\n", "t.metal:2: #error: Tiling is not set"),
+            ("#if 1\n", "t.metal:1: #if without #endif"),
+            ("#ifdef X\n#else\n#else\n#endif\n", "t.metal:3: #else after #else (the #if is on line 1)"),
+            ("#endif\n", "t.metal:1: #endif without #if"),
+            ("x\n#elif 1\n", "t.metal:2: #elif without #if"),
+            ("#if 1 / 0\n#endif\n", "t.metal:1: division by zero in '#if 1 / 0'"),
+            ("#if 1 +\n#endif\n", "t.metal:1: an expression that ends too soon in '#if 1 +'"),
+            ("#if (1\n#endif\n", "t.metal:1: expected ')' in '#if (1'"),
+            ("#if 1.5\n#endif\n", "t.metal:1: '1.5' is not an integer in '#if 1.5'"),
+            ("#ifdef\n#endif\n", "t.metal:1: #ifdef takes one macro name, got ''"),
+            ("#if defined(\n#endif\n", "t.metal:1: 'defined' needs a macro name in '#if defined('"),
+            ("#if 1 2\n#endif\n", "t.metal:1: unexpected '2' in '#if 1 2'"),
+        ] as [(String, String)])
     func errors(source: String, message: String) {
         do {
             _ = try segue(source)
@@ -80,7 +83,8 @@ struct MetalPreprocessorConditionalTests {
 
     @Test("nesting is bounded: conditionals and parentheses past their limits are errors, not a crash")
     func limits() {
-        let deep = String(repeating: "#if 1\n", count: MetalPreprocessor.maximumConditionalDepth + 1)
+        let deep =
+            String(repeating: "#if 1\n", count: MetalPreprocessor.maximumConditionalDepth + 1)
             + String(repeating: "#endif\n", count: MetalPreprocessor.maximumConditionalDepth + 1)
         #expect(throws: ShaderSourceError.self) { try segue(deep) }
         let parentheses = "#if " + String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000) + "\n#endif\n"

@@ -48,7 +48,8 @@ struct ArrayArgumentTests {
         let values = (0..<16).map { Double(($0 * 7) % 16 + 1) / 16 }
         let text = values.map { String($0) }.joined(separator: ",")
         Self.expect(try renderFill("spectrum", 32, 16, [("values", text)]), "16 values", Self.spectrum(values, 32, 16))
-        Self.expect(try renderFill("spectrum", 20, 8, [("values", "0.125, 0.875, 0.5")]), "3 values", Self.spectrum([0.125, 0.875, 0.5], 20, 8))
+        Self.expect(
+            try renderFill("spectrum", 20, 8, [("values", "0.125, 0.875, 0.5")]), "3 values", Self.spectrum([0.125, 0.875, 0.5], 20, 8))
         Self.expect(try renderFill("spectrum", 4, 4, []), "count 0", Self.spectrum([], 4, 4))
     }
 
@@ -63,25 +64,28 @@ struct ArrayArgumentTests {
     /// `decode` reads.
     static func decodeBytes() -> (bytes: [UInt8], expected: [Double]) {
         var b = [UInt8](repeating: 0, count: 56)
-        func put<T: FixedWidthInteger>(_ v: T, _ at: Int) { withUnsafeBytes(of: v.littleEndian) { for (k, c) in $0.enumerated() { b[at + k] = c } } }
+        func put<T: FixedWidthInteger>(_ v: T, _ at: Int) {
+            withUnsafeBytes(of: v.littleEndian) { for (k, c) in $0.enumerated() { b[at + k] = c } }
+        }
         put(Float(51).bitPattern, 0)
-        put(UInt16(0x5640), 4)          // half 100
-        put(UInt16(0x4800), 6)          // half 8
+        put(UInt16(0x5640), 4)  // half 100
+        put(UInt16(0x4800), 6)  // half 8
         b[8] = 200
-        b[9] = 0xC8                     // char −56
+        b[9] = 0xC8  // char −56
         put(UInt16(250), 10)
         put(Int16(-3), 12)
         put(Int32(-100), 16)
         put(UInt32(77), 20)
-        put(Float(33).bitPattern, 28)   // float2[3].y
-        put(Float(44).bitPattern, 40)   // float3[2].z: a float3 takes 16 bytes
-        put(UInt16(0x5420), 54)         // half4[6].w: half 66
+        put(Float(33).bitPattern, 28)  // float2[3].y
+        put(Float(44).bitPattern, 40)  // float3[2].z: a float3 takes 16 bytes
+        put(UInt16(0x5420), 54)  // half4[6].w: half 66
         let expected: [Double] = [51, 100, 8, 200, -56, 250, -3, -100, 77, 33, 44, 66, 0, 0, 0, 56, 19, 0, 0, 51]
         return (b, expected)
     }
 
-    @Test("every typed read of a data argument, through casts, and reads outside the bytes give 0",
-          arguments: ["hex", "file", "list"])
+    @Test(
+        "every typed read of a data argument, through casts, and reads outside the bytes give 0",
+        arguments: ["hex", "file", "list"])
     func data(form: String) throws {
         let (bytes, expected) = Self.decodeBytes()
         let dir = try MediaDirectory("data")

@@ -48,7 +48,7 @@ struct BuiltInEffectTests {
         #expect(img[10, 5] == Pixel(255, 0, 0))
         #expect(img[15, 5] == Pixel(255, 0, 0))
         let up = try render("wipe", from: red, to: blue, progress: 0.3, parameters: [("direction", "0,-1")])
-        #expect(up[10, 9] == Pixel(0, 0, 255))   // bottom row revealed first
+        #expect(up[10, 9] == Pixel(0, 0, 255))  // bottom row revealed first
         #expect(up[10, 0] == Pixel(255, 0, 0))
     }
 
@@ -62,7 +62,10 @@ struct BuiltInEffectTests {
         var checked = 0
         for y in 0..<40 {
             for x in 0..<40 {
-                let d = (((Double(x) + 0.5) / 40 - 0.5) * ((Double(x) + 0.5) / 40 - 0.5) + ((Double(y) + 0.5) / 40 - 0.5) * ((Double(y) + 0.5) / 40 - 0.5)).squareRoot()
+                let d =
+                    (((Double(x) + 0.5) / 40 - 0.5) * ((Double(x) + 0.5) / 40 - 0.5) + ((Double(y) + 0.5) / 40 - 0.5)
+                        * ((Double(y) + 0.5) / 40 - 0.5))
+                    .squareRoot()
                 guard abs(d - r) > 0.01 else { continue }
                 #expect(img[x, y] == (d < r ? Pixel(0, 0, 255) : Pixel(255, 0, 0)), "pixel \(x),\(y) d=\(d)")
                 checked += 1

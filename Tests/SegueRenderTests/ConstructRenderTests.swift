@@ -13,46 +13,46 @@ import Testing
 @Suite("Metal constructs, rendered")
 struct ConstructRenderTests {
     static let source = """
-    #include <metal_stdlib>
-    using namespace metal;
+        #include <metal_stdlib>
+        using namespace metal;
 
-    constexpr constant float kScale = 0.5;
-    constant float3 kTint = float3(0.2, 0.4, 0.6);
-    struct Pair { float a; float2 b; };
-    static inline float twice(float x) { return 2 * x; }
-    float weight(thread Pair &p) { p.a += 1; return p.a * p.b.y; }
+        constexpr constant float kScale = 0.5;
+        constant float3 kTint = float3(0.2, 0.4, 0.6);
+        struct Pair { float a; float2 b; };
+        static inline float twice(float x) { return 2 * x; }
+        float weight(thread Pair &p) { p.a += 1; return p.a * p.b.y; }
 
-    [[ stitchable ]] half4 constructs(float2 position, float4 bounds) {
-        float2 uv = position / bounds.zw;
-        float4 v4 = float4(uv, 0.25, 1);
-        half3 h3 = half3(half4(v4));
-        float3 w = float3(0);
-        w.xz = uv.yx;
-        w.y = v4.xxyy.w * kScale;
-        int2 i2 = int2(position) % 4;
-        uint u = uint(i2.x) << 1 | 1u;
-        bool2 lo = uv < float2(0.5);
-        float s = select(0.0, 1.0, all(lo)) + (any(lo) ? 0.5 : 0.0);
-        float2x2 m = float2x2(1, 2, 3, 4);
-        float2 mv = m * float2(1, 1);
-        float det = determinant(m) + transpose(m)[0][1];
-        Pair p = { 1, float2(0, 0.5) };
-        float wt = weight(p);
-        float acc = 0;
-        for (int k = 0; k < 4; k++) { if (k == 2) continue; acc += k; }
-        int n = 0;
-        while (n < 3) { n++; }
-        do { n += 10; } while (n < 20);
-        switch (i2.y) { case 0: acc += 1; break; case 1: acc += 2; break; default: acc += 3; }
-        float3 pick = uv.x > 0.5 ? kTint : float3(h3);
-        float2 q = uv < float2(0.5, 0.25) ? float2(1) : float2(0.25, 0.75);
-        int bits = popcount(u) + clz(1u) - 31 + abs(-2) + max3(1, 2, 3) + clamp(i2.x, 0, 1);
-        float geo = length(float2(3, 4)) / 5 + dot(normalize(float3(1, 0, 0)), cross(float3(0, 1, 0), float3(0, 0, 1)));
-        float r = fract(twice(acc) * 0.1 + float(u) / 16 + s + det / 100 + mv.x / 40 + wt + float(n) / 100 + float(bits) / 64 + geo / 8);
-        half4 c = half4(half((pick.x + w.x + w.y) / 3), half(((q.x + q.y) / 2 + pick.z + w.z) / 3), half(r), 1);
-        return c.rgba;
-    }
-    """
+        [[ stitchable ]] half4 constructs(float2 position, float4 bounds) {
+            float2 uv = position / bounds.zw;
+            float4 v4 = float4(uv, 0.25, 1);
+            half3 h3 = half3(half4(v4));
+            float3 w = float3(0);
+            w.xz = uv.yx;
+            w.y = v4.xxyy.w * kScale;
+            int2 i2 = int2(position) % 4;
+            uint u = uint(i2.x) << 1 | 1u;
+            bool2 lo = uv < float2(0.5);
+            float s = select(0.0, 1.0, all(lo)) + (any(lo) ? 0.5 : 0.0);
+            float2x2 m = float2x2(1, 2, 3, 4);
+            float2 mv = m * float2(1, 1);
+            float det = determinant(m) + transpose(m)[0][1];
+            Pair p = { 1, float2(0, 0.5) };
+            float wt = weight(p);
+            float acc = 0;
+            for (int k = 0; k < 4; k++) { if (k == 2) continue; acc += k; }
+            int n = 0;
+            while (n < 3) { n++; }
+            do { n += 10; } while (n < 20);
+            switch (i2.y) { case 0: acc += 1; break; case 1: acc += 2; break; default: acc += 3; }
+            float3 pick = uv.x > 0.5 ? kTint : float3(h3);
+            float2 q = uv < float2(0.5, 0.25) ? float2(1) : float2(0.25, 0.75);
+            int bits = popcount(u) + clz(1u) - 31 + abs(-2) + max3(1, 2, 3) + clamp(i2.x, 0, 1);
+            float geo = length(float2(3, 4)) / 5 + dot(normalize(float3(1, 0, 0)), cross(float3(0, 1, 0), float3(0, 0, 1)));
+            float r = fract(twice(acc) * 0.1 + float(u) / 16 + s + det / 100 + mv.x / 40 + wt + float(n) / 100 + float(bits) / 64 + geo / 8);
+            half4 c = half4(half((pick.x + w.x + w.y) / 3), half(((q.x + q.y) / 2 + pick.z + w.z) / 3), half(r), 1);
+            return c.rgba;
+        }
+        """
 
     /// The same computation in Swift, for pixel (x, y) of a w × h fill: (r, g, b, a) 0…255.
     static func expected(_ x: Int, _ y: Int, _ width: Int, _ height: Int) -> [Double] {
@@ -84,8 +84,10 @@ struct ConstructRenderTests {
         try Self.source.write(toFile: path, atomically: true, encoding: .utf8)
         let (width, height) = (16, 8)
         let resolved = try ImageEffectRequest(effect: path + ":constructs").resolve()
-        let image = try ImageEffectRenderer(resolved, input: Image(width: width, height: height, fill: .clear), context: try TestGPU.context())
-            .frame(time: 0)
+        let image = try ImageEffectRenderer(
+            resolved, input: Image(width: width, height: height, fill: .clear), context: try TestGPU.context()
+        )
+        .frame(time: 0)
         var worst = 0.0
         for y in 0..<height {
             for x in 0..<width {

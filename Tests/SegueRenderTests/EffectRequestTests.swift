@@ -12,13 +12,17 @@ struct EffectRequestTests {
         let request = EffectRequest(effect: "fade", stitchable: StitchableRequest(insertion: (-1, 0)))
         let error = try #require(throws: StitchableConfigurationError.self) { try request.resolve() }
         #expect(error.reason == .notStitchable(effect: "fade", kind: "full-screen"))
-        #expect(error.message == "a function, arguments, an animated argument, insertion and removal ranges, a removal function and a maximum sample offset apply to stitchable shader effects (.metal files, shift); 'fade' is a full-screen effect: set its parameters instead")
+        #expect(
+            error.message
+                == "a function, arguments, an animated argument, insertion and removal ranges, a removal function and a maximum sample offset apply to stitchable shader effects (.metal files, shift); 'fade' is a full-screen effect: set its parameters instead"
+        )
     }
 
     @Test("a value for the animated argument: the case names the argument, the words no flag")
     func animatedArgumentAssigned() throws {
         let path = fixture("Distortions.metal")
-        let request = EffectRequest(effect: path + ":flagWave", stitchable: StitchableRequest(arguments: [(name: "effectValue", value: "0.5")]))
+        let request = EffectRequest(
+            effect: path + ":flagWave", stitchable: StitchableRequest(arguments: [(name: "effectValue", value: "0.5")]))
         let error = try #require(throws: StitchableConfigurationError.self) { try request.resolve() }
         #expect(error.reason == .animatedArgumentAssigned(name: "effectValue"))
         #expect(error.message == "'effectValue' is the animated argument; set its insertion and removal ranges instead of a value")

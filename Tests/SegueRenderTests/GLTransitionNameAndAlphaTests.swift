@@ -30,8 +30,9 @@ private func expectImage(_ image: Image, _ label: String, _ expected: (Int, Int)
 
 @Suite("gl-transitions: the file's own names, straight alpha")
 struct GLTransitionNameAndAlphaTests {
-    @Test("helpers named scale, time, duration and resolution compile; the translucent result is premultiplied after the function",
-          arguments: [0.0, 0.3, 1.0])
+    @Test(
+        "helpers named scale, time, duration and resolution compile; the translucent result is premultiplied after the function",
+        arguments: [0.0, 0.3, 1.0])
     func ownNames(progress: Double) throws {
         let effect = try EffectCatalog.effect(glTransitionFixture("own-names.glsl"))
         #expect(effect.alpha == .straight)
@@ -46,8 +47,10 @@ struct GLTransitionNameAndAlphaTests {
             let rgb: [Double] = (0..<3).map { (k: Int) -> Double in (a[k] + (b[k] - a[k]) * progress) * alpha }
             return rgb + [alpha]
         }
-        let opaque = try TransitionRenderer(effect: effect, from: from, to: to, parameters: ["strength": .float(2)], context: try TestGPU.context(), framesInFlight: 1)
-            .frame(progress: progress, time: progress, duration: 1)
+        let opaque = try TransitionRenderer(
+            effect: effect, from: from, to: to, parameters: ["strength": .float(2)], context: try TestGPU.context(), framesInFlight: 1
+        )
+        .frame(progress: progress, time: progress, duration: 1)
         #expect(opaque.pixels.enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element == 255 })
     }
 
@@ -56,7 +59,8 @@ struct GLTransitionNameAndAlphaTests {
         let effect = try EffectCatalog.effect(glTransitionFixture("time-parameter.glsl"))
         #expect(effect.parameters.map(\.name) == ["time"])
         let image = Image(width: 4, height: 2, scale: 2, fill: .black)
-        let r = try TransitionRenderer(effect: effect, from: image, to: image, parameters: ["time": .float(0.6)], context: try TestGPU.context(), framesInFlight: 1)
+        let r = try TransitionRenderer(
+            effect: effect, from: image, to: image, parameters: ["time": .float(0.6)], context: try TestGPU.context(), framesInFlight: 1)
         // The transition's own time (0.9 s) does not override the parameter.
         let frame = try r.frame(progress: 0.5, time: 0.9, duration: 1)
         #expect(frame.pixels.enumerated().allSatisfy { $0.offset % 4 == 3 ? $0.element == 255 : $0.element == 153 })
@@ -68,7 +72,8 @@ struct GLTransitionNameAndAlphaTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let path = dir.appendingPathComponent("mix.glsl").path
-        try "vec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress); }".write(toFile: path, atomically: true, encoding: .utf8)
+        try "vec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress); }".write(
+            toFile: path, atomically: true, encoding: .utf8)
         let effect = try EffectCatalog.effect(path)
         var fromBytes: [UInt8] = [], toBytes: [UInt8] = []
         for k in 0..<18 {
@@ -86,14 +91,17 @@ struct GLTransitionNameAndAlphaTests {
             return [m[0] * m[3], m[1] * m[3], m[2] * m[3], m[3]]
         }
         // Segue's own fade blends premultiplied colour, as Core Animation does.
-        let fade = try TransitionRenderer(effect: EffectCatalog.builtIn(named: "fade")!, from: from, to: to, context: try TestGPU.context(), framesInFlight: 1)
-            .frame(progress: 0.5, time: 0.5, duration: 1)
+        let fade = try TransitionRenderer(
+            effect: EffectCatalog.builtIn(named: "fade")!, from: from, to: to, context: try TestGPU.context(), framesInFlight: 1
+        )
+        .frame(progress: 0.5, time: 0.5, duration: 1)
         expectImage(fade, "premultiplied fade") { x, y in zip(unit(from[x, y]), unit(to[x, y])).map { ($0 + $1) / 2 } }
         #expect(fade != half)
     }
 
-    @Test("a result outside 0…1 is clamped per channel before premultiplying, as GL stores it in an 8-bit target",
-          arguments: [0.25, 0.75])
+    @Test(
+        "a result outside 0…1 is clamped per channel before premultiplying, as GL stores it in an 8-bit target",
+        arguments: [0.25, 0.75])
     func outOfRangeResultIsClamped(progress: Double) throws {
         let effect = try EffectCatalog.effect(glTransitionFixture("out-of-range.glsl"))
         let from = Image(width: 4, height: 2, fill: .black), to = Image(width: 4, height: 2, fill: .white)

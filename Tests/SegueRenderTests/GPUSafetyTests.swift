@@ -28,8 +28,10 @@ struct GPUSafetyTests {
             let context = try GPUContext(configuration: .init())
             weakContext = context
             for name in ["fade", "cube"] {
-                renderers.append(try TransitionRenderer(effect: try EffectCatalog.effect(name), from: black, to: white,
-                                                        context: context, framesInFlight: 2))
+                renderers.append(
+                    try TransitionRenderer(
+                        effect: try EffectCatalog.effect(name), from: black, to: white,
+                        context: context, framesInFlight: 2))
             }
             scene = try MeshSceneRenderer(from: white, context: context)
         }
@@ -47,19 +49,20 @@ struct GPUSafetyTests {
         #expect(weakContext == nil)
     }
 
-    @Test("a .glsl transition with a local or global array of 100 000 000 floats is refused in bounded time",
-          .timeLimit(.minutes(1)), arguments: ["local", "global"])
+    @Test(
+        "a .glsl transition with a local or global array of 100 000 000 floats is refused in bounded time",
+        .timeLimit(.minutes(1)), arguments: ["local", "global"])
     func hugeArray(kind: String) throws {
         let declaration = "float a[100000000];"
         let source = """
-        // Name: huge-\(kind)
-        \(kind == "global" ? declaration : "")
-        vec4 transition(vec2 uv) {
-            \(kind == "local" ? declaration : "")
-            a[int(uv.x * 7.0)] = progress;
-            return mix(getFromColor(uv), getToColor(uv), a[int(uv.y * 5.0)]);
-        }
-        """
+            // Name: huge-\(kind)
+            \(kind == "global" ? declaration : "")
+            vec4 transition(vec2 uv) {
+                \(kind == "local" ? declaration : "")
+                a[int(uv.x * 7.0)] = progress;
+                return mix(getFromColor(uv), getToColor(uv), a[int(uv.y * 5.0)]);
+            }
+            """
         let (path, dir) = try transitionFile("huge-\(kind)", source)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let effect = try EffectCatalog.effect(path)
@@ -68,13 +71,15 @@ struct GPUSafetyTests {
             _ = try TransitionRenderer(effect: effect, from: image, to: image, context: try TestGPU.context(), framesInFlight: 1)
             Issue.record("accepted")
         } catch let error as VulkanError {
-            #expect(error.message.contains("declares an array of 100000000 elements, more than the limit of 65536; make its arrays smaller"),
-                    "\(error.message)")
+            #expect(
+                error.message.contains("declares an array of 100000000 elements, more than the limit of 65536; make its arrays smaller"),
+                "\(error.message)")
         }
     }
 
-    @Test("a .glsl transition whose parameters exceed maxUniformBufferRange is refused naming the size and the limit",
-          .timeLimit(.minutes(1)))
+    @Test(
+        "a .glsl transition whose parameters exceed maxUniformBufferRange is refused naming the size and the limit",
+        .timeLimit(.minutes(1)))
     func uniformBlockTooLarge() throws {
         let context = try TestGPU.context()
         let limit = context.maxUniformBlockSize
@@ -83,12 +88,12 @@ struct GPUSafetyTests {
         let count = limit / 16 + 1
         let names = (0..<count).map { "p\($0)" }.joined(separator: ", ")
         let source = """
-        // Name: many-parameters
-        uniform vec4 \(names);
-        vec4 transition(vec2 uv) {
-            return mix(getFromColor(uv), getToColor(uv), progress) + p\(count - 1);
-        }
-        """
+            // Name: many-parameters
+            uniform vec4 \(names);
+            vec4 transition(vec2 uv) {
+                return mix(getFromColor(uv), getToColor(uv), progress) + p\(count - 1);
+            }
+            """
         let (path, dir) = try transitionFile("many-parameters", source)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let effect = try EffectCatalog.effect(path)
@@ -97,16 +102,22 @@ struct GPUSafetyTests {
             _ = try TransitionRenderer(effect: effect, from: image, to: image, context: context, framesInFlight: 1)
             Issue.record("accepted")
         } catch let error as VulkanError {
-            #expect(error.message == "the effect's parameters take \(64 + 16 * count) bytes, more than this device's limit of \(limit) bytes for a uniform block (maxUniformBufferRange); declare fewer or smaller parameters")
+            #expect(
+                error.message
+                    == "the effect's parameters take \(64 + 16 * count) bytes, more than this device's limit of \(limit) bytes for a uniform block (maxUniformBufferRange); declare fewer or smaller parameters"
+            )
         }
     }
 
     /// VkResult codes injected below (the C enum's values).
     private static let deviceLost: Int32 = -4, timeout: Int32 = 2
 
-    @Test("a lost device and a GPU that does not finish in time: an error naming the effect, the context refuses more work at once, a new context renders",
-          arguments: [(deviceLost, "the Vulkan device was lost while rendering 'fade'"),
-                      (timeout, "the GPU did not finish rendering 'fade' within 0.5 s")])
+    @Test(
+        "a lost device and a GPU that does not finish in time: an error naming the effect, the context refuses more work at once, a new context renders",
+        arguments: [
+            (deviceLost, "the Vulkan device was lost while rendering 'fade'"),
+            (timeout, "the GPU did not finish rendering 'fade' within 0.5 s"),
+        ])
     func lostDevice(result: Int32, message: String) throws {
         let black = Image(width: 8, height: 8, fill: .black), white = Image(width: 8, height: 8, fill: .white)
         let fade = try EffectCatalog.effect("fade")
@@ -127,7 +138,8 @@ struct GPUSafetyTests {
         } catch let error as VulkanError {
             #expect(error.breaksContext && error.description.contains("'fade'"), "\(error)")
         }
-        let fresh = try TransitionRenderer(effect: fade, from: black, to: white, context: try GPUContext(configuration: .init()), framesInFlight: 1)
+        let fresh = try TransitionRenderer(
+            effect: fade, from: black, to: white, context: try GPUContext(configuration: .init()), framesInFlight: 1)
         #expect(abs(Int(try fresh.frame(progress: 0.5, time: 0.5, duration: 1)[4, 4].r) - 128) <= 1)
     }
 
@@ -135,7 +147,9 @@ struct GPUSafetyTests {
     func timeoutSetting() {
         #expect(GPUContext.Configuration(environment: ["SEGUE_GPU_TIMEOUT": "2.5"]).gpuTimeout == 2.5)
         for text in ["0", "-1", "nan", "inf", "x", ""] {
-            #expect(GPUContext.Configuration(environment: ["SEGUE_GPU_TIMEOUT": text]).gpuTimeout == GPUContext.Configuration.defaultGPUTimeout, "\(text)")
+            #expect(
+                GPUContext.Configuration(environment: ["SEGUE_GPU_TIMEOUT": text]).gpuTimeout == GPUContext.Configuration.defaultGPUTimeout,
+                "\(text)")
         }
         #expect(GPUContext.Configuration().gpuTimeout == 60)
     }

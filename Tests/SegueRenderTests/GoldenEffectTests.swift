@@ -8,7 +8,9 @@ import Testing
 
 @Suite("Built-in effects, golden images")
 struct GoldenEffectTests {
-    static let cases: [(String, Double)] = EffectCatalog.transitions.filter { $0.family == .segue }.flatMap { e in [0.25, 0.5, 0.75].map { (e.name, $0) } }
+    static let cases: [(String, Double)] = EffectCatalog.transitions.filter { $0.family == .segue }.flatMap { e in
+        [0.25, 0.5, 0.75].map { (e.name, $0) }
+    }
 
     @Test("golden frames", arguments: cases)
     func golden(name: String, progress: Double) throws {
@@ -19,8 +21,9 @@ struct GoldenEffectTests {
         try GoldenImage.assertMatches(image, named: "\(name)-\(Int(progress * 100))")
     }
 
-    @Test("golden mesh effects: the home screen through each built-in mesh at its default parameters",
-          arguments: MeshEffects.all.filter { !$0.isTransition }.map(\.effect.name))
+    @Test(
+        "golden mesh effects: the home screen through each built-in mesh at its default parameters",
+        arguments: MeshEffects.all.filter { !$0.isTransition }.map(\.effect.name))
     func goldenMesh(name: String) throws {
         let renderer = try MeshSceneRenderer(from: SampleScreens.home(scale: 0.5), context: try TestGPU.context(), framesInFlight: 1)
         let scene = try MeshEffects.named(name)!.scene(width: renderer.layerWidth, height: renderer.layerHeight)

@@ -11,8 +11,10 @@ enum GoldenImage {
 
     /// Compares `image` with the golden `name`: passes when at least `fraction` of pixels have
     /// every channel within `tolerance` (out of 255).
-    static func assertMatches(_ image: Image, named name: String, tolerance: Int = 2, fraction: Double = 0.999,
-                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func assertMatches(
+        _ image: Image, named name: String, tolerance: Int = 2, fraction: Double = 0.999,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let path = directory + "/\(name).png"
         if recording || !FileManager.default.fileExists(atPath: path) {
             try ImageFile.write(image, to: path)
@@ -22,7 +24,8 @@ enum GoldenImage {
         let golden = try ImageFile.read(path: path)
         guard golden.width == image.width, golden.height == image.height else {
             try ImageFile.write(image, to: directory + "/\(name)-actual.png")
-            Issue.record("\(name): size \(image.width)x\(image.height), golden \(golden.width)x\(golden.height)", sourceLocation: sourceLocation)
+            Issue.record(
+                "\(name): size \(image.width)x\(image.height), golden \(golden.width)x\(golden.height)", sourceLocation: sourceLocation)
             return
         }
         var within = 0
@@ -39,9 +42,11 @@ enum GoldenImage {
         let got = Double(within) / Double(image.width * image.height)
         if got < fraction {
             try ImageFile.write(image, to: directory + "/\(name)-actual.png")
-            try ImageFile.write(Image(width: image.width, height: image.height, premultipliedRGBA: diff), to: directory + "/\(name)-difference.png")
-            Issue.record("\(name): \(String(format: "%.3f", got * 100)) % of pixels within \(tolerance)/255, need \(fraction * 100) %; wrote \(name)-actual.png and -difference.png",
-                         sourceLocation: sourceLocation)
+            try ImageFile.write(
+                Image(width: image.width, height: image.height, premultipliedRGBA: diff), to: directory + "/\(name)-difference.png")
+            Issue.record(
+                "\(name): \(String(format: "%.3f", got * 100)) % of pixels within \(tolerance)/255, need \(fraction * 100) %; wrote \(name)-actual.png and -difference.png",
+                sourceLocation: sourceLocation)
         }
     }
 }

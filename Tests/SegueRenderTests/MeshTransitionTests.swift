@@ -12,7 +12,8 @@ struct MeshTransitionTests {
         let from = pattern(64, 48, seed: 5), to = pattern(64, 48, seed: 6)
         let effect = EffectCatalog.builtIn(named: "cube")!
         for pop in [false, true] {
-            let r = try TransitionRenderer(effect: effect, from: from, to: to, parameters: ["pop": .bool(pop)], context: try TestGPU.context(), framesInFlight: 1)
+            let r = try TransitionRenderer(
+                effect: effect, from: from, to: to, parameters: ["pop": .bool(pop)], context: try TestGPU.context(), framesInFlight: 1)
             #expect(try r.frame(progress: 0, time: 0, duration: 0.5).pixels == from.pixels, "pop \(pop)")
             #expect(try r.frame(progress: 1, time: 0.5, duration: 0.5).pixels == to.pixels, "pop \(pop)")
         }
@@ -30,20 +31,24 @@ struct MeshTransitionTests {
         // cube, magnified by the perspective, so it fills the whole height there.
         #expect(half[31, 0].a == 255 && half[32, 47].a == 255)
         // Pop turns the other way: `to` on the left.
-        let pop = try TransitionRenderer(effect: effect, from: grey, to: white, parameters: ["pop": .bool(true)], context: try TestGPU.context(), framesInFlight: 1)
+        let pop = try TransitionRenderer(
+            effect: effect, from: grey, to: white, parameters: ["pop": .bool(true)], context: try TestGPU.context(), framesInFlight: 1)
         let popHalf = try pop.frame(progress: 0.5, time: 0.25, duration: 0.5)
         #expect(abs(Double(popHalf[10, 24].r) - 255 * lit) <= 1 && abs(Double(popHalf[54, 24].r) - 200 * lit) <= 1)
     }
 
-    @Test("depth normalization: one unit of z is 1, W, H, min, max or (W+H)/2 points, measured through perspective",
-          arguments: DepthNormalization.allCases)
+    @Test(
+        "depth normalization: one unit of z is 1, W, H, min, max or (W+H)/2 points, measured through perspective",
+        arguments: DepthNormalization.allCases)
     func depthNormalization(mode: DepthNormalization) throws {
         for (w, h) in [(64, 32), (32, 64)] {
-            let renderer = try MeshSceneRenderer(from: Image(width: w, height: h, fill: .white), context: try TestGPU.context(), framesInFlight: 1)
+            let renderer = try MeshSceneRenderer(
+                from: Image(width: w, height: h, fill: .white), context: try TestGPU.context(), framesInFlight: 1)
             // The middle half of the layer lifted to z = 2 units, seen from d = 400 points.
-            let mesh = try MeshTransform(vertices: [(0.25, 0.25), (0.75, 0.25), (0.75, 0.75), (0.25, 0.75)].map {
-                MeshVertex(from: Vector2($0.0, $0.1), to: Vector3($0.0, $0.1, 2))
-            }, faces: [MeshFace(0, 1, 2, 3)], depthNormalization: mode)
+            let mesh = try MeshTransform(
+                vertices: [(0.25, 0.25), (0.75, 0.25), (0.75, 0.75), (0.25, 0.75)].map {
+                    MeshVertex(from: Vector2($0.0, $0.1), to: Vector3($0.0, $0.1, 2))
+                }, faces: [MeshFace(0, 1, 2, 3)], depthNormalization: mode)
             let image = try renderer.frame(mesh: mesh, appearance: MeshAppearance(supplementaryTransform: .perspective(distance: 400)))
             let z: Double
             switch mode {
@@ -63,7 +68,8 @@ struct MeshTransitionTests {
     @Test("skew: an opaque white square's edges lie where the projection puts them, within a pixel")
     func skew() throws {
         let (w, h) = (48, 32)
-        let renderer = try MeshSceneRenderer(from: Image(width: w, height: h, fill: .white), context: try TestGPU.context(), framesInFlight: 1)
+        let renderer = try MeshSceneRenderer(
+            from: Image(width: w, height: h, fill: .white), context: try TestGPU.context(), framesInFlight: 1)
         let image = try renderer.frame(mesh: .skew())
         for y in 0..<h {
             // The left edge runs from (W/2, 0) to (0, H); the right edge stays at W.

@@ -31,13 +31,17 @@ func gentle(_ w: Int, _ h: Int, seed: Int, alpha: UInt8 = 255) -> Image {
 }
 
 /// Renders the function `spec` on one image at `time`, as `segue effect` does.
-func renderOnImage(_ spec: String, _ input: Image, time: Double = 0, arguments: [(name: String, value: String)] = [],
-                   textures: [String: Image] = [:]) throws -> Image {
+func renderOnImage(
+    _ spec: String, _ input: Image, time: Double = 0, arguments: [(name: String, value: String)] = [],
+    textures: [String: Image] = [:]
+) throws -> Image {
     let fn = try EffectCatalog.stitchableFunction(spec)
     let effect = try fn.imageEffect(source: .file(fn.file))
     let values = try effect.resolveParameters(arguments)
-    return try TransitionRenderer(effect: effect, from: input, to: input, parameters: values, textures: textures, context: try TestGPU.context())
-        .frame(progress: 0, time: time, duration: 1)
+    return try TransitionRenderer(
+        effect: effect, from: input, to: input, parameters: values, textures: textures, context: try TestGPU.context()
+    )
+    .frame(progress: 0, time: time, duration: 1)
 }
 
 /// Colour channels of a pixel as doubles 0…255.
@@ -70,23 +74,28 @@ struct MetalLibraryRenderTests {
     func streaks(progress: Double) throws {
         let from = gentle(24, 12, seed: 1), to = gentle(24, 12, seed: 2)
         let clear = Image(width: 24, height: 12, fill: .clear)
-        let removed = try renderStitchable(Self.transitions + ":streaks", from: from, to: clear, progress: progress,
-                                           configuration: Self.libraryConfiguration())
+        let removed = try renderStitchable(
+            Self.transitions + ":streaks", from: from, to: clear, progress: progress,
+            configuration: Self.libraryConfiguration())
         let layer = CPULayer(image: from)
-        let n = expectPixels(removed, tolerance: 2, "removed at \(progress)") { p in Self.streaks(layer, p, amount: progress, windSize: 0.2) }
+        let n = expectPixels(removed, tolerance: 2, "removed at \(progress)") { p in Self.streaks(layer, p, amount: progress, windSize: 0.2)
+        }
         #expect(n == 24 * 12)
-        let inserted = try renderStitchable(Self.transitions + ":streaks", from: clear, to: to, progress: progress,
-                                            configuration: Self.libraryConfiguration(), arguments: [("windSize", "0.4")])
+        let inserted = try renderStitchable(
+            Self.transitions + ":streaks", from: clear, to: to, progress: progress,
+            configuration: Self.libraryConfiguration(), arguments: [("windSize", "0.4")])
         let toLayer = CPULayer(image: to)
-        expectPixels(inserted, tolerance: 2, "inserted at \(progress)") { p in Self.streaks(toLayer, p, amount: 1 - progress, windSize: 0.4) }
+        expectPixels(inserted, tolerance: 2, "inserted at \(progress)") { p in Self.streaks(toLayer, p, amount: 1 - progress, windSize: 0.4)
+        }
     }
 
     @Test("an LTR/RTL pair: the removed view runs the other function (--removal-function)", arguments: [0.3, 0.6])
     func warpPair(progress: Double) throws {
         let from = gentle(20, 10, seed: 3), to = gentle(20, 10, seed: 4)
         let removal = try EffectCatalog.stitchableFunction(Self.transitions + ":warpRTL")
-        let image = try renderStitchable(Self.transitions + ":warpLTR", from: from, to: to, progress: progress,
-                                         configuration: Self.libraryConfiguration(removal: removal))
+        let image = try renderStitchable(
+            Self.transitions + ":warpLTR", from: from, to: to, progress: progress,
+            configuration: Self.libraryConfiguration(removal: removal))
         let removed = CPULayer(image: from), inserted = CPULayer(image: to)
         func ltr(_ layer: CPULayer, _ p: (x: Double, y: Double), _ amount: Double) -> [Double]? {
             let (w, h) = layer.size
@@ -106,16 +115,18 @@ struct MetalLibraryRenderTests {
         }
         #expect(n > 150)
         // The same function on both views differs: the pair really is two functions.
-        let same = try renderStitchable(Self.transitions + ":warpLTR", from: from, to: to, progress: progress,
-                                        configuration: Self.libraryConfiguration())
+        let same = try renderStitchable(
+            Self.transitions + ":warpLTR", from: from, to: to, progress: progress,
+            configuration: Self.libraryConfiguration())
         #expect(same != image)
     }
 
     @Test("blocks: layer.sample inside if/else blocks, half arithmetic", arguments: [0.25, 0.5])
     func blocks(progress: Double) throws {
         let from = gentle(16, 8, seed: 5), clear = Image(width: 16, height: 8, fill: .clear)
-        let image = try renderStitchable(Self.transitions + ":blocks", from: from, to: clear, progress: progress,
-                                         configuration: Self.libraryConfiguration())
+        let image = try renderStitchable(
+            Self.transitions + ":blocks", from: from, to: clear, progress: progress,
+            configuration: Self.libraryConfiguration())
         let layer = CPULayer(image: from)
         let n = expectPixels(image, tolerance: 2, "blocks at \(progress)") { p in
             let (w, h) = layer.size
@@ -168,8 +179,9 @@ struct MetalLibraryRenderTests {
         let input = gentle(24, 16, seed: 8)
         let layer = CPULayer(image: input)
         for amplitude in [2.0, 3.0] {
-            let image = try renderOnImage(Self.effects + ":ripple", input, time: time,
-                                          arguments: amplitude == 2 ? [] : [("amplitude", "3")])
+            let image = try renderOnImage(
+                Self.effects + ":ripple", input, time: time,
+                arguments: amplitude == 2 ? [] : [("amplitude", "3")])
             let n = expectPixels(image, tolerance: 2, "ripple at \(time), amplitude \(amplitude)") { p in
                 let delta = (p.x - 12, p.y - 8)
                 let d = (delta.0 * delta.0 + delta.1 * delta.1).squareRoot()
@@ -247,20 +259,20 @@ struct MetalLibraryRenderTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let path = dir.appendingPathComponent("values.metal").path
         var source = """
-        #include <metal_stdlib>
-        using namespace metal;
+            #include <metal_stdlib>
+            using namespace metal;
 
-        [[ stitchable ]] half4 values(float2 position, half4 color) {
-            float modfWhole;
-            float modfValue = modf(2.75, modfWhole);
-            float sincosCos;
-            float sincosValue = metal::sincos(M_PI_F / 6, sincosCos);
-            int frexpExponent;
-            float frexpValue = frexp(8.0, frexpExponent);
-            float v = 0;
-            switch (int(position.x)) {
+            [[ stitchable ]] half4 values(float2 position, half4 color) {
+                float modfWhole;
+                float modfValue = modf(2.75, modfWhole);
+                float sincosCos;
+                float sincosValue = metal::sincos(M_PI_F / 6, sincosCos);
+                int frexpExponent;
+                float frexpValue = frexp(8.0, frexpExponent);
+                float v = 0;
+                switch (int(position.x)) {
 
-        """
+            """
         for (k, entry) in Self.libraryValues.enumerated() { source += "    case \(k): v = \(entry.call); break;\n" }
         source += "    }\n    return half4(half3(v), 1.0h);\n}\n"
         try source.write(toFile: path, atomically: true, encoding: .utf8)
@@ -305,22 +317,26 @@ struct MetalLibraryRenderTests {
 
 /// Calls for `everyFunctionCompiles`: names with the number of arguments.
 enum MetalLibraryCalls {
-    static let floating: [(String, Int)] = [
-        "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "cospi", "exp", "exp2", "exp10", "fabs", "abs",
-        "floor", "fract", "log", "log2", "log10", "rint", "round", "rsqrt", "sin", "sinh", "sinpi", "sqrt", "tan", "tanh", "tanpi",
-        "trunc", "asinpi", "acospi", "atanpi", "saturate", "sign", "length", "length_squared", "normalize", "dfdx", "dfdy", "fwidth",
-    ].map { ($0, 1) } + [
-        "atan2", "atan2pi", "copysign", "fdim", "fmax", "fmin", "fmod", "max", "min", "nextafter", "pow", "powr", "step",
-        "distance", "distance_squared", "dot", "reflect", "divide",
-    ].map { ($0, 2) } + [
-        "clamp", "fma", "fmax3", "fmin3", "fmedian3", "max3", "min3", "median3", "mix", "smoothstep", "faceforward",
-    ].map { ($0, 3) }
+    static let floating: [(String, Int)] =
+        [
+            "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "cospi", "exp", "exp2", "exp10", "fabs", "abs",
+            "floor", "fract", "log", "log2", "log10", "rint", "round", "rsqrt", "sin", "sinh", "sinpi", "sqrt", "tan", "tanh", "tanpi",
+            "trunc", "asinpi", "acospi", "atanpi", "saturate", "sign", "length", "length_squared", "normalize", "dfdx", "dfdy", "fwidth",
+        ].map { ($0, 1) }
+        + [
+            "atan2", "atan2pi", "copysign", "fdim", "fmax", "fmin", "fmod", "max", "min", "nextafter", "pow", "powr", "step",
+            "distance", "distance_squared", "dot", "reflect", "divide",
+        ].map { ($0, 2) }
+        + [
+            "clamp", "fma", "fmax3", "fmin3", "fmedian3", "max3", "min3", "median3", "mix", "smoothstep", "faceforward",
+        ].map { ($0, 3) }
 
     /// Functions returning a scalar for any argument.
     static let reduces: Set<String> = ["length", "length_squared", "distance", "distance_squared", "dot"]
 
-    static let integer: [(String, Int)] = [
-        "abs", "clz", "ctz", "popcount", "reverse_bits",
-    ].map { ($0, 1) } + ["absdiff", "hadd", "rhadd", "rotate", "max", "min", "mul24"].map { ($0, 2) }
+    static let integer: [(String, Int)] =
+        [
+            "abs", "clz", "ctz", "popcount", "reverse_bits",
+        ].map { ($0, 1) } + ["absdiff", "hadd", "rhadd", "rotate", "max", "min", "mul24"].map { ($0, 2) }
         + ["clamp", "mad24", "max3", "min3", "median3"].map { ($0, 3) }
 }

@@ -57,7 +57,7 @@ struct NavigationTransitionTests {
     @Test("pop: outgoing slides right to W, incoming returns from the parallax position")
     func popGeometry() throws {
         let points = 390, scale = 2.0, marker = 300
-        let (to, from) = Self.images(points: points, scale: scale, marker: marker)   // `to` carries the marker
+        let (to, from) = Self.images(points: points, scale: scale, marker: marker)  // `to` carries the marker
         for p in [0.25, 0.5, 0.75] {
             let img = try render("ios-pop", from: from, to: to, progress: p)
             // Outgoing (blue) left edge at W·p.
@@ -78,7 +78,7 @@ struct NavigationTransitionTests {
         let img = try render("ios-push", from: from, to: to, progress: 0.5)
         let edge = Int(390 * 0.5 * 2)
         let dimmed = UInt8((255 * (1 - 0.05)).rounded())
-        #expect(abs(Int(img[edge - 1, 4].g) - Int(dimmed)) > 30)          // right next to the edge: shadowed
-        #expect(abs(Int(img[edge - 19, 4].g) - Int(dimmed)) <= 1)         // 9.5 points away: not
+        #expect(abs(Int(img[edge - 1, 4].g) - Int(dimmed)) > 30)  // right next to the edge: shadowed
+        #expect(abs(Int(img[edge - 19, 4].g) - Int(dimmed)) <= 1)  // 9.5 points away: not
     }
 }

@@ -11,7 +11,8 @@ struct RendererSourceLimitTests {
     @Test("an effect made in code with a 15,000-term chain is refused before compiling; a small one renders")
     func madeInCode() throws {
         let black = Image(width: 4, height: 4, fill: .black), white = Image(width: 4, height: 4, fill: .white)
-        let chain = "vec4 transition(vec2 uv) {\n    float x = " + Array(repeating: "progress", count: 15_000).joined(separator: " + ")
+        let chain =
+            "vec4 transition(vec2 uv) {\n    float x = " + Array(repeating: "progress", count: 15_000).joined(separator: " + ")
             + ";\n    return mix(getFromColor(uv), getToColor(uv), x);\n}\n"
         let effect = Effect(name: "chain", summary: "", source: .file("code.glsl"), glsl: chain, origin: .bottomLeft, parameters: [])
         do {
@@ -20,10 +21,12 @@ struct RendererSourceLimitTests {
         } catch let error as ShaderSourceError {
             #expect(error.description.hasPrefix("code.glsl:2: an expression nested more than 256 levels deep"), "\(error)")
         }
-        let small = Effect(name: "half", summary: "", source: .file("code.glsl"),
-                           glsl: "vec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress); }\n",
-                           origin: .bottomLeft, parameters: [])
-        let frame = try TransitionRenderer(effect: small, from: black, to: white, context: try TestGPU.context()).frame(progress: 0.5, time: 0.5, duration: 1)
+        let small = Effect(
+            name: "half", summary: "", source: .file("code.glsl"),
+            glsl: "vec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress); }\n",
+            origin: .bottomLeft, parameters: [])
+        let frame = try TransitionRenderer(effect: small, from: black, to: white, context: try TestGPU.context()).frame(
+            progress: 0.5, time: 0.5, duration: 1)
         #expect(abs(Int(frame[1, 1].r) - 128) <= 1)
     }
 }

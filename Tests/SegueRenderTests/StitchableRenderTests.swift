@@ -46,9 +46,11 @@ struct CPULayer {
 }
 
 /// Renders `function` of a fixture as a transition at `progress`.
-func renderStitchable(_ spec: String, from: Image, to: Image, progress: Double,
-                      configuration: StitchableConfiguration = StitchableConfiguration(),
-                      arguments: [(name: String, value: String)] = []) throws -> Image {
+func renderStitchable(
+    _ spec: String, from: Image, to: Image, progress: Double,
+    configuration: StitchableConfiguration = StitchableConfiguration(),
+    arguments: [(name: String, value: String)] = []
+) throws -> Image {
     let fn = try EffectCatalog.stitchableFunction(spec)
     let effect = try fn.effect(configuration, source: .file(fn.file))
     let values = try effect.resolveParameters(arguments)
@@ -59,8 +61,10 @@ func renderStitchable(_ spec: String, from: Image, to: Image, progress: Double,
 /// Compares every pixel with `expected(x, y, position)` (nil skips a pixel); returns how many
 /// were compared.
 @discardableResult
-func expectPixels(_ image: Image, tolerance: Double, _ label: String,
-                  expected: (_ position: (x: Double, y: Double)) -> [Double]?) -> Int {
+func expectPixels(
+    _ image: Image, tolerance: Double, _ label: String,
+    expected: (_ position: (x: Double, y: Double)) -> [Double]?
+) -> Int {
     var compared = 0
     for y in 0..<image.height {
         for x in 0..<image.width {
@@ -129,8 +133,9 @@ struct StitchableRenderTests {
         let to = Image(width: 20, height: 16, scale: 2, fill: .clear)
         var configuration = StitchableConfiguration()
         configuration.removal = (0.5, 1.5)
-        let image = try renderStitchable(fixture("Distortions.metal") + ":flagWave", from: from, to: to, progress: 0.5,
-                                         configuration: configuration, arguments: [("amplitude", "3")])
+        let image = try renderStitchable(
+            fixture("Distortions.metal") + ":flagWave", from: from, to: to, progress: 0.5,
+            configuration: configuration, arguments: [("amplitude", "3")])
         let layer = CPULayer(image: from)
         #expect(layer.size == (10, 8))
         let n = expectPixels(image, tolerance: 2, "flag wave") { p in
@@ -144,8 +149,9 @@ struct StitchableRenderTests {
         let from = smooth(16, 6, seed: 4), to = Image(width: 16, height: 6, fill: .clear)
         var configuration = StitchableConfiguration()
         configuration.removal = (0.75, 0.75)
-        let image = try renderStitchable(fixture("Colors.metal"), from: from, to: to, progress: 0.3,
-                                         configuration: configuration, arguments: [("period", "4")])
+        let image = try renderStitchable(
+            fixture("Colors.metal"), from: from, to: to, progress: 0.3,
+            configuration: configuration, arguments: [("period", "4")])
         let layer = CPULayer(image: from)
         expectPixels(image, tolerance: 1, "stripes") { p in
             let c = layer.sample(p)!
@@ -165,8 +171,9 @@ struct StitchableRenderTests {
         let from = smooth(12, 5, seed: 5), to = Image(width: 12, height: 5, fill: .clear)
         var configuration = StitchableConfiguration()
         configuration.removal = (0, 2)
-        let image = try renderStitchable(fixture("Layers.metal"), from: from, to: to, progress: progress,
-                                         configuration: configuration, arguments: [("spread", "1.5")])
+        let image = try renderStitchable(
+            fixture("Layers.metal"), from: from, to: to, progress: progress,
+            configuration: configuration, arguments: [("spread", "1.5")])
         let layer = CPULayer(image: from)
         let offset = 1.5 * 2 * progress
         expectPixels(image, tolerance: 1, "double vision at \(progress)") { p in
@@ -185,9 +192,12 @@ struct StitchableRenderTests {
             configuration.maxSampleOffset = offset
             // Removal −0.25 at progress 0.25: samples 4 points and more away, inside the layer
             // for most pixels; only samples outside the layer's bounds are transparent.
-            let image = try renderStitchable(fixture("Distortions.metal") + ":shift", from: from, to: to, progress: 0.25, configuration: configuration)
+            let image = try renderStitchable(
+                fixture("Distortions.metal") + ":shift", from: from, to: to, progress: 0.25, configuration: configuration)
             #expect(image == plain, "offset \(offset.x),\(offset.y)")
-            let n = expectPixels(image, tolerance: 2, "offset \(offset.x)") { p in layer.sample(Self.shift(p, size: layer.size, value: -0.25)) }
+            let n = expectPixels(image, tolerance: 2, "offset \(offset.x)") { p in
+                layer.sample(Self.shift(p, size: layer.size, value: -0.25))
+            }
             #expect(n > 40)
             #expect(image.pixels.contains { $0 != 0 })
         }
@@ -201,7 +211,8 @@ struct StitchableRenderTests {
         let removed = CPULayer(image: from), inserted = CPULayer(image: to)
         let n = expectPixels(image, tolerance: 2, "composite at \(progress)") { p in
             guard let r = removed.sample(Self.shift(p, size: removed.size, value: -progress)),
-                  let i = inserted.sample(Self.shift(p, size: inserted.size, value: 1 - progress)) else { return nil }
+                let i = inserted.sample(Self.shift(p, size: inserted.size, value: 1 - progress))
+            else { return nil }
             return over(i, r)
         }
         #expect(n > 100)
@@ -216,7 +227,8 @@ struct StitchableRenderTests {
         let removed = CPULayer(image: from), inserted = CPULayer(image: to)
         expectPixels(image, tolerance: 2, "shift at \(progress)") { p in
             guard let r = removed.sample(Self.shift(p, size: removed.size, value: -progress)),
-                  let i = inserted.sample(Self.shift(p, size: inserted.size, value: 1 - progress)) else { return nil }
+                let i = inserted.sample(Self.shift(p, size: inserted.size, value: 1 - progress))
+            else { return nil }
             return over(i, r)
         }
     }

@@ -28,7 +28,11 @@ struct TimelineTests {
         // Exactly at the limit: 999,999 intervals → 1,000,000 frames.
         let longest = try Timeline(duration: 999_999, fps: 1, curve: { $0 })
         #expect(longest.frameCount == Timeline.maximumFrameCount)
-        #expect(throws: RenderError.invalidValue("the render would have 1000001 frames (1000000 s at 1 fps); the limit is 1000000 frames: shorten the duration, the repeat count or the spring's settling time, or lower the fps")) {
+        #expect(
+            throws: RenderError.invalidValue(
+                "the render would have 1000001 frames (1000000 s at 1 fps); the limit is 1000000 frames: shorten the duration, the repeat count or the spring's settling time, or lower the fps"
+            )
+        ) {
             try Timeline(duration: 1_000_000, fps: 1, curve: { $0 })
         }
         for (duration, fps) in [(1e300, 30.0), (1e9, 30), (Double.greatestFiniteMagnitude, 1000), (1, 1e300)] {

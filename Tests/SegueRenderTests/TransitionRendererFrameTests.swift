@@ -8,8 +8,9 @@ import Testing
 struct TransitionRendererFrameTests {
     @Test("the consumed pixels equal the Image's", arguments: ["doom-melt", "cube"])
     func samePixels(effect name: String) throws {
-        let renderer = try TransitionRenderer(effect: EffectCatalog.effect(name), from: pattern(40, 24, seed: 1), to: pattern(40, 24, seed: 2),
-                                              context: try TestGPU.context(), framesInFlight: 1)
+        let renderer = try TransitionRenderer(
+            effect: EffectCatalog.effect(name), from: pattern(40, 24, seed: 1), to: pattern(40, 24, seed: 2),
+            context: try TestGPU.context(), framesInFlight: 1)
         for progress in [0.0, 0.3, 0.85] {
             let image = try renderer.frame(progress: progress, time: progress, duration: 1)
             var consumed: [UInt8] = []

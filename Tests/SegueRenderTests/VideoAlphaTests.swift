@@ -14,10 +14,13 @@ struct VideoAlphaTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // Straight (200, 120, 40) at alpha 128: over black that is (100, 60, 20).
-        let translucent = Image(width: 32, height: 32, scale: 1, straightRGBA: [UInt8](repeating: 0, count: 32 * 32 * 4).enumerated().map { i, _ in
-            [200, 120, 40, 128][i % 4]
-        })
-        let renderer = try TransitionRenderer(effect: try EffectRequest(effect: "fade").resolve().effect, from: translucent, to: translucent, context: try TestGPU.context())
+        let translucent = Image(
+            width: 32, height: 32, scale: 1,
+            straightRGBA: [UInt8](repeating: 0, count: 32 * 32 * 4).enumerated().map { i, _ in
+                [200, 120, 40, 128][i % 4]
+            })
+        let renderer = try TransitionRenderer(
+            effect: try EffectRequest(effect: "fade").resolve().effect, from: translucent, to: translucent, context: try TestGPU.context())
         let timeline = try Timeline(timing: try TransitionTiming(curve: .timingFunction(.linear), duration: 0.2), fps: 10)
         try renderer.render(timeline, to: try makeFrameSink(try RenderOutput(path: dir + "/sink.mp4"), width: 32, height: 32, fps: 10))
 

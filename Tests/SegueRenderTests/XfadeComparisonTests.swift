@@ -57,10 +57,10 @@ enum XfadeReference {
     static func from(_ size: XfadeSize) -> Image {
         let (width, height) = (size.width, size.height)
         return Image(width: width, height: height) { x, y in
-        let checker = ((x / 8) + (y / 8)) % 2 == 0
-        let dx = x - 30, dy = y - 20
-        let disc = dx * dx + dy * dy < 144
-        return Pixel(UInt8(x * 255 / (width - 1)), disc ? 250 : UInt8(y * 200 / (height - 1)), checker ? 40 : 190)
+            let checker = ((x / 8) + (y / 8)) % 2 == 0
+            let dx = x - 30, dy = y - 20
+            let disc = dx * dx + dy * dy < 144
+            return Pixel(UInt8(x * 255 / (width - 1)), disc ? 250 : UInt8(y * 200 / (height - 1)), checker ? 40 : 190)
         }
     }
 
@@ -68,10 +68,10 @@ enum XfadeReference {
     static func to(_ size: XfadeSize) -> Image {
         let (width, height) = (size.width, size.height)
         return Image(width: width, height: height) { x, y in
-        let stripe = (x + 2 * y) / 6 % 3
-        let dx = x - 70, dy = y - 44
-        let ring = abs(dx * dx + dy * dy - 225) < 60
-        return Pixel(UInt8(255 - y * 255 / (height - 1)), ring ? 10 : UInt8(60 + stripe * 70), UInt8((x * 3 + y) % 256))
+            let stripe = (x + 2 * y) / 6 % 3
+            let dx = x - 70, dy = y - 44
+            let ring = abs(dx * dx + dy * dy - 225) < 60
+            return Pixel(UInt8(255 - y * 255 / (height - 1)), ring ? 10 : UInt8(60 + stripe * 70), UInt8((x * 3 + y) % 256))
         }
     }
 
@@ -129,14 +129,19 @@ enum XfadeReference {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let inputs = (from: dir + "/from.rgb", to: dir + "/to.rgb")
         guard FileManager.default.createFile(atPath: inputs.from, contents: rgb(from(size))),
-              FileManager.default.createFile(atPath: inputs.to, contents: rgb(to(size))) else {
+            FileManager.default.createFile(atPath: inputs.to, contents: rgb(to(size)))
+        else {
             throw XfadeTestError(message: "cannot write the inputs in \(dir)")
         }
         let out = dir + "/out.rgb"
-        let input = ["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)", "-framerate", "\(fps)", "-stream_loop", "\(fps + 5)", "-i"]
+        let input = [
+            "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)", "-framerate", "\(fps)", "-stream_loop", "\(fps + 5)", "-i",
+        ]
         let graph = "[0:v]format=gbrp[a];[1:v]format=gbrp[b];[a][b]xfade=\(transitionOption(name)):duration=1:offset=0,format=rgb24"
-        let run = try ProgramRun(ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin"] + input + [inputs.from] + input + [inputs.to]
-                                 + ["-filter_complex", graph, "-frames:v", "\(fps + 1)", "-f", "rawvideo", "-y", out])
+        let run = try ProgramRun(
+            ffmpeg,
+            ["-hide_banner", "-loglevel", "error", "-nostdin"] + input + [inputs.from] + input + [inputs.to]
+                + ["-filter_complex", graph, "-frames:v", "\(fps + 1)", "-f", "rawvideo", "-y", out])
         guard run.status == 0, let data = FileManager.default.contents(atPath: out) else {
             throw XfadeTestError(message: "ffmpeg failed for \(name) (status \(run.status)): \(run.stderr)")
         }
@@ -185,7 +190,8 @@ enum XfadeReference {
 
     /// Our frames at progress `k / fps`.
     static func ourFrames(_ name: String, size: XfadeSize) throws -> [Image] {
-        let renderer = try TransitionRenderer(effect: try EffectCatalog.effect(name), from: from(size), to: to(size), context: try TestGPU.context())
+        let renderer = try TransitionRenderer(
+            effect: try EffectCatalog.effect(name), from: from(size), to: to(size), context: try TestGPU.context())
         return try frames.map { k in try renderer.frame(progress: Double(k) / Double(fps), time: Double(k) / Double(fps), duration: 1) }
     }
 
@@ -217,15 +223,20 @@ enum XfadeReference {
     /// Compares, records a failure with ours/theirs/difference PNGs written to a temporary
     /// directory, and returns the agreement for reporting.
     @discardableResult
-    static func check(_ name: String, size: XfadeSize, ours: [Image], theirs: [Image],
-                      sourceLocation: SourceLocation = #_sourceLocation) throws -> [Agreement] {
+    static func check(
+        _ name: String, size: XfadeSize, ours: [Image], theirs: [Image],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [Agreement] {
         var result: [Agreement] = []
         for (i, k) in frames.enumerated() {
             let a = agreement(ours[i], theirs[i])
             result.append(a)
             let passed = a.within >= fraction && meanBounds[name].map { a.mean <= $0 } ?? true
             if ProcessInfo.processInfo.environment["SEGUE_XFADE_REPORT"] == "1" {
-                print(String(format: "xfade %@ %@ k=%d: %.2f %% within %d, mean %.3f, worst %d", name, size.testDescription, k, a.within * 100, tolerance, a.mean, a.worst))
+                print(
+                    String(
+                        format: "xfade %@ %@ k=%d: %.2f %% within %d, mean %.3f, worst %d", name, size.testDescription, k, a.within * 100,
+                        tolerance, a.mean, a.worst))
             }
             guard !passed else { continue }
             let dir = NSTemporaryDirectory() + "segue-xfade-failures-\(getpid())"
@@ -241,8 +252,9 @@ enum XfadeReference {
             }
             try ImageFile.write(diff, to: base + "-difference.png")
             let need = "\(fraction * 100) % within \(tolerance)/255" + (meanBounds[name].map { " and mean difference ≤ \($0)" } ?? "")
-            Issue.record("\(name) at \(size.testDescription), progress \(k)/\(fps): \(String(format: "%.2f", a.within * 100)) % of pixels within \(tolerance)/255, mean difference \(String(format: "%.3f", a.mean)), worst \(a.worst); need \(need). Wrote \(base)-ours.png, -theirs.png and -difference.png",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "\(name) at \(size.testDescription), progress \(k)/\(fps): \(String(format: "%.2f", a.within * 100)) % of pixels within \(tolerance)/255, mean difference \(String(format: "%.3f", a.mean)), worst \(a.worst); need \(need). Wrote \(base)-ours.png, -theirs.png and -difference.png",
+                sourceLocation: sourceLocation)
         }
         return result
     }
@@ -267,8 +279,10 @@ struct XfadeComparisonTests {
         #expect(EffectCatalog.builtIn(named: "fade")?.family == .segue)
     }
 
-    @Test("frames match ffmpeg's xfade", .enabled(if: XfadeReference.ffmpeg != nil, "ffmpeg is not installed; install it to compare with xfade"),
-          arguments: viaFFmpeg, [XfadeSize.even, .odd])
+    @Test(
+        "frames match ffmpeg's xfade",
+        .enabled(if: XfadeReference.ffmpeg != nil, "ffmpeg is not installed; install it to compare with xfade"),
+        arguments: viaFFmpeg, [XfadeSize.even, .odd])
     func matchesFFmpeg(name: String, size: XfadeSize) throws {
         let theirs = try XfadeReference.ffmpegFrames(name, size: size, ffmpeg: XfadeReference.ffmpeg!)
         try XfadeReference.check(name, size: size, ours: try XfadeReference.ourFrames(name, size: size), theirs: theirs)

@@ -1,8 +1,9 @@
 // Issue 22 item 15: effect files that are directories, named pipes, unreadable or not UTF-8 all
 // said "not readable UTF-8 text", and a named pipe without a writer blocked the open for ever.
 import Foundation
-@testable import SegueShaders
 import Testing
+
+@testable import SegueShaders
 
 @Suite("Effect files")
 struct EffectFileTests {
@@ -32,7 +33,9 @@ struct EffectFileTests {
         try "x".write(toFile: dir + "/plain", atomically: true, encoding: .utf8)
         #expect(reason(dir + "/plain/t.glsl") == "a part of the path is not a directory")
         try Data(count: EffectFile.maximumSize + 1).write(to: URL(fileURLWithPath: dir + "/big.glsl"))
-        #expect(reason(dir + "/big.glsl") == "it is \(EffectFile.maximumSize + 1) bytes; effect files are limited to \(EffectFile.maximumSize) bytes")
+        #expect(
+            reason(dir + "/big.glsl")
+                == "it is \(EffectFile.maximumSize + 1) bytes; effect files are limited to \(EffectFile.maximumSize) bytes")
         #expect(EffectFile.reason(EACCES) == "permission denied")
         // Through the catalog, with the path.
         #expect(throws: EffectLookupError.unreadable(path: dir + "/shader.metal", reason: "it is a directory")) {
@@ -50,7 +53,9 @@ struct EffectFileTests {
         let box = Box()
         let done = DispatchSemaphore(value: 0)
         // On a thread of its own, so a blocking open fails the test instead of hanging it.
-        Thread { box.reason = self.reason(path); done.signal() }.start()
+        Thread {
+            box.reason = self.reason(path); done.signal()
+        }.start()
         #expect(done.wait(timeout: .now() + 10) == .success, "reading a FIFO blocked")
         #expect(box.reason == "it is not a regular file (it is a named pipe)")
     }

@@ -4,9 +4,10 @@
 // line, while real transitions (every built-in, a large hand-written one) pass.
 import Foundation
 import SegueCore
-@testable import SegueShaders
-@testable import SegueMetal
 import Testing
+
+@testable import SegueMetal
+@testable import SegueShaders
 
 /// The error `TransitionSourceParser` raises for a file with `source`, as text (nil when it parses).
 private func parseError(_ source: String) -> String? {
@@ -27,47 +28,47 @@ private func transition(_ body: String, globals: String = "") -> String {
 /// A large transition in the gl-transitions style written for this test: macros, a struct, a
 /// constant table, helper functions, loops and branches.
 private let largeTransition = """
-// Name: test-large
-// Author: Segue tests
-#define OCTAVES 5
-#define SQ(x) ((x) * (x))
-#define ROT(a) mat2(cos(a), -sin(a), sin(a), cos(a))
-uniform float strength; // = 0.6
-uniform vec2 centre; // = vec2(0.5, 0.5)
-struct Ripple { vec2 origin; float radius; float phase; };
-const float weights[16] = float[](0.05, 0.07, 0.09, 0.11, 0.12, 0.12, 0.11, 0.09, 0.07, 0.05, 0.04, 0.03, 0.02, 0.015, 0.01, 0.005);
-float hash(vec2 p) { p = fract(p * vec2(123.34, 456.21)); p += dot(p, p + 45.32); return fract(p.x * p.y); }
-float noise(vec2 p) {
-    vec2 i = floor(p), f = fract(p);
-    vec2 u = f * f * (3.0 - 2.0 * f);
-    return mix(mix(hash(i), hash(i + vec2(1.0, 0.0)), u.x), mix(hash(i + vec2(0.0, 1.0)), hash(i + vec2(1.0, 1.0)), u.x), u.y);
-}
-float fbm(vec2 p) {
-    float v = 0.0, a = 0.5;
-    for (int k = 0; k < OCTAVES; k++) { v += a * noise(p); p = ROT(0.5) * p * 2.0; a *= 0.5; }
-    return v;
-}
-float ripples(vec2 uv, float t) {
-    Ripple r[3];
-    r[0] = Ripple(centre, 0.3, 0.0); r[1] = Ripple(vec2(0.2, 0.8), 0.2, 1.0); r[2] = Ripple(vec2(0.8, 0.3), 0.25, 2.0);
-    float s = 0.0;
-    for (int k = 0; k < 3; k++) {
-        float d = distance(uv, r[k].origin);
-        if (d < r[k].radius * t) { s += sin(d * 40.0 - t * 10.0 + r[k].phase) * weights[k * 5]; }
-        else if (d < r[k].radius * t * 1.5) { s += 0.5 * weights[k]; }
-        else { s -= 0.1 * weights[15 - k]; }
+    // Name: test-large
+    // Author: Segue tests
+    #define OCTAVES 5
+    #define SQ(x) ((x) * (x))
+    #define ROT(a) mat2(cos(a), -sin(a), sin(a), cos(a))
+    uniform float strength; // = 0.6
+    uniform vec2 centre; // = vec2(0.5, 0.5)
+    struct Ripple { vec2 origin; float radius; float phase; };
+    const float weights[16] = float[](0.05, 0.07, 0.09, 0.11, 0.12, 0.12, 0.11, 0.09, 0.07, 0.05, 0.04, 0.03, 0.02, 0.015, 0.01, 0.005);
+    float hash(vec2 p) { p = fract(p * vec2(123.34, 456.21)); p += dot(p, p + 45.32); return fract(p.x * p.y); }
+    float noise(vec2 p) {
+        vec2 i = floor(p), f = fract(p);
+        vec2 u = f * f * (3.0 - 2.0 * f);
+        return mix(mix(hash(i), hash(i + vec2(1.0, 0.0)), u.x), mix(hash(i + vec2(0.0, 1.0)), hash(i + vec2(1.0, 1.0)), u.x), u.y);
     }
-    return s;
-}
-vec4 transition(vec2 uv) {
-    float t = progress;
-    float n = fbm(uv * 4.0 + t) * strength;
-    vec2 offset = vec2(ripples(uv, t), ripples(uv.yx, t)) * (1.0 - t) * t;
-    float edge = smoothstep(t - 0.1, t + 0.1, SQ(n) + uv.x * 0.5 + uv.y * 0.5);
-    vec4 a = getFromColor(clamp(uv + offset, 0.0, 1.0)), b = getToColor(clamp(uv - offset, 0.0, 1.0));
-    return t <= 0.0 ? a : t >= 1.0 ? b : mix(b, a, edge);
-}
-"""
+    float fbm(vec2 p) {
+        float v = 0.0, a = 0.5;
+        for (int k = 0; k < OCTAVES; k++) { v += a * noise(p); p = ROT(0.5) * p * 2.0; a *= 0.5; }
+        return v;
+    }
+    float ripples(vec2 uv, float t) {
+        Ripple r[3];
+        r[0] = Ripple(centre, 0.3, 0.0); r[1] = Ripple(vec2(0.2, 0.8), 0.2, 1.0); r[2] = Ripple(vec2(0.8, 0.3), 0.25, 2.0);
+        float s = 0.0;
+        for (int k = 0; k < 3; k++) {
+            float d = distance(uv, r[k].origin);
+            if (d < r[k].radius * t) { s += sin(d * 40.0 - t * 10.0 + r[k].phase) * weights[k * 5]; }
+            else if (d < r[k].radius * t * 1.5) { s += 0.5 * weights[k]; }
+            else { s -= 0.1 * weights[15 - k]; }
+        }
+        return s;
+    }
+    vec4 transition(vec2 uv) {
+        float t = progress;
+        float n = fbm(uv * 4.0 + t) * strength;
+        vec2 offset = vec2(ripples(uv, t), ripples(uv.yx, t)) * (1.0 - t) * t;
+        float edge = smoothstep(t - 0.1, t + 0.1, SQ(n) + uv.x * 0.5 + uv.y * 0.5);
+        vec4 a = getFromColor(clamp(uv + offset, 0.0, 1.0)), b = getToColor(clamp(uv - offset, 0.0, 1.0));
+        return t <= 0.0 ? a : t >= 1.0 ? b : mix(b, a, edge);
+    }
+    """
 
 @Suite("GLSL source limits")
 struct GLSLSourceLimitTests {
@@ -87,24 +88,36 @@ struct GLSLSourceLimitTests {
     @Test("a chain of 15,000 terms and 2,000 nested calls are refused on their line; 250 terms pass")
     func expressionHeight() throws {
         let chain = try #require(parseError(transition("    x = " + Array(repeating: "t", count: 15_000).joined(separator: " + ") + ";")))
-        #expect(chain == "user.glsl:4: an expression nested more than 256 levels deep (each operator of a chain such as 'a + b + c' "
+        #expect(
+            chain == "user.glsl:4: an expression nested more than 256 levels deep (each operator of a chain such as 'a + b + c' "
                 + "and each call adds a level); split it into several statements")
-        let calls = try #require(parseError(transition("    x = " + String(repeating: "f(", count: 2_000) + "t" + String(repeating: ")", count: 2_000) + ";",
-                                                       globals: "float f(float a) { return a * 0.5; }\n")))
+        let calls = try #require(
+            parseError(
+                transition(
+                    "    x = " + String(repeating: "f(", count: 2_000) + "t" + String(repeating: ")", count: 2_000) + ";",
+                    globals: "float f(float a) { return a * 0.5; }\n")))
         #expect(calls.hasPrefix("user.glsl:5: an expression nested more than 256 levels deep"), "\(calls)")
         #expect(parseError(transition("    x = " + Array(repeating: "t", count: 250).joined(separator: " + ") + ";")) == nil)
         // Parentheses alone add nothing: glslang makes no node for them.
-        #expect(parseError(transition("    x = " + String(repeating: "(", count: 1_000) + "t" + String(repeating: ")", count: 1_000) + ";")) == nil)
+        #expect(
+            parseError(transition("    x = " + String(repeating: "(", count: 1_000) + "t" + String(repeating: ")", count: 1_000) + ";"))
+                == nil)
     }
 
     // Issue 22 item 8, in GLSL: glslang's preprocessor expands macros without a bound.
     @Test("doubling macros are refused naming the macro and the line of its use")
     func macros() throws {
         let defines = "#define M0 progress\n" + (1...30).map { "#define M\($0) (M\($0 - 1) + M\($0 - 1))\n" }.joined()
-        #expect(parseError(transition("    x = M30;", globals: defines))
-                == "user.glsl:35: macro 'M30' expands to more than \(MetalPreprocessor.maximumExpansion) tokens (macros that use another macro several times grow exponentially)")
+        #expect(
+            parseError(transition("    x = M30;", globals: defines))
+                == "user.glsl:35: macro 'M30' expands to more than \(MetalPreprocessor.maximumExpansion) tokens (macros that use another macro several times grow exponentially)"
+        )
         // Conditionals are not evaluated; every branch counts, and ordinary macros pass.
-        #expect(parseError(transition("    x = SCALE * t;", globals: "#ifdef GL_ES\nprecision mediump float;\n#define SCALE 0.5\n#else\n#define SCALE 1.0\n#endif\n")) == nil)
+        #expect(
+            parseError(
+                transition(
+                    "    x = SCALE * t;",
+                    globals: "#ifdef GL_ES\nprecision mediump float;\n#define SCALE 0.5\n#else\n#define SCALE 1.0\n#endif\n")) == nil)
     }
 
     // Issue 22 item 10: compile time cubic in nested control flow (500 levels: 50 s).
@@ -115,9 +128,14 @@ struct GLSLSourceLimitTests {
         #expect(parseError(transition("    x = " + (0..<64).map { "t < \($0).0 ? \($0).0 : " }.joined() + "0.0;")) == nil)
         let chain = "    if (t < 0.0) { x = 1.0; }" + (0..<200).map { " else if (t < \($0).0) { x = \($0).0; }" }.joined()
         let message = try #require(parseError(transition(chain)))
-        #expect(message == "user.glsl:4: blocks and control statements nested more than 128 levels deep (an 'else if' chain nests one level per 'else if')")
-        #expect(parseError(transition("    if (t < 0.0) x = 1.0;" + (0..<100).map { " else if (t < \($0).0) x = \($0).0;" }.joined())) == nil)
-        let loops = try #require(parseError(transition("    " + String(repeating: "for (int i = 0; i < 2; i++) ", count: 200) + "x += 0.001;")))
+        #expect(
+            message
+                == "user.glsl:4: blocks and control statements nested more than 128 levels deep (an 'else if' chain nests one level per 'else if')"
+        )
+        #expect(
+            parseError(transition("    if (t < 0.0) x = 1.0;" + (0..<100).map { " else if (t < \($0).0) x = \($0).0;" }.joined())) == nil)
+        let loops = try #require(
+            parseError(transition("    " + String(repeating: "for (int i = 0; i < 2; i++) ", count: 200) + "x += 0.001;")))
         #expect(loops.hasPrefix("user.glsl:4: blocks and control statements nested more than 128 levels deep"), "\(loops)")
         // Sequential statements do not nest.
         #expect(parseError(transition((0..<300).map { "    if (t < \($0).0) x += 0.001;\n" }.joined())) == nil)
@@ -126,12 +144,17 @@ struct GLSLSourceLimitTests {
     @Test("sizes: tokens, functions, arrays, structs and constant tables")
     func sizes() throws {
         let functions = (0...500).map { "float f\($0)(float a) { return a; }\n" }.joined()
-        #expect(parseError(transition("", globals: functions)) == "user.glsl:501: more than 500 functions; split the effect or make it smaller")
+        #expect(
+            parseError(transition("", globals: functions)) == "user.glsl:501: more than 500 functions; split the effect or make it smaller")
         let long = try #require(parseError(transition(String(repeating: "    x += sin(t * 2.0) * 0.5;\n", count: 3_500))))
-        #expect(long.hasSuffix("the source has more than 32768 tokens after its macros are expanded; split the effect or make it smaller"), "\(long)")
+        #expect(
+            long.hasSuffix("the source has more than 32768 tokens after its macros are expanded; split the effect or make it smaller"),
+            "\(long)")
         // Array variables are left to the check of the compiled shader's private memory.
         #expect(parseError(transition("    x = k[0];", globals: "float k[100000];\n")) == nil)
-        #expect(parseError(transition("", globals: "struct Big { float k[100000]; };\n")) == "user.glsl:1: struct 'Big' holds more than 65536 values")
+        #expect(
+            parseError(transition("", globals: "struct Big { float k[100000]; };\n"))
+                == "user.glsl:1: struct 'Big' holds more than 65536 values")
         let doubling = "struct S0 { float a; float b; };\n" + (1...20).map { "struct S\($0) { S\($0 - 1) a; S\($0 - 1) b; };\n" }.joined()
         #expect(parseError(transition("", globals: doubling)) == "user.glsl:17: struct 'S16' nests structs 17 levels deep; the limit is 16")
         let wide = "struct S0 { float a[16]; };\n" + (1...8).map { "struct S\($0) { S\($0 - 1) a, b, c, d; };\n" }.joined()
@@ -142,14 +165,23 @@ struct GLSLSourceLimitTests {
         #expect(parseError(transition("    x = k[int(uv.x * 255.0)];", globals: table(256))) == nil)
         let big = try #require(parseError(transition("    x = k[int(uv.x * 4095.0)];", globals: table(4096))))
         #expect(big.hasPrefix("user.glsl:1: an array constructor or initialiser list with 4096 elements; the limit is 256"), "\(big)")
-        let nested = try #require(parseError(transition("", globals: "const float k[2][200] = float[2][200](float[200](" + Array(repeating: "0.0", count: 200).joined(separator: ",")
-            + "), float[200](" + Array(repeating: "0.0", count: 200).joined(separator: ",") + "));\n")))
+        let nested = try #require(
+            parseError(
+                transition(
+                    "",
+                    globals: "const float k[2][200] = float[2][200](float[200]("
+                        + Array(repeating: "0.0", count: 200).joined(separator: ",")
+                        + "), float[200](" + Array(repeating: "0.0", count: 200).joined(separator: ",") + "));\n")))
         #expect(nested.hasPrefix("user.glsl:1: an array constructor or initialiser list with 400 elements"), "\(nested)")
-        let list = try #require(parseError(transition("", globals: "const float k[300] = {" + Array(repeating: "1.0", count: 300).joined(separator: ", ") + "};\n")))
+        let list = try #require(
+            parseError(
+                transition("", globals: "const float k[300] = {" + Array(repeating: "1.0", count: 300).joined(separator: ", ") + "};\n")))
         #expect(list.hasPrefix("user.glsl:1: an array constructor or initialiser list with 300 elements"), "\(list)")
         let many = (0..<5).map { table(256, "k\($0)") }.joined()
         let total = try #require(parseError(transition("", globals: many)))
-        #expect(total.hasPrefix("user.glsl:5: the array constructors and initialiser lists of this file have more than 1024 elements in all"), "\(total)")
+        #expect(
+            total.hasPrefix("user.glsl:5: the array constructors and initialiser lists of this file have more than 1024 elements in all"),
+            "\(total)")
     }
 
     @Test("only files are checked: a built-in's source is trusted")

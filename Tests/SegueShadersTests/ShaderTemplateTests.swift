@@ -1,32 +1,35 @@
 // The fragment-shader template: Segue's own names never collide with a file's, and the alpha
 // convention of each kind of effect.
 import SegueCore
-@testable import SegueShaders
 import Testing
+
+@testable import SegueShaders
 
 @Suite("Shader template")
 struct ShaderTemplateTests {
     @Test("global names of a GLSL source: functions, constants, variables, structs, macros — not locals or parameters")
     func globalNames() {
-        let names = GLSLScope.globalNames(in: """
-        #define WIDTH 2.0
-        // float commented;
-        /* vec2 alsoCommented; */
-        const float duration = 2.0, extra = 1.0;
-        struct Wave { float time; };
-        float scale(float time) { float resolution = time; return resolution; }
-        vec4 transition(vec2 uv) { return vec4(scale(uv.x)); }
-        """)
+        let names = GLSLScope.globalNames(
+            in: """
+                #define WIDTH 2.0
+                // float commented;
+                /* vec2 alsoCommented; */
+                const float duration = 2.0, extra = 1.0;
+                struct Wave { float time; };
+                float scale(float time) { float resolution = time; return resolution; }
+                vec4 transition(vec2 uv) { return vec4(scale(uv.x)); }
+                """)
         #expect(names == ["WIDTH", "duration", "extra", "Wave", "scale", "transition"])
     }
 
     @Test("time, duration, resolution and scale are declared for a file only where it does not declare them")
     func aliases() throws {
-        let effect = try TransitionSourceParser.parse("""
-        uniform float time; // = 1
-        float scale(float x) { return x; }
-        vec4 transition(vec2 uv) { float resolution = 1.0; return vec4(scale(duration) * resolution); }
-        """, name: "t", source: .file("t.glsl"))
+        let effect = try TransitionSourceParser.parse(
+            """
+            uniform float time; // = 1
+            float scale(float x) { return x; }
+            vec4 transition(vec2 uv) { float resolution = 1.0; return vec4(scale(duration) * resolution); }
+            """, name: "t", source: .file("t.glsl"))
         let glsl = ShaderTemplate.fragmentShader(for: effect).glsl
         #expect(glsl.contains("\nfloat duration;\nvec2 resolution;\n"))
         #expect(!glsl.contains("\nfloat scale;") && !glsl.contains("\nfloat time;"))

@@ -2,9 +2,10 @@
 // line-numbered errors for constructs outside the subset.
 import Foundation
 import SegueCore
-@testable import SegueShaders
-@testable import SegueMetal
 import Testing
+
+@testable import SegueMetal
+@testable import SegueShaders
 
 /// Lines of `text` (1-based subscripts through `line(_:)`).
 private func line(_ n: Int, of text: String) -> String {
@@ -23,22 +24,23 @@ private func translationError(_ source: String) -> String? {
 }
 
 private let header = """
-#include <metal_stdlib>
-#include <SwiftUI/SwiftUI_Metal.h>
-using namespace metal;
+    #include <metal_stdlib>
+    #include <SwiftUI/SwiftUI_Metal.h>
+    using namespace metal;
 
-"""
+    """
 
 @Suite("Stitchable translator")
 struct StitchableTranslatorTests {
     @Test("the three kinds are recognised from their signatures, with argument types")
     func kinds() throws {
-        let module = try StitchableTranslator.translate(header + """
-        [[ stitchable ]] float2 wave(float2 position, float2 size, half amplitude, float t) { return position; }
-        [[stitchable]] half4 tint(float2 position, half4 color, half4 tintColor, float3 weights) { return color; }
-        [[ stitchable ]] half4 blur(float2 position, SwiftUI::Layer layer, float4 bounds, float radius) { return layer.sample(position); }
-        float helper(float x) { return x; }
-        """, file: "k.metal")
+        let module = try StitchableTranslator.translate(
+            header + """
+                [[ stitchable ]] float2 wave(float2 position, float2 size, half amplitude, float t) { return position; }
+                [[stitchable]] half4 tint(float2 position, half4 color, half4 tintColor, float3 weights) { return color; }
+                [[ stitchable ]] half4 blur(float2 position, SwiftUI::Layer layer, float4 bounds, float radius) { return layer.sample(position); }
+                float helper(float x) { return x; }
+                """, file: "k.metal")
         #expect(module.functions.map(\.name) == ["wave", "tint", "blur"])
         #expect(module.functions.map(\.kind) == [.distortion, .color, .layer])
         #expect(module.functions.map(\.line) == [4, 5, 6])
@@ -51,23 +53,25 @@ struct StitchableTranslatorTests {
 
     @Test("`using namespace SwiftUI;` allows plain `Layer`")
     func layerWithoutPrefix() throws {
-        let module = try StitchableTranslator.translate("using namespace metal;\nusing namespace SwiftUI;\n"
-            + "[[ stitchable ]] half4 f(float2 position, Layer layer, float v) { return layer.sample(position); }", file: "l.metal")
+        let module = try StitchableTranslator.translate(
+            "using namespace metal;\nusing namespace SwiftUI;\n"
+                + "[[ stitchable ]] half4 f(float2 position, Layer layer, float v) { return layer.sample(position); }", file: "l.metal")
         #expect(module.functions.first?.kind == .layer)
     }
 
     @Test("types, literals, constants, namespaces and library functions become GLSL, on the same lines")
     func translation() throws {
-        let module = try StitchableTranslator.translate(header + """
-        [[ stitchable ]] half4 f(float2 position, SwiftUI::Layer layer, float amount) {
-            half4 c = layer.sample(position + float2(0.5h, 2.0f));
-            float a = metal::precise::sin(M_PI_F * amount) + fast::rsqrt(4.0) + fmod(position.x, 3.0);
-            half3 g = saturate(c.rgb * 2h) + atan2(1.0, 2.0) + fabs(-1.0);
-            float2x2 m = float2x2(1.0);
-            half sample = select(0.0h, 1.0h, a > 0.5);
-            return half4(g, sample) + c.bgra * 1e-3f;
-        }
-        """, file: "t.metal")
+        let module = try StitchableTranslator.translate(
+            header + """
+                [[ stitchable ]] half4 f(float2 position, SwiftUI::Layer layer, float amount) {
+                    half4 c = layer.sample(position + float2(0.5h, 2.0f));
+                    float a = metal::precise::sin(M_PI_F * amount) + fast::rsqrt(4.0) + fmod(position.x, 3.0);
+                    half3 g = saturate(c.rgb * 2h) + atan2(1.0, 2.0) + fabs(-1.0);
+                    float2x2 m = float2x2(1.0);
+                    half sample = select(0.0h, 1.0h, a > 0.5);
+                    return half4(g, sample) + c.bgra * 1e-3f;
+                }
+                """, file: "t.metal")
         let g = module.glsl
         #expect(line(4, of: g) == "vec4 _m_f(vec2 position, int layer, float amount) {")
         #expect(line(5, of: g) == "    vec4 c = _segue_sampleLayer(layer, position + vec2(0.5, 2.0));")
@@ -81,45 +85,74 @@ struct StitchableTranslatorTests {
 
     @Test("helper functions are renamed consistently, so a name like transpose cannot clash with GLSL's")
     func helperRenaming() throws {
-        let module = try StitchableTranslator.translate("""
-        float2 transpose(float2 p) { return p.yx; }
-        constant float k = 2.0;
-        [[ stitchable ]] float2 f(float2 position, float v) { return transpose(position) * k; }
-        """, file: "h.metal")
+        let module = try StitchableTranslator.translate(
+            """
+            float2 transpose(float2 p) { return p.yx; }
+            constant float k = 2.0;
+            [[ stitchable ]] float2 f(float2 position, float v) { return transpose(position) * k; }
+            """, file: "h.metal")
         #expect(line(1, of: module.glsl) == "vec2 _m_transpose(vec2 p) { return p.yx; }")
         #expect(line(2, of: module.glsl) == "const float k = 2.0;")
         #expect(line(3, of: module.glsl).contains("return _m_transpose(position) * k;"))
     }
 
-    @Test("unsupported constructs are rejected with the construct and its line", arguments: [
-        ("#include <metal_stdlib>\n#include \"mine.h\"\n", "user.metal:2: unsupported #include: '\"mine.h\"' (only <metal_stdlib> and <SwiftUI/SwiftUI_Metal.h> are available)"),
-        ("#if DEBUG\n", "user.metal:1: #if without #endif"),
-        ("#line 7\n", "user.metal:1: unsupported preprocessor directive: '#line 7'"),
-        ("using namespace metal;\n\nstruct S { float x; float get() { return x; } };\n", "user.metal:3: unsupported member function in a struct: 'get'"),
-        ("template <typename T> T id(T x) { return x; }\n", "user.metal:1: unsupported template: 'template'"),
-        ("\n[[ stitchable ]] float2 f(float2 position, device float *values, float v) { return position; }\n",
-         "user.metal:2: the array argument 'values' must be followed by its count, as SwiftUI passes it: 'device const float *values, int count'"),
-        ("[[ stitchable ]] float2 f(float2 position, float v) {\n    float *p = &v;\n    return position;\n}\n",
-         "user.metal:2: unsupported pointer: '*'"),
-        ("[[ stitchable ]] float2 f(float2 position, float v) {\n\n    return position + noise(position);\n}\n",
-         "user.metal:3: unsupported function: 'noise'"),
-        ("[[ stitchable ]] float2 f(float2 position, float v) {\n    return position * (float)v;\n}\n",
-         "user.metal:2: unsupported C-style cast (write float(x)): 'float'"),
-        ("[[ stitchable ]] half4 f(float2 position, half4 color, texture3d<half> volume, float v) { return color; }\n",
-         "user.metal:1: unsupported texture type: 'texture3d'"),
-        ("[[ stitchable ]] float2 f(float2 position, float v) {\n    float2 q = position;\n    return q + float2(vec<float, 2>(1));\n}\n",
-         "user.metal:3: unsupported template type: 'vec'"),
-        ("[[ stitchable ]] float2 f(float2 position, float v) { return static_cast<float2>(position); }\n",
-         "user.metal:1: unsupported cast: 'static_cast'"),
-        ("float g = 1.0;\n", "user.metal:1: unsupported global variable: 'g' (declare it 'constant' or move it into the function)"),
-        ("\n\n[[ kernel ]] void k() {}\n", "user.metal:3: unsupported attribute: 'kernel'"),
-        ("[[ stitchable ]] float2 f(float2 position, float v) {\n    int n = sizeof(v);\n    return position;\n}\n",
-         "user.metal:2: unsupported sizeof (only of a scalar or vector type: sizeof(float2)): 'sizeof'"),
-        ("[[ stitchable ]] float2 f(float2 position, float v) {\n  return position;\n}\nusing namespace std;\n",
-         "user.metal:4: unsupported using declaration (only 'using namespace metal;'): 'using'"),
-        ("[[ stitchable ]] half4 f(float2 position, SwiftUI::Layer layer, float v) {\n  return layer.bounds;\n}\n",
-         "user.metal:2: unsupported layer member (only layer.sample(position)): 'bounds'"),
-    ])
+    @Test(
+        "unsupported constructs are rejected with the construct and its line",
+        arguments: [
+            (
+                "#include <metal_stdlib>\n#include \"mine.h\"\n",
+                "user.metal:2: unsupported #include: '\"mine.h\"' (only <metal_stdlib> and <SwiftUI/SwiftUI_Metal.h> are available)"
+            ),
+            ("#if DEBUG\n", "user.metal:1: #if without #endif"),
+            ("#line 7\n", "user.metal:1: unsupported preprocessor directive: '#line 7'"),
+            (
+                "using namespace metal;\n\nstruct S { float x; float get() { return x; } };\n",
+                "user.metal:3: unsupported member function in a struct: 'get'"
+            ),
+            ("template <typename T> T id(T x) { return x; }\n", "user.metal:1: unsupported template: 'template'"),
+            (
+                "\n[[ stitchable ]] float2 f(float2 position, device float *values, float v) { return position; }\n",
+                "user.metal:2: the array argument 'values' must be followed by its count, as SwiftUI passes it: 'device const float *values, int count'"
+            ),
+            (
+                "[[ stitchable ]] float2 f(float2 position, float v) {\n    float *p = &v;\n    return position;\n}\n",
+                "user.metal:2: unsupported pointer: '*'"
+            ),
+            (
+                "[[ stitchable ]] float2 f(float2 position, float v) {\n\n    return position + noise(position);\n}\n",
+                "user.metal:3: unsupported function: 'noise'"
+            ),
+            (
+                "[[ stitchable ]] float2 f(float2 position, float v) {\n    return position * (float)v;\n}\n",
+                "user.metal:2: unsupported C-style cast (write float(x)): 'float'"
+            ),
+            (
+                "[[ stitchable ]] half4 f(float2 position, half4 color, texture3d<half> volume, float v) { return color; }\n",
+                "user.metal:1: unsupported texture type: 'texture3d'"
+            ),
+            (
+                "[[ stitchable ]] float2 f(float2 position, float v) {\n    float2 q = position;\n    return q + float2(vec<float, 2>(1));\n}\n",
+                "user.metal:3: unsupported template type: 'vec'"
+            ),
+            (
+                "[[ stitchable ]] float2 f(float2 position, float v) { return static_cast<float2>(position); }\n",
+                "user.metal:1: unsupported cast: 'static_cast'"
+            ),
+            ("float g = 1.0;\n", "user.metal:1: unsupported global variable: 'g' (declare it 'constant' or move it into the function)"),
+            ("\n\n[[ kernel ]] void k() {}\n", "user.metal:3: unsupported attribute: 'kernel'"),
+            (
+                "[[ stitchable ]] float2 f(float2 position, float v) {\n    int n = sizeof(v);\n    return position;\n}\n",
+                "user.metal:2: unsupported sizeof (only of a scalar or vector type: sizeof(float2)): 'sizeof'"
+            ),
+            (
+                "[[ stitchable ]] float2 f(float2 position, float v) {\n  return position;\n}\nusing namespace std;\n",
+                "user.metal:4: unsupported using declaration (only 'using namespace metal;'): 'using'"
+            ),
+            (
+                "[[ stitchable ]] half4 f(float2 position, SwiftUI::Layer layer, float v) {\n  return layer.bounds;\n}\n",
+                "user.metal:2: unsupported layer member (only layer.sample(position)): 'bounds'"
+            ),
+        ])
     func rejected(source: String, message: String) {
         #expect(translationError(source) == message)
     }
@@ -127,7 +160,8 @@ struct StitchableTranslatorTests {
     @Test("names that are Metal template types or GLSL words are ordinary variables")
     func ordinaryNames() throws {
         let module = try StitchableTranslator.translate(
-            "[[ stitchable ]] float2 f(float2 position, float v) {\n    float2 vec = position; float input = v;\n    return vec * input;\n}", file: "n.metal")
+            "[[ stitchable ]] float2 f(float2 position, float v) {\n    float2 vec = position; float input = v;\n    return vec * input;\n}",
+            file: "n.metal")
         #expect(line(2, of: module.glsl) == "    vec2 vec = position; float _v_input = v;")
         #expect(line(3, of: module.glsl) == "    return vec * _v_input;")
     }
@@ -138,20 +172,25 @@ struct StitchableTranslatorTests {
         let f = translationError("\n[[ stitchable ]] float3 f(float2 position, float amount) { return float3(0); }")
         #expect(f?.hasPrefix("user.metal:2: 'f': a stitchable function must be 'float2 f(float2 position, …)' (distortion)") == true)
         let g = translationError("[[ stitchable ]] float2 g(float2 position,\n  int count) { return position; }")
-        #expect(g == "user.metal:2: unsupported stitchable argument type: 'int' of 'count' (arguments are float, half, float2–4, half2–4 or texture2d<half>)")
-        #expect(translationError("[[ stitchable ]] float2 f(float2 position, float v) {\n  return position;\n")
-            == "user.metal:2: expected '}' before the end of the file")
+        #expect(
+            g
+                == "user.metal:2: unsupported stitchable argument type: 'int' of 'count' (arguments are float, half, float2–4, half2–4 or texture2d<half>)"
+        )
+        #expect(
+            translationError("[[ stitchable ]] float2 f(float2 position, float v) {\n  return position;\n")
+                == "user.metal:2: expected '}' before the end of the file")
     }
 }
 
 @Suite("Stitchable configuration and loading")
 struct StitchableConfigurationTests {
-    static let module = try! StitchableTranslator.translate("""
-    [[ stitchable ]] float2 wave(float2 position, float2 size, float amplitude, float phase) { return position; }
-    [[ stitchable ]] half4 grey(float2 position, half4 color) { return color; }
-    [[ stitchable ]] half4 tint(float2 position, half4 color, float progress, float3 sample) { return color; }
-    [[ stitchable ]] half4 fade(float2 position, half4 color, float amount) { return color * amount; }
-    """, file: "c.metal")
+    static let module = try! StitchableTranslator.translate(
+        """
+        [[ stitchable ]] float2 wave(float2 position, float2 size, float amplitude, float phase) { return position; }
+        [[ stitchable ]] half4 grey(float2 position, half4 color) { return color; }
+        [[ stitchable ]] half4 tint(float2 position, half4 color, float progress, float3 sample) { return color; }
+        [[ stitchable ]] half4 fade(float2 position, half4 color, float amount) { return color * amount; }
+        """, file: "c.metal")
 
     @Test("the last float is animated; size is automatic; the rest are parameters defaulting to zero")
     func defaults() throws {
@@ -162,7 +201,8 @@ struct StitchableConfigurationTests {
         #expect(effect.parameters.first?.effectiveDefault == .float(0))
         #expect(effect.glsl!.contains("_m_wave(_segue_destination, _segue_layerSize, _segue_arg_amplitude, _segue_value)"))
         #expect(effect.glsl!.contains("mix(1.0, 0.0, progress)") && effect.glsl!.contains("mix(0.0, -1.0, progress)"))
-        let other = try wave.effect(StitchableConfiguration(animated: "amplitude", insertion: (2, 0.5), automatic: []), source: .file("c.metal"))
+        let other = try wave.effect(
+            StitchableConfiguration(animated: "amplitude", insertion: (2, 0.5), automatic: []), source: .file("c.metal"))
         #expect(other.parameters.map(\.name) == ["size", "phase"])
         #expect(other.glsl!.contains("_m_wave(_segue_destination, _segue_arg_size, _segue_value, _segue_arg_phase)"))
         #expect(other.glsl!.contains("mix(2.0, 0.5, progress)"))
@@ -174,23 +214,32 @@ struct StitchableConfigurationTests {
         func message(_ f: StitchableFunction, _ c: StitchableConfiguration) -> String? {
             do { _ = try f.effect(c, source: .builtIn); return nil } catch { return error.message }
         }
-        #expect(message(wave, StitchableConfiguration(animated: "size"))
-            == "'size' is a float2; the animated argument must be a float (float arguments: amplitude, phase)")
-        #expect(message(wave, StitchableConfiguration(animated: "speed"))
-            == "'wave' has no argument 'speed' to animate; its float arguments are: amplitude, phase")
-        #expect(message(grey, StitchableConfiguration())
-            == "'grey' has no float argument for a transition to animate; add one (e.g. 'float amount')")
-        #expect(message(wave, StitchableConfiguration(automatic: ["phase"])) == "'phase' is the animated argument; it cannot also be 'auto'")
-        #expect(message(tint, StitchableConfiguration(animated: "progress", automatic: ["sample"]))?.hasPrefix("'sample' is a float3; only float") == true)
+        #expect(
+            message(wave, StitchableConfiguration(animated: "size"))
+                == "'size' is a float2; the animated argument must be a float (float arguments: amplitude, phase)")
+        #expect(
+            message(wave, StitchableConfiguration(animated: "speed"))
+                == "'wave' has no argument 'speed' to animate; its float arguments are: amplitude, phase")
+        #expect(
+            message(grey, StitchableConfiguration())
+                == "'grey' has no float argument for a transition to animate; add one (e.g. 'float amount')")
+        #expect(
+            message(wave, StitchableConfiguration(automatic: ["phase"])) == "'phase' is the animated argument; it cannot also be 'auto'")
+        #expect(
+            message(tint, StitchableConfiguration(animated: "progress", automatic: ["sample"]))?.hasPrefix(
+                "'sample' is a float3; only float") == true)
         let timed = try? wave.effect(StitchableConfiguration(automatic: ["amplitude"]), source: .builtIn)
         #expect(timed?.glsl?.contains("_m_wave(_segue_destination, _segue_arg_size, _segue_time, _segue_value)") == true)
         #expect(message(wave, StitchableConfiguration(insertion: (.nan, 0)))?.contains("finite") == true)
         // Arguments are uniforms with a `_segue_arg_` prefix, so GLSL words such as `sample` can be parameters.
         let tinted = try? tint.effect(StitchableConfiguration(animated: "progress"), source: .builtIn)
         #expect(tinted?.parameters.map(\.name) == ["sample"])
-        #expect(tinted?.glsl?.contains("_m_tint(_segue_destination, _segue_sampleLayer(1, _segue_destination), _segue_value, _segue_arg_sample)") == true)
-        #expect(message(Self.module.functions[3], StitchableConfiguration(maxSampleOffset: .init(1, 1)))?
-            .hasPrefix("'fade' is a colour effect, which samples only its own pixel") == true)
+        #expect(
+            tinted?.glsl?.contains(
+                "_m_tint(_segue_destination, _segue_sampleLayer(1, _segue_destination), _segue_value, _segue_arg_sample)") == true)
+        #expect(
+            message(Self.module.functions[3], StitchableConfiguration(maxSampleOffset: .init(1, 1)))?
+                .hasPrefix("'fade' is a colour effect, which samples only its own pixel") == true)
     }
 
     @Test("file.metal:name is a stitchable path; loading picks, lists or rejects functions")
@@ -208,7 +257,8 @@ struct StitchableConfigurationTests {
         """.write(toFile: path, atomically: true, encoding: .utf8)
         #expect(try EffectCatalog.effect(path + ":b").name == "b")
         #expect(try EffectCatalog.load(path: path, function: "a").source == .file(path))
-        #expect(throws: EffectLookupError.stitchable(path: path, message: "several stitchable functions (a, b); name one as \(path):NAME")) {
+        #expect(throws: EffectLookupError.stitchable(path: path, message: "several stitchable functions (a, b); name one as \(path):NAME"))
+        {
             try EffectCatalog.effect(path)
         }
         #expect(throws: EffectLookupError.stitchable(path: path, message: "no [[ stitchable ]] function 'c' (it has: a, b)")) {
@@ -236,17 +286,19 @@ struct MetalNestingTests {
     }
 
     // Found by FuzzMetal: thousands of nested parentheses overflowed the stack of the recursive parser.
-    @Test("nesting past the limit is an error on its line, not a stack overflow",
-          arguments: ["parentheses", "unary minus", "calls", "conditionals", "assignments"])
+    @Test(
+        "nesting past the limit is an error on its line, not a stack overflow",
+        arguments: ["parentheses", "unary minus", "calls", "conditionals", "assignments"])
     func tooDeep(kind: String) throws {
         let n = 5_000
-        let expression = switch kind {
-        case "parentheses": String(repeating: "(", count: n) + "1.0" + String(repeating: ")", count: n)
-        case "unary minus": String(repeating: "- ", count: n) + "1.0"
-        case "calls": String(repeating: "max(1.0, ", count: n) + "1.0" + String(repeating: ")", count: n)
-        case "conditionals": String(repeating: "true ? 1.0 : ", count: n) + "1.0"
-        default: "(p.x" + String(repeating: " = p.x", count: n) + ")"
-        }
+        let expression =
+            switch kind {
+            case "parentheses": String(repeating: "(", count: n) + "1.0" + String(repeating: ")", count: n)
+            case "unary minus": String(repeating: "- ", count: n) + "1.0"
+            case "calls": String(repeating: "max(1.0, ", count: n) + "1.0" + String(repeating: ")", count: n)
+            case "conditionals": String(repeating: "true ? 1.0 : ", count: n) + "1.0"
+            default: "(p.x" + String(repeating: " = p.x", count: n) + ")"
+            }
         let message = try #require(translationError(body(expression)))
         #expect(message.contains("user.metal:5:"), "\(message.prefix(200))")
         #expect(message.contains("nested more than \(MetalParser.maximumNesting) levels deep"), "\(message.prefix(200))")
@@ -254,7 +306,8 @@ struct MetalNestingTests {
 
     @Test("deeply nested blocks are an error too")
     func blocks() throws {
-        let source = header + "[[ stitchable ]] half4 f(float2 p, half4 c) {\n" + String(repeating: "{", count: 5_000)
+        let source =
+            header + "[[ stitchable ]] half4 f(float2 p, half4 c) {\n" + String(repeating: "{", count: 5_000)
             + String(repeating: "}", count: 5_000) + "\n    return c;\n}\n"
         let message = try #require(translationError(source))
         #expect(message.contains("nested more than"), "\(message.prefix(200))")

@@ -1,23 +1,25 @@
 import SegueCore
 import SegueShaders
-@testable import SegueMetal
 import Testing
+
+@testable import SegueMetal
 
 @Suite("Transition sources: line ends and multi-line defaults")
 struct TransitionSourceLineEndTests {
     static let lf = """
-    // Name: wave
-    // Author: Someone
-    // License: MIT
-    uniform float amplitude; // = 2.5
-    uniform vec2 direction /* = vec2(0.0, 1.0) */;
-    vec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress * amplitude * direction.y); }
-    """
+        // Name: wave
+        // Author: Someone
+        // License: MIT
+        uniform float amplitude; // = 2.5
+        uniform vec2 direction /* = vec2(0.0, 1.0) */;
+        vec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress * amplitude * direction.y); }
+        """
 
     @Test("CRLF and CR files read exactly like LF files: header, parameters, defaults, code", arguments: ["\r\n", "\r"])
     func lineEnds(ending: String) throws {
         let reference = try TransitionSourceParser.parse(Self.lf, name: "w", source: .file("w.glsl"))
-        let other = try TransitionSourceParser.parse(Self.lf.replacingOccurrences(of: "\n", with: ending), name: "w", source: .file("w.glsl"))
+        let other = try TransitionSourceParser.parse(
+            Self.lf.replacingOccurrences(of: "\n", with: ending), name: "w", source: .file("w.glsl"))
         #expect(other.parameters == reference.parameters)
         #expect(other.parameters.map(\.name) == ["amplitude", "direction"])
         #expect(other.parameters.first?.defaultValue == .float(2.5))
@@ -29,12 +31,12 @@ struct TransitionSourceLineEndTests {
     @Test("a /* = … */ default may run over several lines; later lines keep their numbers")
     func multiLineDefault() throws {
         let src = """
-        uniform vec4 tint /* = vec4(1.0,
-                               0.5,
-                               0.25, 1.0) */;
-        uniform float amount; // = 0.75
-        vec4 transition(vec2 uv) { return tint * amount; }
-        """
+            uniform vec4 tint /* = vec4(1.0,
+                                   0.5,
+                                   0.25, 1.0) */;
+            uniform float amount; // = 0.75
+            vec4 transition(vec2 uv) { return tint * amount; }
+            """
         let e = try TransitionSourceParser.parse(src, name: "m", source: .file("m.glsl"))
         #expect(e.parameters.map(\.name) == ["tint", "amount"])
         #expect(e.parameters[0].defaultValue == ParameterValue(.vec4, [1, 0.5, 0.25, 1]))
@@ -54,11 +56,13 @@ struct TransitionSourceLineEndTests {
         }
     }
 
-    @Test("a declaration without a name is an error, not a crash (found by the fuzzer)",
-          arguments: ["uniform vec3 ,; // = vec3(1.0)", "uniform float a,,b; // = 1", "uniform float ,"])
+    @Test(
+        "a declaration without a name is an error, not a crash (found by the fuzzer)",
+        arguments: ["uniform vec3 ,; // = vec3(1.0)", "uniform float a,,b; // = 1", "uniform float ,"])
     func missingName(line: String) {
         do {
-            _ = try TransitionSourceParser.parse(line + "\nvec4 transition(vec2 uv) { return vec4(0.0); }\n", name: "n", source: .file("n.glsl"))
+            _ = try TransitionSourceParser.parse(
+                line + "\nvec4 transition(vec2 uv) { return vec4(0.0); }\n", name: "n", source: .file("n.glsl"))
             Issue.record("'\(line)' should be refused")
         } catch {
             #expect(error.line == 1)

@@ -1,7 +1,8 @@
 import SegueCore
-@testable import SegueShaders
-@testable import SegueMetal
 import Testing
+
+@testable import SegueMetal
+@testable import SegueShaders
 
 @Suite("Transition source parser")
 struct TransitionSourceParserTests {
@@ -12,19 +13,19 @@ struct TransitionSourceParserTests {
     @Test("uniform lines with defaults become parameters, and are blanked keeping line numbers")
     func parameters() throws {
         let src = """
-        // Author: Someone
-        // License: MIT
-        uniform float amplitude; // = 2
-        uniform vec2 direction; // = vec2(0.0, 1.0)
-        uniform ivec2 size; // = ivec2(4)
-        uniform vec2 a /* = vec2(1.) */;
-        uniform bool flag; // = true
-        uniform float x, y; // = .5
-        uniform mat2 m; // = mat2(2.0)
-        uniform sampler2D luma;
-        uniform float noDefault;
-        vec4 transition(vec2 uv) { return getFromColor(uv); }
-        """
+            // Author: Someone
+            // License: MIT
+            uniform float amplitude; // = 2
+            uniform vec2 direction; // = vec2(0.0, 1.0)
+            uniform ivec2 size; // = ivec2(4)
+            uniform vec2 a /* = vec2(1.) */;
+            uniform bool flag; // = true
+            uniform float x, y; // = .5
+            uniform mat2 m; // = mat2(2.0)
+            uniform sampler2D luma;
+            uniform float noDefault;
+            vec4 transition(vec2 uv) { return getFromColor(uv); }
+            """
         let e = try parse(src)
         #expect(e.author == "Someone" && e.license == "MIT")
         #expect(e.origin == .bottomLeft)
@@ -47,23 +48,30 @@ struct TransitionSourceParserTests {
 
     @Test("header keys: origin, duration, timing, description")
     func headers() throws {
-        let e = try parse("// Origin: top-left\n// Duration: 2.5\n// Timing: ease-in\n// Description: A test.\nvec4 transition(vec2 uv) { return vec4(1.0); }")
+        let e = try parse(
+            "// Origin: top-left\n// Duration: 2.5\n// Timing: ease-in\n// Description: A test.\nvec4 transition(vec2 uv) { return vec4(1.0); }"
+        )
         #expect(e.origin == .topLeft && e.defaultDuration == 2.5 && e.defaultTiming == "ease-in" && e.summary == "A test.")
     }
 
-    @Test("errors name the file and the line", arguments: [
-        ("uniform float3 x; // = 1\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "unknown parameter type 'float3'"),
-        ("\nuniform float x // = 1\nvec4 transition(vec2 uv) { return vec4(1.0); }", 2, "expected ';'"),
-        ("uniform vec2 d; // = vec3(1.0, 2.0, 3.0)\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "invalid default"),
-        ("uniform float progress;\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "provided by Segue"),
-        ("uniform float a; // = 1\nuniform float a; // = 2\nvec4 transition(vec2 uv) { return vec4(1.0); }", 2, "declared twice"),
-        ("vec4 main2(vec2 uv) { return vec4(1.0); }", 1, "no 'vec4 transition(vec2 uv)'"),
-        ("uniform float x; // = nan\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "invalid default"),
-        ("// Duration: -1\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "duration must be a positive"),
-        // A default that is not a number is quoted whole (its last 'f' is no float suffix).
-        ("uniform float x; // = 0.5 & stuff\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "'0.5 & stuff' for float 'x': "),
-        ("uniform float x; // = 0.5 & stuff\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "'0.5 & stuff' is not a valid float value"),
-    ] as [(String, Int, String)])
+    @Test(
+        "errors name the file and the line",
+        arguments: [
+            ("uniform float3 x; // = 1\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "unknown parameter type 'float3'"),
+            ("\nuniform float x // = 1\nvec4 transition(vec2 uv) { return vec4(1.0); }", 2, "expected ';'"),
+            ("uniform vec2 d; // = vec3(1.0, 2.0, 3.0)\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "invalid default"),
+            ("uniform float progress;\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "provided by Segue"),
+            ("uniform float a; // = 1\nuniform float a; // = 2\nvec4 transition(vec2 uv) { return vec4(1.0); }", 2, "declared twice"),
+            ("vec4 main2(vec2 uv) { return vec4(1.0); }", 1, "no 'vec4 transition(vec2 uv)'"),
+            ("uniform float x; // = nan\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "invalid default"),
+            ("// Duration: -1\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "duration must be a positive"),
+            // A default that is not a number is quoted whole (its last 'f' is no float suffix).
+            ("uniform float x; // = 0.5 & stuff\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "'0.5 & stuff' for float 'x': "),
+            (
+                "uniform float x; // = 0.5 & stuff\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1,
+                "'0.5 & stuff' is not a valid float value"
+            ),
+        ] as [(String, Int, String)])
     func errors(source: String, line: Int, message: String) {
         do {
             _ = try parse(source)
@@ -79,7 +87,10 @@ struct TransitionSourceParserTests {
 
     @Test("every built-in parses with top-left origin and documented parameters")
     func builtIns() {
-        #expect(EffectCatalog.builtIns(in: .segue).filter { $0.kind == .fullScreen }.map(\.name) == ["fade", "doom-melt", "wipe", "circle", "ios-push", "ios-pop"])
+        #expect(
+            EffectCatalog.builtIns(in: .segue).filter { $0.kind == .fullScreen }.map(\.name) == [
+                "fade", "doom-melt", "wipe", "circle", "ios-push", "ios-pop",
+            ])
         for e in EffectCatalog.builtIns {
             #expect(e.origin == .topLeft)
             #expect(!e.summary.isEmpty)
@@ -129,13 +140,14 @@ struct UniformLayoutTests {
             .init(name: "bv", type: .bvec2, defaultValue: nil),
         ]
         let layout = UniformLayout(parameters: params)
-        let bytes = layout.pack(FrameUniforms(progress: 0.5, time: 1.5, duration: 2, width: 200, height: 100, scale: 3, fromFit: (0.5, 1)),
-                                parameters: ["i": .int(-3), "m": ParameterValue(.mat2, [1, 2, 3, 4]), "bv": ParameterValue(.bvec2, [1, 0])])
+        let bytes = layout.pack(
+            FrameUniforms(progress: 0.5, time: 1.5, duration: 2, width: 200, height: 100, scale: 3, fromFit: (0.5, 1)),
+            parameters: ["i": .int(-3), "m": ParameterValue(.mat2, [1, 2, 3, 4]), "bv": ParameterValue(.bvec2, [1, 0])])
         func f(_ o: Int) -> Float { bytes.withUnsafeBytes { $0.load(fromByteOffset: o, as: Float.self) } }
         func i(_ o: Int) -> Int32 { bytes.withUnsafeBytes { $0.load(fromByteOffset: o, as: Int32.self) } }
         #expect([f(0), f(4), f(8), f(12), f(16), f(20), f(24), f(32), f(36)] == [0.5, 1.5, 2, 2, 200, 100, 3, 0.5, 1])
         #expect(i(64) == -3)
-        #expect([f(80), f(84), f(96), f(100)] == [1, 2, 3, 4])   // columns 16 bytes apart
+        #expect([f(80), f(84), f(96), f(100)] == [1, 2, 3, 4])  // columns 16 bytes apart
         #expect([i(112), i(116)] == [1, 0])
     }
 }

@@ -46,8 +46,9 @@ struct ChildProcessTests {
         let echoed = try ProgramRun("/bin/cat", [], input: input, timeout: 120)
         #expect(echoed.status == 0 && [UInt8](echoed.output) == input)
         // The tail a failing ffmpeg leaves in a message: the last lines only, trimmed.
-        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "seq 40000 >&2; echo '  last  ' >&2; exit 1"],
-                                     pipeInput: false, output: .discard, path: "x")
+        let child = try ChildProcess(
+            executable: "/bin/sh", arguments: ["-c", "seq 40000 >&2; echo '  last  ' >&2; exit 1"],
+            pipeInput: false, output: .discard, path: "x")
         let (status, tail) = child.wait()
         #expect(status == 1)
         #expect(tail.split(separator: "\n").count == 12 && tail.hasSuffix("39999\n40000\nlast"))
@@ -59,7 +60,10 @@ struct ChildProcessTests {
     private func stubbornWrapper() -> (script: String, pidFile: String) {
         let pidFile = dir.file("child.pid")
         let script = dir.file("wrapper.sh")
-        writeFixture(Array("#!/bin/sh\nsh -c 'trap \"\" TERM; echo $$ > \(pidFile).part && mv \(pidFile).part \(pidFile); exec sleep 60' &\nwait\n".utf8), to: script)
+        writeFixture(
+            Array(
+                "#!/bin/sh\nsh -c 'trap \"\" TERM; echo $$ > \(pidFile).part && mv \(pidFile).part \(pidFile); exec sleep 60' &\nwait\n"
+                    .utf8), to: script)
         chmod(script, 0o755)
         return (script, pidFile)
     }
@@ -94,30 +98,40 @@ struct ChildProcessTests {
         #expect(outcome.wait(seconds: 30) { $0 != nil }, "the run ended")
         #expect(outcome.withLock { $0 } == .some(.cancelled(path: script)))
         #expect(eventually { !isRunning(pid) }, "the child that ignores SIGTERM was killed with its group")
-        #expect(systemError { () throws(SystemError) in try ProgramRun("/bin/true", [], cancellation: token) } == .cancelled(path: "/bin/true"))
+        #expect(
+            systemError { () throws(SystemError) in try ProgramRun("/bin/true", [], cancellation: token) } == .cancelled(path: "/bin/true"))
     }
 
     // MARK: - Starting
 
     @Test("spawn failures are errors that say why: a missing path, a name not on PATH, a file that is not a program")
     func spawnFailures() throws {
-        #expect(systemError { () throws(SystemError) in
-            try ChildProcess(executable: "/nonexistent/ffprobe", arguments: [], pipeInput: false, output: .pipe, path: "clip.mp4")
-        } == .cannotStart(path: "clip.mp4", program: "/nonexistent/ffprobe", reason: "No such file or directory"))
-        #expect(systemError { () throws(SystemError) in try ProgramRun("/nonexistent/tool", []) }
-            == .cannotStart(path: "/nonexistent/tool", program: "/nonexistent/tool", reason: "No such file or directory"))
-        #expect(systemError { () throws(SystemError) in try ProgramRun("segue-no-such-tool", [], environment: ["PATH": "/usr/bin:/bin"], inheriting: false) }
-            == .cannotStart(path: "segue-no-such-tool", program: "segue-no-such-tool", reason: "no `segue-no-such-tool` on PATH=/usr/bin:/bin"))
+        #expect(
+            systemError { () throws(SystemError) in
+                try ChildProcess(executable: "/nonexistent/ffprobe", arguments: [], pipeInput: false, output: .pipe, path: "clip.mp4")
+            } == .cannotStart(path: "clip.mp4", program: "/nonexistent/ffprobe", reason: "No such file or directory"))
+        #expect(
+            systemError { () throws(SystemError) in try ProgramRun("/nonexistent/tool", []) }
+                == .cannotStart(path: "/nonexistent/tool", program: "/nonexistent/tool", reason: "No such file or directory"))
+        #expect(
+            systemError { () throws(SystemError) in
+                try ProgramRun("segue-no-such-tool", [], environment: ["PATH": "/usr/bin:/bin"], inheriting: false)
+            }
+                == .cannotStart(
+                    path: "segue-no-such-tool", program: "segue-no-such-tool", reason: "no `segue-no-such-tool` on PATH=/usr/bin:/bin"))
         let text = dir.file("not-a-program")
         writeFixture(Array("plain text\n".utf8), to: text)
-        #expect(systemError { () throws(SystemError) in try ProgramRun(text, []) }
-            == .cannotStart(path: text, program: text, reason: "Permission denied"))
+        #expect(
+            systemError { () throws(SystemError) in try ProgramRun(text, []) }
+                == .cannotStart(path: text, program: text, reason: "Permission denied"))
         chmod(text, 0o755)
-        #expect(systemError { () throws(SystemError) in try ProgramRun(text, []) }
-            == .cannotStart(path: text, program: text, reason: "Exec format error"))
-        #expect(systemError { () throws(SystemError) in
-            try ChildProcess(executable: dir.path, arguments: [], pipeInput: false, output: .discard, path: "d")
-        } == .cannotStart(path: "d", program: dir.path, reason: "Permission denied"))
+        #expect(
+            systemError { () throws(SystemError) in try ProgramRun(text, []) }
+                == .cannotStart(path: text, program: text, reason: "Exec format error"))
+        #expect(
+            systemError { () throws(SystemError) in
+                try ChildProcess(executable: dir.path, arguments: [], pipeInput: false, output: .discard, path: "d")
+            } == .cannotStart(path: "d", program: dir.path, reason: "Permission denied"))
     }
 
     @Test("a child has no descriptor but its three standard ones, its own process group and no blocked signal")
@@ -127,11 +141,16 @@ struct ChildProcessTests {
         // every signal for a moment, which a command reading /proc/PPID/status could catch.
         let leaked = open("/dev/null", O_RDONLY)
         defer { close(leaked) }
-        let result = try ProgramRun("/bin/sh", ["-c", """
-            for n in $(seq 3 4096); do [ -e /proc/$$/fd/$n ] && printf '%s ' $n; done; echo "fds \(leaked)"
-            echo "$$ $(cut -d' ' -f5 /proc/$$/stat)"
-            while read -r key value; do if [ "$key" = SigBlk: ]; then printf 'SigBlk:\t%s\n' "$value"; fi; done < /proc/$$/status
-            """])
+        let result = try ProgramRun(
+            "/bin/sh",
+            [
+                "-c",
+                """
+                for n in $(seq 3 4096); do [ -e /proc/$$/fd/$n ] && printf '%s ' $n; done; echo "fds \(leaked)"
+                echo "$$ $(cut -d' ' -f5 /proc/$$/stat)"
+                while read -r key value; do if [ "$key" = SigBlk: ]; then printf 'SigBlk:\t%s\n' "$value"; fi; done < /proc/$$/status
+                """,
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
@@ -145,7 +164,8 @@ struct ChildProcessTests {
     func environmentAndDirectory() throws {
         let only = try ProgramRun("/usr/bin/env", [], environment: ["SEGUE_ONLY": "1"], inheriting: false, directory: dir.path)
         #expect(only.stdout == "SEGUE_ONLY=1\n")
-        let added = try ProgramRun("/bin/sh", ["-c", "echo \"$SEGUE_ADDED $PATH\"; pwd"], environment: ["SEGUE_ADDED": "yes"], directory: dir.path)
+        let added = try ProgramRun(
+            "/bin/sh", ["-c", "echo \"$SEGUE_ADDED $PATH\"; pwd"], environment: ["SEGUE_ADDED": "yes"], directory: dir.path)
         let lines = added.stdout.split(separator: "\n")
         #expect(lines.first == "yes \(FileIO.searchPath())")
         #expect(lines.last.map(String.init) == dir.path)
@@ -153,8 +173,9 @@ struct ChildProcessTests {
 
     @Test("a live child: stdout and stderr collected while it runs, a signal to it alone, its status")
     func liveChild() throws {
-        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "echo ready >&2; echo data; exec sleep 60"],
-                                     pipeInput: false, output: .collect, path: "live", errorLimit: .max)
+        let child = try ChildProcess(
+            executable: "/bin/sh", arguments: ["-c", "echo ready >&2; echo data; exec sleep 60"],
+            pipeInput: false, output: .collect, path: "live", errorLimit: .max)
         #expect(eventually { child.collectedErrors == "ready\n" && child.collectedOutput == Array("data\n".utf8) })
         #expect(!child.hasExited)
         child.signal(SIGINT)

@@ -105,7 +105,9 @@ struct StagedOutputTests {
     // MARK: - Cancelling one token
 
     #if os(Linux)
-    @Test("cancel() kills its children, removes its temporaries and refuses its later writes; another token's work and the signal handlers are untouched")
+    @Test(
+        "cancel() kills its children, removes its temporaries and refuses its later writes; another token's work and the signal handlers are untouched"
+    )
     func cancelCleansUpItsOwnWork() throws {
         func handler(_ signalNumber: Int32) -> UInt {
             var action = sigaction()
@@ -124,7 +126,8 @@ struct StagedOutputTests {
         writeFixture([1, 2, 3], to: tmpDir + "/sub/frame-00000.png")
         token.register(tmpDir)
         func sleeper(_ owner: Cancellation) throws -> ChildProcess {
-            try ChildProcess(executable: "/bin/sleep", arguments: ["60"], pipeInput: false, output: .discard, path: "sleep", cancellation: owner)
+            try ChildProcess(
+                executable: "/bin/sleep", arguments: ["60"], pipeInput: false, output: .discard, path: "sleep", cancellation: owner)
         }
         let mine = try sleeper(token), theirs = try sleeper(other)
         defer { for p in [mine, theirs] { p.kill(); p.wait() } }
@@ -137,7 +140,9 @@ struct StagedOutputTests {
         // are gone; the other token's temporary is still there.
         #expect(readFixture(dir.file("keep.txt")) == Array("kept".utf8))
         #expect(Set(dir.contents) == ["keep.txt", FileIO.lastComponent(of: otherFile.temporaryPath)])
-        let late = systemError { () throws(SystemError) in try StagedOutput.write(Array("late".utf8), to: dir.file("late.txt"), cancellation: token) }
+        let late = systemError { () throws(SystemError) in
+            try StagedOutput.write(Array("late".utf8), to: dir.file("late.txt"), cancellation: token)
+        }
         #expect(late == .cancelled(path: dir.file("late.txt")))
         #expect(!FileManager.default.fileExists(atPath: dir.file("late.txt")))
         // Work under another token (or none) goes on.
@@ -148,7 +153,9 @@ struct StagedOutputTests {
         withExtendedLifetime(file) {}
     }
 
-    @Test("a child token: its parent's cancel() stops it too; its own cancel() leaves its parent and siblings alone; one made after the parent's cancel() starts cancelled")
+    @Test(
+        "a child token: its parent's cancel() stops it too; its own cancel() leaves its parent and siblings alone; one made after the parent's cancel() starts cancelled"
+    )
     func childTokens() throws {
         let parent = Cancellation()
         let child = parent.child(), sibling = parent.child()
@@ -156,7 +163,8 @@ struct StagedOutputTests {
         let parentFile = try StagedOutput(file: dir.file("parent.txt"), cancellation: parent)
         let siblingFile = try StagedOutput(file: dir.file("sibling.txt"), cancellation: sibling)
         for file in [childFile, parentFile, siblingFile] { try file.write([7]) }
-        let sleeper = try ChildProcess(executable: "/bin/sleep", arguments: ["60"], pipeInput: false, output: .discard, path: "sleep", cancellation: sibling)
+        let sleeper = try ChildProcess(
+            executable: "/bin/sleep", arguments: ["60"], pipeInput: false, output: .discard, path: "sleep", cancellation: sibling)
         defer { sleeper.kill(); sleeper.wait() }
         let temporaries = { Set(self.dir.contents) }
         let all = Set([childFile, parentFile, siblingFile].map { FileIO.lastComponent(of: $0.temporaryPath) })
@@ -164,7 +172,8 @@ struct StagedOutputTests {
 
         child.cancel()
         #expect(child.isCancelled && !parent.isCancelled && !sibling.isCancelled)
-        #expect(temporaries() == all.subtracting([FileIO.lastComponent(of: childFile.temporaryPath)]), "only the child's temporary is gone")
+        #expect(
+            temporaries() == all.subtracting([FileIO.lastComponent(of: childFile.temporaryPath)]), "only the child's temporary is gone")
         #expect(isRunning(sleeper.pid), "the sibling's process runs on")
         try parentFile.publish()
         #expect(readFixture(dir.file("parent.txt")) == [7], "the parent's work goes on")
@@ -258,10 +267,12 @@ struct StagedOutputTests {
     @Test("a missing directory is named")
     func missingDirectoryStaged() {
         let path = dir.file("no/such/out")
-        #expect(systemError { () throws(SystemError) in try StagedOutput(directory: path) }
-            == .unwritable(path: path, reason: "the directory \(dir.file("no/such")) does not exist"))
-        #expect(systemError { () throws(SystemError) in try StagedOutput(file: path) }
-            == .unwritable(path: path, reason: "the directory \(dir.file("no/such")) does not exist"))
+        #expect(
+            systemError { () throws(SystemError) in try StagedOutput(directory: path) }
+                == .unwritable(path: path, reason: "the directory \(dir.file("no/such")) does not exist"))
+        #expect(
+            systemError { () throws(SystemError) in try StagedOutput(file: path) }
+                == .unwritable(path: path, reason: "the directory \(dir.file("no/such")) does not exist"))
     }
 
     @Test("leftovers: a gone process's temporaries of the named files are removed; this process's, a live one's and other files' stay")
@@ -287,8 +298,9 @@ struct StagedOutputTests {
     // MARK: - A crash after each step
 
     /// The destination after a publish stopped (the process "crashed") once `steps` steps had run.
-    @Test("a file: a crash after each step of the publish leaves the old file or the whole new one",
-          arguments: 0...AtomicPublish.FileStep.allCases.count)
+    @Test(
+        "a file: a crash after each step of the publish leaves the old file or the whole new one",
+        arguments: 0...AtomicPublish.FileStep.allCases.count)
     func fileCrash(steps: Int) throws {
         let path = dir.file("out.bin")
         writeFixture(Array("old".utf8), to: path)
@@ -307,8 +319,9 @@ struct StagedOutputTests {
         #expect(dir.contents == ["out.bin"])
     }
 
-    @Test("a directory: a crash after each step of the publish leaves the old directory or the whole new one",
-          arguments: 0...AtomicPublish.DirectoryStep.allCases.count)
+    @Test(
+        "a directory: a crash after each step of the publish leaves the old directory or the whole new one",
+        arguments: 0...AtomicPublish.DirectoryStep.allCases.count)
     func directoryCrash(steps: Int) throws {
         let path = dir.file("frames")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
@@ -325,7 +338,9 @@ struct StagedOutputTests {
         if moved {
             #expect(names == ["frame-00000.png"] && contents == ["new"], "after \(steps) steps: the new directory whole")
         } else {
-            #expect(names == ["frame-00000.png", "frame-00001.png"] && contents == ["old", "old"], "after \(steps) steps: the old directory whole")
+            #expect(
+                names == ["frame-00000.png", "frame-00001.png"] && contents == ["old", "old"],
+                "after \(steps) steps: the old directory whole")
         }
         AtomicPublish.remove(temporary)
         #expect(dir.contents == ["frames"], "what a crash left beside it is a temporary, removed above")

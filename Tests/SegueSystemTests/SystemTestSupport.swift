@@ -48,7 +48,8 @@ func systemError<T>(_ body: () throws(SystemError) -> T) -> SystemError? {
 /// Whether process `pid` runs (a zombie does not count).
 func isRunning(_ pid: Int32) -> Bool {
     guard kill(pid, 0) == 0 else { return false }
-    let stat = (try? FileIO.readAll(path: "/proc/\(pid)/stat", limit: 1 << 16, noun: "status")).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    let stat =
+        (try? FileIO.readAll(path: "/proc/\(pid)/stat", limit: 1 << 16, noun: "status")).map { String(decoding: $0, as: UTF8.self) } ?? ""
     return !stat.contains(") Z")
 }
 

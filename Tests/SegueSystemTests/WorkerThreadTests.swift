@@ -11,9 +11,15 @@ struct WorkerThreadTests {
         try WorkerThread.start(for: "x") { done.withLock { $0 = true } }
         #expect(done.wait(seconds: 10) { $0 })
         done.withLock { $0 = false }
-        let error = systemError { () throws(SystemError) in try WorkerThread.start(for: "x", stackSize: 1 << 46) { done.withLock { $0 = true } } }
-        guard case let .systemLimit("x", reason)? = error else { Issue.record("expected .systemLimit, got \(String(describing: error))"); return }
-        #expect(reason.hasPrefix("could not start a thread (Resource temporarily unavailable)") || reason.hasPrefix("could not start a thread (Cannot allocate memory)"), "\(reason)")
+        let error = systemError { () throws(SystemError) in
+            try WorkerThread.start(for: "x", stackSize: 1 << 46) { done.withLock { $0 = true } }
+        }
+        guard case let .systemLimit("x", reason)? = error else {
+            Issue.record("expected .systemLimit, got \(String(describing: error))"); return
+        }
+        #expect(
+            reason.hasPrefix("could not start a thread (Resource temporarily unavailable)")
+                || reason.hasPrefix("could not start a thread (Cannot allocate memory)"), "\(reason)")
         #expect(!done.wait(seconds: 0.2) { $0 }, "the body never runs")
     }
 

@@ -7,7 +7,10 @@ public let buildDirectory: String = {
     var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     for _ in 0..<4 {
         if FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("segue").path),
-           FileManager.default.fileExists(atPath: dir.appendingPathComponent("libSegueC.so").path) { return dir.path }
+            FileManager.default.fileExists(atPath: dir.appendingPathComponent("libSegueC.so").path)
+        {
+            return dir.path
+        }
         dir = dir.deletingLastPathComponent()
     }
     // Tests/SegueTestSupport/BuildProducts.swift → the repository's root.

@@ -5,7 +5,8 @@ import Foundation
 import Segue
 
 /// The repository's root directory.
-public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
 
 /// A step of a test's set-up failed (an installation, a compiler, a fixture).
 public struct SetupFailure: Error, CustomStringConvertible {
@@ -64,8 +65,11 @@ public enum TestFrames {
     /// Writes FROM.png/.rgba and TO.png/.rgba of `width`×`height` into `directory` (`suffix`
     /// added to both names: `from-64x40`).
     public static func writePair(width: Int, height: Int, translucent: Bool = false, suffix: String = "", into directory: String) throws {
-        try write(from(width: width, height: height, translucent: translucent), width: width, height: height, name: "from" + suffix, into: directory)
-        try write(to(width: width, height: height, translucent: translucent), width: width, height: height, name: "to" + suffix, into: directory)
+        try write(
+            from(width: width, height: height, translucent: translucent), width: width, height: height, name: "from" + suffix,
+            into: directory)
+        try write(
+            to(width: width, height: height, translucent: translucent), width: width, height: height, name: "to" + suffix, into: directory)
     }
 }
 

@@ -3,8 +3,8 @@
 // samples, stream lengths, and tone levels by the Goertzel algorithm.
 import Foundation
 import SegueMedia
-import SegueTools
 import SegueSystem
+import SegueTools
 
 /// A temporary directory removed with everything in it on deinit (or by `remove()`).
 public final class MediaDirectory {
@@ -33,8 +33,9 @@ public struct ToolFailure: Error, CustomStringConvertible {
 
 /// Runs `name` (found on PATH) with an environment of PATH alone, killing it after `timeout` seconds.
 public func runTool(_ name: String, _ arguments: [String], timeout: Double = 120) throws -> (status: Int32, stdout: Data, stderr: String) {
-    let run = try ProgramRun(name, arguments, environment: ["PATH": FileIO.searchPath()],
-                             inheriting: false, timeout: timeout)
+    let run = try ProgramRun(
+        name, arguments, environment: ["PATH": FileIO.searchPath()],
+        inheriting: false, timeout: timeout)
     return (run.status, Data(run.output), run.stderr)
 }
 
@@ -50,8 +51,10 @@ public func ffmpeg(_ arguments: [String]) throws -> Data {
 /// 80 pixels a second (wrapping every 52 pixels; overlay rounds x to even) when given, and a sine tone of `tone` Hz (amplitude 1/8) at
 /// `sampleRate`/`channels`, or no sound.
 /// `bt709`: converted with the HD matrix and tagged so, as cameras and phones tag HD video.
-public func makeClip(_ path: String, color: String, width: Int = 64, height: Int = 48, fps: Int = 25, seconds: Double = 2,
-              tone: Double? = nil, sampleRate: Int = 48_000, channels: Int = 2, box: String? = nil, bt709: Bool = false) throws {
+public func makeClip(
+    _ path: String, color: String, width: Int = 64, height: Int = 48, fps: Int = 25, seconds: Double = 2,
+    tone: Double? = nil, sampleRate: Int = 48_000, channels: Int = 2, box: String? = nil, bt709: Bool = false
+) throws {
     var video = "color=c=\(color):s=\(width)x\(height):r=\(fps):d=\(seconds)"
     if let box {
         video += "[bg];color=c=\(box):s=12x32:r=\(fps):d=\(seconds)[box];[bg][box]overlay=x='mod(t*80\\,52)':y=8[out0]"
@@ -60,8 +63,10 @@ public func makeClip(_ path: String, color: String, width: Int = 64, height: Int
     if let tone { arguments += ["-f", "lavfi", "-i", "sine=frequency=\(tone):sample_rate=\(sampleRate):duration=\(seconds)"] }
     arguments += ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "5"]
     if bt709 {
-        arguments += ["-vf", "scale=out_color_matrix=bt709:out_range=tv", "-colorspace", "bt709", "-color_primaries", "bt709",
-                      "-color_trc", "bt709", "-color_range", "tv"]
+        arguments += [
+            "-vf", "scale=out_color_matrix=bt709:out_range=tv", "-colorspace", "bt709", "-color_primaries", "bt709",
+            "-color_trc", "bt709", "-color_range", "tv",
+        ]
     }
     if tone != nil { arguments += ["-c:a", "aac", "-ac", String(channels)] }
     try ffmpeg(arguments + [path])
@@ -69,8 +74,12 @@ public func makeClip(_ path: String, color: String, width: Int = 64, height: Int
 
 /// Every frame of a video as RGBA8, at its display size.
 public func decodeFrames(_ path: String) throws -> (width: Int, height: Int, frames: [[UInt8]]) {
-    let probe = try runTool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height:stream_side_data=rotation",
-                                        "-of", "default=noprint_wrappers=1", path])
+    let probe = try runTool(
+        "ffprobe",
+        [
+            "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height:stream_side_data=rotation",
+            "-of", "default=noprint_wrappers=1", path,
+        ])
     var fields: [String: Int] = [:]
     for line in String(decoding: probe.stdout, as: UTF8.self).split(separator: "\n") {
         let parts = line.split(separator: "=")
@@ -139,8 +148,12 @@ public func rms(_ x: ArraySlice<Float>) -> Double {
 
 /// Video and audio stream durations and the exact number of video frames, from ffprobe.
 public func streamLengths(_ path: String) throws -> (video: Double, audio: Double?, frames: Int) {
-    let r = try runTool("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=codec_type,duration,nb_read_frames",
-                                    "-of", "compact=p=0:nk=0", path])
+    let r = try runTool(
+        "ffprobe",
+        [
+            "-v", "error", "-count_frames", "-show_entries", "stream=codec_type,duration,nb_read_frames",
+            "-of", "compact=p=0:nk=0", path,
+        ])
     var video = 0.0, audio: Double?, frames = 0
     for line in String(decoding: r.stdout, as: UTF8.self).split(separator: "\n") {
         var f: [String: String] = [:]
@@ -153,4 +166,3 @@ public func streamLengths(_ path: String) throws -> (video: Double, audio: Doubl
     }
     return (video, audio, frames)
 }
-

@@ -10,14 +10,15 @@ public func pattern(_ w: Int, _ h: Int, seed: Int, scale: Double = 1) -> Image {
 }
 
 /// Renders the effect `name` between `from` and `to` at one progress, on a fresh renderer.
-public func render(_ name: String, from: Image, to: Image, progress: Double, time: Double? = nil, duration: Double = 1,
-            parameters: [(name: String, value: String)] = []) throws -> Image {
+public func render(
+    _ name: String, from: Image, to: Image, progress: Double, time: Double? = nil, duration: Double = 1,
+    parameters: [(name: String, value: String)] = []
+) throws -> Image {
     let effect = try EffectCatalog.effect(name)
     let values = try effect.resolveParameters(parameters)
     let r = try TransitionRenderer(effect: effect, from: from, to: to, parameters: values, context: try TestGPU.context())
     return try r.frame(progress: progress, time: time ?? progress * duration, duration: duration)
 }
-
 
 /// One GPU context for the tests (the library keeps none of its own): created on first use with
 /// the default configuration (preferred device, no disk cache), never changed.

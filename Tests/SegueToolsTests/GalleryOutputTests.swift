@@ -1,9 +1,10 @@
 // Where the gallery may write: a new folder, an empty one, or one it wrote before (its marker);
 // never a user's folder, a file, or an input folder or one containing it, compared by real paths.
 import Foundation
-@testable import SegueTools
 import Segue
 import Testing
+
+@testable import SegueTools
 
 @Suite("Gallery output folder")
 struct GalleryOutputTests {
@@ -29,7 +30,9 @@ struct GalleryOutputTests {
             try Data().write(to: URL(fileURLWithPath: dir + "/empty/.hidden"))
             #expect(throws: GalleryError.foreignOutput(path: dir + "/empty")) { try Gallery.checkOutput(dir + "/empty", folders: []) }
             try fm.createSymbolicLink(atPath: dir + "/dangling", withDestinationPath: "nowhere")
-            #expect(throws: GalleryError.outputNotAFolder(path: dir + "/dangling")) { try Gallery.checkOutput(dir + "/dangling", folders: []) }
+            #expect(throws: GalleryError.outputNotAFolder(path: dir + "/dangling")) {
+                try Gallery.checkOutput(dir + "/dangling", folders: [])
+            }
             // A marked site that holds an input folder is still refused.
             try fm.createDirectory(atPath: dir + "/site/fx", withIntermediateDirectories: true)
             #expect(throws: GalleryError.outputContainsInput(output: dir + "/site", input: dir + "/site/fx")) {

@@ -22,17 +22,22 @@ struct MeshRendererBenchmarkTests {
         }
     }
 
-    @Test("frames per second at 1920×1080 for a 100×100 grid, static and streamed",
-          .enabled(if: ProcessInfo.processInfo.environment["SEGUE_MESH_BENCH"] != nil))
+    @Test(
+        "frames per second at 1920×1080 for a 100×100 grid, static and streamed",
+        .enabled(if: ProcessInfo.processInfo.environment["SEGUE_MESH_BENCH"] != nil))
     func framesPerSecond() throws {
         let context = try TestGPU.context()
-        let from = try GPUTexture(context: context, image: Image(width: 1920, height: 1080) { x, y in Pixel(UInt8(x % 256), UInt8(y % 256), 128) })
+        let from = try GPUTexture(
+            context: context, image: Image(width: 1920, height: 1080) { x, y in Pixel(UInt8(x % 256), UInt8(y % 256), 128) })
         let to = try GPUTexture(context: context, image: Image(width: 1920, height: 1080, fill: Pixel(30, 60, 90)))
         for antialiasing in [false, true] {
             for streaming in [false, true] {
-                let fps = try MeshBenchmark.framesPerSecond(context: context, frames: 30, streaming: streaming, textures: [from, to],
-                                                            options: .init(antialiasing: antialiasing))
-                print("mesh 100x100 grid 1920x1080 \(streaming ? "streamed" : "static") antialiasing \(antialiasing): \(String(format: "%.1f", fps)) fps")
+                let fps = try MeshBenchmark.framesPerSecond(
+                    context: context, frames: 30, streaming: streaming, textures: [from, to],
+                    options: .init(antialiasing: antialiasing))
+                print(
+                    "mesh 100x100 grid 1920x1080 \(streaming ? "streamed" : "static") antialiasing \(antialiasing): \(String(format: "%.1f", fps)) fps"
+                )
                 #expect(fps > 0)
             }
         }

@@ -1,12 +1,13 @@
+import Foundation
+import Segue
+import SegueTestSupport
+import SegueTools
+import Testing
+
 // The moderngl peer of `segue bench`: its timing line is parsed strictly, and (where moderngl is
 // installed) the script renders the same fade as Segue: its frames are compared with Segue's
 // within one level.
 @testable import SegueTools
-import Segue
-import SegueTestSupport
-import SegueTools
-import Foundation
-import Testing
 
 @Suite("moderngl peer")
 struct ModernGLPeerTests {
@@ -32,13 +33,17 @@ struct ModernGLPeerTests {
         let script = dir + "/moderngl_fade.py"
         try ModernGLPeer.script.write(toFile: script, atomically: true, encoding: .utf8)
         // An explicit environment: what finds python3 and its packages, nothing else.
-        let environment = ProcessInfo.processInfo.environment.filter { ["PATH", "HOME"].contains($0.key) || $0.key.hasPrefix("PYENV") || $0.key.hasPrefix("PYTHON") }
-        let run = try ProgramRun(python, [script, dir + "/from.rgba", dir + "/to.rgba", String(w), String(h), String(frames)],
-                                 environment: environment, inheriting: false)
+        let environment = ProcessInfo.processInfo.environment.filter {
+            ["PATH", "HOME"].contains($0.key) || $0.key.hasPrefix("PYENV") || $0.key.hasPrefix("PYTHON")
+        }
+        let run = try ProgramRun(
+            python, [script, dir + "/from.rgba", dir + "/to.rgba", String(w), String(h), String(frames)],
+            environment: environment, inheriting: false)
         let bytes = [UInt8](run.output)
         #expect(run.status == 0)
         try #require(bytes.count == w * h * 4 * frames)
-        let renderer = try TransitionRenderer(effect: #require(EffectCatalog.builtIn(named: "fade")), from: from, to: to, context: try TestGPU.context(), framesInFlight: 1)
+        let renderer = try TransitionRenderer(
+            effect: #require(EffectCatalog.builtIn(named: "fade")), from: from, to: to, context: try TestGPU.context(), framesInFlight: 1)
         for i in 0..<frames {
             let p = Double(i) / Double(frames - 1)
             let segue = try renderer.frame(progress: p, time: p, duration: 1).pixels

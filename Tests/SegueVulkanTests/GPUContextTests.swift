@@ -2,8 +2,9 @@
 import Foundation
 import SegueCore
 import SegueMath
-@testable import SegueVulkan
 import Testing
+
+@testable import SegueVulkan
 
 @Suite("GPU context")
 struct GPUContextTests {
@@ -15,10 +16,13 @@ struct GPUContextTests {
         do {
             var context: GPUContext? = try GPUContext(configuration: .init())
             weakContext = context
-            let textures = [try GPUTexture(context: context!, image: Image(width: 2, height: 2, fill: .black)),
-                            try GPUTexture(context: context!, image: Image(width: 2, height: 2, fill: .white))]
-            fullScreen = try FrameRenderer(context: context!, fragmentGLSL: mixShader, fileName: "mix.frag", uniformSize: 16,
-                                           textures: textures, width: 4, height: 2, framesInFlight: 2)
+            let textures = [
+                try GPUTexture(context: context!, image: Image(width: 2, height: 2, fill: .black)),
+                try GPUTexture(context: context!, image: Image(width: 2, height: 2, fill: .white)),
+            ]
+            fullScreen = try FrameRenderer(
+                context: context!, fragmentGLSL: mixShader, fileName: "mix.frag", uniformSize: 16,
+                textures: textures, width: 4, height: 2, framesInFlight: 2)
             mesh = try MeshRenderer(context: context!, width: 4, height: 4, textures: [textures[1]])
             context = nil
         }
@@ -62,12 +66,15 @@ struct GPUContextTests {
         #expect(try GPUContext.choose("01", among: devices) == 1)
         #expect(try GPUContext.choose("0", among: devices) == 0)
         for selector in ["15", "5", "5000", "256", "99999999999999999999999"] {
-            #expect(throws: VulkanError.deviceNotFound(selector: selector, available: ["0: llvmpipe (LLVM 15.0.6, 256 bits)", "1: GPU 5000"])) {
+            #expect(
+                throws: VulkanError.deviceNotFound(selector: selector, available: ["0: llvmpipe (LLVM 15.0.6, 256 bits)", "1: GPU 5000"])
+            ) {
                 try GPUContext.choose(selector, among: devices)
             }
         }
         let message = VulkanError.deviceNotFound(selector: "15", available: ["0: llvmpipe"]).message
-        #expect(message == "no Vulkan device has the index 15 (available: 0: llvmpipe); choose one of these indices or part of a device name")
+        #expect(
+            message == "no Vulkan device has the index 15 (available: 0: llvmpipe); choose one of these indices or part of a device name")
         // Anything else is a case-insensitive name substring; nil prefers a discrete GPU.
         #expect(try GPUContext.choose("LLVM 15", among: devices) == 0)
         #expect(try GPUContext.choose("gpu", among: devices) == 1)

@@ -14,11 +14,15 @@ struct MeshBuilder {
 
     /// Adds a quad with corners TL, TR, BR, BL (triangles {0,1,2}, {2,3,0}), texture coordinates
     /// `uv` per corner, one normal and a texture index.
-    mutating func quad(_ corners: [P3], uv: [(Double, Double)] = [(0, 0), (1, 0), (1, 1), (0, 1)],
-                       normal: P3 = (0, 0, 1), texture: Float = 0) {
+    mutating func quad(
+        _ corners: [P3], uv: [(Double, Double)] = [(0, 0), (1, 0), (1, 1), (0, 1)],
+        normal: P3 = (0, 0, 1), texture: Float = 0
+    ) {
         let base = UInt32(vertices.count / 9)
         for (p, t) in zip(corners, uv) {
-            vertices += [Float(p.x), Float(p.y), Float(p.z), Float(t.0), Float(t.1), Float(normal.x), Float(normal.y), Float(normal.z), texture]
+            vertices += [
+                Float(p.x), Float(p.y), Float(p.z), Float(t.0), Float(t.1), Float(normal.x), Float(normal.y), Float(normal.z), texture,
+            ]
         }
         indices += [base, base + 1, base + 2, base + 2, base + 3, base]
     }
@@ -83,13 +87,17 @@ func solidTexture(_ context: GPUContext, _ pixel: Pixel) throws -> GPUTexture {
 }
 
 /// Renders one frame of `geometry` over `textures` at `width × height` pixels.
-func renderMesh(_ geometry: MeshGeometry, layer: (Double, Double), pixels: (Int, Int), textures: [GPUTexture],
-                transform: Transform3D = .identity, light: Vector3 = Vector3(0, 0, 1), diffuse: Double = 1,
-                antialiasing: Bool = false) throws -> Frame {
+func renderMesh(
+    _ geometry: MeshGeometry, layer: (Double, Double), pixels: (Int, Int), textures: [GPUTexture],
+    transform: Transform3D = .identity, light: Vector3 = Vector3(0, 0, 1), diffuse: Double = 1,
+    antialiasing: Bool = false
+) throws -> Frame {
     let context = try TestGPU.context()
-    let renderer = try MeshRenderer(context: context, width: pixels.0, height: pixels.1, textures: textures,
-                                    options: .init(antialiasing: antialiasing))
-    let draw = MeshDraw(layerWidth: layer.0, layerHeight: layer.1, transform: transform, lightDirection: light,
-                        diffuseLightFactor: diffuse, geometry: geometry)
+    let renderer = try MeshRenderer(
+        context: context, width: pixels.0, height: pixels.1, textures: textures,
+        options: .init(antialiasing: antialiasing))
+    let draw = MeshDraw(
+        layerWidth: layer.0, layerHeight: layer.1, transform: transform, lightDirection: light,
+        diffuseLightFactor: diffuse, geometry: geometry)
     return Frame(width: pixels.0, height: pixels.1, bytes: try renderer.renderFrame(draw))
 }

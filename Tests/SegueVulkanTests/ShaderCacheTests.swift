@@ -2,8 +2,9 @@
 // picture is rendered and the entry is repaired; failed writes leave nothing behind.
 import Foundation
 import SegueCore
-@testable import SegueVulkan
 import Testing
+
+@testable import SegueVulkan
 
 @Suite("Shader cache")
 struct ShaderCacheTests {
@@ -35,8 +36,9 @@ struct ShaderCacheTests {
     private func renderAndCheckRepaired(_ dir: String, _ what: String) throws {
         let (context, mix, gradient) = try setUp(dir)
         expectPixels(try renderFullScreen(context, mixShader, fileName: "mix.frag", progress: 0.25), Self.mixPixel, "\(what): mix")
-        expectPixels(try renderFullScreen(context, gradientShader, fileName: "gradient.frag", progress: 0.25), Self.gradientPixel,
-                     "\(what): gradient")
+        expectPixels(
+            try renderFullScreen(context, gradientShader, fileName: "gradient.frag", progress: 0.25), Self.gradientPixel,
+            "\(what): gradient")
         for (url, key) in [mix, gradient] {
             let data = try Data(contentsOf: url)
             #expect(ShaderCache.decode(data, key: key) != nil, "\(what): \(url.lastPathComponent) repaired")
@@ -139,21 +141,26 @@ struct ShaderCacheTests {
 
     @Test("entries round-trip and name their key; SHA-256 matches the FIPS 180-4 examples")
     func entryFormat() throws {
-        #expect(SHA256.hash(Array("abc".utf8)).map { String(format: "%02x", $0) }.joined()
+        #expect(
+            SHA256.hash(Array("abc".utf8)).map { String(format: "%02x", $0) }.joined()
                 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SHA256.hash([UInt8]()).map { String(format: "%02x", $0) }.joined()
+        #expect(
+            SHA256.hash([UInt8]()).map { String(format: "%02x", $0) }.joined()
                 == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         let twoBlocks = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
-        #expect(SHA256.hash(twoBlocks).map { String(format: "%02x", $0) }.joined()
+        #expect(
+            SHA256.hash(twoBlocks).map { String(format: "%02x", $0) }.joined()
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         let spirv: [UInt32] = [SPIRVModule.magic, 0x0001_0000, 0, 1, 0]
         let key = ShaderCache.key(compilerIdentity: "c", stage: .fragment, fileName: "a.frag", source: "x")
         let entry = Data(ShaderCache.encode(spirv, key: key))
         #expect(ShaderCache.decode(entry, key: key) == spirv)
-        #expect(ShaderCache.decode(entry, key: ShaderCache.key(compilerIdentity: "c", stage: .vertex, fileName: "a.frag", source: "x")) == nil)
+        #expect(
+            ShaderCache.decode(entry, key: ShaderCache.key(compilerIdentity: "c", stage: .vertex, fileName: "a.frag", source: "x")) == nil)
         #expect(ShaderCache.decode(entry + Data([0, 0, 0, 0]), key: key) == nil)
         // Key fields are length-prefixed: moving a character between fields changes the key.
-        #expect(ShaderCache.key(compilerIdentity: "c", stage: .fragment, fileName: "ab", source: "c")
+        #expect(
+            ShaderCache.key(compilerIdentity: "c", stage: .fragment, fileName: "ab", source: "c")
                 != ShaderCache.key(compilerIdentity: "c", stage: .fragment, fileName: "a", source: "bc"))
     }
 }

@@ -1,8 +1,9 @@
 // Issue 22 item 9: an error's length must not grow with the file. A shader with hundreds of
 // errors gets the compiler's first lines and a count of the rest, each line cut to a readable length.
 import Foundation
-@testable import SegueVulkan
 import Testing
+
+@testable import SegueVulkan
 
 @Suite("Shader compiler messages")
 struct ShaderCompilerLogTests {
@@ -31,7 +32,8 @@ struct ShaderCompilerLogTests {
         let long = String(repeating: "z", count: 2_000)
         #expect(ShaderCompiler.trimmedLog(long) == String(repeating: "z", count: ShaderCompiler.maximumLogLineLength) + "…")
         let many = (1...100).map { "line \($0)" }.joined(separator: "\n")
-        #expect(ShaderCompiler.trimmedLog(many) == (1...ShaderCompiler.maximumLogLines).map { "line \($0)" }.joined(separator: "\n")
+        #expect(
+            ShaderCompiler.trimmedLog(many) == (1...ShaderCompiler.maximumLogLines).map { "line \($0)" }.joined(separator: "\n")
                 + "\n… and \(100 - ShaderCompiler.maximumLogLines) more lines")
     }
 }

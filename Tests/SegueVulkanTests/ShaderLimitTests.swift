@@ -3,15 +3,19 @@
 // refused instead of reading zeros.
 import Foundation
 import SegueCore
-@testable import SegueVulkan
 import Testing
+
+@testable import SegueVulkan
 
 @Suite("Shader limits")
 struct ShaderLimitTests {
-    @Test("a local or global array of 100 000 000 floats is refused, naming the limit",
-          arguments: [("local", "", "float a[100000000];\n a[int(vUV.x * 7.0)] = u.progress;\n color = vec4(a[int(vUV.y * 5.0)]);"),
-                      ("global", "float g[100000000];", "g[int(vUV.x * 7.0)] = u.progress;\n color = vec4(g[int(vUV.y * 5.0)]);"),
-                      ("nested", "", "vec4 a[1000][1000];\n a[int(vUV.x * 7.0)][int(vUV.y * 3.0)] = vec4(u.progress);\n color = a[2][1];")])
+    @Test(
+        "a local or global array of 100 000 000 floats is refused, naming the limit",
+        arguments: [
+            ("local", "", "float a[100000000];\n a[int(vUV.x * 7.0)] = u.progress;\n color = vec4(a[int(vUV.y * 5.0)]);"),
+            ("global", "float g[100000000];", "g[int(vUV.x * 7.0)] = u.progress;\n color = vec4(g[int(vUV.y * 5.0)]);"),
+            ("nested", "", "vec4 a[1000][1000];\n a[int(vUV.x * 7.0)][int(vUV.y * 3.0)] = vec4(u.progress);\n color = a[2][1];"),
+        ])
     func hugeArrays(kind: String, globals: String, body: String) throws {
         let context = try TestGPU.context()
         let source = fragmentShader(body, globals: globals)
@@ -37,10 +41,13 @@ struct ShaderLimitTests {
         do {
             _ = try renderFullScreen(context, big, fileName: "bytes.frag", progress: 0.5)
         } catch let error as VulkanError {
-            #expect(error.message.contains("bytes of local and global variables, more than the limit of 1048576 bytes (1 MiB)"), "\(error.message)")
+            #expect(
+                error.message.contains("bytes of local and global variables, more than the limit of 1048576 bytes (1 MiB)"),
+                "\(error.message)")
         }
         // 9 coefficients, as blur kernels use, render as before.
-        let modest = fragmentShader("""
+        let modest = fragmentShader(
+            """
             float k[9];
             for (int i = 0; i < 9; i++) k[i] = float(i) / 8.0;
             color = vec4(vec3(k[int(vUV.x * 8.99)] * 0.0 + u.progress), 1.0);
@@ -52,13 +59,15 @@ struct ShaderLimitTests {
     @Test("the private-memory count of compiled SPIR-V: arrays multiply, structs add")
     func privateMemoryCount() throws {
         let context = try TestGPU.context()
-        let words = try context.compiler.compile(fragmentShader("""
-            float a[1000];
-            vec3 b[10][20];
-            a[int(vUV.x * 999.0)] = u.progress;
-            b[int(vUV.x * 9.0)][int(vUV.y * 19.0)] = vec3(u.progress);
-            color = vec4(b[3][4], a[7]);
-            """), stage: .fragment, fileName: "count.frag")
+        let words = try context.compiler.compile(
+            fragmentShader(
+                """
+                float a[1000];
+                vec3 b[10][20];
+                a[int(vUV.x * 999.0)] = u.progress;
+                b[int(vUV.x * 9.0)][int(vUV.y * 19.0)] = vec3(u.progress);
+                color = vec4(b[3][4], a[7]);
+                """), stage: .fragment, fileName: "count.frag")
         let memory = SPIRVModule.privateMemory(words)
         #expect(memory.largestArray == 1000)
         #expect(memory.bytes == 1000 * 4 + 200 * 12)
@@ -71,16 +80,19 @@ struct ShaderLimitTests {
         let textures = [try GPUTexture(context: context, image: Image(width: 1, height: 1, fill: .black))]
         let size = limit + 16
         let glsl = """
-        #version 450
-        layout(set = 0, binding = 0) uniform U { vec4 v[\(size / 16)]; } u;
-        layout(location = 0) out vec4 color;
-        void main() { color = u.v[\(size / 16 - 1)]; }
-        """
+            #version 450
+            layout(set = 0, binding = 0) uniform U { vec4 v[\(size / 16)]; } u;
+            layout(location = 0) out vec4 color;
+            void main() { color = u.v[\(size / 16 - 1)]; }
+            """
         #expect(throws: VulkanError.uniformBlockTooLarge(bytes: size, limit: limit)) {
-            try FrameRenderer(context: context, fragmentGLSL: glsl, fileName: "ubo.frag", uniformSize: size, textures: textures,
-                              width: 1, height: 1, framesInFlight: 1)
+            try FrameRenderer(
+                context: context, fragmentGLSL: glsl, fileName: "ubo.frag", uniformSize: size, textures: textures,
+                width: 1, height: 1, framesInFlight: 1)
         }
-        #expect(VulkanError.uniformBlockTooLarge(bytes: 65600, limit: 65536).message
-                == "the effect's parameters take 65600 bytes, more than this device's limit of 65536 bytes for a uniform block (maxUniformBufferRange); declare fewer or smaller parameters")
+        #expect(
+            VulkanError.uniformBlockTooLarge(bytes: 65600, limit: 65536).message
+                == "the effect's parameters take 65600 bytes, more than this device's limit of 65536 bytes for a uniform block (maxUniformBufferRange); declare fewer or smaller parameters"
+        )
     }
 }

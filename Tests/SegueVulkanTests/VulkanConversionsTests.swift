@@ -1,15 +1,18 @@
 // The Swift ↔ Vulkan mappings of VulkanConversions.swift.
 import CSegueVulkan
-@testable import SegueVulkan
 import Testing
+
+@testable import SegueVulkan
 
 @Suite("Vulkan conversions")
 struct VulkanConversionsTests {
     @Test("option sets map bit for bit and memory properties round-trip")
     func optionSets() {
-        #expect(BufferUsage([.uniform, .transferDestination]).vk
+        #expect(
+            BufferUsage([.uniform, .transferDestination]).vk
                 == VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT.rawValue | VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue)
-        #expect(ImageUsage([.colorAttachment, .transferSource]).vk
+        #expect(
+            ImageUsage([.colorAttachment, .transferSource]).vk
                 == VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue)
         #expect(ImageUsage.depthAttachment.vk == VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT.rawValue)
         for raw in UInt8(0)..<16 {
@@ -17,7 +20,8 @@ struct VulkanConversionsTests {
             #expect(MemoryProperties(vk: p.vk) == p)
         }
         #expect(PipelineStages([]).vk == VK_PIPELINE_STAGE_2_NONE)
-        #expect(PipelineStages.fragmentTests.vk == VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT)
+        #expect(
+            PipelineStages.fragmentTests.vk == VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT)
         #expect(MemoryAccess([.vertexAttributeRead, .indexRead]).vk == VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_2_INDEX_READ_BIT)
         #expect(ShaderStages([.vertex, .fragment]).vk == VK_SHADER_STAGE_VERTEX_BIT.rawValue | VK_SHADER_STAGE_FRAGMENT_BIT.rawValue)
     }

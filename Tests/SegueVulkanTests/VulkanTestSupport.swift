@@ -49,9 +49,12 @@ func progressUniforms(_ progress: Float) -> [UInt8] {
 
 /// One 4×2 frame of `glsl` over black → white at `progress`.
 func renderFullScreen(_ context: GPUContext, _ glsl: String, fileName: String, progress: Float) throws -> [UInt8] {
-    let textures = [try GPUTexture(context: context, image: Image(width: 2, height: 2, fill: .black)),
-                    try GPUTexture(context: context, image: Image(width: 2, height: 2, fill: .white))]
-    let renderer = try FrameRenderer(context: context, fragmentGLSL: glsl, fileName: fileName, uniformSize: 16, textures: textures,
-                                     width: 4, height: 2, framesInFlight: 1)
+    let textures = [
+        try GPUTexture(context: context, image: Image(width: 2, height: 2, fill: .black)),
+        try GPUTexture(context: context, image: Image(width: 2, height: 2, fill: .white)),
+    ]
+    let renderer = try FrameRenderer(
+        context: context, fragmentGLSL: glsl, fileName: fileName, uniformSize: 16, textures: textures,
+        width: 4, height: 2, framesInFlight: 1)
     return try renderer.renderFrame(uniforms: progressUniforms(progress))
 }

@@ -54,7 +54,7 @@ struct AnimatedTriangleTests {
                 }
             }
             let scale = expectedScale(at: t)
-            let extent = 2 * h * abs(scale)   // base width and height of the triangle in pixels
+            let extent = 2 * h * abs(scale)  // base width and height of the triangle in pixels
             // The size from the covered area (base × height / 2 = extent² / 2).
             let size = (2 * area).squareRoot()
             #expect(abs(size - extent) <= 1, "t=\(t): size \(size) vs \(extent) (scale \(scale))")

@@ -38,8 +38,9 @@ struct AnimatedTriangleWindowTests {
         }
         let small = seen.filter { $0 > 100 }.min() ?? 0
         let large = seen.max() ?? 0
-        #expect(small > 100 && large > 3 * small && large > 4000 && large < 7000,
-                "the triangle's area should grow from about 1,500 to about 5,800 pixels; saw \(seen)")
+        #expect(
+            small > 100 && large > 3 * small && large > 4000 && large < 7000,
+            "the triangle's area should grow from about 1,500 to about 5,800 pixels; saw \(seen)")
         try display.run("xdotool", ["key", "--window", id, "Escape"])
         #expect(live.waitForExit() == 0, "\(live.stderr)")
         #expect(live.stdout.hasPrefix("frames "), "\(live.stdout)")

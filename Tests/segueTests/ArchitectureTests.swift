@@ -52,10 +52,14 @@ struct ArchitectureTests {
         let manifest = try declared().filter { !["AnimatedTriangle", "SegueTestSupport"].contains($0.key) }
         let (table, text) = try documented()
         #expect(manifest.count >= 15)
-        #expect(Set(table.keys) == Set(manifest.keys),
-                "only in the document: \(Set(table.keys).subtracting(manifest.keys).sorted()); only in Package.swift: \(Set(manifest.keys).subtracting(table.keys).sorted())")
+        #expect(
+            Set(table.keys) == Set(manifest.keys),
+            "only in the document: \(Set(table.keys).subtracting(manifest.keys).sorted()); only in Package.swift: \(Set(manifest.keys).subtracting(table.keys).sorted())"
+        )
         for (module, dependencies) in manifest {
-            #expect(table[module] == dependencies, "\(module): document \(table[module]?.sorted() ?? []), Package.swift \(dependencies.sorted())")
+            #expect(
+                table[module] == dependencies,
+                "\(module): document \(table[module]?.sorted() ?? []), Package.swift \(dependencies.sorted())")
         }
         let diagram = text.components(separatedBy: "```")[1]
         for module in manifest.keys { #expect(diagram.contains(module), "the diagram leaves out \(module)") }
@@ -68,7 +72,9 @@ struct ArchitectureTests {
             var imported: Set<String> = []
             for file in FileManager.default.subpaths(atPath: directory) ?? [] where file.hasSuffix(".swift") {
                 let source = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
-                for match in source.matches(of: /(?m)^(?:@_exported |@testable )?import\s+([A-Za-z0-9_]+)/) { imported.insert(String(match.1)) }
+                for match in source.matches(of: /(?m)^(?:@_exported |@testable )?import\s+([A-Za-z0-9_]+)/) {
+                    imported.insert(String(match.1))
+                }
             }
             #expect(!imported.isEmpty, "\(module): no sources read in \(directory)")
             let unused = dependencies.subtracting(imported)

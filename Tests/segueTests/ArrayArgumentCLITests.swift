@@ -12,15 +12,19 @@ struct ArrayArgumentCLITests {
     func info() throws {
         let text = try segue(["info", Self.arrays + ":spectrum"])
         #expect(text.status == 0, "\(text.stderr)")
-        #expect(text.stdoutText.contains("    values: device const float *values, int count  — --arg values=0.1,0.5,0.9 (at most 1024 floats; 'count' gets the number; default empty, count 0)"),
-                "\(text.stdoutText)")
+        #expect(
+            text.stdoutText.contains(
+                "    values: device const float *values, int count  — --arg values=0.1,0.5,0.9 (at most 1024 floats; 'count' gets the number; default empty, count 0)"
+            ),
+            "\(text.stdoutText)")
         #expect(text.stdoutText.contains("    values: float[] (floats, at most 1024; default empty)"), "\(text.stdoutText)")
         let json = try segue(["info", "--json", Self.arrays + ":decode"])
         #expect(json.status == 0, "\(json.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
         let parameters = try #require(object["parameters"] as? [[String: Any]])
         #expect(parameters.count == 1)
-        #expect(parameters.first?["type"] as? String == "bytes" && parameters.first?["maximumLength"] as? Int == 4096
+        #expect(
+            parameters.first?["type"] as? String == "bytes" && parameters.first?["maximumLength"] as? Int == 4096
                 && (parameters.first?["default"] as? [Double])?.isEmpty == true, "\(parameters)")
         #expect((parameters.first?["summary"] as? String)?.contains("device const void *bytes, int size") == true)
     }
@@ -29,16 +33,24 @@ struct ArrayArgumentCLITests {
     func values() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let ok = try segue(["effect", "--effect", Self.arrays + ":spectrum", "--size", "8x4", "--time", "0",
-                            "--arg", "values=1,0.25", "-o", dir + "/s.png"])
+        let ok = try segue([
+            "effect", "--effect", Self.arrays + ":spectrum", "--size", "8x4", "--time", "0",
+            "--arg", "values=1,0.25", "-o", dir + "/s.png",
+        ])
         #expect(ok.status == 0, "\(ok.stderr)")
         let image = try ImageFile.read(path: dir + "/s.png")
-        #expect(image[1, 0] == Pixel(255, 0, 64, 255) && image[5, 0] == Pixel(0, 0, 0, 0) && image[5, 3].a == 255, "bar 0 full, bar 1 a quarter")
-        let long = try segue(["effect", "--effect", Self.arrays + ":spectrum", "--size", "8x4", "--time", "0",
-                              "--arg", "values=" + Array(repeating: "1", count: 1_025).joined(separator: ","), "-o", dir + "/l.png"])
+        #expect(
+            image[1, 0] == Pixel(255, 0, 64, 255) && image[5, 0] == Pixel(0, 0, 0, 0) && image[5, 3].a == 255, "bar 0 full, bar 1 a quarter"
+        )
+        let long = try segue([
+            "effect", "--effect", Self.arrays + ":spectrum", "--size", "8x4", "--time", "0",
+            "--arg", "values=" + Array(repeating: "1", count: 1_025).joined(separator: ","), "-o", dir + "/l.png",
+        ])
         #expect(long.status != 0 && long.stderr.contains("argument 'values' takes at most 1024 floats; got 1025"), "\(long.stderr)")
-        let missing = try segue(["effect", "--effect", Self.arrays + ":decode", "--size", "8x4", "--time", "0",
-                                 "--arg", "bytes=@" + dir + "/none.bin", "-o", dir + "/m.png"])
+        let missing = try segue([
+            "effect", "--effect", Self.arrays + ":decode", "--size", "8x4", "--time", "0",
+            "--arg", "bytes=@" + dir + "/none.bin", "-o", dir + "/m.png",
+        ])
         #expect(missing.status != 0 && missing.stderr.contains("argument 'bytes': cannot read '\(dir)/none.bin'"), "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/l.png") && !FileManager.default.fileExists(atPath: dir + "/m.png"))
     }

@@ -13,13 +13,18 @@ struct BenchCLITests {
 
     @Test("a row per effect; the stages add up to the sum")
     func account() throws {
-        let r = try segue(["bench", "--account", "--size", "32x16", "--frames", "3", "--runs", "1", "--no-ffmpeg",
-                           "--effect", "fade", "--effect", "cube", "--effect", Self.glsl])
+        let r = try segue([
+            "bench", "--account", "--size", "32x16", "--frames", "3", "--runs", "1", "--no-ffmpeg",
+            "--effect", "fade", "--effect", "cube", "--effect", Self.glsl,
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdoutText.split(separator: "\n").map(String.init)
         try #require(lines.count == 5, "\(r.stdoutText)")
         #expect(lines[0].hasPrefix("Segue frame account: 32x16, 3 frames, median of 1 runs"))
-        #expect(lines[1].split(separator: " ") == ["effect", "shading", "readback", "straight", "pipe", "sum", "end-to-end", "fps", "translucent"])
+        #expect(
+            lines[1].split(separator: " ") == [
+                "effect", "shading", "readback", "straight", "pipe", "sum", "end-to-end", "fps", "translucent",
+            ])
         for (line, name) in zip(lines[2...], ["fade", "cube", "tint"]) {
             let cells = line.split(separator: " ").map(String.init)
             try #require(cells.count == 9, "\(line)")
@@ -48,8 +53,9 @@ struct BenchCLITests {
             // The ratios are the fps columns' quotients (segue/xfade, x264 alone/xfade), to rounding.
             let ratios = cells[4...5].compactMap { Double($0.dropLast()) }
             try #require(ratios.count == 2 && fps.count == 3)
-            #expect(abs(ratios[0] - fps[0] / fps[1]) <= 0.01 * ratios[0] + 0.06 && abs(ratios[1] - fps[2] / fps[1]) <= 0.01 * ratios[1] + 0.06,
-                    "\(lines[mp4 + offset])")
+            #expect(
+                abs(ratios[0] - fps[0] / fps[1]) <= 0.01 * ratios[0] + 0.06 && abs(ratios[1] - fps[2] / fps[1]) <= 0.01 * ratios[1] + 0.06,
+                "\(lines[mp4 + offset])")
         }
         for label in ["static ", "re-uploaded ", "  no readback ", "  1x1 grid ", "fade (readback) ", "rebuilt "] {
             #expect(lines.contains { $0.hasPrefix(label) && $0.contains(" fps ") }, "no mesh row \(label)")
@@ -78,7 +84,9 @@ struct BenchCLITests {
 
     @Test("an unknown effect is one error line")
     func unknownEffect() throws {
-        let r = try segue(["bench", "--account", "--size", "32x16", "--frames", "2", "--runs", "1", "--no-ffmpeg", "--effect", "no-such-effect"])
+        let r = try segue([
+            "bench", "--account", "--size", "32x16", "--frames", "2", "--runs", "1", "--no-ffmpeg", "--effect", "no-such-effect",
+        ])
         #expect(r.status == 1)
         #expect(r.stderr.hasPrefix("error: ") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
         #expect(r.stdoutText.isEmpty)

@@ -35,13 +35,18 @@ func segue(_ args: [String], environment: [String: String] = [:], cwd: String? =
 /// Runs a built executable, capturing its status and output. A run that outlives `timeout`
 /// seconds is killed (SIGKILL) and reported as status 137 with a note on stderr, so no test can
 /// wait for ever.
-func runProduct(_ binary: String, _ args: [String], environment: [String: String] = [:], cwd: String? = nil,
-                timeout: Double = 300) throws -> CLIResult {
+func runProduct(
+    _ binary: String, _ args: [String], environment: [String: String] = [:], cwd: String? = nil,
+    timeout: Double = 300
+) throws -> CLIResult {
     // Each run caches shaders in its own directory, never in ~/.cache.
     let cacheDir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-cli-cache-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: cacheDir) }
-    let run = try ProgramRun(binary, args, environment: ["SEGUE_CACHE_DIR": cacheDir].merging(environment) { $1 }, directory: cwd, timeout: timeout)
-    return CLIResult(status: run.status, stdout: Data(run.output), stderr: run.stderr + (run.timedOut ? "\n[test harness: killed after \(timeout) s]\n" : ""))
+    let run = try ProgramRun(
+        binary, args, environment: ["SEGUE_CACHE_DIR": cacheDir].merging(environment) { $1 }, directory: cwd, timeout: timeout)
+    return CLIResult(
+        status: run.status, stdout: Data(run.output),
+        stderr: run.stderr + (run.timedOut ? "\n[test harness: killed after \(timeout) s]\n" : ""))
 }
 
 /// A fresh temporary directory.

@@ -15,8 +15,11 @@ struct CLITests {
         // Grouped by kind and family, Segue's own first, each heading with its count.
         let lines = list.stdoutText.split(separator: "\n").map(String.init)
         let headings = lines.filter { !$0.hasPrefix(" ") && $0.hasSuffix(":") }
-        #expect(headings == ["full-screen, Segue built-ins (6):", "full-screen, ffmpeg xfade equivalents (57):",
-                             "mesh, Segue built-ins (9):", "stitchable, Segue built-ins (1):"])
+        #expect(
+            headings == [
+                "full-screen, Segue built-ins (6):", "full-screen, ffmpeg xfade equivalents (57):",
+                "mesh, Segue built-ins (9):", "stitchable, Segue built-ins (1):",
+            ])
         if headings.count > 1, let segue = lines.firstIndex(of: headings[0]), let xfade = lines.firstIndex(of: headings[1]) {
             #expect(lines[segue + 1].hasPrefix("  fade "))
             #expect(lines[(xfade + 1)...].contains { $0.hasPrefix("  wipeleft ") })
@@ -52,13 +55,17 @@ struct CLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir)
-        let r = try segue(["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--progress", "0.5", "-o", dir + "/mid.png"])
+        let r = try segue([
+            "frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--progress", "0.5", "-o", dir + "/mid.png",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let mid = try ImageFile.read(path: dir + "/mid.png")
         #expect(abs(Int(mid[3, 3].r) - 128) <= 1)
         for t in [0.2, 0.5, 0.8] {
-            let e = try segue(["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--time", String(t),
-                               "--duration", "1", "--timing", "ease-in-out", "-o", dir + "/eased.png"])
+            let e = try segue([
+                "frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--time", String(t),
+                "--duration", "1", "--timing", "ease-in-out", "-o", dir + "/eased.png",
+            ])
             #expect(e.status == 0, "\(e.stderr)")
             let img = try ImageFile.read(path: dir + "/eased.png")
             let expected = 255 * TimingFunction.easeInEaseOut.value(at: t)
@@ -71,7 +78,10 @@ struct CLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir)
-        let r = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "wipe", "--duration", "0.5", "--fps", "10", "-o", dir + "/frames"])
+        let r = try segue([
+            "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "wipe", "--duration", "0.5", "--fps", "10", "-o",
+            dir + "/frames",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let frames = listing(dir + "/frames")
         #expect(frames == (0...5).map { String(format: "frame-%05d.png", $0) })
@@ -85,7 +95,9 @@ struct CLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir)
-        let r = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "1", "--fps", "4", "-o", "-"])
+        let r = try segue([
+            "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "1", "--fps", "4", "-o", "-",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.count == 5 * 16 * 8 * 4)
         // Frame 2 is at t = 0.5: grey 128 ± 1.
@@ -98,10 +110,17 @@ struct CLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir, width: 64, height: 48)
-        let r = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "circle", "--duration", "0.3", "--fps", "10", "-o", dir + "/out.mp4"])
+        let r = try segue([
+            "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "circle", "--duration", "0.3", "--fps", "10", "-o",
+            dir + "/out.mp4",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
-        let probe = try ProgramRun("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames,width,height",
-                                               "-of", "csv=p=0", dir + "/out.mp4"])
+        let probe = try ProgramRun(
+            "ffprobe",
+            [
+                "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames,width,height",
+                "-of", "csv=p=0", dir + "/out.mp4",
+            ])
         let text = probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(text == "64,48,4")
         #expect(listing(dir) == ["from.png", "out.mp4", "to.png"])
@@ -112,7 +131,9 @@ struct CLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir, width: 64, height: 48, from: Pixel(200, 30, 90), to: Pixel(20, 180, 240))
-        let base = ["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "doom-melt", "--duration", "0.5", "--fps", "20"]
+        let base = [
+            "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "doom-melt", "--duration", "0.5", "--fps", "20",
+        ]
         var sizes: [Int] = []
         for crf in ["5", "45"] {
             let r = try segue(base + ["--preset", "ultrafast", "--crf", crf, "-o", dir + "/crf\(crf).mp4"])
@@ -121,7 +142,9 @@ struct CLITests {
         }
         #expect(sizes[0] > sizes[1] && sizes[1] > 0, "CRF 5 gives \(sizes[0]) bytes, CRF 45 \(sizes[1])")
         let png = try segue(base + ["--crf", "20", "-o", dir + "/frames"])
-        #expect(png.status == 1 && png.stderr.hasPrefix("error: ") && png.stderr.contains("--preset and --crf apply to an .mp4 output"), "\(png.stderr)")
+        #expect(
+            png.status == 1 && png.stderr.hasPrefix("error: ") && png.stderr.contains("--preset and --crf apply to an .mp4 output"),
+            "\(png.stderr)")
         let bad = try segue(base + ["--preset", "warp", "-o", dir + "/bad.mp4"])
         #expect(bad.status == 1 && bad.stderr.hasPrefix("error: ") && bad.stderr.contains("unknown preset 'warp'"), "\(bad.stderr)")
         let range = try segue(base + ["--crf", "99", "-o", dir + "/bad.mp4"])
@@ -131,7 +154,9 @@ struct CLITests {
 
     // MARK: - Bad input
 
-    func expectFailure(_ args: [String], _ message: String, environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectFailure(
+        _ args: [String], _ message: String, environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let r = try segue(args, environment: environment)
         #expect(r.status == 1, "exit status \(r.status) for \(args)", sourceLocation: sourceLocation)
         #expect(r.stderr.hasPrefix("error: "), "stderr: \(r.stderr)", sourceLocation: sourceLocation)
@@ -144,14 +169,24 @@ struct CLITests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir)
         let f = dir + "/from.png", t = dir + "/to.png", out = dir + "/out.png"
-        try expectFailure(["frame", "--from", dir + "/missing.png", "--to", t, "--effect", "fade", "--progress", "0.5", "-o", out], "no such file")
+        try expectFailure(
+            ["frame", "--from", dir + "/missing.png", "--to", t, "--effect", "fade", "--progress", "0.5", "-o", out], "no such file")
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0]).write(to: URL(fileURLWithPath: dir + "/truncated.png"))
-        try expectFailure(["frame", "--from", dir + "/truncated.png", "--to", t, "--effect", "fade", "--progress", "0.5", "-o", out], "corrupt or truncated")
-        try expectFailure(["frame", "--from", f, "--to", t, "--effect", "doom-mlt", "--progress", "0.5", "-o", out], "did you mean 'doom-melt'")
-        try expectFailure(["frame", "--from", f, "--to", t, "--effect", "fade", "--param", "speed=2", "--progress", "0.5", "-o", out], "has no parameter 'speed'")
-        try expectFailure(["frame", "--from", f, "--to", t, "--effect", "doom-melt", "--param", "spread=fast", "--progress", "0.5", "-o", out], "not a valid float")
-        try expectFailure(["frame", "--from", f, "--to", t, "--effect", "doom-melt", "--param", "spread=nan", "--progress", "0.5", "-o", out], "finite")
-        try expectFailure(["frame", "--from", f, "--to", t, "--effect", "fade", "--progress", "0.5", "-o", dir + "/no/such/dir/out.png"], "cannot write")
+        try expectFailure(
+            ["frame", "--from", dir + "/truncated.png", "--to", t, "--effect", "fade", "--progress", "0.5", "-o", out],
+            "corrupt or truncated")
+        try expectFailure(
+            ["frame", "--from", f, "--to", t, "--effect", "doom-mlt", "--progress", "0.5", "-o", out], "did you mean 'doom-melt'")
+        try expectFailure(
+            ["frame", "--from", f, "--to", t, "--effect", "fade", "--param", "speed=2", "--progress", "0.5", "-o", out],
+            "has no parameter 'speed'")
+        try expectFailure(
+            ["frame", "--from", f, "--to", t, "--effect", "doom-melt", "--param", "spread=fast", "--progress", "0.5", "-o", out],
+            "not a valid float")
+        try expectFailure(
+            ["frame", "--from", f, "--to", t, "--effect", "doom-melt", "--param", "spread=nan", "--progress", "0.5", "-o", out], "finite")
+        try expectFailure(
+            ["frame", "--from", f, "--to", t, "--effect", "fade", "--progress", "0.5", "-o", dir + "/no/such/dir/out.png"], "cannot write")
         try expectFailure(["render", "--from", f, "--to", t, "--effect", "fade", "--duration", "inf", "-o", dir + "/frames"], "--duration")
         #expect(listing(dir) == ["from.png", "to.png", "truncated.png"])
     }
@@ -162,21 +197,28 @@ struct CLITests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir)
         let source = """
-        // Author: test
-        uniform float amount; // = 1.0
+            // Author: test
+            uniform float amount; // = 1.0
 
-        vec4 transition(vec2 uv) {
-            vec4 a = getFromColor(uv);
-            return a * undefinedThing;
-        }
-        """
+            vec4 transition(vec2 uv) {
+                vec4 a = getFromColor(uv);
+                return a * undefinedThing;
+            }
+            """
         try source.write(toFile: dir + "/broken.glsl", atomically: true, encoding: .utf8)
-        try expectFailure(["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", dir + "/broken.glsl", "--progress", "0.5", "-o", dir + "/o.png"],
-                          "broken.glsl:6: error: 'undefinedThing'")
+        try expectFailure(
+            [
+                "frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", dir + "/broken.glsl", "--progress", "0.5", "-o",
+                dir + "/o.png",
+            ],
+            "broken.glsl:6: error: 'undefinedThing'")
         // A working file runs, with its parameter.
         try "uniform float amount; // = 1.0\nvec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress * amount); }"
             .write(toFile: dir + "/ok.glsl", atomically: true, encoding: .utf8)
-        let ok = try segue(["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", dir + "/ok.glsl", "--param", "amount=0.5", "--progress", "1", "-o", dir + "/o.png"])
+        let ok = try segue([
+            "frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", dir + "/ok.glsl", "--param", "amount=0.5",
+            "--progress", "1", "-o", dir + "/o.png",
+        ])
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(abs(Int(try ImageFile.read(path: dir + "/o.png")[0, 0].r) - 128) <= 1)
     }
@@ -186,8 +228,9 @@ struct CLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir)
-        try expectFailure(["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--progress", "0.5", "-o", dir + "/o.png"],
-                          "mesa-vulkan-drivers", environment: ["VK_DRIVER_FILES": "/nonexistent/icd.json", "VK_ICD_FILENAMES": "/nonexistent/icd.json"])
+        try expectFailure(
+            ["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--progress", "0.5", "-o", dir + "/o.png"],
+            "mesa-vulkan-drivers", environment: ["VK_DRIVER_FILES": "/nonexistent/icd.json", "VK_ICD_FILENAMES": "/nonexistent/icd.json"])
         #expect(!FileManager.default.fileExists(atPath: dir + "/o.png"))
     }
 
@@ -196,8 +239,12 @@ struct CLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir)
-        try expectFailure(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "0.2", "-o", dir + "/o.mp4"],
-                          "ffmpeg", environment: ["SEGUE_FFMPEG": "/nonexistent/ffmpeg"])
+        try expectFailure(
+            [
+                "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "0.2", "-o",
+                dir + "/o.mp4",
+            ],
+            "ffmpeg", environment: ["SEGUE_FFMPEG": "/nonexistent/ffmpeg"])
         #expect(listing(dir) == ["from.png", "to.png"])
     }
 
@@ -210,22 +257,31 @@ struct CLITests {
         let fake = dir + "/fake-ffmpeg"
         try "#!/bin/sh\ncat >/dev/null\nexit 0\n".write(toFile: fake, atomically: true, encoding: .utf8)
         #expect(chmod(fake, 0o755) == 0)
-        let r = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "0.2", "-o", dir + "/o.mp4"],
-                          environment: ["SEGUE_FFMPEG": fake])
+        let r = try segue(
+            [
+                "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "0.2", "-o",
+                dir + "/o.mp4",
+            ],
+            environment: ["SEGUE_FFMPEG": fake])
         #expect(r.status == 1)
         #expect(r.stderr == "error: \(dir)/o.mp4: MP4 encoding failed: ffmpeg exited with status 0 but wrote no MP4 data\n", "\(r.stderr)")
         #expect(listing(dir) == ["fake-ffmpeg", "from.png", "to.png"])
     }
 
-    @Test("SIGINT, SIGTERM or SIGHUP at any moment of a PNG-directory render leaves nothing behind",
-          arguments: [(SIGINT, 1), (SIGINT, 8), (SIGINT, 30), (SIGTERM, 1), (SIGTERM, 8), (SIGTERM, 30), (SIGHUP, 1), (SIGHUP, 8)])
+    @Test(
+        "SIGINT, SIGTERM or SIGHUP at any moment of a PNG-directory render leaves nothing behind",
+        arguments: [(SIGINT, 1), (SIGINT, 8), (SIGINT, 30), (SIGTERM, 1), (SIGTERM, 8), (SIGTERM, 30), (SIGHUP, 1), (SIGHUP, 8)])
     func signalAtSeveralMoments(signal: Int32, afterFrames: Int) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir, width: 320, height: 240)
-        let p = try ChildProcess(executable: segueBinary, arguments: ["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
-                                                                      "--duration", "60", "--fps", "30", "-o", dir + "/frames"],
-                                 environment: ["SEGUE_CACHE_DIR": dir + "/cache"], pipeInput: false, output: .discard, path: "segue")
+        let p = try ChildProcess(
+            executable: segueBinary,
+            arguments: [
+                "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
+                "--duration", "60", "--fps", "30", "-o", dir + "/frames",
+            ],
+            environment: ["SEGUE_CACHE_DIR": dir + "/cache"], pipeInput: false, output: .discard, path: "segue")
         // Signal once at least `afterFrames` frames are in the temporary directory.
         let deadline = Date().addingTimeInterval(120)
         while Date() < deadline && !p.hasExited {
@@ -244,7 +300,9 @@ struct CLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir)
-        let base = ["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--fps", "10", "-o", dir + "/frames"]
+        let base = [
+            "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--fps", "10", "-o", dir + "/frames",
+        ]
         #expect(try segue(base + ["--duration", "1"]).status == 0)
         #expect(listing(dir + "/frames").count == 11)
         #expect(try segue(base + ["--duration", "0.3"]).status == 0)
@@ -254,7 +312,9 @@ struct CLITests {
 
         try FileManager.default.createDirectory(atPath: dir + "/mine", withIntermediateDirectories: false)
         try "notes".write(toFile: dir + "/mine/notes.txt", atomically: true, encoding: .utf8)
-        let r = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "0.2", "-o", dir + "/mine"])
+        let r = try segue([
+            "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "0.2", "-o", dir + "/mine",
+        ])
         #expect(r.status == 1)
         #expect(r.stderr.hasPrefix("error: \(dir)/mine: "), "\(r.stderr)")
         #expect(r.stderr.contains("'notes.txt', which is not a frame of an earlier render"), "\(r.stderr)")
@@ -266,9 +326,13 @@ struct CLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir, width: 640, height: 480)
-        let p = try ChildProcess(executable: segueBinary, arguments: ["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
-                                                                      "--duration", "60", "--fps", "30", "-o", dir + "/frames"],
-                                 pipeInput: false, output: .discard, path: "segue")
+        let p = try ChildProcess(
+            executable: segueBinary,
+            arguments: [
+                "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
+                "--duration", "60", "--fps", "30", "-o", dir + "/frames",
+            ],
+            pipeInput: false, output: .discard, path: "segue")
         // Wait until the temporary frame directory exists and has frames in it.
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {

@@ -26,7 +26,9 @@ struct CheckCLITests {
         #expect((object?["findings"] as? [[String: Any]])?.count == 5)
     }
 
-    @Test("a transition returning colour above 1 is clamped as GL clamps it, checked, not trapped: the differences and the pixel are reported")
+    @Test(
+        "a transition returning colour above 1 is clamped as GL clamps it, checked, not trapped: the differences and the pixel are reported"
+    )
     func colourAboveAlpha() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -55,8 +57,10 @@ struct CheckCLITests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir, width: 8, height: 4)
         try ImageFile.write(Image(width: 8, height: 4) { x, _ in x < 4 ? Pixel(51, 51, 51) : Pixel(204, 204, 204) }, to: dir + "/luma.png")
-        let base = ["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", fixture("luma-mask.glsl"),
-                    "--progress", "0.5", "-o", dir + "/out.png"]
+        let base = [
+            "frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", fixture("luma-mask.glsl"),
+            "--progress", "0.5", "-o", dir + "/out.png",
+        ]
         let missing = try segue(base)
         #expect(missing.status == 1)
         #expect(missing.stderr == "error: effect 'luma-mask' needs the texture 'luma': give it with --texture luma=PATH\n")

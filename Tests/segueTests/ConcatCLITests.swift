@@ -19,16 +19,25 @@ struct ConcatCLITests {
     /// a.mp4: red 64×48 at 25 fps with 440 Hz, 2 s; b.mp4: blue, 1000 Hz, 2 s; still.png: green 32×32.
     private func makeMedia(_ dir: String) throws {
         for (name, color, tone) in [("a", "red", 440), ("b", "blue", 1000)] {
-            _ = try tool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):s=64x48:r=25:d=2",
-                                    "-f", "lavfi", "-i", "sine=frequency=\(tone):duration=2", "-c:v", "libx264", "-preset", "ultrafast",
-                                    "-pix_fmt", "yuv420p", "-c:a", "aac", dir + "/\(name).mp4"])
+            _ = try tool(
+                "ffmpeg",
+                [
+                    "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):s=64x48:r=25:d=2",
+                    "-f", "lavfi", "-i", "sine=frequency=\(tone):duration=2", "-c:v", "libx264", "-preset", "ultrafast",
+                    "-pix_fmt", "yuv420p", "-c:a", "aac", dir + "/\(name).mp4",
+                ])
         }
         try ImageFile.write(Image(width: 32, height: 32, fill: Pixel(0, 255, 0)), to: dir + "/still.png")
     }
 
     private func frameCount(_ path: String) throws -> Int {
-        let text = String(decoding: try tool("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-                                                          "stream=nb_read_frames", "-of", "csv=p=0", path]), as: UTF8.self)
+        let text = String(
+            decoding: try tool(
+                "ffprobe",
+                [
+                    "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                    "stream=nb_read_frames", "-of", "csv=p=0", path,
+                ]), as: UTF8.self)
         return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
@@ -39,12 +48,12 @@ struct ConcatCLITests {
         try FileManager.default.createDirectory(atPath: dir + "/media", withIntermediateDirectories: true)
         try makeMedia(dir + "/media")
         let spec = """
-        {
-          "clips": [ {"path": "a.mp4", "in": 0.5, "out": 1.5}, {"path": "still.png", "duration": 1.2}, {"path": "b.mp4"} ],
-          "cuts": [ {"effect": "wipe", "duration": 0.4, "params": {"direction": [-1, 0]}, "timing": "ease-in-out"}, "none" ],
-          "transition": "fade:1", "size": "64x48", "fps": 25, "resize": "contain", "audioCurve": "linear"
-        }
-        """
+            {
+              "clips": [ {"path": "a.mp4", "in": 0.5, "out": 1.5}, {"path": "still.png", "duration": 1.2}, {"path": "b.mp4"} ],
+              "cuts": [ {"effect": "wipe", "duration": 0.4, "params": {"direction": [-1, 0]}, "timing": "ease-in-out"}, "none" ],
+              "transition": "fade:1", "size": "64x48", "fps": 25, "resize": "contain", "audioCurve": "linear"
+            }
+            """
         try spec.write(toFile: dir + "/media/edit.json", atomically: true, encoding: .utf8)
         let result = try segue(["concat", "--spec", "media/edit.json", "--fps", "10", "-o", "edit.mp4"], cwd: dir)
         #expect(result.status == 0, "\(result.stderr)")
@@ -59,8 +68,11 @@ struct ConcatCLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try makeMedia(dir)
-        let result = try segue(["concat", "still.png", "a.mp4", "still.png", "-o", "show.gif", "--image-duration", "1",
-                                "--cut", "1=none", "--cut", "2=cube:0.5", "--size", "40x30", "--fps", "10"], cwd: dir)
+        let result = try segue(
+            [
+                "concat", "still.png", "a.mp4", "still.png", "-o", "show.gif", "--image-duration", "1",
+                "--cut", "1=none", "--cut", "2=cube:0.5", "--size", "40x30", "--fps", "10",
+            ], cwd: dir)
         #expect(result.status == 0, "\(result.stderr)")
         // 1 + 2 + 1 − 0.5 = 3.5 s at 10 fps.
         #expect(try frameCount(dir + "/show.gif") == 35)
@@ -85,36 +97,78 @@ struct ConcatCLITests {
         (["a.mp4", "missing.mp4", "-o", "out.mp4"], "missing.mp4: no such file; check the path", [:]),
         (["a.mp4", "junk.mp4", "-o", "out.mp4"], "junk.mp4: cannot read the video: Invalid data found when processing input", [:]),
         (["a.mp4", "empty.mp4", "-o", "out.mp4"], "clip 2 (empty.mp4) has no length (0 s); a clip must last longer than 0 s", [:]),
-        (["a.mp4", "b.mp4", "-o", "out.mp4", "--transition", "fade:3"],
-         "the 3 s transition between clip 1 (a.mp4) and clip 2 (b.mp4) is longer than clip 1 (a.mp4) (2 s)", [:]),
-        (["a.mp4", "still.png", "-o", "out.mp4", "--image-duration", "0.5"],
-         "the 1 s transition between clip 1 (a.mp4) and clip 2 (still.png) is longer than clip 2 (still.png) (0.5 s)", [:]),
-        (["a.mp4", "b.mp4", "-o", "out.mp4", "--transition", "fadee"],
-         "cut 1 (between clip 1 (a.mp4) and clip 2 (b.mp4)): unknown effect 'fadee'; did you mean 'fade'?", [:]),
-        (["a.mp4", "-o", "out.mp4", "--transition", "nosuch:1"],
-         "the transition: unknown effect 'nosuch'", [:]),
-        (["a.mp4", "b.mp4", "-o", "out.mp4", "--cut", "1=wipe:0.5", "--transition", "fadee"],
-         "the transition: unknown effect 'fadee'; did you mean 'fade'?", [:]),
-        (["a.mp4", "b.mp4", "-o", "out.mp4"],
-         "a.mp4: ffmpeg is needed for video but was not found (no `ffprobe` on PATH=/nonexistent-bin); install the Debian package `ffmpeg` (apt-get install ffmpeg) or set SEGUE_FFMPEG to its path",
-         ["PATH": "/nonexistent-bin", "SEGUE_FFMPEG": "", "SEGUE_FFPROBE": ""]),
-        (["a.mp4", "b.mp4", "-o", "no-such-dir/out.mp4"], "no-such-dir/out.mp4: cannot write the output: the directory no-such-dir does not exist", [:]),
-        (["a.mp4", "b.mp4", "-o", "out.avi"],
-         "out.avi: cannot tell the output format from the file extension; use one of .mp4, .m4v, .mov, .mkv, .webm, .gif, .apng", [:]),
-        (["a.mp4", "b.mp4", "-o", "out.webm", "--codec", "h264"], "out.webm: WebM encoding failed: the codec h264 cannot be written to .webm; use vp9", [:]),
-        (["a.mp4", "b.mp4", "-o", "out.mp4", "--crf", "99"], "out.mp4: MP4 encoding failed: crf (quality) for h264 must be from 0 to 51, got 99", [:]),
+        (
+            ["a.mp4", "b.mp4", "-o", "out.mp4", "--transition", "fade:3"],
+            "the 3 s transition between clip 1 (a.mp4) and clip 2 (b.mp4) is longer than clip 1 (a.mp4) (2 s)", [:]
+        ),
+        (
+            ["a.mp4", "still.png", "-o", "out.mp4", "--image-duration", "0.5"],
+            "the 1 s transition between clip 1 (a.mp4) and clip 2 (still.png) is longer than clip 2 (still.png) (0.5 s)", [:]
+        ),
+        (
+            ["a.mp4", "b.mp4", "-o", "out.mp4", "--transition", "fadee"],
+            "cut 1 (between clip 1 (a.mp4) and clip 2 (b.mp4)): unknown effect 'fadee'; did you mean 'fade'?", [:]
+        ),
+        (
+            ["a.mp4", "-o", "out.mp4", "--transition", "nosuch:1"],
+            "the transition: unknown effect 'nosuch'", [:]
+        ),
+        (
+            ["a.mp4", "b.mp4", "-o", "out.mp4", "--cut", "1=wipe:0.5", "--transition", "fadee"],
+            "the transition: unknown effect 'fadee'; did you mean 'fade'?", [:]
+        ),
+        (
+            ["a.mp4", "b.mp4", "-o", "out.mp4"],
+            "a.mp4: ffmpeg is needed for video but was not found (no `ffprobe` on PATH=/nonexistent-bin); install the Debian package `ffmpeg` (apt-get install ffmpeg) or set SEGUE_FFMPEG to its path",
+            ["PATH": "/nonexistent-bin", "SEGUE_FFMPEG": "", "SEGUE_FFPROBE": ""]
+        ),
+        (
+            ["a.mp4", "b.mp4", "-o", "no-such-dir/out.mp4"],
+            "no-such-dir/out.mp4: cannot write the output: the directory no-such-dir does not exist", [:]
+        ),
+        (
+            ["a.mp4", "b.mp4", "-o", "out.avi"],
+            "out.avi: cannot tell the output format from the file extension; use one of .mp4, .m4v, .mov, .mkv, .webm, .gif, .apng", [:]
+        ),
+        (
+            ["a.mp4", "b.mp4", "-o", "out.webm", "--codec", "h264"],
+            "out.webm: WebM encoding failed: the codec h264 cannot be written to .webm; use vp9", [:]
+        ),
+        (
+            ["a.mp4", "b.mp4", "-o", "out.mp4", "--crf", "99"],
+            "out.mp4: MP4 encoding failed: crf (quality) for h264 must be from 0 to 51, got 99", [:]
+        ),
         (["a.mp4", "b.mp4", "-o", "out.mp4", "--cut", "5=fade"], "there is no cut 5: 2 clips have cuts 1 to 1", [:]),
-        (["a.mp4", "b.mp4", "-o", "out.mp4", "--fps", "0"], "--fps must be a number from 1 to 1000, got 0 (see 'segue concat --help')", [:]),
-        (["a.mp4", "b.mp4", "-o", "out.mp4", "--fps", "-2"], "--fps must be a number from 1 to 1000, got -2 (see 'segue concat --help')", [:]),
-        (["a.mp4", "b.mp4", "-o", "out.mp4", "--fps", "1e9"], "--fps must be a number from 1 to 1000, got 1000000000 (see 'segue concat --help')", [:]),
-        (["a.mp4", "b.mp4", "-o", "out.mp4", "--fps", "nan"], "--fps must be a number from 1 to 1000, got NaN (see 'segue concat --help')", [:]),
-        (["a.mp4", "b.mp4", "-o", "out.mp4", "--fps", "1e-9"], "--fps must be a number from 1 to 1000, got 1e-09 (see 'segue concat --help')", [:]),
+        (
+            ["a.mp4", "b.mp4", "-o", "out.mp4", "--fps", "0"], "--fps must be a number from 1 to 1000, got 0 (see 'segue concat --help')",
+            [:]
+        ),
+        (
+            ["a.mp4", "b.mp4", "-o", "out.mp4", "--fps", "-2"], "--fps must be a number from 1 to 1000, got -2 (see 'segue concat --help')",
+            [:]
+        ),
+        (
+            ["a.mp4", "b.mp4", "-o", "out.mp4", "--fps", "1e9"],
+            "--fps must be a number from 1 to 1000, got 1000000000 (see 'segue concat --help')", [:]
+        ),
+        (
+            ["a.mp4", "b.mp4", "-o", "out.mp4", "--fps", "nan"],
+            "--fps must be a number from 1 to 1000, got NaN (see 'segue concat --help')", [:]
+        ),
+        (
+            ["a.mp4", "b.mp4", "-o", "out.mp4", "--fps", "1e-9"],
+            "--fps must be a number from 1 to 1000, got 1e-09 (see 'segue concat --help')", [:]
+        ),
         (["--spec", "bad.json", "-o", "out.mp4"], "bad.json: the spec is not valid: clips[0].in: expected a number, found a string", [:]),
         (["--spec", "typo.json", "-o", "out.mp4"], "typo.json: unknown key 'transtion' in the spec; did you mean 'transition'?", [:]),
-        (["a.mp4", "b.mp4", "-o", "out.mp4", "--transition", "fade:1e308"],
-         "a transition's duration must be from 0 to 3600 s, got '1e308' in 'fade:1e308'", [:]),
-        (["still.png", "-o", "out.mp4", "--image-duration", "1e300"],
-         "the output would have 3e+301 frames (1e+300 s at 30 fps); the limit is 1000000 frames", [:]),
+        (
+            ["a.mp4", "b.mp4", "-o", "out.mp4", "--transition", "fade:1e308"],
+            "a transition's duration must be from 0 to 3600 s, got '1e308' in 'fade:1e308'", [:]
+        ),
+        (
+            ["still.png", "-o", "out.mp4", "--image-duration", "1e300"],
+            "the output would have 3e+301 frames (1e+300 s at 30 fps); the limit is 1000000 frames", [:]
+        ),
         (["-o", "out.mp4"], "give the clips as INPUT arguments or in --spec (see 'segue concat --help')", [:]),
     ]
 
@@ -126,9 +180,14 @@ struct ConcatCLITests {
         try makeMedia(dir)
         try "not a video\n".write(toFile: dir + "/junk.mp4", atomically: true, encoding: .utf8)
         try #"{"clips": [{"path": "a.mp4", "in": "x"}]}"#.write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
-        try #"{"clips": [{"path": "a.mp4"}, {"path": "b.mp4"}], "transtion": "wipe:0.5"}"#.write(toFile: dir + "/typo.json", atomically: true, encoding: .utf8)
-        _ = try tool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=red:s=64x48:r=25:d=1",
-                                "-frames:v", "0", dir + "/empty.mp4"])
+        try #"{"clips": [{"path": "a.mp4"}, {"path": "b.mp4"}], "transtion": "wipe:0.5"}"#.write(
+            toFile: dir + "/typo.json", atomically: true, encoding: .utf8)
+        _ = try tool(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=red:s=64x48:r=25:d=1",
+                "-frames:v", "0", dir + "/empty.mp4",
+            ])
         let before = listing(dir)
         let result = try segue(["concat"] + args, environment: environment, cwd: dir)
         #expect(result.status == 1)
@@ -141,8 +200,12 @@ struct ConcatCLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try makeMedia(dir)
-        _ = try tool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=64x48:r=25:d=2",
-                                "-c:v", "libx264", "-preset", "ultrafast", "-g", "10", dir + "/damaged.mp4"])
+        _ = try tool(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=64x48:r=25:d=2",
+                "-c:v", "libx264", "-preset", "ultrafast", "-g", "10", dir + "/damaged.mp4",
+            ])
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/damaged.mp4")))
         let middle = bytes.count / 2
         for k in middle..<(middle + 400) { bytes[k] = UInt8(truncatingIfNeeded: k &* 37) }
@@ -161,41 +224,54 @@ struct ConcatCLITests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try makeMedia(dir)
         let before = listing(dir)
-        let result = try segue(["concat", "a.mp4", "b.mp4", "-o", "out.mp4", "--smart", "--transition", "wipe:0.5"],
-                               environment: ["TMPDIR": "/proc/nonexistent-segue"], cwd: dir)
+        let result = try segue(
+            ["concat", "a.mp4", "b.mp4", "-o", "out.mp4", "--smart", "--transition", "wipe:0.5"],
+            environment: ["TMPDIR": "/proc/nonexistent-segue"], cwd: dir)
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("error: ") && !result.stderr.contains("--help") && !result.stderr.contains("ffmpeg"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("error: ") && !result.stderr.contains("--help") && !result.stderr.contains("ffmpeg"), "\(result.stderr)"
+        )
         #expect(result.stderr.filter { $0 == "\n" }.count == 1, "one line: \(result.stderr)")
         #expect(listing(dir) == before)
     }
 
-    @Test("Ctrl-C, SIGTERM or a closed terminal (SIGHUP) during a render exits 128+signal, leaves no output, no temporary directory and no ffmpeg",
-          arguments: [(SIGINT, false), (SIGHUP, false), (SIGHUP, true), (SIGTERM, true)])
+    @Test(
+        "Ctrl-C, SIGTERM or a closed terminal (SIGHUP) during a render exits 128+signal, leaves no output, no temporary directory and no ffmpeg",
+        arguments: [(SIGINT, false), (SIGHUP, false), (SIGHUP, true), (SIGTERM, true)])
     func interrupt(signal: Int32, smart: Bool) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try makeMedia(dir)
         if smart {  // clips --smart can copy (same H.264 parameters), large enough to take a while
             for (name, pattern) in [("c", "testsrc2"), ("d", "smptebars")] {
-                _ = try tool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "\(pattern)=s=1280x720:r=25:d=4",
-                                        "-f", "lavfi", "-i", "sine=frequency=500:duration=4", "-c:v", "libx264", "-preset", "ultrafast",
-                                        "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "aac", dir + "/\(name).mp4"])
+                _ = try tool(
+                    "ffmpeg",
+                    [
+                        "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "\(pattern)=s=1280x720:r=25:d=4",
+                        "-f", "lavfi", "-i", "sine=frequency=500:duration=4", "-c:v", "libx264", "-preset", "ultrafast",
+                        "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "aac", dir + "/\(name).mp4",
+                    ])
             }
         }
         let scratch = dir + "/scratch"  // the process's TMPDIR: where its audio and smart-piece directories go
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
         let before = listing(dir)
         // A slow encode of a large frame, so the render is still going when the signal comes.
-        let arguments = smart
+        let arguments =
+            smart
             ? ["concat", "c.mp4", "d.mp4", "c.mp4", "d.mp4", "-o", "out.mp4", "--smart", "--transition", "wipe:1", "--audio", "a.mp4"]
-            : ["concat", "a.mp4", "b.mp4", "a.mp4", "b.mp4", "-o", "out.mp4", "--size", "1280x960", "--preset", "veryslow", "--audio", "a.mp4"]
+            : [
+                "concat", "a.mp4", "b.mp4", "a.mp4", "b.mp4", "-o", "out.mp4", "--size", "1280x960", "--preset", "veryslow", "--audio",
+                "a.mp4",
+            ]
         let cache = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: cache) }
         var environment = ProcessInfo.processInfo.environment
         environment["SEGUE_CACHE_DIR"] = cache
         environment["TMPDIR"] = scratch
-        let p = try ChildProcess(executable: segueBinary, arguments: arguments, environment: environment, directory: dir,
-                                 pipeInput: false, output: .discard, path: "segue")
+        let p = try ChildProcess(
+            executable: segueBinary, arguments: arguments, environment: environment, directory: dir,
+            pipeInput: false, output: .discard, path: "segue")
         // Wait (at most 60 s) for work in progress (a temporary output or directory), then signal.
         var started = false
         for _ in 0..<600 where !p.hasExited {

@@ -11,9 +11,13 @@ struct ConcatLimitsCLITests {
     /// a.mp4 and "take:2.mp4": 64×48 at 25 fps, 2 s, with sound; from.png and to.png.
     private func makeMedia(_ dir: String) throws {
         for (name, color) in [("a.mp4", "red"), ("b.mp4", "blue")] {
-            let r = try runProduct(try executable("ffmpeg"), ["-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-                                                              "-f", "lavfi", "-i", "color=c=\(color):s=64x48:r=25:d=2", "-f", "lavfi", "-i", "sine=d=2",
-                                                              "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", dir + "/" + name])
+            let r = try runProduct(
+                try executable("ffmpeg"),
+                [
+                    "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
+                    "-f", "lavfi", "-i", "color=c=\(color):s=64x48:r=25:d=2", "-f", "lavfi", "-i", "sine=d=2",
+                    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", dir + "/" + name,
+                ])
             #expect(r.status == 0, "\(r.stderr)")
         }
         try writeInputs(dir, width: 32, height: 24)
@@ -35,17 +39,17 @@ struct ConcatLimitsCLITests {
     private func fullDiskFFmpeg(_ dir: String) throws -> String {
         let path = dir + "/ffmpeg"
         try """
-            #!/bin/sh
-            for last; do :; done
-            case "$last" in
-            *.film.*.segue-tmp-*)
-                "\(try executable("ffmpeg"))" "$@" || exit $?
-                truncate -s 2000 "${last#file:}"
-                echo "av_interleaved_write_frame(): No space left on device" >&2
-                exit 0 ;;
-            esac
-            exec "\(try executable("ffmpeg"))" "$@"
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        for last; do :; done
+        case "$last" in
+        *.film.*.segue-tmp-*)
+            "\(try executable("ffmpeg"))" "$@" || exit $?
+            truncate -s 2000 "${last#file:}"
+            echo "av_interleaved_write_frame(): No space left on device" >&2
+            exit 0 ;;
+        esac
+        exec "\(try executable("ffmpeg"))" "$@"
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         #expect(chmod(path, 0o755) == 0)
         return path
     }
@@ -61,8 +65,9 @@ struct ConcatLimitsCLITests {
         ["effect", "--input", "from.png", "--effect", "shift", "--duration", "0.5", "-o", "film.mp4"],
     ]
 
-    @Test("a full disk that ffmpeg reports with status 0: exit 1 naming it; the old output untouched; no temporary",
-          arguments: 0..<fullDiskCases.count)
+    @Test(
+        "a full disk that ffmpeg reports with status 0: exit 1 naming it; the old output untouched; no temporary",
+        arguments: 0..<fullDiskCases.count)
     func fullDisk(index: Int) throws {
         let args = Self.fullDiskCases[index]
         let dir = try temporaryDirectory(), tools = try temporaryDirectory()
@@ -86,13 +91,17 @@ struct ConcatLimitsCLITests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try makeMedia(dir)
         try FileManager.default.copyItem(atPath: dir + "/a.mp4", toPath: dir + "/take:2.mp4")
-        for (args, output) in [(["concat", "take:2.mp4", "b.mp4", "-o", "12:30.mp4"], "12:30.mp4"),
-                               (["concat", "take:2.mp4", "take:2.mp4", "--smart", "-o", "12:31.mov"], "12:31.mov"),
-                               (["concat", "a.mp4", "b.mp4", "--audio", "take:2.mp4", "-o", "t:1.mkv"], "t:1.mkv"),
-                               (["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--duration", "0.4", "-o", "f:1.gif"], "f:1.gif")] {
+        for (args, output) in [
+            (["concat", "take:2.mp4", "b.mp4", "-o", "12:30.mp4"], "12:30.mp4"),
+            (["concat", "take:2.mp4", "take:2.mp4", "--smart", "-o", "12:31.mov"], "12:31.mov"),
+            (["concat", "a.mp4", "b.mp4", "--audio", "take:2.mp4", "-o", "t:1.mkv"], "t:1.mkv"),
+            (["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--duration", "0.4", "-o", "f:1.gif"], "f:1.gif"),
+        ] {
             let r = try segue(args, cwd: dir)
             #expect(r.status == 0 && r.stderr.isEmpty, "\(args): \(r.stderr)")
-            let probe = try runProduct(try executable("ffprobe"), ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", "file:" + dir + "/" + output])
+            let probe = try runProduct(
+                try executable("ffprobe"),
+                ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", "file:" + dir + "/" + output])
             let seconds = Double(probe.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
             #expect(abs(seconds - (args[0] == "render" ? 0.4 : 3)) < 0.15, "\(output) lasts \(seconds) s")
         }
@@ -108,12 +117,16 @@ struct ConcatLimitsCLITests {
         try makeMedia(dir)
         #expect(mkfifo(dir + "/pipe.mp4", 0o600) == 0)
         let before = listing(dir)
-        for args in [["concat", "pipe.mp4", "a.mp4", "-o", "out.mp4"], ["concat", "a.mp4", "b.mp4", "--audio", "pipe.mp4", "-o", "out.mp4"]] {
+        for args in [
+            ["concat", "pipe.mp4", "a.mp4", "-o", "out.mp4"], ["concat", "a.mp4", "b.mp4", "--audio", "pipe.mp4", "-o", "out.mp4"],
+        ] {
             let started = Date()
             let r = try runProduct(segueBinary, args, cwd: dir, timeout: 60)
             #expect(Date().timeIntervalSince(started) < 30)
             #expect(r.status == 1)
-            #expect(r.stderr == "error: pipe.mp4: cannot read the file: it is a pipe (FIFO), not a regular file; save the stream to a file first\n")
+            #expect(
+                r.stderr
+                    == "error: pipe.mp4: cannot read the file: it is a pipe (FIFO), not a regular file; save the stream to a file first\n")
             #expect(listing(dir) == before)
         }
     }
@@ -125,19 +138,24 @@ struct ConcatLimitsCLITests {
         try runProduct("/bin/bash", ["-c", "ulimit \(limit) && exec \"$0\" \"$@\"", segueBinary] + args, cwd: cwd, timeout: 150)
     }
 
-    @Test("short of file descriptors: an error saying so, or a good output; never a trap, a false 'not installed' or a hang",
-          arguments: [12, 16, 20, 24, 64])
+    @Test(
+        "short of file descriptors: an error saying so, or a good output; never a trap, a false 'not installed' or a hang",
+        arguments: [12, 16, 20, 24, 64])
     func fewDescriptors(limit: Int) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try makeMedia(dir)
         let before = listing(dir)
-        for args in [["concat", "a.mp4", "b.mp4", "a.mp4", "-o", "out.mp4"], ["concat", "a.mp4", "b.mp4", "a.mp4", "--smart", "-o", "out.mp4"]] {
+        for args in [
+            ["concat", "a.mp4", "b.mp4", "a.mp4", "-o", "out.mp4"], ["concat", "a.mp4", "b.mp4", "a.mp4", "--smart", "-o", "out.mp4"],
+        ] {
             let r = try segueLimited("-n \(limit)", args, cwd: dir)
             #expect(r.status == 0 || r.status == 1, "ulimit -n \(limit) \(args): status \(r.status): \(r.stderr)")
             if r.status == 1 {
-                #expect(r.stderr.hasPrefix("error: ") && r.stderr.contains("too many open files (this process may have \(limit) open; raise the limit with `ulimit -n`"),
-                        "ulimit -n \(limit): \(r.stderr)")
+                #expect(
+                    r.stderr.hasPrefix("error: ")
+                        && r.stderr.contains("too many open files (this process may have \(limit) open; raise the limit with `ulimit -n`"),
+                    "ulimit -n \(limit): \(r.stderr)")
                 #expect(r.stderr.filter { $0 == "\n" }.count == 1)
                 #expect(listing(dir) == before)
             } else if r.status == 0 {
@@ -149,13 +167,15 @@ struct ConcatLimitsCLITests {
         }
     }
 
-    @Test("under a memory limit: done, or an error; never a wait for a thread that did not start", arguments: [1_000_000, 800_000, 700_000])
+    @Test(
+        "under a memory limit: done, or an error; never a wait for a thread that did not start", arguments: [1_000_000, 800_000, 700_000])
     func littleMemory(kilobytes: Int) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try makeMedia(dir)
         let r = try segueLimited("-v \(kilobytes)", ["concat", "a.mp4", "b.mp4", "a.mp4", "-o", "out.mp4"], cwd: dir)
-        #expect(r.status == 0 || (r.status == 1 && r.stderr.hasPrefix("error: ")), "ulimit -v \(kilobytes): status \(r.status): \(r.stderr)")
+        #expect(
+            r.status == 0 || (r.status == 1 && r.stderr.hasPrefix("error: ")), "ulimit -v \(kilobytes): status \(r.status): \(r.stderr)")
         if r.status == 1 { #expect(!listing(dir).contains("out.mp4")) }
     }
 }

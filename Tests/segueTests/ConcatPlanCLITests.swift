@@ -17,9 +17,11 @@ struct ConcatPlanCLITests {
     private func makeMedia(_ dir: String, mixed: Bool) throws {
         let sizes = mixed ? ["160x120", "128x96", "192x96"] : ["160x120", "160x120", "160x120"]
         for (k, name) in ["a", "b", "c"].enumerated() {
-            _ = try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=\(sizes[k]):r=30:d=2,hue=h=\(k * 120)", "-f", "lavfi",
-                            "-i", "sine=frequency=\(300 * (k + 1)):duration=2", "-c:v", "libx264", "-preset", "veryfast", "-g", "15",
-                            "-keyint_min", "15", "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", dir + "/\(name).mp4"])
+            _ = try ffmpeg([
+                "-f", "lavfi", "-i", "testsrc2=s=\(sizes[k]):r=30:d=2,hue=h=\(k * 120)", "-f", "lavfi",
+                "-i", "sine=frequency=\(300 * (k + 1)):duration=2", "-c:v", "libx264", "-preset", "veryfast", "-g", "15",
+                "-keyint_min", "15", "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", dir + "/\(name).mp4",
+            ])
         }
     }
 
@@ -70,16 +72,23 @@ struct ConcatPlanCLITests {
         #expect(errors.status == 0 && errors.stderr.isEmpty, "decoding the joined file: \(errors.stderr)")
     }
 
-    @Test("inputs of mixed sizes: segments of at most 1 s cut at the transitions and the sound, each a process, shuffled, joined = one process")
+    @Test(
+        "inputs of mixed sizes: segments of at most 1 s cut at the transitions and the sound, each a process, shuffled, joined = one process"
+    )
     func mixedInputs() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try makeMedia(dir, mixed: true)
-        let edit = ["a.mp4", "b.mp4", "c.mp4", "--size", "160x120", "--transition", "wipe:0.5", "--cut", "2=fade:0.5", "--preset", "veryfast"]
+        let edit = [
+            "a.mp4", "b.mp4", "c.mp4", "--size", "160x120", "--transition", "wipe:0.5", "--cut", "2=fade:0.5", "--preset", "veryfast",
+        ]
         let kinds = try planRunJoin(dir, edit)
         // 5 s: [0, 45) clip a, [45, 60) the wipe, [60, 90) b, [90, 105) the fade, [105, 150) c; stretches over 30 frames in halves.
         let p = try plan(dir)
-        #expect(jobs(p).compactMap { $0["frames"] as? [Int] } == [[0, 22], [22, 45], [45, 60], [60, 90], [90, 105], [105, 127], [127, 150]])
+        #expect(
+            jobs(p).compactMap { $0["frames"] as? [Int] } == [
+                [0, 22], [22, 45], [45, 60], [60, 90], [90, 105], [105, 127], [127, 150],
+            ])
         #expect(kinds == ["sound"] + Array(repeating: "segment", count: 7))
         #expect((p["version"] as? Int) == 1 && (p["segue"] as? String) == SegueVersion.current)
         let inputs = p["inputs"] as? [[String: Any]] ?? []
@@ -90,8 +99,14 @@ struct ConcatPlanCLITests {
         try expectSame(dir + "/joined.mp4", dir + "/one.mp4", frames: 150, seconds: 5)
         // Each segment is a file of its own that starts with a keyframe.
         for job in jobs(p) where job["kind"] as? String == "segment" {
-            let flags = String(decoding: try runTool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=flags",
-                                                                 "-of", "csv=p=0", dir + "/" + (job["piece"] as? String ?? "")]).stdout, as: UTF8.self)
+            let flags = String(
+                decoding: try runTool(
+                    "ffprobe",
+                    [
+                        "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=flags",
+                        "-of", "csv=p=0", dir + "/" + (job["piece"] as? String ?? ""),
+                    ]
+                ).stdout, as: UTF8.self)
             #expect(flags.hasPrefix("K"), "\(job["piece"] ?? ""): \(flags.prefix(20))")
         }
     }
@@ -120,15 +135,19 @@ struct ConcatPlanCLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try makeMedia(dir, mixed: true)
-        let planned = try segue(["concat", "a.mp4", "b.mp4", "--size", "160x120", "--transition", "wipe:0.5", "--preset", "veryfast",
-                                 "-o", "out.mp4", "--plan", "p.json", "--job-seconds", "1"], cwd: dir)
+        let planned = try segue(
+            [
+                "concat", "a.mp4", "b.mp4", "--size", "160x120", "--transition", "wipe:0.5", "--preset", "veryfast",
+                "-o", "out.mp4", "--plan", "p.json", "--job-seconds", "1",
+            ], cwd: dir)
         #expect(planned.status == 0, "\(planned.stderr)")
         let p = try plan(dir)
         for (n, job) in jobs(p).enumerated() where job["kind"] as? String != "segment" || (job["frames"] as? [Int])?.first == 45 {
             let piece = dir + "/" + (job["piece"] as? String ?? "")
             var made: [Data] = []
             for pinned in [false, true, false] {
-                let r = pinned
+                let r =
+                    pinned
                     ? try runProduct("/usr/bin/taskset", ["-c", "0", segueBinary, "concat", "--job", "p.json", String(n)], cwd: dir)
                     : try segue(["concat", "--job", "p.json", String(n)], cwd: dir)
                 #expect(r.status == 0, "\(r.stderr)")
@@ -144,7 +163,8 @@ struct ConcatPlanCLITests {
     private func doneEdit() throws -> String {
         let dir = try temporaryDirectory()
         try makeMedia(dir, mixed: true)
-        _ = try planRunJoin(dir, ["a.mp4", "b.mp4", "--size", "160x120", "--transition", "fade:0.5", "--preset", "ultrafast"], output: "first.mp4")
+        _ = try planRunJoin(
+            dir, ["a.mp4", "b.mp4", "--size", "160x120", "--transition", "fade:0.5", "--preset", "ultrafast"], output: "first.mp4")
         return dir
     }
 
@@ -161,21 +181,28 @@ struct ConcatPlanCLITests {
         let dir = try doneEdit()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let count = jobs(try plan(dir)).count
-        try expectError(["concat", "--job", "p.json", String(count)], in: dir, "there is no job \(count): the plan has jobs 0 to \(count - 1)")
+        try expectError(
+            ["concat", "--job", "p.json", String(count)], in: dir, "there is no job \(count): the plan has jobs 0 to \(count - 1)")
         let text = try String(contentsOfFile: dir + "/p.json", encoding: .utf8)
-        try text.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 2").write(toFile: dir + "/v2.json", atomically: true, encoding: .utf8)
-        try expectError(["concat", "--job", "v2.json", "0"], in: dir,
-                        "v2.json: the plan is in format 2; this Segue (\(SegueVersion.current)) reads format 1: plan again")
+        try text.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 2").write(
+            toFile: dir + "/v2.json", atomically: true, encoding: .utf8)
+        try expectError(
+            ["concat", "--job", "v2.json", "0"], in: dir,
+            "v2.json: the plan is in format 2; this Segue (\(SegueVersion.current)) reads format 1: plan again")
         try text.replacingOccurrences(of: "\"segue\" : \"\(SegueVersion.current)\"", with: "\"segue\" : \"0.0.1\"")
             .write(toFile: dir + "/old.json", atomically: true, encoding: .utf8)
-        try expectError(["concat", "--join", "old.json", "-o", "x.mp4"], in: dir,
-                        "old.json: the plan was made by Segue 0.0.1, this is Segue \(SegueVersion.current): plan again with this Segue, or run every job and the join with Segue 0.0.1")
+        try expectError(
+            ["concat", "--join", "old.json", "-o", "x.mp4"], in: dir,
+            "old.json: the plan was made by Segue 0.0.1, this is Segue \(SegueVersion.current): plan again with this Segue, or run every job and the join with Segue 0.0.1"
+        )
         try String(text.prefix(text.count / 2)).write(toFile: dir + "/cut.json", atomically: true, encoding: .utf8)
-        try expectError(["concat", "--job", "cut.json", "0"], in: dir, "cut.json: the plan is not valid JSON (cut short or damaged?); plan again")
+        try expectError(
+            ["concat", "--job", "cut.json", "0"], in: dir, "cut.json: the plan is not valid JSON (cut short or damaged?); plan again")
         try text.replacingOccurrences(of: "\"frames\" : 105", with: "\"frames\" : \"many\"")
             .write(toFile: dir + "/typed.json", atomically: true, encoding: .utf8)
-        try expectError(["concat", "--join", "typed.json", "-o", "x.mp4"], in: dir,
-                        "typed.json: the plan is not valid: output.frames: expected a whole number, found a string")
+        try expectError(
+            ["concat", "--join", "typed.json", "-o", "x.mp4"], in: dir,
+            "typed.json: the plan is not valid: output.frames: expected a whole number, found a string")
         try expectError(["concat", "--job", "missing.json", "0"], in: dir, "missing.json: no such file; check the path")
     }
 
@@ -190,10 +217,12 @@ struct ConcatPlanCLITests {
         try Data(bytes).write(to: URL(fileURLWithPath: dir + "/b.mp4"))
         try FileManager.default.setAttributes([.modificationDate: try #require(date)], ofItemAtPath: dir + "/b.mp4")
         try FileManager.default.removeItem(atPath: dir + "/p.job-0000.mp4")
-        try expectError(["concat", "--job", "p.json", "0"], in: dir, "\(dir)/b.mp4 changed since planning (its content differs); plan again")
+        try expectError(
+            ["concat", "--job", "p.json", "0"], in: dir, "\(dir)/b.mp4 changed since planning (its content differs); plan again")
         try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/b.mp4"))
-        try expectError(["concat", "--job", "p.json", "1"], in: dir,
-                        "\(dir)/b.mp4 changed since planning (its size is 1 bytes, planned \(bytes.count)); plan again")
+        try expectError(
+            ["concat", "--job", "p.json", "1"], in: dir,
+            "\(dir)/b.mp4 changed since planning (its size is 1 bytes, planned \(bytes.count)); plan again")
     }
 
     @Test("the join refuses a missing, truncated, altered or unrecorded (killed) piece, naming the job")
@@ -203,8 +232,9 @@ struct ConcatPlanCLITests {
         let piece = { (n: Int) in dir + "/p.job-000\(n).mp4" }
         // Killed after publishing its piece, before its record.
         try FileManager.default.removeItem(atPath: dir + "/p.job-0001.json")
-        try expectError(["concat", "--join", "p.json", "-o", "out.mp4"], in: dir,
-                        "job 1 did not finish: \(piece(1)) has no record (stopped part-way?); run job 1 again")
+        try expectError(
+            ["concat", "--join", "p.json", "-o", "out.mp4"], in: dir,
+            "job 1 did not finish: \(piece(1)) has no record (stopped part-way?); run job 1 again")
         #expect(try segue(["concat", "--job", "p.json", "1"], cwd: dir).status == 0)
         // Missing, with the record.
         let saved = try Data(contentsOf: URL(fileURLWithPath: piece(2)))
@@ -212,20 +242,23 @@ struct ConcatPlanCLITests {
         try expectError(["concat", "--join", "p.json", "-o", "out.mp4"], in: dir, "job 2's piece \(piece(2)) is missing; run job 2 again")
         // Truncated.
         try saved.prefix(saved.count / 2).write(to: URL(fileURLWithPath: piece(2)))
-        try expectError(["concat", "--join", "p.json", "-o", "out.mp4"], in: dir,
-                        "job 2's piece \(piece(2)) is \(saved.count / 2) bytes, but its record says \(saved.count) (cut short?); run job 2 again")
+        try expectError(
+            ["concat", "--join", "p.json", "-o", "out.mp4"], in: dir,
+            "job 2's piece \(piece(2)) is \(saved.count / 2) bytes, but its record says \(saved.count) (cut short?); run job 2 again")
         // Altered, same size.
         var bytes = [UInt8](saved)
         bytes[bytes.count / 2] ^= 1
         try Data(bytes).write(to: URL(fileURLWithPath: piece(2)))
-        try expectError(["concat", "--join", "p.json", "-o", "out.mp4"], in: dir,
-                        "job 2's piece \(piece(2)) does not match its record (SHA-256 differs); run job 2 again")
+        try expectError(
+            ["concat", "--join", "p.json", "-o", "out.mp4"], in: dir,
+            "job 2's piece \(piece(2)) does not match its record (SHA-256 differs); run job 2 again")
         // Never run, with another not ready either.
         try FileManager.default.removeItem(atPath: piece(2))
         try FileManager.default.removeItem(atPath: dir + "/p.job-0002.json")
         try FileManager.default.removeItem(atPath: dir + "/p.job-0000.json")
-        try expectError(["concat", "--join", "p.json", "-o", "out.mp4"], in: dir,
-                        "job 0 did not finish: \(piece(0)) has no record (stopped part-way?); run job 0 again (not ready either: job 2)")
+        try expectError(
+            ["concat", "--join", "p.json", "-o", "out.mp4"], in: dir,
+            "job 0 did not finish: \(piece(0)) has no record (stopped part-way?); run job 0 again (not ready either: job 2)")
     }
 
     @Test("a full disk while joining: one error line, the old output untouched, no temporary")
@@ -235,22 +268,23 @@ struct ConcatPlanCLITests {
         let real = try #require(FileIO.findExecutable("ffmpeg"))
         // The real ffmpeg, except that the output film.mp4's temporary is cut short and ffmpeg says the disk is full (status 0, as ffmpeg 5.1).
         try """
-            #!/bin/sh
-            for last; do :; done
-            case "$last" in
-            *.film.*.segue-tmp-*)
-                "\(real)" "$@" || exit $?
-                truncate -s 2000 "${last#file:}"
-                echo "av_interleaved_write_frame(): No space left on device" >&2
-                exit 0 ;;
-            esac
-            exec "\(real)" "$@"
-            """.write(toFile: tools + "/ffmpeg", atomically: true, encoding: .utf8)
+        #!/bin/sh
+        for last; do :; done
+        case "$last" in
+        *.film.*.segue-tmp-*)
+            "\(real)" "$@" || exit $?
+            truncate -s 2000 "${last#file:}"
+            echo "av_interleaved_write_frame(): No space left on device" >&2
+            exit 0 ;;
+        esac
+        exec "\(real)" "$@"
+        """.write(toFile: tools + "/ffmpeg", atomically: true, encoding: .utf8)
         #expect(chmod(tools + "/ffmpeg", 0o755) == 0)
         try Data("yesterday's film".utf8).write(to: URL(fileURLWithPath: dir + "/film.mp4"))
-        try expectError(["concat", "--join", "p.json", "-o", "film.mp4"], in: dir,
-                        "film.mp4: the output could not be completed: no space left on device; film.mp4 was left as it was",
-                        environment: ["SEGUE_FFMPEG": tools + "/ffmpeg"])
+        try expectError(
+            ["concat", "--join", "p.json", "-o", "film.mp4"], in: dir,
+            "film.mp4: the output could not be completed: no space left on device; film.mp4 was left as it was",
+            environment: ["SEGUE_FFMPEG": tools + "/ffmpeg"])
         #expect(FileManager.default.contents(atPath: dir + "/film.mp4") == Data("yesterday's film".utf8))
     }
 
@@ -271,8 +305,9 @@ struct ConcatPlanCLITests {
         #expect(try segue(edit + ["-o", "one.gif"], cwd: dir).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/joined.gif")) == Data(contentsOf: URL(fileURLWithPath: dir + "/one.gif")))
         // Without --work-dir the join looks beside the plan, where nothing was made.
-        try expectError(["concat", "--join", "g.json", "-o", "x.gif"], in: dir,
-                        "job 0 has not been done: \(dir)/g.job-0000.gif is missing; run job 0 again")
+        try expectError(
+            ["concat", "--join", "g.json", "-o", "x.gif"], in: dir,
+            "job 0 has not been done: \(dir)/g.job-0000.gif is missing; run job 0 again")
     }
 
     @Test("options that belong to the plan are refused with --job and --join; --job needs its number")
@@ -287,7 +322,10 @@ struct ConcatPlanCLITests {
             (["--join", "p.json"], "--join needs -o OUT, the movie to write"),
             (["--job", "p.json", "0", "-o", "o.mp4"], "a job writes its piece into the work directory; -o goes with --join"),
             (["--plan", "p.json", "--join", "p.json", "-o", "o.mp4"], "give one of --plan, --job and --join, not --plan and --join"),
-            (["a.mp4", "-o", "o.mp4", "--plan", "p.json", "--job-seconds", "0"], "--job-seconds must be a positive number of seconds, got 0.0"),
+            (
+                ["a.mp4", "-o", "o.mp4", "--plan", "p.json", "--job-seconds", "0"],
+                "--job-seconds must be a positive number of seconds, got 0.0"
+            ),
         ] {
             let r = try segue(["concat"] + args, cwd: dir)
             #expect(r.status == 1)
@@ -296,10 +334,14 @@ struct ConcatPlanCLITests {
         #expect(listing(dir).isEmpty)
     }
 
-    @Test("bench --concat --jobs 2 --job-seconds 4: one process against two workers, the predictions on 4, 16 and 64 machines shrink with the machines")
+    @Test(
+        "bench --concat --jobs 2 --job-seconds 4: one process against two workers, the predictions on 4, 16 and 64 machines shrink with the machines"
+    )
     func bench() throws {
-        for (args, message) in [(["--job-seconds", "4"], "--job-seconds goes with --concat --jobs"),
-                                (["--jobs", "2", "--job-seconds", "0"], "--job-seconds must be a positive number of seconds, got 0.0")] {
+        for (args, message) in [
+            (["--job-seconds", "4"], "--job-seconds goes with --concat --jobs"),
+            (["--jobs", "2", "--job-seconds", "0"], "--job-seconds must be a positive number of seconds, got 0.0"),
+        ] {
             let refused = try segue(["bench", "--concat"] + args)
             #expect(refused.status == 1 && refused.stderr == "error: \(message) (see 'segue bench --help')\n", "\(refused.stderr)")
         }
@@ -315,7 +357,9 @@ struct ConcatPlanCLITests {
         let one = try row("one process")
         #expect(one.ratio == 1)
         var previous = Double.infinity
-        for label in ["2 local workers (plan+jobs+join)", "predicted on 4 machines", "predicted on 16 machines", "predicted on 64 machines"] {
+        for label in [
+            "2 local workers (plan+jobs+join)", "predicted on 4 machines", "predicted on 16 machines", "predicted on 64 machines",
+        ] {
             let (seconds, ratio) = try row(label)
             #expect(abs(ratio - one.seconds / seconds) <= 0.01 + 0.01 * ratio, "\(label): \(ratio) against \(one.seconds / seconds)")
             if label.hasPrefix("predicted") {

@@ -16,7 +16,8 @@ struct DemoCLITests {
         let r = try segue(["demo", "--scale", "0.25", "--fps", "4", "-o", out])
         #expect(r.status == 0, "\(r.stderr)")
         let names = Demo.transitions.map(\.name)
-        #expect(listing(out) == (["contact-sheet.png", "meshes.png", "sample-from.png", "sample-to.png"] + names.map { $0 + ".mp4" }).sorted())
+        #expect(
+            listing(out) == (["contact-sheet.png", "meshes.png", "sample-from.png", "sample-to.png"] + names.map { $0 + ".mp4" }).sorted())
         for name in names { #expect(r.stdoutText.contains("  \(name)"), "\(name) not reported") }
         // The sample screens are 390×844 points; the sheet holds a third-size tile per progress.
         let from = try ImageFile.read(path: out + "/sample-from.png")
@@ -25,8 +26,9 @@ struct DemoCLITests {
         let (w, h) = (from.width / 3, from.height / 3), gap = 8
         #expect(sheet.width == 5 * w + 6 * gap && sheet.height == names.count * h + (names.count + 1) * gap)
         // Top-left tile: progress 0 of the first transition is the from screen, made small.
-        let small = try TransitionRenderer(effect: EffectCatalog.builtIn(named: names[0])!, from: from,
-                                           to: try ImageFile.read(path: out + "/sample-to.png"), width: w, height: h, context: try TestGPU.context(), framesInFlight: 1)
+        let small = try TransitionRenderer(
+            effect: EffectCatalog.builtIn(named: names[0])!, from: from,
+            to: try ImageFile.read(path: out + "/sample-to.png"), width: w, height: h, context: try TestGPU.context(), framesInFlight: 1)
         let tile = try small.frame(progress: 0, time: 0, duration: 1)
         for (x, y) in [(0, 0), (w / 2, h / 2), (w - 1, h - 1)] { #expect(sheet[gap + x, gap + y] == tile[x, y]) }
     }

@@ -17,15 +17,21 @@ struct DeviceCLITests {
         try writeInputs(dir)
         let env = environment(dir)
 
-        let frame = try segue(["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--progress", "0.5",
-                               "--device", selector, "-o", dir + "/mid.png"], environment: env)
+        let frame = try segue(
+            [
+                "frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--progress", "0.5",
+                "--device", selector, "-o", dir + "/mid.png",
+            ], environment: env)
         #expect(frame.status == 0, "\(frame.stderr)")
         #expect(!frame.stderr.contains("Fatal error"))
         let mid = try ImageFile.read(path: dir + "/mid.png")
         #expect(abs(Int(mid[3, 3].r) - 128) <= 1)
 
-        let render = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "wipe", "--duration", "0.5",
-                                "--fps", "10", "--device", selector, "-o", dir + "/frames"], environment: env)
+        let render = try segue(
+            [
+                "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "wipe", "--duration", "0.5",
+                "--fps", "10", "--device", selector, "-o", dir + "/frames",
+            ], environment: env)
         #expect(render.status == 0, "\(render.stderr)")
         #expect(listing(dir + "/frames") == (0...5).map { String(format: "frame-%05d.png", $0) })
         #expect(try ImageFile.read(path: dir + "/frames/frame-00000.png") == Image(width: 16, height: 8, fill: .black))
@@ -46,8 +52,11 @@ struct DeviceCLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir)
-        let r = try segue(["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--progress", "0.5",
-                           "--device", "15", "-o", dir + "/mid.png"], environment: environment(dir))
+        let r = try segue(
+            [
+                "frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--progress", "0.5",
+                "--device", "15", "-o", dir + "/mid.png",
+            ], environment: environment(dir))
         #expect(r.status == 1)
         #expect(r.stderr.hasPrefix("error: no Vulkan device has the index 15 (available: 0: "), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/mid.png"))
@@ -63,10 +72,16 @@ struct DeviceCLITests {
         let concat = ["concat", dir + "/from.png", dir + "/to.png", "--transition", "none", "-o", dir + "/out.mp4"]
         let named = try segue(concat + ["--device", "bogus"], environment: environment(dir))
         #expect(named.status == 1)
-        #expect(named.stderr == "error: no Vulkan device name contains 'bogus' (available: \(available)); choose a device by its index or part of its name (see 'segue concat --help')\n")
+        #expect(
+            named.stderr
+                == "error: no Vulkan device name contains 'bogus' (available: \(available)); choose a device by its index or part of its name (see 'segue concat --help')\n"
+        )
         let fromEnvironment = try segue(concat, environment: environment(dir).merging(["SEGUE_DEVICE": "99"]) { $1 })
         #expect(fromEnvironment.status == 1)
-        #expect(fromEnvironment.stderr == "error: SEGUE_DEVICE=99: no Vulkan device has the index 99 (available: \(available)); choose one of these indices or part of a device name (see 'segue concat --help')\n")
+        #expect(
+            fromEnvironment.stderr
+                == "error: SEGUE_DEVICE=99: no Vulkan device has the index 99 (available: \(available)); choose one of these indices or part of a device name (see 'segue concat --help')\n"
+        )
         #expect(listing(dir).sorted() == ["cache", "from.png", "to.png"] || listing(dir).sorted() == ["from.png", "to.png"])
         // The same hard-cut concat with a device that exists runs.
         let ok = try segue(concat + ["--device", "0"], environment: environment(dir))

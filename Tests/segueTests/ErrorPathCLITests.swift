@@ -3,8 +3,8 @@
 // counts are checked against the limit before any work. Exact texts, as swift-argument-parser's
 // own tests assert them.
 import Foundation
-import Testing
 import Segue
+import Testing
 
 @Suite("segue CLI: one error path")
 struct ErrorPathCLITests {
@@ -23,57 +23,98 @@ struct ErrorPathCLITests {
 
     static let cases: [(args: [String], message: String)] = [
         // Negative numbers parse as values, then are judged by the command.
-        (["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--progress", "-5", "-o", "f.png"],
-         "--progress must be a number from 0 to 1, got -5.0 (see 'segue frame --help')"),
-        (["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--progress", "2", "-o", "f.png"],
-         "--progress must be a number from 0 to 1, got 2.0 (see 'segue frame --help')"),
-        (["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--progress", "1e308", "-o", "f.png"],
-         "--progress must be a number from 0 to 1, got 1e+308 (see 'segue frame --help')"),
-        (["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--time", "-1", "-o", "f.png"],
-         "--time must be a finite number ≥ 0, got -1.0 (see 'segue frame --help')"),
-        (["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--fps", "-3", "-o", "out"],
-         "--fps must be a number from 1 to 1000, got -3 (see 'segue render --help')"),
+        (
+            ["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--progress", "-5", "-o", "f.png"],
+            "--progress must be a number from 0 to 1, got -5.0 (see 'segue frame --help')"
+        ),
+        (
+            ["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--progress", "2", "-o", "f.png"],
+            "--progress must be a number from 0 to 1, got 2.0 (see 'segue frame --help')"
+        ),
+        (
+            ["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--progress", "1e308", "-o", "f.png"],
+            "--progress must be a number from 0 to 1, got 1e+308 (see 'segue frame --help')"
+        ),
+        (
+            ["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--time", "-1", "-o", "f.png"],
+            "--time must be a finite number ≥ 0, got -1.0 (see 'segue frame --help')"
+        ),
+        (
+            ["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--fps", "-3", "-o", "out"],
+            "--fps must be a number from 1 to 1000, got -3 (see 'segue render --help')"
+        ),
         // One frame-rate check everywhere: 0, fractions below 1, huge and NaN are named up front, never ffmpeg's text.
-        (["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--fps", "1e-9", "-o", "out.mp4"],
-         "--fps must be a number from 1 to 1000, got 1e-09 (see 'segue render --help')"),
-        (["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--fps", "nan", "-o", "out.mp4"],
-         "--fps must be a number from 1 to 1000, got NaN (see 'segue render --help')"),
-        (["effect", "--input", "from.png", "--effect", "shift", "--duration", "1", "--fps", "0", "-o", "e.mp4"],
-         "--fps must be a number from 1 to 1000, got 0 (see 'segue effect --help')"),
-        (["mesh", "from.png", "--mesh", "flat", "--to-mesh", "flat", "--fps", "1e9", "-o", "m.mp4"],
-         "--fps must be a number from 1 to 1000, got 1000000000 (see 'segue mesh --help')"),
-        (["demo", "--fps", "0.5", "-o", "demo"],
-         "--fps must be a number from 1 to 1000, got 0.5 (see 'segue demo --help')"),
+        (
+            ["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--fps", "1e-9", "-o", "out.mp4"],
+            "--fps must be a number from 1 to 1000, got 1e-09 (see 'segue render --help')"
+        ),
+        (
+            ["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--fps", "nan", "-o", "out.mp4"],
+            "--fps must be a number from 1 to 1000, got NaN (see 'segue render --help')"
+        ),
+        (
+            ["effect", "--input", "from.png", "--effect", "shift", "--duration", "1", "--fps", "0", "-o", "e.mp4"],
+            "--fps must be a number from 1 to 1000, got 0 (see 'segue effect --help')"
+        ),
+        (
+            ["mesh", "from.png", "--mesh", "flat", "--to-mesh", "flat", "--fps", "1e9", "-o", "m.mp4"],
+            "--fps must be a number from 1 to 1000, got 1000000000 (see 'segue mesh --help')"
+        ),
+        (
+            ["demo", "--fps", "0.5", "-o", "demo"],
+            "--fps must be a number from 1 to 1000, got 0.5 (see 'segue demo --help')"
+        ),
         // Command-line mistakes: lower case, one line, a pointer to help, exit 1 (not 64).
-        (["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "-o", "f.png", "--progress"],
-         "missing value for '--progress <progress>' (see 'segue frame --help')"),
+        (
+            ["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "-o", "f.png", "--progress"],
+            "missing value for '--progress <progress>' (see 'segue frame --help')"
+        ),
         (["bogus"], "unexpected argument 'bogus' (see 'segue --help')"),
-        (["render", "--from", "from.png", "--to", "to.png", "--effect", "fade"],
-         "missing expected argument '--output <OUT>' (see 'segue render --help')"),
+        (
+            ["render", "--from", "from.png", "--to", "to.png", "--effect", "fade"],
+            "missing expected argument '--output <OUT>' (see 'segue render --help')"
+        ),
         // Library errors come through the same path.
-        (["render", "--from", "from.png", "--to", "to.png", "--effect", "fadee", "-o", "out"],
-         "unknown effect 'fadee'; did you mean 'fade'? (run 'segue list' to see them all)"),
-        (["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--insertion", "-1:0", "-o", "out"],
-         "--function, --arg, --animate, --insertion, --removal, --removal-function and --max-sample-offset apply to stitchable shader effects (.metal files, shift); 'fade' is a full-screen effect: use --param"),
-        (["render", "--from", "from.png", "--to", "to.png", "--effect", "shift", "--arg", "effectValue=0.5", "-o", "out"],
-         "'effectValue' is the animated argument; set its range with --insertion and --removal instead of --arg"),
+        (
+            ["render", "--from", "from.png", "--to", "to.png", "--effect", "fadee", "-o", "out"],
+            "unknown effect 'fadee'; did you mean 'fade'? (run 'segue list' to see them all)"
+        ),
+        (
+            ["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--insertion", "-1:0", "-o", "out"],
+            "--function, --arg, --animate, --insertion, --removal, --removal-function and --max-sample-offset apply to stitchable shader effects (.metal files, shift); 'fade' is a full-screen effect: use --param"
+        ),
+        (
+            ["render", "--from", "from.png", "--to", "to.png", "--effect", "shift", "--arg", "effectValue=0.5", "-o", "out"],
+            "'effectValue' is the animated argument; set its range with --insertion and --removal instead of --arg"
+        ),
         // Huge lengths: checked before any work, never a trap, nothing left behind.
-        (["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--duration", "1e300", "-o", "out.mp4"],
-         "the render would have 3e+301 frames (1e+300 s at 30 fps); " + limit),
-        (["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--duration", "1e9", "-o", "out"],
-         "the render would have 30000000001 frames (1000000000 s at 30 fps); " + limit),
-        (["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--repeat", "1e300", "-o", "out"],
-         "the render would have 3e+301 frames (1e+300 s at 30 fps); " + limit),
-        (["render", "--from", "from.png", "--to", "to.png", "--effect", "long.glsl", "-o", "out"],
-         "the render would have 3e+301 frames (1e+300 s at 30 fps); " + limit),
-        (["mesh", "from.png", "--mesh", "flat", "--to-mesh", "flat", "--duration", "1e300", "-o", "m.mp4"],
-         "the render would have 3e+301 frames (1e+300 s at 30 fps); " + limit),
+        (
+            ["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--duration", "1e300", "-o", "out.mp4"],
+            "the render would have 3e+301 frames (1e+300 s at 30 fps); " + limit
+        ),
+        (
+            ["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--duration", "1e9", "-o", "out"],
+            "the render would have 30000000001 frames (1000000000 s at 30 fps); " + limit
+        ),
+        (
+            ["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--repeat", "1e300", "-o", "out"],
+            "the render would have 3e+301 frames (1e+300 s at 30 fps); " + limit
+        ),
+        (
+            ["render", "--from", "from.png", "--to", "to.png", "--effect", "long.glsl", "-o", "out"],
+            "the render would have 3e+301 frames (1e+300 s at 30 fps); " + limit
+        ),
+        (
+            ["mesh", "from.png", "--mesh", "flat", "--to-mesh", "flat", "--duration", "1e300", "-o", "m.mp4"],
+            "the render would have 3e+301 frames (1e+300 s at 30 fps); " + limit
+        ),
     ]
 
     @Test("each failure prints one exact error line, exits 1 and leaves only the inputs", arguments: 0..<cases.count)
     func exactMessage(_ index: Int) throws {
         let (args, message) = Self.cases[index]
-        let header = "// Name: long\n// Duration: 1e300\nvec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress); }\n"
+        let header =
+            "// Name: long\n// Duration: 1e300\nvec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress); }\n"
         let (result, files) = try run(args, files: ["long.glsl": header])
         #expect(result.status == 1, "\(args)")
         #expect(result.stderr == "error: \(message)\n", "\(args)")
@@ -83,8 +124,10 @@ struct ErrorPathCLITests {
 
     @Test("a spring that takes for ever to settle is refused by its frame count, not by a trap")
     func slowSpring() throws {
-        let (result, files) = try run(["render", "--from", "from.png", "--to", "to.png", "--effect", "fade",
-                                       "--spring", "damping=1e-300", "-o", "out"])
+        let (result, files) = try run([
+            "render", "--from", "from.png", "--to", "to.png", "--effect", "fade",
+            "--spring", "damping=1e-300", "-o", "out",
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("error: the render would have "))
         #expect(result.stderr.hasSuffix(Self.limit + "\n"))
@@ -105,8 +148,11 @@ struct ErrorPathCLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir, width: 8, height: 8)
-        let result = try segue(["frame", "--from", "from.png", "--to", "to.png", "--effect", "shift",
-                                "--insertion", "-1:0", "--removal", "0:-1", "--progress", "1", "-o", "f.png"], cwd: dir)
+        let result = try segue(
+            [
+                "frame", "--from", "from.png", "--to", "to.png", "--effect", "shift",
+                "--insertion", "-1:0", "--removal", "0:-1", "--progress", "1", "-o", "f.png",
+            ], cwd: dir)
         #expect(result.status == 0, "\(result.stderr)")
         let image = try ImageFile.read(path: dir + "/f.png")
         #expect(image[4, 4] == .white)

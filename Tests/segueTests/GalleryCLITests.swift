@@ -13,10 +13,16 @@ struct GalleryCLITests {
 
     /// Runs headless Chromium; nil when it is not installed (`scripts/install-deps.sh` installs it).
     static func chromium(_ arguments: [String]) throws -> CLIResult? {
-        guard let path = ["chromium", "chromium-browser", "google-chrome"].lazy.compactMap({ FileIO.findExecutable($0) }).first else { return nil }
-        return try runProduct(path, ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                                     "--autoplay-policy=no-user-gesture-required", "--enable-logging=stderr", "--v=0"]
-                                     + arguments, timeout: 120)
+        guard let path = ["chromium", "chromium-browser", "google-chrome"].lazy.compactMap({ FileIO.findExecutable($0) }).first else {
+            return nil
+        }
+        return try runProduct(
+            path,
+            [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                "--autoplay-policy=no-user-gesture-required", "--enable-logging=stderr", "--v=0",
+            ]
+                + arguments, timeout: 120)
     }
 
     @Test("the page loads without console messages, every preview plays, the grid shows")
@@ -55,7 +61,8 @@ struct GalleryCLITests {
         #expect(console.isEmpty, "console messages: \(console)")
 
         let shot = dir + "/shot.png"
-        let screenshot = try #require(try Self.chromium(["--window-size=1280,900", "--virtual-time-budget=2000", "--screenshot=\(shot)", url]))
+        let screenshot = try #require(
+            try Self.chromium(["--window-size=1280,900", "--virtual-time-budget=2000", "--screenshot=\(shot)", url]))
         #expect(screenshot.status == 0, "\(screenshot.stderr)")
         let image = try ImageFile.read(path: shot)
         #expect(image.width == 1280 && image.height == 900)
@@ -90,7 +97,8 @@ struct GalleryCLITests {
         let fm = FileManager.default
         // fx/ holds an effect; gp/ holds notes and a shaders folder; a user's folder; a file.
         try fm.createDirectory(atPath: dir + "/fx", withIntermediateDirectories: true)
-        try "// Name: a\nvec4 transition(vec2 uv) { return getToColor(uv); }\n".write(toFile: dir + "/fx/a.glsl", atomically: true, encoding: .utf8)
+        try "// Name: a\nvec4 transition(vec2 uv) { return getToColor(uv); }\n".write(
+            toFile: dir + "/fx/a.glsl", atomically: true, encoding: .utf8)
         try fm.createDirectory(atPath: dir + "/gp/shaders", withIntermediateDirectories: true)
         try "mine".write(toFile: dir + "/gp/notes.txt", atomically: true, encoding: .utf8)
         try fm.createDirectory(atPath: dir + "/mine", withIntermediateDirectories: true)

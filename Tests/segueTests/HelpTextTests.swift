@@ -15,7 +15,8 @@ struct HelpTextTests {
             // The discussion: the lines between the overview and the usage.
             let lines = r.stdoutText.components(separatedBy: "\n")
             guard let overview = lines.firstIndex(where: { $0.hasPrefix("OVERVIEW:") }),
-                  let usage = lines.firstIndex(where: { $0.hasPrefix("USAGE:") }) else {
+                let usage = lines.firstIndex(where: { $0.hasPrefix("USAGE:") })
+            else {
                 Issue.record("no OVERVIEW/USAGE in \(command) --help"); continue
             }
             let paragraphs = lines[(overview + 1)..<usage].split(whereSeparator: { $0.isEmpty })

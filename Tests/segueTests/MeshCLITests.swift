@@ -15,16 +15,18 @@ struct MeshCLITests {
         let image = try ImageFile.read(path: dir + "/skew.png")
         #expect(image[1, 1].a == 0 && image[30, 1] == .white && image[1, 15] == .white)
         let json = """
-        {"identity": {"rows": 1, "columns": 1}, "depthNormalization": "none", "diffuseLightFactor": 0}
-        """
+            {"identity": {"rows": 1, "columns": 1}, "depthNormalization": "none", "diffuseLightFactor": 0}
+            """
         try json.write(toFile: dir + "/flat.json", atomically: true, encoding: .utf8)
         let file = try segue(["mesh", dir + "/in.png", "--mesh-file", dir + "/flat.json", "-o", dir + "/flat.png"])
         #expect(file.status == 0, "\(file.stderr)")
         #expect(try ImageFile.read(path: dir + "/flat.png") == Image(width: 32, height: 16, fill: .white))
         // The flat 1×1 file (depth normalization none, like skew) → skew: the top-left corner
         // travels from (0, 0) to (0.5, 0).
-        let anim = try segue(["mesh", dir + "/in.png", "--mesh-file", dir + "/flat.json", "--to-mesh", "skew", "--duration", "1", "--fps", "2",
-                              "-o", dir + "/frames"])
+        let anim = try segue([
+            "mesh", dir + "/in.png", "--mesh-file", dir + "/flat.json", "--to-mesh", "skew", "--duration", "1", "--fps", "2",
+            "-o", dir + "/frames",
+        ])
         #expect(anim.status == 0, "\(anim.stderr)")
         #expect(listing(dir + "/frames").count == 3)
         let mid = try ImageFile.read(path: dir + "/frames/frame-00001.png")
@@ -37,7 +39,8 @@ struct MeshCLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try ImageFile.write(Image(width: 8, height: 8, fill: .white), to: dir + "/in.png")
-        try #"{"vertices":[{"from":[0,0],"to":[0,0]}],"faces":[[0,0,0,0]]}"#.write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
+        try #"{"vertices":[{"from":[0,0],"to":[0,0]}],"faces":[[0,0,0,0]]}"#.write(
+            toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
         let cases: [([String], String)] = [
             (["--mesh", "skew", "--to-mesh", "ripple"], "different vertex counts (4 and 2601)"),
             (["--mesh", "flat", "--to-mesh", "skew"], "depth normalization average and none differ"),

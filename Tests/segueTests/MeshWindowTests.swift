@@ -57,8 +57,9 @@ struct MeshWindowTests {
         for (x, y) in [(a, rest), (b, rest), (a, b)] { #expect(Self.agreement(x, (0, 0, 200, 300), y) < 0.9) }
 
         // A slow, critically damped release (about 6 s to settle) so the frames between show.
-        let live = try LiveProcess(["mesh", "photo.png", "--mesh", "curtain", "--window", "--spring", "response=3,damping-fraction=1"],
-                                   display: display, cwd: dir)
+        let live = try LiveProcess(
+            ["mesh", "photo.png", "--mesh", "curtain", "--window", "--spring", "response=3,damping-fraction=1"],
+            display: display, cwd: dir)
         let (id, g) = try #require(try Self.openedWindow(display, live), "no window appeared: \(live.stderr)")
         #expect(g.width == 200 && g.height == 300, "the window is the image's size: \(g)")
         let (first, atRest) = try display.waitForScreen { Self.agreement($0, g, rest) >= 0.99 }
@@ -95,11 +96,11 @@ struct MeshWindowTests {
         func quad(_ inset: Double) -> String {
             let lo = inset, hi = 1 - inset
             return """
-            {"depthNormalization": "none", "diffuseLightFactor": 0,
-             "vertices": [{"from": [0, 0], "to": [\(lo), \(lo), 0]}, {"from": [1, 0], "to": [\(hi), \(lo), 0]},
-                          {"from": [1, 1], "to": [\(hi), \(hi), 0]}, {"from": [0, 1], "to": [\(lo), \(hi), 0]}],
-             "faces": [[0, 1, 2, 3]]}
-            """
+                {"depthNormalization": "none", "diffuseLightFactor": 0,
+                 "vertices": [{"from": [0, 0], "to": [\(lo), \(lo), 0]}, {"from": [1, 0], "to": [\(hi), \(lo), 0]},
+                              {"from": [1, 1], "to": [\(hi), \(hi), 0]}, {"from": [0, 1], "to": [\(lo), \(hi), 0]}],
+                 "faces": [[0, 1, 2, 3]]}
+                """
         }
         try quad(0).write(toFile: dir + "/full.json", atomically: true, encoding: .utf8)
         try quad(0.25).write(toFile: dir + "/half.json", atomically: true, encoding: .utf8)
@@ -122,8 +123,9 @@ struct MeshWindowTests {
         try Self.writeQuads(dir)
         let full = try Self.offline(dir, ["white.png", "--mesh-file", "full.json"])
         let half = try Self.offline(dir, ["white.png", "--mesh-file", "half.json"])
-        let live = try LiveProcess(["mesh", "white.png", "--mesh-file", "full.json", "--to-mesh", "half.json", "--window", "--duration", "4"],
-                                   display: display, cwd: dir)
+        let live = try LiveProcess(
+            ["mesh", "white.png", "--mesh-file", "full.json", "--to-mesh", "half.json", "--window", "--duration", "4"],
+            display: display, cwd: dir)
         let (id, g) = try #require(try Self.openedWindow(display, live), "no window appeared: \(live.stderr)")
         let (_, isFull) = try display.waitForScreen { Self.agreement($0, g, full) >= 0.99 }
         #expect(isFull, "the first mesh shows")
@@ -175,7 +177,8 @@ struct MeshWindowTests {
         #expect(isHalf, "the rewritten mesh shows")
         #expect(live.waitForStderr("reloaded \(mesh)"), "\(live.stderr)")
 
-        try #"{"vertices": [{"from": [0, 0], "to": [0, 0]}], "faces": [[0, 0, 0, 0]]}"#.write(toFile: mesh, atomically: true, encoding: .utf8)
+        try #"{"vertices": [{"from": [0, 0], "to": [0, 0]}], "faces": [[0, 0, 0, 0]]}"#.write(
+            toFile: mesh, atomically: true, encoding: .utf8)
         #expect(live.waitForStderr("error: "), "no error reported: \(live.stderr)")
         #expect(live.stderr.contains("error: \(mesh): vertices[0].to: expected 3 numbers, got 2"), "\(live.stderr)")
         let (card, isCard) = try display.waitForScreen { $0[g.x + 1, g.y + 1] == Pixel(120, 16, 24, 255) }
@@ -200,8 +203,9 @@ struct MeshWindowTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try ImageFile.write(Self.photo(width: 160, height: 160), to: dir + "/photo.png")
         let ripple = try Self.offline(dir, ["photo.png", "--mesh", "ripple", "--param", "phase=1"])
-        let live = try LiveProcess(["mesh", "photo.png", "--mesh", "ripple", "--param", "phase=1", "--window", "--phase-rate", "0"],
-                                   display: display, cwd: dir)
+        let live = try LiveProcess(
+            ["mesh", "photo.png", "--mesh", "ripple", "--param", "phase=1", "--window", "--phase-rate", "0"],
+            display: display, cwd: dir)
         let (id, g) = try #require(try Self.openedWindow(display, live), "no window appeared: \(live.stderr)")
         let (shot, isRipple) = try display.waitForScreen { Self.agreement($0, g, ripple) >= 0.99 }
         #expect(isRipple, "ripple at phase 1: \(Self.agreement(shot, g, ripple))")
@@ -216,8 +220,9 @@ struct MeshWindowTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // At --scale 2 the window is the image's size in points: 320×320 pixels → 160×160.
         try ImageFile.write(Self.photo(width: 320, height: 320), to: dir + "/photo@2x.png")
-        let live = try LiveProcess(["mesh", "photo@2x.png", "--scale", "2", "--mesh", "jelly", "--param", "magnitude=0.2", "--window"],
-                                   display: display, cwd: dir)
+        let live = try LiveProcess(
+            ["mesh", "photo@2x.png", "--scale", "2", "--mesh", "jelly", "--param", "magnitude=0.2", "--window"],
+            display: display, cwd: dir)
         let (id, g) = try #require(try Self.openedWindow(display, live), "no window appeared: \(live.stderr)")
         #expect(g.width == 160 && g.height == 160, "\(g)")
         let (shown, _) = try display.waitForScreen { $0[g.x + g.width / 2, g.y + g.height / 2] != .black }
@@ -261,7 +266,10 @@ struct MeshWindowTests {
         try ImageFile.write(Image(width: 8, height: 8, fill: .white), to: dir + "/in.png")
         let r = try segue(["mesh", "in.png", "--mesh", "curtain", "--window"], environment: ["DISPLAY": ":59999"], cwd: dir)
         #expect(r.status == 1)
-        #expect(r.stderr == "error: no display to open a window on (x11 not available); set DISPLAY, or run under a virtual X server: xvfb-run -a segue …\n")
+        #expect(
+            r.stderr
+                == "error: no display to open a window on (x11 not available); set DISPLAY, or run under a virtual X server: xvfb-run -a segue …\n"
+        )
         let cases: [([String], String)] = [
             (["--window", "-o", "out.png"], "error: --window shows the mesh in a window; it takes no -o"),
             ([], "error: give -o/--output (or --window to show the mesh live)"),
@@ -270,18 +278,23 @@ struct MeshWindowTests {
             (["--window", "--repeat", "2"], "error: --repeat and --autoreverse do not apply to --window"),
             (["--window", "--phase-rate", "nan"], "error: --phase-rate must be a finite number"),
             (["--window", "--param", "size=3"], "no parameter 'size'"),
-            (["--window", "--scale", "0.0001"], "a 8×8-pixel image at scale 0.0001 needs a window larger than 16384 points; give a larger scale"),
+            (
+                ["--window", "--scale", "0.0001"],
+                "a 8×8-pixel image at scale 0.0001 needs a window larger than 16384 points; give a larger scale"
+            ),
         ]
         // A mesh file's error names the file once, as given.
-        try #"{"vertices": [{"from": [0, 0], "to": [0, 0]}], "faces": [[0, 0, 0, 0]]}"#.write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
+        try #"{"vertices": [{"from": [0, 0], "to": [0, 0]}], "faces": [[0, 0, 0, 0]]}"#.write(
+            toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
         let bad = try segue(["mesh", "in.png", "--mesh-file", "bad.json", "--window"], environment: ["DISPLAY": ":59999"], cwd: dir)
         #expect(bad.status == 1 && bad.stderr == "error: bad.json: vertices[0].to: expected 3 numbers, got 2\n", "\(bad.stderr)")
         let missing = try segue(["mesh", "in.png", "--mesh-file", "missing.json", "-o", "out.png"], cwd: dir)
         #expect(missing.status == 1 && missing.stderr.hasPrefix("error: cannot read mesh file missing.json: "), "\(missing.stderr)")
         for (extra, message) in cases {
             let r = try segue(["mesh", "in.png", "--mesh", "curtain"] + extra, environment: ["DISPLAY": ":59999"], cwd: dir)
-            #expect(r.status == 1 && r.stderr.hasPrefix("error: ") && r.stderr.contains(message) && r.stderr.split(separator: "\n").count == 1,
-                    "\(extra): \(r.stderr)")
+            #expect(
+                r.status == 1 && r.stderr.hasPrefix("error: ") && r.stderr.contains(message) && r.stderr.split(separator: "\n").count == 1,
+                "\(extra): \(r.stderr)")
             #expect(!FileManager.default.fileExists(atPath: dir + "/out.png"))
         }
     }

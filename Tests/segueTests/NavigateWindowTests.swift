@@ -44,7 +44,9 @@ struct NavigateWindowTests {
         let (resized, isResized) = try display.waitForScreen { shot in
             let r = try? display.geometry(of: id)
             guard let r, r.width == 300, r.height == 200 else { return false }
-            return [(1, 1), (298, 1), (1, 198), (298, 198), (150, 100)].allSatisfy { shot[r.x + $0.0, r.y + $0.1] == Pixel(255, 255, 255, 255) }
+            return [(1, 1), (298, 1), (1, 198), (298, 198), (150, 100)].allSatisfy {
+                shot[r.x + $0.0, r.y + $0.1] == Pixel(255, 255, 255, 255)
+            }
         }
         let g2 = try display.geometry(of: id)
         #expect(isResized, "the resized window should be white edge to edge: \(g2), \(grey(resized, g2))")
@@ -70,7 +72,9 @@ struct NavigateWindowTests {
         #expect(isPushed, "Enter pushes the second screen")
 
         // A press away from the edge on the left half does nothing.
-        try display.run("xdotool", ["mousemove", "--window", id, "60", "50", "mousedown", "1", "mousemove", "--window", id, "150", "50", "mouseup", "1"])
+        try display.run(
+            "xdotool",
+            ["mousemove", "--window", id, "60", "50", "mousedown", "1", "mousemove", "--window", id, "150", "50", "mouseup", "1"])
         Thread.sleep(forTimeInterval: 0.4)
         #expect(grey(try display.screenshot(), g) == 255)
 
@@ -116,14 +120,18 @@ struct NavigateWindowTests {
         let live = try LiveProcess(["navigate", "--effect", "fade", "--frames", "30", "--stats"], display: display)
         #expect(live.waitForExit(timeout: 60) == 0, "\(live.stderr)")
         let line = live.stdout
-        #expect(line.range(of: #"^frames 29  p50 [0-9.]+ ms  p90 [0-9.]+ ms  p99 [0-9.]+ ms  max [0-9.]+ ms\n$"#, options: .regularExpression) != nil,
-                "\(line)")
+        #expect(
+            line.range(of: #"^frames 29  p50 [0-9.]+ ms  p90 [0-9.]+ ms  p99 [0-9.]+ ms  max [0-9.]+ ms\n$"#, options: .regularExpression)
+                != nil,
+            "\(line)")
     }
 
-    @Test("every effect kind runs live: built-in, mesh, .glsl and stitchable .metal", arguments: [
-        ["--effect", "doom-melt"], ["--effect", "cube"], ["--effect", "page-curl"],
-        ["--effect", "gallery/tint.glsl"], ["--effect", "gallery/slide.metal:slide", "--insertion", "1:0", "--removal", "0:-1"],
-    ])
+    @Test(
+        "every effect kind runs live: built-in, mesh, .glsl and stitchable .metal",
+        arguments: [
+            ["--effect", "doom-melt"], ["--effect", "cube"], ["--effect", "page-curl"],
+            ["--effect", "gallery/tint.glsl"], ["--effect", "gallery/slide.metal:slide", "--insertion", "1:0", "--removal", "0:-1"],
+        ])
     func effectKinds(arguments: [String]) throws {
         guard let display = try VirtualDisplay() else { return }
         let dir = try temporaryDirectory()
@@ -136,7 +144,9 @@ struct NavigateWindowTests {
         let (_, isFirst) = try display.waitForScreen { $0[g.x + g.width / 2, g.y + g.height / 2] == Pixel(0, 0, 0, 255) }
         #expect(isFirst, "the first screen (black) shows")
         try display.run("xdotool", ["key", "--window", id, "Right"])
-        let (_, isPushed) = try display.waitForScreen(timeout: 30) { $0[g.x + g.width / 2, g.y + g.height / 2] == Pixel(255, 255, 255, 255) }
+        let (_, isPushed) = try display.waitForScreen(timeout: 30) {
+            $0[g.x + g.width / 2, g.y + g.height / 2] == Pixel(255, 255, 255, 255)
+        }
         #expect(isPushed, "the pushed screen (white) shows")
         try display.run("xdotool", ["key", "--window", id, "Escape"])
         #expect(live.waitForExit(timeout: 30) == 0, "\(live.stderr)")
@@ -163,6 +173,8 @@ struct NavigateWindowTests {
         #expect(missing.stderr.hasPrefix("error: "), "\(missing.stderr)")
         let repeated = try segue(["navigate", "--repeat", "2"])
         #expect(repeated.status == 1)
-        #expect(repeated.stderr.hasPrefix("error: --repeat, --autoreverse and --param-keyframes do not apply to navigate"), "\(repeated.stderr)")
+        #expect(
+            repeated.stderr.hasPrefix("error: --repeat, --autoreverse and --param-keyframes do not apply to navigate"), "\(repeated.stderr)"
+        )
     }
 }

@@ -35,8 +35,10 @@ struct OutputSafetyCLITests {
 
     /// Runs `args` in `dir`, expecting a refusal whose message contains every one of `words`, and
     /// every file in `dir` left as it was.
-    private func expectRefused(_ args: [String], in dir: String, naming words: [String],
-                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func expectRefused(
+        _ args: [String], in dir: String, naming words: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let before = snapshot(dir)
         let r = try segue(args, cwd: dir)
         #expect(r.status == 1, "\(args): exit \(r.status)", sourceLocation: sourceLocation)
@@ -68,15 +70,19 @@ struct OutputSafetyCLITests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir + "/frames", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: dir + "/from.png", toPath: dir + "/frames/from.png")
-        try expectRefused(["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--progress", "0.5", "-o", "./to.png"],
-                          in: dir, naming: ["./to.png", "the to image"])
-        try expectRefused(["render", "--from", "frames/from.png", "--to", "to.png", "--effect", "fade", "-o", "frames"],
-                          in: dir, naming: ["frames", "the from image", "replaces the whole directory"])
-        try expectRefused(["effect", "--input", "from.png", "--effect", "shift", "--time", "0", "-o", "from.png"],
-                          in: dir, naming: ["the input image"])
+        try expectRefused(
+            ["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--progress", "0.5", "-o", "./to.png"],
+            in: dir, naming: ["./to.png", "the to image"])
+        try expectRefused(
+            ["render", "--from", "frames/from.png", "--to", "to.png", "--effect", "fade", "-o", "frames"],
+            in: dir, naming: ["frames", "the from image", "replaces the whole directory"])
+        try expectRefused(
+            ["effect", "--input", "from.png", "--effect", "shift", "--time", "0", "-o", "from.png"],
+            in: dir, naming: ["the input image"])
         try expectRefused(["mesh", "from.png", "--mesh", "curtain", "-o", "from.png"], in: dir, naming: ["the input image"])
-        try expectRefused(["mesh", "frames/from.png", "--mesh", "curtain", "--to-mesh", "curtain", "-o", "frames"],
-                          in: dir, naming: ["frames", "the input image", "replaces the whole directory"])
+        try expectRefused(
+            ["mesh", "frames/from.png", "--mesh", "curtain", "--to-mesh", "curtain", "-o", "frames"],
+            in: dir, naming: ["frames", "the input image", "replaces the whole directory"])
     }
 
     @Test("--plan: not .json, an input, a file that is not a plan, a missing work directory are refused; a plan is replaced")
@@ -88,12 +94,14 @@ struct OutputSafetyCLITests {
         // The flag given first by mistake takes the first clip as the plan.
         try expectRefused(["concat", "--plan", "a.mp4", "b.mp4", "-o", "out.mp4"], in: dir, naming: ["a.mp4", ".json"])
         try expectRefused(edit + ["--plan", "notes.json"], in: dir, naming: ["notes.json", "not a Segue plan"])
-        try expectRefused(edit + ["--plan", "p.json", "--work-dir", "missing"], in: dir, naming: ["work directory", "missing", "does not exist"])
+        try expectRefused(
+            edit + ["--plan", "p.json", "--work-dir", "missing"], in: dir, naming: ["work directory", "missing", "does not exist"])
         try FileManager.default.createSymbolicLink(atPath: dir + "/link.json", withDestinationPath: "a.mp4")
         try expectRefused(edit + ["--plan", "link.json"], in: dir, naming: ["link.json", "clip 1"])
         // A plan's piece named like an input: x.job-0001.mp4 is what plan x.json's job 1 writes.
         try FileManager.default.copyItem(atPath: dir + "/a.mp4", toPath: dir + "/x.job-0001.mp4")
-        try expectRefused(["concat", "x.job-0001.mp4", "b.mp4", "-o", "out.mp4", "--plan", "x.json"], in: dir, naming: ["x.job-0001", "clip 1"])
+        try expectRefused(
+            ["concat", "x.job-0001.mp4", "b.mp4", "-o", "out.mp4", "--plan", "x.json"], in: dir, naming: ["x.job-0001", "clip 1"])
         // An earlier plan is replaced (atomically: no temporary is left).
         #expect(try segue(edit + ["--plan", "p.json"], cwd: dir).status == 0)
         let first = try Data(contentsOf: URL(fileURLWithPath: dir + "/p.json"))
@@ -107,7 +115,8 @@ struct OutputSafetyCLITests {
     func joinOutputs() throws {
         let dir = try media()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        #expect(try segue(["concat", "a.mp4", "b.mp4", "-o", "out.mp4", "--plan", "p.json", "--preset", "ultrafast"], cwd: dir).status == 0)
+        #expect(
+            try segue(["concat", "a.mp4", "b.mp4", "-o", "out.mp4", "--plan", "p.json", "--preset", "ultrafast"], cwd: dir).status == 0)
         try expectRefused(["concat", "--join", "p.json", "-o", "b.mp4"], in: dir, naming: ["b.mp4", "clip 2"])
         try expectRefused(["concat", "--join", "p.json", "-o", "p.job-0001.mp4"], in: dir, naming: ["job 1's piece"])
         #expect(try segue(["concat", "--job", "p.json", "1"], cwd: dir).status == 0)
@@ -118,7 +127,9 @@ struct OutputSafetyCLITests {
     func killedJobTemporaries() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        for (name, color) in [("a", "red"), ("b", "blue")] { try makeClip(dir + "/\(name).mp4", color: color, width: 640, height: 480, seconds: 4) }
+        for (name, color) in [("a", "red"), ("b", "blue")] {
+            try makeClip(dir + "/\(name).mp4", color: color, width: 640, height: 480, seconds: 4)
+        }
         let planned = try segue(["concat", "a.mp4", "b.mp4", "-o", "out.mp4", "--plan", "p.json", "--preset", "veryslow"], cwd: dir)
         #expect(planned.status == 0, "\(planned.stderr)")
         // Job 1 starts; as soon as its piece's temporary exists it is killed.

@@ -18,8 +18,9 @@ struct PreviewWindowTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir, width: 200, height: 100)
-        let live = try LiveProcess(["preview", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--duration", "1"],
-                                   display: display, cwd: dir)
+        let live = try LiveProcess(
+            ["preview", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--duration", "1"],
+            display: display, cwd: dir)
         let id = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
         let g = try display.settledGeometry(of: id)
         #expect(g.width == 200 && g.height == 100, "window \(g)")
@@ -67,8 +68,9 @@ struct PreviewWindowTests {
             try "// Name: solid\n\(body)\n".write(toFile: effect, atomically: true, encoding: .utf8)
         }
         try write("vec4 transition(vec2 uv) {\n    return vec4(1.0, 0.0, 0.0, 1.0);\n}")
-        let live = try LiveProcess(["preview", "--from", "from.png", "--to", "to.png", "--effect", effect, "--watch"],
-                                   display: display, cwd: dir)
+        let live = try LiveProcess(
+            ["preview", "--from", "from.png", "--to", "to.png", "--effect", effect, "--watch"],
+            display: display, cwd: dir)
         let id = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
         let g = try display.settledGeometry(of: id)
         let centre = { (shot: Image) in shot[g.x + g.width / 2, g.y + g.height / 2] }
@@ -113,8 +115,9 @@ struct PreviewWindowTests {
             """.write(toFile: file, atomically: true, encoding: .utf8)
         }
         try write("1.0, 0.0, 0.0, 1.0")
-        let live = try LiveProcess(["preview", "--from", "from.png", "--to", "to.png", "--effect", file + ":solid", "--watch"],
-                                   display: display, cwd: dir)
+        let live = try LiveProcess(
+            ["preview", "--from", "from.png", "--to", "to.png", "--effect", file + ":solid", "--watch"],
+            display: display, cwd: dir)
         let id = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
         let g = try display.settledGeometry(of: id)
         let centre = { (shot: Image) in shot[g.x + g.width / 2, g.y + g.height / 2] }
@@ -134,8 +137,9 @@ struct PreviewWindowTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir, width: 200, height: 100)
-        let live = try LiveProcess(["preview", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--save-directory", "shots"],
-                                   display: display, cwd: dir)
+        let live = try LiveProcess(
+            ["preview", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--save-directory", "shots"],
+            display: display, cwd: dir)
         let id = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
         let g = try display.settledGeometry(of: id)
         let card = Pixel(120, 16, 24, 255)
@@ -174,6 +178,9 @@ struct PreviewWindowTests {
     func noDisplay() throws {
         let r = try segue(["preview", "--effect", "fade", "--frames", "1"], environment: ["DISPLAY": ":59999"])
         #expect(r.status == 1)
-        #expect(r.stderr == "error: no display to open a window on (x11 not available); set DISPLAY, or run under a virtual X server: xvfb-run -a segue …\n")
+        #expect(
+            r.stderr
+                == "error: no display to open a window on (x11 not available); set DISPLAY, or run under a virtual X server: xvfb-run -a segue …\n"
+        )
     }
 }

@@ -7,7 +7,8 @@ import Testing
 
 @Suite("segue CLI, shader limits")
 struct ShaderLimitCLITests {
-    static let chain = "#include <metal_stdlib>\nusing namespace metal;\n[[ stitchable ]] half4 f(float2 p, half4 c, float t) {\n    float x = "
+    static let chain =
+        "#include <metal_stdlib>\nusing namespace metal;\n[[ stitchable ]] half4 f(float2 p, half4 c, float t) {\n    float x = "
         + Array(repeating: "t", count: 2_000).joined(separator: " + ") + ";\n    return c * half(x);\n}\n"
 
     @Test("info and frame report a 2,000-term chain in a .metal file as an error on its line")
@@ -21,7 +22,9 @@ struct ShaderLimitCLITests {
         let info = try segue(["info", path])
         #expect(info.status == 1)
         #expect(info.stderr.hasPrefix(expected), "\(info.stderr.prefix(300))")
-        let frame = try segue(["frame", "--from", dir + "/a.png", "--to", dir + "/a.png", "--effect", path, "--progress", "0.5", "-o", dir + "/o.png"])
+        let frame = try segue([
+            "frame", "--from", dir + "/a.png", "--to", dir + "/a.png", "--effect", path, "--progress", "0.5", "-o", dir + "/o.png",
+        ])
         #expect(frame.status == 1)
         #expect(frame.stderr.hasPrefix(expected), "\(frame.stderr.prefix(300))")
         #expect(!FileManager.default.fileExists(atPath: dir + "/o.png"))
@@ -31,13 +34,15 @@ struct ShaderLimitCLITests {
     func glsl() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let macros = "#define M0 progress\n" + (1...30).map { "#define M\($0) (M\($0 - 1) + M\($0 - 1))\n" }.joined()
+        let macros =
+            "#define M0 progress\n" + (1...30).map { "#define M\($0) (M\($0 - 1) + M\($0 - 1))\n" }.joined()
             + "vec4 transition(vec2 uv) {\n    return mix(getFromColor(uv), getToColor(uv), M30);\n}\n"
         try macros.write(toFile: dir + "/macros.glsl", atomically: true, encoding: .utf8)
         let r = try runProduct(segueBinary, ["info", dir + "/macros.glsl"], timeout: 60)
         #expect(r.status == 1)
         #expect(r.stderr.hasPrefix("error: \(dir)/macros.glsl:33: macro 'M30' expands to more than"), "\(r.stderr.prefix(300))")
-        let chain = "vec4 transition(vec2 uv) {\n    float x = " + Array(repeating: "progress", count: 15_000).joined(separator: " + ")
+        let chain =
+            "vec4 transition(vec2 uv) {\n    float x = " + Array(repeating: "progress", count: 15_000).joined(separator: " + ")
             + ";\n    return mix(getFromColor(uv), getToColor(uv), x);\n}\n"
         try chain.write(toFile: dir + "/chain.glsl", atomically: true, encoding: .utf8)
         let c = try runProduct(segueBinary, ["info", dir + "/chain.glsl"], timeout: 60)
@@ -61,23 +66,29 @@ struct ShaderLimitCLITests {
 
     // The deepest nesting the Metal front end accepts, and names like its own, reach the GLSL
     // compiler and render (glslang recurses once per level of the generated expressions too).
-    @Test("shaders at the nesting limit, and with names like the translator's, render", arguments: ["chain", "calls", "conditionals", "names"])
+    @Test(
+        "shaders at the nesting limit, and with names like the translator's, render",
+        arguments: ["chain", "calls", "conditionals", "names"])
     func accepted(kind: String) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let n = 190
-        let expression = switch kind {
-        case "chain": Array(repeating: "t * 0.001", count: n / 2).joined(separator: " + ")
-        case "calls": String(repeating: "max(t, ", count: n) + "t" + String(repeating: ")", count: n)
-        case "conditionals": String(repeating: "t > 2.0 ? t : ", count: n) + "t"
-        default: "g(_m_g) + _v_input + input"
-        }
+        let expression =
+            switch kind {
+            case "chain": Array(repeating: "t * 0.001", count: n / 2).joined(separator: " + ")
+            case "calls": String(repeating: "max(t, ", count: n) + "t" + String(repeating: ")", count: n)
+            case "conditionals": String(repeating: "t > 2.0 ? t : ", count: n) + "t"
+            default: "g(_m_g) + _v_input + input"
+            }
         let prefixes = kind == "names" ? "float _m_g = 0.25; float _v_input = 0.25; float input = 0.5;\n    " : ""
-        let source = "#include <metal_stdlib>\nusing namespace metal;\nfloat g(float x) { return x; }\n"
+        let source =
+            "#include <metal_stdlib>\nusing namespace metal;\nfloat g(float x) { return x; }\n"
             + "[[ stitchable ]] half4 f(float2 p, half4 c, float t) {\n    \(prefixes)float x = \(expression);\n    return half4(half(x), 0, 0, 1);\n}\n"
         try source.write(toFile: dir + "/limit.metal", atomically: true, encoding: .utf8)
         try ImageFile.write(Image(width: 4, height: 4, fill: .white), to: dir + "/a.png")
-        let r = try segue(["effect", "--effect", dir + "/limit.metal", "--input", dir + "/a.png", "--arg", "t=1", "--time", "0", "-o", dir + "/o.png"])
+        let r = try segue([
+            "effect", "--effect", dir + "/limit.metal", "--input", dir + "/a.png", "--arg", "t=1", "--time", "0", "-o", dir + "/o.png",
+        ])
         #expect(r.status == 0, "\(r.stderr.prefix(500))")
         let image = try ImageFile.read(path: dir + "/o.png")
         // x is 1 for every kind but "chain" (95 × 0.001 ≈ 0.095 → 24).

@@ -24,10 +24,10 @@ private func underdampedSettling(mass m: Double, stiffness k: Double, damping c:
 
 /// A transition file whose output is the grey level of its `level` parameter.
 private let levelEffect = """
-// Name: level
-uniform float level; // = 0.0
-vec4 transition(vec2 uv) { return vec4(vec3(clamp(level, 0.0, 1.0)), 1.0); }
-"""
+    // Name: level
+    uniform float level; // = 0.0
+    vec4 transition(vec2 uv) { return vec4(vec3(clamp(level, 0.0, 1.0)), 1.0); }
+    """
 
 /// Red channel of every raw RGBA8 frame's first pixel.
 private func firstPixelRed(_ raw: Data, width: Int, height: Int) -> [Int] {
@@ -44,8 +44,10 @@ struct TimingCLITests {
         try writeInputs(dir)
         // m = 1, k = 100, c = 10: ζ = 0.5, passes 1 at about 0.24 s (the fade clamps there); sample before that.
         for t in [0.05, 0.1, 0.15, 0.2] {
-            let r = try segue(["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
-                               "--spring", "mass=1,stiffness=100,damping=10", "--time", String(t), "-o", dir + "/f.png"])
+            let r = try segue([
+                "frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
+                "--spring", "mass=1,stiffness=100,damping=10", "--time", String(t), "-o", dir + "/f.png",
+            ])
             #expect(r.status == 0, "\(r.stderr)")
             let expected = 255 * underdampedSpring(mass: 1, stiffness: 100, damping: 10, at: t)
             let got = Double(try ImageFile.read(path: dir + "/f.png")[2, 2].r)
@@ -59,8 +61,10 @@ struct TimingCLITests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir, width: 4, height: 2)
         let fps = 20.0
-        let r = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
-                           "--spring", "response=0.5,damping-fraction=0.7", "--fps", String(fps), "-o", "-"])
+        let r = try segue([
+            "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
+            "--spring", "response=0.5,damping-fraction=0.7", "--fps", String(fps), "-o", "-",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         // response/dampingFraction → m = 1, k = (2π/response)², c = 4π·dampingFraction/response.
         let k = pow(2 * Double.pi / 0.5, 2), c = 4 * Double.pi * 0.7 / 0.5
@@ -79,8 +83,10 @@ struct TimingCLITests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try writeInputs(dir, width: 4, height: 2)
-        let r = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
-                           "--duration", "1", "--fps", "8", "--repeat", "2", "--autoreverse", "-o", "-"])
+        let r = try segue([
+            "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
+            "--duration", "1", "--fps", "8", "--repeat", "2", "--autoreverse", "-o", "-",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let frames = firstPixelRed(r.stdout, width: 4, height: 2)
         // 2 passes × (forwards + backwards) × 1 s × 8 fps + 1 frames.
@@ -93,8 +99,10 @@ struct TimingCLITests {
         }
         #expect(frames.last == 0, "an autoreversed transition ends on from")
 
-        let half = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
-                              "--duration", "1", "--fps", "8", "--repeat", "1.5", "--timing", "ease-in", "-o", "-"])
+        let half = try segue([
+            "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
+            "--duration", "1", "--fps", "8", "--repeat", "1.5", "--timing", "ease-in", "-o", "-",
+        ])
         let halfFrames = firstPixelRed(half.stdout, width: 4, height: 2)
         #expect(halfFrames.count == 13)
         // A fractional repeat stops part-way: the last frame holds the curve at the half pass.
@@ -108,9 +116,11 @@ struct TimingCLITests {
         try writeInputs(dir, width: 4, height: 2)
         let effect = dir + "/level.glsl"
         try levelEffect.write(toFile: effect, atomically: true, encoding: .utf8)
-        let r = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", effect,
-                           "--duration", "2", "--fps", "10", "--timing", "ease-in",
-                           "--param-keyframes", "level=0@0,1@0.5,0.25@1", "-o", "-"])
+        let r = try segue([
+            "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", effect,
+            "--duration", "2", "--fps", "10", "--timing", "ease-in",
+            "--param-keyframes", "level=0@0,1@0.5,0.25@1", "-o", "-",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let frames = firstPixelRed(r.stdout, width: 4, height: 2)
         #expect(frames.count == 21)
@@ -122,8 +132,10 @@ struct TimingCLITests {
             #expect(abs(Double(red) - 255 * expected) <= 1, "frame \(i): \(red) vs \(255 * expected)")
         }
 
-        let d = try segue(["render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", effect,
-                           "--duration", "1", "--fps", "10", "--param-keyframes", "level:discrete=0.2@0,0.6@0.3,1@0.75,@1", "-o", "-"])
+        let d = try segue([
+            "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", effect,
+            "--duration", "1", "--fps", "10", "--param-keyframes", "level:discrete=0.2@0,0.6@0.3,1@0.75,@1", "-o", "-",
+        ])
         #expect(d.status == 0, "\(d.stderr)")
         let discrete = firstPixelRed(d.stdout, width: 4, height: 2)
         for (i, red) in discrete.enumerated() {

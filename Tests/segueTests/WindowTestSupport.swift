@@ -29,9 +29,13 @@ final class VirtualDisplay {
         var started: ChildProcess?
         for _ in 0..<20 {
             let n = Int.random(in: 200...60000)
-            if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") || FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") { continue }
-            let p = try ChildProcess(executable: xvfb, arguments: [":\(n)", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"],
-                                     pipeInput: false, output: .discard, path: "Xvfb")
+            if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") || FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock")
+            {
+                continue
+            }
+            let p = try ChildProcess(
+                executable: xvfb, arguments: [":\(n)", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"],
+                pipeInput: false, output: .discard, path: "Xvfb")
             // Ready when its socket appears (bounded).
             let deadline = Date().addingTimeInterval(10)
             while !p.hasExited && Date() < deadline && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
@@ -152,8 +156,9 @@ final class LiveProcess {
         env["DISPLAY"] = display.name
         // Shaders cached in this run's own directory, never in ~/.cache.
         env["SEGUE_CACHE_DIR"] = cacheDirectory
-        process = try ChildProcess(executable: binary, arguments: arguments, environment: env, directory: cwd,
-                                   pipeInput: false, output: .collect, path: binary, errorLimit: .max)
+        process = try ChildProcess(
+            executable: binary, arguments: arguments, environment: env, directory: cwd,
+            pipeInput: false, output: .collect, path: binary, errorLimit: .max)
     }
 
     deinit {

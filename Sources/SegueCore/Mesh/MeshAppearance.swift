@@ -19,8 +19,10 @@ public struct MeshAppearance: Sendable, Hashable {
     public var subdivisionSteps: Int
 
     /// Creates an appearance; every parameter has Core Animation's default.
-    public init(lightDirection: Vector3 = Vector3(0, 0, 1), diffuseLightFactor: Double = 1,
-                supplementaryTransform: Transform3D = .identity, subdivisionSteps: Int = 0) {
+    public init(
+        lightDirection: Vector3 = Vector3(0, 0, 1), diffuseLightFactor: Double = 1,
+        supplementaryTransform: Transform3D = .identity, subdivisionSteps: Int = 0
+    ) {
         self.lightDirection = lightDirection
         self.diffuseLightFactor = diffuseLightFactor
         self.supplementaryTransform = supplementaryTransform

@@ -1,4 +1,5 @@
 import SegueMath
+
 /// The error thrown by SegueCore's mesh types: a mesh that breaks a construction rule, two
 /// meshes that cannot be animated into each other, a parameter out of range, or a mesh file
 /// that cannot be read.
@@ -41,7 +42,7 @@ extension KindedError where Kind == MeshErrorKind {
     public var isIncompatibility: Bool {
         switch kind {
         case .vertexCountMismatch, .faceCountMismatch, .faceIndicesMismatch, .faceTextureMismatch,
-             .depthNormalizationMismatch:
+            .depthNormalizationMismatch:
             return true
         default:
             return false

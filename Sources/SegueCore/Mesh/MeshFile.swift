@@ -5,13 +5,14 @@
 // names every offending entry by its JSON path (`vertices[12].to`, `faces[3][2]`). Writing
 // produces the same format with stable key order, one vertex and one face per line.
 
+import SegueMath
+import SegueSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueMath
-import SegueSystem
 
 /// A mesh file: a ``MeshTransform`` and its ``MeshAppearance``, read from or written to JSON.
 ///
@@ -56,7 +57,9 @@ public struct MeshFile: Sendable, Hashable {
                 throw MeshError(.unreadableFile, "cannot read mesh file \(path): not a regular file")
             }
             if Int64(info.st_size) > Int64(MeshFile.maximumFileSize) {
-                throw MeshError(.unreadableFile, "cannot read mesh file \(path): \(info.st_size) bytes is more than the limit of \(MeshFile.maximumFileSize) bytes")
+                throw MeshError(
+                    .unreadableFile,
+                    "cannot read mesh file \(path): \(info.st_size) bytes is more than the limit of \(MeshFile.maximumFileSize) bytes")
             }
         }
         do {
@@ -100,7 +103,9 @@ public struct MeshFile: Sendable, Hashable {
     /// - Throws: ``MeshError`` `.invalidFile` naming the offending entry by its JSON path.
     public init(jsonObject: Any) throws {
         guard let value = JSONValue(any: jsonObject) else {
-            throw MeshError(.invalidFile, "the object tree holds a value JSON cannot represent (only dictionaries, arrays, numbers, strings, booleans and null)")
+            throw MeshError(
+                .invalidFile,
+                "the object tree holds a value JSON cannot represent (only dictionaries, arrays, numbers, strings, booleans and null)")
         }
         self = try MeshFileDecoder.decode(value)
     }

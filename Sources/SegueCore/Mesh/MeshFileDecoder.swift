@@ -2,12 +2,13 @@
 // which knows its JSON path, so each error names the offending entry: `vertices[12].to:
 // expected 3 numbers, got 2`, `faces[3][2]: vertex index 40 out of range (36 vertices)`.
 
+import SegueMath
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueMath
 
 /// A JSON value and its path from the root (`""` for the root).
 struct JSONEntry {
@@ -140,7 +141,9 @@ enum MeshFileDecoder {
             let columns = try count(size["columns"], in: identity, name: "columns")
             // Checked before building: (rows + 1)(columns + 1) vertices, rows × columns faces.
             guard rows <= MeshTransform.maximumFaceCount, columns <= MeshTransform.maximumFaceCount else {
-                throw identity.fail("\(rows) × \(columns) faces is more than a mesh may have (at most \(MeshTransform.maximumVertexCount) vertices and \(MeshTransform.maximumFaceCount) faces)")
+                throw identity.fail(
+                    "\(rows) × \(columns) faces is more than a mesh may have (at most \(MeshTransform.maximumVertexCount) vertices and \(MeshTransform.maximumFaceCount) faces)"
+                )
             }
             do { try MeshTransform.checkSize(vertices: (rows + 1) * (columns + 1), faces: rows * columns) } catch {
                 throw identity.fail("\(rows) × \(columns) faces: \(error.message)")
@@ -148,8 +151,10 @@ enum MeshFileDecoder {
             mesh = MeshTransform.identity(rows: rows, columns: columns).withDepthNormalization(normalization ?? .average)
         } else {
             guard let verticesEntry = members["vertices"], let facesEntry = members["faces"] else {
-                let missing = members["vertices"] == nil ? (members["faces"] == nil ? "\"vertices\" and \"faces\"" : "\"vertices\"") : "\"faces\""
-                throw top.fail("missing \(missing): a mesh file needs \"vertices\" and \"faces\", or \"identity\": {\"rows\": r, \"columns\": c}")
+                let missing =
+                    members["vertices"] == nil ? (members["faces"] == nil ? "\"vertices\" and \"faces\"" : "\"vertices\"") : "\"faces\""
+                throw top.fail(
+                    "missing \(missing): a mesh file needs \"vertices\" and \"faces\", or \"identity\": {\"rows\": r, \"columns\": c}")
             }
             let vertexEntries = try verticesEntry.array()
             let faceEntries = try facesEntry.array()
@@ -215,7 +220,8 @@ enum MeshFileDecoder {
         } else if entry.isArray {
             indicesEntry = entry
         } else {
-            throw entry.fail("expected 4 vertex indices [i0, i1, i2, i3] or {\"indices\": [...], \"texture\": \"to\"}, got \(entry.kindDescription)")
+            throw entry.fail(
+                "expected 4 vertex indices [i0, i1, i2, i3] or {\"indices\": [...], \"texture\": \"to\"}, got \(entry.kindDescription)")
         }
         let items = try indicesEntry.array()
         guard items.count == 4 else { throw indicesEntry.fail("expected 4 vertex indices, got \(items.count)") }
@@ -240,7 +246,9 @@ enum MeshFileDecoder {
         var result = Transform3D.identity
         for item in items {
             guard case .object(let dictionary) = item.value, dictionary.count == 1, let name = dictionary.keys.first else {
-                throw item.fail("expected an operation with exactly one key (perspective, rotate, translate, scale, matrix), got \(item.kindDescription)")
+                throw item.fail(
+                    "expected an operation with exactly one key (perspective, rotate, translate, scale, matrix), got \(item.kindDescription)"
+                )
             }
             let operation = try item.object(allowed: ["perspective", "rotate", "translate", "scale", "matrix"])[name]!
             result = try matrix(for: name, operation).concatenating(result)

@@ -11,7 +11,8 @@ enum MeshFileEncoder {
         lines.append("  \"vertices\": [")
         for (index, vertex) in mesh.vertices.enumerated() {
             let comma = index == mesh.vertices.count - 1 ? "" : ","
-            lines.append("    {\"from\": \(list([vertex.from.x, vertex.from.y])), \"to\": \(list([vertex.to.x, vertex.to.y, vertex.to.z]))}\(comma)")
+            lines.append(
+                "    {\"from\": \(list([vertex.from.x, vertex.from.y])), \"to\": \(list([vertex.to.x, vertex.to.y, vertex.to.z]))}\(comma)")
         }
         lines.append("  ],")
         lines.append("  \"faces\": [")

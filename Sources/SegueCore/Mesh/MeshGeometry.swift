@@ -55,7 +55,9 @@ public struct MeshGeometry: Sendable, Equatable {
     /// - Precondition: `width` and `height` are finite and positive, and `mesh` is not
     ///   ``MeshTransform/zero``.
     public init(mesh: MeshTransform, width: Double, height: Double) {
-        precondition(width > 0 && height > 0 && width.isFinite && height.isFinite, "MeshGeometry needs a positive, finite layer size, got \(width)×\(height)")
+        precondition(
+            width > 0 && height > 0 && width.isFinite && height.isFinite,
+            "MeshGeometry needs a positive, finite layer size, got \(width)×\(height)")
         precondition(!mesh.isZero, "MeshTransform.zero is an arithmetic identity, not a renderable mesh")
         let z = mesh.depthNormalization.pointsPerUnit(width: width, height: height)
         let points = mesh.vertices.map { Vector3(($0.to.x - 0.5) * width, ($0.to.y - 0.5) * height, $0.to.z * z) }

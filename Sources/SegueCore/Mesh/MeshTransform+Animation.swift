@@ -57,12 +57,16 @@ extension MeshTransform: Interpolatable {
         case (true, true):
             return .zero
         case (true, false):
-            return MeshTransform(unchecked: b.vertices.map { operation(zeroVertex, $0) }, faces: b.faces, depthNormalization: b.depthNormalization)
+            return MeshTransform(
+                unchecked: b.vertices.map { operation(zeroVertex, $0) }, faces: b.faces, depthNormalization: b.depthNormalization)
         case (false, true):
-            return MeshTransform(unchecked: a.vertices.map { operation($0, zeroVertex) }, faces: a.faces, depthNormalization: a.depthNormalization)
+            return MeshTransform(
+                unchecked: a.vertices.map { operation($0, zeroVertex) }, faces: a.faces, depthNormalization: a.depthNormalization)
         case (false, false):
             if let error = a.incompatibility(with: b) {
-                preconditionFailure("cannot \(verb) meshes: \(error.message). Check meshes with checkCompatible(with:) or build animations with MeshTransform's throwing animation helpers")
+                preconditionFailure(
+                    "cannot \(verb) meshes: \(error.message). Check meshes with checkCompatible(with:) or build animations with MeshTransform's throwing animation helpers"
+                )
             }
             var result = a.vertices
             b.vertices.withUnsafeBufferPointer { other in
@@ -106,8 +110,9 @@ extension MeshTransform {
         isRemovedOnCompletion: Bool = true
     ) throws -> BasicAnimation<MeshTransform> {
         try checkCompatible([from, to, by], names: ["fromValue", "toValue", "byValue"])
-        return BasicAnimation(fromValue: from, toValue: to, byValue: by, timing: timing, isAdditive: isAdditive,
-                              isCumulative: isCumulative, isRemovedOnCompletion: isRemovedOnCompletion)
+        return BasicAnimation(
+            fromValue: from, toValue: to, byValue: by, timing: timing, isAdditive: isAdditive,
+            isCumulative: isCumulative, isRemovedOnCompletion: isRemovedOnCompletion)
     }
 
     /// A spring animation between meshes, after checking that `from`, `to` and `by` are
@@ -120,9 +125,10 @@ extension MeshTransform {
         isRemovedOnCompletion: Bool = true
     ) throws -> SpringAnimation<MeshTransform> {
         try checkCompatible([from, to, by], names: ["fromValue", "toValue", "byValue"])
-        return SpringAnimation(spring: spring, fromValue: from, toValue: to, byValue: by, timing: timing,
-                               isAdditive: isAdditive, isCumulative: isCumulative,
-                               isRemovedOnCompletion: isRemovedOnCompletion)
+        return SpringAnimation(
+            spring: spring, fromValue: from, toValue: to, byValue: by, timing: timing,
+            isAdditive: isAdditive, isCumulative: isCumulative,
+            isRemovedOnCompletion: isRemovedOnCompletion)
     }
 
     /// A keyframe animation through meshes, after checking that all values are compatible.
@@ -135,9 +141,10 @@ extension MeshTransform {
         isAdditive: Bool = false, isCumulative: Bool = false, isRemovedOnCompletion: Bool = true
     ) throws -> KeyframeAnimation<MeshTransform> {
         try checkCompatible(values, names: values.indices.map { "values[\($0)]" })
-        return try KeyframeAnimation(values: values, keyTimes: keyTimes, timingFunctions: timingFunctions,
-                                     calculationMode: calculationMode, timing: timing, isAdditive: isAdditive,
-                                     isCumulative: isCumulative, isRemovedOnCompletion: isRemovedOnCompletion)
+        return try KeyframeAnimation(
+            values: values, keyTimes: keyTimes, timingFunctions: timingFunctions,
+            calculationMode: calculationMode, timing: timing, isAdditive: isAdditive,
+            isCumulative: isCumulative, isRemovedOnCompletion: isRemovedOnCompletion)
     }
 }
 
@@ -148,8 +155,9 @@ extension AnimatableProperty where Value == MeshTransform {
     ///
     /// - Throws: ``MeshError`` naming the failing rule; the property is left unchanged.
     public func setMesh(_ mesh: MeshTransform) throws {
-        try MeshTransform.checkCompatible([modelValue, presentationValue, mesh],
-                                          names: ["the current mesh", "the presented mesh", "the new mesh"])
+        try MeshTransform.checkCompatible(
+            [modelValue, presentationValue, mesh],
+            names: ["the current mesh", "the presented mesh", "the new mesh"])
         value = mesh
     }
 
@@ -157,8 +165,10 @@ extension AnimatableProperty where Value == MeshTransform {
     /// keyframe values) is compatible with the property's model mesh.
     ///
     /// - Throws: ``MeshError`` naming the failing rule; nothing is added.
-    public func addMeshAnimation(_ animation: some PropertyAnimation<MeshTransform>, forKey key: String?,
-                                 completion: ((_ finished: Bool) -> Void)? = nil) throws {
+    public func addMeshAnimation(
+        _ animation: some PropertyAnimation<MeshTransform>, forKey key: String?,
+        completion: ((_ finished: Bool) -> Void)? = nil
+    ) throws {
         var meshes: [MeshTransform?] = [modelValue]
         var names = ["the property's mesh"]
         if let basic = animation as? BasicAnimation<MeshTransform> {

@@ -1,6 +1,8 @@
 // The reference meshes of mesh-transforms.md (after BCMeshTransformView's demos): good tests
 // and built-in demos. Touch points and sizes are in points; everything else in unit coordinates.
 
+import SegueMath
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -8,7 +10,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import SegueMath
 
 extension MeshTransform {
     /// A curtain pulled toward the touch point: identity 20 rows × 50 columns, `average`.
@@ -80,18 +81,22 @@ extension MeshTransform {
         }
         let rim = 100
         let radius = 2.0.squareRoot() / 2
-        return try MeshTransform(vertexCount: rim + 1, vertex: { i in
-            guard i < rim else {
-                return MeshVertex(from: Vector2(0.5, 0.5), to: Vector3(0.5 + 0.02 * cos(phase), 0.5 + 0.02 * sin(phase), 0))
-            }
-            let t = Double(i) / Double(rim)
-            let a = 2 * Double.pi * t
-            let r = radius + magnitude * sin(Double.pi * cos(4 * Double.pi * t + phase)) * cos(2 * Double.pi * t + phase)
-            return MeshVertex(from: Vector2(0.5 + radius * sin(a), 0.5 + radius * cos(a)),
-                              to: Vector3(0.5 + r * sin(a), 0.5 + r * cos(a), 0))
-        }, faceCount: rim / 2, face: { i in
-            MeshFace((2 * i + 1) % rim, 2 * i, rim, (2 * i + 2) % rim)
-        }, depthNormalization: .none)
+        return try MeshTransform(
+            vertexCount: rim + 1,
+            vertex: { i in
+                guard i < rim else {
+                    return MeshVertex(from: Vector2(0.5, 0.5), to: Vector3(0.5 + 0.02 * cos(phase), 0.5 + 0.02 * sin(phase), 0))
+                }
+                let t = Double(i) / Double(rim)
+                let a = 2 * Double.pi * t
+                let r = radius + magnitude * sin(Double.pi * cos(4 * Double.pi * t + phase)) * cos(2 * Double.pi * t + phase)
+                return MeshVertex(
+                    from: Vector2(0.5 + radius * sin(a), 0.5 + radius * cos(a)),
+                    to: Vector3(0.5 + r * sin(a), 0.5 + r * cos(a), 0))
+            }, faceCount: rim / 2,
+            face: { i in
+                MeshFace((2 * i + 1) % rim, 2 * i, rim, (2 * i + 2) % rim)
+            }, depthNormalization: .none)
     }
 
     /// Concentric ripples in depth: identity 50×50, `to.z = 0.05·sin(8π·|from − (0.5, 0.5)| − φ)`.
@@ -115,9 +120,11 @@ extension MeshTransform {
         // |x|, |y| ≤ 1, so the square roots are real and the mapping cannot fail.
         try! identity(rows: 30, columns: 30).mappingVertices { vertex, _ in
             let x = 2 * (vertex.from.x - 0.5), y = 2 * (vertex.from.y - 0.5)
-            return MeshVertex(from: vertex.from,
-                              to: Vector3(0.5 + 0.5 * x * (1 - y * y / 2).squareRoot(),
-                                          0.5 + 0.5 * y * (1 - x * x / 2).squareRoot(), 0))
+            return MeshVertex(
+                from: vertex.from,
+                to: Vector3(
+                    0.5 + 0.5 * x * (1 - y * y / 2).squareRoot(),
+                    0.5 + 0.5 * y * (1 - x * x / 2).squareRoot(), 0))
         }
     }
 

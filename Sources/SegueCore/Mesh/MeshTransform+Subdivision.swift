@@ -49,7 +49,10 @@ extension MeshTransform {
         if steps == 0 || isZero { return self }
         let n = 1 << steps
         guard faces.count <= MeshTransform.maximumSubdividedFaceCount / (n * n) else {
-            throw MeshError(.invalidParameter, "subdividing \(faces.count) faces \(steps) times would make \(faces.count * n * n) faces, more than the limit of \(MeshTransform.maximumSubdividedFaceCount); use fewer steps or a coarser mesh")
+            throw MeshError(
+                .invalidParameter,
+                "subdividing \(faces.count) faces \(steps) times would make \(faces.count * n * n) faces, more than the limit of \(MeshTransform.maximumSubdividedFaceCount); use fewer steps or a coarser mesh"
+            )
         }
         var subdivider = Subdivider(mesh: self, n: n)
         return subdivider.run()

@@ -1,3 +1,5 @@
+import SegueMath
+
 // Mesh transitions: meshes over both textures whose shape follows the transition's progress.
 //
 // Cube (shared/reference/effects.md): `from` is the front face, `to` the face to its right (push)
@@ -21,15 +23,16 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueMath
 
 extension MeshTransform {
     /// The cube transition at `progress` (0…1) for a `width` × `height`-point layer.
     /// - Parameters:
     ///   - pop: false: `to` comes from the right (push); true: from the left (pop).
     ///   - eyeDistance: the viewer's distance in layer widths (`m34 = −1/(eyeDistance·W)`).
-    public static func cube(progress: Double, width: Double, height: Double, pop: Bool = false,
-                            eyeDistance: Double = 2) -> (mesh: MeshTransform, appearance: MeshAppearance) {
+    public static func cube(
+        progress: Double, width: Double, height: Double, pop: Bool = false,
+        eyeDistance: Double = 2
+    ) -> (mesh: MeshTransform, appearance: MeshAppearance) {
         let angle = (pop ? -1.0 : 1.0) * Double.pi / 2 * progress
         let (c, s) = (cos(angle), sin(angle))
         // A point (x, z) in points relative to the layer centre, turned about (0, −W/2).
@@ -51,8 +54,10 @@ extension MeshTransform {
         }
         let w = width / 2
         let front = face([(-w, 0), (w, 0), (w, 0), (-w, 0)], texture: .from)
-        let side = pop ? face([(-w, -width), (-w, 0), (-w, 0), (-w, -width)], texture: .to)
-                       : face([(w, 0), (w, -width), (w, -width), (w, 0)], texture: .to)
+        let side =
+            pop
+            ? face([(-w, -width), (-w, 0), (-w, 0), (-w, -width)], texture: .to)
+            : face([(w, 0), (w, -width), (w, -width), (w, 0)], texture: .to)
         let mesh = MeshTransform(unchecked: vertices, faces: [front, side], depthNormalization: .width)
         return (mesh, MeshAppearance(supplementaryTransform: .perspective(distance: eyeDistance * width)))
     }
@@ -63,17 +68,22 @@ extension MeshTransform {
     ///     axis moving left; 30: lifting the bottom-right corner first).
     ///   - radius: the cylinder's radius as a fraction of the layer width.
     ///   - rows, columns: the page grid.
-    public static func pageCurl(progress: Double, width: Double, height: Double, angle: Double = 30,
-                                radius: Double = 0.12, rows: Int = 48, columns: Int = 48)
-        -> (mesh: MeshTransform, appearance: MeshAppearance) {
+    public static func pageCurl(
+        progress: Double, width: Double, height: Double, angle: Double = 30,
+        radius: Double = 0.12, rows: Int = 48, columns: Int = 48
+    )
+        -> (mesh: MeshTransform, appearance: MeshAppearance)
+    {
         let a = angle * Double.pi / 180
         // n: the direction the axis travels, in points (x right, y down).
         let n = Vector2(-cos(a), -sin(a))
         let r = radius * width
-        let corners = [Vector2(-width / 2, -height / 2), Vector2(width / 2, -height / 2),
-                       Vector2(width / 2, height / 2), Vector2(-width / 2, height / 2)]
+        let corners = [
+            Vector2(-width / 2, -height / 2), Vector2(width / 2, -height / 2),
+            Vector2(width / 2, height / 2), Vector2(-width / 2, height / 2),
+        ]
         let projections = corners.map { $0.dot(n) }
-        let start = projections.min()!                           // the far corner: nothing curled
+        let start = projections.min()!  // the far corner: nothing curled
         let end = projections.max()! + max(r, Double.pi * r / 2) + 1  // the whole page off the layer
         let axis = start + (end - start) * progress
         var vertices: [MeshVertex] = []

@@ -40,7 +40,8 @@ public struct MeshTransform: Sendable, Hashable {
         depthNormalization: DepthNormalization = .none
     ) throws {
         guard vertexCount >= 0, faceCount >= 0 else {
-            throw MeshError(.invalidParameter, "vertex and face counts must not be negative (got \(vertexCount) vertices, \(faceCount) faces)")
+            throw MeshError(
+                .invalidParameter, "vertex and face counts must not be negative (got \(vertexCount) vertices, \(faceCount) faces)")
         }
         let vertices = try (0..<vertexCount).map(vertex)
         let faces = try (0..<faceCount).map(face)
@@ -116,8 +117,12 @@ public struct MeshTransform: Sendable, Hashable {
 
     /// The same mesh with every face showing `texture`.
     public func withTexture(_ texture: MeshFace.Texture) -> MeshTransform {
-        MeshTransform(unchecked: vertices, faces: faces.map { var f = $0; f.texture = texture; return f },
-                      depthNormalization: depthNormalization)
+        MeshTransform(
+            unchecked: vertices,
+            faces: faces.map {
+                var f = $0; f.texture = texture; return f
+            },
+            depthNormalization: depthNormalization)
     }
 
     // MARK: - Validation
@@ -132,7 +137,10 @@ public struct MeshTransform: Sendable, Hashable {
     /// ``maximumFaceCount`` (checked before anything of that size is built).
     public static func checkSize(vertices: Int, faces: Int) throws(MeshError) {
         guard vertices <= maximumVertexCount, faces <= maximumFaceCount else {
-            throw MeshError(.invalidParameter, "a mesh may have at most \(maximumVertexCount) vertices and \(maximumFaceCount) faces, got \(vertices) vertices and \(faces) faces")
+            throw MeshError(
+                .invalidParameter,
+                "a mesh may have at most \(maximumVertexCount) vertices and \(maximumFaceCount) faces, got \(vertices) vertices and \(faces) faces"
+            )
         }
     }
 
@@ -150,7 +158,10 @@ public struct MeshTransform: Sendable, Hashable {
         }
         if let index = vertices.firstIndex(where: { !$0.isFinite }) {
             let v = vertices[index]
-            throw MeshError(.nonFiniteValue, "vertex \(index) has a coordinate that is not a finite number (from (\(v.from.x), \(v.from.y)), to (\(v.to.x), \(v.to.y), \(v.to.z)))")
+            throw MeshError(
+                .nonFiniteValue,
+                "vertex \(index) has a coordinate that is not a finite number (from (\(v.from.x), \(v.from.y)), to (\(v.to.x), \(v.to.y), \(v.to.z)))"
+            )
         }
     }
 
@@ -176,21 +187,36 @@ public struct MeshTransform: Sendable, Hashable {
     func incompatibility(with other: MeshTransform) -> MeshError? {
         if isZero || other.isZero { return nil }
         guard vertices.count == other.vertices.count else {
-            return MeshError(.vertexCountMismatch, "meshes are incompatible: different vertex counts (\(vertices.count) and \(other.vertices.count)); animated meshes need the same vertices")
+            return MeshError(
+                .vertexCountMismatch,
+                "meshes are incompatible: different vertex counts (\(vertices.count) and \(other.vertices.count)); animated meshes need the same vertices"
+            )
         }
         guard faces.count == other.faces.count else {
-            return MeshError(.faceCountMismatch, "meshes are incompatible: different face counts (\(faces.count) and \(other.faces.count)); animated meshes need the same faces")
+            return MeshError(
+                .faceCountMismatch,
+                "meshes are incompatible: different face counts (\(faces.count) and \(other.faces.count)); animated meshes need the same faces"
+            )
         }
         for k in faces.indices where !faces[k].hasSameIndices(as: other.faces[k]) {
             let a = faces[k].indices.map(String.init).joined(separator: ", ")
             let b = other.faces[k].indices.map(String.init).joined(separator: ", ")
-            return MeshError(.faceIndicesMismatch, "meshes are incompatible: face \(k) has indices {\(a)} in one and {\(b)} in the other; animated meshes need identical faces")
+            return MeshError(
+                .faceIndicesMismatch,
+                "meshes are incompatible: face \(k) has indices {\(a)} in one and {\(b)} in the other; animated meshes need identical faces"
+            )
         }
         for k in faces.indices where faces[k].texture != other.faces[k].texture {
-            return MeshError(.faceTextureMismatch, "meshes are incompatible: face \(k) shows the \(faces[k].texture.rawValue) texture in one and the \(other.faces[k].texture.rawValue) texture in the other")
+            return MeshError(
+                .faceTextureMismatch,
+                "meshes are incompatible: face \(k) shows the \(faces[k].texture.rawValue) texture in one and the \(other.faces[k].texture.rawValue) texture in the other"
+            )
         }
         guard depthNormalization == other.depthNormalization else {
-            return MeshError(.depthNormalizationMismatch, "meshes are incompatible: depth normalization \(depthNormalization.rawValue) and \(other.depthNormalization.rawValue) differ")
+            return MeshError(
+                .depthNormalizationMismatch,
+                "meshes are incompatible: depth normalization \(depthNormalization.rawValue) and \(other.depthNormalization.rawValue) differ"
+            )
         }
         return nil
     }

@@ -21,22 +21,24 @@ enum StitchableBuiltIns {
     /// sampling at x + value·width moves the content the other way: the inserted screen (value
     /// 1 → 0) slides in from the left while the removed one (0 → −1) slides out to the right,
     /// each skewed mid-travel.
-    static let shift = Entry(file: "shift.metal", function: "shift", source: #"""
-    #include <metal_stdlib>
-    #include <SwiftUI/SwiftUI_Metal.h>
-    using namespace metal;
+    static let shift = Entry(
+        file: "shift.metal", function: "shift",
+        source: #"""
+            #include <metal_stdlib>
+            #include <SwiftUI/SwiftUI_Metal.h>
+            using namespace metal;
 
-    // effectValue runs 1 → 0 on the inserted view and 0 → −1 on the removed one.
-    [[ stitchable ]] float2 shift(float2 position, float2 size, float effectValue) {
-        float skewF = 0.1 * size.x;
-        float yRatio = position.y / size.y;
-        float skewProgress = min(0.5 - abs(abs(effectValue) - 0.5), 0.2) / 0.2;
-        float skew = effectValue > 0 ? yRatio * skewF * skewProgress
-                                     : (1 - yRatio) * skewF * skewProgress;
-        float offset = effectValue * size.x;
-        return float2(position.x + offset + skew * sign(effectValue), position.y);
-    }
-    """#, summary: "Shift: to slides in from the left, pushing from out to the right, skewed mid-way (SwiftUI shader).",
+            // effectValue runs 1 → 0 on the inserted view and 0 → −1 on the removed one.
+            [[ stitchable ]] float2 shift(float2 position, float2 size, float effectValue) {
+                float skewF = 0.1 * size.x;
+                float yRatio = position.y / size.y;
+                float skewProgress = min(0.5 - abs(abs(effectValue) - 0.5), 0.2) / 0.2;
+                float skew = effectValue > 0 ? yRatio * skewF * skewProgress
+                                             : (1 - yRatio) * skewF * skewProgress;
+                float offset = effectValue * size.x;
+                return float2(position.x + offset + skew * sign(effectValue), position.y);
+            }
+            """#, summary: "Shift: to slides in from the left, pushing from out to the right, skewed mid-way (SwiftUI shader).",
         timing: "ease-in-out")
 
     /// Every stitchable built-in.

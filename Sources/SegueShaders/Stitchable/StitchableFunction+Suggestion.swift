@@ -37,6 +37,7 @@ extension StitchableFunction {
             }
         }
         let symmetric = animated?.name == "effectValue"
-        return StitchableSuggestion(animated: animated?.name, insertion: "1:0", removal: symmetric ? "0:-1" : "0:1", removalFunction: mirror)
+        return StitchableSuggestion(
+            animated: animated?.name, insertion: "1:0", removal: symmetric ? "0:-1" : "0:1", removalFunction: mirror)
     }
 }

@@ -1,3 +1,6 @@
+import SegueCore
+import SegueMath
+import SegueMetal
 // A translated SwiftUI `[[ stitchable ]]` shader function, and the effects built from it: a
 // transition (SwiftUI's `.transition(.modifier(active:identity:))` with the shader on each view)
 // and an effect on one image (a `colorEffect`, `distortionEffect` or `layerEffect` modifier).
@@ -13,14 +16,12 @@
 // layer's result is clamped to [0, 1] and the inserted layer is drawn over the removed one with
 // premultiplied source-over, as SwiftUI puts an inserted view above the view it replaces.
 import SegueSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SegueCore
-import SegueMetal
-import SegueMath
 
 /// Why a stitchable function cannot run as configured.
 public struct StitchableConfigurationError: SegueError, Sendable, Equatable, CustomStringConvertible {
@@ -48,7 +49,8 @@ public struct StitchableConfigurationError: SegueError, Sendable, Equatable, Cus
         self.reason = reason
         switch reason {
         case let .notStitchable(effect, kind):
-            message = "a function, arguments, an animated argument, insertion and removal ranges, a removal function and a maximum sample offset apply to stitchable shader effects (.metal files, shift); '\(effect)' is a \(kind) effect: set its parameters instead"
+            message =
+                "a function, arguments, an animated argument, insertion and removal ranges, a removal function and a maximum sample offset apply to stitchable shader effects (.metal files, shift); '\(effect)' is a \(kind) effect: set its parameters instead"
         case let .animatedArgumentAssigned(name):
             message = "'\(name)' is the animated argument; set its insertion and removal ranges instead of a value"
         }
@@ -79,9 +81,11 @@ public struct StitchableConfiguration: Sendable, Equatable {
 
     /// A configuration; the defaults are the reference's shift transition (insertion 1 → 0,
     /// removal 0 → −1, one function for both screens).
-    public init(animated: String? = nil, insertion: (from: Double, to: Double) = (1, 0),
-                removal: (from: Double, to: Double) = (0, -1), maxSampleOffset: Vector2? = nil,
-                automatic: Set<String>? = nil, removalFunction: StitchableFunction? = nil) {
+    public init(
+        animated: String? = nil, insertion: (from: Double, to: Double) = (1, 0),
+        removal: (from: Double, to: Double) = (0, -1), maxSampleOffset: Vector2? = nil,
+        automatic: Set<String>? = nil, removalFunction: StitchableFunction? = nil
+    ) {
         self.animated = animated
         self.insertion = insertion
         self.removal = removal
@@ -121,7 +125,10 @@ public struct StitchableFunction: Sendable, Equatable {
 
     /// Names filled from the layer by default: `float2 size`, `float4 boundingRect` or `bounds`.
     public var defaultAutomatic: Set<String> {
-        Set(arguments.filter { ($0.name == "size" && $0.type == .vec2) || (["boundingRect", "bounds"].contains($0.name) && $0.type == .vec4) }.map(\.name))
+        Set(
+            arguments.filter {
+                ($0.name == "size" && $0.type == .vec2) || (["boundingRect", "bounds"].contains($0.name) && $0.type == .vec4)
+            }.map(\.name))
     }
 
     /// Names filled automatically when the function is applied to one image: the transition's
@@ -141,24 +148,28 @@ public struct StitchableFunction: Sendable, Equatable {
         let floats = arguments.filter { $0.type == .float }
         if let name = configuration.animated {
             guard let a = arguments.first(where: { $0.name == name }) else {
-                throw StitchableConfigurationError("'\(self.name)' has no argument '\(name)' to animate; its float arguments are: \(list(floats))")
+                throw StitchableConfigurationError(
+                    "'\(self.name)' has no argument '\(name)' to animate; its float arguments are: \(list(floats))")
             }
             guard a.type == .float else {
-                throw StitchableConfigurationError("'\(name)' is a \(a.metalType); the animated argument must be a float (float arguments: \(list(floats)))")
+                throw StitchableConfigurationError(
+                    "'\(name)' is a \(a.metalType); the animated argument must be a float (float arguments: \(list(floats)))")
             }
             return a
         }
         // A float named like a progress, else the last float without a default value.
         if let named = Self.progressNames.lazy.compactMap({ n in floats.first { $0.name == n } }).first { return named }
         guard let last = floats.last(where: { $0.defaultValue == nil && $0.name != "time" }) ?? floats.last else {
-            throw StitchableConfigurationError("'\(self.name)' has no float argument for a transition to animate; add one (e.g. 'float amount')")
+            throw StitchableConfigurationError(
+                "'\(self.name)' has no float argument for a transition to animate; add one (e.g. 'float amount')")
         }
         return last
     }
 
     /// The animated argument of the function run on the removed screen (`configuration.
     /// removalFunction`): the configured name when it has a `float` of that name, else its default.
-    public func removalAnimatedArgument(_ configuration: StitchableConfiguration) throws(StitchableConfigurationError) -> StitchableArgument {
+    public func removalAnimatedArgument(_ configuration: StitchableConfiguration) throws(StitchableConfigurationError) -> StitchableArgument
+    {
         if let name = configuration.animated, let a = arguments.first(where: { $0.name == name }), a.type == .float { return a }
         var c = configuration
         c.animated = nil
@@ -201,12 +212,15 @@ public struct StitchableFunction: Sendable, Equatable {
     /// - Throws: `StitchableConfigurationError` for a bad animated or automatic argument, a
     ///   non-finite range or offset, a sample offset on a colour effect, a removal function of
     ///   another file, or an argument with two types in the two functions.
-    public func effect(_ configuration: StitchableConfiguration = StitchableConfiguration(),
-                       summary: String? = nil, source: EffectSource, defaultDuration: Double = 1,
-                       defaultTiming: String = "linear") throws(StitchableConfigurationError) -> Effect {
+    public func effect(
+        _ configuration: StitchableConfiguration = StitchableConfiguration(),
+        summary: String? = nil, source: EffectSource, defaultDuration: Double = 1,
+        defaultTiming: String = "linear"
+    ) throws(StitchableConfigurationError) -> Effect {
         let removalFunction = configuration.removalFunction ?? self
         guard removalFunction.file == file, removalFunction.moduleGLSL == moduleGLSL else {
-            throw StitchableConfigurationError("the removal function '\(removalFunction.name)' must be in the same file as '\(name)' (\(file))")
+            throw StitchableConfigurationError(
+                "the removal function '\(removalFunction.name)' must be in the same file as '\(name)' (\(file))")
         }
         let animated = try animatedArgument(configuration)
         let removalAnimated = try removalFunction.removalAnimatedArgument(configuration)
@@ -217,12 +231,15 @@ public struct StitchableFunction: Sendable, Equatable {
                 throw StitchableConfigurationError("'\(self.name)' has no argument '\(name)'; its arguments are: \(list(arguments))")
             }
             guard a.canBeAutomatic, a.name != animated.name, a.name != removalAnimated.name || removalFunction == self else {
-                throw StitchableConfigurationError(a.name == animated.name || a.name == removalAnimated.name
-                    ? "'\(name)' is the animated argument; it cannot also be 'auto'"
-                    : "'\(name)' is a \(a.metalType); only float (the time), float2 (the layer size) and float4 (its bounding rectangle) arguments can be 'auto'")
+                throw StitchableConfigurationError(
+                    a.name == animated.name || a.name == removalAnimated.name
+                        ? "'\(name)' is the animated argument; it cannot also be 'auto'"
+                        : "'\(name)' is a \(a.metalType); only float (the time), float2 (the layer size) and float4 (its bounding rectangle) arguments can be 'auto'"
+                )
             }
         }
-        for v in [configuration.insertion.from, configuration.insertion.to, configuration.removal.from, configuration.removal.to] where !v.isFinite {
+        for v in [configuration.insertion.from, configuration.insertion.to, configuration.removal.from, configuration.removal.to]
+        where !v.isFinite {
             throw StitchableConfigurationError("insertion and removal ranges must be finite numbers, got \(v)")
         }
         if let m = configuration.maxSampleOffset {
@@ -230,7 +247,9 @@ public struct StitchableFunction: Sendable, Equatable {
                 throw StitchableConfigurationError("the maximum sample offset must be finite and ≥ 0, got \(m.x),\(m.y)")
             }
             guard kind != .color else {
-                throw StitchableConfigurationError("'\(name)' is a colour effect, which samples only its own pixel; a maximum sample offset applies to distortion and layer effects")
+                throw StitchableConfigurationError(
+                    "'\(name)' is a colour effect, which samples only its own pixel; a maximum sample offset applies to distortion and layer effects"
+                )
             }
         }
         var animatedNames = [name: animated.name]
@@ -239,22 +258,25 @@ public struct StitchableFunction: Sendable, Equatable {
         let arrays = parameters.filter(\.type.isArray).map(\.name)
         var glsl = layerModel(parameters)
         let range = { (r: (from: Double, to: Double)) in "mix(\(Self.literal(r.from)), \(Self.literal(r.to)), progress)" }
-        glsl += "vec4 _segue_removedLayer(float _segue_value) {\n    \(removalFunction.layerReturn(layer: 0, animated: removalAnimated.name, automatic: automatic, arrays: arrays))\n}\n"
-        glsl += "vec4 _segue_insertedLayer(float _segue_value) {\n    \(layerReturn(layer: 1, animated: animated.name, automatic: automatic, arrays: arrays))\n}\n\n"
+        glsl +=
+            "vec4 _segue_removedLayer(float _segue_value) {\n    \(removalFunction.layerReturn(layer: 0, animated: removalAnimated.name, automatic: automatic, arrays: arrays))\n}\n"
+        glsl +=
+            "vec4 _segue_insertedLayer(float _segue_value) {\n    \(layerReturn(layer: 1, animated: animated.name, automatic: automatic, arrays: arrays))\n}\n\n"
         glsl += """
-        vec4 transition(vec2 uv) {
-            _segue_layerSize = _segue_resolution / _segue_scale;
-            _segue_destination = uv * _segue_layerSize;
-            vec4 removed = _segue_removedLayer(\(range(configuration.removal)));
-            vec4 inserted = _segue_insertedLayer(\(range(configuration.insertion)));
-            return inserted + removed * (1.0 - inserted.a);
-        }
+            vec4 transition(vec2 uv) {
+                _segue_layerSize = _segue_resolution / _segue_scale;
+                _segue_destination = uv * _segue_layerSize;
+                vec4 removed = _segue_removedLayer(\(range(configuration.removal)));
+                vec4 inserted = _segue_insertedLayer(\(range(configuration.insertion)));
+                return inserted + removed * (1.0 - inserted.a);
+            }
 
-        """
+            """
         let pair = removalFunction == self ? "" : " (removal: '\(removalFunction.name)')"
-        return Effect(name: name, summary: summary ?? "SwiftUI \(kind.rawValue) shader '\(name)'\(pair) from \(FileIO.lastComponent(of: file))",
-                      kind: .stitchable, source: source, glsl: glsl, origin: .topLeft, parameters: parameters,
-                      defaultDuration: defaultDuration, defaultTiming: defaultTiming)
+        return Effect(
+            name: name, summary: summary ?? "SwiftUI \(kind.rawValue) shader '\(name)'\(pair) from \(FileIO.lastComponent(of: file))",
+            kind: .stitchable, source: source, glsl: glsl, origin: .topLeft, parameters: parameters,
+            defaultDuration: defaultDuration, defaultTiming: defaultTiming)
     }
 
     /// The function applied to one image (the `from` texture), as SwiftUI's `colorEffect`,
@@ -263,55 +285,67 @@ public struct StitchableFunction: Sendable, Equatable {
     /// `automatic` defaults to `defaultImageAutomatic` (a `float time` gets the time in seconds).
     /// - Throws: `StitchableConfigurationError` for an automatic name that is not an argument or
     ///   cannot be filled.
-    public func imageEffect(automatic: Set<String>? = nil, summary: String? = nil, source: EffectSource,
-                            defaultDuration: Double = 1) throws(StitchableConfigurationError) -> Effect {
+    public func imageEffect(
+        automatic: Set<String>? = nil, summary: String? = nil, source: EffectSource,
+        defaultDuration: Double = 1
+    ) throws(StitchableConfigurationError) -> Effect {
         let automatic = automatic ?? defaultImageAutomatic
         for name in automatic {
             guard let a = arguments.first(where: { $0.name == name }) else {
                 throw StitchableConfigurationError("'\(self.name)' has no argument '\(name)'; its arguments are: \(list(arguments))")
             }
             guard a.canBeAutomatic else {
-                throw StitchableConfigurationError("'\(name)' is a \(a.metalType); only float (the time), float2 (the layer size) and float4 (its bounding rectangle) arguments can be 'auto'")
+                throw StitchableConfigurationError(
+                    "'\(name)' is a \(a.metalType); only float (the time), float2 (the layer size) and float4 (its bounding rectangle) arguments can be 'auto'"
+                )
             }
         }
         let parameters = try Self.parameters([self], excluding: [:], automatic: automatic)
         var glsl = layerModel(parameters)
         glsl += """
-        vec4 transition(vec2 uv) {
-            _segue_layerSize = _segue_resolution / _segue_scale;
-            _segue_destination = uv * _segue_layerSize;
-            float _segue_value = 0.0;
-            \(layerReturn(layer: 0, animated: nil, automatic: automatic, arrays: parameters.filter(\.type.isArray).map(\.name)))
-        }
+            vec4 transition(vec2 uv) {
+                _segue_layerSize = _segue_resolution / _segue_scale;
+                _segue_destination = uv * _segue_layerSize;
+                float _segue_value = 0.0;
+                \(layerReturn(layer: 0, animated: nil, automatic: automatic, arrays: parameters.filter(\.type.isArray).map(\.name)))
+            }
 
-        """
+            """
         let use = kind == .fill ? "drawn alone, or over an image" : "on one image"
-        return Effect(name: name, summary: summary ?? "SwiftUI \(kind.rawValue) shader '\(name)' from \(FileIO.lastComponent(of: file)), \(use)",
-                      kind: .stitchable, source: source, glsl: glsl, origin: .topLeft, parameters: parameters,
-                      defaultDuration: defaultDuration, defaultTiming: "linear")
+        return Effect(
+            name: name, summary: summary ?? "SwiftUI \(kind.rawValue) shader '\(name)' from \(FileIO.lastComponent(of: file)), \(use)",
+            kind: .stitchable, source: source, glsl: glsl, origin: .topLeft, parameters: parameters,
+            defaultDuration: defaultDuration, defaultTiming: "linear")
     }
 
     /// The parameters of `functions`: their arguments that are neither animated (`excluding`:
     /// function → argument) nor automatic, each name once.
-    static func parameters(_ functions: [StitchableFunction], excluding: [String: String],
-                           automatic: Set<String>) throws(StitchableConfigurationError) -> [EffectParameter] {
+    static func parameters(
+        _ functions: [StitchableFunction], excluding: [String: String],
+        automatic: Set<String>
+    ) throws(StitchableConfigurationError) -> [EffectParameter] {
         var parameters: [EffectParameter] = []
         for f in functions {
             for a in f.arguments where a.name != excluding[f.name] && !automatic.contains(a.name) {
                 if let p = parameters.first(where: { $0.name == a.name }) {
                     guard p.type == a.type else {
-                        throw StitchableConfigurationError("argument '\(a.name)' is a \(p.type.rawValue) in '\(functions[0].name)' but a \(a.metalType) in '\(f.name)'; rename one")
+                        throw StitchableConfigurationError(
+                            "argument '\(a.name)' is a \(p.type.rawValue) in '\(functions[0].name)' but a \(a.metalType) in '\(f.name)'; rename one"
+                        )
                     }
                     continue
                 }
-                parameters.append(EffectParameter(name: a.name, type: a.type, defaultValue: a.defaultValue,
-                                                  summary: "\(a.type.isArray ? a.declaration : a.metalType) argument of \(f.name)"))
+                parameters.append(
+                    EffectParameter(
+                        name: a.name, type: a.type, defaultValue: a.defaultValue,
+                        summary: "\(a.type.isArray ? a.declaration : a.metalType) argument of \(f.name)"))
             }
         }
         let arrays = parameters.filter(\.type.isArray)
         guard arrays.count <= ParameterType.maximumArrayParameters else {
-            throw StitchableConfigurationError("the functions have \(arrays.count) array and data arguments (\(listed(arrays.map(\.name)))); "
-                + "an effect takes at most \(ParameterType.maximumArrayParameters) (each takes 4 KiB of the GPU's uniform block)")
+            throw StitchableConfigurationError(
+                "the functions have \(arrays.count) array and data arguments (\(listed(arrays.map(\.name)))); "
+                    + "an effect takes at most \(ParameterType.maximumArrayParameters) (each takes 4 KiB of the GPU's uniform block)")
         }
         return parameters
     }
@@ -328,17 +362,17 @@ public struct StitchableFunction: Sendable, Equatable {
         var s = Self.wordReader(parameters.filter(\.type.isArray))
         s += preludeGLSL
         s += """
-        // Segue's layer model: sizes and positions in points, top-left origin.
-        vec2 _segue_layerSize;
-        vec2 _segue_destination;
-        vec4 _segue_sampleLayer(int layer, vec2 p) {
-            if (p.x < 0.0 || p.y < 0.0 || p.x > _segue_layerSize.x || p.y > _segue_layerSize.y) return vec4(0.0);
-            vec2 uv = p / _segue_layerSize;
-            return layer == 0 ? getFromColor(uv) : getToColor(uv);
-        }
-        #line 1
+            // Segue's layer model: sizes and positions in points, top-left origin.
+            vec2 _segue_layerSize;
+            vec2 _segue_destination;
+            vec4 _segue_sampleLayer(int layer, vec2 p) {
+                if (p.x < 0.0 || p.y < 0.0 || p.x > _segue_layerSize.x || p.y > _segue_layerSize.y) return vec4(0.0);
+                vec2 uv = p / _segue_layerSize;
+                return layer == 0 ? getFromColor(uv) : getToColor(uv);
+            }
+            #line 1
 
-        """
+            """
         s += moduleGLSL
         s += "\n#line \(lineCount + 1)\n"
         return s

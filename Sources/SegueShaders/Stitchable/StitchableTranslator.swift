@@ -29,10 +29,13 @@ public enum StitchableTranslator {
         // One array of names, shared by every function (a copy each would grow with the square
         // of the number of functions).
         let siblings = module.functions.map(\.name)
-        return Module(glsl: module.glsl, prelude: module.prelude, functions: module.functions.map { f in
-            StitchableFunction(name: f.name, kind: f.kind, arguments: f.arguments, line: f.line, file: file,
-                               glslName: f.glsl, moduleGLSL: module.glsl, preludeGLSL: module.prelude, lineCount: module.lineCount,
-                               siblings: siblings)
-        }, lineCount: module.lineCount)
+        return Module(
+            glsl: module.glsl, prelude: module.prelude,
+            functions: module.functions.map { f in
+                StitchableFunction(
+                    name: f.name, kind: f.kind, arguments: f.arguments, line: f.line, file: file,
+                    glslName: f.glsl, moduleGLSL: module.glsl, preludeGLSL: module.prelude, lineCount: module.lineCount,
+                    siblings: siblings)
+            }, lineCount: module.lineCount)
     }
 }
