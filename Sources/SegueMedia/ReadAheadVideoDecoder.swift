@@ -88,7 +88,7 @@ public final class ReadAheadVideoDecoder: @unchecked Sendable {
     public func recycle(_ frame: Frame) {
         condition.lock()
         free.append(frame.pixels)
-        condition.signal()
+        condition.wakeOne()
         condition.unlock()
     }
 
@@ -97,7 +97,7 @@ public final class ReadAheadVideoDecoder: @unchecked Sendable {
     public func close() {
         condition.lock()
         stopping = true
-        condition.broadcast()
+        condition.wakeAll()
         while running { condition.wait() }
         condition.unlock()
     }
@@ -122,7 +122,7 @@ public final class ReadAheadVideoDecoder: @unchecked Sendable {
                 free.append(buffer)
                 end = .failure(error)
             }
-            condition.broadcast()
+            condition.wakeAll()
             let done = end != nil || stopping
             condition.unlock()
             if done { break }
@@ -131,7 +131,7 @@ public final class ReadAheadVideoDecoder: @unchecked Sendable {
         condition.lock()
         if end == nil { end = .success(()) }
         running = false
-        condition.broadcast()
+        condition.wakeAll()
         condition.unlock()
     }
 }

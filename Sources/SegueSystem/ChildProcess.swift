@@ -51,7 +51,7 @@ package final class ChildProcess {
         }
 
         /// Sends `signal` to the child alone (nothing once it has been reaped).
-        package func signal(_ signal: Int32) {
+        package func send(_ signal: Int32) {
             reaped.withLock { reaped in
                 if !reaped { _ = deliver(signal, to: pid) }
             }
@@ -224,7 +224,7 @@ package final class ChildProcess {
     package func kill() { control.kill() }
 
     /// Sends `signal` to the child alone (nothing once it has been reaped).
-    package func signal(_ signal: Int32) { control.signal(signal) }
+    package func send(_ signal: Int32) { control.send(signal) }
 
     /// Waits for the child to exit (closing its stdin and stdout first).
     /// - Returns: its exit status (or 128 + signal), and the tail of its stderr (its last 12

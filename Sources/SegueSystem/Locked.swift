@@ -134,10 +134,12 @@ package final class ConditionLock: @unchecked Sendable {
 
     package func unlock() { mutex.unlock() }
 
-    /// Waits for a `signal` or `broadcast`, holding the lock before and after.
+    /// Waits for a `wakeOne` or `wakeAll`, holding the lock before and after.
     package func wait() { pthread_cond_wait(condition, mutex.mutex) }
 
-    package func signal() { pthread_cond_signal(condition) }
+    /// Wakes one waiter.
+    package func wakeOne() { pthread_cond_signal(condition) }
 
-    package func broadcast() { pthread_cond_broadcast(condition) }
+    /// Wakes every waiter.
+    package func wakeAll() { pthread_cond_broadcast(condition) }
 }

@@ -178,7 +178,7 @@ struct ChildProcessTests {
             pipeInput: false, output: .collect, path: "live", errorLimit: .max)
         #expect(eventually { child.collectedErrors == "ready\n" && child.collectedOutput == Array("data\n".utf8) })
         #expect(!child.hasExited)
-        child.signal(SIGINT)
+        child.send(SIGINT)
         #expect(child.wait().status == 128 + SIGINT && child.terminatingSignal == SIGINT)
         #expect(child.hasExited)
     }

@@ -289,7 +289,7 @@ struct CLITests {
             Thread.sleep(forTimeInterval: 0.01)
         }
         #expect(!p.hasExited, "the render ended before it was signalled")
-        p.signal(signal)
+        p.send(signal)
         #expect(p.wait().status == 128 + signal)
         // The workers may not leave anything once the process is gone.
         #expect(listing(dir).filter { $0 != "cache" } == ["from.png", "to.png"])
@@ -340,7 +340,7 @@ struct CLITests {
             Thread.sleep(forTimeInterval: 0.05)
         }
         #expect(listing(dir).contains { $0.contains("segue-tmp") }, "the render never started")
-        p.signal(SIGINT)
+        p.send(SIGINT)
         #expect(p.wait().status == 130)
         #expect(listing(dir) == ["from.png", "to.png"])
     }

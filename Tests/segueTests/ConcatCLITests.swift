@@ -280,7 +280,7 @@ struct ConcatCLITests {
         }
         #expect(started, "the render started")
         usleep(300_000)
-        p.signal(signal)
+        p.send(signal)
         let control = p.control
         let finished = Locked(false)
         try WorkerThread.start(for: "watchdog") { if !finished.wait(seconds: 60, until: { $0 }) { control.kill() } }

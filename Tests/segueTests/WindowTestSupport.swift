@@ -58,7 +58,7 @@ final class VirtualDisplay {
         // Children of the test process may inherit a blocked SIGTERM (Xvfb then ignores
         // terminate()), so the wait is bounded and SIGKILL follows; the server's lock and socket
         // are removed by hand after a kill.
-        server.signal(SIGTERM)
+        server.send(SIGTERM)
         let deadline = Date().addingTimeInterval(3)
         while !server.hasExited && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         if !server.hasExited {
@@ -188,7 +188,7 @@ final class LiveProcess {
     }
 
     func stop() {
-        if isRunning { process.signal(SIGTERM) }
+        if isRunning { process.send(SIGTERM) }
         if waitForExit(timeout: 5) == nil {
             process.kill()
             process.wait()
