@@ -79,3 +79,39 @@ struct DoomMeltTests {
         }
     }
 }
+
+/// The column hash needs uv.x to the last bit: the built-in's `meltColumn` must give the correctly
+/// rounded `(x + 0.5) / width` that the reference computes, whatever the device's division does
+/// (an NVIDIA H200's interpolation and division were one ulp off in 128 of 1,170 columns). Each
+/// column's value comes back as its float's bits: bytes 0–2 in row 0, byte 3 in row 1.
+@Suite("doom-melt's column")
+struct DoomMeltColumnTests {
+    @Test("meltColumn is (x + 0.5) / width rounded to nearest, bit for bit", arguments: [320, 1170, 1920, 4096])
+    func columnIsCorrectlyRounded(width: Int) throws {
+        let melt = try #require(try EffectCatalog.effect("doom-melt").glsl)
+        let start = try #require(melt.range(of: "float meltColumn("))
+        let end = try #require(melt.range(of: "\n}", range: start.upperBound..<melt.endIndex))
+        let probe = """
+            // Name: melt-column-probe
+            // Origin: top-left
+            \(melt[start.lowerBound..<end.upperBound])
+            vec4 transition(vec2 tc) {
+                uint b = floatBitsToUint(meltColumn(floor(tc.x * resolution.x), resolution.x));
+                if (floor(tc.y * resolution.y) == 1.0) b = b >> 24;
+                return vec4(float(b & 255u), float((b >> 8) & 255u), float((b >> 16) & 255u), 255.0) / 255.0;
+            }
+            """
+        let effect = try TransitionSourceParser.parse(probe, name: "melt-column-probe", source: .builtIn)
+        let blank = Image(width: width, height: 2, fill: .black)
+        let frame = try TransitionRenderer(effect: effect, from: blank, to: blank, context: try TestGPU.context())
+            .frame(progress: 0.5, time: 0.5, duration: 1)
+        var wrong: [Int] = []
+        for x in 0..<width {
+            let low = frame[x, 0], high = frame[x, 1]
+            let bits = UInt32(low.r) | UInt32(low.g) << 8 | UInt32(low.b) << 16 | UInt32(high.r) << 24
+            if bits != ((Float(x) + 0.5) / Float(width)).bitPattern { wrong.append(x) }
+        }
+        let count = wrong.count
+        #expect(count == 0, "columns \(wrong.prefix(8)) of \(width) are not (x + 0.5) / width")
+    }
+}
