@@ -46,7 +46,8 @@ enum XfadeSources {
         }
     }
 
-    /// Header, shared helpers, the transition body (`vec4 xfTransition(ivec2 p, float P)`), and the
+    /// Header, shared helpers, the transition (`body`: the statements of `vec4 xfTransition(ivec2 p,
+    /// float P)`, which returns the colour of pixel `p` at xfade's progress `P`), and the
     /// `transition` entry point that takes the exact ends.
     static func source(name: String, description: String, body: String) -> String {
         """
@@ -54,7 +55,7 @@ enum XfadeSources {
         // Description: \(description)
         // Origin: top-left
         // Duration: 1
-        """ + "\n" + prelude + "\n" + body + "\n" + """
+        """ + "\n" + prelude + "\nvec4 xfTransition(ivec2 p, float P) {\n" + body + "\n}\n" + """
             vec4 transition(vec2 uv) {
                 if (progress <= 0.0) return getFromColor(uv);
                 if (progress >= 1.0) return getToColor(uv);
@@ -131,33 +132,46 @@ enum XfadeSources {
     // MARK: - Fades
 
     /// Cross-fades and per-pixel blends: (description, body) by name.
-    static let fades: [String: (String, String)] = [
-        "fadeblack": (
-            "From fades to black, then black fades to to.",
-            #"""
-            vec4 xfTransition(ivec2 p, float P) {
-                vec4 bg = vec4(0.0, 0.0, 0.0, 255.0);
-                vec4 a = xfMix(xfA(p), bg, xfSmoothstep(0.8, 1.0, P));
-                vec4 b = xfMix(bg, xfB(p), xfSmoothstep(0.2, 1.0, P));
-                return xfStore(xfMix(a, b, P));
-            }
-            """#
-        ),
-        "fadewhite": (
-            "From fades to white, then white fades to to.",
-            #"""
-            vec4 xfTransition(ivec2 p, float P) {
-                vec4 bg = vec4(255.0);
-                vec4 a = xfMix(xfA(p), bg, xfSmoothstep(0.8, 1.0, P));
-                vec4 b = xfMix(bg, xfB(p), xfSmoothstep(0.2, 1.0, P));
-                return xfStore(xfMix(a, b, P));
-            }
-            """#
-        ),
+    static let fades: [String: (String, String)] = {
+        var table = blends
+        // Through a colour: from fades to it while it fades to to.
+        for (name, colour, description) in [
+            ("fadeblack", "vec4(0.0, 0.0, 0.0, 255.0)", "From fades to black, then black fades to to."),
+            ("fadewhite", "vec4(255.0)", "From fades to white, then white fades to to."),
+        ] {
+            table[name] = (
+                description,
+                """
+                    vec4 bg = \(colour);
+                    vec4 a = xfMix(xfA(p), bg, xfSmoothstep(0.8, 1.0, P));
+                    vec4 b = xfMix(bg, xfB(p), xfSmoothstep(0.2, 1.0, P));
+                    return xfStore(xfMix(a, b, P));
+                """
+            )
+        }
+        // A cross-fade whose exponent grows with the pixels' difference d (0…1): 1 + log(1 + d)
+        // changes pixels that differ more sooner, 1 + log(2 − d) later.
+        for (name, log, description) in [
+            ("fadefast", "1.0 + abs(a - b)", "A cross-fade in which pixels that differ more change sooner."),
+            ("fadeslow", "2.0 - abs(a - b)", "A cross-fade in which pixels that differ more change later."),
+        ] {
+            table[name] = (
+                description,
+                """
+                    vec4 a = xfA(p), b = xfB(p);
+                    precise vec4 e = 1.0 + log(\(log) * 0.003921568859368563);
+                    return xfStore(xfMix(a, b, pow(vec4(P), e)));
+                """
+            )
+        }
+        return table
+    }()
+
+    /// The blends that are one of a kind.
+    private static let blends: [String: (String, String)] = [
         "fadegrays": (
             "From fades to its grays, which fade to to's grays and then to to.",
             #"""
-            vec4 xfTransition(ivec2 p, float P) {
                 vec4 a = xfA(p), b = xfB(p);
                 // xfade's grey for RGB: the integer mean of the three channels.
                 float ga = float((int(a.r) + int(a.g) + int(a.b)) / 3);
@@ -165,55 +179,29 @@ enum XfadeSources {
                 vec4 a2 = xfMix(a, vec4(vec3(ga), a.a), xfSmoothstep(0.8, 1.0, P));
                 vec4 b2 = xfMix(vec4(vec3(gb), b.a), b, xfSmoothstep(0.2, 1.0, P));
                 return xfStore(xfMix(a2, b2, P));
-            }
-            """#
-        ),
-        "fadefast": (
-            "A cross-fade in which pixels that differ more change sooner.",
-            #"""
-            vec4 xfTransition(ivec2 p, float P) {
-                vec4 a = xfA(p), b = xfB(p);
-                precise vec4 e = 1.0 + log(1.0 + abs(a - b) * 0.003921568859368563);
-                return xfStore(xfMix(a, b, pow(vec4(P), e)));
-            }
-            """#
-        ),
-        "fadeslow": (
-            "A cross-fade in which pixels that differ more change later.",
-            #"""
-            vec4 xfTransition(ivec2 p, float P) {
-                vec4 a = xfA(p), b = xfB(p);
-                precise vec4 e = 1.0 + log(2.0 - abs(a - b) * 0.003921568859368563);
-                return xfStore(xfMix(a, b, pow(vec4(P), e)));
-            }
             """#
         ),
         "distance": (
             "Pixels switch to to in order of their colour distance, over a cross-fade.",
             #"""
-            vec4 xfTransition(ivec2 p, float P) {
                 vec4 a = xfA(p), b = xfB(p);
                 // Sum in xfade's plane order for planar RGB: G, B, R.
                 precise vec3 d = a.rgb / 255.0 - b.rgb / 255.0;
                 precise float s = (d.g * d.g + d.b * d.b) + d.r * d.r;
                 vec4 near = sqrt(s) <= P ? a : b;
                 return xfStore(xfMix(near, b, P));
-            }
             """#
         ),
         "dissolve": (
             "Pixels switch from from to to in a fixed random order.",
             #"""
-            vec4 xfTransition(ivec2 p, float P) {
                 precise float s = xfRand(p.x, p.y) * 2.0 + P * 2.0 - 1.5;
                 return s >= 0.5 ? xfFrom(p) : xfTo(p);
-            }
             """#
         ),
         "pixelize": (
             "The picture coarsens into blocks, cross-fades, and sharpens again.",
             #"""
-            vec4 xfTransition(ivec2 p, float P) {
                 ivec2 S = xfSize();
                 float d = min(P, 1.0 - P);
                 float dist = ceil(d * 50.0) / 50.0;
@@ -225,13 +213,11 @@ enum XfadeSources {
                     q = ivec2(int(min(sx, float(S.x - 1))), int(min(sy, float(S.y - 1))));
                 }
                 return xfStore(xfMix(xfA(q), xfB(q), P));
-            }
             """#
         ),
         "hblur": (
             "A cross-fade through a horizontal blur that peaks halfway.",
             #"""
-            vec4 xfTransition(ivec2 p, float P) {
                 ivec2 S = xfSize();
                 precise float prog = P <= 0.5 ? P * 2.0 : (1.0 - P) * 2.0;
                 precise float fsize = 1.0 + float(S.x / 2) * prog;
@@ -245,13 +231,11 @@ enum XfadeSources {
                 }
                 float cnt = float(end - p.x);
                 return xfStore(xfMix(sa / cnt, sb / cnt, P));
-            }
             """#
         ),
         "zoomin": (
             "From zooms in towards its centre while to fades in.",
             #"""
-            vec4 xfTransition(ivec2 p, float P) {
                 ivec2 S = xfSize();
                 float w = float(S.x), h = float(S.y);
                 float zf = xfSmoothstep(0.5, 1.0, P);
@@ -261,7 +245,6 @@ enum XfadeSources {
                 precise float fv = v * (h - 1.0);
                 vec4 zv = xfA(ivec2(int(ceil(fu)), int(ceil(fv))));
                 return xfStore(xfMix(zv, xfB(p), xfSmoothstep(0.0, 0.5, P)));
-            }
             """#
         ),
     ]
