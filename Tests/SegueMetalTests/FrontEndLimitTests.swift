@@ -174,7 +174,7 @@ struct MetalMacroLimitTests {
         let module = try StitchableTranslator.translate(
             prologue + chain
                 + "[[ stitchable ]] half4 f(float2 p, half4 c, float t) {\n    return c * half(D(D(A40)));\n}\n", file: "m.metal")
-        #expect(module.glsl.contains("((((t) + (t))) + (((t) + (t))))"), "\(module.glsl)")
+        #expect(module.metal.glsl.contains("((((t) + (t))) + (((t) + (t))))"), "\(module.metal.glsl)")
     }
 }
 

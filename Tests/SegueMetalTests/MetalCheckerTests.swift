@@ -28,7 +28,7 @@ struct MetalCheckerTests {
                 return faded * (on ? 1 : 0) + half4(grey, h) * float(whole) + select(0, 1, low.x);
             }
             """, file: "c.metal")
-        let g = module.glsl
+        let g = module.metal.glsl
         #expect(line(2, of: g) == "    vec4 faded = mix(color, vec4(0.0), vec4(t));")
         #expect(line(3, of: g) == "    float d = distance(position / size, vec2(0.5));")
         #expect(line(4, of: g) == "    uint flags = 3u;")
@@ -55,7 +55,8 @@ struct MetalCheckerTests {
         #expect(f.arguments.map(\.defaultValue) == [nil, .float(0.2), ParameterValue(.vec4, [1, 0.5, 0, 1])])
         #expect(f.arguments.map(\.effectiveDefault) == [.float(0), .float(0.2), ParameterValue(.vec4, [1, 0.5, 0, 1])])
         #expect(
-            line(4, of: module.glsl) == "    return position + _m_wave(position.x, 2.0 * 3.14159265358979323846, vec2(1, 0.2)) * windSize;")
+            line(4, of: module.metal.glsl)
+                == "    return position + _m_wave(position.x, 2.0 * 3.14159265358979323846, vec2(1, 0.2)) * windSize;")
         let effect = try f.effect(source: .file("d.metal"))
         #expect(effect.parameters.map(\.name) == ["windSize", "tint"])
         #expect(effect.parameters.map(\.effectiveDefault) == [.float(0.2), ParameterValue(.vec4, [1, 0.5, 0, 1])])
@@ -73,11 +74,11 @@ struct MetalCheckerTests {
             float after(float v) { return v; }
             """, file: "n.metal")
         #expect(
-            line(3, of: module.glsl)
+            line(3, of: module.metal.glsl)
                 == "    if (amount > 0.5) { x = _segue_sampleLayer(layer, position); } else { for (int i = 0; i < 2; i++) { x += _segue_sampleLayer(layer, position + vec2(i, 0)) * 0.5; } }"
         )
-        #expect(line(4, of: module.glsl) == "    return x;")
-        #expect(line(6, of: module.glsl) == "float _m_after(float v) { return v; }")
+        #expect(line(4, of: module.metal.glsl) == "    return x;")
+        #expect(line(6, of: module.metal.glsl) == "float _m_after(float v) { return v; }")
     }
 
     @Test("#define constants and function-like macros expand on the line of their use")
@@ -90,7 +91,7 @@ struct MetalCheckerTests {
                 return color * SQ(amount + STRENGTH);
             }
             """, file: "m.metal")
-        #expect(line(4, of: module.glsl) == "    return color * ((amount + 0.25) * (amount + 0.25));")
+        #expect(line(4, of: module.metal.glsl) == "    return color * ((amount + 0.25) * (amount + 0.25));")
     }
 
     @Test("helper structs, aggregate and brace initialisers, constant arrays, samplers and texture arguments")
@@ -106,7 +107,7 @@ struct MetalCheckerTests {
                 return noise.sample(s, position) * weights[2] + a.tint + b.tint + noise.sample(sampler(coord::pixel), position);
             }
             """, file: "s.metal")
-        let g = module.glsl
+        let g = module.metal.glsl
         #expect(line(1, of: g) == "struct Ring { float radius; vec4 tint; };")
         #expect(line(2, of: g) == "const float weights[3] = float[3](0.5, 0.3, 0.2);")
         #expect(line(3, of: g) == "const ivec4 s = ivec4(0, 2, 2, 5);")
@@ -117,7 +118,7 @@ struct MetalCheckerTests {
             line(7, of: g)
                 == "    return _segue_texSample(noise, s, position) * weights[2] + a.tint + b.tint + _segue_texSample(noise, ivec4(1, 0, 0, 0), position);"
         )
-        #expect(module.prelude.contains("vec4 _segue_texSample(sampler2D t, ivec4 s, vec2 coord)"))
+        #expect(module.metal.prelude.contains("vec4 _segue_texSample(sampler2D t, ivec4 s, vec2 coord)"))
         let f = try #require(module.functions.first)
         #expect(f.arguments.map(\.type) == [.sampler2D, .float])
         #expect(f.arguments.first?.metalType == "texture2d<half>")
@@ -134,9 +135,9 @@ struct MetalCheckerTests {
             }
             """, file: "r.metal")
         #expect(
-            line(2, of: module.glsl)
+            line(2, of: module.metal.glsl)
                 == "    float _v_min = min(min(color.r, color.g), color.b), _v_max = max(max(color.r, color.g), color.b);")
-        #expect(line(3, of: module.glsl) == "    float _v_distance = distance(position, vec2(0));")
+        #expect(line(3, of: module.metal.glsl) == "    float _v_distance = distance(position, vec2(0));")
     }
 
     @Test(

@@ -72,7 +72,7 @@ struct MetalGLSLAgreementTests {
             colour(
                 "float _m_g = 1; float _v_input = 2; float input = 3; return c * half(g(_m_g) + _v_input + input);",
                 helpers: "float g(float x) { return x; }\n"), file: "p.metal")
-        let line = module.glsl.split(separator: "\n", omittingEmptySubsequences: false)[4]
+        let line = module.metal.glsl.split(separator: "\n", omittingEmptySubsequences: false)[4]
         #expect(
             line
                 == "    float _v__m_g = 1.0; float _v__v_input = 2.0; float _v_input = 3.0; return c * float(_m_g(_v__m_g) + _v__v_input + _v_input);"
@@ -120,7 +120,7 @@ struct MetalGLSLAgreementTests {
                 == "user.metal:4: the size of array 'k' must be a positive integer constant")
         let module = try StitchableTranslator.translate(
             colour("int k = int(t); switch (k) { case 65536 * 65536 + 2: break; } return c;"), file: "w.metal")
-        #expect(module.glsl.contains("case 2:"), "\(module.glsl)")
+        #expect(module.metal.glsl.contains("case 2:"), "\(module.metal.glsl)")
     }
 }
 

@@ -72,7 +72,7 @@ struct StitchableTranslatorTests {
                     return half4(g, sample) + c.bgra * 1e-3f;
                 }
                 """, file: "t.metal")
-        let g = module.glsl
+        let g = module.metal.glsl
         #expect(line(4, of: g) == "vec4 _m_f(vec2 position, int layer, float amount) {")
         #expect(line(5, of: g) == "    vec4 c = _segue_sampleLayer(layer, position + vec2(0.5, 2.0));")
         #expect(line(6, of: g) == "    float a = sin(3.14159265358979323846 * amount) + inversesqrt(4.0) + _msl_fmod(position.x, 3.0);")
@@ -91,9 +91,9 @@ struct StitchableTranslatorTests {
             constant float k = 2.0;
             [[ stitchable ]] float2 f(float2 position, float v) { return transpose(position) * k; }
             """, file: "h.metal")
-        #expect(line(1, of: module.glsl) == "vec2 _m_transpose(vec2 p) { return p.yx; }")
-        #expect(line(2, of: module.glsl) == "const float k = 2.0;")
-        #expect(line(3, of: module.glsl).contains("return _m_transpose(position) * k;"))
+        #expect(line(1, of: module.metal.glsl) == "vec2 _m_transpose(vec2 p) { return p.yx; }")
+        #expect(line(2, of: module.metal.glsl) == "const float k = 2.0;")
+        #expect(line(3, of: module.metal.glsl).contains("return _m_transpose(position) * k;"))
     }
 
     @Test(
@@ -162,8 +162,8 @@ struct StitchableTranslatorTests {
         let module = try StitchableTranslator.translate(
             "[[ stitchable ]] float2 f(float2 position, float v) {\n    float2 vec = position; float input = v;\n    return vec * input;\n}",
             file: "n.metal")
-        #expect(line(2, of: module.glsl) == "    vec2 vec = position; float _v_input = v;")
-        #expect(line(3, of: module.glsl) == "    return vec * _v_input;")
+        #expect(line(2, of: module.metal.glsl) == "    vec2 vec = position; float _v_input = v;")
+        #expect(line(3, of: module.metal.glsl) == "    return vec * _v_input;")
     }
 
     @Test("signatures that are none of the four kinds are explained")

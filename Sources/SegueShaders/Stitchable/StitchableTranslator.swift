@@ -8,16 +8,12 @@ public enum StitchableTranslator {
     /// The most tokens of a file after its macros are expanded (`MetalTranslator.maximumTokens`).
     public static let maximumTokens = MetalTranslator.maximumTokens
 
-    /// The result of translating one file.
+    /// The result of translating one file: the translation, and its functions ready to render.
     public struct Module: Sendable, Equatable {
-        /// GLSL for every declaration in the file (helpers with `_m_` names), on the user's lines.
-        public let glsl: String
-        /// Definitions of the library helpers the file uses, to go before `glsl`.
-        public let prelude: String
+        /// The GLSL of the file, the helpers it uses and its length.
+        public let metal: MetalTranslator.Module
         /// The `[[ stitchable ]]` functions, in source order.
         public let functions: [StitchableFunction]
-        /// Number of lines of the source.
-        public let lineCount: Int
     }
 
     /// Translates `text`.
@@ -30,12 +26,12 @@ public enum StitchableTranslator {
         // of the number of functions).
         let siblings = module.functions.map(\.name)
         return Module(
-            glsl: module.glsl, prelude: module.prelude,
+            metal: module,
             functions: module.functions.map { f in
                 StitchableFunction(
                     name: f.name, kind: f.kind, arguments: f.arguments, line: f.line, file: file,
                     glslName: f.glsl, moduleGLSL: module.glsl, preludeGLSL: module.prelude, lineCount: module.lineCount,
                     siblings: siblings)
-            }, lineCount: module.lineCount)
+            })
     }
 }
