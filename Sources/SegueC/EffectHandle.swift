@@ -15,7 +15,7 @@ import Darwin
 #endif
 
 /// The object behind `segue_effect *`.
-final class EffectHandle: ForkBound {
+final class EffectHandle: NamedEffectHandle {
     static let noun = "effect"
     /// The process that made it.
     let process = getpid()
@@ -84,10 +84,7 @@ public func segue_effect_create(
     _ context: OpaquePointer?, _ effect: UnsafePointer<CChar>?,
     _ error: UnsafeMutablePointer<OpaquePointer?>?
 ) -> OpaquePointer? {
-    catchingErrors(error, failure: nil) {
-        let owner = try object(context, "context", as: ContextHandle.self)
-        return retainedHandle(try EffectHandle(try string(effect, "effect"), context: owner.context))
-    }
+    EffectHandle.create(context, effect, error)
 }
 
 /// `segue_effect_set_param`.
@@ -96,12 +93,7 @@ public func segue_effect_set_param(
     _ effect: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?,
     _ error: UnsafeMutablePointer<OpaquePointer?>?
 ) -> Int32 {
-    catchingErrors(error, failure: -1) {
-        let handle = try object(effect, "effect", as: EffectHandle.self)
-        let (name, value) = (try string(name, "parameter name"), try string(value, "parameter value"))
-        try handle.use.exclusive("effect") { try handle.set(name, to: value) }
-        return 0
-    }
+    EffectHandle.setParameter(effect, name, value, error)
 }
 
 /// `segue_effect_duration`.

@@ -8,11 +8,6 @@ import SegueVulkan
 // Errors across the C boundary: every entry point runs its body inside `catchingErrors`, which
 // turns any thrown Swift error into a `segue_error` (a retained `ErrorBox` holding the message as
 // a C string) and the entry point's failure value. Nothing is printed; no error escapes.
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A failure found by the C layer itself: a NULL pointer, a bad size or number, a busy handle.
 struct CAPIError: SegueError {

@@ -9,11 +9,6 @@ import SegueVulkan
 // apart. Checked before anything is read or allocated; converted to and from Segue's tightly
 // packed premultiplied rows with the same rounding `segue frame` uses for PNG files
 // (`Image.premultiply` on the way in, `Image.unpremultiply` on the way out).
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The checked size and row spacing of a caller's frames.
 struct FrameLayout: Equatable {

@@ -7,11 +7,6 @@ import SegueVulkan
 
 // What a C effect keeps for a built-in mesh on one image (`curtain`, `bulge`, …): its parameter
 // values and one `MeshSceneRenderer` per frame size, drawn as `segue mesh` draws it.
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Frames of a built-in mesh applied to one image (`curtain`, `bulge`, …) at any size.
 final class MeshImageFrames {
@@ -35,14 +30,9 @@ final class MeshImageFrames {
     /// Renders `input` through the mesh into `out` (both laid out as `layout`).
     /// - Throws: `MeshError` (a parameter the mesh cannot take), `VulkanError`.
     func render(_ input: UnsafePointer<UInt8>, layout: FrameLayout, out: UnsafeMutablePointer<UInt8>) throws {
-        let renderer: MeshSceneRenderer
-        if let kept = renderers.renderer(width: layout.width, height: layout.height) {
-            try kept.replaceImages { _, memory in layout.premultiplied(from: input, into: memory) }
-            renderer = kept
-        } else {
-            renderer = try MeshSceneRenderer(from: layout.image(from: input), context: context, framesInFlight: 1)
-            renderers.insert(renderer, width: layout.width, height: layout.height)
-        }
+        let renderer = try renderers.renderer(
+            for: layout, refill: { kept in try kept.replaceImages { _, memory in layout.premultiplied(from: input, into: memory) } },
+            make: { try MeshSceneRenderer(from: layout.image(from: input), context: context, framesInFlight: 1) })
         let scene = try parameters.effect.meshScene(
             parameters: parameters.values,
             width: renderer.layerWidth, height: renderer.layerHeight)

@@ -13,8 +13,20 @@ struct SizeCache<Renderer> {
     /// An empty cache keeping up to `capacity` sizes.
     init(capacity: Int) { self.capacity = capacity }
 
+    /// The renderer for `layout`'s size: a kept one, marked as most recently used, after `refill`
+    /// hands it the caller's new frames; else a new one from `make`, kept.
+    mutating func renderer(for layout: FrameLayout, refill: (Renderer) throws -> Void, make: () throws -> Renderer) throws -> Renderer {
+        if let kept = renderer(width: layout.width, height: layout.height) {
+            try refill(kept)
+            return kept
+        }
+        let made = try make()
+        insert(made, width: layout.width, height: layout.height)
+        return made
+    }
+
     /// The renderer for a size, marked as most recently used; nil when none is kept.
-    mutating func renderer(width: Int, height: Int) -> Renderer? {
+    private mutating func renderer(width: Int, height: Int) -> Renderer? {
         guard let i = entries.firstIndex(where: { $0.width == width && $0.height == height }) else { return nil }
         let entry = entries.remove(at: i)
         entries.append(entry)
@@ -22,7 +34,7 @@ struct SizeCache<Renderer> {
     }
 
     /// Keeps `renderer` for its size, dropping the least recently used beyond the capacity.
-    mutating func insert(_ renderer: Renderer, width: Int, height: Int) {
+    private mutating func insert(_ renderer: Renderer, width: Int, height: Int) {
         entries.removeAll { $0.width == width && $0.height == height }
         entries.append((width, height, renderer))
         if entries.count > capacity { entries.removeFirst(entries.count - capacity) }

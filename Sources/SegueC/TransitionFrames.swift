@@ -10,11 +10,6 @@ import SegueVulkan
 // call uploads the caller's frames into the renderer's textures in place and reads the result
 // back into the caller's memory; parameters reach the renderer as per-frame overrides, so setting
 // one costs nothing on the GPU (only a texture parameter rebuilds the renderers).
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Frames of a shader or mesh transition, or of a shader effect on one image (both textures the
 /// same image), at any size.
@@ -50,17 +45,15 @@ final class TransitionFrames {
         progress: Double, time: Double, out: UnsafeMutablePointer<UInt8>
     ) throws {
         try parameters.checkTextures(setter: setter)
-        let renderer: TransitionRenderer
-        if let kept = renderers.renderer(width: layout.width, height: layout.height) {
-            try kept.replaceImages { i, memory in layout.premultiplied(from: i == 0 ? from : to, into: memory) }
-            renderer = kept
-        } else {
-            renderer = try TransitionRenderer(
-                effect: parameters.effect, from: layout.image(from: from), to: layout.image(from: to),
-                parameters: parameters.values, textures: parameters.textures,
-                context: context, framesInFlight: 1)
-            renderers.insert(renderer, width: layout.width, height: layout.height)
-        }
+        let renderer = try renderers.renderer(
+            for: layout,
+            refill: { kept in try kept.replaceImages { i, memory in layout.premultiplied(from: i == 0 ? from : to, into: memory) } },
+            make: {
+                try TransitionRenderer(
+                    effect: parameters.effect, from: layout.image(from: from), to: layout.image(from: to),
+                    parameters: parameters.values, textures: parameters.textures,
+                    context: context, framesInFlight: 1)
+            })
         try renderer.frame(progress: progress, time: time, duration: duration, overrides: parameters.values) { pixels in
             layout.writeStraight(pixels, to: out)
         }

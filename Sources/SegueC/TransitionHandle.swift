@@ -15,7 +15,7 @@ import Darwin
 #endif
 
 /// The object behind `segue_transition *`.
-final class TransitionHandle: ForkBound {
+final class TransitionHandle: NamedEffectHandle {
     static let noun = "transition"
     /// The process that made it.
     let process = getpid()
@@ -36,6 +36,11 @@ final class TransitionHandle: ForkBound {
         let resolved = try EffectLookup.transition(name)
         frames = TransitionFrames(resolved, context: context, setter: "segue_transition_set_param")
         timing = try Self.timing(resolved.effect, curve: nil, duration: nil)
+    }
+
+    /// Sets a parameter from text.
+    func set(_ name: String, to text: String) throws {
+        try frames.set(name, to: text)
     }
 
     /// Sets the caller's curve (nil: the effect's own) and pass duration (nil: the default); the
@@ -61,10 +66,7 @@ public func segue_transition_create(
     _ context: OpaquePointer?, _ effect: UnsafePointer<CChar>?,
     _ error: UnsafeMutablePointer<OpaquePointer?>?
 ) -> OpaquePointer? {
-    catchingErrors(error, failure: nil) {
-        let owner = try object(context, "context", as: ContextHandle.self)
-        return retainedHandle(try TransitionHandle(try string(effect, "effect"), context: owner.context))
-    }
+    TransitionHandle.create(context, effect, error)
 }
 
 /// `segue_transition_set_param`.
@@ -73,12 +75,7 @@ public func segue_transition_set_param(
     _ transition: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?,
     _ error: UnsafeMutablePointer<OpaquePointer?>?
 ) -> Int32 {
-    catchingErrors(error, failure: -1) {
-        let handle = try object(transition, "transition", as: TransitionHandle.self)
-        let (name, value) = (try string(name, "parameter name"), try string(value, "parameter value"))
-        try handle.use.exclusive("transition") { try handle.frames.set(name, to: value) }
-        return 0
-    }
+    TransitionHandle.setParameter(transition, name, value, error)
 }
 
 /// `segue_transition_duration`.

@@ -9,11 +9,6 @@ import SegueVulkan
 // shaders, how the function runs as a transition. `resolve` turns the request into an effect
 // with checked parameter values and loaded textures — the one place where `--param`, `--arg`
 // and `--texture` are interpreted, for every command and for library users alike.
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An effect as named by a user, with parameters given as text.
 public struct EffectRequest: Sendable {

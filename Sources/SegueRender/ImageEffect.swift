@@ -15,11 +15,6 @@ import SegueVulkan
 // other argument not given takes its default argument from the source, else zero (a colour:
 // transparent). A GLSL effect gets `time` in seconds and `progress` = time / duration (clamped to
 // 0…1), the duration being the animation's, or the effect's own for a still.
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An effect on one image as named by a user, with arguments given as text.
 public struct ImageEffectRequest: Sendable {

@@ -209,22 +209,12 @@ public final class TransitionRenderer {
         progress: Double, time: Double, duration: Double,
         overrides: [String: ParameterValue] = [:]
     ) throws -> Image {
-        guard progress.isFinite, time.isFinite, duration.isFinite, duration > 0 else {
-            throw RenderError.invalidValue(
-                "progress, time and duration must be finite (duration positive); got progress \(progress), time \(time), duration \(duration)"
-            )
-        }
-        switch backend {
-        case let .mesh(renderer):
-            let s = try scene(renderer, progress: progress, overrides: overrides)
-            return try renderer.frame(mesh: s.mesh, appearance: s.appearance)
-        case let .fullScreen(renderer, _, _, _):
-            let pixels = try renderer.renderFrame(
-                uniforms: uniformBytes(
-                    progress: progress, time: time, duration: duration,
-                    overrides: overrides))
-            return Image(width: width, height: height, scale: scale, premultipliedRGBA: pixels)
-        }
+        try draw(
+            progress: progress, time: time, duration: duration, overrides: overrides,
+            mesh: { renderer, s in try renderer.frame(mesh: s.mesh, appearance: s.appearance) },
+            fullScreen: { renderer, uniforms in
+                Image(width: width, height: height, scale: scale, premultipliedRGBA: try renderer.renderFrame(uniforms: uniforms))
+            })
     }
 
     /// The frame at `progress`, its premultiplied RGBA8 pixels handed to `consume` (valid only
@@ -234,16 +224,12 @@ public final class TransitionRenderer {
         progress: Double, time: Double, duration: Double, overrides: [String: ParameterValue] = [:],
         consume: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        guard case let .fullScreen(renderer, _, _, _) = backend else {
-            return try frame(progress: progress, time: time, duration: duration, overrides: overrides).pixels.withUnsafeBytes(consume)
-        }
-        guard progress.isFinite, time.isFinite, duration.isFinite, duration > 0 else {
-            throw RenderError.invalidValue(
-                "progress, time and duration must be finite (duration positive); got progress \(progress), time \(time), duration \(duration)"
-            )
-        }
-        let uniforms = uniformBytes(progress: progress, time: time, duration: duration, overrides: overrides)
-        try renderer.render(count: 1, uniforms: { _ in uniforms }, consume: { _, pixels in try consume(pixels) })
+        try draw(
+            progress: progress, time: time, duration: duration, overrides: overrides,
+            mesh: { renderer, s in try renderer.frame(mesh: s.mesh, appearance: s.appearance).pixels.withUnsafeBytes(consume) },
+            fullScreen: { renderer, uniforms in
+                try renderer.render(count: 1, uniforms: { _ in uniforms }, consume: { _, pixels in try consume(pixels) })
+            })
     }
 
     /// One frame at `progress` rendered on the GPU for a presenter, without readback (create the
@@ -253,6 +239,20 @@ public final class TransitionRenderer {
         progress: Double, time: Double, duration: Double,
         overrides: [String: ParameterValue] = [:]
     ) throws -> PresentationSource {
+        try draw(
+            progress: progress, time: time, duration: duration, overrides: overrides,
+            mesh: { renderer, s in try renderer.presentationSource(mesh: s.mesh, appearance: s.appearance) },
+            fullScreen: { renderer, uniforms in try renderer.renderForPresentation(uniforms: uniforms) })
+    }
+
+    /// One frame's inputs checked, then drawn by the backend: `mesh` with the frame's mesh scene,
+    /// or `fullScreen` with its uniform block.
+    /// - Throws: `RenderError.invalidValue` for NaN or infinite inputs; what the closures throw.
+    private func draw<T>(
+        progress: Double, time: Double, duration: Double, overrides: [String: ParameterValue],
+        mesh: (MeshSceneRenderer, (mesh: MeshTransform, appearance: MeshAppearance)) throws -> T,
+        fullScreen: (FrameRenderer, [UInt8]) throws -> T
+    ) throws -> T {
         guard progress.isFinite, time.isFinite, duration.isFinite, duration > 0 else {
             throw RenderError.invalidValue(
                 "progress, time and duration must be finite (duration positive); got progress \(progress), time \(time), duration \(duration)"
@@ -260,13 +260,10 @@ public final class TransitionRenderer {
         }
         switch backend {
         case let .mesh(renderer):
-            let s = try scene(renderer, progress: progress, overrides: overrides)
-            return try renderer.presentationSource(mesh: s.mesh, appearance: s.appearance)
+            return try mesh(renderer, try scene(renderer, progress: progress, overrides: overrides))
         case let .fullScreen(renderer, _, _, _):
-            return try renderer.renderForPresentation(
-                uniforms: uniformBytes(
-                    progress: progress, time: time, duration: duration,
-                    overrides: overrides))
+            return try fullScreen(
+                renderer, uniformBytes(progress: progress, time: time, duration: duration, overrides: overrides))
         }
     }
 

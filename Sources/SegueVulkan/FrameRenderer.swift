@@ -137,29 +137,13 @@ public final class FrameRenderer {
     }
 
     private func record(_ cb: VkCommandBuffer, target: GPUImage, descriptorSet: VkDescriptorSet, readback: GPUBuffer?) throws(VulkanError) {
-        var begin = VkCommandBufferBeginInfo()
-        begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
-        try check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer")
+        try beginCommandBuffer(cb, oneTimeSubmit: false)
         imageBarrier(
             cb, target, from: .undefined, to: .colorAttachment, srcStages: .transfer, srcAccess: [],
             dstStages: .colorAttachmentOutput, dstAccess: .colorAttachmentWrite)
-        var attachment = VkRenderingAttachmentInfo()
-        attachment.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO
-        attachment.imageView = target.view
-        attachment.imageLayout = ImageLayout.colorAttachment.vk
         // The full-screen triangle writes every pixel: nothing to load or clear.
-        attachment.loadOp = LoadAction.dontCare.vk
-        attachment.storeOp = StoreAction.store.vk
-        let extent = VkExtent2D(width: UInt32(width), height: UInt32(height))
-        withUnsafePointer(to: &attachment) { att in
-            var info = VkRenderingInfo()
-            info.sType = VK_STRUCTURE_TYPE_RENDERING_INFO
-            info.renderArea = VkRect2D(offset: VkOffset2D(x: 0, y: 0), extent: extent)
-            info.layerCount = 1
-            info.colorAttachmentCount = 1
-            info.pColorAttachments = att
-            vkCmdBeginRendering(cb, &info)
-        }
+        var attachment = VkRenderingAttachmentInfo(view: target.view, layout: .colorAttachment, load: .dontCare, store: .store)
+        beginRendering(cb, width: width, height: height, colour: &attachment)
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.pipeline)
         var set: VkDescriptorSet? = descriptorSet
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 0, 1, &set, 0, nil)

@@ -447,29 +447,19 @@ public final class GPUContext: @unchecked Sendable {
     /// externally synchronised: allocating and recording (a few commands) happen under the lock,
     /// as freeing does.
     private func recorded(_ record: (VkCommandBuffer) -> Void) throws(VulkanError) -> VkCommandBuffer {
-        var alloc = VkCommandBufferAllocateInfo()
-        alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
-        alloc.commandPool = transferPool
-        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY
-        alloc.commandBufferCount = 1
-        var cb: VkCommandBuffer?
         lock.lock()
         defer { lock.unlock() }
-        try check(vkAllocateCommandBuffers(device, &alloc, &cb), "vkAllocateCommandBuffers")
-        var begin = VkCommandBufferBeginInfo()
-        begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
-        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
-        let began = vkBeginCommandBuffer(cb, &begin)
-        if began == VK_SUCCESS { record(cb!) }
-        let ended = began == VK_SUCCESS ? vkEndCommandBuffer(cb) : began
+        let cb = try allocateCommandBuffer(device, pool: transferPool)
         do throws(VulkanError) {
-            try check(began, "vkBeginCommandBuffer")
-            try check(ended, "vkEndCommandBuffer")
+            try beginCommandBuffer(cb, oneTimeSubmit: true)
+            record(cb)
+            try check(vkEndCommandBuffer(cb), "vkEndCommandBuffer")
         } catch {
-            vkFreeCommandBuffers(device, transferPool, 1, &cb)
+            var failed: VkCommandBuffer? = cb
+            vkFreeCommandBuffers(device, transferPool, 1, &failed)
             throw error
         }
-        return cb!
+        return cb
     }
 
     func makeFence(signaled: Bool) throws(VulkanError) -> VkFence {

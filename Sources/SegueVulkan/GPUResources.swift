@@ -170,13 +170,24 @@ func imageBarrier(
     barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
     barrier.image = image
     barrier.subresourceRange = range
-    withUnsafePointer(to: &barrier) { b in
-        var dep = VkDependencyInfo()
-        dep.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO
-        dep.imageMemoryBarrierCount = 1
-        dep.pImageMemoryBarriers = b
-        vkCmdPipelineBarrier2(cb, &dep)
-    }
+    recordDependency(cb, image: &barrier)
+}
+
+/// Records one synchronization2 dependency holding the barrier given: a global memory barrier,
+/// one on a buffer, or one on an image.
+func recordDependency(
+    _ cb: VkCommandBuffer, memory: UnsafePointer<VkMemoryBarrier2>? = nil,
+    buffer: UnsafePointer<VkBufferMemoryBarrier2>? = nil, image: UnsafePointer<VkImageMemoryBarrier2>? = nil
+) {
+    var dep = VkDependencyInfo()
+    dep.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO
+    dep.memoryBarrierCount = memory == nil ? 0 : 1
+    dep.pMemoryBarriers = memory
+    dep.bufferMemoryBarrierCount = buffer == nil ? 0 : 1
+    dep.pBufferMemoryBarriers = buffer
+    dep.imageMemoryBarrierCount = image == nil ? 0 : 1
+    dep.pImageMemoryBarriers = image
+    vkCmdPipelineBarrier2(cb, &dep)
 }
 
 /// A primary command buffer from `pool`.
@@ -191,6 +202,14 @@ func allocateCommandBuffer(_ device: VkDevice, pool: VkCommandPool) throws(Vulka
     return cb!
 }
 
+/// Begins recording `cb`, to be submitted once (`oneTimeSubmit`) or again and again.
+func beginCommandBuffer(_ cb: VkCommandBuffer, oneTimeSubmit: Bool) throws(VulkanError) {
+    var begin = VkCommandBufferBeginInfo()
+    begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
+    begin.flags = oneTimeSubmit ? VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue : 0
+    try check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer")
+}
+
 /// Records a buffer barrier making transfer writes visible to host reads.
 func transferToHostBarrier(_ cb: VkCommandBuffer, _ buffer: VkBuffer) {
     var barrier = VkBufferMemoryBarrier2()
@@ -203,13 +222,7 @@ func transferToHostBarrier(_ cb: VkCommandBuffer, _ buffer: VkBuffer) {
     barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
     barrier.buffer = buffer
     barrier.size = VkDeviceSize(VK_WHOLE_SIZE)
-    withUnsafePointer(to: &barrier) { b in
-        var dep = VkDependencyInfo()
-        dep.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO
-        dep.bufferMemoryBarrierCount = 1
-        dep.pBufferMemoryBarriers = b
-        vkCmdPipelineBarrier2(cb, &dep)
-    }
+    recordDependency(cb, buffer: &barrier)
 }
 
 /// Records the copy of a rendered colour target (in COLOR_ATTACHMENT_OPTIMAL) into a host-visible
@@ -223,6 +236,35 @@ func recordReadback(_ cb: VkCommandBuffer, from target: GPUImage, into buffer: G
     region.imageExtent = VkExtent3D(width: UInt32(target.width), height: UInt32(target.height), depth: 1)
     vkCmdCopyImageToBuffer(cb, target.image, ImageLayout.transferSource.vk, buffer.buffer, 1, &region)
     transferToHostBarrier(cb, buffer.buffer)
+}
+
+extension VkRenderingAttachmentInfo {
+    /// An attachment of `view` in `layout`, whose contents `load` says how to start from and
+    /// `store` whether to keep.
+    init(view: VkImageView, layout: ImageLayout, load: LoadAction, store: StoreAction) {
+        self.init()
+        sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO
+        imageView = view
+        imageLayout = layout.vk
+        loadOp = load.vk
+        storeOp = store.vk
+    }
+}
+
+/// Begins dynamic rendering to the whole `width × height` target: one colour attachment, and a
+/// depth one when given.
+func beginRendering(
+    _ cb: VkCommandBuffer, width: Int, height: Int, colour: UnsafePointer<VkRenderingAttachmentInfo>,
+    depth: UnsafePointer<VkRenderingAttachmentInfo>? = nil
+) {
+    var info = VkRenderingInfo()
+    info.sType = VK_STRUCTURE_TYPE_RENDERING_INFO
+    info.renderArea = VkRect2D(offset: VkOffset2D(x: 0, y: 0), extent: VkExtent2D(width: UInt32(width), height: UInt32(height)))
+    info.layerCount = 1
+    info.colorAttachmentCount = 1
+    info.pColorAttachments = colour
+    info.pDepthAttachment = depth
+    vkCmdBeginRendering(cb, &info)
 }
 
 /// Sets the dynamic viewport (depth range 0…1) and scissor to the whole `width × height` target.

@@ -213,13 +213,7 @@ public final class MeshRenderer {
             barrier.srcAccessMask = MemoryAccess.transferWrite.vk
             barrier.dstStageMask = PipelineStages.vertexInput.vk
             barrier.dstAccessMask = MemoryAccess([.vertexAttributeRead, .indexRead]).vk
-            withUnsafePointer(to: &barrier) { b in
-                var dep = VkDependencyInfo()
-                dep.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO
-                dep.memoryBarrierCount = 1
-                dep.pMemoryBarriers = b
-                vkCmdPipelineBarrier2(cb, &dep)
-            }
+            recordDependency(cb, memory: &barrier)
         }
         return buffer
     }
@@ -239,10 +233,7 @@ public final class MeshRenderer {
         readback: GPUBuffer?
     ) throws(VulkanError) {
         try check(vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer")
-        var begin = VkCommandBufferBeginInfo()
-        begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
-        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
-        try check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer")
+        try beginCommandBuffer(cb, oneTimeSubmit: true)
 
         // The shared depth (and multisampled colour) image: after the previous frame's use.
         imageBarrier(
@@ -257,40 +248,18 @@ public final class MeshRenderer {
                 dstStages: .colorAttachmentOutput, dstAccess: [.colorAttachmentRead, .colorAttachmentWrite])
         }
 
-        var colour = VkRenderingAttachmentInfo()
-        colour.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO
-        colour.imageLayout = ImageLayout.colorAttachment.vk
-        colour.loadOp = LoadAction.clear.vk
+        var colour = VkRenderingAttachmentInfo(
+            view: multisampled?.view ?? slot.target.view, layout: .colorAttachment, load: .clear,
+            store: multisampled == nil ? .store : .dontCare)
         colour.clearValue.color.float32 = (0, 0, 0, 0)
-        if let multisampled {
-            colour.imageView = multisampled.view
-            colour.storeOp = StoreAction.dontCare.vk
+        if multisampled != nil {
             colour.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT
             colour.resolveImageView = slot.target.view
             colour.resolveImageLayout = ImageLayout.colorAttachment.vk
-        } else {
-            colour.imageView = slot.target.view
-            colour.storeOp = StoreAction.store.vk
         }
-        var depthAttachment = VkRenderingAttachmentInfo()
-        depthAttachment.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO
-        depthAttachment.imageView = depth.view
-        depthAttachment.imageLayout = ImageLayout.depthAttachment.vk
-        depthAttachment.loadOp = LoadAction.clear.vk
-        depthAttachment.storeOp = StoreAction.dontCare.vk
+        var depthAttachment = VkRenderingAttachmentInfo(view: depth.view, layout: .depthAttachment, load: .clear, store: .dontCare)
         depthAttachment.clearValue.depthStencil = VkClearDepthStencilValue(depth: 1, stencil: 0)
-        withUnsafePointer(to: &colour) { c in
-            withUnsafePointer(to: &depthAttachment) { d in
-                var info = VkRenderingInfo()
-                info.sType = VK_STRUCTURE_TYPE_RENDERING_INFO
-                info.renderArea = VkRect2D(offset: VkOffset2D(x: 0, y: 0), extent: VkExtent2D(width: UInt32(width), height: UInt32(height)))
-                info.layerCount = 1
-                info.colorAttachmentCount = 1
-                info.pColorAttachments = c
-                info.pDepthAttachment = d
-                vkCmdBeginRendering(cb, &info)
-            }
-        }
+        beginRendering(cb, width: width, height: height, colour: &colour, depth: &depthAttachment)
         if indexCount > 0 {
             vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.pipeline)
             var set: VkDescriptorSet? = slot.descriptorSet

@@ -138,10 +138,7 @@ public final class SwapchainPresenter {
 
         let cb = slot.commandBuffer
         try check(vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer")
-        var begin = VkCommandBufferBeginInfo()
-        begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
-        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
-        try check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer")
+        try beginCommandBuffer(cb, oneTimeSubmit: true)
         let target = images[Int(index)]
         swapchainBarrier(
             cb, target, from: VK_IMAGE_LAYOUT_UNDEFINED, to: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,

@@ -114,18 +114,14 @@ extension ShaderStage {
     }
 }
 
-extension ShaderStages {
-    /// Vulkan's stage flags.
-    var vk: VkShaderStageFlags {
-        (contains(.vertex) ? VK_SHADER_STAGE_VERTEX_BIT.rawValue : 0) | (contains(.fragment) ? VK_SHADER_STAGE_FRAGMENT_BIT.rawValue : 0)
-    }
-}
-
 /// Shader stages that read a binding.
 struct ShaderStages: OptionSet {
-    let rawValue: UInt8
-    static let vertex = ShaderStages(rawValue: 1)
-    static let fragment = ShaderStages(rawValue: 2)
+    let rawValue: VkShaderStageFlags
+    static let vertex = ShaderStages(rawValue: VK_SHADER_STAGE_VERTEX_BIT.rawValue)
+    static let fragment = ShaderStages(rawValue: VK_SHADER_STAGE_FRAGMENT_BIT.rawValue)
+
+    /// Vulkan's stage flags.
+    var vk: VkShaderStageFlags { rawValue }
 }
 
 extension Bool {
@@ -194,65 +190,49 @@ enum SampleCount: Int {
 
 // MARK: - Usage and memory
 
+// The option sets below hold Vulkan's own bits (a member is declared with the bits it stands
+// for), so converting one is reading its raw value.
+
 /// What a buffer is used for.
 struct BufferUsage: OptionSet {
-    let rawValue: UInt8
-    static let uniform = BufferUsage(rawValue: 1 << 0)
-    static let vertex = BufferUsage(rawValue: 1 << 1)
-    static let index = BufferUsage(rawValue: 1 << 2)
-    static let transferSource = BufferUsage(rawValue: 1 << 3)
-    static let transferDestination = BufferUsage(rawValue: 1 << 4)
+    let rawValue: VkBufferUsageFlags
+    static let uniform = BufferUsage(rawValue: VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT.rawValue)
+    static let vertex = BufferUsage(rawValue: VK_BUFFER_USAGE_VERTEX_BUFFER_BIT.rawValue)
+    static let index = BufferUsage(rawValue: VK_BUFFER_USAGE_INDEX_BUFFER_BIT.rawValue)
+    static let transferSource = BufferUsage(rawValue: VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue)
+    static let transferDestination = BufferUsage(rawValue: VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue)
 
-    var vk: VkBufferUsageFlags {
-        let map: [(BufferUsage, VkBufferUsageFlagBits)] = [
-            (.uniform, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT), (.vertex, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT),
-            (.index, VK_BUFFER_USAGE_INDEX_BUFFER_BIT), (.transferSource, VK_BUFFER_USAGE_TRANSFER_SRC_BIT),
-            (.transferDestination, VK_BUFFER_USAGE_TRANSFER_DST_BIT),
-        ]
-        return map.reduce(0) { contains($1.0) ? $0 | $1.1.rawValue : $0 }
-    }
+    var vk: VkBufferUsageFlags { rawValue }
 }
 
 /// What an image is used for.
 struct ImageUsage: OptionSet {
-    let rawValue: UInt8
-    static let sampled = ImageUsage(rawValue: 1 << 0)
-    static let colorAttachment = ImageUsage(rawValue: 1 << 1)
-    static let depthAttachment = ImageUsage(rawValue: 1 << 2)
-    static let transferSource = ImageUsage(rawValue: 1 << 3)
-    static let transferDestination = ImageUsage(rawValue: 1 << 4)
+    let rawValue: VkImageUsageFlags
+    static let sampled = ImageUsage(rawValue: VK_IMAGE_USAGE_SAMPLED_BIT.rawValue)
+    static let colorAttachment = ImageUsage(rawValue: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue)
+    static let depthAttachment = ImageUsage(rawValue: VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT.rawValue)
+    static let transferSource = ImageUsage(rawValue: VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue)
+    static let transferDestination = ImageUsage(rawValue: VK_IMAGE_USAGE_TRANSFER_DST_BIT.rawValue)
 
-    var vk: VkImageUsageFlags {
-        let map: [(ImageUsage, VkImageUsageFlagBits)] = [
-            (.sampled, VK_IMAGE_USAGE_SAMPLED_BIT), (.colorAttachment, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT),
-            (.depthAttachment, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT), (.transferSource, VK_IMAGE_USAGE_TRANSFER_SRC_BIT),
-            (.transferDestination, VK_IMAGE_USAGE_TRANSFER_DST_BIT),
-        ]
-        return map.reduce(0) { contains($1.0) ? $0 | $1.1.rawValue : $0 }
-    }
+    var vk: VkImageUsageFlags { rawValue }
 }
 
 /// Properties of a memory type.
 struct MemoryProperties: OptionSet {
-    let rawValue: UInt8
-    static let deviceLocal = MemoryProperties(rawValue: 1 << 0)
-    static let hostVisible = MemoryProperties(rawValue: 1 << 1)
-    static let hostCoherent = MemoryProperties(rawValue: 1 << 2)
-    static let hostCached = MemoryProperties(rawValue: 1 << 3)
+    let rawValue: VkMemoryPropertyFlags
+    static let deviceLocal = MemoryProperties(rawValue: VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue)
+    static let hostVisible = MemoryProperties(rawValue: VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue)
+    static let hostCoherent = MemoryProperties(rawValue: VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue)
+    static let hostCached = MemoryProperties(rawValue: VK_MEMORY_PROPERTY_HOST_CACHED_BIT.rawValue)
 
-    private static let map: [(MemoryProperties, VkMemoryPropertyFlagBits)] = [
-        (.deviceLocal, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT), (.hostVisible, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT),
-        (.hostCoherent, VK_MEMORY_PROPERTY_HOST_COHERENT_BIT), (.hostCached, VK_MEMORY_PROPERTY_HOST_CACHED_BIT),
-    ]
-
-    var vk: VkMemoryPropertyFlags { Self.map.reduce(0) { contains($1.0) ? $0 | $1.1.rawValue : $0 } }
+    var vk: VkMemoryPropertyFlags { rawValue }
 
     /// The properties Segue knows among Vulkan's flags.
     init(vk flags: VkMemoryPropertyFlags) {
-        self = MemoryProperties(Self.map.filter { flags & $0.1.rawValue != 0 }.map(\.0))
+        self = MemoryProperties(rawValue: flags).intersection([.deviceLocal, .hostVisible, .hostCoherent, .hostCached])
     }
 
-    init(rawValue: UInt8) { self.rawValue = rawValue }
+    init(rawValue: VkMemoryPropertyFlags) { self.rawValue = rawValue }
 }
 
 // MARK: - Layouts, stages and access
@@ -275,51 +255,33 @@ enum ImageLayout {
 
 /// Pipeline stages in barriers (empty: none).
 struct PipelineStages: OptionSet {
-    let rawValue: UInt8
-    static let transfer = PipelineStages(rawValue: 1 << 0)
-    static let host = PipelineStages(rawValue: 1 << 1)
-    static let vertexInput = PipelineStages(rawValue: 1 << 2)
-    static let fragmentShader = PipelineStages(rawValue: 1 << 3)
-    static let fragmentTests = PipelineStages(rawValue: 1 << 4)
-    static let colorAttachmentOutput = PipelineStages(rawValue: 1 << 5)
+    let rawValue: VkPipelineStageFlags2
+    static let transfer = PipelineStages(rawValue: VK_PIPELINE_STAGE_2_TRANSFER_BIT)
+    static let host = PipelineStages(rawValue: VK_PIPELINE_STAGE_2_HOST_BIT)
+    static let vertexInput = PipelineStages(rawValue: VK_PIPELINE_STAGE_2_VERTEX_INPUT_BIT)
+    static let fragmentShader = PipelineStages(rawValue: VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT)
+    static let fragmentTests = PipelineStages(
+        rawValue: VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT)
+    static let colorAttachmentOutput = PipelineStages(rawValue: VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT)
 
-    var vk: VkPipelineStageFlags2 {
-        var flags = VK_PIPELINE_STAGE_2_NONE
-        if contains(.transfer) { flags |= VK_PIPELINE_STAGE_2_TRANSFER_BIT }
-        if contains(.host) { flags |= VK_PIPELINE_STAGE_2_HOST_BIT }
-        if contains(.vertexInput) { flags |= VK_PIPELINE_STAGE_2_VERTEX_INPUT_BIT }
-        if contains(.fragmentShader) { flags |= VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT }
-        if contains(.fragmentTests) { flags |= VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT }
-        if contains(.colorAttachmentOutput) { flags |= VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT }
-        return flags
-    }
+    var vk: VkPipelineStageFlags2 { rawValue }
 }
 
 /// Memory accesses in barriers (empty: none).
 struct MemoryAccess: OptionSet {
-    let rawValue: UInt16
-    static let transferRead = MemoryAccess(rawValue: 1 << 0)
-    static let transferWrite = MemoryAccess(rawValue: 1 << 1)
-    static let hostRead = MemoryAccess(rawValue: 1 << 2)
-    static let shaderSampledRead = MemoryAccess(rawValue: 1 << 3)
-    static let colorAttachmentRead = MemoryAccess(rawValue: 1 << 4)
-    static let colorAttachmentWrite = MemoryAccess(rawValue: 1 << 5)
-    static let depthAttachmentRead = MemoryAccess(rawValue: 1 << 6)
-    static let depthAttachmentWrite = MemoryAccess(rawValue: 1 << 7)
-    static let vertexAttributeRead = MemoryAccess(rawValue: 1 << 8)
-    static let indexRead = MemoryAccess(rawValue: 1 << 9)
+    let rawValue: VkAccessFlags2
+    static let transferRead = MemoryAccess(rawValue: VK_ACCESS_2_TRANSFER_READ_BIT)
+    static let transferWrite = MemoryAccess(rawValue: VK_ACCESS_2_TRANSFER_WRITE_BIT)
+    static let hostRead = MemoryAccess(rawValue: VK_ACCESS_2_HOST_READ_BIT)
+    static let shaderSampledRead = MemoryAccess(rawValue: VK_ACCESS_2_SHADER_SAMPLED_READ_BIT)
+    static let colorAttachmentRead = MemoryAccess(rawValue: VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT)
+    static let colorAttachmentWrite = MemoryAccess(rawValue: VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT)
+    static let depthAttachmentRead = MemoryAccess(rawValue: VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT)
+    static let depthAttachmentWrite = MemoryAccess(rawValue: VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT)
+    static let vertexAttributeRead = MemoryAccess(rawValue: VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT)
+    static let indexRead = MemoryAccess(rawValue: VK_ACCESS_2_INDEX_READ_BIT)
 
-    var vk: VkAccessFlags2 {
-        let map: [(MemoryAccess, VkAccessFlags2)] = [
-            (.transferRead, VK_ACCESS_2_TRANSFER_READ_BIT), (.transferWrite, VK_ACCESS_2_TRANSFER_WRITE_BIT),
-            (.hostRead, VK_ACCESS_2_HOST_READ_BIT), (.shaderSampledRead, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT),
-            (.colorAttachmentRead, VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT), (.colorAttachmentWrite, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT),
-            (.depthAttachmentRead, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT),
-            (.depthAttachmentWrite, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT),
-            (.vertexAttributeRead, VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT), (.indexRead, VK_ACCESS_2_INDEX_READ_BIT),
-        ]
-        return map.reduce(VK_ACCESS_2_NONE) { contains($1.0) ? $0 | $1.1 : $0 }
-    }
+    var vk: VkAccessFlags2 { rawValue }
 }
 
 // MARK: - Descriptors, blending, attachments

@@ -15,10 +15,13 @@ struct VulkanConversionsTests {
             ImageUsage([.colorAttachment, .transferSource]).vk
                 == VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue)
         #expect(ImageUsage.depthAttachment.vk == VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT.rawValue)
-        for raw in UInt8(0)..<16 {
+        for raw in VkMemoryPropertyFlags(0)..<16 {
             let p = MemoryProperties(rawValue: raw)
             #expect(MemoryProperties(vk: p.vk) == p)
         }
+        #expect(
+            MemoryProperties(vk: VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT.rawValue | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue)
+                == .hostVisible)
         #expect(PipelineStages([]).vk == VK_PIPELINE_STAGE_2_NONE)
         #expect(
             PipelineStages.fragmentTests.vk == VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT)
