@@ -28,12 +28,12 @@ struct Installation {
         try installSegue(into: prefix)
     }
 
-    /// Builds Fixtures/api_test.c as a user would, `cc api_test.c $(pkg-config --cflags --libs segue)`;
+    /// Builds Fixtures/api_test*.c as a user would, `cc api_test*.c $(pkg-config --cflags --libs segue)`;
     /// returns the program's path.
     func buildAPITest(in directory: String) throws -> String {
         let program = directory + "/api_test"
         let result = try shell(
-            "cc -Wall -Wextra '\(fixture("api_test.c"))' $(pkg-config --cflags --libs segue) -lpthread -lm -o '\(program)'",
+            "cc -Wall -Wextra -Werror '\(fixture(""))'api_test*.c $(pkg-config --cflags --libs segue) -lpthread -lm -o '\(program)'",
             environment: pkgConfigEnvironment)
         guard result.status == 0 else { throw SetupFailure("cc failed: \(result.stderr)") }
         return program
