@@ -3,12 +3,6 @@ import Segue
 import SegueTools
 
 // `segue bench --concat`: prints the concatenation benchmark's table (the work is in the library).
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct ConcatBench {
     let width: Int, height: Int, preset: String, crf: Int
     let device: DeviceOptions

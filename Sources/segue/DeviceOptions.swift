@@ -4,12 +4,6 @@ import ArgumentParser
 import FoundationEssentials
 import Segue
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `--device I|NAME`, falling back to `SEGUE_DEVICE`, then the best device.
 struct DeviceOptions: ParsableArguments {
     @Option(help: "Vulkan device: an index or a name substring (see 'segue devices'); default SEGUE_DEVICE or the best GPU.")

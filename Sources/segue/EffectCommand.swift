@@ -3,12 +3,6 @@ import ArgumentParser
 import FoundationEssentials
 import Segue
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct EffectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "effect", abstract: "Apply a shader effect to one image, at one time or animated over time.",

@@ -3,12 +3,6 @@ import ArgumentParser
 import FoundationEssentials
 import Segue
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct MeshCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mesh", abstract: "Render an image through a mesh transform, or animate between two meshes.",

@@ -4,12 +4,6 @@ import ArgumentParser
 import FoundationEssentials
 import Segue
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct MeshWindowOptions: ParsableArguments {
     @Flag(
         help:
