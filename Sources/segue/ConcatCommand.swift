@@ -90,9 +90,7 @@ struct ConcatCommand: ParsableCommand {
     func validate() throws {
         let modes = [plan.map { _ in "--plan" }, jobPlan.map { _ in "--job" }, joinPlan.map { _ in "--join" }].compactMap { $0 }
         if modes.count > 1 { throw ValidationError("give one of --plan, --job and --join, not \(modes.joined(separator: " and "))") }
-        if let jobSeconds, !(jobSeconds.isFinite && jobSeconds > 0) {
-            throw ValidationError("--job-seconds must be a positive number of seconds, got \(jobSeconds)")
-        }
+        try validateSeconds(jobSeconds, option: "--job-seconds")
         if workDir != nil, modes.isEmpty { throw ValidationError("--work-dir goes with --plan, --job or --join") }
         if jobPlan != nil || joinPlan != nil {
             let mode = jobPlan != nil ? "--job" : "--join"

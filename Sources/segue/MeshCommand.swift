@@ -63,7 +63,7 @@ struct MeshCommand: ParsableCommand {
             guard let output else { throw ValidationError("give -o/--output (or --window to show the mesh live)") }
             try encoder.validate(output: output)
         }
-        guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a positive number, got \(scale)") }
+        try validateScale(scale)
         try validateFPS(fps)
     }
 

@@ -37,6 +37,19 @@ func validateFPS(_ fps: Double) throws {
     if let problem = FrameRate.problem(fps) { throw ValidationError("--fps \(problem)") }
 }
 
+/// Refuses a length of time (`--duration`, `--job-seconds`, named by `option`) that is not a
+/// finite number of seconds above 0; nil (not given) passes.
+func validateSeconds(_ seconds: Double?, option: String) throws {
+    if let seconds, !(seconds.isFinite && seconds > 0) {
+        throw ValidationError("\(option) must be a positive number of seconds, got \(seconds)")
+    }
+}
+
+/// Refuses a `--scale` (pixels per point) that is not a finite number above 0.
+func validateScale(_ scale: Double) throws {
+    guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a positive number, got \(scale)") }
+}
+
 /// `--from`, `--to` and how they are fitted to the output.
 struct InputOptions: ParsableArguments {
     @Option(help: "The outgoing screen (PNG or JPEG).")
@@ -55,7 +68,7 @@ struct InputOptions: ParsableArguments {
     var size: String?
 
     func validate() throws {
-        guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a positive number, got \(scale)") }
+        try validateScale(scale)
         if let size { _ = try Self.parseSize(size) }
     }
 
