@@ -163,7 +163,7 @@ struct ConcatCommand: ParsableCommand {
                 pieceStem: ConcatPlan.pieceStem(planPath: planPath))
             plan.workDirectory = workDir.map(Self.absolute)
             try plan.write(to: planPath)
-            if let note = plan.output.note { FileStream.standardError.write(Data("note: \(note); the plan renders everything\n".utf8)) }
+            if let note = plan.output.note { FileIO.writeStandardError("note: \(note); the plan renders everything\n") }
             print(plan.jobs.indices.map(String.init).joined(separator: "\n"))
             return
         }
@@ -171,7 +171,7 @@ struct ConcatCommand: ParsableCommand {
         defer { progress.finish() }
         if smart {
             let report = try renderer.renderSmart(progress: { progress.update($0.framesDone) })
-            if let reason = report.fallbackReason { FileStream.standardError.write(Data("note: \(reason); rendering everything\n".utf8)) }
+            if let reason = report.fallbackReason { FileIO.writeStandardError("note: \(reason); rendering everything\n") }
         } else {
             try renderer.render { progress.update($0.framesDone) }
         }

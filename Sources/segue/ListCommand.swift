@@ -144,6 +144,7 @@ struct EffectJSON: Encodable {
     }
 }
 
+/// `value` as the `--json` flags print it: pretty, with sorted keys.
 func jsonString<T: Encodable>(_ value: T) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -67,7 +67,7 @@ extension MeshCommand {
         let mesh = try LiveMesh(
             image: source, request: request, options: options,
             configuration: deviceOptions.configuration,
-            title: "segue mesh", report: { FileStream.standardError.write(Data(($0 + "\n").utf8)) })
+            title: "segue mesh", report: { FileIO.writeStandardError($0 + "\n") })
         try LiveWindow.run(mesh.view, frames: live.frames, stats: live.stats, mesh.run(frames:clock:))
     }
 }

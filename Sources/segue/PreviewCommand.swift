@@ -65,7 +65,7 @@ struct PreviewCommand: ParsableCommand {
             from: fromImage, to: toImage, scale: scale, load: load, watch: watch ? file : nil,
             saveDirectory: saveDirectory,
             configuration: deviceOptions.configuration,
-            title: "segue preview", report: { FileStream.standardError.write(Data(($0 + "\n").utf8)) })
+            title: "segue preview", report: { FileIO.writeStandardError($0 + "\n") })
         try LiveWindow.run(preview.view, frames: frames, stats: stats, preview.run(frames:clock:))
     }
 }

@@ -24,11 +24,11 @@ struct ProgressLine {
         let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
         let remaining = fps > 0 ? Int((Double(total - done) / fps).rounded()) : 0
         let eta = done < total && fps > 0 ? String(cFormat: "  ETA %d:%02d", remaining / 60, remaining % 60) : "        "
-        FileStream.standardError.write(Data(("\r[\(bar)] " + String(cFormat: "%d/%d frames  %.1f fps", done, total, fps) + eta).utf8))
+        FileIO.writeStandardError("\r[\(bar)] " + String(cFormat: "%d/%d frames  %.1f fps", done, total, fps) + eta)
     }
 
     func finish() {
         guard enabled else { return }
-        FileStream.standardError.write(Data("\n".utf8))
+        FileIO.writeStandardError("\n")
     }
 }
