@@ -9,12 +9,6 @@ import FoundationEssentials
 import Segue
 import SegueTools
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bench", abstract: "Benchmark built-in effects against ffmpeg xfade.")
 
@@ -100,9 +94,7 @@ struct BenchCommand: ParsableCommand {
         if let jobs {
             guard concat else { throw ValidationError("--jobs goes with --concat") }
             guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
-            if let jobSeconds, !(jobSeconds.isFinite && jobSeconds > 0) {
-                throw ValidationError("--job-seconds must be a positive number of seconds, got \(jobSeconds)")
-            }
+            try validateSeconds(jobSeconds, option: "--job-seconds")
             try ConcatJobsBench(
                 width: w, height: h, preset: preset, crf: crf, workers: jobs, jobSeconds: jobSeconds ?? ConcatPlan.defaultJobSeconds,
                 device: deviceOptions

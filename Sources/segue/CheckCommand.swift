@@ -3,12 +3,6 @@ import ArgumentParser
 import FoundationEssentials
 import Segue
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check", abstract: "Check a transition file: header, compiles, exact at 0 and 1, no unused parameters.",
@@ -30,13 +24,11 @@ struct CheckCommand: ParsableCommand {
             // The text JSONSerialization wrote (pretty, sorted keys, escaped slashes), from JSONEncoder.
             struct Finding: Encodable { let rule: String; let passed: Bool; let detail: String }
             struct Report: Encodable { let file: String; let passed: Bool; let findings: [Finding] }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data = try encoder.encode(
-                Report(
-                    file: file, passed: check.passed,
-                    findings: check.findings.map { Finding(rule: $0.rule, passed: $0.passed, detail: $0.detail) }))
-            print(String(decoding: data, as: UTF8.self))
+            print(
+                try jsonString(
+                    Report(
+                        file: file, passed: check.passed,
+                        findings: check.findings.map { Finding(rule: $0.rule, passed: $0.passed, detail: $0.detail) })))
         } else {
             print("\(file): \(effect.name)")
             for f in check.findings { print("  \(f.passed ? "ok  " : "FAIL") \(f.rule): \(f.detail)") }

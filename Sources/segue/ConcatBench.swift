@@ -3,12 +3,6 @@ import Segue
 import SegueTools
 
 // `segue bench --concat`: prints the concatenation benchmark's table (the work is in the library).
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct ConcatBench {
     let width: Int, height: Int, preset: String, crf: Int
     let device: DeviceOptions
@@ -17,7 +11,7 @@ struct ConcatBench {
         let bench = try ConcatBenchmark(
             width: width, height: height, preset: preset, crf: crf, context: { try device.context() },
             cancellation: InterruptHandler.cancellation)
-        let results = try bench.run { FileStream.standardError.write(Data("… \($0)\n".utf8)) }
+        let results = try bench.run { FileIO.writeStandardError("… \($0)\n") }
         print(
             "segue bench --concat: 3 × \(bench.clipSeconds) s \(width)x\(height) at \(bench.fps) fps (H.264, keyframe every second, AAC), "
                 + "two 1 s fades; x264 --preset \(preset) --crf \(crf); \(ProcessInfo.processInfo.activeProcessorCount) CPU cores")
@@ -48,11 +42,6 @@ struct ConcatBench {
             print(line)
         }
     }
-
-    private func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        let fill = String(repeating: " ", count: max(0, width - text.count))
-        return right ? fill + text : text + fill
-    }
 }
 
 /// `segue bench --concat --jobs N`: prints the distributed-render benchmark's table.
@@ -66,7 +55,7 @@ struct ConcatJobsBench {
             width: width, height: height, preset: preset, crf: crf, jobSeconds: jobSeconds,
             executable: FileManager.default.isExecutableFile(atPath: executable) ? executable : CommandLine.arguments[0],
             context: { try device.context() }, cancellation: InterruptHandler.cancellation)
-        let r = try bench.run(workers: workers) { FileStream.standardError.write(Data("… \($0)\n".utf8)) }
+        let r = try bench.run(workers: workers) { FileIO.writeStandardError("… \($0)\n") }
         let seconds = { (t: Double) in String(cFormat: "%.2f", t) }
         print(
             "segue bench --concat --jobs \(workers): six \(bench.clipSeconds) s clips of mixed sizes (largest \(width)x\(height)) at \(bench.fps) fps "
@@ -92,9 +81,10 @@ struct ConcatJobsBench {
         )
         print("predicted: plan + the job times scheduled longest first on M machines + join (the longest job and the join bound it)")
     }
+}
 
-    private func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        let fill = String(repeating: " ", count: max(0, width - text.count))
-        return right ? fill + text : text + fill
-    }
+/// `text` padded with spaces to `width` characters, on the left when `right` (a table cell).
+private func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+    let fill = String(repeating: " ", count: max(0, width - text.count))
+    return right ? fill + text : text + fill
 }

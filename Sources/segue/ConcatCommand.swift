@@ -3,12 +3,6 @@ import ArgumentParser
 import FoundationEssentials
 import Segue
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct ConcatCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "concat", abstract: "Join videos and stills with GPU transitions and crossfaded sound.",
@@ -96,9 +90,7 @@ struct ConcatCommand: ParsableCommand {
     func validate() throws {
         let modes = [plan.map { _ in "--plan" }, jobPlan.map { _ in "--job" }, joinPlan.map { _ in "--join" }].compactMap { $0 }
         if modes.count > 1 { throw ValidationError("give one of --plan, --job and --join, not \(modes.joined(separator: " and "))") }
-        if let jobSeconds, !(jobSeconds.isFinite && jobSeconds > 0) {
-            throw ValidationError("--job-seconds must be a positive number of seconds, got \(jobSeconds)")
-        }
+        try validateSeconds(jobSeconds, option: "--job-seconds")
         if workDir != nil, modes.isEmpty { throw ValidationError("--work-dir goes with --plan, --job or --join") }
         if jobPlan != nil || joinPlan != nil {
             let mode = jobPlan != nil ? "--job" : "--join"
@@ -171,7 +163,7 @@ struct ConcatCommand: ParsableCommand {
                 pieceStem: ConcatPlan.pieceStem(planPath: planPath))
             plan.workDirectory = workDir.map(Self.absolute)
             try plan.write(to: planPath)
-            if let note = plan.output.note { FileStream.standardError.write(Data("note: \(note); the plan renders everything\n".utf8)) }
+            if let note = plan.output.note { FileIO.writeStandardError("note: \(note); the plan renders everything\n") }
             print(plan.jobs.indices.map(String.init).joined(separator: "\n"))
             return
         }
@@ -179,7 +171,7 @@ struct ConcatCommand: ParsableCommand {
         defer { progress.finish() }
         if smart {
             let report = try renderer.renderSmart(progress: { progress.update($0.framesDone) })
-            if let reason = report.fallbackReason { FileStream.standardError.write(Data("note: \(reason); rendering everything\n".utf8)) }
+            if let reason = report.fallbackReason { FileIO.writeStandardError("note: \(reason); rendering everything\n") }
         } else {
             try renderer.render { progress.update($0.framesDone) }
         }

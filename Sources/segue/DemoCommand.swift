@@ -4,12 +4,6 @@ import FoundationEssentials
 import Segue
 import SegueTools
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
@@ -36,8 +30,8 @@ struct DemoCommand: ParsableCommand {
         let demo = try Demo(
             directory: output, scale: scale, fps: fps, context: deviceOptions.context(), cancellation: InterruptHandler.cancellation)
         if !demo.writesVideos {
-            FileStream.standardError.write(
-                Data("note: ffmpeg not found (Debian package 'ffmpeg'); writing PNG frame directories instead of videos\n".utf8))
+            FileIO.writeStandardError(
+                "note: ffmpeg not found (Debian package 'ffmpeg'); writing PNG frame directories instead of videos\n")
         }
         print("Rendering on \(demo.context.info.name)")
         try demo.run { item in

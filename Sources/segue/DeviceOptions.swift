@@ -4,12 +4,6 @@ import ArgumentParser
 import FoundationEssentials
 import Segue
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `--device I|NAME`, falling back to `SEGUE_DEVICE`, then the best device.
 struct DeviceOptions: ParsableArguments {
     @Option(help: "Vulkan device: an index or a name substring (see 'segue devices'); default SEGUE_DEVICE or the best GPU.")
@@ -19,8 +13,7 @@ struct DeviceOptions: ParsableArguments {
     /// before any work starts, even where the command ends up not using the GPU (a concat of
     /// hard cuts).
     func validate() throws {
-        let environment = ProcessInfo.processInfo.environment
-        guard let selector = GPUContext.Configuration(environment: environment, deviceSelector: device).deviceSelector else { return }
+        guard let selector = configuration.deviceSelector else { return }
         do {
             try GPUContext.checkDeviceSelector(selector)
         } catch {
@@ -28,9 +21,14 @@ struct DeviceOptions: ParsableArguments {
         }
     }
 
-    /// The GPU context for `--device` (else `SEGUE_DEVICE`), caching shaders in the directory the
-    /// environment names (`SEGUE_CACHE_DIR`, else the XDG cache; see `ShaderCache.defaultDirectory`).
+    /// The GPU configuration for `--device` (else `SEGUE_DEVICE`), caching shaders in the directory
+    /// the environment names (`SEGUE_CACHE_DIR`, else the XDG cache; see `ShaderCache.defaultDirectory`).
+    var configuration: GPUContext.Configuration {
+        .init(environment: ProcessInfo.processInfo.environment, deviceSelector: device)
+    }
+
+    /// The GPU context of `configuration`.
     func context() throws -> GPUContext {
-        try GPUContext(configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: device))
+        try GPUContext(configuration: configuration)
     }
 }

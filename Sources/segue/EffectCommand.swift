@@ -3,12 +3,6 @@ import ArgumentParser
 import FoundationEssentials
 import Segue
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct EffectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "effect", abstract: "Apply a shader effect to one image, at one time or animated over time.",
@@ -76,13 +70,9 @@ struct EffectCommand: ParsableCommand {
         if let time {
             guard time.isFinite, time >= 0 else { throw ValidationError("--time must be a finite number of seconds ≥ 0, got \(time)") }
         }
-        if let duration {
-            guard duration.isFinite, duration > 0 else {
-                throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
-            }
-        }
+        try validateSeconds(duration, option: "--duration")
         try validateFPS(fps)
-        guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a positive number, got \(scale)") }
+        try validateScale(scale)
     }
 
     func run() throws {

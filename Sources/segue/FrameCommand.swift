@@ -3,12 +3,6 @@ import ArgumentParser
 import FoundationEssentials
 import Segue
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct FrameCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "frame", abstract: "Render one frame of a transition to a PNG or JPEG.")
 

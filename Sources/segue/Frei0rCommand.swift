@@ -5,12 +5,6 @@ import FoundationEssentials
 import Segue
 import SegueFrei0r
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct Frei0rCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "frei0r", abstract: "Install Segue's effects as frei0r plugins for MLT (Shotcut, Kdenlive) and GStreamer.",

@@ -4,12 +4,6 @@ import FoundationEssentials
 import Segue
 import SegueTools
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct GalleryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery", abstract: "Write a web page of every effect, with looping previews between the sample screens.",

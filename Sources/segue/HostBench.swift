@@ -3,12 +3,6 @@ import Segue
 import SegueTools
 
 // `segue bench --hosts`: the frei0r plugin in melt beside `segue render` and MLT's luma.
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct HostBench {
     let width: Int, height: Int, runs: Int, effect: String
     let context: GPUContext

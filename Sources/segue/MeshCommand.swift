@@ -3,12 +3,6 @@ import ArgumentParser
 import FoundationEssentials
 import Segue
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct MeshCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mesh", abstract: "Render an image through a mesh transform, or animate between two meshes.",
@@ -69,7 +63,7 @@ struct MeshCommand: ParsableCommand {
             guard let output else { throw ValidationError("give -o/--output (or --window to show the mesh live)") }
             try encoder.validate(output: output)
         }
-        guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a positive number, got \(scale)") }
+        try validateScale(scale)
         try validateFPS(fps)
     }
 

@@ -4,12 +4,6 @@ import ArgumentParser
 import FoundationEssentials
 import Segue
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct MeshWindowOptions: ParsableArguments {
     @Flag(
         help:
@@ -39,7 +33,7 @@ struct MeshWindowOptions: ParsableArguments {
         if let phaseRate, !phaseRate.isFinite {
             throw ValidationError("--phase-rate must be a finite number of radians per second, got \(phaseRate)")
         }
-        if let frames { guard frames > 0 else { throw ValidationError("--frames must be at least 1, got \(frames)") } }
+        try LiveWindow.validate(frames: frames)
         if !window, watch || stats || frames != nil || phaseRate != nil {
             throw ValidationError("--watch, --stats, --frames and --phase-rate apply to --window")
         }
@@ -72,10 +66,8 @@ extension MeshCommand {
             phaseRate: live.phaseRate ?? 2 * .pi, antialiasing: antialias, watch: live.watch)
         let mesh = try LiveMesh(
             image: source, request: request, options: options,
-            configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: deviceOptions.device),
-            title: "segue mesh", report: { FileStream.standardError.write(Data(($0 + "\n").utf8)) })
-        let clock = ContinuousClock(), start = clock.now
-        try mesh.run(frames: live.frames) { (clock.now - start) / .seconds(1) }
-        if live.stats, let line = mesh.view.statisticsLine { print(line) }
+            configuration: deviceOptions.configuration,
+            title: "segue mesh", report: { FileIO.writeStandardError($0 + "\n") })
+        try LiveWindow.run(mesh.view, frames: live.frames, stats: live.stats, mesh.run(frames:clock:))
     }
 }

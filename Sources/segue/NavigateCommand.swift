@@ -4,12 +4,6 @@ import FoundationEssentials
 import Segue
 import SegueTools
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct NavigateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "navigate",
@@ -50,8 +44,8 @@ struct NavigateCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
 
     func validate() throws {
-        guard scale.isFinite, scale > 0, scale <= 8 else { throw ValidationError("--scale must be in (0, 8], got \(scale)") }
-        if let frames { guard frames > 0 else { throw ValidationError("--frames must be at least 1, got \(frames)") } }
+        try LiveWindow.validate(scale: scale)
+        try LiveWindow.validate(frames: frames)
         if timing.repeatCount != nil || timing.autoreverse || !timing.keyframes.isEmpty {
             throw ValidationError("--repeat, --autoreverse and --param-keyframes do not apply to navigate")
         }
@@ -74,12 +68,8 @@ struct NavigateCommand: ParsableCommand {
         DisplayConnection.reportLossAsError()
         let navigator = try LiveNavigator(
             screens: screens, effect: resolved, reverse: reverse, timing: pushTiming, scale: scale,
-            configuration: .init(
-                environment: ProcessInfo.processInfo.environment,
-                deviceSelector: deviceOptions.device),
+            configuration: deviceOptions.configuration,
             title: "segue navigate")
-        let clock = ContinuousClock(), start = clock.now
-        try navigator.run(frames: frames) { (clock.now - start) / .seconds(1) }
-        if stats, let line = navigator.view.statisticsLine { print(line) }
+        try LiveWindow.run(navigator.view, frames: frames, stats: stats, navigator.run(frames:clock:))
     }
 }

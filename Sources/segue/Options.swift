@@ -3,12 +3,6 @@ import ArgumentParser
 import FoundationEssentials
 import Segue
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `--effect` and its parameters.
 struct EffectOptions: ParsableArguments {
     @Option(
@@ -43,6 +37,19 @@ func validateFPS(_ fps: Double) throws {
     if let problem = FrameRate.problem(fps) { throw ValidationError("--fps \(problem)") }
 }
 
+/// Refuses a length of time (`--duration`, `--job-seconds`, named by `option`) that is not a
+/// finite number of seconds above 0; nil (not given) passes.
+func validateSeconds(_ seconds: Double?, option: String) throws {
+    if let seconds, !(seconds.isFinite && seconds > 0) {
+        throw ValidationError("\(option) must be a positive number of seconds, got \(seconds)")
+    }
+}
+
+/// Refuses a `--scale` (pixels per point) that is not a finite number above 0.
+func validateScale(_ scale: Double) throws {
+    guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a positive number, got \(scale)") }
+}
+
 /// `--from`, `--to` and how they are fitted to the output.
 struct InputOptions: ParsableArguments {
     @Option(help: "The outgoing screen (PNG or JPEG).")
@@ -61,7 +68,7 @@ struct InputOptions: ParsableArguments {
     var size: String?
 
     func validate() throws {
-        guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a positive number, got \(scale)") }
+        try validateScale(scale)
         if let size { _ = try Self.parseSize(size) }
     }
 
@@ -112,27 +119,3 @@ struct EncoderOptions: ParsableArguments {
 }
 
 extension ResizeMode: ExpressibleByArgument {}
-
-/// Writes a progress line to stderr when stderr is a terminal.
-struct ProgressLine {
-    let total: Int
-    let enabled = isatty(STDERR_FILENO) != 0
-    let start = Date()
-
-    func update(_ done: Int) {
-        guard enabled else { return }
-        let elapsed = Date().timeIntervalSince(start)
-        let fps = elapsed > 0 ? Double(done) / elapsed : 0
-        let width = 30
-        let filled = total > 0 ? width * done / total : width
-        let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-        let remaining = fps > 0 ? Int((Double(total - done) / fps).rounded()) : 0
-        let eta = done < total && fps > 0 ? String(cFormat: "  ETA %d:%02d", remaining / 60, remaining % 60) : "        "
-        FileStream.standardError.write(Data(("\r[\(bar)] " + String(cFormat: "%d/%d frames  %.1f fps", done, total, fps) + eta).utf8))
-    }
-
-    func finish() {
-        guard enabled else { return }
-        FileStream.standardError.write(Data("\n".utf8))
-    }
-}

@@ -5,12 +5,6 @@ import FoundationEssentials
 import Segue
 import SegueTools
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct PreviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview", abstract: "Loop a transition live in a window: drag to scrub, space to pause, s to save the frame.",
@@ -48,8 +42,8 @@ struct PreviewCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
 
     func validate() throws {
-        guard scale.isFinite, scale > 0, scale <= 8 else { throw ValidationError("--scale must be in (0, 8], got \(scale)") }
-        if let frames { guard frames > 0 else { throw ValidationError("--frames must be at least 1, got \(frames)") } }
+        try LiveWindow.validate(scale: scale)
+        try LiveWindow.validate(frames: frames)
     }
 
     func run() throws {
@@ -70,10 +64,8 @@ struct PreviewCommand: ParsableCommand {
         let preview = try LivePreview(
             from: fromImage, to: toImage, scale: scale, load: load, watch: watch ? file : nil,
             saveDirectory: saveDirectory,
-            configuration: .init(environment: ProcessInfo.processInfo.environment, deviceSelector: deviceOptions.device),
-            title: "segue preview", report: { FileStream.standardError.write(Data(($0 + "\n").utf8)) })
-        let clock = ContinuousClock(), start = clock.now
-        try preview.run(frames: frames) { (clock.now - start) / .seconds(1) }
-        if stats, let line = preview.view.statisticsLine { print(line) }
+            configuration: deviceOptions.configuration,
+            title: "segue preview", report: { FileIO.writeStandardError($0 + "\n") })
+        try LiveWindow.run(preview.view, frames: frames, stats: stats, preview.run(frames:clock:))
     }
 }

@@ -84,7 +84,7 @@ struct SegueCommand: ParsableCommand {
 
     static func fail(_ message: String) -> Never {
         InterruptHandler.yieldToInterrupt()  // Ctrl-C made this failure: exit 130, not 1
-        FileStream.standardError.write(Data("error: \(message)\n".utf8))
+        FileIO.writeStandardError("error: \(message)\n")
         Glibc.exit(1)
     }
 }

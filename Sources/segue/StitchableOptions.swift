@@ -4,12 +4,6 @@ import ArgumentParser
 import FoundationEssentials
 import Segue
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `--function`, `--arg`, `--animate`, `--insertion`, `--removal`, `--removal-function`, `--max-sample-offset`.
 struct StitchableOptions: ParsableArguments {
     @Option(help: "Stitchable function of the .metal effect file (or write file.metal:NAME).")

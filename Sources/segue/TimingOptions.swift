@@ -42,9 +42,7 @@ struct TimingOptions: ParsableArguments {
     /// overrides the pass length, which is otherwise `defaultDuration` for a curve and the
     /// spring's settling duration for a spring.
     func timing(defaultCurve: String, defaultDuration: Double, duration: Double?) throws -> TransitionTiming {
-        if let duration, !(duration.isFinite && duration > 0) {
-            throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
-        }
+        try validateSeconds(duration, option: "--duration")
         let curve: TransitionTiming.Curve? =
             try spring.map { .spring(try Spring(parsing: $0)) }
             ?? timing.map { try TransitionTiming.Curve(parsing: $0) }

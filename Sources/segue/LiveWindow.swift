@@ -1,0 +1,24 @@
+// What the window commands (`navigate`, `preview`, `mesh --window`) share: the checks of their
+// options and the run until the window closes.
+import ArgumentParser
+import Segue
+
+enum LiveWindow {
+    /// Refuses a `--frames` below 1; nil (run until the window closes) passes.
+    static func validate(frames: Int?) throws {
+        if let frames { guard frames > 0 else { throw ValidationError("--frames must be at least 1, got \(frames)") } }
+    }
+
+    /// Refuses a `--scale` of a window's screens outside (0, 8].
+    static func validate(scale: Double) throws {
+        guard scale.isFinite, scale > 0, scale <= 8 else { throw ValidationError("--scale must be in (0, 8], got \(scale)") }
+    }
+
+    /// Runs a live window (`run`: its `run(frames:clock:)`) for `frames` frames or until it closes,
+    /// its clock the seconds since now; then prints `view`'s frame-time percentiles when `stats`.
+    static func run(_ view: LiveView, frames: Int?, stats: Bool, _ run: (Int?, () -> Double) throws -> Void) throws {
+        let clock = ContinuousClock(), start = clock.now
+        try run(frames) { (clock.now - start) / .seconds(1) }
+        if stats, let line = view.statisticsLine { print(line) }
+    }
+}
