@@ -5,10 +5,13 @@
 // An animation that has finished and will be removed on completion no longer contributes, even
 // before the next update() physically removes it.
 //
-// Performance: the per-frame path (update, presentationValue) is pre-specialized with
-// `@specialized` for the value types Segue animates (Double, vectors, Transform3D, colours);
-// other types run the generic code. It avoids generic tuples, optionals of generic tuples and
-// iterators, whose metadata the unspecialized code would look up at run time.
+// Performance: the per-frame path, update(at:), is pre-specialized with `@specialized` for the
+// value types Segue animates (Double, vectors, Transform3D, colours); other types run the
+// generic code. Everything it calls is specialized with it: the presentation value, and the
+// built-in animations, which an entry holds as concrete types (see AnimationEntry.swift) so
+// that no call goes through the protocol. It avoids generic tuples, optionals of generic
+// tuples and iterators, whose metadata the unspecialized code would look up at run time. A
+// presentation value read after the frame's update comes from the cache.
 
 import SegueMath
 
@@ -78,28 +81,17 @@ public final class AnimatableProperty<Value: Interpolatable> {
 
     /// The presentation value at `time`: the committed model value with the committed
     /// animations applied in the order they were added.
-    @specialized(where Value == Double)
-    @specialized(where Value == Vector2)
-    @specialized(where Value == Vector3)
-    @specialized(where Value == Vector4)
-    @specialized(where Value == Transform3D)
-    @specialized(where Value == AnimatableColor)
     public func presentationValue(at time: Double) -> Value {
         if cacheTime == time && cacheGeneration == generation {
             return cachedValue
         }
         var value = committedValue
-        var index = 0
-        let count = entries.count
-        while index < count {
-            let entry = entries[index]
-            index += 1
-            guard entry.isCommitted else { continue }
+        forEachCommittedEntry { entry in
             let localTime = time - entry.timeShift
             if entry.isRemovedOnCompletion && entry.timing.isFinished(atParentTime: localTime) {
-                continue
+                return
             }
-            if let animated = entry.animation.value(atParentTime: localTime, current: value) {
+            if let animated = entry.value(atParentTime: localTime, current: value) {
                 value = animated
             }
         }
@@ -140,6 +132,22 @@ public final class AnimatableProperty<Value: Interpolatable> {
         runningCount += 1
         generation += 1
         host?.context.scheduleCommit(self)
+    }
+
+    /// Calls `body` with each entry the outermost transaction has committed, in the order they
+    /// were added. An index loop: no iterator, whose metadata the unspecialized code would look
+    /// up at run time.
+    @inline(__always)
+    private func forEachCommittedEntry(_ body: (AnimationEntry<Value>) -> Void) {
+        var index = 0
+        let count = entries.count
+        while index < count {
+            let entry = entries[index]
+            index += 1
+            if entry.isCommitted {
+                body(entry)
+            }
+        }
     }
 
     /// Removes the entry at `index`, ending it as not finished if it was still running.
@@ -206,12 +214,8 @@ extension AnimatableProperty: PropertyStorage {
     @specialized(where Value == AnimatableColor)
     func update(at time: Double) -> Bool {
         var removed = false
-        var index = 0
-        let count = entries.count
-        while index < count {
-            let entry = entries[index]
-            index += 1
-            if entry.isCommitted && !entry.hasEnded && entry.timing.isFinished(atParentTime: time - entry.timeShift) {
+        forEachCommittedEntry { entry in
+            if !entry.hasEnded && entry.timing.isFinished(atParentTime: time - entry.timeShift) {
                 end(entry, finished: true)
                 removed = removed || entry.isRemovedOnCompletion
             }
@@ -247,44 +251,5 @@ extension AnimatableProperty: PropertyStorage {
         while !entries.isEmpty {
             removeEntry(at: entries.count - 1)
         }
-    }
-}
-
-/// One animation attached to a property.
-final class AnimationEntry<Value: Interpolatable> {
-    let key: String?
-    /// The animation as added (durations resolved; a begin time of 0 is kept and expressed
-    /// through ``timeShift``, so the hot path reads only immutable storage).
-    let animation: any PropertyAnimation<Value>
-    /// A copy of the animation's timing, read without dynamic dispatch.
-    let timing: MediaTiming
-    let isRemovedOnCompletion: Bool
-    let groups: [CompletionGroup]
-    let completion: ((Bool) -> Void)?
-    /// The commit time for animations added with `beginTime == 0`, else 0: the animation is
-    /// evaluated at `parentTime − timeShift`.
-    var timeShift = 0.0
-    /// Whether the outermost transaction has committed it (only then is it evaluated).
-    var isCommitted = false
-    /// Whether it has finished or been removed (its completion has been reported).
-    var hasEnded = false
-
-    init(
-        key: String?, animation: any PropertyAnimation<Value>, groups: [CompletionGroup],
-        completion: ((Bool) -> Void)?
-    ) {
-        self.key = key
-        self.animation = animation
-        timing = animation.timing
-        isRemovedOnCompletion = animation.isRemovedOnCompletion
-        self.groups = groups
-        self.completion = completion
-    }
-
-    /// The animation with its begin time as resolved at the commit.
-    var resolvedAnimation: any PropertyAnimation<Value> {
-        var resolved = animation
-        resolved.timing.beginTime += timeShift
-        return resolved
     }
 }

@@ -21,20 +21,11 @@ import SegueMath
 /// `fromValue` with the presentation value before the change, as Core Animation does.
 public struct BasicAnimation<Value: Interpolatable>: PropertyAnimation {
     /// The value at the start, if given.
-    public var fromValue: Value? {
-        get { values.fromValue }
-        set { values.fromValue = newValue }
-    }
+    public var fromValue: Value?
     /// The value at the end, if given.
-    public var toValue: Value? {
-        get { values.toValue }
-        set { values.toValue = newValue }
-    }
+    public var toValue: Value?
     /// The change over the animation, if given.
-    public var byValue: Value? {
-        get { values.byValue }
-        set { values.byValue = newValue }
-    }
+    public var byValue: Value?
     /// Whether the animated value is added to the value beneath it.
     public var isAdditive: Bool
     /// Whether iteration `k` adds `k` times the end value (the value at progress 1), so each
@@ -45,8 +36,6 @@ public struct BasicAnimation<Value: Interpolatable>: PropertyAnimation {
     /// Whether a host removes the animation when its active duration has passed.
     public var isRemovedOnCompletion: Bool
 
-    private var values: BasicValues<Value>
-
     /// Creates a basic animation. Leave `timing.duration` at 0 to take the transaction's
     /// duration when added to a host.
     public init(
@@ -54,7 +43,9 @@ public struct BasicAnimation<Value: Interpolatable>: PropertyAnimation {
         timing: MediaTiming = MediaTiming(), isAdditive: Bool = false, isCumulative: Bool = false,
         isRemovedOnCompletion: Bool = true
     ) {
-        values = BasicValues(fromValue: fromValue, toValue: toValue, byValue: byValue)
+        self.fromValue = fromValue
+        self.toValue = toValue
+        self.byValue = byValue
         self.timing = timing
         self.isAdditive = isAdditive
         self.isCumulative = isCumulative
@@ -62,22 +53,40 @@ public struct BasicAnimation<Value: Interpolatable>: PropertyAnimation {
     }
 
     /// Whether none of from, to and by is set.
-    var hasNoValues: Bool { values.isEmpty }
+    var hasNoValues: Bool { fromValue == nil && toValue == nil && byValue == nil }
 
-    /// The value at eased progress `progress` of iteration `iteration`, given the value beneath.
+    /// The value at eased progress `progress` of iteration `iteration`, given the value beneath:
+    /// from and to resolved against the value beneath (zero when additive), interpolated, then
+    /// composed for cumulative and additive use.
     public func value(atProgress progress: Double, iteration: Int = 0, current: Value) -> Value {
-        values.value(atProgress: progress, iteration: iteration, isAdditive: isAdditive, isCumulative: isCumulative, current: current)
+        let base = isAdditive ? Value.zero : current
+        let start = from(base: base)
+        let end = to(base: base, from: start)
+        return composeAnimatedValue(
+            start.interpolated(to: end, fraction: progress), end: end, iteration: iteration,
+            isCumulative: isCumulative, isAdditive: isAdditive, current: current)
     }
 
     /// The value at a parent time, or `nil` when the animation is not applied.
-    @specialized(where Value == Double)
-    @specialized(where Value == Vector2)
-    @specialized(where Value == Vector3)
-    @specialized(where Value == Vector4)
-    @specialized(where Value == Transform3D)
-    @specialized(where Value == AnimatableColor)
     public func value(atParentTime parentTime: Double, current: Value) -> Value? {
         guard let sample = timing.sample(atParentTime: parentTime) else { return nil }
         return value(atProgress: sample.progress, iteration: sample.iteration, current: current)
+    }
+
+    // MARK: - From, to and by
+
+    /// The start of the interpolation. `base` stands for "the current presentation value" of
+    /// the table above (for additive animations it is zero).
+    private func from(base: Value) -> Value {
+        if let fromValue { return fromValue }
+        if let toValue, let byValue { return toValue - byValue }
+        return base  // to alone, by alone, nothing
+    }
+
+    /// The end of the interpolation, given its start `from`.
+    private func to(base: Value, from: Value) -> Value {
+        if let toValue { return toValue }
+        if let byValue { return from + byValue }  // from + by, or base + by
+        return base  // from alone, nothing
     }
 }

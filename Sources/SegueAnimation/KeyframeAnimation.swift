@@ -222,12 +222,6 @@ public struct KeyframeAnimation<Value: Interpolatable>: PropertyAnimation {
     }
 
     /// The value at a parent time, or `nil` when the animation is not applied.
-    @specialized(where Value == Double)
-    @specialized(where Value == Vector2)
-    @specialized(where Value == Vector3)
-    @specialized(where Value == Vector4)
-    @specialized(where Value == Transform3D)
-    @specialized(where Value == AnimatableColor)
     public func value(atParentTime parentTime: Double, current: Value) -> Value? {
         guard let sample = timing.sample(atParentTime: parentTime) else { return nil }
         return value(atFraction: sample.progress, iteration: sample.iteration, current: current)

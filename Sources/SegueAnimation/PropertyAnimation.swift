@@ -25,41 +25,6 @@ public protocol PropertyAnimation<Value>: Sendable {
 
 // MARK: - Shared value logic
 
-/// The from/to/by combinations of CABasicAnimation, resolved against the current value.
-struct BasicValues<Value: Interpolatable>: Sendable {
-    var fromValue: Value?
-    var toValue: Value?
-    var byValue: Value?
-
-    /// The start of the interpolation. `base` stands for "the current presentation value" of
-    /// the reference (for additive animations it is zero).
-    func from(base: Value) -> Value {
-        if let fromValue { return fromValue }
-        if let toValue, let byValue { return toValue - byValue }
-        return base  // to alone, by alone, nothing
-    }
-
-    /// The end of the interpolation, given its start `from`.
-    func to(base: Value, from: Value) -> Value {
-        if let toValue { return toValue }
-        if let byValue { return from + byValue }  // from + by, or base + by
-        return base  // from alone, nothing
-    }
-
-    /// The animated value at eased `progress`: from/to resolved against the value beneath
-    /// (zero when additive), interpolated, then composed for cumulative and additive use.
-    func value(atProgress progress: Double, iteration: Int, isAdditive: Bool, isCumulative: Bool, current: Value) -> Value {
-        let base = isAdditive ? Value.zero : current
-        let start = from(base: base)
-        let end = to(base: base, from: start)
-        return composeAnimatedValue(
-            start.interpolated(to: end, fraction: progress), end: end, iteration: iteration,
-            isCumulative: isCumulative, isAdditive: isAdditive, current: current)
-    }
-
-    var isEmpty: Bool { fromValue == nil && toValue == nil && byValue == nil }
-}
-
 /// Applies `isCumulative` and `isAdditive` to a value computed by an animation.
 ///
 /// Cumulative: iteration `k` adds `k` times the end value of an iteration (the value at

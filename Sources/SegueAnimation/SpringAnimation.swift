@@ -7,35 +7,49 @@ import SegueMath
 /// spring's ``Spring/settlingDuration``; a shorter duration cuts the motion off. A timing
 /// function, if set, warps local time before the spring is evaluated
 /// (`t = duration · timingFunction(t / duration)`). From/to/by, additive and cumulative behave
-/// as in ``BasicAnimation``.
+/// as in ``BasicAnimation``: a spring animation is a basic animation paced by a spring.
 public struct SpringAnimation<Value: Interpolatable>: PropertyAnimation, SpringDrivenAnimation {
     /// The spring that drives the progress.
     public var spring: Spring
+    /// The values, flags and timing, evaluated at the spring's progress instead of the eased
+    /// fraction.
+    private var basic: BasicAnimation<Value>
+
     /// The value at the start, if given.
     public var fromValue: Value? {
-        get { values.fromValue }
-        set { values.fromValue = newValue }
+        get { basic.fromValue }
+        set { basic.fromValue = newValue }
     }
     /// The value at rest, if given.
     public var toValue: Value? {
-        get { values.toValue }
-        set { values.toValue = newValue }
+        get { basic.toValue }
+        set { basic.toValue = newValue }
     }
     /// The change over the animation, if given.
     public var byValue: Value? {
-        get { values.byValue }
-        set { values.byValue = newValue }
+        get { basic.byValue }
+        set { basic.byValue = newValue }
     }
     /// Whether the animated value is added to the value beneath it.
-    public var isAdditive: Bool
+    public var isAdditive: Bool {
+        get { basic.isAdditive }
+        set { basic.isAdditive = newValue }
+    }
     /// Whether each repeat adds the end value of an iteration.
-    public var isCumulative: Bool
+    public var isCumulative: Bool {
+        get { basic.isCumulative }
+        set { basic.isCumulative = newValue }
+    }
     /// When and how long the animation runs; `duration` starts as the settling duration.
-    public var timing: MediaTiming
+    public var timing: MediaTiming {
+        get { basic.timing }
+        set { basic.timing = newValue }
+    }
     /// Whether a host removes the animation when its active duration has passed.
-    public var isRemovedOnCompletion: Bool
-
-    private var values: BasicValues<Value>
+    public var isRemovedOnCompletion: Bool {
+        get { basic.isRemovedOnCompletion }
+        set { basic.isRemovedOnCompletion = newValue }
+    }
 
     /// Creates a spring animation whose duration is the spring's settling duration (unless
     /// `timing.duration` is given; an undamped spring, which never settles, gets 0.25 s).
@@ -44,36 +58,34 @@ public struct SpringAnimation<Value: Interpolatable>: PropertyAnimation, SpringD
         timing: MediaTiming = MediaTiming(), isAdditive: Bool = false, isCumulative: Bool = false,
         isRemovedOnCompletion: Bool = true
     ) {
+        self.init(
+            spring: spring,
+            animation: BasicAnimation(
+                fromValue: fromValue, toValue: toValue, byValue: byValue, timing: timing, isAdditive: isAdditive,
+                isCumulative: isCumulative, isRemovedOnCompletion: isRemovedOnCompletion))
+    }
+
+    /// Creates a spring animation with the values, flags and timing of `animation`, paced by
+    /// `spring`. A duration of 0 becomes the spring's settling duration, as in
+    /// ``init(spring:fromValue:toValue:byValue:timing:isAdditive:isCumulative:isRemovedOnCompletion:)``.
+    public init(spring: Spring, animation: BasicAnimation<Value>) {
         self.spring = spring
-        values = BasicValues(fromValue: fromValue, toValue: toValue, byValue: byValue)
-        var timing = timing
-        if timing.duration == 0 {
+        basic = animation
+        if basic.timing.duration == 0 {
             let settling = spring.settlingDuration
-            timing.duration = settling.isFinite && settling > 0 ? settling : MediaTiming.defaultDuration
+            basic.timing.duration = settling.isFinite && settling > 0 ? settling : MediaTiming.defaultDuration
         }
-        self.timing = timing
-        self.isAdditive = isAdditive
-        self.isCumulative = isCumulative
-        self.isRemovedOnCompletion = isRemovedOnCompletion
     }
 
     /// Whether none of from, to and by is set.
-    var hasNoValues: Bool { values.isEmpty }
+    var hasNoValues: Bool { basic.hasNoValues }
 
     /// The value at local time `seconds` of iteration `iteration`, given the value beneath.
     public func value(atLocalTime seconds: Double, iteration: Int = 0, current: Value) -> Value {
-        values.value(
-            atProgress: spring.value(at: seconds), iteration: iteration, isAdditive: isAdditive,
-            isCumulative: isCumulative, current: current)
+        basic.value(atProgress: spring.value(at: seconds), iteration: iteration, current: current)
     }
 
     /// The value at a parent time, or `nil` when the animation is not applied.
-    @specialized(where Value == Double)
-    @specialized(where Value == Vector2)
-    @specialized(where Value == Vector3)
-    @specialized(where Value == Vector4)
-    @specialized(where Value == Transform3D)
-    @specialized(where Value == AnimatableColor)
     public func value(atParentTime parentTime: Double, current: Value) -> Value? {
         guard let sample = timing.sample(atParentTime: parentTime) else { return nil }
         var seconds = sample.localTime

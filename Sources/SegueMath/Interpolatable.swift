@@ -45,44 +45,7 @@ extension Double: Interpolatable {
 
 // MARK: - Vectors
 
-extension Vector2: Interpolatable {
-    /// The vector scaled by `factor`.
-    public func scaled(by factor: Double) -> Vector2 { self * factor }
-
-    /// The Euclidean distance between the two points.
-    public func distance(to other: Vector2) -> Double { (other - self).length }
-
-    /// Componentwise linear interpolation.
-    public func interpolated(to other: Vector2, fraction: Double) -> Vector2 {
-        Vector2.lerp(self, other, fraction)
-    }
-}
-
-extension Vector3: Interpolatable {
-    /// The vector scaled by `factor`.
-    public func scaled(by factor: Double) -> Vector3 { self * factor }
-
-    /// The Euclidean distance between the two points.
-    public func distance(to other: Vector3) -> Double { (other - self).length }
-
-    /// Componentwise linear interpolation.
-    public func interpolated(to other: Vector3, fraction: Double) -> Vector3 {
-        Vector3.lerp(self, other, fraction)
-    }
-}
-
-extension Vector4: Interpolatable {
-    /// The vector scaled by `factor`.
-    public func scaled(by factor: Double) -> Vector4 { self * factor }
-
-    /// The Euclidean distance between the two vectors (all four components).
-    public func distance(to other: Vector4) -> Double { (other - self).length }
-
-    /// Componentwise linear interpolation.
-    public func interpolated(to other: Vector4, fraction: Double) -> Vector4 {
-        Vector4.lerp(self, other, fraction)
-    }
-}
+// Vector2, Vector3 and Vector4 are interpolatable as EuclideanVectors (EuclideanVector.swift).
 
 // MARK: - Transform3D
 

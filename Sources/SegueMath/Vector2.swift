@@ -1,5 +1,5 @@
 /// A two-component vector of `Double`s: a point, a size or a direction in a plane.
-public struct Vector2: Sendable, Hashable, Codable {
+public struct Vector2: EuclideanVector, Sendable, Hashable, Codable {
     /// The first component.
     public var x: Double
     /// The second component.
@@ -66,22 +66,5 @@ public struct Vector2: Sendable, Hashable, Codable {
     /// The dot product with another vector.
     public func dot(_ other: Vector2) -> Double {
         x * other.x + y * other.y
-    }
-
-    /// The squared Euclidean length.
-    public var lengthSquared: Double { dot(self) }
-
-    /// The Euclidean length.
-    public var length: Double { lengthSquared.squareRoot() }
-
-    /// The vector scaled to length 1; the zero vector stays zero.
-    public var normalized: Vector2 {
-        let l = length
-        return l > 0 ? self / l : self
-    }
-
-    /// Linear interpolation: `a` at `t = 0`, `b` at `t = 1`, extrapolating outside [0, 1].
-    public static func lerp(_ a: Vector2, _ b: Vector2, _ t: Double) -> Vector2 {
-        a * (1 - t) + b * t
     }
 }

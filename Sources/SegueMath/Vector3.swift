@@ -1,5 +1,5 @@
 /// A three-component vector of `Double`s: a point or a direction in space.
-public struct Vector3: Sendable, Hashable, Codable {
+public struct Vector3: EuclideanVector, Sendable, Hashable, Codable {
     /// The first component.
     public var x: Double
     /// The second component.
@@ -86,22 +86,5 @@ public struct Vector3: Sendable, Hashable, Codable {
             z * other.x - x * other.z,
             x * other.y - y * other.x
         )
-    }
-
-    /// The squared Euclidean length.
-    public var lengthSquared: Double { dot(self) }
-
-    /// The Euclidean length.
-    public var length: Double { lengthSquared.squareRoot() }
-
-    /// The vector scaled to length 1; the zero vector stays zero.
-    public var normalized: Vector3 {
-        let l = length
-        return l > 0 ? self / l : self
-    }
-
-    /// Linear interpolation: `a` at `t = 0`, `b` at `t = 1`, extrapolating outside [0, 1].
-    public static func lerp(_ a: Vector3, _ b: Vector3, _ t: Double) -> Vector3 {
-        a * (1 - t) + b * t
     }
 }

@@ -1,5 +1,5 @@
 /// A four-component vector of `Double`s, most often a homogeneous point `(x, y, z, w)`.
-public struct Vector4: Sendable, Hashable, Codable {
+public struct Vector4: EuclideanVector, Sendable, Hashable, Codable {
     /// The first component.
     public var x: Double
     /// The second component.
@@ -80,22 +80,5 @@ public struct Vector4: Sendable, Hashable, Codable {
     /// The dot product with another vector.
     public func dot(_ other: Vector4) -> Double {
         x * other.x + y * other.y + z * other.z + w * other.w
-    }
-
-    /// The squared Euclidean length.
-    public var lengthSquared: Double { dot(self) }
-
-    /// The Euclidean length.
-    public var length: Double { lengthSquared.squareRoot() }
-
-    /// The vector scaled to length 1; the zero vector stays zero.
-    public var normalized: Vector4 {
-        let l = length
-        return l > 0 ? self / l : self
-    }
-
-    /// Linear interpolation: `a` at `t = 0`, `b` at `t = 1`, extrapolating outside [0, 1].
-    public static func lerp(_ a: Vector4, _ b: Vector4, _ t: Double) -> Vector4 {
-        a * (1 - t) + b * t
     }
 }

@@ -4,12 +4,6 @@
 
 import SegueMath
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A JSON value and its path from the root (`""` for the root).
 struct JSONEntry {
     let value: JSONValue

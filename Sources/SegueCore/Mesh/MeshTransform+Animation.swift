@@ -115,8 +115,8 @@ extension MeshTransform {
             isCumulative: isCumulative, isRemovedOnCompletion: isRemovedOnCompletion)
     }
 
-    /// A spring animation between meshes, after checking that `from`, `to` and `by` are
-    /// compatible.
+    /// A spring animation between meshes: ``animation(from:to:by:timing:isAdditive:isCumulative:isRemovedOnCompletion:)``
+    /// paced by `spring`.
     ///
     /// - Throws: ``MeshError`` naming the failing compatibility rule.
     public static func springAnimation(
@@ -124,11 +124,10 @@ extension MeshTransform {
         timing: MediaTiming = MediaTiming(), isAdditive: Bool = false, isCumulative: Bool = false,
         isRemovedOnCompletion: Bool = true
     ) throws -> SpringAnimation<MeshTransform> {
-        try checkCompatible([from, to, by], names: ["fromValue", "toValue", "byValue"])
-        return SpringAnimation(
-            spring: spring, fromValue: from, toValue: to, byValue: by, timing: timing,
-            isAdditive: isAdditive, isCumulative: isCumulative,
+        let basic = try animation(
+            from: from, to: to, by: by, timing: timing, isAdditive: isAdditive, isCumulative: isCumulative,
             isRemovedOnCompletion: isRemovedOnCompletion)
+        return SpringAnimation(spring: spring, animation: basic)
     }
 
     /// A keyframe animation through meshes, after checking that all values are compatible.
