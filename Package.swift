@@ -86,14 +86,14 @@ let package = Package(
 
         // MARK: - Tests (one target per module, and what the tests share)
         .target(name: "SegueTestSupport", dependencies: ["Segue", "SegueTools"], path: "Tests/SegueTestSupport"),
-        .testTarget(name: "SegueSystemTests", dependencies: ["SegueSystem"]),
+        .testTarget(name: "SegueSystemTests", dependencies: ["SegueSystem", "SegueTestSupport"]),
         .testTarget(name: "SegueMathTests", dependencies: ["SegueMath"]),
         .testTarget(name: "SegueAnimationTests", dependencies: ["SegueAnimation"]),
-        .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
-        .testTarget(name: "SegueMetalTests", dependencies: ["SegueMetal", "SegueShaders"]),
-        .testTarget(name: "SegueShadersTests", dependencies: ["SegueShaders", "SegueMetal"]),
-        .testTarget(name: "SegueVulkanTests", dependencies: ["SegueVulkan"]),
-        .testTarget(name: "SegueMediaTests", dependencies: ["SegueMedia", "SegueTools"]),
+        .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore", "SegueTestSupport"]),
+        .testTarget(name: "SegueMetalTests", dependencies: ["SegueMetal", "SegueShaders", "SegueTestSupport"]),
+        .testTarget(name: "SegueShadersTests", dependencies: ["SegueShaders", "SegueMetal", "SegueTestSupport"]),
+        .testTarget(name: "SegueVulkanTests", dependencies: ["SegueVulkan", "SegueTestSupport"]),
+        .testTarget(name: "SegueMediaTests", dependencies: ["SegueMedia", "SegueTools", "SegueTestSupport"]),
         .testTarget(
             name: "SegueRenderTests", dependencies: ["Segue", "SegueTools", "SegueTestSupport"], exclude: ["__Snapshots__", "Fixtures"]),
         .testTarget(name: "SegueConcatTests", dependencies: ["Segue", "SegueTestSupport"]),

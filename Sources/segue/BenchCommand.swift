@@ -164,7 +164,7 @@ struct BenchCommand: ParsableCommand {
                 print("moderngl peer skipped: python3 cannot import moderngl (install it with '\(ModernGLPeer.installHint)')")
             }
         }
-        guard !noFFmpeg else { return }
+        guard runsFFmpegPeers("xfade peers") else { return }
         print("")
         print(row("xfade", "pipe", "fps", "ms/frame") + "   segue end-to-end / xfade")
         for peer in peers {
@@ -218,9 +218,20 @@ struct BenchCommand: ParsableCommand {
                         + [a.shading, a.readback, a.straightAlpha, a.pipeWrite, a.stageSum, a.endToEnd].map { String(cFormat: "%.2f", $0) }
                         + [String(cFormat: "%.1f", 1000 / a.endToEnd), "\(a.translucentFrames)/\(a.frames)"]))
         }
-        guard !noFFmpeg else { return }
+        guard runsFFmpegPeers("encoder colour conversion") else { return }
         let conversion = try bench.encoderColourConversion()
         print(String(cFormat: "encoder colour conversion (ffmpeg rgba -> yuv420p, any effect): %.2f ms per frame", conversion))
+    }
+
+    /// Whether the rows that need ffmpeg run: not with --no-ffmpeg, and not where there is no
+    /// ffmpeg, which a line says (the rest of the bench stands without them).
+    private func runsFFmpegPeers(_ what: String) -> Bool {
+        guard !noFFmpeg else { return false }
+        guard (try? FFmpeg.ffmpegExecutable(for: what)) != nil else {
+            print("\(what) skipped: no ffmpeg (install the Debian package 'ffmpeg', or set SEGUE_FFMPEG to its path)")
+            return false
+        }
+        return true
     }
 
     private func accountRow(_ cells: [String]) -> String {

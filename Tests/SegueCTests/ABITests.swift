@@ -12,7 +12,7 @@ import Testing
 struct ABITests {
     @Test("SONAME libsegue.so.0; libsegue.so → libsegue.so.0 → libsegue.so.VERSION; only segue_* dynamic, each @@SEGUE_0")
     func sonameAndSymbols() throws {
-        let dir = try MediaDirectory("abi-symbols")
+        let dir = try TemporaryDirectory("abi-symbols")
         defer { dir.remove() }
         let lib = try Installation(prefix: dir.path + "/p").prefix + "/lib"
         let fm = FileManager.default
@@ -43,7 +43,7 @@ struct ABITests {
         "the header's SEGUE_VERSION_*, segue_version(), SegueVersion and segue --version agree; every error code comes from a real bad call"
     )
     func versionsAndCodes() throws {
-        let dir = try MediaDirectory("abi-codes")
+        let dir = try TemporaryDirectory("abi-codes")
         defer { dir.remove() }
         let installation = try Installation(prefix: dir.path + "/p")
         let header = try String(contentsOfFile: installation.prefix + "/include/segue.h", encoding: .utf8)
@@ -69,7 +69,7 @@ struct ABITests {
 
     @Test("scripts/abi-check.sh: this build keeps the baseline; a changed signature, enumerator or a removed symbol fails")
     func baseline() throws {
-        let dir = try MediaDirectory("abi-baseline")
+        let dir = try TemporaryDirectory("abi-baseline")
         defer { dir.remove() }
         let library = try Installation(prefix: dir.path + "/p").prefix + "/lib/libsegue.so.0"
         let script = repositoryRoot + "/scripts/abi-check.sh"

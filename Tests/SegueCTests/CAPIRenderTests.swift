@@ -43,7 +43,7 @@ struct CAPIRenderTests {
         "a C program renders built-ins, a .glsl, a stitchable .metal, the cube and single-image effects from two threads on one context as `segue frame` does"
     )
     func cProgramMatchesCLI() throws {
-        let dir = try MediaDirectory("render")
+        let dir = try TemporaryDirectory("render")
         defer { dir.remove() }
         let installation = try Installation(prefix: dir.path + "/prefix")
         let program = try installation.buildAPITest(in: dir.path)
@@ -90,7 +90,7 @@ struct CAPIRenderTests {
 
     @Test("every bad input returns -1 or NULL with a message naming the problem; handles outlive their context handle")
     func badInputs() throws {
-        let dir = try MediaDirectory("errors")
+        let dir = try TemporaryDirectory("errors")
         defer { dir.remove() }
         let program = try Installation(prefix: dir.path + "/prefix").buildAPITest(in: dir.path)
         let run = try runProgram(program, ["errors", repositoryRoot + "/Tests/Fixtures/gl-transitions/luma-mask.glsl"])
@@ -101,7 +101,7 @@ struct CAPIRenderTests {
 
     @Test("a float array argument set as text: 16 values and 3 against a computation in C, count 0, a list past the limit refused")
     func arrayArgument() throws {
-        let dir = try MediaDirectory("arrays")
+        let dir = try TemporaryDirectory("arrays")
         defer { dir.remove() }
         let program = try Installation(prefix: dir.path + "/prefix").buildAPITest(in: dir.path)
         let run = try runProgram(program, ["arrays", repositoryRoot + "/Tests/Fixtures/stitchable/Arrays.metal"])
@@ -112,7 +112,7 @@ struct CAPIRenderTests {
         "across fork(): inherited handles fail at once naming fork, destroying them returns, a new context in the child renders the parent's pixels"
     )
     func fork() throws {
-        let dir = try MediaDirectory("fork")
+        let dir = try TemporaryDirectory("fork")
         defer { dir.remove() }
         let program = try Installation(prefix: dir.path + "/prefix").buildAPITest(in: dir.path)
         let run = try runProgram(program, ["fork"], timeout: 120)
@@ -122,7 +122,7 @@ struct CAPIRenderTests {
 
     @Test("timing curves and springs, reverse effects and interactive transitions follow their closed forms from C")
     func timingAndInteraction() throws {
-        let dir = try MediaDirectory("timing")
+        let dir = try TemporaryDirectory("timing")
         defer { dir.remove() }
         let program = try Installation(prefix: dir.path + "/prefix").buildAPITest(in: dir.path)
         let run = try runProgram(program, ["timing"])
@@ -131,7 +131,7 @@ struct CAPIRenderTests {
 
     @Test("effects are listed and described: kinds, durations, parameter types, defaults and ranges")
     func listing() throws {
-        let dir = try MediaDirectory("info")
+        let dir = try TemporaryDirectory("info")
         defer { dir.remove() }
         let program = try Installation(prefix: dir.path + "/prefix").buildAPITest(in: dir.path)
         let run = try runProgram(
@@ -145,7 +145,7 @@ struct CAPIRenderTests {
 
     @Test("Python loads the installed library with ctypes and renders a fade")
     func pythonCtypes() throws {
-        let dir = try MediaDirectory("python")
+        let dir = try TemporaryDirectory("python")
         defer { dir.remove() }
         let installation = try Installation(prefix: dir.path + "/prefix")
         let run = try runProgram("/usr/bin/python3", [fixture("ctypes_test.py"), installation.prefix + "/lib/libsegue.so"])

@@ -8,7 +8,7 @@ import Testing
 struct InstallerTests {
     @Test("install.sh --no-build puts segue, libsegue.so, segue.h and segue.pc under the prefix; pkg-config names it")
     func layout() throws {
-        let dir = try MediaDirectory("layout")
+        let dir = try TemporaryDirectory("layout")
         defer { dir.remove() }
         let installation = try Installation(prefix: dir.path + "/usr")
         let prefix = installation.prefix
@@ -30,7 +30,7 @@ struct InstallerTests {
 
     @Test("a relative prefix is written into segue.pc as an absolute path")
     func relativePrefix() throws {
-        let dir = try MediaDirectory("relative")
+        let dir = try TemporaryDirectory("relative")
         defer { dir.remove() }
         let run = try shell(
             "cd '\(dir.path)' && '\(repositoryRoot)/scripts/install.sh' --prefix=here --build-dir '\(buildDirectory)' --no-build")
@@ -41,7 +41,7 @@ struct InstallerTests {
 
     @Test("install.sh refuses an unknown option and a build directory without the products")
     func refusals() throws {
-        let dir = try MediaDirectory("refusals")
+        let dir = try TemporaryDirectory("refusals")
         defer { dir.remove() }
         let unknown = try runProgram(repositoryRoot + "/scripts/install.sh", ["--prefx", dir.path])
         #expect(unknown.status != 0)
@@ -55,7 +55,7 @@ struct InstallerTests {
 
     @Test("the installed library finds every library it needs and exports exactly the functions segue.h declares")
     func linkage() throws {
-        let dir = try MediaDirectory("linkage")
+        let dir = try TemporaryDirectory("linkage")
         defer { dir.remove() }
         let library = try Installation(prefix: dir.path + "/p").prefix + "/lib/libsegue.so"
         // -r: every symbol resolved, as a host's dlopen(RTLD_NOW) needs.
@@ -82,7 +82,7 @@ struct InstallerTests {
 
     @Test("a host dlopens the installed library with RTLD_NOW and nothing else set up")
     func dlopenLikeAPluginHost() throws {
-        let dir = try MediaDirectory("dlopen")
+        let dir = try TemporaryDirectory("dlopen")
         defer { dir.remove() }
         let prefix = try Installation(prefix: dir.path + "/p").prefix
         let library = prefix + "/lib/libsegue.so"
@@ -100,7 +100,7 @@ struct InstallerTests {
 
     @Test("the installed segue.h compiles as pedantic C99 and as C++11 with every warning an error")
     func headerCompilesStrictly() throws {
-        let dir = try MediaDirectory("header")
+        let dir = try TemporaryDirectory("header")
         defer { dir.remove() }
         let installation = try Installation(prefix: dir.path + "/p")
         let source = dir.path + "/uses_header.c"

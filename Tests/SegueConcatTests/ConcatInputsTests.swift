@@ -12,7 +12,7 @@ import Testing
 struct ConcatInputsTests {
     @Test("a clip with rotation metadata comes out upright at its display size")
     func rotatedClip() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         // Stored 64×48: top half red, bottom half blue; then a display matrix that ffprobe reports
         // as rotation 90 (a quarter turn counter-clockwise), so the top edge is shown on the left.
         let stored = dir.file("stored.mp4"), phone = dir.file("phone.mp4")
@@ -36,7 +36,7 @@ struct ConcatInputsTests {
 
     @Test("non-square pixels: a 32×48 clip with 2:1 pixels is 64×48 on screen and fills a 64×48 output")
     func nonSquarePixels() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let clip = dir.file("anamorphic.mkv")
         try ffmpeg([
             "-f", "lavfi", "-i", "color=c=red:s=16x48:r=25:d=1[a];color=c=blue:s=32x48:r=25:d=1[b];[b][a]overlay=0:0,setsar=2[out0]",
@@ -52,7 +52,7 @@ struct ConcatInputsTests {
 
     @Test("a 10-bit clip (yuv420p10le, High 10) joins an 8-bit one: colours right on both sides of the cut")
     func tenBitClip() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let deep = dir.file("deep.mkv"), plain = dir.file("plain.mp4")
         try ffmpeg([
             "-f", "lavfi", "-i", "color=c=0x3080C0:s=64x48:r=25:d=1", "-c:v", "libx264", "-preset", "ultrafast",
@@ -74,7 +74,7 @@ struct ConcatInputsTests {
 
     @Test("variable frame rate: each output frame shows the source frame whose timestamp covers its time")
     func variableFrameRate() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         // Frames at 0, 0.12, 0.52, 0.60 and 1.00 s (red, green, blue, white, white), 1.04 s long.
         for (name, pixel) in [("red", Pixel(255, 0, 0)), ("green", Pixel(0, 255, 0)), ("blue", Pixel(0, 0, 255)), ("white", Pixel.white)] {
             try ImageFile.write(Image(width: 32, height: 32, fill: pixel), to: dir.file(name + ".png"))
@@ -111,7 +111,7 @@ struct ConcatInputsTests {
 
     @Test("a clip without sound is silent in the output; the other clip's tone fades out over the transition")
     func clipWithoutSound() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let a = dir.file("a.mp4"), mute = dir.file("mute.mp4")
         try makeClip(a, color: "red", tone: 440)
         try makeClip(mute, color: "lime")
@@ -131,7 +131,7 @@ struct ConcatInputsTests {
 
     @Test("stills only: a slideshow of 1 s images with fade:0.5 lasts 1.5 s at 30 fps, in silence")
     func stillsSlideshow() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         try ImageFile.write(Image(width: 48, height: 32, fill: Pixel(0, 255, 0)), to: dir.file("one.png"))
         try ImageFile.write(Image(width: 48, height: 32, fill: .white), to: dir.file("two.jpg"))
         let out = dir.file("show.mp4")
@@ -154,7 +154,7 @@ struct ConcatInputsTests {
 
     @Test("a soundtrack plays under stills at its own level and fades out over the last half of the edit")
     func soundtrack() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         try ImageFile.write(Image(width: 32, height: 32, fill: Pixel(0, 0, 255)), to: dir.file("one.png"))
         try ImageFile.write(Image(width: 32, height: 32, fill: Pixel(255, 0, 0)), to: dir.file("two.png"))
         let music = dir.file("music.m4a")
@@ -178,7 +178,7 @@ struct ConcatInputsTests {
 
     @Test("contain: a wider clip sits between black bars")
     func containBars() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let a = dir.file("a.mp4"), wide = dir.file("wide.mp4")
         try makeClip(a, color: "red", seconds: 1)
         try makeClip(wide, color: "blue", width: 80, seconds: 1)
@@ -202,7 +202,7 @@ struct ConcatInputsTests {
         "mesh (cube) and stitchable (.metal shift) transitions between moving clips match the effect rendered from the frames the timeline names",
         arguments: ["cube", metalFixture + ":shift"])
     func movingTransitions(effectName: String) throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let a = dir.file("a.mp4"), b = dir.file("b.mp4")
         try makeClip(a, color: "red", box: "white")
         try makeClip(b, color: "blue", box: "yellow")

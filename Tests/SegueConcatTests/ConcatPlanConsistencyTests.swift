@@ -16,7 +16,7 @@ import Testing
 struct ConcatPlanConsistencyTests {
     /// Three 2 s 96×64 clips at 30 fps, H.264 with B-frames and a keyframe every 15 frames, so
     /// a smart plan copies stretches (with in and out points) between rendered transitions.
-    private func smartPlan(_ dir: MediaDirectory) throws -> ConcatPlan {
+    private func smartPlan(_ dir: TemporaryDirectory) throws -> ConcatPlan {
         let paths = ["a", "b", "c"].map { dir.file("\($0).mp4") }
         for (k, path) in paths.enumerated() {
             try ffmpeg([
@@ -65,7 +65,7 @@ struct ConcatPlanConsistencyTests {
         "the reported tampering (outpoint -1, a negative inpoint, an outpoint past the piece) and each length out of step is refused, naming the field"
     )
     func namedTampering() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let plan = try smartPlan(dir)
         #expect(brokenRule(plan) == nil)
@@ -121,7 +121,7 @@ struct ConcatPlanConsistencyTests {
 
     @Test("fuzzing: 600 plans with one to three fields perturbed are read exactly when they keep the rules, never trapping")
     func structuredFuzz() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let plan = try smartPlan(dir)
         var random = SplitMix64(seed: 31)
@@ -161,7 +161,7 @@ struct ConcatPlanConsistencyTests {
 
     @Test("a join whose pieces no longer make the planned frames is refused, even with forged records; nothing is published")
     func joinCountsFrames() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let plan = try smartPlan(dir)
         let spec = try Concatenation(spec: plan.spec)

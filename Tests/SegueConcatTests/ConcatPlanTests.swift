@@ -13,7 +13,7 @@ import Testing
 struct ConcatPlanTests {
     /// Two 2 s clips of different sizes (so the edit is a full render) with sound.
     private func makePlan(
-        _ dir: MediaDirectory, jobSeconds: Double = 1, output: String = "out.mp4",
+        _ dir: TemporaryDirectory, jobSeconds: Double = 1, output: String = "out.mp4",
         transition: CutSpec = CutSpec(effect: "fade", duration: 0.5)
     ) throws -> ConcatPlan {
         let a = dir.file("a.mp4"), b = dir.file("b.mp4")
@@ -29,7 +29,7 @@ struct ConcatPlanTests {
 
     @Test("a full render: segments cut at the transition, none longer than the job length, and the sound")
     func segments() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let plan = try makePlan(dir)
         // 3.5 s at 25 fps = 88 frames (87.5 rounded); the fade covers 1.5…2 s = frames 38…50.
         #expect(plan.output.frames == 88 && plan.output.width == 64 && plan.output.height == 48)
@@ -64,7 +64,7 @@ struct ConcatPlanTests {
 
     @Test("the fingerprint hashes the first and the last MiB; a file of up to 2 MiB whole")
     func fingerprint() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let small = dir.file("small"), large = dir.file("large")
         let bytes = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) }
         try Data(bytes.prefix(1000)).write(to: URL(fileURLWithPath: small))
@@ -77,7 +77,7 @@ struct ConcatPlanTests {
 
     @Test("encoded and read back, a plan is the same plan; its identity is stable")
     func roundTrip() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         var plan = try makePlan(dir, transition: CutSpec(effect: "wipe", duration: 0.5, params: ["smoothness": "0.2"], timing: "ease-in"))
         plan.workDirectory = "/somewhere/pieces"
         let read = try ConcatPlan(json: plan.encoded())
@@ -99,7 +99,7 @@ struct ConcatPlanTests {
 
     @Test("every truncation and random damage of a plan is an error, never a trap or a plan taken")
     func truncatedAndDamaged() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let plan = try makePlan(dir)
         let bytes = [UInt8](plan.encoded())
         // Every cut point (a JSON document cut anywhere before its last brace is invalid).
@@ -129,7 +129,7 @@ struct ConcatPlanTests {
 
     @Test("another format, another Segue, a missing or mistyped field, numbers that do not fit: each names what is wrong")
     func strict() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let plan = try makePlan(dir)
         func edited(_ change: (inout [String: Any]) -> Void) throws -> Data {
             var object = try #require(try JSONSerialization.jsonObject(with: plan.encoded()) as? [String: Any])
@@ -175,7 +175,7 @@ struct ConcatPlanTests {
 
     @Test("a job number out of range names the range; an input changed since planning names the file")
     func jobNumbersAndInputs() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let plan = try makePlan(dir)
         #expect(throws: PlanError("there is no job 6: the plan has jobs 0 to 5")) { try plan.checkJobNumber(6) }
         #expect(throws: PlanError("there is no job -1: the plan has jobs 0 to 5")) { try plan.checkJobNumber(-1) }

@@ -14,7 +14,7 @@ import Testing
 struct ConcatRendererTests {
     /// A: red 64×48 at 25 fps with 440 Hz at 44.1 kHz stereo; B: blue 80×48 at 10 fps with
     /// 1000 Hz at 48 kHz mono; both 2 s.
-    private func makeInputs(_ dir: MediaDirectory) throws -> (String, String) {
+    private func makeInputs(_ dir: TemporaryDirectory) throws -> (String, String) {
         let a = dir.file("a.mp4"), b = dir.file("b.mp4")
         try makeClip(a, color: "red", tone: 440, sampleRate: 44_100, channels: 2)
         try makeClip(b, color: "blue", width: 80, fps: 10, tone: 1000, sampleRate: 48_000, channels: 1)
@@ -36,7 +36,7 @@ struct ConcatRendererTests {
     @Test(
         "two clips with fade:0.4: 90 frames, 3.6 s of picture and sound, colours and equal-power tone levels where the timeline puts them")
     func fadeBetweenTwoClips() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let (a, b) = try makeInputs(dir)
         let out = dir.file("out.mp4")
         let c = try renderConcat(
@@ -98,7 +98,7 @@ struct ConcatRendererTests {
 
     @Test("HD clips tagged BT.709 and a still travel as 4:2:0: colours right alone and through each fade; untagged clips as RGBA")
     func planarPicture() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let a = dir.file("a.mp4"), b = dir.file("b.mp4"), still = dir.file("green.png"), plain = dir.file("plain.mp4")
         try makeClip(a, color: "red", seconds: 1, bt709: true)
         try makeClip(b, color: "blue", seconds: 1, bt709: true)
@@ -129,7 +129,7 @@ struct ConcatRendererTests {
 
     @Test("--audio-curve linear: both tones at half their level in the middle of the crossfade")
     func linearCrossfade() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let (a, b) = try makeInputs(dir)
         let out = dir.file("out.mp4")
         try renderConcat(
@@ -147,7 +147,7 @@ struct ConcatRendererTests {
 
     @Test("a hard cut and trims: clip 2 from 0.5 s to 1.5 s follows clip 1 at 2 s; 3 s, 75 frames")
     func hardCutAndTrim() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let (a, b) = try makeInputs(dir)
         let out = dir.file("out.mov")
         let c = try renderConcat(
@@ -166,7 +166,7 @@ struct ConcatRendererTests {
 
     @Test("a failure part-way (a video corrupt in the middle) throws and leaves no output or temporary file")
     func corruptInTheMiddle() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let (a, _) = try makeInputs(dir)
         let damaged = dir.file("damaged.mp4")
         try makeClip(damaged, color: "green", seconds: 2, box: "white")
@@ -196,7 +196,7 @@ struct ConcatRendererTests {
         "a host cancels one render from its cancel button: it throws .cancelled, leaves nothing, and the next render with another token completes"
     )
     func cancelledByTheCaller() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let (a, b) = try makeInputs(dir)
         let before = dir.contents
         let spec = ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: b)])
@@ -227,7 +227,7 @@ struct ConcatRendererTests {
 
     @Test("a full disk while sound and picture are written: the error is the full disk, not a broken pipe")
     func fullDiskDuringTheRender() throws {
-        let dir = try MediaDirectory(), tools = try MediaDirectory()
+        let dir = try TemporaryDirectory(), tools = try TemporaryDirectory()
         let (a, b) = try makeInputs(dir)
         let real = try #require(FileIO.findExecutable("ffmpeg"))
         let fake = tools.file("ffmpeg")

@@ -69,7 +69,7 @@ struct CrossDissolveTests {
 
     @Test("an edit of fades renders without a GPU; a wipe asks for one")
     func fadesNeedNoGPU() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let a = dir.file("a.mp4"), b = dir.file("b.mp4")
         try makeClip(a, color: "red", seconds: 1)
         try makeClip(b, color: "blue", seconds: 1)

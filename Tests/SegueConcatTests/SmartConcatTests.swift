@@ -44,7 +44,7 @@ struct SmartConcatTests {
         "copied frames are bit-identical to the sources; rendered ones match a full render; the file decodes cleanly",
         arguments: [(false, "fade"), (true, "fade"), (true, "wipe")])
     func copiesAndRenders(bt709: Bool, effect: String) throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let paths = [dir.file("a.mp4"), dir.file("b.mp4"), dir.file("c.mp4")]
         for (k, path) in paths.enumerated() { try makeSource(path, hue: k * 120, tone: 300 * (k + 1), bt709: bt709) }
         let spec = ConcatSpec(clips: paths.map { ClipSpec(path: $0) }, transition: CutSpec(effect: effect, duration: 1))
@@ -93,7 +93,7 @@ struct SmartConcatTests {
 
     @Test("inputs that differ fall back to a full render and say why")
     func fallback() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let a = dir.file("a.mp4"), b = dir.file("b.mp4")
         try makeSource(a, hue: 0, tone: 300)
         try makeSource(b, hue: 90, tone: 600, size: "192x120")
@@ -123,7 +123,7 @@ struct SmartConcatTests {
         "open GOPs: 300 frames equal to a full render; copies are cut only at clean IDR keyframes",
         arguments: [[true, true, true], [false, true, true]])
     func openGOPs(open: [Bool]) throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let paths = open.indices.map { dir.file("clip\($0).mp4") }
         for (path, isOpen) in zip(paths, open) { try makeGOPSource(path, open: isOpen) }
         let concatenation = try Concatenation(

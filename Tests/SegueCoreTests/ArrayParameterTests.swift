@@ -4,6 +4,7 @@
 import Foundation
 import SegueAnimation
 import SegueCore
+import SegueTestSupport
 import Testing
 
 @Suite("Array and data parameter values")
@@ -26,8 +27,7 @@ struct ArrayParameterTests {
 
     @Test("a file's bytes, up to the limit")
     func file() throws {
-        let path = NSTemporaryDirectory() + "/segue-bytes-\(UUID().uuidString).bin"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let scratch = try TemporaryDirectory("bytes"), path = scratch.file("b.bin")
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path))
         #expect(try ParameterValue.parse("@" + path, as: .data, name: "b").components == [1, 2, 3])
         try Data(count: 4_097).write(to: URL(fileURLWithPath: path))

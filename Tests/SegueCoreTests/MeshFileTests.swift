@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueMath
+import SegueTestSupport
 import Testing
 
 @Suite("Mesh files")
@@ -62,10 +63,9 @@ struct MeshFileTests {
         let text = file.jsonString
         #expect(text.contains("{\"indices\": [7, 8, 59, 58], \"texture\": \"to\"}"))
         #expect(try MeshFile(json: text) == file)
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("segue-mesh-\(UUID().uuidString).json")
-        defer { try? FileManager.default.removeItem(at: url) }
-        try file.write(toFile: url.path)
-        #expect(try MeshFile(contentsOfFile: url.path) == file)
+        let scratch = try TemporaryDirectory("mesh"), path = scratch.file("mesh.json")
+        try file.write(toFile: path)
+        #expect(try MeshFile(contentsOfFile: path) == file)
     }
 
     @Test("the identity shortcut and operation lists")

@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SegueTestSupport
 import Testing
 
 @Suite("Mesh size limits")
@@ -39,9 +40,7 @@ struct MeshLimitTests {
 
     @Test("a mesh file that is not a regular file, or is too large, is refused without reading it")
     func notRegular() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-mesh-limit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let scratch = try TemporaryDirectory("mesh-limit"), dir = URL(fileURLWithPath: scratch.path)
         let fifo = dir.appendingPathComponent("fifo.json")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         do {

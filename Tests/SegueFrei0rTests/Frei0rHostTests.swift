@@ -12,7 +12,7 @@ import Testing
 struct Frei0rHostTests {
     @Test("a plugin is a small C object linking only libc, exporting only f0r_*, listed without loading libsegue")
     func listing() throws {
-        let dir = try MediaDirectory("listing")
+        let dir = try TemporaryDirectory("listing")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let host = try installation.buildHost()
@@ -73,7 +73,7 @@ struct Frei0rHostTests {
         "frames equal the CLI's: built-ins, a mesh, a time-based melt, a .glsl file, a filter; two sizes; four instances at once on threads"
     )
     func fidelity() throws {
-        let dir = try MediaDirectory("fidelity")
+        let dir = try TemporaryDirectory("fidelity")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let host = try installation.buildHost()
@@ -181,7 +181,7 @@ extension Frei0rHostTests {
         "failures: a zero size and a vanished file fail construction; a shader that does not compile and a missing libsegue show the first input; each with a message"
     )
     func failures() throws {
-        let dir = try MediaDirectory("failures")
+        let dir = try TemporaryDirectory("failures")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let host = try installation.buildHost()

@@ -15,7 +15,7 @@ import FoundationXML
 struct Frei0rInstallCommandTests {
     @Test("without --dir the plugins go to ~/.frei0r-1/lib; FILEs add plugins named after them; the output names them in MLT and GStreamer")
     func defaultDirectory() throws {
-        let dir = try MediaDirectory("cli-home")
+        let dir = try TemporaryDirectory("cli-home")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let home = dir.file("home")
@@ -53,7 +53,7 @@ struct Frei0rInstallCommandTests {
 
     @Test("--kdenlive writes a transition description per mixer and an effect description per filter, progress animated 0 → 1")
     func kdenlive() throws {
-        let dir = try MediaDirectory("cli-kdenlive")
+        let dir = try TemporaryDirectory("cli-kdenlive")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let kdenlive = dir.file("kdenlive")
@@ -107,7 +107,7 @@ struct Frei0rInstallCommandTests {
         "refusals: a clash names both effects, a shader that does not compile shows the compiler, another effect's plugin in the way, a missing template; nothing is written"
     )
     func refusals() throws {
-        let dir = try MediaDirectory("cli-refusals")
+        let dir = try TemporaryDirectory("cli-refusals")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let target = dir.file("plugins")
@@ -176,7 +176,7 @@ extension Frei0rInstallCommandTests {
         "segue bench --hosts times melt through the plugin (two threads, one), segue render and MLT's luma, with the plugin path's overhead"
     )
     func hostBenchmark() throws {
-        let dir = try MediaDirectory("bench-hosts")
+        let dir = try TemporaryDirectory("bench-hosts")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let run = try installation.runSegue(["bench", "--hosts", "--size", "64x48", "--runs", "1"])

@@ -36,7 +36,7 @@ struct Frei0rPluginTests {
 
     @Test("files: a .glsl reading getToColor is a mixer, one reading only getFromColor a filter; .metal functions by their arguments")
     func fileKinds() throws {
-        let dir = try MediaDirectory("kinds")
+        let dir = try TemporaryDirectory("kinds")
         defer { dir.remove() }
         let tint = try Frei0rPlugin.file(repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl")
         #expect(
@@ -57,7 +57,7 @@ struct Frei0rPluginTests {
 
     @Test("a file named like a built-in, or two files of one name, is an error naming both")
     func clashes() throws {
-        let dir = try MediaDirectory("clash")
+        let dir = try TemporaryDirectory("clash")
         defer { dir.remove() }
         try FileManager.default.createDirectory(atPath: dir.file("other"), withIntermediateDirectories: true)
         let source = "vec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress); }\n"
@@ -111,7 +111,7 @@ struct Frei0rPluginTests {
 
     @Test("the template's block is found between its markers and rewritten in place; a plugin's configuration reads back")
     func templatePatching() throws {
-        let dir = try MediaDirectory("template")
+        let dir = try TemporaryDirectory("template")
         defer { dir.remove() }
         let original = Self.fakeTemplate()
         try Data(original).write(to: URL(fileURLWithPath: dir.file("t.so")))

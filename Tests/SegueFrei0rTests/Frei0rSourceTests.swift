@@ -20,7 +20,7 @@ struct Frei0rSourceTests {
         """
 
     /// Installs the fill's plugin into DIR/extra; returns the plugin path for hosts.
-    private func install(_ dir: MediaDirectory, _ installation: Installation) throws -> String {
+    private func install(_ dir: TemporaryDirectory, _ installation: Installation) throws -> String {
         try Self.fills.write(toFile: dir.file("fills.metal"), atomically: true, encoding: .utf8)
         let added = try installation.installFiles([dir.file("fills.metal") + ":pulse"], into: dir.file("extra"))
         try #require(added.status == 0, "\(added.stderr)")
@@ -32,7 +32,7 @@ struct Frei0rSourceTests {
     }
 
     /// `segue effect` of the fill at `time`, 40×20.
-    private func reference(_ dir: MediaDirectory, _ installation: Installation, time: Double) throws -> Image {
+    private func reference(_ dir: TemporaryDirectory, _ installation: Installation, time: Double) throws -> Image {
         let file = dir.file("ref-\(time).png")
         let cli = try installation.runSegue([
             "effect", "--effect", dir.file("fills.metal") + ":pulse", "--size", "40x20", "--time", String(time), "-o", file,
@@ -43,7 +43,7 @@ struct Frei0rSourceTests {
 
     @Test("melt: the producer frei0r.segue_pulse gives frames 0, 1, 2 at 0, 0.04, 0.08 s as segue effect's")
     func melt() throws {
-        let dir = try MediaDirectory("melt-source")
+        let dir = try TemporaryDirectory("melt-source")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let pluginPath = try install(dir, installation)
@@ -73,7 +73,7 @@ struct Frei0rSourceTests {
 
     @Test("gst-launch-1.0: frei0r-src-segue-pulse gives frames 0, 1, 2 at 0, 0.04, 0.08 s as segue effect's")
     func gstreamer() throws {
-        let dir = try MediaDirectory("gst-source")
+        let dir = try TemporaryDirectory("gst-source")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let pluginPath = try install(dir, installation)
@@ -98,7 +98,7 @@ struct Frei0rSourceTests {
 
     @Test("gst-launch-1.0: a fill with a float array takes it as a string property, as segue effect --arg does")
     func arrayArgument() throws {
-        let dir = try MediaDirectory("gst-array")
+        let dir = try TemporaryDirectory("gst-array")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let spec = repositoryRoot + "/Tests/Fixtures/stitchable/Arrays.metal:spectrum"

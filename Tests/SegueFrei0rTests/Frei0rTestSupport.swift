@@ -14,7 +14,7 @@ func fixture(_ name: String) -> String { repositoryRoot + "/Tests/SegueFrei0rTes
 /// Segue installed by scripts/install.sh from the test build into `DIR/prefix`, with the hosts'
 /// private state (plugin path, GStreamer registry, home, shader cache) under `DIR`.
 struct Installation {
-    let directory: MediaDirectory
+    let directory: TemporaryDirectory
     var prefix: String { directory.path + "/prefix" }
     var segue: String { prefix + "/bin/segue" }
     var plugins: String { prefix + "/lib/frei0r-1" }
@@ -22,7 +22,7 @@ struct Installation {
     var template: String { prefix + "/lib/segue/segue-frei0r.so" }
 
     /// Installs the debug build with `--no-build`.
-    init(_ directory: MediaDirectory) throws {
+    init(_ directory: TemporaryDirectory) throws {
         self.directory = directory
         try installSegue(into: directory.path + "/prefix")
         try FileManager.default.createDirectory(atPath: directory.path + "/home/.cache", withIntermediateDirectories: true)
@@ -63,7 +63,7 @@ struct BrokenEffects {
     let brokenMessage: String
     let goneMessage: String
 
-    init(_ dir: MediaDirectory, _ installation: Installation) throws {
+    init(_ dir: TemporaryDirectory, _ installation: Installation) throws {
         let effects = dir.file("effects")
         try FileManager.default.createDirectory(atPath: effects, withIntermediateDirectories: true)
         let tint = repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl"

@@ -35,7 +35,7 @@ struct GStreamerTests {
         "gst-launch-1.0 mixes two sources through frei0r-mixer-segue-fade, .glsl files' plugins with a colour and a texture, and a filter: every frame as segue's"
     )
     func pipelines() throws {
-        let dir = try MediaDirectory("gst")
+        let dir = try TemporaryDirectory("gst")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let tint = repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl"
@@ -98,7 +98,7 @@ struct GStreamerTests {
 
     @Test("gst-inspect-1.0 lists every plugin as frei0r-mixer-segue-… or frei0r-filter-segue-…, and describes one without loading libsegue")
     func listing() throws {
-        let dir = try MediaDirectory("gst-inspect")
+        let dir = try TemporaryDirectory("gst-inspect")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let all = try runProgram("gst-inspect-1.0", [], environment: installation.hostEnvironment(), timeout: 240)
@@ -129,7 +129,7 @@ struct GStreamerTests {
         "bad input in GStreamer: a vanished file leaves its element out (gst-launch fails), a shader edited into one that does not compile shows the first input, a zero-sized frame fails negotiation; messages, no crash"
     )
     func badInput() throws {
-        let dir = try MediaDirectory("gst-bad")
+        let dir = try TemporaryDirectory("gst-bad")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let bad = try BrokenEffects(dir, installation)

@@ -71,7 +71,7 @@ struct MeltTests {
     /// (status 0 with missing frames, or killed after `timeout`) is tried again, at most three
     /// times; a crash (a signal) never is.
     static func melt(
-        _ project: String, in dir: MediaDirectory, name: String, installation: Installation,
+        _ project: String, in dir: TemporaryDirectory, name: String, installation: Installation,
         pluginPath: String? = nil, frames expected: Int = 25, timeout: Double = 120
     ) throws -> (run: ProgramResult, frames: String) {
         let file = dir.file(name + ".mlt"), frames = dir.file(name)
@@ -95,7 +95,7 @@ struct MeltTests {
         "melt renders frei0r.segue_fade on two threads: all 25 frames as segue render's; the middle frame of cube, doom-melt and .glsl files (a colour, a texture) as segue frame's"
     )
     func transitions() throws {
-        let dir = try MediaDirectory("melt")
+        let dir = try TemporaryDirectory("melt")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let tint = repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl"
@@ -158,7 +158,7 @@ struct MeltTests {
 
     @Test("melt runs a frei0r.segue_* filter on a track: the bulge as segue mesh draws it")
     func filter() throws {
-        let dir = try MediaDirectory("melt-filter")
+        let dir = try TemporaryDirectory("melt-filter")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let inputs = dir.file("in")
@@ -179,7 +179,7 @@ struct MeltTests {
 
     @Test("melt -query lists every plugin as frei0r.segue_*, and listing loads no libsegue")
     func listing() throws {
-        let dir = try MediaDirectory("melt-query")
+        let dir = try TemporaryDirectory("melt-query")
         defer { dir.remove() }
         let installation = try Installation(dir)
         var env = installation.hostEnvironment()
@@ -204,7 +204,7 @@ struct MeltTests {
         "bad input in melt: a shader edited into one that does not compile and a vanished file show the first track with a message; a zero-sized frame is melt's error; no crash"
     )
     func badInput() throws {
-        let dir = try MediaDirectory("melt-bad")
+        let dir = try TemporaryDirectory("melt-bad")
         defer { dir.remove() }
         let installation = try Installation(dir)
         let bad = try BrokenEffects(dir, installation)

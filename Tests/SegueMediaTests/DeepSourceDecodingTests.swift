@@ -4,6 +4,7 @@
 // without accurate rounding and full chroma interpolation, is 2 to 3 levels off.)
 import Foundation
 import SegueCore
+import SegueTestSupport
 import Testing
 
 @testable import SegueMedia
@@ -46,7 +47,7 @@ struct DeepSourceDecodingTests {
 
     @Test("RGBA: every pixel within one level of the exact value", arguments: [(512, 512), (400, 600)])
     func rgba(cb: Int, cr: Int) throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let source = try ramp(dir, cb: cb, cr: cr)
         let decoder = try TimedVideoDecoder(path: source.path, frameLimit: 1)
         let frame = try #require(try decoder.nextImage()).image
@@ -65,7 +66,7 @@ struct DeepSourceDecodingTests {
 
     @Test("4:2:0: Y', Cb and Cr within one level of the 10-bit codes divided by 4")
     func yuv420() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let source = try ramp(dir, cb: 400, cr: 600)
         let stream = try #require(try MediaProbe.probe(path: source.path).video)
         let decoder = try TimedVideoDecoder(

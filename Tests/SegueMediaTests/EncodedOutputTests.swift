@@ -6,6 +6,7 @@
 import Foundation
 import SegueCore
 import SegueSystem
+import SegueTestSupport
 import Testing
 
 @testable import SegueMedia
@@ -70,7 +71,7 @@ struct EncodedOutputTests {
         "a full disk ffmpeg reports with status 0: the error says so; the old file stays; no temporary",
         arguments: [("film.mp4", VideoEncoder.Input.rgba), ("film.mp4", .opaqueRGBA), ("film.mkv", .opaqueRGBA), ("film.webm", .rgba)])
     func fullDisk(name: String, input: VideoEncoder.Input) throws {
-        let dir = TemporaryDirectory(), tools = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media"), tools = try TemporaryDirectory("media")
         let fake = fakeFFmpeg(
             tools,
             """
@@ -94,7 +95,7 @@ struct EncodedOutputTests {
         "status 0 and a file that is not a movie, without a word from ffmpeg: refused after one ffprobe",
         arguments: [VideoEncoder.Input.rgba, .opaqueRGBA])
     func unreadable(input: VideoEncoder.Input) throws {
-        let dir = TemporaryDirectory(), tools = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media"), tools = try TemporaryDirectory("media")
         let fake = fakeFFmpeg(tools, "printf 'garbage, not a movie' > \"$out\"\nexit 0")
         let path = dir.file("film.mp4")
         writeFixture(Self.oldBytes, to: path)
@@ -110,7 +111,7 @@ struct EncodedOutputTests {
 
     @Test("status 0 and a real movie of the wrong length or without the picture: refused, naming what is wrong")
     func wrongContents() throws {
-        let dir = TemporaryDirectory(), tools = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media"), tools = try TemporaryDirectory("media")
         // A 0.2 s video and a sound-only file, made by the real ffmpeg, for the stand-ins to copy.
         let short = tools.file("short.mp4"), sound = tools.file("sound.mp4")
         for (arguments, output) in [
@@ -132,7 +133,7 @@ struct EncodedOutputTests {
 
     @Test("ffmpeg failing with a full disk (status 1) says so too")
     func fullDiskWithStatus() throws {
-        let dir = TemporaryDirectory(), tools = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media"), tools = try TemporaryDirectory("media")
         let fake = fakeFFmpeg(tools, "printf 'partial' > \"$out\"\necho \"Error closing file $last: No space left on device\" >&2\nexit 1")
         let path = dir.file("film.mov")
         let error = withFFmpeg(fake) { encode(path) }
@@ -144,7 +145,7 @@ struct EncodedOutputTests {
         "real encodes of every container pass the check with their length",
         arguments: ["a.mp4", "a.mov", "a.mkv", "a.webm", "a.gif", "a.apng"])
     func realEncodesPass(name: String) throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let path = dir.file(name)
         #expect(encode(path, frames: 3, input: .opaqueRGBA) == nil)
         #expect(dir.contents == [name])

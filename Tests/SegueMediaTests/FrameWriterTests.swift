@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueSystem
+import SegueTestSupport
 import Testing
 
 @testable import SegueMedia
@@ -11,7 +12,9 @@ import Glibc
 
 @Suite("Frame directories and raw frame streams")
 struct FrameWriterTests {
-    private let dir = TemporaryDirectory()
+    private let dir: TemporaryDirectory
+
+    init() throws { dir = try TemporaryDirectory("media") }
 
     private func image(_ i: Int) -> Image {
         Image(width: 6, height: 4) { x, y in Pixel(UInt8(x * 40), UInt8(y * 60), UInt8(i * 50), 255) }

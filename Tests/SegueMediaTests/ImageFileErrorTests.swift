@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueMath
+import SegueTestSupport
 import Testing
 
 @testable import SegueMedia
@@ -11,7 +12,9 @@ import Glibc
 
 @Suite("Bad image input and output")
 struct ImageFileErrorTests {
-    private let dir = TemporaryDirectory()
+    private let dir: TemporaryDirectory
+
+    init() throws { dir = try TemporaryDirectory("media") }
 
     private func readError(_ path: String) -> MediaError? {
         mediaError { () throws(MediaError) in try ImageFile.read(path: path) }

@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SegueTestSupport
 import Testing
 
 @testable import SegueMedia
@@ -49,7 +50,7 @@ struct ImageFileTests {
     }
 
     @Test func writeAndReadFilesByContentNotExtension() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let image = Image(width: 3, height: 2, scale: 3, straightRGBA: straightPattern(width: 3, height: 2, alpha: true))
         try ImageFile.write(image, to: dir.file("a.png"))
         try ImageFile.write(image, to: dir.file("b.jpg"), format: .png)
@@ -61,7 +62,7 @@ struct ImageFileTests {
     // MARK: - PNG flavours (made by ffmpeg from exact raw input)
 
     @Test func greyPNG() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let grey: [UInt8] = [0, 17, 128, 255, 1, 254, 99, 200]
         writeFixture(grey, to: dir.file("in.raw"))
         try ffmpegPNG(input: dir.file("in.raw"), pixelFormat: "gray", size: "4x2", output: dir.file("g.png"))
@@ -73,7 +74,7 @@ struct ImageFileTests {
     }
 
     @Test func sixteenBitPNG() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         // 16-bit values that are exact multiples of 257 map to the 8-bit value v.
         let rgb: [UInt8] = [0, 10, 20, 255, 128, 64, 1, 2, 3, 250, 251, 252]
         writeFixture(rgb.flatMap { [$0, $0] }, to: dir.file("in.raw"))  // big-endian v*257 is [v, v]
@@ -85,7 +86,7 @@ struct ImageFileTests {
     }
 
     @Test func sixteenBitTranslucentPNG() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let straight: [UInt8] = [200, 100, 50, 255, 200, 100, 50, 128, 10, 240, 130, 51, 0, 0, 0, 0]
         writeFixture(straight.flatMap { [$0, $0] }, to: dir.file("in.raw"))
         try ffmpegPNG(input: dir.file("in.raw"), pixelFormat: "rgba64be", size: "2x2", output: dir.file("w.png"))
@@ -97,7 +98,7 @@ struct ImageFileTests {
     }
 
     @Test func palettePNG() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let colours: [[UInt8]] = [[255, 0, 0], [0, 128, 255], [20, 200, 40], [255, 255, 255], [0, 0, 0], [90, 10, 160]]
         let rgb = (0..<12).flatMap { colours[$0 % colours.count] }
         writeFixture(rgb, to: dir.file("in.raw"))
@@ -159,7 +160,7 @@ struct ImageFileTests {
     }
 
     @Test func jpegFileWithUpperCaseExtension() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let image = Image(width: 8, height: 8, fill: .white)
         try ImageFile.write(image, to: dir.file("photo.JPEG"), quality: 80)
         #expect(readFixture(dir.file("photo.JPEG")).starts(with: [0xFF, 0xD8]))

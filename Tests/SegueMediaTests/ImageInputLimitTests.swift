@@ -3,6 +3,7 @@
 // its size or its first bytes, without reading the rest (sparse files use no disk).
 import Foundation
 import SegueCore
+import SegueTestSupport
 import Testing
 
 @testable import SegueMedia
@@ -13,7 +14,9 @@ import Glibc
 
 @Suite("Image inputs: type, size and first bytes checked before reading")
 struct ImageInputLimitTests {
-    private let dir = TemporaryDirectory()
+    private let dir: TemporaryDirectory
+
+    init() throws { dir = try TemporaryDirectory("media") }
 
     private func readError(_ path: String) -> MediaError? {
         mediaError { () throws(MediaError) in try ImageFile.read(path: path) }

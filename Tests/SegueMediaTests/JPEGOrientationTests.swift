@@ -5,6 +5,7 @@ import Foundation
 import SegueCore
 import SegueMedia
 import SegueSystem
+import SegueTestSupport
 import Testing
 
 @Suite("JPEG: EXIF orientation and CMYK")
@@ -75,9 +76,7 @@ struct JPEGOrientationTests {
         else {
             Issue.record("ImageMagick's convert makes the CMYK file: apt-get install imagemagick"); return
         }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-cmyk-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cmyk"), dir = scratch.path
         let run = try ProgramRun(convert, ["-size", "8x8", "xc:red", "-colorspace", "CMYK", dir + "/cmyk.jpg"])
         #expect(run.status == 0)
         do {

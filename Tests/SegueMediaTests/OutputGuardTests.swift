@@ -2,6 +2,7 @@
 // otherwise, a hard link, a symbolic link either way — and a directory output that holds an input
 // is refused; outputs that are new, standard output and missing inputs pass.
 import Foundation
+import SegueTestSupport
 import Testing
 
 @testable import SegueMedia
@@ -9,11 +10,11 @@ import Testing
 @Suite("Outputs that are inputs")
 struct OutputGuardTests {
     /// A new directory holding `in.png` (and `sub/`).
-    private func directory() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-guard-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
-        try Data("input".utf8).write(to: URL(fileURLWithPath: dir + "/in.png"))
-        return dir
+    private func directory() throws -> TemporaryDirectory {
+        let scratch = try TemporaryDirectory("guard")
+        try FileManager.default.createDirectory(atPath: scratch.file("sub"), withIntermediateDirectories: true)
+        try Data("input".utf8).write(to: URL(fileURLWithPath: scratch.file("in.png")))
+        return scratch
     }
 
     private func refusal(_ output: String, _ inputs: [OutputGuard.Input], directory: Bool = false) -> String? {
@@ -27,8 +28,7 @@ struct OutputGuardTests {
 
     @Test("the same file by another spelling, a hard link, a symbolic link to it or from it: refused naming output and input")
     func identities() throws {
-        let dir = try directory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try directory(), dir = scratch.path
         let input = [OutputGuard.Input("the from image", dir + "/in.png")]
         try FileManager.default.linkItem(atPath: dir + "/in.png", toPath: dir + "/hard.png")
         try FileManager.default.createSymbolicLink(atPath: dir + "/soft.png", withDestinationPath: "in.png")
@@ -49,8 +49,7 @@ struct OutputGuardTests {
 
     @Test("an input not made yet is compared by its path; a directory output holding an input is refused only when replaced whole")
     func pathsAndDirectories() throws {
-        let dir = try directory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try directory(), dir = scratch.path
         let piece = [OutputGuard.Input("job 1's piece", dir + "/p.job-0001.mp4")]
         #expect(refusal(dir + "/sub/../p.job-0001.mp4", piece)?.contains("it is job 1's piece") == true)
         #expect(refusal(dir + "/p.job-0002.mp4", piece) == nil)
@@ -62,9 +61,7 @@ struct OutputGuardTests {
 
     @Test("resolved paths: absolute, links followed, . and .. removed, the missing part by its text")
     func resolved() throws {
-        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("segue-resolved-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: raw, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: raw) }
+        let scratch = try TemporaryDirectory("resolved"), raw = scratch.path
         do {
             let dir = OutputGuard.resolvedPath(raw)
             try FileManager.default.createDirectory(atPath: dir + "/real/sub", withIntermediateDirectories: true)

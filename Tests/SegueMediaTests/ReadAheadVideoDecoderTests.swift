@@ -4,6 +4,7 @@
 import Foundation
 import SegueCore
 import SegueSystem
+import SegueTestSupport
 import Testing
 
 @testable import SegueMedia
@@ -12,7 +13,7 @@ import Testing
 struct ReadAheadVideoDecoderTests {
     @Test("every frame once, in order, with its time and grey level, at depths 1 to 4", arguments: [1, 2, 4])
     func inOrder(depth: Int) throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let (path, stream) = try greyRamp(dir, encoder: ["-c:v", "ffv1", "-pix_fmt", "gray"], name: "ramp.mkv")
         let decoder = try TimedVideoDecoder(path: path, stream: stream, width: 16, height: 16, resize: .stretch)
         let frames = try ReadAheadVideoDecoder(decoder, depth: depth, held: 1)
@@ -34,7 +35,7 @@ struct ReadAheadVideoDecoderTests {
 
     @Test("held frames stay intact while later ones are decoded into other buffers")
     func heldFrames() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let (path, stream) = try greyRamp(dir, encoder: ["-c:v", "ffv1", "-pix_fmt", "gray"], name: "ramp.mkv")
         let decoder = try TimedVideoDecoder(path: path, stream: stream, width: 16, height: 16, resize: .stretch)
         let frames = try ReadAheadVideoDecoder(decoder, depth: 2, held: 2)
@@ -52,7 +53,7 @@ struct ReadAheadVideoDecoderTests {
 
     @Test("closing after a few frames stops ffmpeg and the reading thread")
     func closeEarly() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let (path, stream) = try greyRamp(dir, encoder: ["-c:v", "ffv1", "-pix_fmt", "gray"], name: "ramp.mkv")
         let decoder = try TimedVideoDecoder(path: path, stream: stream, width: 16, height: 16, resize: .stretch)
         let frames = try ReadAheadVideoDecoder(decoder)
@@ -66,7 +67,7 @@ struct ReadAheadVideoDecoderTests {
 
     @Test("a file damaged in the middle: its first frames, then the decoding error")
     func corruptMiddle() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let path = dir.file("damaged.mp4")
         let r = try runTool(
             "ffmpeg",
@@ -105,7 +106,7 @@ struct ReadAheadVideoDecoderTests {
 
     @Test("a reading thread that cannot start is an error from the initializer, not a wait for ever; ffmpeg is stopped")
     func threadCannotStart() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let (path, stream) = try greyRamp(dir, encoder: ["-c:v", "ffv1", "-pix_fmt", "gray"], name: "ramp.mkv")
         let decoder = try TimedVideoDecoder(path: path, stream: stream, width: 16, height: 16, resize: .stretch)
         // A stack no system can give (64 TiB): pthread_create refuses it, as it refuses any stack

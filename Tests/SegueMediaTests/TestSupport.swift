@@ -1,51 +1,9 @@
 import Foundation
 import SegueCore
 import SegueSystem
+import SegueTestSupport
 
 @testable import SegueMedia
-
-/// A fresh directory under the system temporary directory, removed with everything in it on deinit.
-final class TemporaryDirectory {
-    let path: String
-
-    init() {
-        let base = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
-        path = base + "segue-media-tests-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// A path inside the directory.
-    func file(_ name: String) -> String { path + "/" + name }
-
-    /// The names in the directory, sorted (hidden ones included).
-    var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
-}
-
-/// The result of running a tool.
-struct ToolResult {
-    var status: Int32
-    var stdout: Data
-    var stderr: String
-    var text: String { String(decoding: stdout, as: UTF8.self) }
-}
-
-/// Runs an executable found on PATH (or at an absolute path) and collects its output.
-func runTool(_ name: String, _ arguments: [String], environment: [String: String]? = nil) throws -> ToolResult {
-    let run = try ProgramRun(name, arguments, environment: environment ?? [:])
-    return ToolResult(status: run.status, stdout: Data(run.output), stderr: run.stderr)
-}
-
-/// Writes raw bytes to a file (test fixtures; not atomic).
-func writeFixture(_ bytes: [UInt8], to path: String) {
-    _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
-}
-
-/// Reads a whole file.
-func readFixture(_ path: String) -> [UInt8] {
-    [UInt8](FileManager.default.contents(atPath: path) ?? Data())
-}
 
 /// CRC-32 (ISO 3309, as PNG chunks use), bit by bit.
 func crc32(_ bytes: some Sequence<UInt8>) -> UInt32 {

@@ -3,6 +3,7 @@
 // negative times, so a caller that asks for a time still finds the frame covering it.
 import Foundation
 import SegueCore
+import SegueTestSupport
 import Testing
 
 @testable import SegueMedia
@@ -29,7 +30,7 @@ struct TimedVideoDecoderKeyframeTests {
 
     @Test("at a keyframe: the frames from it on, timed from it, as an accurate seek gives them")
     func atKeyframe() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let (path, stream) = try greyRamp(dir, encoder: Self.h264, name: "ramp.mp4")
         let exact = try decode(path, stream, start: 1.0, atKeyframe: true)
         let accurate = try decode(path, stream, start: 1.0, atKeyframe: false)
@@ -42,7 +43,7 @@ struct TimedVideoDecoderKeyframeTests {
 
     @Test("not at a keyframe: the keyframe before comes first, at a negative time")
     func betweenKeyframes() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let (path, stream) = try greyRamp(dir, encoder: Self.h264, name: "ramp.mp4")
         let frames = try decode(path, stream, start: 1.2, atKeyframe: true)
         #expect(frames.count == 10)

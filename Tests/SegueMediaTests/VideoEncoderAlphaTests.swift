@@ -3,6 +3,7 @@
 // (`.opaqueRGBA`, a movie made of clips), whatever the container.
 import Foundation
 import SegueCore
+import SegueTestSupport
 import Testing
 
 @testable import SegueMedia
@@ -48,7 +49,7 @@ struct VideoEncoderAlphaTests {
 
     @Test("WebM: VP9 with its alpha from RGBA frames; opaque frames get no alpha plane")
     func webm() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let encoder = try encode(dir.file("alpha.webm"), input: .rgba)
         #expect(encoder.keepsAlpha)
         #expect(try stream(dir.file("alpha.webm")) == "vp9,yuv420p,1")
@@ -62,7 +63,7 @@ struct VideoEncoderAlphaTests {
 
     @Test("QuickTime: ProRes 4444 keeps alpha, ProRes 422 HQ for opaque frames, H.264 over black")
     func quickTime() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let prores = VideoSettings(codec: .prores)
         func profile(_ path: String) throws -> String {
             try runTool("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,profile", "-of", "csv=p=0", path]).text
@@ -83,7 +84,7 @@ struct VideoEncoderAlphaTests {
 
     @Test("APNG and GIF from opaque frames: no transparency")
     func opaqueAnimatedImages() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         try _ = encode(dir.file("opaque.apng"), input: .opaqueRGBA)
         #expect(try stream(dir.file("opaque.apng")) == "apng,rgb24")
         #expect(try centre(dir.file("opaque.apng")) == [100, 60, 20, 255])
@@ -94,8 +95,8 @@ struct VideoEncoderAlphaTests {
     }
 
     @Test("settings that do not fit the container are refused before anything starts")
-    func refusedSettings() {
-        let dir = TemporaryDirectory()
+    func refusedSettings() throws {
+        let dir = try TemporaryDirectory("media")
         #expect(
             mediaError { () throws(MediaError) in
                 try VideoEncoder(path: dir.file("a.webm"), width: 8, height: 8, fps: 10, settings: VideoSettings(codec: .prores))

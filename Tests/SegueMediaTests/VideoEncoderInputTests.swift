@@ -3,6 +3,7 @@
 // colour conversion on the way (what a smart render's pieces need).
 import Foundation
 import SegueCore
+import SegueTestSupport
 import Testing
 
 @testable import SegueMedia
@@ -32,7 +33,7 @@ struct VideoEncoderInputTests {
 
     @Test("a sound-only file has one AAC stream a second long; a movie copying it has its packets unchanged")
     func soundAloneThenCopied() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let soundPath = dir.file("sound.mp4"), moviePath = dir.file("movie.mp4")
         let sound = try VideoEncoder(path: soundPath, width: 64, height: 48, fps: 25, input: .soundOnly, audio: .standard)
         try writeTone(sound)
@@ -58,7 +59,7 @@ struct VideoEncoderInputTests {
 
     @Test("4:2:0 frames matched to a BT.709 source keep their exact levels (no conversion); a BT.601 match converts")
     func matchedYUVInput() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let source = dir.file("source.mp4")
         let made = try runTool(
             "ffmpeg",

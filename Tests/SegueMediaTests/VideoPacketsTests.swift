@@ -2,6 +2,7 @@
 // (`open-gop=1`) make every keyframe after the first a recovery-point I picture, which a copy
 // must not be cut at; closed GOPs make every keyframe an IDR picture.
 import Foundation
+import SegueTestSupport
 import Testing
 
 @testable import SegueMedia
@@ -10,7 +11,7 @@ import Testing
 struct VideoPacketsTests {
     /// Indices of the keyframes and of the clean ones of a 4 s 30 fps clip with a keyframe every second.
     private func keyframes(openGOP: Bool) throws -> (all: [Int], clean: [Int]) {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let path = dir.file("clip.mp4")
         let r = try runTool(
             "ffmpeg",

@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueSystem
+import SegueTestSupport
 import Testing
 
 @testable import SegueMedia
@@ -13,7 +14,9 @@ import Glibc
 /// `SEGUE_FFMPEG` for the whole process.
 @Suite("Video through ffmpeg", .serialized)
 struct VideoTests {
-    private let dir = TemporaryDirectory()
+    private let dir: TemporaryDirectory
+
+    init() throws { dir = try TemporaryDirectory("media") }
 
     /// Frame `index` of a 64x48 test clip: a moving opaque square over a gradient, with a
     /// translucent band at the bottom.
@@ -140,7 +143,7 @@ struct VideoTests {
 
     @Test func ffmpegFailingMidwayLeavesNoOutput() throws {
         // A stand-in ffmpeg that writes part of an output, complains and dies after ~2 frames.
-        let tools = TemporaryDirectory()
+        let tools = try TemporaryDirectory("media")
         let fake = tools.file("ffmpeg")
         writeFixture(
             Array(
@@ -170,7 +173,7 @@ struct VideoTests {
     }
 
     @Test func ffmpegFailingAtTheEndLeavesNoOutput() throws {
-        let tools = TemporaryDirectory()
+        let tools = try TemporaryDirectory("media")
         let fake = tools.file("ffmpeg")
         writeFixture(Array("#!/bin/sh\nfor last; do :; done\ncat > \"${last#file:}\"\necho 'muxer failed' >&2\nexit 1\n".utf8), to: fake)
         chmod(fake, 0o755)
@@ -187,7 +190,7 @@ struct VideoTests {
 
     @Test("one error for one failure: ffmpeg failing is .ffmpegFailed from a stream copy and from an encoder with sound")
     func oneErrorForAnFFmpegFailure() throws {
-        let tools = TemporaryDirectory()
+        let tools = try TemporaryDirectory("media")
         let fake = tools.file("ffmpeg")
         writeFixture(Array("#!/bin/sh\necho 'simulated failure' >&2\nexit 3\n".utf8), to: fake)
         chmod(fake, 0o755)

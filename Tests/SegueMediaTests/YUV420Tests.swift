@@ -2,6 +2,7 @@
 // own conversion of the same picture.
 import Foundation
 import SegueCore
+import SegueTestSupport
 import Testing
 
 @testable import SegueMedia
@@ -78,7 +79,7 @@ struct YUV420Tests {
         // siting), so chroma is compared two samples away from them.
         let (w, h, size) = (128, 64, 16)
         let rgba = blocks(width: w, height: h, size: size)
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("media")
         let input = dir.file("in.rgba")
         writeFixture(rgba, to: input)
         let r = try runTool(

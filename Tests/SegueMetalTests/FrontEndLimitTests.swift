@@ -5,6 +5,7 @@
 // the line, and shapes at the limits still translate.
 import Foundation
 import SegueCore
+import SegueTestSupport
 import Testing
 
 @testable import SegueMetal
@@ -262,9 +263,7 @@ struct MetalShapeLimitTests {
 
     @Test("a message listing a file's functions stays short however many it has")
     func boundedLists() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-lists-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let scratch = try TemporaryDirectory("lists"), dir = URL(fileURLWithPath: scratch.path)
         let path = dir.appendingPathComponent("many.metal").path
         try (prologue + (0..<300).map { "[[ stitchable ]] half4 f\($0)(float2 p, half4 c) { return c; }\n" }.joined())
             .write(toFile: path, atomically: true, encoding: .utf8)

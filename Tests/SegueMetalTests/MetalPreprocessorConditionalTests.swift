@@ -7,6 +7,7 @@ import Foundation
 import SegueCore
 import SegueShaders
 import SegueSystem
+import SegueTestSupport
 import Testing
 
 @testable import SegueMetal
@@ -21,9 +22,8 @@ struct MetalPreprocessorConditionalTests {
 
     /// The tokens of `source` after `cpp -P -undef -x c++` (no predefined macros: the table's own).
     private func cpp(_ source: String) throws -> [String] {
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("segue-cpp-\(UUID().uuidString).metal").path
+        let scratch = try TemporaryDirectory("cpp"), input = scratch.file("t.metal")
         try source.write(toFile: input, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: input) }
         let run = try ProgramRun("/usr/bin/cpp", ["-P", "-undef", "-x", "c++", input])
         #expect(run.status == 0, "cpp failed on:\n\(source)")
         return try MetalLexer.tokenize(run.stdout, file: "cpp").map(\.text)

@@ -88,7 +88,7 @@ struct ArrayArgumentTests {
         arguments: ["hex", "file", "list"])
     func data(form: String) throws {
         let (bytes, expected) = Self.decodeBytes()
-        let dir = try MediaDirectory("data")
+        let dir = try TemporaryDirectory("data")
         defer { dir.remove() }
         let text: String
         switch form {

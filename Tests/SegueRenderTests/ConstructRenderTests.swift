@@ -78,7 +78,7 @@ struct ConstructRenderTests {
 
     @Test("every construct of the fill computes what Swift does, pixel by pixel")
     func constructs() throws {
-        let dir = try MediaDirectory("constructs")
+        let dir = try TemporaryDirectory("constructs")
         defer { dir.remove() }
         let path = dir.path + "/constructs.metal"
         try Self.source.write(toFile: path, atomically: true, encoding: .utf8)

@@ -68,9 +68,7 @@ struct GLTransitionNameAndAlphaTests {
 
     @Test("straight alpha: translucent inputs are shown exactly at progress 0 and 1, and mixed as straight colour between")
     func translucentInputs() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-alpha-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let scratch = try TemporaryDirectory("alpha"), dir = URL(fileURLWithPath: scratch.path)
         let path = dir.appendingPathComponent("mix.glsl").path
         try "vec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress); }".write(
             toFile: path, atomically: true, encoding: .utf8)

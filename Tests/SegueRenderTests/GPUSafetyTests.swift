@@ -10,12 +10,11 @@ import Testing
 @Suite("GPU safety through the renderers")
 struct GPUSafetyTests {
     /// A gl-transitions file with `body` in a temporary directory; returns its path and the directory.
-    private func transitionFile(_ name: String, _ body: String) throws -> (path: String, dir: String) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-gpu-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let path = dir + "/\(name).glsl"
+    private func transitionFile(_ name: String, _ body: String) throws -> (path: String, directory: TemporaryDirectory) {
+        let scratch = try TemporaryDirectory("gpu")
+        let path = scratch.file(name + ".glsl")
         try body.write(toFile: path, atomically: true, encoding: .utf8)
-        return (path, dir)
+        return (path, scratch)
     }
 
     @Test("a non-shared context dropped first, the renderers (full-screen, mesh transition, mesh scene) last: no crash, no leak")
@@ -63,9 +62,8 @@ struct GPUSafetyTests {
                 return mix(getFromColor(uv), getToColor(uv), a[int(uv.y * 5.0)]);
             }
             """
-        let (path, dir) = try transitionFile("huge-\(kind)", source)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let effect = try EffectCatalog.effect(path)
+        let file = try transitionFile("huge-\(kind)", source)
+        let effect = try EffectCatalog.effect(file.path)
         let image = Image(width: 4, height: 4, fill: .black)
         do {
             _ = try TransitionRenderer(effect: effect, from: image, to: image, context: try TestGPU.context(), framesInFlight: 1)
@@ -94,9 +92,8 @@ struct GPUSafetyTests {
                 return mix(getFromColor(uv), getToColor(uv), progress) + p\(count - 1);
             }
             """
-        let (path, dir) = try transitionFile("many-parameters", source)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let effect = try EffectCatalog.effect(path)
+        let file = try transitionFile("many-parameters", source)
+        let effect = try EffectCatalog.effect(file.path)
         let image = Image(width: 4, height: 4, fill: .black)
         do {
             _ = try TransitionRenderer(effect: effect, from: image, to: image, context: context, framesInFlight: 1)

@@ -254,9 +254,7 @@ struct MetalLibraryRenderTests {
 
     @Test("the values of Metal's library functions, as Metal defines them (fmod's sign, round's halves, fract < 1, …)")
     func libraryFunctionValues() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-library-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let scratch = try TemporaryDirectory("library"), dir = URL(fileURLWithPath: scratch.path)
         let path = dir.appendingPathComponent("values.metal").path
         var source = """
             #include <metal_stdlib>
@@ -285,9 +283,7 @@ struct MetalLibraryRenderTests {
 
     @Test("every library function compiles with scalar and vector arguments")
     func everyFunctionCompiles() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-library-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let scratch = try TemporaryDirectory("library"), dir = URL(fileURLWithPath: scratch.path)
         let path = dir.appendingPathComponent("all.metal").path
         var body = ""
         for (name, arity) in MetalLibraryCalls.floating {

@@ -22,7 +22,7 @@ struct MovieSinkTests {
 
     @Test("an even size: BT.709 4:2:0 levels as Segue converted them, tagged; translucent frames over black")
     func evenSize() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("out.mp4")
         let sink = try makeFrameSink(
             .video(path, .mp4), width: 64, height: 48, fps: 25, settings: VideoSettings(preset: "ultrafast", crf: 1))
@@ -46,7 +46,7 @@ struct MovieSinkTests {
 
     @Test("an odd size is padded to even by one black column and row")
     func oddSize() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("odd.mp4")
         let sink = try makeFrameSink(.video(path, .mp4), width: 63, height: 47, fps: 25, settings: VideoSettings(preset: "ultrafast"))
         let frame = Image(width: 63, height: 47, fill: Pixel(255, 255, 255))
@@ -63,7 +63,7 @@ struct MovieSinkTests {
 
     @Test("one sink for every container: QuickTime and Matroska take 4:2:0 like MP4; WebM keeps alpha, tagged BT.709 too")
     func everyContainer() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         #expect(try RenderOutput(path: dir.file("a.mov")) == .video(dir.file("a.mov"), .mov))
         #expect(try RenderOutput(path: dir.file("a.MKV")) == .video(dir.file("a.MKV"), .mkv))
         let frame = Image(width: 64, height: 48, premultipliedRGBA: [UInt8]((0..<64 * 48).flatMap { _ in [100, 50, 25, 128] as [UInt8] }))
@@ -86,7 +86,7 @@ struct MovieSinkTests {
 
     @Test("a cancelled MP4 leaves nothing")
     func cancelled() throws {
-        let dir = try MediaDirectory()
+        let dir = try TemporaryDirectory()
         let sink = try makeFrameSink(.video(dir.file("c.mp4"), .mp4), width: 64, height: 48, fps: 25)
         let frame = Image(width: 64, height: 48, fill: Pixel(0, 0, 255))
         try frame.pixels.withUnsafeBytes { try sink.write(frame: 0, pixels: $0) }

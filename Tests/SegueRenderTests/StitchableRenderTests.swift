@@ -235,9 +235,7 @@ struct StitchableRenderTests {
 
     @Test("an undeclared name is found when the file is read (segue info), naming the .metal file and line")
     func compileErrorLine() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-stitchable-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let scratch = try TemporaryDirectory("stitchable"), dir = URL(fileURLWithPath: scratch.path)
         let path = dir.appendingPathComponent("broken.metal").path
         try """
         #include <metal_stdlib>

@@ -10,9 +10,7 @@ import Testing
 struct VideoAlphaTests {
     @Test("a translucent frame in MP4 is the colour composited over black, through the render sink and through append(image)")
     func mp4IsCompositedOverBlack() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-valpha-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("valpha"), dir = scratch.path
         // Straight (200, 120, 40) at alpha 128: over black that is (100, 60, 20).
         let translucent = Image(
             width: 32, height: 32, scale: 1,

@@ -124,9 +124,7 @@ enum XfadeReference {
     /// ffmpeg's frames `frames` of the transition, in one run.
     static func ffmpegFrames(_ name: String, size: XfadeSize, ffmpeg: String) throws -> [Image] {
         let (width, height) = (size.width, size.height)
-        let dir = NSTemporaryDirectory() + "segue-xfade-\(name)-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("xfade-" + name), dir = scratch.path
         let inputs = (from: dir + "/from.rgb", to: dir + "/to.rgb")
         guard FileManager.default.createFile(atPath: inputs.from, contents: rgb(from(size))),
             FileManager.default.createFile(atPath: inputs.to, contents: rgb(to(size)))

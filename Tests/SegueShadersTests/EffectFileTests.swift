@@ -1,18 +1,13 @@
 // Issue 22 item 15: effect files that are directories, named pipes, unreadable or not UTF-8 all
 // said "not readable UTF-8 text", and a named pipe without a writer blocked the open for ever.
 import Foundation
+import SegueTestSupport
 import Testing
 
 @testable import SegueShaders
 
 @Suite("Effect files")
 struct EffectFileTests {
-    private func scratch() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-effect-file-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     private func reason(_ path: String) -> String? {
         do {
             _ = try EffectFile.read(path)
@@ -25,7 +20,7 @@ struct EffectFileTests {
 
     @Test("a directory, a missing file, a file under a file and a too large file say what they are")
     func kinds() throws {
-        let dir = try scratch()
+        let scratch = try TemporaryDirectory("effect-file"), dir = scratch.path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir + "/shader.metal", withIntermediateDirectories: true)
         #expect(reason(dir + "/shader.metal") == "it is a directory")
@@ -45,7 +40,7 @@ struct EffectFileTests {
 
     @Test("a named pipe with no writer is refused at once, not waited on")
     func fifo() throws {
-        let dir = try scratch()
+        let scratch = try TemporaryDirectory("effect-file"), dir = scratch.path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/pipe.glsl"
         #expect(mkfifo(path, 0o600) == 0)
@@ -62,7 +57,7 @@ struct EffectFileTests {
 
     @Test("bytes that are not UTF-8 are named with their line; valid text reads back")
     func encoding() throws {
-        let dir = try scratch()
+        let scratch = try TemporaryDirectory("effect-file"), dir = scratch.path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         var bytes = Array("// é is fine\nvec4 transition(vec2 uv) {\n  return vec4(".utf8)
         bytes += [0xFF, 0xFE]

@@ -2,6 +2,7 @@
 // line-numbered errors for constructs outside the subset.
 import Foundation
 import SegueCore
+import SegueTestSupport
 import Testing
 
 @testable import SegueMetal
@@ -247,9 +248,7 @@ struct StitchableConfigurationTests {
         #expect(EffectCatalog.stitchablePath("a/b.metal:wave")! == ("a/b.metal", "wave"))
         #expect(EffectCatalog.stitchablePath("b.metal")! == ("b.metal", nil))
         #expect(EffectCatalog.stitchablePath("wipe") == nil)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-metal-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let scratch = try TemporaryDirectory("metal"), dir = URL(fileURLWithPath: scratch.path)
         let path = dir.appendingPathComponent("two.metal").path
         try """
         [[ stitchable ]] float2 a(float2 position, float v) { return position; }

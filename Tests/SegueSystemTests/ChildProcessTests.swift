@@ -5,6 +5,7 @@
 // environment and directory it is given).
 import FoundationEssentials
 import SegueSystem
+import SegueTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -13,7 +14,9 @@ import Glibc
 
 @Suite("The program runner")
 struct ChildProcessTests {
-    private let dir = ScratchDirectory()
+    private let dir: TemporaryDirectory
+
+    init() throws { dir = try TemporaryDirectory("system") }
 
     // MARK: - Ending
 

@@ -5,6 +5,7 @@
 // its children and removes its temporaries, never another token's.
 import FoundationEssentials
 import SegueSystem
+import SegueTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -13,7 +14,9 @@ import Glibc
 
 @Suite("Staged outputs: one atomic publish for files and directories")
 struct StagedOutputTests {
-    private let dir = ScratchDirectory()
+    private let dir: TemporaryDirectory
+
+    init() throws { dir = try TemporaryDirectory("system") }
 
     @Test func writesAndReplaces() throws {
         let path = dir.file("data.bin")

@@ -1,39 +1,11 @@
-// What the system layer's tests share: a scratch directory of their own (made by the layer's
-// own `FileIO.makeScratchDirectory`) and whole-file reads and writes for fixtures.
+// What the system layer's tests share beyond SegueTestSupport's scratch directories and fixture
+// files: catching a SystemError, and asking whether a process still runs.
 import FoundationEssentials
 import SegueSystem
 
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// A fresh scratch directory, removed with everything in it on deinit.
-final class ScratchDirectory {
-    let path: String
-
-    init() { path = try! FileIO.makeScratchDirectory(prefix: "segue-system-tests") }
-
-    deinit { FileIO.removeScratchDirectory(path) }
-
-    /// A path inside the directory.
-    func file(_ name: String) -> String { path + "/" + name }
-
-    /// The names in the directory, sorted (hidden ones included).
-    var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
-}
-
-/// Writes a fixture file (not atomically: the tests make the states they check).
-func writeFixture(_ bytes: [UInt8], to path: String) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    precondition(fd >= 0, "cannot write the fixture \(path)")
-    _ = bytes.withUnsafeBytes { FileIO.writeAll(fd, $0) }
-    close(fd)
-}
-
-/// The bytes of a file, or empty when it cannot be read.
-func readFixture(_ path: String) -> [UInt8] {
-    (try? FileIO.readAll(path: path, limit: 1 << 30, noun: "fixture")) ?? []
-}
 
 /// Catches a `SystemError` from `body`, or nil when it did not throw.
 func systemError<T>(_ body: () throws(SystemError) -> T) -> SystemError? {

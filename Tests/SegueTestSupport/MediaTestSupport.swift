@@ -6,37 +6,9 @@ import SegueMedia
 import SegueSystem
 import SegueTools
 
-/// A temporary directory removed with everything in it on deinit (or by `remove()`).
-public final class MediaDirectory {
-    public let path: String
-
-    /// A fresh directory, `segue-LABEL-UUID` in the temporary directory.
-    public init(_ label: String = "concat") throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("segue-\(label)-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { remove() }
-
-    /// Removes the directory and everything in it now.
-    public func remove() { try? FileManager.default.removeItem(atPath: path) }
-
-    public func file(_ name: String) -> String { path + "/" + name }
-
-    /// Names in the directory, hidden ones included, sorted.
-    public var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
-}
-
+/// A test's setup that could not be made (a tool failed).
 public struct ToolFailure: Error, CustomStringConvertible {
     public let description: String
-}
-
-/// Runs `name` (found on PATH) with an environment of PATH alone, killing it after `timeout` seconds.
-public func runTool(_ name: String, _ arguments: [String], timeout: Double = 120) throws -> (status: Int32, stdout: Data, stderr: String) {
-    let run = try ProgramRun(
-        name, arguments, environment: ["PATH": FileIO.searchPath()],
-        inheriting: false, timeout: timeout)
-    return (run.status, Data(run.output), run.stderr)
 }
 
 /// Runs ffmpeg quietly; throws with its stderr on failure.

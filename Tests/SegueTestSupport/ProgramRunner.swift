@@ -16,3 +16,22 @@ public func runProgram(
 ) throws -> ProgramResult {
     try ProgramRun(executable, arguments, environment: environment, timeout: timeout)
 }
+
+/// What a tool run left: its status, its standard output as bytes and as text, its standard error.
+public struct ToolResult {
+    public var status: Int32
+    public var stdout: Data
+    public var stderr: String
+    public var text: String { String(decoding: stdout, as: UTF8.self) }
+}
+
+/// Runs `name` (found on PATH, or a path) with an environment of PATH and the entries given,
+/// killing it after `timeout` seconds.
+public func runTool(_ name: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 120) throws
+    -> ToolResult
+{
+    let run = try ProgramRun(
+        name, arguments, environment: ["PATH": FileIO.searchPath()].merging(environment) { $1 },
+        inheriting: false, timeout: timeout)
+    return ToolResult(status: run.status, stdout: Data(run.output), stderr: run.stderr)
+}

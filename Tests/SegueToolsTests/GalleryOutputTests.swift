@@ -2,6 +2,7 @@
 // never a user's folder, a file, or an input folder or one containing it, compared by real paths.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @testable import SegueTools
@@ -9,9 +10,7 @@ import Testing
 @Suite("Gallery output folder")
 struct GalleryOutputTests {
     private func withDirectory(_ body: (String) throws -> Void) throws {
-        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("segue-gallery-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: raw, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: raw) }
+        let scratch = try TemporaryDirectory("gallery"), raw = scratch.path
         try body(OutputGuard.resolvedPath(raw))
     }
 

@@ -22,9 +22,7 @@ struct ModernGLPeerTests {
     @Test("renders the fade Segue renders (within one level) and reports a rate", .enabled(if: ModernGLPeer.isAvailable()))
     func sameFade() throws {
         let python = try #require(ModernGLPeer.python())
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-moderngl-test-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("moderngl-test"), dir = scratch.path
         let (w, h, frames) = (16, 8, 5)
         let from = Image(width: w, height: h) { x, y in Pixel(UInt8(15 * x), UInt8(30 * y), 200) }
         let to = Image(width: w, height: h) { x, y in Pixel(250, UInt8(10 * x), UInt8(20 * y)) }

@@ -2,6 +2,7 @@
 import Foundation
 import SegueCore
 import SegueMath
+import SegueTestSupport
 import Testing
 
 @testable import SegueVulkan

@@ -2,6 +2,7 @@
 import Foundation
 import SegueCore
 import SegueMath
+import SegueTestSupport
 import SegueVulkan
 
 /// A point in 3D (points, relative to the layer centre).

@@ -4,6 +4,7 @@
 import Foundation
 import SegueCore
 import SegueMath
+import SegueTestSupport
 import SegueVulkan
 import Testing
 

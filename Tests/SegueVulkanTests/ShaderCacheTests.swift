@@ -2,6 +2,7 @@
 // picture is rendered and the entry is repaired; failed writes leave nothing behind.
 import Foundation
 import SegueCore
+import SegueTestSupport
 import Testing
 
 @testable import SegueVulkan
@@ -50,8 +51,7 @@ struct ShaderCacheTests {
 
     /// Fills the cache in a fresh directory, damages it with `damage`, then renders and checks.
     private func damaged(_ what: String, _ damage: (_ mix: URL, _ gradient: URL) throws -> Void) throws {
-        let dir = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("vulkan"), dir = scratch.path
         try renderAndCheckRepaired(dir, "\(what), first run")
         let (_, mix, gradient) = try setUp(dir)
         try damage(mix.0, gradient.0)
@@ -122,8 +122,7 @@ struct ShaderCacheTests {
 
     @Test("an unwritable cache (a path under a file, or an entry name taken by a directory) renders and leaves no temporary files")
     func failedWrites() throws {
-        let dir = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("vulkan"), dir = scratch.path
         try Data("not a directory".utf8).write(to: URL(fileURLWithPath: dir + "/file"))
         let underFile = try GPUContext(configuration: .init(shaderCacheDirectory: dir + "/file/cache"))
         expectPixels(try renderFullScreen(underFile, mixShader, fileName: "mix.frag", progress: 0.25), Self.mixPixel, "under a file")

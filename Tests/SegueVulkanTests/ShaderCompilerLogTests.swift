@@ -1,6 +1,7 @@
 // Issue 22 item 9: an error's length must not grow with the file. A shader with hundreds of
 // errors gets the compiler's first lines and a count of the rest, each line cut to a readable length.
 import Foundation
+import SegueTestSupport
 import Testing
 
 @testable import SegueVulkan

@@ -3,6 +3,7 @@
 // refused instead of reading zeros.
 import Foundation
 import SegueCore
+import SegueTestSupport
 import Testing
 
 @testable import SegueVulkan

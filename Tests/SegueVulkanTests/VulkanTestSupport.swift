@@ -1,24 +1,8 @@
-// Small full-screen shaders and a fresh temporary directory for the context, cache and limit
-// tests.
+// Small full-screen shaders for the context, cache and limit tests.
 import Foundation
 import SegueCore
+import SegueTestSupport
 import SegueVulkan
-
-/// One GPU context for the tests of this target (the library keeps none of its own): created on
-/// first use with the default configuration (preferred device, no disk cache), never changed.
-enum TestGPU {
-    private static let made = Result { () throws(VulkanError) in try GPUContext() }
-
-    /// The tests' context, or the error its creation threw.
-    static func context() throws -> GPUContext { try made.get() }
-}
-
-/// A fresh directory under the system temporary directory; the caller removes it.
-func makeTemporaryDirectory() throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-vulkan-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    return dir
-}
 
 /// A full-screen fragment shader over `from` and `to` with the uniform block `{ float progress; }`
 /// whose `main` body is `body` (writes `color`; may use `from`, `to`, `vUV`, `u.progress`).

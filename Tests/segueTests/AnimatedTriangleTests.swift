@@ -3,6 +3,7 @@
 // here from the reference formulas.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 /// easeInEaseOut, control points (0.42, 0) and (0.58, 1), solved by bisection to 1e-12.
@@ -34,8 +35,7 @@ private func expectedScale(at t: Double) -> Double {
 struct AnimatedTriangleTests {
     @Test("the measured triangle follows the presentation scale within a pixel")
     func triangleFollowsPresentationScale() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         let (width, height, fps) = (320, 180, 10.0)
         let r = try runProduct(productBinary("AnimatedTriangle"), [dir + "/frames", "--fps", "10", "--size", "\(width)x\(height)"])
         #expect(r.status == 0, "\(r.stderr)")

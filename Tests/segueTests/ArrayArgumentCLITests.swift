@@ -1,6 +1,7 @@
 // `segue effect --arg` and `segue info` (text and --json) with SwiftUI's array and data arguments.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @Suite("segue CLI, array and data arguments")
@@ -31,8 +32,7 @@ struct ArrayArgumentCLITests {
 
     @Test("effect --arg takes a list; a list past the limit and an unreadable file are refused naming the argument")
     func values() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         let ok = try segue([
             "effect", "--effect", Self.arrays + ":spectrum", "--size", "8x4", "--time", "0",
             "--arg", "values=1,0.25", "-o", dir + "/s.png",

@@ -82,6 +82,22 @@ struct BenchCLITests {
         #expect(lines.filter { $0.contains("60 of 840 frames rendered") }.count == 2, "\(r.stdoutText)")
     }
 
+    @Test("without ffmpeg the rows that need it are skipped with a line saying so, and the bench succeeds")
+    func withoutFFmpeg() throws {
+        let noFFmpeg = ["PATH": "/nonexistent", "SEGUE_FFMPEG": ""]
+        let account = try segue(
+            ["bench", "--account", "--size", "32x16", "--frames", "2", "--runs", "1", "--effect", "fade"], environment: noFFmpeg)
+        #expect(account.status == 0, "\(account.stderr)")
+        let lines = account.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(account.stdoutText)")
+        #expect(lines.last?.hasPrefix("encoder colour conversion skipped: no ffmpeg") == true, "\(account.stdoutText)")
+        let whole = try segue(
+            ["bench", "--size", "32x16", "--frames", "2", "--runs", "1", "--no-moderngl"], environment: noFFmpeg)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(whole.stdoutText.contains("\nxfade peers skipped: no ffmpeg"), "\(whole.stdoutText)")
+        #expect(!whole.stdoutText.contains("MP4 ("), "\(whole.stdoutText)")
+    }
+
     @Test("an unknown effect is one error line")
     func unknownEffect() throws {
         let r = try segue([

@@ -1,6 +1,7 @@
 // Runs the built `segue` executable and captures its exit status and output.
 import Foundation
 import Segue
+import SegueTestSupport
 import SegueTools
 
 struct CLIResult {
@@ -40,8 +41,7 @@ func runProduct(
     timeout: Double = 300
 ) throws -> CLIResult {
     // Each run caches shaders in its own directory, never in ~/.cache.
-    let cacheDir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-cli-cache-\(UUID().uuidString)").path
-    defer { try? FileManager.default.removeItem(atPath: cacheDir) }
+    let scratch = try TemporaryDirectory("cli-cache"), cacheDir = scratch.path
     let run = try ProgramRun(
         binary, args, environment: ["SEGUE_CACHE_DIR": cacheDir].merging(environment) { $1 }, directory: cwd, timeout: timeout)
     return CLIResult(
@@ -49,20 +49,8 @@ func runProduct(
         stderr: run.stderr + (run.timedOut ? "\n[test harness: killed after \(timeout) s]\n" : ""))
 }
 
-/// A fresh temporary directory.
-func temporaryDirectory() throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("segue-cli-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    return dir
-}
-
 /// Writes solid-colour PNGs `from.png` (black) and `to.png` (white) of a size into `dir`.
 func writeInputs(_ dir: String, width: Int = 16, height: Int = 8, from: Pixel = .black, to: Pixel = .white) throws {
     try ImageFile.write(Image(width: width, height: height, fill: from), to: dir + "/from.png")
     try ImageFile.write(Image(width: width, height: height, fill: to), to: dir + "/to.png")
-}
-
-/// Files in a directory, hidden ones included.
-func listing(_ dir: String) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
 }

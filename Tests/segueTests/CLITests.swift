@@ -1,6 +1,7 @@
 // The `segue` executable end to end: outputs, exit codes and error messages.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @Suite("segue CLI", .serialized)
@@ -52,8 +53,7 @@ struct CLITests {
 
     @Test("frame: fade of black to white at progress 0.5 and, eased, at a time")
     func frame() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir)
         let r = try segue([
             "frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--progress", "0.5", "-o", dir + "/mid.png",
@@ -75,8 +75,7 @@ struct CLITests {
 
     @Test("render to a directory: round(D·fps)+1 frames, the last one the end state, nothing else left")
     func renderDirectory() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir)
         let r = try segue([
             "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "wipe", "--duration", "0.5", "--fps", "10", "-o",
@@ -92,8 +91,7 @@ struct CLITests {
 
     @Test("render to stdout: raw RGBA8 frames back to back")
     func renderRaw() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir)
         let r = try segue([
             "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "1", "--fps", "4", "-o", "-",
@@ -107,8 +105,7 @@ struct CLITests {
 
     @Test("render to mp4 through ffmpeg")
     func renderVideo() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 64, height: 48)
         let r = try segue([
             "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "circle", "--duration", "0.3", "--fps", "10", "-o",
@@ -128,8 +125,7 @@ struct CLITests {
 
     @Test("--preset and --crf reach the MP4 encoder: a higher CRF gives a smaller file; other outputs and bad values are refused")
     func encoderOptions() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 64, height: 48, from: Pixel(200, 30, 90), to: Pixel(20, 180, 240))
         let base = [
             "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "doom-melt", "--duration", "0.5", "--fps", "20",
@@ -165,8 +161,7 @@ struct CLITests {
 
     @Test("bad inputs give a clear error, exit 1, and leave no output")
     func badInputs() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir)
         let f = dir + "/from.png", t = dir + "/to.png", out = dir + "/out.png"
         try expectFailure(
@@ -193,8 +188,7 @@ struct CLITests {
 
     @Test("a .glsl transition that does not compile reports its own line numbers")
     func compileError() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir)
         let source = """
             // Author: test
@@ -225,8 +219,7 @@ struct CLITests {
 
     @Test("no Vulkan driver names the Debian package")
     func noDriver() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir)
         try expectFailure(
             ["frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--progress", "0.5", "-o", dir + "/o.png"],
@@ -236,8 +229,7 @@ struct CLITests {
 
     @Test("no ffmpeg for a video output: clear error, no file")
     func noFFmpeg() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir)
         try expectFailure(
             [
@@ -250,8 +242,7 @@ struct CLITests {
 
     @Test("an ffmpeg that exits 0 but writes nothing: clear error, no empty video")
     func silentFFmpeg() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir)
         // A stand-in that reads its input and exits 0 without writing the output.
         let fake = dir + "/fake-ffmpeg"
@@ -272,8 +263,7 @@ struct CLITests {
         "SIGINT, SIGTERM or SIGHUP at any moment of a PNG-directory render leaves nothing behind",
         arguments: [(SIGINT, 1), (SIGINT, 8), (SIGINT, 30), (SIGTERM, 1), (SIGTERM, 8), (SIGTERM, 30), (SIGHUP, 1), (SIGHUP, 8)])
     func signalAtSeveralMoments(signal: Int32, afterFrames: Int) throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 320, height: 240)
         let p = try ChildProcess(
             executable: segueBinary,
@@ -297,8 +287,7 @@ struct CLITests {
 
     @Test("rendering into an earlier render's directory replaces it whole; a directory of other files is refused")
     func replaceWhole() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir)
         let base = [
             "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--fps", "10", "-o", dir + "/frames",
@@ -323,8 +312,7 @@ struct CLITests {
 
     @Test("Ctrl-C during a render removes what it started")
     func interrupt() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 640, height: 480)
         let p = try ChildProcess(
             executable: segueBinary,

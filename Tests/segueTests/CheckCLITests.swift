@@ -1,6 +1,7 @@
 // `segue check`, `segue info FILE` and `--texture` with gl-transitions files.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 private func fixture(_ name: String) -> String {
@@ -30,8 +31,7 @@ struct CheckCLITests {
         "a transition returning colour above 1 is clamped as GL clamps it, checked, not trapped: the differences and the pixel are reported"
     )
     func colourAboveAlpha() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         let file = dir + "/bright.glsl"
         try "// Author: A\n// License: MIT\nvec4 transition(vec2 uv) {\n  return vec4(2.0, 2.0, 2.0, 0.5);\n}\n"
             .write(toFile: file, atomically: true, encoding: .utf8)
@@ -53,8 +53,7 @@ struct CheckCLITests {
         for line in ["f: float = 2", "iv2: ivec2 = 4,4", "bv4: bvec4 = false,true,false,true", "x: float = 1.5", "y: float = 1.5"] {
             #expect(info.stdoutText.contains(line), "\(line) in \(info.stdoutText)")
         }
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 8, height: 4)
         try ImageFile.write(Image(width: 8, height: 4) { x, _ in x < 4 ? Pixel(51, 51, 51) : Pixel(204, 204, 204) }, to: dir + "/luma.png")
         let base = [

@@ -3,6 +3,7 @@
 // and leaves nothing behind but the inputs. Media are made by ffmpeg's lavfi sources.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @Suite("segue concat CLI")
@@ -43,8 +44,7 @@ struct ConcatCLITests {
 
     @Test("a spec with trims, a still, per-cut effects, parameters and timing; relative paths are the spec's; --fps overrides it")
     func specFile() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try FileManager.default.createDirectory(atPath: dir + "/media", withIntermediateDirectories: true)
         try makeMedia(dir + "/media")
         let spec = """
@@ -65,8 +65,7 @@ struct ConcatCLITests {
 
     @Test("stills and --cut: a slideshow with a hard cut and a cube, sized by --size")
     func slideshowOptions() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try makeMedia(dir)
         let result = try segue(
             [
@@ -80,8 +79,7 @@ struct ConcatCLITests {
 
     @Test("--smart: matching inputs render quietly; a still makes it say why it renders everything")
     func smart() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try makeMedia(dir)
         let matching = try segue(["concat", "a.mp4", "b.mp4", "-o", "smart.mp4", "--smart", "--preset", "ultrafast"], cwd: dir)
         #expect(matching.status == 0 && matching.stderr.isEmpty, "\(matching.stderr)")
@@ -175,8 +173,7 @@ struct ConcatCLITests {
     @Test("each bad input prints one exact error line, exits 1 and leaves only the inputs", arguments: 0..<cases.count)
     func badInput(index: Int) throws {
         let (args, message, environment) = Self.cases[index]
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try makeMedia(dir)
         try "not a video\n".write(toFile: dir + "/junk.mp4", atomically: true, encoding: .utf8)
         try #"{"clips": [{"path": "a.mp4", "in": "x"}]}"#.write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
@@ -197,8 +194,7 @@ struct ConcatCLITests {
 
     @Test("a video corrupt in the middle stops the render with one error line and no output")
     func corruptInTheMiddle() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try makeMedia(dir)
         _ = try tool(
             "ffmpeg",
@@ -220,8 +216,7 @@ struct ConcatCLITests {
 
     @Test("an error that is not Segue's (Foundation's, from an unusable TMPDIR) is one error line without a pointer to --help")
     func foreignError() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try makeMedia(dir)
         let before = listing(dir)
         let result = try segue(
@@ -239,8 +234,7 @@ struct ConcatCLITests {
         "Ctrl-C, SIGTERM or a closed terminal (SIGHUP) during a render exits 128+signal, leaves no output, no temporary directory and no ffmpeg",
         arguments: [(SIGINT, false), (SIGHUP, false), (SIGHUP, true), (SIGTERM, true)])
     func interrupt(signal: Int32, smart: Bool) throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try makeMedia(dir)
         if smart {  // clips --smart can copy (same H.264 parameters), large enough to take a while
             for (name, pattern) in [("c", "testsrc2"), ("d", "smptebars")] {
@@ -253,8 +247,8 @@ struct ConcatCLITests {
                     ])
             }
         }
-        let scratch = dir + "/scratch"  // the process's TMPDIR: where its audio and smart-piece directories go
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
+        let tmp = dir + "/scratch"  // the process's TMPDIR: where its audio and smart-piece directories go
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: false)
         let before = listing(dir)
         // A slow encode of a large frame, so the render is still going when the signal comes.
         let arguments =
@@ -264,18 +258,17 @@ struct ConcatCLITests {
                 "concat", "a.mp4", "b.mp4", "a.mp4", "b.mp4", "-o", "out.mp4", "--size", "1280x960", "--preset", "veryslow", "--audio",
                 "a.mp4",
             ]
-        let cache = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let cacheScratch = try TemporaryDirectory("cli-cache"), cache = cacheScratch.path
         var environment = ProcessInfo.processInfo.environment
         environment["SEGUE_CACHE_DIR"] = cache
-        environment["TMPDIR"] = scratch
+        environment["TMPDIR"] = tmp
         let p = try ChildProcess(
             executable: segueBinary, arguments: arguments, environment: environment, directory: dir,
             pipeInput: false, output: .discard, path: "segue")
         // Wait (at most 60 s) for work in progress (a temporary output or directory), then signal.
         var started = false
         for _ in 0..<600 where !p.hasExited {
-            if listing(dir).contains(where: { $0.hasPrefix(".out.mp4.segue-tmp-") }) || !listing(scratch).isEmpty { started = true; break }
+            if listing(dir).contains(where: { $0.hasPrefix(".out.mp4.segue-tmp-") }) || !listing(tmp).isEmpty { started = true; break }
             usleep(100_000)
         }
         #expect(started, "the render started")
@@ -288,7 +281,7 @@ struct ConcatCLITests {
         finished.withLock { $0 = true }
         #expect(status == 128 + signal)
         #expect(listing(dir) == before)
-        #expect(listing(scratch).isEmpty, "temporary directories left: \(listing(scratch))")
+        #expect(listing(tmp).isEmpty, "temporary directories left: \(listing(tmp))")
         // No ffmpeg of this render may go on encoding after segue is gone (they all name files in `dir`).
         let survivors = try? tool("pgrep", ["-f", "--", dir])
         let described = survivors.map { String(decoding: $0, as: UTF8.self).split(separator: "\n").joined(separator: ",") }

@@ -4,6 +4,7 @@
 // a time bound, and never replaces an existing output with a broken one.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @Suite("segue concat, render and effect at the limits")
@@ -70,8 +71,8 @@ struct ConcatLimitsCLITests {
         arguments: 0..<fullDiskCases.count)
     func fullDisk(index: Int) throws {
         let args = Self.fullDiskCases[index]
-        let dir = try temporaryDirectory(), tools = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir); try? FileManager.default.removeItem(atPath: tools) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path, toolsScratch = try TemporaryDirectory("cli-tools"),
+            tools = toolsScratch.path
         try makeMedia(dir)
         let output = args[args.firstIndex(of: "-o")! + 1]
         try Self.oldFilm.write(to: URL(fileURLWithPath: dir + "/" + output))
@@ -87,8 +88,7 @@ struct ConcatLimitsCLITests {
 
     @Test("relative names with colons are files, not protocols: inputs, outputs, --audio, --smart, render")
     func colons() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try makeMedia(dir)
         try FileManager.default.copyItem(atPath: dir + "/a.mp4", toPath: dir + "/take:2.mp4")
         for (args, output) in [
@@ -112,8 +112,7 @@ struct ConcatLimitsCLITests {
 
     @Test("a FIFO as a clip or as --audio is refused at once, without opening it")
     func fifos() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try makeMedia(dir)
         #expect(mkfifo(dir + "/pipe.mp4", 0o600) == 0)
         let before = listing(dir)
@@ -142,8 +141,7 @@ struct ConcatLimitsCLITests {
         "short of file descriptors: an error saying so, or a good output; never a trap, a false 'not installed' or a hang",
         arguments: [12, 16, 20, 24, 64])
     func fewDescriptors(limit: Int) throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try makeMedia(dir)
         let before = listing(dir)
         for args in [
@@ -170,8 +168,7 @@ struct ConcatLimitsCLITests {
     @Test(
         "under a memory limit: done, or an error; never a wait for a thread that did not start", arguments: [1_000_000, 800_000, 700_000])
     func littleMemory(kilobytes: Int) throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try makeMedia(dir)
         let r = try segueLimited("-v \(kilobytes)", ["concat", "a.mp4", "b.mp4", "a.mp4", "-o", "out.mp4"], cwd: dir)
         #expect(

@@ -76,8 +76,7 @@ struct ConcatPlanCLITests {
         "inputs of mixed sizes: segments of at most 1 s cut at the transitions and the sound, each a process, shuffled, joined = one process"
     )
     func mixedInputs() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try makeMedia(dir, mixed: true)
         let edit = [
             "a.mp4", "b.mp4", "c.mp4", "--size", "160x120", "--transition", "wipe:0.5", "--cut", "2=fade:0.5", "--preset", "veryfast",
@@ -113,8 +112,7 @@ struct ConcatPlanCLITests {
 
     @Test("a smart edit: copy jobs, render jobs around the transitions and the sound, each a process, shuffled, joined = one process")
     func smartEdit() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try makeMedia(dir, mixed: false)
         let edit = ["a.mp4", "b.mp4", "c.mp4", "--smart", "--transition", "fade:0.5"]
         let kinds = try planRunJoin(dir, edit)
@@ -132,8 +130,7 @@ struct ConcatPlanCLITests {
 
     @Test("a job's piece is the same bytes made again, on one CPU (taskset) or all")
     func deterministicPieces() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try makeMedia(dir, mixed: true)
         let planned = try segue(
             [
@@ -160,12 +157,13 @@ struct ConcatPlanCLITests {
     // MARK: - Failures
 
     /// A planned and fully run mixed edit in a fresh directory.
-    private func doneEdit() throws -> String {
-        let dir = try temporaryDirectory()
-        try makeMedia(dir, mixed: true)
+    private func doneEdit() throws -> TemporaryDirectory {
+        let scratch = try TemporaryDirectory("cli")
+        try makeMedia(scratch.path, mixed: true)
         _ = try planRunJoin(
-            dir, ["a.mp4", "b.mp4", "--size", "160x120", "--transition", "fade:0.5", "--preset", "ultrafast"], output: "first.mp4")
-        return dir
+            scratch.path, ["a.mp4", "b.mp4", "--size", "160x120", "--transition", "fade:0.5", "--preset", "ultrafast"],
+            output: "first.mp4")
+        return scratch
     }
 
     private func expectError(_ args: [String], in dir: String, _ message: String, environment: [String: String] = [:]) throws {
@@ -178,8 +176,7 @@ struct ConcatPlanCLITests {
 
     @Test("a job out of range, a plan of another format or Segue version, a damaged plan: one error line each")
     func badPlansAndNumbers() throws {
-        let dir = try doneEdit()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let edit = try doneEdit(), dir = edit.path
         let count = jobs(try plan(dir)).count
         try expectError(
             ["concat", "--job", "p.json", String(count)], in: dir, "there is no job \(count): the plan has jobs 0 to \(count - 1)")
@@ -208,8 +205,7 @@ struct ConcatPlanCLITests {
 
     @Test("an input changed since planning: the job names it and writes nothing")
     func changedInput() throws {
-        let dir = try doneEdit()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let edit = try doneEdit(), dir = edit.path
         // Same size, one byte different in the last MiB.
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/b.mp4")))
         bytes[bytes.count - 10] ^= 0xFF
@@ -227,8 +223,7 @@ struct ConcatPlanCLITests {
 
     @Test("the join refuses a missing, truncated, altered or unrecorded (killed) piece, naming the job")
     func badPieces() throws {
-        let dir = try doneEdit()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let edit = try doneEdit(), dir = edit.path
         let piece = { (n: Int) in dir + "/p.job-000\(n).mp4" }
         // Killed after publishing its piece, before its record.
         try FileManager.default.removeItem(atPath: dir + "/p.job-0001.json")
@@ -263,8 +258,7 @@ struct ConcatPlanCLITests {
 
     @Test("a full disk while joining: one error line, the old output untouched, no temporary")
     func fullDiskWhileJoining() throws {
-        let dir = try doneEdit(), tools = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir); try? FileManager.default.removeItem(atPath: tools) }
+        let edit = try doneEdit(), dir = edit.path, toolsScratch = try TemporaryDirectory("cli-tools"), tools = toolsScratch.path
         let real = try #require(FileIO.findExecutable("ffmpeg"))
         // The real ffmpeg, except that the output film.mp4's temporary is cut short and ffmpeg says the disk is full (status 0, as ffmpeg 5.1).
         try """
@@ -290,8 +284,7 @@ struct ConcatPlanCLITests {
 
     @Test("--work-dir takes the pieces elsewhere; a .gif plan is one job whose piece the join publishes")
     func workDirectoryAndGIF() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try makeMedia(dir, mixed: true)
         let edit = ["concat", "a.mp4", "b.mp4", "--size", "80x60", "--transition", "fade:0.5", "-o", "out.gif"]
         let planned = try segue(edit + ["--plan", "g.json"], cwd: dir)
@@ -312,8 +305,7 @@ struct ConcatPlanCLITests {
 
     @Test("options that belong to the plan are refused with --job and --join; --job needs its number")
     func usage() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         for (args, message) in [
             (["--job", "p.json"], "give the job's number after the plan: --job PLAN.json N (N from 0)"),
             (["--job", "p.json", "x"], "give the job's number after the plan: --job PLAN.json N (N from 0)"),

@@ -10,8 +10,7 @@ import Testing
 struct DemoCLITests {
     @Test("writes a video per transition, the samples, a contact sheet and the mesh sheet")
     func demo() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         let out = dir + "/demo"
         let r = try segue(["demo", "--scale", "0.25", "--fps", "4", "-o", out])
         #expect(r.status == 0, "\(r.stderr)")

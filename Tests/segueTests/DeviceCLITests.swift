@@ -3,6 +3,7 @@
 // where the environment says.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @Suite("segue --device")
@@ -12,8 +13,7 @@ struct DeviceCLITests {
 
     @Test("frame, render and mesh with --device 0 exit 0 with the right pixels", arguments: ["0", "00"])
     func explicitDevice(selector: String) throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir)
         let env = environment(dir)
 
@@ -49,8 +49,7 @@ struct DeviceCLITests {
 
     @Test("an all-digits --device is an index only: no device has index 15, even where a name contains 15")
     func digitSelector() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir)
         let r = try segue(
             [
@@ -64,8 +63,7 @@ struct DeviceCLITests {
 
     @Test("an unknown --device or SEGUE_DEVICE fails up front with the devices there are, even where nothing needs the GPU")
     func unknownDeviceUpFront() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir)
         let available = try GPUContext.listDevices().map { "\($0.index): \($0.name)" }.joined(separator: ", ")
         // Hard cuts between stills: a concat that never opens the GPU.

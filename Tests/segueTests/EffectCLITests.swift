@@ -4,6 +4,7 @@
 // and exact pixels.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @Suite("segue effect and stitchable transitions from the command line")
@@ -52,20 +53,19 @@ struct EffectCLITests {
     static let input = Image(width: 8, height: 4) { x, y in Pixel(UInt8(20 + 30 * x), UInt8(40 + 50 * y), UInt8(200 - 20 * x), 255) }
 
     /// A fresh directory with `input.png`, `effects.metal` and `invert.glsl`.
-    static func workspace() throws -> String {
-        let dir = try temporaryDirectory()
-        try ImageFile.write(input, to: dir + "/input.png")
-        try effects.write(toFile: dir + "/effects.metal", atomically: true, encoding: .utf8)
-        try invert.write(toFile: dir + "/invert.glsl", atomically: true, encoding: .utf8)
-        return dir
+    static func workspace() throws -> TemporaryDirectory {
+        let scratch = try TemporaryDirectory("cli")
+        try ImageFile.write(input, to: scratch.file("input.png"))
+        try effects.write(toFile: scratch.file("effects.metal"), atomically: true, encoding: .utf8)
+        try invert.write(toFile: scratch.file("invert.glsl"), atomically: true, encoding: .utf8)
+        return scratch
     }
 
     @Test(
         "a colour function at a time: size and time filled in, a colour argument given, a default argument used",
         arguments: [0.0, 0.5, 1.0])
     func colour(time: Double) throws {
-        let dir = try Self.workspace()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let workspace = try Self.workspace(), dir = workspace.path
         let r = try segue([
             "effect", "--input", dir + "/input.png", "--effect", dir + "/effects.metal:wash", "--arg", "tint=0,0,1,1",
             "--time", String(time), "-o", dir + "/out.png",
@@ -94,8 +94,7 @@ struct EffectCLITests {
 
     @Test("a distortion over time into a directory of frames: frame i at i/fps")
     func distortionOverTime() throws {
-        let dir = try Self.workspace()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let workspace = try Self.workspace(), dir = workspace.path
         let r = try segue([
             "effect", "--input", dir + "/input.png", "--effect", dir + "/effects.metal:drift", "--arg", "offset=4,2",
             "--duration", "1", "--fps", "2", "-o", dir + "/frames",
@@ -115,8 +114,7 @@ struct EffectCLITests {
 
     @Test("a layer function with no float argument: info describes it, effect applies it")
     func layerWithoutFloat() throws {
-        let dir = try Self.workspace()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let workspace = try Self.workspace(), dir = workspace.path
         let r = try segue([
             "effect", "--input", dir + "/input.png", "--effect", dir + "/effects.metal:mirror", "--time", "0", "-o", dir + "/m.png",
         ])
@@ -142,8 +140,7 @@ struct EffectCLITests {
 
     @Test("a single-input GLSL effect: progress is time / duration, parameters by --arg")
     func glslEffect() throws {
-        let dir = try Self.workspace()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let workspace = try Self.workspace(), dir = workspace.path
         for (args, amount) in [(["--time", "1"], 0.5), (["--time", "1", "--arg", "strength=0.5"], 0.25), (["--time", "5"], 1.0)] {
             let r = try segue(["effect", "--input", dir + "/input.png", "--effect", dir + "/invert.glsl"] + args + ["-o", dir + "/i.png"])
             #expect(r.status == 0, "\(r.stderr)")
@@ -192,8 +189,7 @@ struct EffectCLITests {
             ),
         ] as [([String], String)])
     func errors(args: [String], message: String) throws {
-        let dir = try Self.workspace()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let workspace = try Self.workspace(), dir = workspace.path
         let before = listing(dir)
         let r = try segue(["effect", "--input", "input.png"] + args, cwd: dir)
         #expect(r.status == 1)
@@ -204,8 +200,7 @@ struct EffectCLITests {
     @Test(
         "--removal-function runs the other function of a pair on the removed view; info suggests it; --max-sample-offset 0 changes nothing")
     func removalFunction() throws {
-        let dir = try Self.workspace()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let workspace = try Self.workspace(), dir = workspace.path
         let to = Image(width: 8, height: 4) { x, y in Pixel(200, UInt8(10 + 20 * x), UInt8(30 * y), 255) }
         try ImageFile.write(to, to: dir + "/to.png")
         let base = [
@@ -235,8 +230,7 @@ struct EffectCLITests {
 
     @Test("info shows every argument's default for one image, from the source or zero")
     func infoDefaults() throws {
-        let dir = try Self.workspace()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let workspace = try Self.workspace(), dir = workspace.path
         let info = try segue(["info", dir + "/effects.metal:wash"])
         #expect(info.status == 0, "\(info.stderr)")
         #expect(
@@ -254,8 +248,7 @@ struct EffectCLITests {
 extension EffectCLITests {
     @Test("a function switched by #if defined(…) && LEVEL > 1 renders each branch: red with LEVEL 2, green with LEVEL 1, blue without SHOW")
     func conditionalFunction() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try ImageFile.write(Image(width: 8, height: 4, fill: .white), to: dir + "/in.png")
         for (defines, expected) in [
             ("#define SHOW_TILING\n#define LEVEL 2\n", Pixel(255, 0, 0, 255)),
@@ -293,8 +286,7 @@ extension EffectCLITests {
         "a vector from a longer one takes its first components: half3(color) of a half4, float2(int4) converted; float4(float3) alone is still refused"
     )
     func truncatingConstructors() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try ImageFile.write(Image(width: 4, height: 2, fill: Pixel(200, 100, 50, 255)), to: dir + "/in.png")
         try """
         #include <metal_stdlib>
@@ -341,8 +333,7 @@ extension EffectCLITests {
         "a fill (half4 f(float2 position, …)) drawn alone with --size equals its formula at two times; iTime follows the time; frames over time; refusals"
     )
     func fillAlone() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try Self.fills.write(toFile: dir + "/fills.metal", atomically: true, encoding: .utf8)
         for t in [0.0, 1.25] {
             let out = dir + "/pulse-\(t).png"
@@ -386,8 +377,7 @@ extension EffectCLITests {
 
     @Test("a fill with --input is drawn over the image (premultiplied source-over, as SwiftUI's .overlay)")
     func fillOverImage() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try Self.fills.write(toFile: dir + "/fills.metal", atomically: true, encoding: .utf8)
         try ImageFile.write(Image(width: 6, height: 3, fill: Pixel(0, 200, 100, 255)), to: dir + "/in.png")
         let r = try segue([
@@ -415,8 +405,7 @@ extension EffectCLITests {
 
     @Test("overloads: the use picks one (an image: the colour function; alone: the fill), NAME(types) names one, segue info lists each")
     func overloadedFunctions() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try Self.overloads.write(toFile: dir + "/over.metal", atomically: true, encoding: .utf8)
         try ImageFile.write(Image(width: 8, height: 4, fill: Pixel(0, 0, 255, 255)), to: dir + "/in.png")
         func pixel(_ args: [String]) throws -> Pixel {

@@ -4,6 +4,7 @@
 // own tests assert them.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @Suite("segue CLI: one error path")
@@ -11,8 +12,7 @@ struct ErrorPathCLITests {
     /// Runs `segue` in a fresh directory holding from.png and to.png; returns the result and the
     /// directory's listing afterwards.
     private func run(_ args: [String], files: [String: String] = [:]) throws -> (CLIResult, [String]) {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir)
         for (name, text) in files { try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8) }
         let result = try segue(args, cwd: dir)
@@ -145,8 +145,7 @@ struct ErrorPathCLITests {
 
     @Test("a negative value that is in range parses (an --insertion of -1:0 on a stitchable effect)")
     func negativeValuesParse() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 8, height: 8)
         let result = try segue(
             [

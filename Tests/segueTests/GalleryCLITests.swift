@@ -4,6 +4,7 @@
 // `<body data-playing=…>`, which `--dump-dom` prints after some virtual time.
 import Foundation
 import Segue
+import SegueTestSupport
 import SegueTools
 import Testing
 
@@ -27,8 +28,7 @@ struct GalleryCLITests {
 
     @Test("the page loads without console messages, every preview plays, the grid shows")
     func galleryInChromium() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         let site = dir + "/site"
         // An empty folder may take the site; the site carries the marker that lets a later run replace it.
         try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: false)
@@ -92,8 +92,7 @@ struct GalleryCLITests {
 
     @Test("-o never replaces what segue gallery did not write, nor an input folder or its parent (resolved paths), nor a file")
     func refusedOutputs() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         let fm = FileManager.default
         // fx/ holds an effect; gp/ holds notes and a shaders folder; a user's folder; a file.
         try fm.createDirectory(atPath: dir + "/fx", withIntermediateDirectories: true)

@@ -1,14 +1,14 @@
 // `segue mesh`: one image through a mesh, animations between meshes, and their errors.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @Suite("segue mesh", .serialized)
 struct MeshCLITests {
     @Test("an image through a built-in mesh and a mesh file; an animation between two meshes")
     func renders() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try ImageFile.write(Image(width: 32, height: 16, fill: .white), to: dir + "/in.png")
         let skew = try segue(["mesh", dir + "/in.png", "--mesh", "skew", "-o", dir + "/skew.png"])
         #expect(skew.status == 0, "\(skew.stderr)")
@@ -36,8 +36,7 @@ struct MeshCLITests {
 
     @Test("errors: incompatible meshes name the rule; unknown meshes and bad files are clear")
     func errors() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try ImageFile.write(Image(width: 8, height: 8, fill: .white), to: dir + "/in.png")
         try #"{"vertices":[{"from":[0,0],"to":[0,0]}],"faces":[[0,0,0,0]]}"#.write(
             toFile: dir + "/bad.json", atomically: true, encoding: .utf8)

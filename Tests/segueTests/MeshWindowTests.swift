@@ -5,6 +5,7 @@
 // the timing of the spring and the toggle is asserted exactly in MeshSessionTests.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @Suite("segue mesh --window (Xvfb)")
@@ -47,8 +48,7 @@ struct MeshWindowTests {
     @Test("a drag shows the offline frames at the touch points; on release the touch springs back through the frames between to rest")
     func drag() throws {
         guard let display = try VirtualDisplay() else { return }
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try ImageFile.write(Self.photo(width: 200, height: 300), to: dir + "/photo.png")
         let rest = try Self.offline(dir, ["photo.png", "--mesh", "curtain"])
         let a = try Self.offline(dir, ["photo.png", "--mesh", "curtain", "--param", "touch=0.2,0.5"])
@@ -117,8 +117,7 @@ struct MeshWindowTests {
     @Test("a click toggles to --to-mesh as the offline animation does; space toggles back; a click mid-way reverses from where it was")
     func toggle() throws {
         guard let display = try VirtualDisplay() else { return }
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try ImageFile.write(Image(width: 200, height: 200, fill: .white), to: dir + "/white.png")
         try Self.writeQuads(dir)
         let full = try Self.offline(dir, ["white.png", "--mesh-file", "full.json"])
@@ -161,8 +160,7 @@ struct MeshWindowTests {
     @Test("--watch: a rewritten mesh file shows; a broken one is reported across the top while the last good mesh keeps running")
     func watch() throws {
         guard let display = try VirtualDisplay() else { return }
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try ImageFile.write(Image(width: 200, height: 200, fill: .white), to: dir + "/white.png")
         try Self.writeQuads(dir)
         let mesh = dir + "/mesh.json"
@@ -199,8 +197,7 @@ struct MeshWindowTests {
     @Test("a held phase shows the offline frame")
     func heldPhase() throws {
         guard let display = try VirtualDisplay() else { return }
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try ImageFile.write(Self.photo(width: 160, height: 160), to: dir + "/photo.png")
         let ripple = try Self.offline(dir, ["photo.png", "--mesh", "ripple", "--param", "phase=1"])
         let live = try LiveProcess(
@@ -216,8 +213,7 @@ struct MeshWindowTests {
     @Test("a running phase moves the jelly by itself; --scale sizes the window in points")
     func runningPhase() throws {
         guard let display = try VirtualDisplay() else { return }
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         // At --scale 2 the window is the image's size in points: 320×320 pixels → 160×160.
         try ImageFile.write(Self.photo(width: 320, height: 320), to: dir + "/photo@2x.png")
         let live = try LiveProcess(
@@ -261,8 +257,7 @@ struct MeshWindowTests {
 
     @Test("no display: one error line, exit 1; bad combinations of options are named")
     func errors() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try ImageFile.write(Image(width: 8, height: 8, fill: .white), to: dir + "/in.png")
         let r = try segue(["mesh", "in.png", "--mesh", "curtain", "--window"], environment: ["DISPLAY": ":59999"], cwd: dir)
         #expect(r.status == 1)

@@ -6,6 +6,7 @@
 // shows 255·(1 − p).
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @Suite("segue navigate (window, Xvfb)")
@@ -19,8 +20,7 @@ struct NavigateWindowTests {
     @Test("opens on the first screen; Right pushes through a mid-push frame to the next screen; Left pops back")
     func pushAndPop() throws {
         guard let display = try VirtualDisplay() else { return }
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 160, height: 120)
         let live = try LiveProcess(["navigate", "from.png", "to.png", "--effect", "fade", "--duration", "3"], display: display, cwd: dir)
         let id = try #require(try display.window(named: "segue navigate"), "no window appeared: \(live.stderr)")
@@ -61,8 +61,7 @@ struct NavigateWindowTests {
     @Test("an edge drag follows the finger; released before half way it springs back, past half way it pops")
     func edgeDrag() throws {
         guard let display = try VirtualDisplay() else { return }
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 200, height: 100)
         let live = try LiveProcess(["navigate", "from.png", "to.png", "--effect", "fade", "--duration", "0.3"], display: display, cwd: dir)
         let id = try #require(try display.window(named: "segue navigate"), "no window appeared: \(live.stderr)")
@@ -134,8 +133,7 @@ struct NavigateWindowTests {
         ])
     func effectKinds(arguments: [String]) throws {
         guard let display = try VirtualDisplay() else { return }
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 120, height: 90)
         let args = arguments.map { $0.hasPrefix("gallery/") ? Self.fixtures + "/" + $0 : $0 }
         let live = try LiveProcess(["navigate", "from.png", "to.png"] + args, display: display, cwd: dir)

@@ -12,12 +12,12 @@ import Testing
 @Suite("Outputs never destroy inputs")
 struct OutputSafetyCLITests {
     /// Two 1 s clips and the from/to stills in a new directory.
-    private func media() throws -> String {
-        let dir = try temporaryDirectory()
-        try makeClip(dir + "/a.mp4", color: "red", seconds: 1)
-        try makeClip(dir + "/b.mp4", color: "blue", seconds: 1, tone: 440)
-        try writeInputs(dir)
-        return dir
+    private func media() throws -> TemporaryDirectory {
+        let scratch = try TemporaryDirectory("cli")
+        try makeClip(scratch.file("a.mp4"), color: "red", seconds: 1)
+        try makeClip(scratch.file("b.mp4"), color: "blue", seconds: 1, tone: 440)
+        try writeInputs(scratch.path)
+        return scratch
     }
 
     /// Every regular file under `dir` (hidden ones too) and its bytes.
@@ -50,8 +50,7 @@ struct OutputSafetyCLITests {
 
     @Test("concat: an output that is a clip, by path, dir/.., hard link or symbolic link, or the soundtrack, is refused naming both")
     func concatOutputIsInput() throws {
-        let dir = try media()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let files = try media(), dir = files.path
         try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
         try FileManager.default.linkItem(atPath: dir + "/b.mp4", toPath: dir + "/hard.mp4")
         try FileManager.default.createSymbolicLink(atPath: dir + "/soft.mp4", withDestinationPath: "a.mp4")
@@ -66,8 +65,7 @@ struct OutputSafetyCLITests {
 
     @Test("render, frame, effect and mesh refuse an output that is an input; a frame directory holding an input is refused")
     func renderOutputIsInput() throws {
-        let dir = try media()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let files = try media(), dir = files.path
         try FileManager.default.createDirectory(atPath: dir + "/frames", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: dir + "/from.png", toPath: dir + "/frames/from.png")
         try expectRefused(
@@ -87,8 +85,7 @@ struct OutputSafetyCLITests {
 
     @Test("--plan: not .json, an input, a file that is not a plan, a missing work directory are refused; a plan is replaced")
     func planPaths() throws {
-        let dir = try media()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let files = try media(), dir = files.path
         try Data("my notes".utf8).write(to: URL(fileURLWithPath: dir + "/notes.json"))
         let edit = ["concat", "a.mp4", "b.mp4", "-o", "out.mp4"]
         // The flag given first by mistake takes the first clip as the plan.
@@ -113,8 +110,7 @@ struct OutputSafetyCLITests {
 
     @Test("--join onto a clip, the plan, or a piece (made or not yet made) is refused before any piece is read")
     func joinOutputs() throws {
-        let dir = try media()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let files = try media(), dir = files.path
         #expect(
             try segue(["concat", "a.mp4", "b.mp4", "-o", "out.mp4", "--plan", "p.json", "--preset", "ultrafast"], cwd: dir).status == 0)
         try expectRefused(["concat", "--join", "p.json", "-o", "b.mp4"], in: dir, naming: ["b.mp4", "clip 2"])
@@ -125,8 +121,7 @@ struct OutputSafetyCLITests {
 
     @Test("a job killed with SIGKILL leaves a temporary; its rerun removes it, and the join removes the rest")
     func killedJobTemporaries() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         for (name, color) in [("a", "red"), ("b", "blue")] {
             try makeClip(dir + "/\(name).mp4", color: color, width: 640, height: 480, seconds: 4)
         }

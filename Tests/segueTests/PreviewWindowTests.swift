@@ -3,6 +3,7 @@
 // --watch shows a rewritten effect and keeps the last good one when the file breaks.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @Suite("segue preview (window, Xvfb)")
@@ -15,8 +16,7 @@ struct PreviewWindowTests {
     @Test("a drag scrubs the fade to the pointer's x; s saves the frame; Escape quits")
     func scrubSaveQuit() throws {
         guard let display = try VirtualDisplay() else { return }
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 200, height: 100)
         let live = try LiveProcess(
             ["preview", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--duration", "1"],
@@ -60,8 +60,7 @@ struct PreviewWindowTests {
     @Test("--watch: a rewritten effect shows at once; a broken one is reported with its line and the last good one keeps running")
     func watch() throws {
         guard let display = try VirtualDisplay() else { return }
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 120, height: 80)
         let effect = dir + "/solid.glsl"
         func write(_ body: String) throws {
@@ -100,8 +99,7 @@ struct PreviewWindowTests {
     @Test("--watch with FILE.metal:NAME watches FILE.metal: a rewrite shows at once")
     func watchStitchable() throws {
         guard let display = try VirtualDisplay() else { return }
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 120, height: 80)
         let file = dir + "/solid.metal"
         func write(_ colour: String) throws {
@@ -134,8 +132,7 @@ struct PreviewWindowTests {
     @Test("s into a missing save directory: the error is reported and shown in the window, the session goes on; a later save works")
     func failedSave() throws {
         guard let display = try VirtualDisplay() else { return }
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 200, height: 100)
         let live = try LiveProcess(
             ["preview", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--save-directory", "shots"],

@@ -3,6 +3,7 @@
 // `error: …` naming the file and line, and exit status 1.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @Suite("segue CLI, shader limits")
@@ -13,8 +14,7 @@ struct ShaderLimitCLITests {
 
     @Test("info and frame report a 2,000-term chain in a .metal file as an error on its line")
     func chain() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         let path = dir + "/chain.metal"
         try Self.chain.write(toFile: path, atomically: true, encoding: .utf8)
         try ImageFile.write(Image(width: 4, height: 4, fill: .white), to: dir + "/a.png")
@@ -32,8 +32,7 @@ struct ShaderLimitCLITests {
 
     @Test("doubling macros and a long chain in a .glsl file end in an error, at once")
     func glsl() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         let macros =
             "#define M0 progress\n" + (1...30).map { "#define M\($0) (M\($0 - 1) + M\($0 - 1))\n" }.joined()
             + "vec4 transition(vec2 uv) {\n    return mix(getFromColor(uv), getToColor(uv), M30);\n}\n"
@@ -52,8 +51,7 @@ struct ShaderLimitCLITests {
 
     @Test("a named pipe and a directory given as effects say what they are, without waiting")
     func notFiles() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         #expect(mkfifo(dir + "/pipe.glsl", 0o600) == 0)
         let pipe = try runProduct(segueBinary, ["info", dir + "/pipe.glsl"], timeout: 60)
         #expect(pipe.status == 1)
@@ -70,8 +68,7 @@ struct ShaderLimitCLITests {
         "shaders at the nesting limit, and with names like the translator's, render",
         arguments: ["chain", "calls", "conditionals", "names"])
     func accepted(kind: String) throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         let n = 190
         let expression =
             switch kind {

@@ -1,6 +1,7 @@
 // `segue frame` and `segue info` with a SwiftUI stitchable shader file and `--arg`.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 @Suite("segue CLI, stitchable shaders", .serialized)
@@ -18,8 +19,7 @@ struct StitchableCLITests {
 
     @Test("frame from a .metal file with --arg, --removal and --insertion; info shows kind and arguments")
     func frameWithArgs() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         let from = Image(width: 8, height: 4) { x, y in Pixel(UInt8(30 * x), UInt8(60 * y), 200) }
         try ImageFile.write(from, to: dir + "/from.png")
         try ImageFile.write(Image(width: 8, height: 4, fill: .white), to: dir + "/to.png")

@@ -2,6 +2,7 @@
 // shared/reference/core-animation.md, evaluated independently here.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 /// Progress of an under-damped spring (ζ < 1), written out from the reference.
@@ -39,8 +40,7 @@ private func firstPixelRed(_ raw: Data, width: Int, height: Int) -> [Int] {
 struct TimingCLITests {
     @Test("--spring: fade pixels follow the spring, frame by frame")
     func springFrames() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir)
         // m = 1, k = 100, c = 10: ζ = 0.5, passes 1 at about 0.24 s (the fade clamps there); sample before that.
         for t in [0.05, 0.1, 0.15, 0.2] {
@@ -57,8 +57,7 @@ struct TimingCLITests {
 
     @Test("--spring response/damping-fraction: render lasts the settling duration, pixels follow the spring")
     func springRenderDuration() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 4, height: 2)
         let fps = 20.0
         let r = try segue([
@@ -80,8 +79,7 @@ struct TimingCLITests {
 
     @Test("--repeat and --autoreverse: a triangle wave that ends where the last pass ends")
     func repeatAndAutoreverse() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 4, height: 2)
         let r = try segue([
             "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
@@ -111,8 +109,7 @@ struct TimingCLITests {
 
     @Test("--param-keyframes: linear and discrete parameter values at each frame")
     func keyframes() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 4, height: 2)
         let effect = dir + "/level.glsl"
         try levelEffect.write(toFile: effect, atomically: true, encoding: .utf8)
@@ -147,8 +144,7 @@ struct TimingCLITests {
 
     @Test("timing errors: clear messages, exit 1")
     func errors() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 4, height: 2)
         let effect = dir + "/level.glsl"
         try levelEffect.write(toFile: effect, atomically: true, encoding: .utf8)

@@ -4,6 +4,7 @@
 // display is passed to children explicitly. Every wait is bounded.
 import Foundation
 import Segue
+import SegueTestSupport
 import Testing
 
 /// Finds a tool on PATH.
@@ -89,8 +90,7 @@ final class VirtualDisplay {
 
     /// A screenshot of the whole screen.
     func screenshot() throws -> Image {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         let r = try run("import", ["-window", "root", dir + "/shot.png"])
         guard r.status == 0 else { throw CLIFailureForTests("import failed: \(r.stderr)") }
         return try ImageFile.read(path: dir + "/shot.png")
@@ -149,22 +149,20 @@ final class VirtualDisplay {
 /// A running `segue` (or example) child with a live window, killed when released.
 final class LiveProcess {
     private let process: ChildProcess
-    private let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("segue-live-cache-\(UUID().uuidString)").path
+    private let cacheDirectory: TemporaryDirectory
 
     init(_ arguments: [String], display: VirtualDisplay, cwd: String? = nil, binary: String = segueBinary) throws {
         var env = ProcessInfo.processInfo.environment
         env["DISPLAY"] = display.name
         // Shaders cached in this run's own directory, never in ~/.cache.
-        env["SEGUE_CACHE_DIR"] = cacheDirectory
+        cacheDirectory = try TemporaryDirectory("live-cache")
+        env["SEGUE_CACHE_DIR"] = cacheDirectory.path
         process = try ChildProcess(
             executable: binary, arguments: arguments, environment: env, directory: cwd,
             pipeInput: false, output: .collect, path: binary, errorLimit: .max)
     }
 
-    deinit {
-        stop()
-        try? FileManager.default.removeItem(atPath: cacheDirectory)
-    }
+    deinit { stop() }
 
     var isRunning: Bool { !process.hasExited }
     var stderr: String { process.collectedErrors }

@@ -122,13 +122,22 @@ int errors_mode(int argc, char **argv) {
 
 
 
-typedef struct { segue_transition *t; uint8_t *a, *b, *out; uint32_t side; volatile int done; } busy_job;
+typedef struct {
+    segue_transition *t;
+    uint8_t *a, *b, *out;
+    uint32_t side;
+    atomic_int done, stop;
+} busy_job;
 
+/* Renders 40 large frames, or until told to stop. A render refused as busy (the other thread held
+ * the handle at that moment) does not count: under load those can be many, and 40 refusals in a
+ * row would end the job before any render held the handle long enough to be seen. */
 static void *render_for_a_while(void *p) {
     busy_job *job = p;
-    for (int i = 0; i < 40; i++)
-        segue_transition_render(job->t, job->a, job->b, job->side, job->side, job->side * 4, 0.5, 0.5, job->out, NULL);
-    job->done = 1;
+    for (int rendered = 0; rendered < 40 && !atomic_load(&job->stop);)
+        if (segue_transition_render(job->t, job->a, job->b, job->side, job->side, job->side * 4, 0.5, 0.5, job->out, NULL) == 0)
+            rendered++;
+    atomic_store(&job->done, 1);
     return NULL;
 }
 
@@ -165,17 +174,18 @@ int codes_mode(int argc, char **argv) {
     segue_transition_destroy(luma);
 
     /* Busy: one thread renders large frames while this one changes the duration. */
-    busy_job job = {segue_transition_create(context, "doom-melt", NULL), NULL, NULL, NULL, 768, 0};
+    busy_job job = {segue_transition_create(context, "doom-melt", NULL), NULL, NULL, NULL, 768, 0, 0};
     size_t bytes = (size_t)job.side * job.side * 4;
     job.a = calloc(bytes, 1); job.b = calloc(bytes, 1); job.out = malloc(bytes);
     pthread_t renderer;
     pthread_create(&renderer, NULL, render_for_a_while, &job);
     int busy = 0;
-    while (!job.done && !busy) {
+    while (!atomic_load(&job.done) && !busy) {
         segue_error *e = NULL;
         if (segue_transition_set_duration(job.t, 2, &e) == -1) busy = segue_error_code(e) == SEGUE_ERROR_BUSY;
         segue_error_free(e);
     }
+    atomic_store(&job.stop, 1);
     pthread_join(renderer, NULL);
     CHECK(busy, "no SEGUE_ERROR_BUSY while another thread rendered");
     segue_transition_destroy(job.t);
