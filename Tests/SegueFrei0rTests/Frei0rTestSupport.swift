@@ -13,6 +13,22 @@ func fixture(_ name: String) -> String { repositoryRoot + "/Tests/SegueFrei0rTes
 
 /// Segue installed by scripts/install.sh from the test build into `DIR/prefix`, with the hosts'
 /// private state (plugin path, GStreamer registry, home, shader cache) under `DIR`.
+/// TestFrames' `from.png` and `to.png` of `width`×`height` in `dir/in`; returns that folder.
+func writeInputs(_ dir: TemporaryDirectory, width: Int = 64, height: Int = 48, translucent: Bool = false) throws -> String {
+    let inputs = dir.file("in")
+    try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
+    try TestFrames.writePair(width: width, height: height, translucent: translucent, into: inputs)
+    return inputs
+}
+
+/// The .glsl files `Installation.pluginPathWithFiles` installs as plugins.
+enum EffectFiles {
+    /// A filter with a colour parameter, `tint`.
+    static let tint = repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl"
+    /// A transition with a texture parameter, `luma`.
+    static let luma = repositoryRoot + "/Tests/Fixtures/gl-transitions/luma-mask.glsl"
+}
+
 struct Installation {
     let directory: TemporaryDirectory
     var prefix: String { directory.path + "/prefix" }
@@ -45,6 +61,14 @@ struct Installation {
     /// Installs `files` as plugins into `directory` (created), returning the run.
     func installFiles(_ files: [String], into directory: String, extra: [String] = []) throws -> ProgramResult {
         try runSegue(["frei0r", "install", "--dir", directory] + extra + files)
+    }
+
+    /// Installs the plugins of two .glsl files, tint (a colour parameter) and luma-mask (a
+    /// texture), into `extra/` beside the prefix; returns the plugin path with both folders.
+    func pluginPathWithFiles() throws -> String {
+        let added = try installFiles([EffectFiles.tint, EffectFiles.luma], into: directory.file("extra"))
+        guard added.status == 0 else { throw SetupFailure("segue frei0r install failed: \(added.stderr)") }
+        return plugins + ":" + directory.file("extra")
     }
 
     /// Builds the C host fixture; returns its path.

@@ -38,25 +38,19 @@ struct GStreamerTests {
         let dir = try TemporaryDirectory("gst")
         defer { dir.remove() }
         let installation = try Installation(dir)
-        let tint = repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl"
-        let luma = repositoryRoot + "/Tests/Fixtures/gl-transitions/luma-mask.glsl"
-        let added = try installation.installFiles([tint, luma], into: dir.file("extra"))
-        try #require(added.status == 0, "\(added.stderr)")
-        let pluginPath = installation.plugins + ":" + dir.file("extra")
-        let inputs = dir.file("in")
-        try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
-        try TestFrames.writePair(width: 64, height: 48, translucent: true, into: inputs)
+        let pluginPath = try installation.pluginPathWithFiles()
+        let inputs = try writeInputs(dir, translucent: true)
 
         let cases: [(element: String, properties: [String], reference: [String])] = [
             ("frei0r-mixer-segue-fade", ["progress=0.5"], ["--effect", "fade", "--progress", "0.5"]),
             (
                 "frei0r-mixer-segue-tint", ["progress=0.25", "tint-r=0", "tint-g=1", "tint-b=0"],
-                ["--effect", tint, "--progress", "0.25", "--param", "tint=0,1,0,1"]
+                ["--effect", EffectFiles.tint, "--progress", "0.25", "--param", "tint=0,1,0,1"]
             ),
             // A texture: a string property holding the image's path.
             (
                 "frei0r-mixer-segue-luma-mask", ["progress=0.5", "luma=\(inputs)/from.png"],
-                ["--effect", luma, "--progress", "0.5", "--texture", "luma=\(inputs)/from.png"]
+                ["--effect", EffectFiles.luma, "--progress", "0.5", "--texture", "luma=\(inputs)/from.png"]
             ),
         ]
         for (element, properties, reference) in cases {
@@ -133,9 +127,7 @@ struct GStreamerTests {
         defer { dir.remove() }
         let installation = try Installation(dir)
         let bad = try BrokenEffects(dir, installation)
-        let inputs = dir.file("in")
-        try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
-        try TestFrames.writePair(width: 64, height: 48, into: inputs)
+        let inputs = try writeInputs(dir)
         let pluginPath = installation.plugins + ":" + bad.plugins
 
         let gone = try Self.mix(

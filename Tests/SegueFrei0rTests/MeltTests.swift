@@ -98,15 +98,9 @@ struct MeltTests {
         let dir = try TemporaryDirectory("melt")
         defer { dir.remove() }
         let installation = try Installation(dir)
-        let tint = repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl"
-        let luma = repositoryRoot + "/Tests/Fixtures/gl-transitions/luma-mask.glsl"
-        let added = try installation.installFiles([tint, luma], into: dir.file("extra"))
-        try #require(added.status == 0, "\(added.stderr)")
-        let pluginPath = installation.plugins + ":" + dir.file("extra")
+        let pluginPath = try installation.pluginPathWithFiles()
         let (w, h) = (64, 48)
-        let inputs = dir.file("in")
-        try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
-        try TestFrames.writePair(width: w, height: h, translucent: true, into: inputs)
+        let inputs = try writeInputs(dir, width: w, height: h, translucent: true)
 
         // The fade, every frame: frame i is at i/25 s and progress i/24, as segue render's
         // frame i of 0.96 s at 25 fps.
@@ -132,10 +126,10 @@ struct MeltTests {
         let cases: [(service: String, properties: [(String, String)], reference: [String])] = [
             ("frei0r.segue_cube", [("pop", "1")], ["--effect", "cube", "--param", "pop=true"]),
             ("frei0r.segue_doom_melt", [("spread", "0.5")], ["--effect", "doom-melt", "--duration", "0.96", "--param", "spread=0.5"]),
-            ("frei0r.segue_tint", [("tint", "#00ff00")], ["--effect", tint, "--param", "tint=0,1,0,1"]),
+            ("frei0r.segue_tint", [("tint", "#00ff00")], ["--effect", EffectFiles.tint, "--param", "tint=0,1,0,1"]),
             (
                 "frei0r.segue_luma_mask", [("luma", inputs + "/from.png"), ("softness", "0.2")],
-                ["--effect", luma, "--texture", "luma=\(inputs)/from.png", "--param", "softness=0.2"]
+                ["--effect", EffectFiles.luma, "--texture", "luma=\(inputs)/from.png", "--param", "softness=0.2"]
             ),
         ]
         for (service, properties, reference) in cases {
@@ -161,9 +155,7 @@ struct MeltTests {
         let dir = try TemporaryDirectory("melt-filter")
         defer { dir.remove() }
         let installation = try Installation(dir)
-        let inputs = dir.file("in")
-        try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
-        try TestFrames.writePair(width: 64, height: 48, into: inputs)
+        let inputs = try writeInputs(dir)
         let run = try Self.melt(
             Self.project(width: 64, height: 48, frames: 5, inputs: inputs, properties: [("radius", "0.06")], filter: "frei0r.segue_bulge"),
             in: dir, name: "bulge", installation: installation, frames: 5)
@@ -208,9 +200,7 @@ struct MeltTests {
         defer { dir.remove() }
         let installation = try Installation(dir)
         let bad = try BrokenEffects(dir, installation)
-        let inputs = dir.file("in")
-        try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
-        try TestFrames.writePair(width: 64, height: 48, into: inputs)
+        let inputs = try writeInputs(dir)
         let from = try ImageFile.read(path: inputs + "/from.png")
         for (service, message) in [("frei0r.segue_broken", bad.brokenMessage), ("frei0r.segue_gone", bad.goneMessage)] {
             let run = try Self.melt(

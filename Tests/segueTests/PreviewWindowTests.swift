@@ -13,16 +13,24 @@ struct PreviewWindowTests {
         Int(shot[g.x + g.width / 2, g.y + g.height / 2].r)
     }
 
+    /// `segue preview` of a fade between 200×100 black and white inputs in a fresh directory, with
+    /// `arguments` added; the directory, the process, its window and the window's settled geometry.
+    private func openPreview(_ arguments: [String], on display: VirtualDisplay) throws -> (
+        TemporaryDirectory, LiveProcess, String, (x: Int, y: Int, width: Int, height: Int)
+    ) {
+        let scratch = try TemporaryDirectory("cli")
+        try writeInputs(scratch.path, width: 200, height: 100)
+        let live = try LiveProcess(
+            ["preview", "--from", "from.png", "--to", "to.png", "--effect", "fade"] + arguments, display: display, cwd: scratch.path)
+        let id = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
+        return (scratch, live, id, try display.settledGeometry(of: id))
+    }
+
     @Test("a drag scrubs the fade to the pointer's x; s saves the frame; Escape quits")
     func scrubSaveQuit() throws {
         guard let display = try VirtualDisplay() else { return }
-        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
-        try writeInputs(dir, width: 200, height: 100)
-        let live = try LiveProcess(
-            ["preview", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--duration", "1"],
-            display: display, cwd: dir)
-        let id = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
-        let g = try display.settledGeometry(of: id)
+        let (scratch, live, id, g) = try openPreview(["--duration", "1"], on: display)
+        let dir = scratch.path
         #expect(g.width == 200 && g.height == 100, "window \(g)")
 
         // The loop runs where the window is: a frame part-way through the fade shows.
@@ -132,13 +140,8 @@ struct PreviewWindowTests {
     @Test("s into a missing save directory: the error is reported and shown in the window, the session goes on; a later save works")
     func failedSave() throws {
         guard let display = try VirtualDisplay() else { return }
-        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
-        try writeInputs(dir, width: 200, height: 100)
-        let live = try LiveProcess(
-            ["preview", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--save-directory", "shots"],
-            display: display, cwd: dir)
-        let id = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
-        let g = try display.settledGeometry(of: id)
+        let (scratch, live, id, g) = try openPreview(["--save-directory", "shots"], on: display)
+        let dir = scratch.path
         let card = Pixel(120, 16, 24, 255)
         try display.run("xdotool", ["key", "--window", id, "s"])
         let message = "error: shots/segue-preview-001.png: cannot write the output: the directory shots does not exist\n"
