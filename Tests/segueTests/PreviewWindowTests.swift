@@ -13,15 +13,16 @@ struct PreviewWindowTests {
         Int(shot[g.x + g.width / 2, g.y + g.height / 2].r)
     }
 
-    /// `segue preview` of a fade between 200×100 black and white inputs in a fresh directory, with
-    /// `arguments` added; the directory, the process, its window and the window's settled geometry.
-    private func openPreview(_ arguments: [String], on display: VirtualDisplay) throws -> (
-        TemporaryDirectory, LiveProcess, String, (x: Int, y: Int, width: Int, height: Int)
-    ) {
-        let scratch = try TemporaryDirectory("cli")
-        try writeInputs(scratch.path, width: 200, height: 100)
-        let live = try LiveProcess(
-            ["preview", "--from", "from.png", "--to", "to.png", "--effect", "fade"] + arguments, display: display, cwd: scratch.path)
+    /// `segue preview` between black and white inputs of `size` written into `scratch` (a fresh
+    /// directory if none), with `arguments`; the directory, the process, its window and the
+    /// window's settled geometry.
+    private func openPreview(
+        _ arguments: [String], size: (width: Int, height: Int) = (200, 100), in scratch: TemporaryDirectory? = nil,
+        on display: VirtualDisplay
+    ) throws -> (TemporaryDirectory, LiveProcess, String, (x: Int, y: Int, width: Int, height: Int)) {
+        let scratch = try scratch ?? TemporaryDirectory("cli")
+        try writeInputs(scratch.path, width: size.width, height: size.height)
+        let live = try LiveProcess(["preview", "--from", "from.png", "--to", "to.png"] + arguments, display: display, cwd: scratch.path)
         let id = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
         return (scratch, live, id, try display.settledGeometry(of: id))
     }
@@ -29,7 +30,7 @@ struct PreviewWindowTests {
     @Test("a drag scrubs the fade to the pointer's x; s saves the frame; Escape quits")
     func scrubSaveQuit() throws {
         guard let display = try VirtualDisplay() else { return }
-        let (scratch, live, id, g) = try openPreview(["--duration", "1"], on: display)
+        let (scratch, live, id, g) = try openPreview(["--effect", "fade", "--duration", "1"], on: display)
         let dir = scratch.path
         #expect(g.width == 200 && g.height == 100, "window \(g)")
 
@@ -69,17 +70,12 @@ struct PreviewWindowTests {
     func watch() throws {
         guard let display = try VirtualDisplay() else { return }
         let scratch = try TemporaryDirectory("cli"), dir = scratch.path
-        try writeInputs(dir, width: 120, height: 80)
         let effect = dir + "/solid.glsl"
         func write(_ body: String) throws {
             try "// Name: solid\n\(body)\n".write(toFile: effect, atomically: true, encoding: .utf8)
         }
         try write("vec4 transition(vec2 uv) {\n    return vec4(1.0, 0.0, 0.0, 1.0);\n}")
-        let live = try LiveProcess(
-            ["preview", "--from", "from.png", "--to", "to.png", "--effect", effect, "--watch"],
-            display: display, cwd: dir)
-        let id = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
-        let g = try display.settledGeometry(of: id)
+        let (_, live, _, g) = try openPreview(["--effect", effect, "--watch"], size: (120, 80), in: scratch, on: display)
         let centre = { (shot: Image) in shot[g.x + g.width / 2, g.y + g.height / 2] }
         let (red, isRed) = try display.waitForScreen { centre($0) == Pixel(255, 0, 0, 255) }
         #expect(isRed, "expected red, saw \(centre(red))")
@@ -107,9 +103,8 @@ struct PreviewWindowTests {
     @Test("--watch with FILE.metal:NAME watches FILE.metal: a rewrite shows at once")
     func watchStitchable() throws {
         guard let display = try VirtualDisplay() else { return }
-        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
-        try writeInputs(dir, width: 120, height: 80)
-        let file = dir + "/solid.metal"
+        let scratch = try TemporaryDirectory("cli")
+        let file = scratch.file("solid.metal")
         func write(_ colour: String) throws {
             try """
             #include <metal_stdlib>
@@ -121,11 +116,7 @@ struct PreviewWindowTests {
             """.write(toFile: file, atomically: true, encoding: .utf8)
         }
         try write("1.0, 0.0, 0.0, 1.0")
-        let live = try LiveProcess(
-            ["preview", "--from", "from.png", "--to", "to.png", "--effect", file + ":solid", "--watch"],
-            display: display, cwd: dir)
-        let id = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
-        let g = try display.settledGeometry(of: id)
+        let (_, live, id, g) = try openPreview(["--effect", file + ":solid", "--watch"], size: (120, 80), in: scratch, on: display)
         let centre = { (shot: Image) in shot[g.x + g.width / 2, g.y + g.height / 2] }
         let (red, isRed) = try display.waitForScreen { centre($0) == Pixel(255, 0, 0, 255) }
         #expect(isRed, "expected red, saw \(centre(red))")
@@ -140,7 +131,7 @@ struct PreviewWindowTests {
     @Test("s into a missing save directory: the error is reported and shown in the window, the session goes on; a later save works")
     func failedSave() throws {
         guard let display = try VirtualDisplay() else { return }
-        let (scratch, live, id, g) = try openPreview(["--save-directory", "shots"], on: display)
+        let (scratch, live, id, g) = try openPreview(["--effect", "fade", "--save-directory", "shots"], on: display)
         let dir = scratch.path
         let card = Pixel(120, 16, 24, 255)
         try display.run("xdotool", ["key", "--window", id, "s"])
