@@ -86,7 +86,7 @@ struct DoomMeltTests {
 /// column's value comes back as its float's bits: bytes 0–2 in row 0, byte 3 in row 1.
 @Suite("doom-melt's column")
 struct DoomMeltColumnTests {
-    @Test("meltColumn is (x + 0.5) / width rounded to nearest, bit for bit", arguments: [320, 1170, 1920, 4096])
+    @Test("meltColumn is (x + 0.5) / width rounded to nearest, bit for bit", arguments: [1, 3, 320, 1001, 1170, 1920, 4096, 16383, 16384])
     func columnIsCorrectlyRounded(width: Int) throws {
         let melt = try #require(try EffectCatalog.effect("doom-melt").glsl)
         let start = try #require(melt.range(of: "float meltColumn("))

@@ -39,23 +39,26 @@ enum BuiltInSources {
             return mod(k, 2.0) == 0.0 ? p : -p;
         }
 
-        // (x + 0.5) / width rounded to the nearest float, in integers: the column hash needs uv.x to the
-        // last bit, and GPUs may interpolate and divide to within 2.5 ulp (an NVIDIA H200 was one ulp
-        // off in 128 of 1,170 columns, which the × 43758.5453 below turns into other column speeds).
+        // (x + 0.5) / width rounded to the nearest float, as the CPU divides: the column hash needs uv.x
+        // to the last bit, and GPUs may interpolate and divide to within 2.5 ulp (an NVIDIA H200 was
+        // one ulp off in 128 of 1,170 columns, which the × 43758.5453 below turns into other column
+        // speeds). The quotient is corrected by its remainder n − q·width, computed exactly from
+        // correctly rounded products and sums (Dekker's product, both factors split into 12-bit
+        // halves; precise keeps the compiler from fusing them): q moves by the whole number of last
+        // places nearest to remainder / width, which ends within half of one (no quotient is a tie).
         float meltColumn(float pixel, float width) {
-            uint num = uint(pixel) * 2u + 1u, den = uint(width) * 2u;
-            int e = 0;
-            for (int i = 0; i < 32 && num < den; i++) { num <<= 1; e--; }
-            uint m = 0u;
-            for (int i = 0; i < 24; i++) {
-                m <<= 1;
-                if (num >= den) { num -= den; m |= 1u; }
-                num <<= 1;
-            }
-            // Round to nearest: the rest is num / 2 of den. (No ties: a quotient exact in 25 bits has
-            // at most 15, those of 2x + 1.)
-            if (num > den) m++;
-            return ldexp(float(m), e - 23);
+            precise float n = pixel + 0.5;
+            precise float q = n / width;
+            precise float wh = floor(width * 0.000244140625) * 4096.0, wl = width - wh;
+            precise float c = 4097.0 * q;
+            precise float qh = c - (c - q), ql = q - qh;
+            precise float p = q * width;
+            precise float e = (((qh * wh - p) + qh * wl) + ql * wh) + ql * wl;
+            precise float r = (n - p) - e;
+            // q's exponent less 23: its last place (q is normal and positive).
+            float ulp = uintBitsToFloat((floatBitsToUint(q) & 0x7F800000u) - (23u << 23));
+            q += round(r / (width * ulp)) * ulp;
+            return q;
         }
 
         vec4 transition(vec2 tc) {
