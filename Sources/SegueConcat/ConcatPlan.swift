@@ -305,12 +305,8 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
                 "the plan was made by Segue \(segue), this is Segue \(SegueVersion.current): plan again with this Segue, or run every job and the join with Segue \(segue)"
             )
         }
-        do {
-            self = try JSONDecoder().decode(ConcatPlan.self, from: data)
-        } catch let error as DecodingError {
-            throw PlanError("the plan is not valid: \(ConcatSpec.describe(error, in: tree))")
-        } catch {
-            throw PlanError("the plan is not valid")
+        do { self = try ConcatSpec.decode(ConcatPlan.self, from: data, in: tree) } catch {
+            throw PlanError(error.problem.map { "the plan is not valid: \($0)" } ?? "the plan is not valid")
         }
         try check()
     }

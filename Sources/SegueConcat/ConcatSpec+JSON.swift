@@ -28,12 +28,8 @@ extension ConcatSpec {
             throw CompositionError("the spec is not valid: not valid JSON")
         }
         if let unknown = Self.unknownKey(in: tree) { throw CompositionError(unknown) }
-        do {
-            self = try JSONDecoder().decode(ConcatSpec.self, from: data)
-        } catch let error as DecodingError {
-            throw CompositionError("the spec is not valid: \(Self.describe(error, in: tree))")
-        } catch {
-            throw CompositionError("the spec is not valid JSON")
+        do { self = try Self.decode(ConcatSpec.self, from: data, in: tree) } catch {
+            throw CompositionError(error.problem.map { "the spec is not valid: \($0)" } ?? "the spec is not valid JSON")
         }
         try validate()
     }
@@ -69,6 +65,24 @@ extension ConcatSpec {
     }
 
     // MARK: - Decoding errors
+
+    /// Why a file's bytes did not decode as a spec or a plan.
+    struct DecodingFailure: Error {
+        /// What `describe` says of a decoding error; nil for any other failure.
+        let problem: String?
+    }
+
+    /// `T` decoded from a file's bytes, whose JSON is `tree` (a spec's or a plan's).
+    /// - Throws: `DecodingFailure`, with the path and problem of a decoding error.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data, in tree: JSONValue) throws(DecodingFailure) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw DecodingFailure(problem: describe(error, in: tree))
+        } catch {
+            throw DecodingFailure(problem: nil)
+        }
+    }
 
     /// "clips[2].in: expected a number, found a string" from a decoding error; `tree` is the
     /// file's JSON, where the value found is looked up.

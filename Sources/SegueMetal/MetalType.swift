@@ -33,15 +33,8 @@ enum MetalScalar: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The GLSL vector type prefix (`vec`, `ivec`, `uvec`, `bvec`).
-    var glslVectorPrefix: String {
-        switch self {
-        case .bool: "bvec"
-        case .int: "ivec"
-        case .uint: "uvec"
-        case .half, .float: "vec"
-        }
-    }
+    /// The GLSL vector type prefix (`vec`, `ivec`, `uvec`, `bvec`): the scalar's initial, but for floats.
+    var glslVectorPrefix: String { (isFloating ? "" : String(glsl.prefix(1))) + "vec" }
 
     /// The common type of two scalars under the usual arithmetic conversions (`bool` takes part
     /// as an integer, so two bools make an `int`).
