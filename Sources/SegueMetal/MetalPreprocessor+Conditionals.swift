@@ -23,12 +23,23 @@ extension MetalPreprocessor {
         var line: Int
         /// Whether the enclosing groups are all kept.
         var parentActive: Bool
-        /// Whether a group of the chain has been kept already.
-        var taken: Bool
-        /// Whether the current group is kept.
-        var active: Bool
+        /// Where the chain of groups stands.
+        var state: State
         /// Whether `#else` has been seen.
         var sawElse: Bool
+
+        /// Where a chain of `#if`/`#elif`/`#else` groups stands.
+        enum State {
+            /// No group has been kept yet (always so under a skipped group).
+            case waiting
+            /// The current group is kept.
+            case keeping
+            /// An earlier group was kept: the rest of the chain is skipped.
+            case done
+        }
+
+        /// The state after a group whose condition `holds` (false when it was not evaluated).
+        func next(holds: Bool) -> State { state == .waiting ? (holds ? .keeping : .waiting) : .done }
     }
 
     /// The most conditionals open at once.
@@ -37,7 +48,7 @@ extension MetalPreprocessor {
     static let maximumExpressionDepth = 256
 
     /// Whether the lines here are kept.
-    var isActive: Bool { conditionals.last.map { $0.active } ?? true }
+    var isActive: Bool { conditionals.last.map { $0.state == .keeping } ?? true }
 
     /// Handles `head` when it is a conditional directive.
     /// - Returns: false for any other directive.
@@ -59,20 +70,18 @@ extension MetalPreprocessor {
                 }
             }
             conditionals.append(
-                Conditional(directive: head, line: t.line, parentActive: parent, taken: holds, active: parent && holds, sawElse: false))
+                Conditional(directive: head, line: t.line, parentActive: parent, state: holds ? .keeping : .waiting, sawElse: false))
         case "elif":
             guard var top = conditionals.popLast() else { throw error("#elif without #if", t.line) }
             guard !top.sawElse else { throw error("#elif after #else (the #if is on line \(top.line))", t.line) }
-            let holds = top.parentActive && !top.taken ? try evaluate(rest, t) != 0 : false
-            top.active = holds
-            top.taken = top.taken || holds
+            let holds = top.parentActive && top.state == .waiting ? try evaluate(rest, t) != 0 : false
+            top.state = top.next(holds: holds)
             conditionals.append(top)
         case "else":
             guard var top = conditionals.popLast() else { throw error("#else without #if", t.line) }
             guard !top.sawElse else { throw error("#else after #else (the #if is on line \(top.line))", t.line) }
             top.sawElse = true
-            top.active = top.parentActive && !top.taken
-            top.taken = true
+            top.state = top.next(holds: top.parentActive)
             conditionals.append(top)
         case "endif":
             guard conditionals.popLast() != nil else { throw error("#endif without #if", t.line) }
