@@ -226,7 +226,7 @@ public final class TransitionRenderer {
     ) throws {
         try draw(
             progress: progress, time: time, duration: duration, overrides: overrides,
-            mesh: { renderer, s in try renderer.frame(mesh: s.mesh, appearance: s.appearance).pixels.withUnsafeBytes(consume) },
+            mesh: { renderer, s in try renderer.render(count: 1, scene: { _ in s }, consume: { _, pixels in try consume(pixels) }) },
             fullScreen: { renderer, uniforms in
                 try renderer.render(count: 1, uniforms: { _ in uniforms }, consume: { _, pixels in try consume(pixels) })
             })
