@@ -252,6 +252,23 @@ install -m 644 "$root/packaging/copyright" "$deb/usr/share/doc/segue/copyright"
 fill "$root/packaging/segue.1" | gzip -9n >"$deb/usr/share/man/man1/segue.1.gz"
 chmod 644 "$deb/usr/share/doc/segue/changelog.Debian.gz" "$deb/usr/share/man/man1/segue.1.gz" "$deb$libdir/pkgconfig/segue.pc"
 
+# Finishes a staged package tree DIR and builds FILE from it: file times from SOURCE_DATE_EPOCH,
+# md5sums, the control file from TEMPLATE with this build's version, architecture, maintainer,
+# installed size and DEPENDS.
+build_deb() {  # build_deb DIR TEMPLATE DEPENDS FILE
+  local dir=$1 template=$2 depends=$3 file=$4 size
+  find "$dir" -print0 | xargs -0 touch -h -d "@$SOURCE_DATE_EPOCH"
+  size="$(cd "$dir" && find usr -printf '%y %s\n' | awk '{ t += ($1 == "f") ? int(($2 + 1023) / 1024) : 1 } END { print t }')"
+  (cd "$dir" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) >"$dir/DEBIAN/md5sums"
+  VERSION="$deb_version" ARCH="$arch" MAINTAINER="$maintainer" INSTALLED_SIZE="$size" DEPENDS="$depends" \
+    perl -pe 's/@(VERSION|ARCH|MAINTAINER|INSTALLED_SIZE|DEPENDS)@/$ENV{$1}/g' "$template" >"$dir/DEBIAN/control"
+  chmod 644 "$dir/DEBIAN"/*
+  touch -h -d "@$SOURCE_DATE_EPOCH" "$dir/DEBIAN" "$dir/DEBIAN"/*
+  rm -f "$file"
+  dpkg-deb --root-owner-group -Zxz --build "$dir" "$file" >/dev/null
+  echo "wrote $file ($(stat -c %s "$file") bytes): Depends: $depends"
+}
+
 # Depends: the shared libraries of every binary (dpkg-shlibdeps reads the symbols and shlibs files
 # of the packages that hold them, so the versions are the ones this machine's packages need),
 # then what segue runs: ffmpeg, and a Vulkan driver (lavapipe, or a GPU's).
@@ -273,17 +290,8 @@ echo "libsegue 0 segue (>= $version)" >"$deb/DEBIAN/shlibs"
 # ldconfig runs after the library is installed or removed (policy 8.1.1).
 echo "activate-noawait ldconfig" >"$deb/DEBIAN/triggers"
 
-find "$deb" -print0 | xargs -0 touch -h -d "@$SOURCE_DATE_EPOCH"
-installed_size="$(cd "$deb" && find usr -printf '%y %s\n' | awk '{ t += ($1 == "f") ? int(($2 + 1023) / 1024) : 1 } END { print t }')"
-(cd "$deb" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) >"$deb/DEBIAN/md5sums"
-VERSION="$deb_version" ARCH="$arch" MAINTAINER="$maintainer" INSTALLED_SIZE="$installed_size" DEPENDS="$depends" \
-  perl -pe 's/@(VERSION|ARCH|MAINTAINER|INSTALLED_SIZE|DEPENDS)@/$ENV{$1}/g' "$root/packaging/control.in" >"$deb/DEBIAN/control"
-chmod 644 "$deb/DEBIAN"/*
-touch -h -d "@$SOURCE_DATE_EPOCH" "$deb/DEBIAN" "$deb/DEBIAN"/*
 deb_file="$out/segue_${deb_version}_${arch}.deb"
-rm -f "$deb_file"
-dpkg-deb --root-owner-group -Zxz --build "$deb" "$deb_file" >/dev/null
-echo "wrote $deb_file ($(stat -c %s "$deb_file") bytes): Depends: $depends"
+build_deb "$deb" "$root/packaging/control.in" "$depends" "$deb_file"
 
 # --- The GTK package: segue-gtk ------------------------------------------------------------------
 # Its own package, so that segue (the CLI, libsegue, the frei0r plugins: servers and containers)
@@ -322,17 +330,8 @@ gtk_depends="$gtk_shlibs_depends, gir1.2-gtk-4.0"
 echo "libsegue-gtk 0 segue-gtk (>= $version)" >"$gdeb/DEBIAN/shlibs"
 echo "activate-noawait ldconfig" >"$gdeb/DEBIAN/triggers"
 
-find "$gdeb" -print0 | xargs -0 touch -h -d "@$SOURCE_DATE_EPOCH"
-gtk_installed_size="$(cd "$gdeb" && find usr -printf '%y %s\n' | awk '{ t += ($1 == "f") ? int(($2 + 1023) / 1024) : 1 } END { print t }')"
-(cd "$gdeb" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) >"$gdeb/DEBIAN/md5sums"
-VERSION="$deb_version" ARCH="$arch" MAINTAINER="$maintainer" INSTALLED_SIZE="$gtk_installed_size" DEPENDS="$gtk_depends" \
-  perl -pe 's/@(VERSION|ARCH|MAINTAINER|INSTALLED_SIZE|DEPENDS)@/$ENV{$1}/g' "$root/packaging/control-gtk.in" >"$gdeb/DEBIAN/control"
-chmod 644 "$gdeb/DEBIAN"/*
-touch -h -d "@$SOURCE_DATE_EPOCH" "$gdeb/DEBIAN" "$gdeb/DEBIAN"/*
 gtk_deb_file="$out/segue-gtk_${deb_version}_${arch}.deb"
-rm -f "$gtk_deb_file"
-dpkg-deb --root-owner-group -Zxz --build "$gdeb" "$gtk_deb_file" >/dev/null
-echo "wrote $gtk_deb_file ($(stat -c %s "$gtk_deb_file") bytes): Depends: $gtk_depends"
+build_deb "$gdeb" "$root/packaging/control-gtk.in" "$gtk_depends" "$gtk_deb_file"
 
 # --- The relocatable tarball --------------------------------------------------------------------
 name="segue-$version-linux-$machine"
