@@ -83,14 +83,7 @@ public final class LiveMesh {
         title: String, report: @escaping (String) -> Void = { _ in }
     ) throws {
         let templates = try request.templates()
-        let size = (width: (Double(image.width) / image.scale).rounded(), height: (Double(image.height) / image.scale).rounded())
-        let limit = Double(Image.maximumSide)
-        guard size.width <= limit, size.height <= limit, image.scale > 0 else {
-            throw RenderError.invalidValue(
-                "a \(image.width)×\(image.height)-pixel image at scale \(image.scale) needs a window larger than \(Image.maximumSide) points; give a larger scale"
-            )
-        }
-        let points = (width: max(1, Int(size.width)), height: max(1, Int(size.height)))
+        let points = try LiveView.points(width: image.width, height: image.height, scale: image.scale)
         // Every check of the meshes happens before a window opens.
         _ = try MeshRequest.scenes(templates.start, templates.end, width: Double(points.width), height: Double(points.height))
         view = try LiveView(

@@ -53,10 +53,7 @@ public final class LiveNavigator {
         self.effect = effect
         self.reverse = reverse
         session = NavigationSession(screenCount: screens.count, timing: timing, hasReverse: reverse != nil)
-        let points = (
-            width: max(1, Int((Double(first.width) / scale).rounded())),
-            height: max(1, Int((Double(first.height) / scale).rounded()))
-        )
+        let points = try LiveView.points(width: first.width, height: first.height, scale: scale)
         view = try LiveView(
             title: "\(title) — \(effect.effect.name)", width: points.width, height: points.height,
             configuration: configuration)

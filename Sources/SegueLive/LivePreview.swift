@@ -55,7 +55,7 @@ public final class LivePreview {
     private let report: (String) -> Void
     private var program: Program
     private var renderer: TransitionRenderer
-    private var errorCard: (renderer: TransitionRenderer, source: PresentationSource)?
+    private var errorCard: MessageCardOverlay?
     /// The last reload's error and the last save's error, shown on the card until they are mended.
     private var reloadError: String?, saveError: String?
 
@@ -66,7 +66,8 @@ public final class LivePreview {
     ///   - saveDirectory: where `s` writes `segue-preview-NNN.png`.
     ///   - title: the window title's first part; the effect's name (or the error) follows it.
     ///   - report: receives one line for each reload, saved frame and error (for stderr).
-    /// - Throws: what `load` throws; `WindowError`, `VulkanError`.
+    /// - Throws: what `load` throws; `RenderError` (a scale that is not positive, or a window too
+    ///   large); `WindowError`, `VulkanError`.
     public init(
         from: Image, to: Image, scale: Double, load: @escaping () throws -> Program, watch: String? = nil,
         saveDirectory: String = ".", configuration: GPUContext.Configuration = .init(), title: String,
@@ -74,9 +75,7 @@ public final class LivePreview {
     ) throws {
         let program = try load()
         self.title = title
-        let points = (
-            width: max(1, Int((Double(from.width) / scale).rounded())), height: max(1, Int((Double(from.height) / scale).rounded()))
-        )
+        let points = try LiveView.points(width: from.width, height: from.height, scale: scale)
         view = try LiveView(
             title: "\(title) — \(program.effect.effect.name)", width: points.width, height: points.height,
             configuration: configuration)
@@ -172,16 +171,7 @@ public final class LivePreview {
             errorCard = nil
             return
         }
-        let width = view.pixelSize.width, scale = view.window.scale
-        let text = messages.map { "error: " + $0 }.joined(separator: "\n")
-        let card = MessageCard.image(
-            text, width: width,
-            height: min(
-                MessageCard.height(for: text, width: width, scale: scale),
-                max(1, view.pixelSize.height / 2)), scale: scale)
-        let fade = try EffectRequest(effect: "fade").resolve().effect
-        let r = try TransitionRenderer(effect: fade, from: card, to: card, context: view.context, framesInFlight: 1, readback: false)
-        errorCard = (r, try r.presentationSource(progress: 0, time: 0, duration: 1))
+        errorCard = try view.messageCard(messages.map { "error: " + $0 }.joined(separator: "\n"))
     }
 
     private static func modificationDate(_ path: String) -> Date? {
