@@ -276,21 +276,6 @@ public final class ConcatRenderer {
     }
 }
 
-/// Seconds between laps, from the monotonic clock (measurements, never decisions).
-package struct Stopwatch {
-    private var last = DispatchTime.now().uptimeNanoseconds
-
-    /// A stopwatch whose first lap starts now.
-    package init() {}
-
-    /// Seconds since the last lap (or the start), starting a new lap.
-    package mutating func lap() -> Double {
-        let now = DispatchTime.now().uptimeNanoseconds
-        defer { last = now }
-        return Double(now - last) / 1e9
-    }
-}
-
 /// `transform` of each index, run on up to as many threads as there are cores; results in order.
 /// `transform` must be safe to call from several threads at once (callers keep what it shares
 /// behind locks: `Locked`, the GPU context's queue lock).

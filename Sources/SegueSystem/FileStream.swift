@@ -130,14 +130,3 @@ extension FileIO {
         while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 }
-
-extension String {
-    /// Padded with spaces, or cut, to `length` UTF-16 units (Foundation's
-    /// `padding(toLength:withPad: " ", startingAt: 0)`).
-    package func padding(toLength length: Int) -> String {
-        let units = utf16.count
-        if units == length { return self }
-        if units > length { return String(decoding: Array(utf16.prefix(length)), as: UTF16.self) }
-        return self + String(repeating: " ", count: length - units)
-    }
-}

@@ -1,5 +1,5 @@
 // Text helpers that FoundationEssentials lacks (it brings no ICU): printf-style numbers,
-// literal replacement and trimming. Modules below the CLI use these instead of Foundation's
+// table cells, literal replacement and trimming. Modules below the CLI use these instead of Foundation's
 // `String(format:)`, `replacingOccurrences(of:with:)` and `trimmingCharacters(in:)`, with the
 // same output for the formats and texts Segue uses.
 
@@ -44,6 +44,21 @@ extension String {
             }
         }
         return changed ? String(decoding: result, as: UTF8.self) : self
+    }
+
+    /// Padded with spaces, or cut, to `length` UTF-16 units (Foundation's
+    /// `padding(toLength:withPad: " ", startingAt: 0)`): a table's left-aligned cell.
+    package func padding(toLength length: Int) -> String {
+        let units = utf16.count
+        if units == length { return self }
+        if units > length { return String(decoding: Array(utf16.prefix(length)), as: UTF16.self) }
+        return self + String(repeating: " ", count: length - units)
+    }
+
+    /// Spaces before the text up to `length` characters, none when it is longer: a table's
+    /// right-aligned cell.
+    package func rightAligned(_ length: Int) -> String {
+        String(repeating: " ", count: max(0, length - count)) + self
     }
 
     /// The range of the first occurrence of `target` (Character by Character) at or after `start`.

@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import Segue
 
@@ -72,13 +71,13 @@ public struct AnimationBenchmark: Sendable {
         context.update()
         var checksum = 0.0
         var evaluated = 0
-        let start = DispatchTime.now()
+        let watch = Stopwatch()
         for _ in 0..<frames {
             clock.advance()
             evaluated += context.update()
             checksum += hosts[0].presentationValue(forKey: "p0", as: Double.self)
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        let seconds = watch.elapsed
         guard checksum.isFinite, evaluated == count * frames else {
             throw RenderError.invalidValue("animation benchmark: evaluated \(evaluated) properties, expected \(count * frames)")
         }

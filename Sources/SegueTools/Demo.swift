@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import Segue
 import SegueCore
@@ -82,9 +81,9 @@ public struct Demo {
             let sink = try makeFrameSink(
                 try RenderOutput(path: destination), width: renderer.width, height: renderer.height, fps: fps,
                 cancellation: cancellation)
-            let start = DispatchTime.now()
+            let watch = Stopwatch()
             try renderer.render(timeline, to: sink)
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+            let seconds = watch.elapsed
             report(
                 Item(
                     effect: effect.name, path: destination, frames: timeline.frameCount,

@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import Segue
 import SegueCore
@@ -59,25 +58,23 @@ extension TransitionBenchmark {
         try renderer.render(try Timeline(duration: 1, fps: 2, curve: { $0 })) { _, _ in }
         var samples: [(total: Double, alpha: Double, write: Double, translucent: Int)] = []
         for _ in 0..<runs {
-            var alpha: UInt64 = 0, write: UInt64 = 0, translucent = 0
+            var alpha = 0.0, write = 0.0, translucent = 0
             let total = try Self.timeIntoPipe { fd in
                 let writer = RawFrameWriter(fileDescriptor: fd, name: "pipe")
                 let straight = StraightAlphaBuffer(byteCount: renderer.width * renderer.height * 4)
                 try renderer.render(timeline) { _, pixels in
                     if !Image.isOpaque(pixels) { translucent += 1 }
-                    let t0 = DispatchTime.now().uptimeNanoseconds
-                    var t1: UInt64 = 0, t2: UInt64 = 0
+                    // Laps: converting to straight alpha, writing, and handing the buffer back.
+                    var watch = Stopwatch()
                     try straight.withStraightAlpha(pixels) { raw in
-                        t1 = DispatchTime.now().uptimeNanoseconds
+                        alpha += watch.lap()
                         try writer.write(frame: raw)
-                        t2 = DispatchTime.now().uptimeNanoseconds
+                        write += watch.lap()
                     }
-                    let t3 = DispatchTime.now().uptimeNanoseconds
-                    alpha += (t1 - t0) + (t3 - t2)
-                    write += t2 - t1
+                    alpha += watch.lap()
                 }
             }
-            samples.append((total, Double(alpha) / 1e9, Double(write) / 1e9, translucent))
+            samples.append((total, alpha, write, translucent))
         }
         let mid = samples.sorted { $0.total < $1.total }[runs / 2]
         let n = Double(timeline.frameCount)

@@ -66,10 +66,6 @@ public enum MeshBenchmark {
                 }, consume: { _, _ in })
         }
         try run(min(frames, 3))  // warm-up
-        let start = ContinuousClock.now
-        try run(frames)
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        return Double(frames) / seconds
+        return Double(frames) / (try Stopwatch.time { try run(frames) })
     }
 }

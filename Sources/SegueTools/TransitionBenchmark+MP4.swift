@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import Segue
 import SegueCore
@@ -22,7 +21,7 @@ extension TransitionBenchmark {
             try renderer.render(try Timeline(duration: 1, fps: 2, curve: { $0 })) { _, _ in }  // warm-up
             let timeline = try Timeline(duration: duration, fps: 30, curve: { $0 })
             return try median {
-                let start = DispatchTime.now()
+                let watch = Stopwatch()
                 let sink = try makeFrameSink(
                     .video(dir + "/segue.mp4", .mp4), width: width, height: height, fps: 30, settings: settings,
                     cancellation: cancellation)
@@ -33,7 +32,7 @@ extension TransitionBenchmark {
                     sink.cancel()
                     throw error
                 }
-                return Self.seconds(since: start)
+                return watch.elapsed
             }
         }
     }
@@ -75,6 +74,30 @@ extension TransitionBenchmark {
                         + x264Arguments(settings) + [dir + "/alone.mp4"], what: "x264 on raw frames")
             }
         }
+    }
+
+    /// One row of the MP4 comparison: frames per second into MP4s with the same x264 settings.
+    public struct MP4Comparison: Sendable {
+        /// Segue's render path, from the mean time of one run before the peer and one after it.
+        public let segue: Double
+        /// ffmpeg's xfade filtergraph.
+        public let xfade: Double
+        /// x264 alone on the same frames: the floor both share.
+        public let x264Alone: Double
+    }
+
+    /// `effect` against xfade's `transition`, each into an MP4 with `settings`: Segue before and
+    /// after the peer (so that load from elsewhere on the machine hits both alike), then x264 alone.
+    /// - Throws: `MediaError.ffmpegNotFound`; `RenderError.invalidValue` when ffmpeg fails; GPU errors.
+    public func mp4Comparison(
+        _ effect: Effect, parameters: [String: ParameterValue] = [:], xfade transition: String, settings: VideoSettings
+    ) throws -> MP4Comparison {
+        let before = try mp4Seconds(effect, parameters: parameters, settings: settings)
+        let peer = try xfadeMP4Seconds(transition, settings: settings)
+        let after = try mp4Seconds(effect, parameters: parameters, settings: settings)
+        let alone = try x264AloneSeconds(effect, parameters: parameters, settings: settings)
+        let n = Double(frames)
+        return MP4Comparison(segue: 2 * n / (before + after), xfade: n / peer, x264Alone: n / alone)
     }
 
     private func x264Arguments(_ settings: VideoSettings) -> [String] {

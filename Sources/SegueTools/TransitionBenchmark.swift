@@ -35,6 +35,18 @@ public struct TransitionBenchmark {
         ("ios-push", [], "slideleft"), ("circle", [], "circleopen"),
     ]
 
+    /// What `segue bench` measures, in order: Segue's full-screen built-ins, then the xfade
+    /// equivalents of the ffmpeg peers; each with the parameters its peer row uses.
+    public static func benchedEffects() throws -> [(effect: Effect, parameters: [String: ParameterValue])] {
+        let effects =
+            EffectCatalog.builtIns(in: .segue).filter { $0.kind == .fullScreen }
+            + xfadePeers.compactMap { peer in EffectCatalog.builtIns(in: .xfade).first { $0.name == peer.xfade } }
+        return try effects.map { effect in
+            let params = xfadePeers.first { $0.effect == effect.name }?.params ?? []
+            return (effect, try effect.resolveParameters(params.map { (name: $0.0, value: $0.1) }))
+        }
+    }
+
     /// Frame width and height.
     public let width: Int, height: Int
     /// Frames per measurement (at 30 fps).
@@ -84,10 +96,10 @@ public struct TransitionBenchmark {
                 }
             case .render, .readback:
                 var checksum: UInt8 = 0
-                let start = DispatchTime.now()
-                try renderer.render(timeline) { _, pixels in if !pixels.isEmpty { checksum &+= pixels[pixels.count / 2] } }
-                _ = checksum
-                return Self.seconds(since: start)
+                defer { _ = checksum }
+                return try Stopwatch.time {
+                    try renderer.render(timeline) { _, pixels in if !pixels.isEmpty { checksum &+= pixels[pixels.count / 2] } }
+                }
             }
         }
         return Double(timeline.frameCount) / seconds
@@ -143,10 +155,6 @@ public struct TransitionBenchmark {
         return times.sorted()[runs / 2]
     }
 
-    static func seconds(since start: DispatchTime) -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-    }
-
     /// Reads `fd` to its end, discarding the bytes (retrying reads a signal interrupts).
     static func drain(_ fd: Int32) {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -168,7 +176,7 @@ public struct TransitionBenchmark {
             close(reader)
             drained.signal()
         }
-        let start = DispatchTime.now()
+        let watch = Stopwatch()
         do { try write(writer) } catch {
             close(writer)
             drained.wait()
@@ -176,6 +184,6 @@ public struct TransitionBenchmark {
         }
         close(writer)
         drained.wait()
-        return seconds(since: start)
+        return watch.elapsed
     }
 }

@@ -126,14 +126,7 @@ struct BenchCommand: ParsableCommand {
         )
         print(row("effect", "mode", "fps", "ms/frame"))
         var resolved: [String: (Effect, [String: ParameterValue])] = [:]
-        // Segue's own full-screen effects and the xfade equivalents of the ffmpeg peers.
-        let peers = TransitionBenchmark.xfadePeers
-        let effects =
-            EffectCatalog.builtIns(in: .segue).filter { $0.kind == .fullScreen }
-            + peers.compactMap { peer in EffectCatalog.builtIns(in: .xfade).first { $0.name == peer.xfade } }
-        for effect in effects {
-            let params = peers.first { $0.effect == effect.name }?.params ?? []
-            let values = try effect.resolveParameters(params.map { (name: $0.0, value: $0.1) })
+        for (effect, values) in try TransitionBenchmark.benchedEffects() {
             resolved[effect.name] = (effect, values)
             for mode in TransitionBenchmark.Mode.allCases {
                 let fps = try bench.framesPerSecond(effect, parameters: values, mode: mode)
@@ -167,7 +160,7 @@ struct BenchCommand: ParsableCommand {
         guard runsFFmpegPeers("xfade peers") else { return }
         print("")
         print(row("xfade", "pipe", "fps", "ms/frame") + "   segue end-to-end / xfade")
-        for peer in peers {
+        for peer in TransitionBenchmark.xfadePeers {
             let both = peer.xfade == peer.effect ? peer.effect : peer.effect + "," + peer.xfade
             let (fps, ours) = try alongside(both) { try bench.xfadeFramesPerSecond(peer.xfade) }
             let ratios = both.split(separator: ",").map { ratio(String($0), ours, fps) }.joined(separator: ", ")
@@ -189,15 +182,11 @@ struct BenchCommand: ParsableCommand {
         print("effect".padding(toLength: 12) + "     segue     xfade  x264 alone   segue/xfade   ceiling (x264 alone/xfade)")
         for (name, xfade) in [("fade", "fade"), ("wipe", "wipeleft")] {
             guard let (effect, values) = resolved[name] else { continue }
-            let before = try bench.mp4Seconds(effect, parameters: values, settings: settings)
-            let peer = try bench.xfadeMP4Seconds(xfade, settings: settings)
-            let after = try bench.mp4Seconds(effect, parameters: values, settings: settings)
-            let alone = try bench.x264AloneSeconds(effect, parameters: values, settings: settings)
-            let n = Double(bench.frames), ours = (before + after) / 2
-            let cells = [n / ours, n / peer, n / alone].map { String(cFormat: "%10.1f", $0) }.joined()
+            let fps = try bench.mp4Comparison(effect, parameters: values, xfade: xfade, settings: settings)
+            let cells = [fps.segue, fps.xfade, fps.x264Alone].map { String(cFormat: "%10.1f", $0) }.joined()
             print(
                 "\(name)/\(xfade)".padding(toLength: 12) + cells
-                    + String(cFormat: "   %10.2fx   %10.2fx", peer / ours, peer / alone))
+                    + String(cFormat: "   %10.2fx   %10.2fx", fps.segue / fps.xfade, fps.x264Alone / fps.xfade))
         }
     }
 
@@ -236,12 +225,11 @@ struct BenchCommand: ParsableCommand {
 
     private func accountRow(_ cells: [String]) -> String {
         cells.enumerated().map { i, c in
-            i == 0 ? c.padding(toLength: 12) : String(repeating: " ", count: max(1, 11 - c.count)) + c
+            i == 0 ? c.padding(toLength: 12) : " " + c.rightAligned(10)
         }.joined()
     }
 
     private func row(_ a: String, _ b: String, _ c: String, _ d: String) -> String {
-        a.padding(toLength: 12) + b.padding(toLength: 10)
-            + String(repeating: " ", count: max(0, 9 - c.count)) + c + String(repeating: " ", count: max(0, 10 - d.count)) + d
+        a.padding(toLength: 12) + b.padding(toLength: 10) + c.rightAligned(9) + d.rightAligned(10)
     }
 }

@@ -16,16 +16,16 @@ struct ConcatBench {
             "segue bench --concat: 3 × \(bench.clipSeconds) s \(width)x\(height) at \(bench.fps) fps (H.264, keyframe every second, AAC), "
                 + "two 1 s fades; x264 --preset \(preset) --crf \(crf); \(ProcessInfo.processInfo.activeProcessorCount) CPU cores")
         print(
-            pad("mode", 16) + pad("seconds", 10, right: true) + pad("fps", 9, right: true) + pad("× ffmpeg", 10, right: true)
-                + pad("cpu self", 10, right: true) + pad("cpu ffmpeg", 12, right: true))
+            "mode".padding(toLength: 16) + "seconds".rightAligned(10) + "fps".rightAligned(9) + "× ffmpeg".rightAligned(10)
+                + "cpu self".rightAligned(10) + "cpu ffmpeg".rightAligned(12))
         let reference = results.first { $0.mode == "ffmpeg xfade" }?.seconds ?? 0
         for r in results {
             print(
-                pad(r.mode, 16) + pad(String(cFormat: "%.2f", r.seconds), 10, right: true)
-                    + pad(String(cFormat: "%.1f", r.fps), 9, right: true)
-                    + pad(String(cFormat: "%.2f", reference / r.seconds), 10, right: true)
-                    + pad(String(cFormat: "%.1f s", r.processCPU), 10, right: true)
-                    + pad(String(cFormat: "%.1f s", r.childCPU), 12, right: true))
+                r.mode.padding(toLength: 16) + String(cFormat: "%.2f", r.seconds).rightAligned(10)
+                    + String(cFormat: "%.1f", r.fps).rightAligned(9)
+                    + String(cFormat: "%.2f", reference / r.seconds).rightAligned(10)
+                    + String(cFormat: "%.1f s", r.processCPU).rightAligned(10)
+                    + String(cFormat: "%.1f s", r.childCPU).rightAligned(12))
         }
         print("")
         print("where segue's time goes (its feeding thread; decoders and the encoder run in parallel in ffmpeg processes):")
@@ -61,16 +61,16 @@ struct ConcatJobsBench {
             "segue bench --concat --jobs \(workers): six \(bench.clipSeconds) s clips of mixed sizes (largest \(width)x\(height)) at \(bench.fps) fps "
                 + "with five 1 s transitions, \(r.frames) frames; segments of at most \(String(cFormat: "%g", jobSeconds)) s; x264 --preset \(preset) --crf \(crf); "
                 + "\(ProcessInfo.processInfo.activeProcessorCount) CPU cores")
-        print(pad("run", 34) + pad("seconds", 10, right: true) + pad("× one process", 15, right: true))
-        print(pad("one process", 34) + pad(seconds(r.oneProcess), 10, right: true) + pad("1.00", 15, right: true))
+        print("run".padding(toLength: 34) + "seconds".rightAligned(10) + "× one process".rightAligned(15))
+        print("one process".padding(toLength: 34) + seconds(r.oneProcess).rightAligned(10) + "1.00".rightAligned(15))
         print(
-            pad("\(workers) local workers (plan+jobs+join)", 34) + pad(seconds(r.distributed), 10, right: true)
-                + pad(String(cFormat: "%.2f", r.speedUp), 15, right: true))
+            "\(workers) local workers (plan+jobs+join)".padding(toLength: 34) + seconds(r.distributed).rightAligned(10)
+                + String(cFormat: "%.2f", r.speedUp).rightAligned(15))
         for machines in [4, 16, 64] {
             let t = r.predicted(machines: machines)
             print(
-                pad("predicted on \(machines) machines", 34) + pad(seconds(t), 10, right: true)
-                    + pad(String(cFormat: "%.2f", r.oneProcess / t), 15, right: true))
+                "predicted on \(machines) machines".padding(toLength: 34) + seconds(t).rightAligned(10)
+                    + String(cFormat: "%.2f", r.oneProcess / t).rightAligned(15))
         }
         print("")
         let longest = r.jobTimes.indices.max { r.jobTimes[$0] < r.jobTimes[$1] } ?? 0
@@ -81,10 +81,4 @@ struct ConcatJobsBench {
         )
         print("predicted: plan + the job times scheduled longest first on M machines + join (the longest job and the join bound it)")
     }
-}
-
-/// `text` padded with spaces to `width` characters, on the left when `right` (a table cell).
-private func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-    let fill = String(repeating: " ", count: max(0, width - text.count))
-    return right ? fill + text : text + fill
 }

@@ -79,10 +79,7 @@ struct EffectCommand: ParsableCommand {
         var request = ImageEffectRequest(
             effect: effect,
             arguments: try args.map { text throws(ParameterError) in try parseAssignment(text) },
-            textures: try textures.map { text throws(ParameterError) in
-                let (name, path) = try parseAssignment(text)
-                return (name: name, path: path)
-            })
+            textures: try parseTextures(textures))
         request.drawsAlone = input == nil
         let destination: RenderOutput? = duration == nil ? nil : try RenderOutput(path: output)
         let files = (input.map { [OutputGuard.Input("the input image", $0)] } ?? []) + request.inputFiles

@@ -17,8 +17,8 @@ enum LiveWindow {
     /// Runs a live window (`run`: its `run(frames:clock:)`) for `frames` frames or until it closes,
     /// its clock the seconds since now; then prints `view`'s frame-time percentiles when `stats`.
     static func run(_ view: LiveView, frames: Int?, stats: Bool, _ run: (Int?, () -> Double) throws -> Void) throws {
-        let clock = ContinuousClock(), start = clock.now
-        try run(frames) { (clock.now - start) / .seconds(1) }
+        let watch = Stopwatch()
+        try run(frames) { watch.elapsed }
         if stats, let line = view.statisticsLine { print(line) }
     }
 }

@@ -24,10 +24,15 @@ struct EffectOptions: ParsableArguments {
         EffectRequest(
             effect: effect,
             parameters: try params.map { text throws(ParameterError) in try parseAssignment(text) },
-            textures: try textures.map { text throws(ParameterError) in
-                let (name, path) = try parseAssignment(text)
-                return (name: name, path: path)
-            })
+            textures: try parseTextures(textures))
+    }
+}
+
+/// `--texture name=path` options as pairs.
+func parseTextures(_ options: [String]) throws(ParameterError) -> [(name: String, path: String)] {
+    try options.map { text throws(ParameterError) in
+        let (name, path) = try parseAssignment(text)
+        return (name, path)
     }
 }
 

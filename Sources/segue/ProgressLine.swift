@@ -13,11 +13,11 @@ import Darwin
 struct ProgressLine {
     let total: Int
     let enabled = isatty(STDERR_FILENO) != 0
-    let start = Date()
+    let watch = Stopwatch()
 
     func update(_ done: Int) {
         guard enabled else { return }
-        let elapsed = Date().timeIntervalSince(start)
+        let elapsed = watch.elapsed
         let fps = elapsed > 0 ? Double(done) / elapsed : 0
         let width = 30
         let filled = total > 0 ? width * done / total : width

@@ -1,7 +1,8 @@
 // Docs/Architecture.md stays true: its table of modules lists exactly the library and executable
 // targets of Package.swift (examples and test support aside), each with exactly the direct
 // dependencies Package.swift declares; every declared dependency is imported by the module's
-// sources (an arrow nobody uses is not an arrow); the diagram names every module.
+// sources (an arrow nobody uses is not an arrow); the diagram names every module; the executable
+// reads no clock (it parses, calls and prints: measuring is SegueTools').
 import Foundation
 import Testing
 
@@ -106,5 +107,22 @@ struct ArchitectureTests {
                 }
             }
         }
+    }
+
+    @Test(
+        "the executable measures nothing: no clock in Sources/segue but the live windows' frame clock (benchmarks time themselves in SegueTools)"
+    )
+    func executableMeasuresNothing() throws {
+        let directory = Self.root + "/Sources/segue"
+        var files = 0
+        for file in FileManager.default.subpaths(atPath: directory) ?? []
+        where file.hasSuffix(".swift") && !["LiveWindow.swift", "ProgressLine.swift"].contains(file) {
+            files += 1
+            let source = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+            for match in source.matches(of: /DispatchTime|ContinuousClock|SuspendingClock|clock_gettime|Stopwatch|\bDate\(\)/) {
+                #expect(Bool(false), "segue/\(file) reads a clock (\(match.0)): measuring belongs in SegueTools")
+            }
+        }
+        #expect(files > 20)
     }
 }
