@@ -53,6 +53,7 @@ enum ErrorCode: Int32, CaseIterable {
         case .outOfMemory: self = .outOfMemory
         case .deviceLost, .gpuTimeout: self = .deviceLost
         case .call: self = .internal
+        case .refusedAfterFork: self = .forked
         }
     }
 

@@ -35,6 +35,8 @@ public final class GPUContext: @unchecked Sendable {
     let compiler: ShaderCompiler
 
     private let lock = PlainLock()
+    /// The process that opened the device (a child made by fork() inherits the object, not the device).
+    private let process = getpid()
     private let transferPool: VkCommandPool
     private var pipelines: [PipelineKey: GraphicsPipeline] = [:]
     /// Why the context cannot be used any more (under `lock`); nil while it works.
@@ -157,7 +159,7 @@ public final class GPUContext: @unchecked Sendable {
                 }
             }
         }
-        try check(result, "vkCreateDevice")
+        do throws(VulkanError) { try check(result, "vkCreateDevice") } catch { throw OpenContexts.explain(error, in: getpid()) }
         guard let device else { throw .call("vkCreateDevice", code: 0) }
 
         var queue: VkQueue?
@@ -190,6 +192,7 @@ public final class GPUContext: @unchecked Sendable {
         self.configuration = configuration
         self.canPresent = presenting
         ok = true
+        OpenContexts.opened(in: process)
     }
 
     /// Whether the device was opened for presenting to windows (see `Configuration.presentationExtensions`).
@@ -204,6 +207,7 @@ public final class GPUContext: @unchecked Sendable {
         vkDestroyCommandPool(device, transferPool, nil)
         vkDestroyDevice(device, nil)
         vkDestroyInstance(instance, nil)
+        OpenContexts.closed(in: process)
     }
 
     /// The index into `devices` that `selector` picks: all digits select by `GPUDeviceInfo.index`

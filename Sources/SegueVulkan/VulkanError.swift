@@ -28,6 +28,9 @@ public enum VulkanError: SegueError, Sendable, Equatable, CustomStringConvertibl
     indirect case gpuTimeout(seconds: Double, work: String?)
     /// Any other failing call, with the VkResult code.
     case call(String, code: Int32)
+    /// A device refused to a child made by fork() while its parent had contexts open: some
+    /// drivers (NVIDIA's) open none in such a child.
+    case refusedAfterFork(ForkRefusal)
 
     public var description: String {
         switch self {
@@ -62,6 +65,11 @@ public enum VulkanError: SegueError, Sendable, Equatable, CustomStringConvertibl
                 + "this GPU context cannot be used again: create a new one (the limit is the context's gpuTimeout, SEGUE_GPU_TIMEOUT in seconds)"
         case let .call(what, code):
             return "Vulkan call \(what) failed (VkResult \(code))"
+        case let .refusedAfterFork(r):
+            return "could not open a GPU context in process \(r.process), a child made by fork() while process \(r.parent) had "
+                + "\(r.open == 1 ? "a context" : "\(r.open) contexts") open (\(r.refusal)): this Vulkan driver opens no device in a child "
+                + "forked from a process that holds one (NVIDIA's does not); create contexts only after forking, or start the "
+                + "child with exec (posix_spawn; Python's multiprocessing 'spawn' or 'forkserver' start methods)"
         }
     }
 }
@@ -84,4 +92,17 @@ extension VulkanError {
         default: self
         }
     }
+}
+
+/// What `VulkanError.refusedAfterFork` tells: a failing call in a child made by fork() while its
+/// parent had contexts open.
+public struct ForkRefusal: Sendable, Equatable {
+    /// The child.
+    public let process: Int32
+    /// The process it was forked from.
+    public let parent: Int32
+    /// The contexts the parent had open.
+    public let open: Int
+    /// The failing call's message.
+    public let refusal: String
 }

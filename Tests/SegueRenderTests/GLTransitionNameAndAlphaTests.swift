@@ -105,13 +105,14 @@ struct GLTransitionNameAndAlphaTests {
         let from = Image(width: 4, height: 2, fill: .black), to = Image(width: 4, height: 2, fill: .white)
         let image = try TransitionRenderer(effect: effect, from: from, to: to, context: try TestGPU.context(), framesInFlight: 1)
             .frame(progress: progress, time: progress, duration: 1)
-        // GL writes clamp(c) as 8-bit straight colour: (2, 2, 2, 0.5) → (1, 1, 1, 0.5) → 255, 255, 255, 128
-        // (127.5 rounds up) and (0.5, 0.5, 0.5, 2) → (0.5, 0.5, 0.5, 1) → 128, 128, 128, 255. Segue keeps
-        // clamp(c) premultiplied (128, 128, 128, 128 on the left) and hands out GL's straight bytes.
-        let left: [UInt8] = [128, 128, 128, 128], right: [UInt8] = [128, 128, 128, 255]
+        // GL writes clamp(c) as 8-bit straight colour: (2, 2, 2, 0.4) → (1, 1, 1, 0.4) → 255, 255, 255, 102
+        // and (0.4, 0.4, 0.4, 2) → (0.4, 0.4, 0.4, 1) → 102, 102, 102, 255. Segue keeps clamp(c)
+        // premultiplied (102, 102, 102, 102 on the left) and hands out GL's straight bytes. (0.4 × 255 is
+        // 102 with no rounding tie: Vulkan lets a device store 127.5 as 127 or 128, and an H200 stores 127.)
+        let left: [UInt8] = [102, 102, 102, 102], right: [UInt8] = [102, 102, 102, 255]
         let row = left + left + right + right
         #expect(image.pixels == row + row, "premultiplied \(image.pixels)")
-        let straightLeft: [UInt8] = [255, 255, 255, 128]
+        let straightLeft: [UInt8] = [255, 255, 255, 102]
         let straightRow = straightLeft + straightLeft + right + right
         #expect(image.straightRGBA() == straightRow + straightRow, "straight \(image.straightRGBA())")
     }

@@ -12,7 +12,9 @@ struct WorkerThreadTests {
         #expect(done.wait(seconds: 10) { $0 })
         done.withLock { $0 = false }
         let error = systemError { () throws(SystemError) in
-            try WorkerThread.start(for: "x", stackSize: 1 << 46) { done.withLock { $0 = true } }
+            // 1 PiB: more than a process's address space (47 bits), even where memory is overcommitted
+            // without limit (a 64 TiB stack starts on the H200 machine).
+            try WorkerThread.start(for: "x", stackSize: 1 << 50) { done.withLock { $0 = true } }
         }
         guard case let .systemLimit("x", reason)? = error else {
             Issue.record("expected .systemLimit, got \(String(describing: error))"); return

@@ -110,7 +110,7 @@ struct ArchitectureTests {
     }
 
     @Test(
-        "the executable measures nothing: no clock in Sources/segue but the live windows' frame clock (benchmarks time themselves in SegueTools)"
+        "the executable measures nothing: no clock in Sources/segue but the live windows' frame clock and the progress line's rate (benchmarks time themselves in SegueTools)"
     )
     func executableMeasuresNothing() throws {
         let directory = Self.root + "/Sources/segue"

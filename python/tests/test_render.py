@@ -63,16 +63,16 @@ def test_glsl_file_matches_segue_frame(tmp_path, cli, tint, cli_tint):
 
 
 def test_glsl_result_outside_0_1_is_clamped_as_gl_stores_it():
-    # (2, 2, 2, 0.5) on the left: GL stores clamp → (1, 1, 1, 0.5) → 255, 255, 255, 128;
-    # (0.5, 0.5, 0.5, 2) on the right: (0.5, 0.5, 0.5, 1) → 128, 128, 128, 255.
+    # (2, 2, 2, 0.4) on the left: GL stores clamp → (1, 1, 1, 0.4) → 255, 255, 255, 102;
+    # (0.4, 0.4, 0.4, 2) on the right: (0.4, 0.4, 0.4, 1) → 102, 102, 102, 255.
     a = np.zeros((2, 4, 4), np.uint8)
     b = np.full((2, 4, 4), 255, np.uint8)
     out = segue.Transition(GL_FIXTURES / "out-of-range.glsl").render(a, b, 0.5)
-    expected = np.array([[255, 255, 255, 128]] * 2 + [[128, 128, 128, 255]] * 2, np.uint8)
+    expected = np.array([[255, 255, 255, 102]] * 2 + [[102, 102, 102, 255]] * 2, np.uint8)
     assert out.tolist() == [expected.tolist()] * 2
-    # As RGB (composited over black): the left half is the premultiplied 128, not 255.
+    # As RGB (composited over black): the left half is the premultiplied 102, not 255.
     assert segue.Transition(GL_FIXTURES / "out-of-range.glsl").render(a[..., :3], b[..., :3], 0.5).tolist() \
-        == [[[128, 128, 128]] * 4] * 2
+        == [[[102, 102, 102]] * 4] * 2
 
 
 def test_rgb_frames_render_as_opaque_rgba():

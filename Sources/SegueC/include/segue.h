@@ -28,7 +28,10 @@
  * parent). In a child, every call on a context, transition or effect created before the fork
  * fails at once with an error whose message names fork() — it never waits on GPU work no thread
  * of the child will do — and destroying such a handle only forgets it. Create a new context (and
- * transitions) in the child: it renders the same pixels. The parent's handles keep working.
+ * transitions) in the child: it renders the same pixels. The parent's handles keep working. Some
+ * drivers (NVIDIA's) open no device in a child forked while its parent holds a context: there
+ * segue_context_create fails in the child with SEGUE_ERROR_FORKED saying so. Create contexts
+ * only after forking, or start children with exec (posix_spawn).
  *
  * A lost GPU: when the device is lost (a driver reset, a shader that runs too long) or a frame
  * does not finish within the context's limit (60 s; the environment variable SEGUE_GPU_TIMEOUT,
