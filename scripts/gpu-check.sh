@@ -17,10 +17,10 @@
 #   REFERENCES  a directory of reference frames made on a machine with lavapipe by
 #               `MAKE_REFERENCES=1 scripts/gpu-check.sh DIR` (DIR/frames/*.rgba), for a GPU machine
 #               without mesa-vulkan-drivers
-#   TESTS       a test bundle (SeguePackageTests.xctest) to run when there is no swift toolchain;
-#               tests read fixtures by their source path and run the `segue` beside the bundle,
-#               so copy the checkout with its .build/debug to the same absolute path, with the
-#               toolchain's lib/swift/linux on LD_LIBRARY_PATH
+#   TESTS       a test bundle (SeguePackageTests.xctest) to run when there is no swift toolchain:
+#               scripts/test-bundle.sh packs it with segue, libSegueC.so and their libraries (put
+#               its lib/ on LD_LIBRARY_PATH); tests read fixtures by their source path, so the
+#               checkout must stand at the same absolute path as where the bundle was built
 #   SIZES       benchmark sizes (default "1920x1080 3840x2160"); FRAMES (120); RUNS (3)
 #   CHECK_SIZE  size of the compared transitions (default 320x180; mesh effects keep the 480x270 input)
 #   SKIP_TESTS=1  leave out the test suite (a dry run of the rest)
