@@ -84,10 +84,7 @@ public struct ParameterKeyframes: Sendable {
         guard let parameter = effect.parameters.first(where: { $0.name == name }) else {
             throw ParameterError.unknown(name: name, effect: effect.name, known: effect.parameters.map(\.name))
         }
-        guard !parameter.type.isArray else {
-            throw AnimationError(
-                .invalidParameter, "'\(name)' is an array argument (\(parameter.type.rawValue)); it cannot be keyframed: set it with --arg")
-        }
+        guard !parameter.type.isArray else { throw ParameterError.notKeyframable(name: name, type: parameter.type) }
         guard parameter.type != .sampler2D else { throw ParameterError.notSettable(name: name, type: parameter.type) }
 
         var values: [ParameterValue] = []

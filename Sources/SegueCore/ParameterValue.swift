@@ -164,6 +164,8 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
     case wrongComponentCount(name: String, type: ParameterType, expected: Int, got: Int)
     /// A texture parameter takes an image, not a value.
     case notSettable(name: String, type: ParameterType)
+    /// An array argument takes one value for the whole transition, not keyframes.
+    case notKeyframable(name: String, type: ParameterType)
     /// `name=value` syntax broken.
     case malformedAssignment(String)
     /// An array or data value longer than its type's maximum (`got`: the length given, nil when
@@ -185,6 +187,8 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
             return "parameter '\(name)' is a \(type.rawValue) with \(expected) components; got \(got)"
         case let .notSettable(name, _):
             return "parameter '\(name)' is a texture: give it an image (a PNG or JPEG path), not a value"
+        case let .notKeyframable(name, type):
+            return "'\(name)' is an array argument (\(type.rawValue)); it cannot be keyframed: give it one value"
         case let .malformedAssignment(text):
             return "expected NAME=VALUE, got '\(text)'"
         case let .tooLong(name, type, limit, got):

@@ -137,7 +137,7 @@ public final class LiveMesh {
     public func run(frames: Int? = nil, clock now: () -> Double) throws {
         clock.now = now()
         session = MeshSession(configuration: session.configuration, clock: clock)
-        var lastModified = watchedFiles.map(Self.modificationDate)
+        var watch = FileWatch(watchedFiles)
         var presented = 0
         loop: while true {
             clock.now = now()
@@ -153,11 +153,7 @@ public final class LiveMesh {
                     session.handle(event, width: view.window.width, height: view.window.height)
                 }
             }
-            let modified = watchedFiles.map(Self.modificationDate)
-            if modified != lastModified {
-                lastModified = modified
-                try reload()
-            }
+            if watch.changed() { try reload() }
             clock.now = now()
             if try view.present(try source(for: session.frame()), overlay: errorCard?.source) { presented += 1 }
             if let frames, presented >= frames { break }
@@ -211,9 +207,5 @@ public final class LiveMesh {
             report("error: \(error.message)")
             errorCard = try view.messageCard("error: " + error.message)
         }
-    }
-
-    private static func modificationDate(_ path: String) -> Date? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
     }
 }

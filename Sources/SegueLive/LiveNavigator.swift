@@ -101,12 +101,7 @@ public final class LiveNavigator {
             cache.append(hit)
             return hit.renderer
         }
-        let r = useReverse ? (reverse ?? effect) : effect
-        let size = view.pixelSize
-        let renderer = try TransitionRenderer(
-            effect: r.effect, from: screens[from], to: screens[to], width: size.width, height: size.height,
-            parameters: r.parameters, textures: r.textures, context: view.context,
-            framesInFlight: 1, readback: false)
+        let renderer = try view.transitionRenderer(useReverse ? (reverse ?? effect) : effect, from: screens[from], to: screens[to])
         cache.append((key, renderer))
         if cache.count > cacheLimit { cache.removeFirst() }
         return renderer

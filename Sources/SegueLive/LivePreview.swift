@@ -86,22 +86,14 @@ public final class LivePreview {
         self.saveDirectory = saveDirectory
         self.report = report
         self.program = program
-        renderer = try LivePreview.makeRenderer(program.effect, from: from, to: to, view: view)
-    }
-
-    private static func makeRenderer(_ r: ResolvedEffect, from: Image, to: Image, view: LiveView) throws -> TransitionRenderer {
-        let size = view.pixelSize
-        return try TransitionRenderer(
-            effect: r.effect, from: from, to: to, width: size.width, height: size.height,
-            parameters: r.parameters, textures: r.textures, context: view.context,
-            framesInFlight: 1, readback: false)
+        renderer = try view.transitionRenderer(program.effect, from: from, to: to)
     }
 
     /// Runs until the window is closed or Escape is pressed, or after `frames` presented frames.
     /// - Parameter clock: seconds on a monotonic clock (any origin).
     public func run(frames: Int? = nil, clock: () -> Double) throws {
         var session = PreviewSession(timing: program.timing, start: clock())
-        var lastModified = watched.flatMap(Self.modificationDate)
+        var watch = FileWatch(watched.map { [$0] } ?? [])
         var shown = 0
         loop: while true {
             for event in view.events() {
@@ -109,7 +101,7 @@ public final class LivePreview {
                 case .quit, .keyDown(.escape, _, _):
                     break loop
                 case .resized:
-                    renderer = try Self.makeRenderer(program.effect, from: from, to: to, view: view)
+                    renderer = try view.transitionRenderer(program.effect, from: from, to: to)
                     try updateErrorCard()
                 default:
                     if session.handle(event, now: clock(), width: view.window.width) {
@@ -117,10 +109,7 @@ public final class LivePreview {
                     }
                 }
             }
-            if let watched, let modified = Self.modificationDate(watched), modified != lastModified {
-                lastModified = modified
-                try reload(watched, session: &session)
-            }
+            if let watched, watch.changed() { try reload(watched, session: &session) }
             let moment = session.moment(at: clock())
             let source = try renderer.presentationSource(
                 progress: moment.progress, time: moment.time, duration: program.timeline.duration,
@@ -135,7 +124,7 @@ public final class LivePreview {
     private func reload(_ path: String, session: inout PreviewSession) throws {
         do {
             let next = try load()
-            let nextRenderer = try Self.makeRenderer(next.effect, from: from, to: to, view: view)
+            let nextRenderer = try view.transitionRenderer(next.effect, from: from, to: to)
             (program, renderer) = (next, nextRenderer)
             session.timing = next.timing
             reloadError = nil
@@ -172,10 +161,6 @@ public final class LivePreview {
             return
         }
         errorCard = try view.messageCard(messages.map { "error: " + $0 }.joined(separator: "\n"))
-    }
-
-    private static func modificationDate(_ path: String) -> Date? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
     }
 
     /// Renders the current moment at the inputs' size and writes it as a PNG.

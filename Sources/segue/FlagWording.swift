@@ -24,6 +24,9 @@ enum FlagWording {
             if case let .notSettable(name, _) = parameter {
                 return "parameter '\(name)' is a texture: give it with --texture \(name)=PATH"
             }
+            if case let .notKeyframable(name, type) = parameter {
+                return "'\(name)' is an array argument (\(type.rawValue)); it cannot be keyframed: set it with --arg"
+            }
             return parameter.message
         case let lookup as EffectLookupError:
             if case let .stitchable(path, message) = lookup, message.hasPrefix("several stitchable functions") {

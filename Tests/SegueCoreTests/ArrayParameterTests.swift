@@ -88,7 +88,12 @@ struct ArrayParameterTests {
         let effect = Effect(
             name: "e", summary: "", kind: .stitchable, source: .builtIn, glsl: "", origin: .topLeft,
             parameters: [EffectParameter(name: "v", type: .floatArray, defaultValue: nil)])
-        #expect(throws: AnimationError.self) { try ParameterKeyframes.parse("v=1@0,2@1", effect: effect) }
+        #expect(throws: ParameterError.notKeyframable(name: "v", type: .floatArray)) {
+            try ParameterKeyframes.parse("v=1@0,2@1", effect: effect)
+        }
+        #expect(
+            ParameterError.notKeyframable(name: "v", type: .floatArray).description
+                == "'v' is an array argument (float[]); it cannot be keyframed: give it one value")
         #expect(!ParameterType.glslTypes.contains { $0.isArray })
     }
 }

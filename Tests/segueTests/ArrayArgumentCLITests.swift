@@ -54,4 +54,24 @@ struct ArrayArgumentCLITests {
         #expect(missing.status != 0 && missing.stderr.contains("argument 'bytes': cannot read '\(dir)/none.bin'"), "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/l.png") && !FileManager.default.fileExists(atPath: dir + "/m.png"))
     }
+
+    @Test("an array argument cannot be keyframed: one error line, the library's words with the flag that sets it")
+    func notKeyframed() throws {
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
+        try """
+        #include <metal_stdlib>
+        using namespace metal;
+        [[ stitchable ]] half4 levels(float2 position, half4 color, float progress, device const float *v, int count) {
+            return color * half(progress * v[0]);
+        }
+        """.write(toFile: dir + "/levels.metal", atomically: true, encoding: .utf8)
+        try ImageFile.write(Image(width: 8, height: 4, fill: .white), to: dir + "/a.png")
+        let r = try segue([
+            "render", "--from", dir + "/a.png", "--to", dir + "/a.png", "--effect", dir + "/levels.metal:levels",
+            "--param-keyframes", "v=1@0,2@1", "-o", dir + "/out",
+        ])
+        #expect(r.status == 1)
+        #expect(r.stderr == "error: 'v' is an array argument (float[]); it cannot be keyframed: set it with --arg\n")
+        #expect(scratch.contents == ["a.png", "levels.metal"])
+    }
 }
