@@ -26,10 +26,7 @@ struct ParameterState {
     /// The defaults of `effect`, with `values` (already resolved) on top.
     init(effect: Effect, values: [String: ParameterValue] = [:]) {
         self.effect = effect
-        var all: [String: ParameterValue] = [:]
-        for p in effect.parameters { if let d = p.effectiveDefault { all[p.name] = d } }
-        for (k, v) in values { all[k] = v }
-        self.values = all
+        self.values = effect.values(overriding: values)
     }
 
     /// Sets parameter `name` from text; returns true when a texture changed (renderers holding

@@ -244,9 +244,14 @@ public struct Effect: Sendable, Equatable {
         -> (mesh: MeshTransform, appearance: MeshAppearance)
     {
         guard let meshBuilder else { preconditionFailure("'\(name)' is not a mesh effect") }
+        return try meshBuilder.scene(progress: progress, values: self.values(overriding: values), width: width, height: height)
+    }
+
+    /// Every parameter's value: its default where it has one, replaced by `values`.
+    public func values(overriding values: [String: ParameterValue] = [:]) -> [String: ParameterValue] {
         var all: [String: ParameterValue] = [:]
-        for p in parameters { all[p.name] = values[p.name] ?? p.effectiveDefault }
-        return try meshBuilder.scene(progress: progress, values: all, width: width, height: height)
+        for p in parameters { if let d = p.effectiveDefault { all[p.name] = d } }
+        return all.merging(values) { $1 }
     }
 
     /// The parameter named `name`, if declared.
@@ -257,8 +262,7 @@ public struct Effect: Sendable, Equatable {
     /// Every settable parameter's value: the defaults, overridden by `assignments` (user text).
     /// - Throws: `ParameterError` for an unknown name, a value of the wrong type, or NaN/infinity.
     public func resolveParameters(_ assignments: [(name: String, value: String)]) throws(ParameterError) -> [String: ParameterValue] {
-        var values: [String: ParameterValue] = [:]
-        for p in parameters { if let d = p.effectiveDefault { values[p.name] = d } }
+        var values = self.values()
         for (name, text) in assignments {
             guard let p = parameter(named: name) else {
                 throw .unknown(name: name, effect: self.name, known: parameters.filter { $0.type != .sampler2D }.map(\.name))

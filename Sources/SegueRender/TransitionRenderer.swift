@@ -86,10 +86,7 @@ public final class TransitionRenderer {
         self.height = height ?? from.height
         try Image.validateSize(width: self.width, height: self.height)
         self.scale = from.scale
-        var values: [String: ParameterValue] = [:]
-        for p in effect.parameters { if let d = p.effectiveDefault { values[p.name] = d } }
-        for (k, v) in parameters { values[k] = v }
-        self.parameters = values
+        self.parameters = effect.values(overriding: parameters)
 
         if let builder = effect.meshBuilder {
             guard builder.isTransition else { throw RenderError.notATransition(effect: effect.name) }
