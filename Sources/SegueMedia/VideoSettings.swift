@@ -5,6 +5,8 @@
 public struct VideoSettings: Sendable, Hashable {
     /// The x264/x265 speed presets, fastest first.
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+    /// The preset used when none is given.
+    public static let defaultPreset = "medium"
 
     /// The video codec; nil takes the container's default.
     public var codec: VideoCodec?
@@ -82,7 +84,8 @@ public struct VideoSettings: Sendable, Hashable {
     ///   - alpha: keep the frames' alpha channel (for a codec that has one).
     func videoArguments(for format: VideoFormat, width: Int, height: Int, yuvInput: Bool = false, alpha: Bool = false) -> [String] {
         let codec = codec(for: format)
-        let preset = preset ?? "medium"
+        let preset = preset ?? Self.defaultPreset
+        let crf = String(crf ?? codec.defaultCRF ?? 0)  // every codec that reads it has a default
         let pixelFormat = alpha ? codec.alphaPixelFormat ?? codec.pixelFormat : codec.pixelFormat
         var filters: [String] = yuvInput ? ["setparams=colorspace=bt709:color_primaries=bt709:color_trc=bt709:range=tv"] : []
         if codec != .gif, codec != .apng, width % 2 != 0 || height % 2 != 0 {
@@ -91,7 +94,7 @@ public struct VideoSettings: Sendable, Hashable {
         var arguments: [String]
         switch codec {
         case .h264:
-            arguments = ["-c:v", "libx264", "-preset", preset, "-crf", String(crf ?? 23)]
+            arguments = ["-c:v", "libx264", "-preset", preset, "-crf", crf]
             if let matching {
                 // Stretches that join a copied stream: its profile, level, pixel format, B-frame
                 // delay and colour description.
@@ -105,13 +108,13 @@ public struct VideoSettings: Sendable, Hashable {
         case .hevc:
             // x265 sizes its frame threads and thread pool from the cores unless told.
             let threads = deterministic ? ":pools=\(Self.deterministicThreads):frame-threads=2" : ""
-            arguments = ["-c:v", "libx265", "-preset", preset, "-crf", String(crf ?? 28), "-x265-params", "log-level=error" + threads]
+            arguments = ["-c:v", "libx265", "-preset", preset, "-crf", crf, "-x265-params", "log-level=error" + threads]
             if format == .mp4 || format == .mov { arguments += ["-tag:v", "hvc1"] }
         case .vp9:
             // x264's preset names onto libvpx's speed (`-deadline good`: 5 fastest … 0 best).
             let speed = [5, 5, 5, 4, 3, 2, 1, 1, 0, 0][Self.presets.firstIndex(of: preset) ?? 5]
             arguments = [
-                "-c:v", "libvpx-vp9", "-b:v", "0", "-crf", String(crf ?? 32), "-row-mt", "1", "-deadline", "good", "-cpu-used",
+                "-c:v", "libvpx-vp9", "-b:v", "0", "-crf", crf, "-row-mt", "1", "-deadline", "good", "-cpu-used",
                 String(speed),
             ]
         case .prores:
