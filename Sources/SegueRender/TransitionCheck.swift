@@ -92,20 +92,8 @@ public struct TransitionCheck: Sendable {
 
     /// Whether `name` occurs as an identifier in `glsl` outside comments.
     static func uses(_ glsl: String, _ name: String) -> Bool {
-        // Comments become a space: `/* … */` first (the shortest), then `//` to the end of the line.
-        var code = ""
-        var rest = Substring(glsl)
-        while let open = rest.firstRange(of: "/*"), let close = rest[open.upperBound...].firstRange(of: "*/") {
-            code += rest[..<open.lowerBound] + " "
-            rest = rest[close.upperBound...]
-        }
-        code += rest
-        var lines: [String] = []
-        for line in code.split(separator: "\n", omittingEmptySubsequences: false) {
-            if let slash = line.firstRange(of: "//") { lines.append(line[..<slash.lowerBound] + " ") } else { lines.append(String(line)) }
-        }
-        // An occurrence with no ASCII letter, digit or underscore right before or after it.
-        let bytes = Array(lines.joined(separator: "\n").utf8), needle = Array(name.utf8)
+        // An occurrence outside comments with no ASCII letter, digit or underscore right before or after it.
+        let bytes = Array(GLSLComments.stripped(glsl).code.utf8), needle = Array(name.utf8)
         guard !needle.isEmpty, needle.count <= bytes.count else { return false }
         func isIdentifierByte(_ b: UInt8) -> Bool {
             (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F

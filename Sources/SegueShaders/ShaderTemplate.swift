@@ -183,7 +183,7 @@ enum GLSLScope {
     /// declaration, at brace and parenthesis depth 0). Comments are skipped.
     static func globalNames(in source: String) -> Set<String> {
         var names: Set<String> = []
-        let chars = Array(source.unicodeScalars)
+        let chars = Array(GLSLComments.stripped(source).code.unicodeScalars)
         var i = 0
         var braces = 0, parens = 0
         var previous = ""  // the previous token at depth 0 ("" at a statement start)
@@ -191,16 +191,6 @@ enum GLSLScope {
         func isIdent(_ c: Unicode.Scalar) -> Bool { isIdentStart(c) || ("0"..."9").contains(c) }
         while i < chars.count {
             let c = chars[i]
-            if c == "/" && i + 1 < chars.count && chars[i + 1] == "/" {
-                while i < chars.count && chars[i] != "\n" { i += 1 }
-                continue
-            }
-            if c == "/" && i + 1 < chars.count && chars[i + 1] == "*" {
-                i += 2
-                while i + 1 < chars.count && !(chars[i] == "*" && chars[i + 1] == "/") { i += 1 }
-                i += 2
-                continue
-            }
             if c == "#" {
                 var line = ""
                 while i < chars.count && chars[i] != "\n" { line.unicodeScalars.append(chars[i]); i += 1 }

@@ -162,15 +162,8 @@ public enum TransitionSourceParser {
     /// Whether a uniform declaration continues on the next line: a `/*` comment is still open,
     /// or no `;` stands outside the comments yet.
     private static func needsMoreLines(_ statement: String) -> Bool {
-        var rest = Substring(statement), code = ""
-        while let open = rest.firstRange(of: "/*") {
-            code += rest[..<open.lowerBound]
-            guard let close = rest[open.upperBound...].firstRange(of: "*/") else { return true }
-            rest = rest[close.upperBound...]
-        }
-        code += rest
-        if let slash = code.firstRange(of: "//") { code = String(code[..<slash.lowerBound]) }
-        return !code.contains(";")
+        let (code, unclosed) = GLSLComments.stripped(statement)
+        return unclosed || !code.contains(";")
     }
 
     private static func headerLine(of key: String, in text: String) -> Int {
