@@ -149,10 +149,11 @@ public struct TransitionBenchmark {
 
     // MARK: - Helpers
 
+    /// The median of `runs` results of `measure`.
     func median(_ measure: () throws -> Double) rethrows -> Double {
         var times: [Double] = []
         for _ in 0..<runs { times.append(try measure()) }
-        return times.sorted()[runs / 2]
+        return Statistics.median(times)
     }
 
     /// Reads `fd` to its end, discarding the bytes.
