@@ -55,7 +55,7 @@ public struct ProgramRun: Sendable {
     ) throws(SystemError) {
         let path = path ?? executable
         let childEnvironment =
-            inheriting ? (environment.isEmpty ? nil : Self.currentEnvironment.merging(environment) { $1 }) : environment
+            inheriting ? (environment.isEmpty ? nil : FileIO.processEnvironment.merging(environment) { $1 }) : environment
         let searchPath = FileIO.searchPath(in: inheriting ? nil : environment)
         guard let program = executable.contains("/") ? executable : FileIO.findExecutable(executable, searchPath: searchPath) else {
             throw .cannotStart(path: path, program: executable, reason: "no `\(executable)` on PATH=\(searchPath)")
@@ -101,17 +101,5 @@ public struct ProgramRun: Sendable {
         stderr = child.collectedErrors
         timedOut = expired.withLock { $0 }
         if cancellation?.isCancelled == true && signal != nil { throw .cancelled(path: path) }
-    }
-
-    /// This process's environment.
-    private static var currentEnvironment: [String: String] {
-        var result: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") { result[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
-            entry += 1
-        }
-        return result
     }
 }
