@@ -1,4 +1,5 @@
 // Parsing springs from text: comma-separated `name=value` pairs in one of three families.
+import SegueSystem
 
 extension Spring {
     /// Parses a spring from comma-separated `name=value` pairs of ONE family:
@@ -15,7 +16,7 @@ extension Spring {
     ///   `=`, values that are not numbers or names from two families; `.invalidParameter` for
     ///   values out of range.
     public init(parsing text: String) throws {
-        let source = text.trimmingWhitespace().lowercased()
+        let source = text.trimmingWhitespaceAndNewlines().lowercased()
         switch source {
         case "", "default":
             try self.init()
@@ -39,10 +40,11 @@ extension Spring {
         for item in source.split(separator: ",", omittingEmptySubsequences: false) {
             let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard pair.count == 2 else {
-                throw AnimationError(.invalidSyntax, "spring parameter '\(String(item).trimmingWhitespace())' needs the form name=value")
+                throw AnimationError(
+                    .invalidSyntax, "spring parameter '\(String(item).trimmingWhitespaceAndNewlines())' needs the form name=value")
             }
-            var name = String(pair[0]).trimmingWhitespace()
-            let value = String(pair[1]).trimmingWhitespace()
+            var name = String(pair[0]).trimmingWhitespaceAndNewlines()
+            let value = String(pair[1]).trimmingWhitespaceAndNewlines()
             guard known.contains(name) else {
                 throw AnimationError(
                     .invalidSyntax,

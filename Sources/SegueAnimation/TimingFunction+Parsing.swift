@@ -1,4 +1,5 @@
 // Parsing timing functions from text, with CSS-style names.
+import SegueSystem
 
 extension TimingFunction {
     /// Parses a timing function: `linear`, `ease-in`, `ease-out`, `ease-in-out`, `default`
@@ -9,7 +10,7 @@ extension TimingFunction {
     /// - Throws: ``AnimationError`` (`.invalidSyntax`, or `.invalidParameter` for an `x`
     ///   outside [0, 1]) with a message naming what is wrong.
     public init(parsing text: String) throws {
-        let source = text.trimmingWhitespace()
+        let source = text.trimmingWhitespaceAndNewlines()
         let lowered = source.lowercased()
         switch lowered {
         case "linear":
@@ -41,7 +42,7 @@ extension TimingFunction {
             throw AnimationError(.invalidSyntax, "'\(source)' is missing the closing parenthesis of cubic-bezier(x1, y1, x2, y2)")
         }
         let inner = lowered.dropFirst(prefix.count).dropLast()
-        let parts = inner.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
+        let parts = inner.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingWhitespaceAndNewlines() }
         guard parts.count == 4 else {
             throw AnimationError(.invalidSyntax, "cubic-bezier needs 4 numbers (x1, y1, x2, y2), got \(parts.count) in '\(source)'")
         }
@@ -60,14 +61,5 @@ extension TimingFunction {
             )
         }
         self.init(controlPoints: numbers[0], numbers[1], numbers[2], numbers[3])
-    }
-}
-
-extension String {
-    /// The string without leading and trailing whitespace.
-    func trimmingWhitespace() -> String {
-        let start = firstIndex { !$0.isWhitespace } ?? endIndex
-        let end = lastIndex { !$0.isWhitespace }.map { index(after: $0) } ?? start
-        return start < end ? String(self[start..<end]) : ""
     }
 }

@@ -53,7 +53,7 @@ final class ContextHandle: ForkBound {
     /// - Throws: `VulkanError`.
     init(selector: String?, cacheDirectory: String?) throws {
         // SEGUE_GPU_TIMEOUT, as the CLI reads it: hosts set it in their environment (segue.h).
-        let timeout = getenv("SEGUE_GPU_TIMEOUT").flatMap { Double(String(cString: $0)) } ?? GPUContext.Configuration.defaultGPUTimeout
+        let timeout = GPUContext.Configuration.gpuTimeout(environmentValue: getenv("SEGUE_GPU_TIMEOUT").map { String(cString: $0) })
         context = try GPUContext(configuration: .init(deviceSelector: selector, shaderCacheDirectory: cacheDirectory, gpuTimeout: timeout))
         deviceName = CString(context.info.name)
     }

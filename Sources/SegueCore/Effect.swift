@@ -1,5 +1,6 @@
 // Effects are data: a program (a GLSL source, or a mesh builder), typed parameters with
 // defaults, and a description.
+import SegueSystem
 
 /// The kind of pipeline an effect runs on.
 public enum EffectKind: String, Sendable, Codable, CaseIterable {
@@ -270,7 +271,7 @@ public struct Effect: Sendable, Equatable {
             let value = try ParameterValue.parse(text, as: p.type, name: name)
             // A stitchable function's colour literal is a SwiftUI `Color`, which reaches the
             // function premultiplied (`Shader.Argument.color`); numbers are passed as written.
-            if kind == .stitchable, p.type == .vec4, text.trimmed().hasPrefix("#"), value.components.count == 4 {
+            if kind == .stitchable, p.type == .vec4, text.trimmingWhitespaceAndNewlines().hasPrefix("#"), value.components.count == 4 {
                 let c = value.components
                 values[name] = ParameterValue(.vec4, [c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]])
             } else {
@@ -284,8 +285,8 @@ public struct Effect: Sendable, Equatable {
 /// Splits `NAME=VALUE` command-line text.
 public func parseAssignment(_ text: String) throws(ParameterError) -> (name: String, value: String) {
     guard let eq = text.firstIndex(of: "=") else { throw .malformedAssignment(text) }
-    let name = text[..<eq].trimmed()
-    let value = text[text.index(after: eq)...].trimmed()
+    let name = text[..<eq].trimmingWhitespaceAndNewlines()
+    let value = text[text.index(after: eq)...].trimmingWhitespaceAndNewlines()
     guard !name.isEmpty, !value.isEmpty else { throw .malformedAssignment(text) }
     return (name, value)
 }

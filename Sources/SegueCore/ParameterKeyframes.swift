@@ -7,6 +7,7 @@
 //   Discrete mode takes one more key time than values, written as a last `@T` without a value.
 import SegueAnimation
 import SegueMath
+import SegueSystem
 
 /// A parameter value as a vector of components, so that keyframe animations can interpolate
 /// any float, int, bool, vector or matrix parameter.
@@ -73,9 +74,9 @@ public struct ParameterKeyframes: Sendable {
         guard let eq = text.firstIndex(of: "=") else {
             throw AnimationError(.invalidSyntax, "keyframes are written NAME[:MODE]=VALUE@TIME,VALUE@TIME,…, got '\(text)'")
         }
-        let head = text[..<eq].trimmed()
-        let body = text[text.index(after: eq)...].trimmed()
-        let nameAndMode = head.split(separator: ":", maxSplits: 1).map { $0.trimmed() }
+        let head = text[..<eq].trimmingWhitespaceAndNewlines()
+        let body = text[text.index(after: eq)...].trimmingWhitespaceAndNewlines()
+        let nameAndMode = head.split(separator: ":", maxSplits: 1).map { $0.trimmingWhitespaceAndNewlines() }
         let name = nameAndMode.first ?? ""
         var mode = KeyframeCalculationMode.linear
         if nameAndMode.count == 2 {
@@ -94,8 +95,8 @@ public struct ParameterKeyframes: Sendable {
             guard let at = item.lastIndex(of: "@") else {
                 throw AnimationError(.invalidSyntax, "keyframe '\(item)' of '\(name)' needs a key time: VALUE@TIME")
             }
-            let valueText = item[..<at].trimmed()
-            let timeText = item[item.index(after: at)...].trimmed()
+            let valueText = item[..<at].trimmingWhitespaceAndNewlines()
+            let timeText = item[item.index(after: at)...].trimmingWhitespaceAndNewlines()
             guard let time = Double(timeText), time.isFinite else {
                 throw AnimationError(.invalidSyntax, "key time '\(timeText)' of '\(name)' is not a number")
             }
@@ -152,13 +153,13 @@ public struct ParameterKeyframes: Sendable {
             if ch == "(" { depth += 1 }
             if ch == ")" { depth -= 1 }
             if ch == ",", depth == 0 {
-                parts.append(current.trimmed())
+                parts.append(current.trimmingWhitespaceAndNewlines())
                 current = ""
             } else {
                 current.append(ch)
             }
         }
-        parts.append(current.trimmed())
+        parts.append(current.trimmingWhitespaceAndNewlines())
         return parts
     }
 }

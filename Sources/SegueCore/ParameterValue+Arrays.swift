@@ -24,7 +24,7 @@ extension ParameterValue {
     ///   `.notFinite` for NaN or an infinity.
     public static func parseArray(_ text: String, as type: ParameterType, name: String) throws(ParameterError) -> ParameterValue {
         precondition(type.isArray, "parseArray takes an array type")
-        let text = text.trimmed()
+        let text = text.trimmingWhitespaceAndNewlines()
         if text.isEmpty { return .empty(type) }
         let limit = type.maximumElements
         if type == .data {
@@ -47,7 +47,7 @@ extension ParameterValue {
         var components: [Double] = []
         components.reserveCapacity(items)
         var pending = 0  // numbers of a colour given as components
-        for part in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmed() }) {
+        for part in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingWhitespaceAndNewlines() }) {
             switch type {
             case .colorArray where part.hasPrefix("#"):
                 guard pending == 0 else {

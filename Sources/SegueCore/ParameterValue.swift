@@ -1,4 +1,5 @@
 import SegueMath
+import SegueSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -73,12 +74,12 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
     /// The value as a user types it: components separated by commas (bytes as `0x` and hex digits;
     /// an empty array as nothing).
     public var description: String {
-        if type == .data { return components.isEmpty ? "" : "0x" + components.map { hexByte(Int($0)) }.joined() }
+        if type == .data { return components.isEmpty ? "" : "0x" + components.map { UInt8(Int($0)) }.hexDigits }
         return components.map { d in
             switch type.scalar {
             case .int: String(Int(d))
             case .bool: d != 0 ? "true" : "false"
-            default: d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+            default: String(exactNumber: d)
             }
         }.joined(separator: ",")
     }
@@ -97,7 +98,7 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
             guard let rgba = hexColor(text.dropFirst()) else { throw .wrongType(name: name, type: type, text: text) }
             return ParameterValue(type, Array(rgba.prefix(type.componentCount)))
         }
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmed() }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespaceAndNewlines() }
         var values: [Double] = []
         for part in parts {
             switch type.scalar {
@@ -133,12 +134,6 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
         guard values.count == n else { throw .wrongComponentCount(name: name, type: type, expected: n, got: values.count) }
         return ParameterValue(type, values)
     }
-}
-
-/// Two lowercase hex digits.
-private func hexByte(_ b: Int) -> String {
-    let digits = Array("0123456789abcdef")
-    return String([digits[b >> 4], digits[b & 15]])
 }
 
 /// `rgb`, `rrggbb` or `rrggbbaa` in hex as four components 0…1, or nil.
@@ -197,15 +192,5 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
         case let .invalidArray(name, message):
             return "argument '\(name)': \(message)"
         }
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces, tabs and newlines.
-    package func trimmed() -> String {
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s.removeFirst() }
-        while let l = s.last, l.isWhitespace { s.removeLast() }
-        return String(s)
     }
 }

@@ -2,6 +2,7 @@
 // fingerprints of a concat plan's inputs and pieces. Written from the standard; whole 64-byte
 // blocks are compressed straight from the caller's buffer, so hashing a piece of video costs
 // about as much as reading it.
+import SegueSystem
 
 /// A SHA-256 digest computed incrementally.
 package struct SHA256 {
@@ -85,13 +86,7 @@ package struct SHA256 {
     }
 
     /// The digest as 64 lowercase hexadecimal digits.
-    package static func hex(_ digest: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(digest.count * 2)
-        for b in digest { text += [digits[Int(b >> 4)], digits[Int(b & 15)]] }
-        return String(decoding: text, as: UTF8.self)
-    }
+    package static func hex(_ digest: [UInt8]) -> String { digest.hexDigits }
 
     private mutating func compress(_ bytes: UnsafeRawBufferPointer) {
         var schedule: [UInt32] = []

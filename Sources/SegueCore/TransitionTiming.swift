@@ -7,6 +7,7 @@
 // it shows its end state exactly: progress 1, or 0 after an autoreversed pass (a spring has not
 // quite reached 1 at its settling duration; Core Animation then shows the model value).
 import SegueAnimation
+import SegueSystem
 
 /// How a transition's progress follows time.
 public struct TransitionTiming: Sendable, Hashable, CustomStringConvertible {
@@ -21,10 +22,10 @@ public struct TransitionTiming: Sendable, Hashable, CustomStringConvertible {
         /// `cubic-bezier(x1,y1,x2,y2)` or `spring(name=value,…)` (see `Spring.init(parsing:)`).
         /// - Throws: `AnimationError` with what is wrong.
         public init(parsing text: String) throws {
-            let trimmed = text.trimmed()
+            let trimmed = text.trimmingWhitespaceAndNewlines()
             let lower = trimmed.lowercased()
             if lower.hasPrefix("spring") {
-                var body = trimmed.dropFirst("spring".count).trimmed()
+                var body = trimmed.dropFirst("spring".count).trimmingWhitespaceAndNewlines()
                 if body.isEmpty {
                     self = .spring(try Spring())
                     return

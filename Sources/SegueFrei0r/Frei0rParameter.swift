@@ -19,6 +19,7 @@
 // frei0r values outside 0…1 extrapolate (MLT passes them through), and a value the host never
 // changes is the effect's exact default.
 import SegueCore
+import SegueSystem
 
 /// One frei0r parameter of a plugin.
 public struct Frei0rParameter: Sendable, Equatable {
@@ -162,7 +163,6 @@ extension Frei0rParameter {
 
     /// `min…max` for an explanation.
     private static func describe(_ range: ClosedRange<Double>) -> String {
-        func text(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
-        return "\(text(range.lowerBound))…\(text(range.upperBound))"
+        "\(String(exactNumber: range.lowerBound))…\(String(exactNumber: range.upperBound))"
     }
 }

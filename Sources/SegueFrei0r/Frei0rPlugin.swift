@@ -90,7 +90,8 @@ public struct Frei0rPlugin: Sendable {
             }
             if t.type.isArray { scalar = "s" }  // text, passed as it is
             lines.append(
-                "target\t\(Self.oneLine(t.name))\t\(scalar)\t\(t.defaults.count)\t\(t.defaults.map(Self.number).joined(separator: ","))")
+                "target\t\(Self.oneLine(t.name))\t\(scalar)\t\(t.defaults.count)\t\(t.defaults.map(String.init(exactNumber:)).joined(separator: ","))"
+            )
         }
         for p in parameters {
             let (target, component): (Int, Int)
@@ -100,17 +101,14 @@ public struct Frei0rPlugin: Sendable {
             }
             lines.append(
                 [
-                    "param", Self.oneLine(p.name), p.kind.rawValue, String(target), String(component), Self.number(p.range.lowerBound),
-                    Self.number(p.range.upperBound), p.defaultValue.map(Self.number).joined(separator: ","), Self.oneLine(p.explanation),
+                    "param", Self.oneLine(p.name), p.kind.rawValue, String(target), String(component),
+                    String(exactNumber: p.range.lowerBound),
+                    String(exactNumber: p.range.upperBound), p.defaultValue.map(String.init(exactNumber:)).joined(separator: ","),
+                    Self.oneLine(p.explanation),
                 ]
                 .joined(separator: "\t"))
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// A number as C's strtod reads it back exactly.
-    static func number(_ x: Double) -> String {
-        x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : "\(x)"
     }
 
     /// `text` on one line: tabs, newlines and other control characters become spaces.

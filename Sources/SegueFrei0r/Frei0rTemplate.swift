@@ -1,4 +1,3 @@
-import FoundationEssentials
 import SegueSystem
 
 // The compiled plugin template (plugins/frei0r/segue_frei0r.c built into a shared object) and its
@@ -21,6 +20,9 @@ public struct Frei0rTemplate: Sendable {
     static let markerBytes = 32
     /// Bytes of configuration text, its NUL included.
     public static let capacity = 32768
+    /// The largest template or plugin file read, in bytes (the compiled template is tens of
+    /// kilobytes; the limit keeps a wrong file from being read whole into memory).
+    public static let maximumFileSize = 16 << 20
 
     /// The template file.
     public let path: String
@@ -29,13 +31,16 @@ public struct Frei0rTemplate: Sendable {
     private let bodyOffset: Int
 
     /// Reads the template at `path` and finds its block.
-    /// - Throws: `Frei0rError.template` when it cannot be read or has no single well-formed block.
+    /// - Throws: `Frei0rError.template` when it cannot be read (missing, not a regular file,
+    ///   larger than `maximumFileSize`, unreadable) or has no single well-formed block.
     public init(path: String) throws(Frei0rError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .template(
-                path: path, reason: FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "there is no such file")
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.readAll(path: path, limit: Self.maximumFileSize, noun: "plugin template")
+        } catch {
+            if case .fileNotFound = error { throw .template(path: path, reason: "there is no such file") }
+            throw .template(path: path, reason: error.reason)
         }
-        let bytes = [UInt8](data)
         guard let offset = Self.bodyOffset(in: bytes) else {
             throw .template(path: path, reason: "it is not Segue's frei0r plugin template (no configuration block)")
         }
@@ -56,10 +61,10 @@ public struct Frei0rTemplate: Sendable {
         return out
     }
 
-    /// The configuration text of a plugin file (nil when it is not a Segue plugin).
+    /// The configuration text of a plugin file (nil when it is not a Segue plugin, or not a
+    /// regular file of at most `maximumFileSize` bytes that can be read).
     public static func configuration(ofPlugin path: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let bytes = [UInt8](data)
+        guard let bytes = try? FileIO.readAll(path: path, limit: maximumFileSize, noun: "plugin") else { return nil }
         guard let offset = bodyOffset(in: bytes) else { return nil }
         let body = bytes[offset..<offset + capacity]
         return String(decoding: body.prefix { $0 != 0 }, as: UTF8.self)

@@ -60,7 +60,8 @@ public enum KdenliveDescription {
         case .bool:
             return "type=\"bool\" \(name) default=\"\(p.defaultValue.first ?? 0 >= 0.5 ? 1 : 0)\""
         case .color:
-            let bytes = p.defaultValue.map { String(cFormat: "%02x", Int(($0 * 255).rounded())) }.joined()
+            // Colours are parameters whose defaults are all 0…1 (`Frei0rParameter.map`).
+            let bytes = p.defaultValue.map { UInt8((min(max($0, 0), 1) * 255).rounded()) }.hexDigits
             return "type=\"color\" \(name) default=\"0x\(bytes)ff\" alpha=\"0\""
         case .string:
             return "type=\"url\" \(name) default=\"\" filter=\"Images (*.png *.jpg *.jpeg)\""
@@ -71,8 +72,8 @@ public enum KdenliveDescription {
             let (lo, hi) = (p.range.lowerBound, p.range.upperBound)
             let decimals = p.integer ? " decimals=\"0\"" : " decimals=\"3\""
             return
-                "type=\"animated\" \(name) default=\"\(Frei0rPlugin.number(p.defaultValue.first ?? 0))\" min=\"\(Frei0rPlugin.number(lo))\""
-                + " max=\"\(Frei0rPlugin.number(hi))\" factor=\"\(Frei0rPlugin.number(hi - lo))\" offset=\"\(Frei0rPlugin.number(lo))\""
+                "type=\"animated\" \(name) default=\"\(String(exactNumber: p.defaultValue.first ?? 0))\" min=\"\(String(exactNumber: lo))\""
+                + " max=\"\(String(exactNumber: hi))\" factor=\"\(String(exactNumber: hi - lo))\" offset=\"\(String(exactNumber: lo))\""
                 + decimals
         }
     }

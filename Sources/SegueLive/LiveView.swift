@@ -29,8 +29,8 @@ public final class LiveView {
 
     private let presenter: SwapchainPresenter
     private var lastPresent: Double?
-    private let clock = ContinuousClock()
-    private let opened: ContinuousClock.Instant
+    /// Started when the view opened.
+    private let opened = Stopwatch()
     /// Seconds between frames at the display's refresh rate.
     private let period: Double
 
@@ -48,7 +48,6 @@ public final class LiveView {
         self.window = window
         self.context = context
         period = 1 / window.refreshRate
-        opened = clock.now
     }
 
     /// The size in points (at least 1 × 1) of a window showing an image of `width` × `height`
@@ -102,7 +101,7 @@ public final class LiveView {
     }
 
     /// Seconds on a monotonic clock since the view opened.
-    private func seconds() -> Double { (clock.now - opened) / .seconds(1) }
+    private func seconds() -> Double { opened.elapsed }
 
     /// `frames N  p50 … ms  p90 … ms  p99 … ms  max … ms`: the frame-interval statistics as one
     /// line (nil before two frames were shown).
@@ -115,8 +114,7 @@ public final class LiveView {
     /// The 50th, 90th, 99th percentiles and the maximum of the frame intervals, in milliseconds.
     public var frameStatistics: (count: Int, p50: Double, p90: Double, p99: Double, max: Double)? {
         guard !frameIntervals.isEmpty else { return nil }
-        let sorted = frameIntervals.sorted()
-        func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int((p * Double(sorted.count - 1)).rounded()))] * 1000 }
-        return (sorted.count, percentile(0.5), percentile(0.9), percentile(0.99), sorted[sorted.count - 1] * 1000)
+        let ms = Statistics.percentiles([0.5, 0.9, 0.99, 1], of: frameIntervals).map { $0 * 1000 }
+        return (frameIntervals.count, ms[0], ms[1], ms[2], ms[3])
     }
 }

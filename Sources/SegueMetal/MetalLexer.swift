@@ -2,6 +2,7 @@
 // numbers (with their C suffixes), punctuation (longest match first), `[[`/`]]` attribute brackets
 // and whole preprocessor lines. Comments and whitespace are dropped. The lexer knows only the
 // shape of C++ tokens; what is allowed is decided by `StitchableTranslator`.
+import SegueSystem
 
 /// One token of Metal source.
 package struct MetalToken: Sendable, Equatable {
@@ -109,7 +110,7 @@ package enum MetalLexer {
                     s.unicodeScalars.append(chars[i])
                     i += 1
                 }
-                tokens.append(MetalToken(kind: .directive, text: s.trimmed(), line: startLine))
+                tokens.append(MetalToken(kind: .directive, text: s.trimmingWhitespaceAndNewlines(), line: startLine))
                 continue
             }
             atLineStart = false

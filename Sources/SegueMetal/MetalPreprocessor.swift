@@ -12,6 +12,7 @@
 // so the tokens all expansions produce are counted against `maximumExpansion`, and macro uses
 // nested in macro uses or arguments against `maximumExpansionDepth`; past either, the error
 // names the macro and the line it is used on.
+import SegueSystem
 
 /// Expands the directives and macros of a token stream.
 ///
@@ -77,9 +78,9 @@ package struct MetalPreprocessor {
     func error(_ message: String, _ line: Int) -> ShaderSourceError { ShaderSourceError(file: file, line: line, message: message) }
 
     private mutating func directive(_ t: MetalToken) throws(ShaderSourceError) {
-        let text = String(t.text.dropFirst()).trimmed()
+        let text = String(t.text.dropFirst()).trimmingWhitespaceAndNewlines()
         let head = String(text.prefix { $0.isLetter })
-        let rest = String(text.dropFirst(head.count)).trimmed()
+        let rest = String(text.dropFirst(head.count)).trimmingWhitespaceAndNewlines()
         // GLSL being measured keeps every branch (see the type's comment).
         if !glsl, try conditional(head, rest, t) { return }
         guard isActive else { return }  // a skipped group's other directives are not read

@@ -42,12 +42,12 @@ public enum TransitionSourceParser {
         // Header: `// Key: value` comment lines anywhere before the first line of code
         // (preprocessor and `precision` lines of old `#ifdef GL_ES` blocks are skipped).
         for line in lines {
-            let t = line.trimmed()
+            let t = line.trimmingWhitespaceAndNewlines()
             if t.isEmpty || t.hasPrefix("#") || t.hasPrefix("precision ") { continue }
             guard t.hasPrefix("//") else { break }
-            let body = t.dropFirst(2).trimmed()
+            let body = t.dropFirst(2).trimmingWhitespaceAndNewlines()
             if let colon = body.firstIndex(of: ":"), body[..<colon].allSatisfy({ $0.isLetter || $0 == "-" }) {
-                headers[body[..<colon].lowercased()] = body[body.index(after: colon)...].trimmed()
+                headers[body[..<colon].lowercased()] = body[body.index(after: colon)...].trimmingWhitespaceAndNewlines()
             }
         }
 
@@ -55,7 +55,7 @@ public enum TransitionSourceParser {
         for index in lines.indices {
             let lineNumber = index + 1
             let line = lines[index]
-            let code = line.trimmed()
+            let code = line.trimmingWhitespaceAndNewlines()
             if inBlockComment {
                 if code.contains("*/") { inBlockComment = false }
                 continue
@@ -67,7 +67,7 @@ public enum TransitionSourceParser {
             var statement = code, last = index
             while needsMoreLines(statement), last + 1 < lines.count, last - index < 64 {
                 last += 1
-                statement += " " + lines[last].trimmed()
+                statement += " " + lines[last].trimmingWhitespaceAndNewlines()
             }
             let decl = try parseDeclaration(statement, file: fileLabel, line: lineNumber)
             for k in (index + 1)...max(index + 1, last) where k <= last { lines[k] = "" }
@@ -188,27 +188,27 @@ public enum TransitionSourceParser {
         var defaultText: String?
         var summary = ""
         if let open = statement.firstRange(of: "/*"), let close = statement[open.upperBound...].firstRange(of: "*/") {
-            let inner = statement[open.upperBound..<close.lowerBound].trimmed()
-            if inner.hasPrefix("=") { defaultText = inner.dropFirst().trimmed() }
+            let inner = statement[open.upperBound..<close.lowerBound].trimmingWhitespaceAndNewlines()
+            if inner.hasPrefix("=") { defaultText = inner.dropFirst().trimmingWhitespaceAndNewlines() }
             statement.removeSubrange(open.lowerBound..<close.upperBound)
         }
         if let slash = statement.firstRange(of: "//") {
-            let comment = statement[slash.upperBound...].trimmed()
+            let comment = statement[slash.upperBound...].trimmingWhitespaceAndNewlines()
             statement = String(statement[..<slash.lowerBound])
             if comment.hasPrefix("=") {
                 // `// = default; summary`
                 let rest = comment.dropFirst()
                 if let semi = rest.firstIndex(of: ";") {
-                    defaultText = rest[..<semi].trimmed()
-                    summary = rest[rest.index(after: semi)...].trimmed()
+                    defaultText = rest[..<semi].trimmingWhitespaceAndNewlines()
+                    summary = rest[rest.index(after: semi)...].trimmingWhitespaceAndNewlines()
                 } else {
-                    defaultText = rest.trimmed()
+                    defaultText = rest.trimmingWhitespaceAndNewlines()
                 }
             } else {
                 summary = comment
             }
         }
-        statement = statement.trimmed()
+        statement = statement.trimmingWhitespaceAndNewlines()
         guard statement.hasSuffix(";") else { throw fail("expected ';' at the end of the uniform declaration") }
         statement.removeLast()
         let words = statement.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
@@ -245,17 +245,19 @@ public enum TransitionSourceParser {
         _ text: String, type: ParameterType, name: String,
         fail: (String) -> ShaderSourceError
     ) throws(ShaderSourceError) -> ParameterValue {
-        var inner = text.trimmed()
+        var inner = text.trimmingWhitespaceAndNewlines()
         if inner.hasSuffix(";") { inner.removeLast() }
-        inner = inner.trimmed()
+        inner = inner.trimmingWhitespaceAndNewlines()
         if let paren = inner.firstIndex(of: "("), inner.hasSuffix(")") {
-            let ctor = inner[..<paren].trimmed()
+            let ctor = inner[..<paren].trimmingWhitespaceAndNewlines()
             guard let t = ParameterType(rawValue: ctor), !t.isArray else {
                 throw fail("unknown constructor '\(ctor)' in the default of '\(name)'")
             }
             inner = String(inner[inner.index(after: paren)..<inner.index(before: inner.endIndex)])
         }
-        let parts = inner.split(separator: ",", omittingEmptySubsequences: false).map { normalizeLiteral($0.trimmed()) }
+        let parts = inner.split(separator: ",", omittingEmptySubsequences: false).map {
+            normalizeLiteral($0.trimmingWhitespaceAndNewlines())
+        }
         do {
             return try ParameterValue.parse(parts.joined(separator: ","), as: type, name: name)
         } catch {

@@ -56,7 +56,8 @@ extension FileIO {
         return "/" + parts.joined(separator: "/")
     }
 
-    /// The process's environment, read from `environ`.
+    /// The process's environment, read from `environ` (the one reader of it). Of two entries with
+    /// one name the first counts, as it does for `getenv`.
     package static var processEnvironment: [String: String] {
         var result: [String: String] = [:]
         var pointer = environ

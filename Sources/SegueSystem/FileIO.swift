@@ -134,6 +134,21 @@ package enum FileIO {
         }
     }
 
+    /// What stopped a whole-file read (`readAll(path:limit:head:failure:)`), for its caller to
+    /// word.
+    package enum ReadFailure: Sendable, Equatable {
+        /// `open` failed with this errno.
+        case cannotOpen(Int32)
+        /// `fstat` or `read` failed with this errno.
+        case cannotRead(Int32)
+        /// The file is not a regular file: its `st_mode`.
+        case notRegular(mode_t)
+        /// The file is `size` bytes, more than the limit.
+        case tooLarge(size: Int)
+        /// The file grew past the limit while it was read.
+        case grewPastLimit
+    }
+
     /// Reads a whole regular file of at most `limit` bytes. Anything else (a FIFO, socket or
     /// device, which may block or never end) is refused before a byte is read, a larger file
     /// from its size, and `head` sees the first bytes (up to 64 KiB) before the rest is read,
@@ -142,41 +157,56 @@ package enum FileIO {
     package static func readAll<Failure: SystemErrorConvertible>(
         path: String, limit: Int, noun: String, head: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) -> [UInt8] {
+        try readAll(path: path, limit: limit, head: head) { failure in
+            Failure(systemError(failure, path: path, limit: limit, noun: noun))
+        }
+    }
+
+    /// The whole-file read under `readAll(path:limit:noun:head:)`, its failures worded by the
+    /// caller's `failure` (effect files keep their own words).
+    package static func readAll<Failure: Error>(
+        path: String, limit: Int, head: ([UInt8]) throws(Failure) -> Void, failure: (ReadFailure) -> Failure
+    ) throws(Failure) -> [UInt8] {
         // O_NONBLOCK: opening a FIFO without a writer would otherwise wait for one.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            let code = errno
-            if code == ENOENT { throw Failure(.fileNotFound(path: path)) }
-            if code == EACCES || code == EPERM { throw Failure(.unreadable(path: path, reason: "permission denied")) }
-            throw Failure(.unreadable(path: path, reason: descriptorShortage(code) ?? message(code)))
-        }
+        guard fd >= 0 else { throw failure(.cannotOpen(errno)) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw Failure(.unreadable(path: path, reason: message(errno))) }
-        if let problem = kindProblem(info.st_mode, noun: noun) { throw Failure(.unreadable(path: path, reason: problem)) }
+        guard fstat(fd, &info) == 0 else { throw failure(.cannotRead(errno)) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw failure(.notRegular(info.st_mode)) }
         let size = Int(info.st_size)
-        guard size <= limit else {
-            throw Failure(.unreadable(path: path, reason: "it is \(size) bytes, more than the \(limit)-byte limit for an input \(noun)"))
-        }
+        guard size <= limit else { throw failure(.tooLarge(size: size)) }
         var bytes = [UInt8]()
         bytes.reserveCapacity(max(min(size, limit), 0))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var checked = false
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { readSome(fd, $0) }
             if n > 0 {
                 // A file that grows while it is read is still held to the limit.
-                guard bytes.count + n <= limit else {
-                    throw Failure(.unreadable(path: path, reason: "it is more than the \(limit)-byte limit for an input \(noun)"))
-                }
+                guard bytes.count + n <= limit else { throw failure(.grewPastLimit) }
                 bytes.append(contentsOf: chunk[0..<n])
                 if !checked { checked = true; try head(bytes) }
             } else if n == 0 {
                 if !checked { try head(bytes) }
                 return bytes
-            } else if errno != EINTR {
-                throw Failure(.unreadable(path: path, reason: message(errno)))
+            } else {
+                throw failure(.cannotRead(errno))
             }
+        }
+    }
+
+    /// `failure` of a read of `path` in the words of `readAll(path:limit:noun:head:)`.
+    private static func systemError(_ failure: ReadFailure, path: String, limit: Int, noun: String) -> SystemError {
+        switch failure {
+        case .cannotOpen(ENOENT): .fileNotFound(path: path)
+        case .cannotOpen(EACCES), .cannotOpen(EPERM): .unreadable(path: path, reason: "permission denied")
+        case let .cannotOpen(code): .unreadable(path: path, reason: descriptorShortage(code) ?? message(code))
+        case let .cannotRead(code): .unreadable(path: path, reason: message(code))
+        case let .notRegular(mode): .unreadable(path: path, reason: kindProblem(mode, noun: noun) ?? "it is not a regular file")
+        case let .tooLarge(size):
+            .unreadable(path: path, reason: "it is \(size) bytes, more than the \(limit)-byte limit for an input \(noun)")
+        case .grewPastLimit: .unreadable(path: path, reason: "it is more than the \(limit)-byte limit for an input \(noun)")
         }
     }
 

@@ -72,17 +72,7 @@ package final class OutputCollector: Sendable {
     /// the blanks around it.
     package func tail(lines: Int = 12) -> String {
         let text = String(decoding: waitForEnd(), as: UTF8.self)
-        let kept = text.split(whereSeparator: \.isNewline).map { $0.trimmingBlanks() }.filter { !$0.isEmpty }
+        let kept = text.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         return kept.suffix(lines).joined(separator: "\n")
-    }
-}
-
-extension StringProtocol {
-    /// The text without the spaces and tabs at its ends (`trimmingCharacters(in: .whitespaces)`
-    /// without Foundation).
-    package func trimmingBlanks() -> String {
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0.isWhitespace && !$0.isNewline }
-        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

@@ -54,13 +54,13 @@ public struct ProgramRun: Sendable {
         errorLimit: Int = .max, path: String? = nil, cancellation: Cancellation? = nil
     ) throws(SystemError) {
         let path = path ?? executable
-        let childEnvironment = inheriting ? (environment.isEmpty ? nil : Self.currentEnvironment.merging(environment) { $1 }) : environment
+        let childEnvironment =
+            inheriting ? (environment.isEmpty ? nil : FileIO.processEnvironment.merging(environment) { $1 }) : environment
         let searchPath = FileIO.searchPath(in: inheriting ? nil : environment)
         guard let program = executable.contains("/") ? executable : FileIO.findExecutable(executable, searchPath: searchPath) else {
             throw .cannotStart(path: path, program: executable, reason: "no `\(executable)` on PATH=\(searchPath)")
         }
-        let clock = ContinuousClock()
-        let start = clock.now
+        let watch = Stopwatch()
         let child = try ChildProcess(
             executable: program, arguments: arguments, environment: childEnvironment, directory: directory,
             pipeInput: input != nil, output: .pipe, path: path, errorLimit: errorLimit, cancellation: cancellation)
@@ -94,25 +94,12 @@ public struct ProgramRun: Sendable {
         written.wait { $0 }
         let (status, _) = child.wait()
         finished.withLock { $0 = true }
-        let elapsed = (clock.now - start).components
-        seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        seconds = watch.elapsed
         self.status = status
         signal = child.terminatingSignal
         output = bytes
         stderr = child.collectedErrors
         timedOut = expired.withLock { $0 }
         if cancellation?.isCancelled == true && signal != nil { throw .cancelled(path: path) }
-    }
-
-    /// This process's environment.
-    private static var currentEnvironment: [String: String] {
-        var result: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") { result[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
-            entry += 1
-        }
-        return result
     }
 }

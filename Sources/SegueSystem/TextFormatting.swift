@@ -1,5 +1,5 @@
-// Text helpers that FoundationEssentials lacks (it brings no ICU): printf-style numbers,
-// table cells, literal replacement and trimming. Modules below the CLI use these instead of Foundation's
+// Text helpers that FoundationEssentials lacks (it brings no ICU): exact and printf-style
+// numbers, hexadecimal digits, table cells, literal replacement and trimming. Modules below the CLI use these instead of Foundation's
 // `String(format:)`, `replacingOccurrences(of:with:)` and `trimmingCharacters(in:)`, with the
 // same output for the formats and texts Segue uses.
 
@@ -10,6 +10,13 @@ import Darwin
 #endif
 
 extension String {
+    /// `x` as exact text: a whole number below 10¹⁵ without a fractional part (`2`, `-3`, `0`
+    /// for -0.0), anything else as Swift prints a `Double`, the shortest text that reads back as
+    /// `x` (`0.25`, `1e+16`, `nan`, `inf`). What C's `strtod` and JSON readers read back exactly.
+    package init(exactNumber x: Double) {
+        self = x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
+    }
+
     /// printf-style formatting by the C library (`%.3f`, `%02x`, `%.3g`…). Swift programs run in
     /// the "C" locale (nothing calls `setlocale`), so the decimal point is always ".", as with
     /// Foundation's `String(format:)` without a locale.
@@ -65,6 +72,21 @@ extension String {
     package func firstRange(ofLiteral target: String, from start: String.Index? = nil) -> Range<String.Index>? {
         let from = start ?? startIndex
         return self[from...].firstRange(of: target)
+    }
+}
+
+extension Sequence<UInt8> {
+    /// The bytes as lowercase hexadecimal digits, two a byte (`[0x0a, 0xff]` → `0aff`): digests,
+    /// cache keys, data values.
+    package var hexDigits: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(underestimatedCount * 2)
+        for b in self {
+            text.append(digits[Int(b >> 4)])
+            text.append(digits[Int(b & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }
 

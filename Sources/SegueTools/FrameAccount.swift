@@ -76,7 +76,7 @@ extension TransitionBenchmark {
             }
             samples.append((total, alpha, write, translucent))
         }
-        let mid = samples.sorted { $0.total < $1.total }[runs / 2]
+        let mid = Statistics.median(samples, by: \.total)
         let n = Double(timeline.frameCount)
         return FrameAccount(
             effect: effect.name, shading: render, readback: max(0, readback - render),

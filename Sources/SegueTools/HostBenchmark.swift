@@ -171,7 +171,7 @@ public struct HostBenchmark {
             guard let seconds else { throw RenderError.invalidValue("\(executable) did not finish in \(60 + frames) s, three times") }
             times.append(seconds)
         }
-        return times.sorted()[runs / 2]
+        return Statistics.median(times)
     }
 
     /// Seconds one run takes, or nil when it outlived `limit` seconds (then killed).

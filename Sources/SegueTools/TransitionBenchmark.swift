@@ -149,32 +149,41 @@ public struct TransitionBenchmark {
 
     // MARK: - Helpers
 
+    /// The median of `runs` results of `measure`.
     func median(_ measure: () throws -> Double) rethrows -> Double {
         var times: [Double] = []
         for _ in 0..<runs { times.append(try measure()) }
-        return times.sorted()[runs / 2]
+        return Statistics.median(times)
     }
 
-    /// Reads `fd` to its end, discarding the bytes (retrying reads a signal interrupts).
+    /// Reads `fd` to its end, discarding the bytes.
     static func drain(_ fd: Int32) {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n > 0 || (n < 0 && errno == EINTR) { continue }
-            return
-        }
+        while buffer.withUnsafeMutableBytes({ FileIO.readSome(fd, $0) }) > 0 {}
     }
 
     /// Times `write`, which writes into a pipe's write end while another thread drains it.
-    static func timeIntoPipe(_ write: (Int32) throws -> Void) throws -> Double {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw RenderError.invalidValue("cannot create a pipe: \(String(cString: strerror(errno)))") }
-        let reader = fds[0], writer = fds[1]
+    /// - Parameter drainerStack: stack bytes of the draining thread.
+    /// - Throws: `RenderError.invalidValue` when no pipe can be made; `SystemError.systemLimit`
+    ///   when the draining thread cannot start (`write` has then not run: nothing would read what
+    ///   it writes); what `write` throws.
+    static func timeIntoPipe(drainerStack: Int = WorkerThread.stackSize, _ write: (Int32) throws -> Void) throws -> Double {
+        let reader: Int32, writer: Int32
+        switch FileIO.makePipe() {
+        case let .success(ends): (reader, writer) = ends
+        case let .failure(failure): throw RenderError.invalidValue("cannot create a pipe: \(FileIO.message(failure.code))")
+        }
         let drained = DispatchSemaphore(value: 0)
-        try? WorkerThread.start(for: "a thread") {
-            drain(reader)
+        do {
+            try WorkerThread.start(for: "the benchmark's pipe", stackSize: drainerStack) {
+                drain(reader)
+                close(reader)
+                drained.signal()
+            }
+        } catch {
             close(reader)
-            drained.signal()
+            close(writer)
+            throw error
         }
         let watch = Stopwatch()
         do { try write(writer) } catch {

@@ -59,12 +59,20 @@ public final class GPUContext: @unchecked Sendable {
         public var presentationExtensions: [String]
         /// Seconds a render waits for the GPU before it gives up with `VulkanError.gpuTimeout`
         /// (a shader that never ends can hang a GPU, where lavapipe's own limit ends it). The
-        /// context cannot be used after a timeout.
-        public var gpuTimeout: Double
+        /// context cannot be used after a timeout. A value that is not a positive finite number
+        /// is `defaultGPUTimeout`, and one longer than `maximumGPUTimeout` is that maximum
+        /// (however it is set).
+        public var gpuTimeout: Double {
+            didSet { gpuTimeout = Self.bounded(gpuTimeout) }
+        }
 
         /// The wait for the GPU unless told otherwise: a minute, far beyond any frame Segue renders
         /// (a 16384² frame of the heaviest built-in takes seconds on lavapipe on two cores).
         public static let defaultGPUTimeout = 60.0
+
+        /// The longest wait for the GPU: a day. Vulkan counts the wait in 64-bit nanoseconds
+        /// (about 584 years), and a day is already beyond any frame; a longer limit is a day.
+        public static let maximumGPUTimeout = 86_400.0
 
         /// A configuration with the given values (defaults: preferred device, no disk cache, no
         /// presentation, `defaultGPUTimeout`).
@@ -75,19 +83,34 @@ public final class GPUContext: @unchecked Sendable {
             self.deviceSelector = deviceSelector
             self.shaderCacheDirectory = shaderCacheDirectory
             self.presentationExtensions = presentationExtensions
-            self.gpuTimeout = gpuTimeout.isFinite && gpuTimeout > 0 ? gpuTimeout : Self.defaultGPUTimeout
+            self.gpuTimeout = Self.bounded(gpuTimeout)
+        }
+
+        /// `seconds` as a wait for the GPU: `defaultGPUTimeout` for what is not a positive finite
+        /// number, at most `maximumGPUTimeout`.
+        static func bounded(_ seconds: Double) -> Double {
+            seconds.isFinite && seconds > 0 ? min(seconds, maximumGPUTimeout) : defaultGPUTimeout
+        }
+
+        /// The wait for the GPU that `text`, the value of `SEGUE_GPU_TIMEOUT`, asks for (the one
+        /// reading of the variable, for the executable's environment and libsegue's `getenv`):
+        /// seconds as a decimal number, bounded as `gpuTimeout` is; `defaultGPUTimeout` when it
+        /// is unset or not a number (a number too large for a `Double` reads as infinite).
+        package static func gpuTimeout(environmentValue text: String?) -> Double {
+            bounded(text.flatMap(Double.init) ?? defaultGPUTimeout)
         }
 
         /// The configuration an executable derives from its environment: `deviceSelector`
         /// (e.g. `--device`) or else `SEGUE_DEVICE`, the cache directory of
         /// `ShaderCache.defaultDirectory(environment:)`, and `SEGUE_GPU_TIMEOUT` (seconds; a
-        /// value that is not a positive number is ignored). Empty values count as unset.
+        /// value that is not a positive finite number is ignored, one longer than
+        /// `maximumGPUTimeout` is that maximum). Empty values count as unset.
         public init(environment: [String: String], deviceSelector: String? = nil) {
             let fromEnvironment = environment["SEGUE_DEVICE"].flatMap { $0.isEmpty ? nil : $0 }
             self.init(
                 deviceSelector: deviceSelector ?? fromEnvironment,
                 shaderCacheDirectory: ShaderCache.defaultDirectory(environment: environment),
-                gpuTimeout: environment["SEGUE_GPU_TIMEOUT"].flatMap(Double.init) ?? Self.defaultGPUTimeout)
+                gpuTimeout: Self.gpuTimeout(environmentValue: environment["SEGUE_GPU_TIMEOUT"]))
         }
     }
 

@@ -64,7 +64,7 @@ public struct ShaderCache: Sendable {
 
     /// The entry file for a key.
     func path(for key: [UInt8]) -> String {
-        FileIO.joining(directory, key.prefix(16).map { String(cFormat: "%02x", $0) }.joined() + ".spv")
+        FileIO.joining(directory, key.prefix(16).hexDigits + ".spv")
     }
 
     // MARK: - Reading

@@ -43,7 +43,7 @@ final class ShaderCompiler: @unchecked Sendable {
         var version: UInt32 = 0, revision: UInt32 = 0
         shaderc_get_spv_version(&version, &revision)
         let probe = (try? compileUncached(ShaderCompiler.probeSource, stage: .fragment, fileName: "segue-probe.frag")) ?? []
-        let probeHash = ShaderCache.checksum(probe).prefix(16).map { String(cFormat: "%02x", $0) }.joined()
+        let probeHash = ShaderCache.checksum(probe).prefix(16).hexDigits
         identity = "shaderc-spv \(version).\(revision) probe \(probeHash) \(ShaderCompiler.targetDescription)"
     }
 

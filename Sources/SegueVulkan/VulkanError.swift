@@ -1,5 +1,6 @@
 // The Vulkan layer's one error type (VkResult codes map onto it in VulkanConversions.swift).
 import SegueMath
+import SegueSystem
 
 /// What went wrong on the GPU side, with a message a user can act on.
 public enum VulkanError: SegueError, Sendable, Equatable, CustomStringConvertible {
@@ -59,8 +60,7 @@ public enum VulkanError: SegueError, Sendable, Equatable, CustomStringConvertibl
             return "the Vulkan device was lost\(work.map { " while rendering \($0)" } ?? "") (a driver reset or crash, or a shader "
                 + "that runs too long); this GPU context cannot be used again: create a new one"
         case let .gpuTimeout(seconds, work):
-            let limit =
-                !seconds.isFinite ? " in time" : " within \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s"
+            let limit = !seconds.isFinite ? " in time" : " within \(String(exactNumber: seconds)) s"
             return "the GPU did not finish\(work.map { " rendering \($0)" } ?? "")\(limit) (a shader that runs too long or never ends?); "
                 + "this GPU context cannot be used again: create a new one (the limit is the context's gpuTimeout, SEGUE_GPU_TIMEOUT in seconds)"
         case let .call(what, code):

@@ -137,4 +137,36 @@ struct Frei0rPluginTests {
             try Frei0rTemplate(path: dir.file("none.so"))
         }
     }
+
+    @Test("a template or plugin that is a directory, a named pipe or too large is refused at once, without reading it")
+    func templateKinds() throws {
+        let dir = try TemporaryDirectory("template-kinds")
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.file("folder.so"), withIntermediateDirectories: false)
+        #expect(throws: Frei0rError.template(path: dir.file("folder.so"), reason: "it is a directory, not a file")) {
+            try Frei0rTemplate(path: dir.file("folder.so"))
+        }
+        #expect(mkfifo(dir.file("pipe.so"), 0o600) == 0)
+        // A FIFO without a writer: opened without blocking and refused from its kind.
+        #expect(
+            throws: Frei0rError.template(
+                path: dir.file("pipe.so"), reason: "it is a pipe (FIFO), not a regular file; save the plugin template to a file first")
+        ) {
+            try Frei0rTemplate(path: dir.file("pipe.so"))
+        }
+        #expect(Frei0rTemplate.configuration(ofPlugin: dir.file("pipe.so")) == nil)
+        #expect(Frei0rTemplate.configuration(ofPlugin: dir.file("folder.so")) == nil)
+        let big = open(dir.file("big.so"), O_WRONLY | O_CREAT, 0o600)
+        #expect(big >= 0 && ftruncate(big, off_t(Frei0rTemplate.maximumFileSize + 1)) == 0)
+        close(big)
+        #expect(
+            throws: Frei0rError.template(
+                path: dir.file("big.so"),
+                reason:
+                    "it is \(Frei0rTemplate.maximumFileSize + 1) bytes, more than the \(Frei0rTemplate.maximumFileSize)-byte limit for an input plugin template"
+            )
+        ) {
+            try Frei0rTemplate(path: dir.file("big.so"))
+        }
+    }
 }

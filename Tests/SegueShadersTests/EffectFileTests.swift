@@ -32,6 +32,10 @@ struct EffectFileTests {
             reason(dir + "/big.glsl")
                 == "it is \(EffectFile.maximumSize + 1) bytes; effect files are limited to \(EffectFile.maximumSize) bytes")
         #expect(EffectFile.reason(EACCES) == "permission denied")
+        #expect(EffectFile.reason(ENFILE) == "too many open files in the system; close some programs and try again")
+        #expect(EffectFile.wording(.grewPastLimit) == "it is more than 1048576 bytes; effect files are limited to 1048576 bytes")
+        #expect(EffectFile.wording(.notRegular(S_IFCHR)) == "it is not a regular file (it is a device)")
+        #expect(EffectFile.wording(.notRegular(S_IFSOCK)) == "it is not a regular file")
         // Through the catalog, with the path.
         #expect(throws: EffectLookupError.unreadable(path: dir + "/shader.metal", reason: "it is a directory")) {
             try EffectCatalog.effect(dir + "/shader.metal")

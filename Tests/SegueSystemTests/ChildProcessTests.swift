@@ -72,7 +72,7 @@ struct ChildProcessTests {
     }
 
     private func childPid(_ pidFile: String) -> Int32? {
-        Int32(String(decoding: readFixture(pidFile), as: UTF8.self).trimmingBlanks().split(separator: "\n").first ?? "")
+        Int32(String(decoding: readFixture(pidFile), as: UTF8.self).trimmingWhitespace().split(separator: "\n").first ?? "")
     }
 
     @Test("a run that outlives its time is killed with its whole process group")

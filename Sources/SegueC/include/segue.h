@@ -35,9 +35,10 @@
  *
  * A lost GPU: when the device is lost (a driver reset, a shader that runs too long) or a frame
  * does not finish within the context's limit (60 s; the environment variable SEGUE_GPU_TIMEOUT,
- * in seconds, read when the context is created), the render fails with a message naming the
- * effect, and every later render on that context fails at once. Destroy it and its transitions
- * and create a new context.
+ * in seconds, read when the context is created: at most a day, 86400 s, which a longer value
+ * means; a value that is not a positive finite number leaves 60 s), the render fails with a
+ * message naming the effect, and every later render on that context fails at once. Destroy it
+ * and its transitions and create a new context.
  *
  * Versions: libsegue.so.0 (its SONAME) keeps this API and ABI for every 0.x release; symbols
  * carry the version node SEGUE_0. SEGUE_VERSION_* say which header a program was built with,

@@ -1,4 +1,5 @@
 import SegueMath
+import SegueSystem
 
 /// Writes a ``MeshFile`` as JSON text: stable key order, one vertex or face per line, whole
 /// numbers without a fraction, other numbers in Swift's shortest round-trip form.
@@ -27,7 +28,7 @@ enum MeshFileEncoder {
         lines.append("  ],")
         let l = appearance.lightDirection
         lines.append("  \"lightDirection\": \(list([l.x, l.y, l.z])),")
-        lines.append("  \"diffuseLightFactor\": \(number(appearance.diffuseLightFactor)),")
+        lines.append("  \"diffuseLightFactor\": \(String(exactNumber: appearance.diffuseLightFactor)),")
         lines.append("  \"supplementaryTransform\": \(list(appearance.supplementaryTransform.rowMajor)),")
         lines.append("  \"subdivisionSteps\": \(appearance.subdivisionSteps)")
         lines.append("}")
@@ -35,13 +36,6 @@ enum MeshFileEncoder {
     }
 
     static func list(_ values: [Double]) -> String {
-        "[" + values.map(number).joined(separator: ", ") + "]"
-    }
-
-    static func number(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 {
-            return String(Int(value))
-        }
-        return "\(value)"
+        "[" + values.map(String.init(exactNumber:)).joined(separator: ", ") + "]"
     }
 }
