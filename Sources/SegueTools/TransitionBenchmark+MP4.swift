@@ -102,7 +102,8 @@ extension TransitionBenchmark {
 
     private func x264Arguments(_ settings: VideoSettings) -> [String] {
         [
-            "-c:v", "libx264", "-preset", settings.preset ?? "medium", "-crf", String(settings.crf ?? 23), "-pix_fmt", "yuv420p",
+            "-c:v", "libx264", "-preset", settings.preset ?? VideoSettings.defaultPreset, "-crf",
+            String(settings.crf ?? VideoCodec.h264.defaultCRF ?? 23), "-pix_fmt", "yuv420p",
             "-movflags", "+faststart", "-f", "mp4",
         ]
     }
