@@ -60,7 +60,7 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
         if type.isArray { return description }
         func lit(_ d: Double) -> String {
             switch type.scalar {
-            case .int: return String(Int(d))
+            case .int: return Self.integerText(d)
             case .bool: return d != 0 ? "true" : "false"
             default:
                 let s = String(d)
@@ -74,14 +74,20 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
     /// The value as a user types it: components separated by commas (bytes as `0x` and hex digits;
     /// an empty array as nothing).
     public var description: String {
-        if type == .data { return components.isEmpty ? "" : "0x" + components.map { UInt8(Int($0)) }.hexDigits }
+        if type == .data { return components.isEmpty ? "" : "0x" + components.map { UInt8($0) }.hexDigits }
         return components.map { d in
             switch type.scalar {
-            case .int: String(Int(d))
+            case .int: Self.integerText(d)
             case .bool: d != 0 ? "true" : "false"
             default: String(exactNumber: d)
             }
         }.joined(separator: ",")
+    }
+
+    /// `d` as an integer's text; a value beyond what an `Int` holds (2^63), which only a value
+    /// made in code can have, as the number it is.
+    private static func integerText(_ d: Double) -> String {
+        abs(d) < 0x1p63 ? String(Int(d)) : String(exactNumber: d)
     }
 
     /// Parses user text for a parameter of `type`: one number (or `true`/`false`), or

@@ -25,6 +25,14 @@ struct ArrayParameterTests {
         #expect(ParameterValue(.data, [0, 171]).description == "0x00ab")
     }
 
+    @Test("an int value made in code beyond what an Int holds is described, never trapped on")
+    func outOfRangeComponents() {
+        #expect(ParameterValue(.int, [3]).description == "3" && ParameterValue(.int, [3]).glslLiteral == "3")
+        #expect(ParameterValue(.int, [1e300]).description == "1e+300" && ParameterValue(.int, [1e300]).glslLiteral == "1e+300")
+        #expect(ParameterValue(.int, [-0x1p64]).description == "-1.8446744073709552e+19")
+        #expect(ParameterValue(.int, [-0x1p62]).description == "-4611686018427387904")
+    }
+
     @Test("a file's bytes, up to the limit")
     func file() throws {
         let scratch = try TemporaryDirectory("bytes"), path = scratch.file("b.bin")
