@@ -63,6 +63,26 @@ struct ConcatCLITests {
         #expect(listing(dir) == ["edit.mp4", "media"])
     }
 
+    @Test("a stitchable effect (FILE.metal:NAME) named relative to the spec's folder renders from another current directory")
+    func stitchableBesideTheSpec() throws {
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
+        try FileManager.default.createDirectory(atPath: dir + "/media", withIntermediateDirectories: true)
+        try ImageFile.write(Image(width: 16, height: 16, fill: .black), to: dir + "/media/a.png")
+        try ImageFile.write(Image(width: 16, height: 16, fill: .white), to: dir + "/media/b.png")
+        try """
+        [[ stitchable ]] float2 slide(float2 position, float2 size, float amount) {
+            return position + float2(amount * size.x, 0.0);
+        }
+        """.write(toFile: dir + "/media/slide.metal", atomically: true, encoding: .utf8)
+        let spec =
+            #"{"clips": [{"path": "a.png", "duration": 1}, {"path": "b.png", "duration": 1}], "transition": "slide.metal:slide:0.5", "fps": 10}"#
+        try spec.write(toFile: dir + "/media/edit.json", atomically: true, encoding: .utf8)
+        let result = try segue(["concat", "--spec", "media/edit.json", "-o", "edit.gif"], cwd: dir)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        // 1 + 1 − 0.5 = 1.5 s at 10 fps.
+        #expect(try frameCount(dir + "/edit.gif") == 15)
+    }
+
     @Test("stills and --cut: a slideshow with a hard cut and a cube, sized by --size")
     func slideshowOptions() throws {
         let scratch = try TemporaryDirectory("cli"), dir = scratch.path
