@@ -124,7 +124,7 @@ public struct Concatenation: Sendable {
         // Size and rate: given, else the first video's, else the first image's at 30 fps.
         let firstVideo = clips.first { !$0.isStill }
         if let size = spec.size {
-            (width, height) = try Self.parseSize(size)
+            do { (width, height) = try Image.parseSize(size) } catch { throw CompositionError("the \(error)") }
         } else {
             let display = (firstVideo ?? clips[0]).video.displaySize
             // Even sides, as 4:2:0 video needs; never below 2.
@@ -165,17 +165,6 @@ public struct Concatenation: Sendable {
             throw MediaError.unreadable(path: path, reason: "it cannot be opened")
         }
         do { return try ConcatSpec(json: data) } catch { throw CompositionError("\(path): \(error.message)") }
-    }
-
-    /// "WxH" as a checked size.
-    /// - Throws: `CompositionError`.
-    public static func parseSize(_ text: String) throws(CompositionError) -> (width: Int, height: Int) {
-        let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
-            throw CompositionError("the size must look like 1920x1080, got '\(text)'")
-        }
-        do { try Image.validateSize(width: w, height: h) } catch { throw CompositionError("the size \(text) is too large: \(error)") }
-        return (w, h)
     }
 
     // MARK: - Files

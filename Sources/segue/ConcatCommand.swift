@@ -119,6 +119,7 @@ struct ConcatCommand: ParsableCommand {
         if spec == nil, inputs.isEmpty { throw ValidationError("give the clips as INPUT arguments or in --spec") }
         if spec != nil, !inputs.isEmpty { throw ValidationError("give the clips either as INPUT arguments or in --spec, not both") }
         if let fps { try validateFPS(fps) }
+        if let size { _ = try parseSize(size) }
         if let codec, VideoCodec(name: codec) == nil {
             throw ValidationError("--codec must be h264, hevc, vp9 or prores, got '\(codec)'")
         }

@@ -178,6 +178,12 @@ struct ConcatCLITests {
             "--fps must be a number from 1 to 1000, got 1e-09 (see 'segue concat --help')", [:]
         ),
         (["--spec", "bad.json", "-o", "out.mp4"], "bad.json: the spec is not valid: clips[0].in: expected a number, found a string", [:]),
+        (
+            ["a.mp4", "b.mp4", "-o", "out.mp4", "--size", "64"], "--size must look like 1920x1080, got '64' (see 'segue concat --help')",
+            [:]
+        ),
+        (["--spec", "size.json", "-o", "out.mp4"], "the size must look like 1920x1080, got '64xx48'", [:]),
+        (["--spec", "large.json", "-o", "out.mp4"], "the image size 20000x10 exceeds the limit of 16384 pixels a side", [:]),
         (["--spec", "typo.json", "-o", "out.mp4"], "typo.json: unknown key 'transtion' in the spec; did you mean 'transition'?", [:]),
         (
             ["a.mp4", "b.mp4", "-o", "out.mp4", "--transition", "fade:1e308"],
@@ -199,6 +205,10 @@ struct ConcatCLITests {
         try #"{"clips": [{"path": "a.mp4", "in": "x"}]}"#.write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
         try #"{"clips": [{"path": "a.mp4"}, {"path": "b.mp4"}], "transtion": "wipe:0.5"}"#.write(
             toFile: dir + "/typo.json", atomically: true, encoding: .utf8)
+        for (name, size) in [("size", "64xx48"), ("large", "20000x10")] {
+            try #"{"clips": [{"path": "a.mp4"}], "size": "\#(size)"}"#.write(
+                toFile: dir + "/\(name).json", atomically: true, encoding: .utf8)
+        }
         _ = try tool(
             "ffmpeg",
             [
