@@ -82,7 +82,8 @@ public struct Image: Sendable, Equatable {
     }
 
     /// An image from premultiplied RGBA8 bytes.
-    /// - Precondition: `pixels.count == width * height * 4`, and the size passes `validateSize`.
+    /// - Precondition: `pixels.count == width * height * 4`, the size passes `validateSize` and
+    ///   the scale `validateScale` (check a caller's numbers with them first).
     public init(width: Int, height: Int, scale: Double = 1, premultipliedRGBA pixels: [UInt8]) {
         precondition((try? Image.validateSize(width: width, height: height)) != nil, "invalid image size \(width)x\(height)")
         precondition(pixels.count == width * height * 4, "expected \(width * height * 4) bytes, got \(pixels.count)")
