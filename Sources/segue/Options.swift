@@ -50,9 +50,11 @@ func validateSeconds(_ seconds: Double?, option: String) throws {
     }
 }
 
-/// Refuses a `--scale` (pixels per point) that is not a finite number above 0.
-func validateScale(_ scale: Double) throws {
-    guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a positive number, got \(scale)") }
+/// Refuses a `--scale` (pixels per point) outside `range` (default: any finite number above 0;
+/// a window's and the gallery's allow less), the one check of every command's `--scale` (call
+/// from `validate()`).
+func validateScale(_ scale: Double, in range: ScaleRange = .positive) throws {
+    if let problem = range.problem(scale) { throw ValidationError("--scale \(problem)") }
 }
 
 /// A `--size WxH` read by the library's one reader (`Image.parseSize`), text of another form

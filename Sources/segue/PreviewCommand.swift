@@ -42,7 +42,7 @@ struct PreviewCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
 
     func validate() throws {
-        try LiveWindow.validate(scale: scale)
+        try validateScale(scale, in: LiveWindow.scales)
         try LiveWindow.validate(frames: frames)
     }
 
