@@ -86,10 +86,14 @@ struct AnimatedTriangle: ParsableCommand {
     var frames: Int?
 
     func run() throws {
-        let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw ValidationError("--size must look like 640x360") }
+        let (width, height): (Int, Int)
+        do {
+            (width, height) = try Image.parseSize(size)
+        } catch {
+            if case .malformed = error { throw ValidationError("--size must look like 640x360") }
+            throw error
+        }
         guard fps.isFinite, fps > 0 else { throw ValidationError("--fps must be positive") }
-        let (width, height) = (parts[0], parts[1])
 
         if window { return try runInWindow(width: width, height: height) }
 

@@ -233,12 +233,7 @@ extension ConcatRenderer {
         if recorded {
             // A job of a plan on disk: its work directory must take files, it must not write over
             // the edit's files, and what a killed run of it left behind goes.
-            guard FileIO.isDirectory(directory) else { throw PlanError("the work directory \(directory) does not exist") }
-            guard access(directory, W_OK | X_OK) == 0 else {
-                throw PlanError(
-                    "the work directory \(directory) is not writable (\(String(cString: strerror(errno)))); job \(n) writes its piece there"
-                )
-            }
+            try ConcatPlan.checkWorkDirectory(directory, writer: "job \(n) writes its piece")
             for path in [piece, record] { try OutputGuard.check(output: path, inputs: plan.inputFiles()) }
             plan.removeStaleTemporaries(ofJob: n, in: directory)
         }

@@ -62,13 +62,18 @@ extension ConcatPlan {
                 throw PlanError("\(path) exists and is not a Segue plan; it was left as it is: choose another name, or remove it first")
             }
         }
-        let directory = workDirectory ?? Self.directory(ofPlan: path)
+        try checkWorkDirectory(workDirectory ?? Self.directory(ofPlan: path), writer: "the jobs write their pieces")
+    }
+
+    /// Checks that a work directory exists and takes files; `writer` says what writes there
+    /// ("the jobs write their pieces", "job 3 writes its piece").
+    /// - Throws: `PlanError` naming the directory, what writes there and the system's reason.
+    static func checkWorkDirectory(_ directory: String, writer: String) throws(PlanError) {
         guard FileIO.isDirectory(directory) else {
-            throw PlanError("the work directory \(directory) does not exist; the jobs write their pieces there: create it first")
+            throw PlanError("the work directory \(directory) does not exist; \(writer) there: create it first")
         }
         guard access(directory, W_OK | X_OK) == 0 else {
-            throw PlanError(
-                "the work directory \(directory) is not writable (\(String(cString: strerror(errno)))); the jobs write their pieces there")
+            throw PlanError("the work directory \(directory) is not writable (\(String(cString: strerror(errno)))); \(writer) there")
         }
     }
 

@@ -229,9 +229,7 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
     /// The absolute directory of the plan file at `planPath`.
     static func directory(ofPlan planPath: String) -> String {
         let directory = FileIO.removingLastComponent(of: planPath)
-        let current = FileManager.default.currentDirectoryPath
-        if directory.isEmpty { return current }
-        return directory.hasPrefix("/") ? directory : FileIO.joining(current, directory)
+        return directory.isEmpty ? FileIO.currentDirectory : ConcatPaths.absolute(directory)
     }
 
     /// The pieces of a plan written to `planPath` are named after it: its file name without `.json`.

@@ -162,7 +162,7 @@ extension ConcatRenderer {
         let c = concatenation
         let layout = format.hasAudio ? audioLayout : nil
         return ConcatPlan.Output(
-            path: Self.absolute(output), container: format.rawValue, codec: settings.codec?.rawValue, preset: settings.preset,
+            path: ConcatPaths.absolute(output), container: format.rawValue, codec: settings.codec?.rawValue, preset: settings.preset,
             crf: settings.crf,
             audioBitrate: settings.audioBitrate, width: c.width, height: c.height, fps: c.fps, frames: c.frameCount,
             seconds: Double(c.frameCount) / c.fps, sampleRate: layout?.sampleRate, channels: layout?.channels, smart: smart, note: nil,
@@ -215,11 +215,6 @@ extension ConcatRenderer {
         case .prores: .mov
         default: .mp4
         }
-    }
-
-    /// `path` from the current directory.
-    static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : FileIO.joining(FileManager.default.currentDirectoryPath, path)
     }
 
     // MARK: - Smart stretches

@@ -98,14 +98,13 @@ public struct Concatenation: Sendable {
     ///   `MediaError` (a missing, unreadable or corrupt input, no ffmpeg).
     public init(spec: ConcatSpec, directory: String? = nil) throws {
         try spec.validate()
-        func resolvePath(_ path: String) -> String {
-            guard let directory, !path.hasPrefix("/") else { return path }
-            return FileIO.joining(directory, path)
-        }
-        self.spec = Self.absolute(spec, directory: directory)
+        self.spec = ConcatPaths.absolute(spec, directory: directory)
         // Probed at once (an ffprobe each); the first failure in the order given is reported.
         let probed = concurrentMap(spec.clips.indices) { k in
-            Result { try Self.probe(spec.clips[k], index: k, path: resolvePath(spec.clips[k].path), imageDuration: spec.imageDuration) }
+            Result {
+                try Self.probe(
+                    spec.clips[k], index: k, path: ConcatPaths.file(spec.clips[k].path, in: directory), imageDuration: spec.imageDuration)
+            }
         }
         let clips = try probed.map { try $0.get() }
         var cuts: [ConcatCut] = []
@@ -125,7 +124,7 @@ public struct Concatenation: Sendable {
         // Size and rate: given, else the first video's, else the first image's at 30 fps.
         let firstVideo = clips.first { !$0.isStill }
         if let size = spec.size {
-            (width, height) = try Self.parseSize(size)
+            do { (width, height) = try Image.parseSize(size) } catch { throw CompositionError("the \(error)") }
         } else {
             let display = (firstVideo ?? clips[0]).video.displaySize
             // Even sides, as 4:2:0 video needs; never below 2.
@@ -143,7 +142,7 @@ public struct Concatenation: Sendable {
         }
         audioCurve = spec.audioCurve
         if let audio = spec.audio {
-            let info = try MediaProbe.probe(path: resolvePath(audio))
+            let info = try MediaProbe.probe(path: ConcatPaths.file(audio, in: directory))
             guard info.audio != nil else { throw CompositionError("the soundtrack \(audio) has no sound") }
             soundtrack = info
         } else {
@@ -168,49 +167,7 @@ public struct Concatenation: Sendable {
         do { return try ConcatSpec(json: data) } catch { throw CompositionError("\(path): \(error.message)") }
     }
 
-    /// "WxH" as a checked size.
-    /// - Throws: `CompositionError`.
-    public static func parseSize(_ text: String) throws(CompositionError) -> (width: Int, height: Int) {
-        let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
-            throw CompositionError("the size must look like 1920x1080, got '\(text)'")
-        }
-        do { try Image.validateSize(width: w, height: h) } catch { throw CompositionError("the size \(text) is too large: \(error)") }
-        return (w, h)
-    }
-
-    // MARK: - Paths
-
-    /// `spec` with its clips', soundtrack's and effect files' paths absolute: relative ones are
-    /// taken from `directory` (itself from the current directory), as `init` reads them; an
-    /// effect file relative to `directory` that is not there is taken from the current directory.
-    static func absolute(_ spec: ConcatSpec, directory: String?) -> ConcatSpec {
-        let current = FileManager.default.currentDirectoryPath
-        func absolute(_ path: String, base: String?) -> String {
-            if path.hasPrefix("/") { return path }
-            let base = base.map { $0.hasPrefix("/") ? $0 : FileIO.joining(current, $0) } ?? current
-            return FileIO.joining(base, path)
-        }
-        func effect(_ cut: CutSpec) -> CutSpec {
-            var cut = cut
-            guard !cut.effect.hasPrefix("/"), let file = EffectCatalog.file(ofEffect: cut.effect) else { return cut }
-            let suffix = String(cut.effect.dropFirst(file.count))
-            if let directory, FileManager.default.fileExists(atPath: absolute(file, base: directory)) {
-                cut.effect = absolute(file, base: directory) + suffix
-            } else if FileManager.default.fileExists(atPath: absolute(file, base: nil)) {
-                cut.effect = absolute(file, base: nil) + suffix
-            }
-            return cut
-        }
-        var spec = spec
-        spec.clips = spec.clips.map {
-            var clip = $0; clip.path = absolute(clip.path, base: directory); return clip
-        }
-        spec.audio = spec.audio.map { absolute($0, base: directory) }
-        spec.cuts = spec.cuts.map { $0.map(effect) }
-        spec.transition = effect(spec.transition)
-        return spec
-    }
+    // MARK: - Files
 
     /// The files an edit reads, with what each is to the user (clips, the soundtrack, effect
     /// files), as `OutputGuard` compares them with an output.
@@ -286,11 +243,7 @@ public struct Concatenation: Sendable {
 
     private static func resolve(_ cut: CutSpec, place: String, directory: String?) throws -> ConcatCut {
         if cut.isHardCut { return ConcatCut(effect: nil, duration: 0, timing: nil, keyframes: []) }
-        var name = cut.effect
-        if let directory, !name.hasPrefix("/"), name.hasSuffix(".glsl") || name.contains(".metal") {
-            let candidate = FileIO.joining(directory, name)
-            if FileManager.default.fileExists(atPath: candidate.components(separatedBy: ".metal:").first ?? candidate) { name = candidate }
-        }
+        let name = ConcatPaths.effect(cut.effect, in: directory)
         do {
             let request = EffectRequest(
                 effect: name, parameters: cut.params.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) })

@@ -21,6 +21,8 @@ package struct Canvas {
     package var pixels: [UInt8]
 
     /// A canvas of `width` × `height` pixels at `scale` pixels per point.
+    /// - Precondition: the size passes `Image.validateSize` and the scale `Image.validateScale`
+    ///   (a caller's numbers are checked with them first).
     package init(width: Int, height: Int, scale: Double, background: CanvasColor) {
         precondition(scale.isFinite && scale > 0, "scale must be positive and finite")
         precondition((try? Image.validateSize(width: width, height: height)) != nil, "\(width)x\(height) is too large")

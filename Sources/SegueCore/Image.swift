@@ -68,8 +68,22 @@ public struct Image: Sendable, Equatable {
         }
     }
 
+    /// Reads a size written `WxH` ("1920x1080"; the `x` in either case), checked as `validateSize`
+    /// checks one: the one reader of a size a user types.
+    /// - Throws: `ImageSizeError.malformed` for text of another form (a side that is not a
+    ///   whole number above 0), or the limit the size breaks.
+    public static func parseSize(_ text: String) throws(ImageSizeError) -> (width: Int, height: Int) {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else {
+            throw .malformed(text: text)
+        }
+        try validateSize(width: width, height: height)
+        return (width, height)
+    }
+
     /// An image from premultiplied RGBA8 bytes.
-    /// - Precondition: `pixels.count == width * height * 4`, and the size passes `validateSize`.
+    /// - Precondition: `pixels.count == width * height * 4`, the size passes `validateSize` and
+    ///   the scale `validateScale` (check a caller's numbers with them first).
     public init(width: Int, height: Int, scale: Double = 1, premultipliedRGBA pixels: [UInt8]) {
         precondition((try? Image.validateSize(width: width, height: height)) != nil, "invalid image size \(width)x\(height)")
         precondition(pixels.count == width * height * 4, "expected \(width * height * 4) bytes, got \(pixels.count)")
@@ -219,12 +233,15 @@ public enum ImageSizeError: SegueError, Sendable, Equatable, CustomStringConvert
     case sideTooLarge(width: Int, height: Int, limit: Int)
     /// More pixels than `Image.maximumPixelCount`.
     case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// Text that does not read as `WxH` (`Image.parseSize`).
+    case malformed(text: String)
 
     public var description: String {
         switch self {
         case let .empty(w, h): "image size \(w)x\(h) is empty"
         case let .sideTooLarge(w, h, limit): "image size \(w)x\(h) exceeds the limit of \(limit) pixels a side"
         case let .tooManyPixels(w, h, limit): "image size \(w)x\(h) has \(w * h) pixels, more than the limit of \(limit)"
+        case let .malformed(text): "size must look like 1920x1080, got '\(text)'"
         }
     }
 }

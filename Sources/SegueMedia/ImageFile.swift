@@ -16,11 +16,12 @@ public enum ImageFile {
     /// - Parameters:
     ///   - path: The file to read.
     ///   - scale: Pixels per point to give the image (its pixel size is unchanged).
-    /// - Throws: `MediaError`: `.fileNotFound`, `.unreadable` (also for a FIFO, a device or a
-    ///   file over ``maximumFileSize``), `.unknownFormat` (from the first bytes, before the rest
-    ///   is read), `.corrupt`, or `.imageTooLarge` (checked from the header, before pixel memory
-    ///   is allocated).
+    /// - Throws: `MediaError`: `.invalidScale` (before the file is opened), `.fileNotFound`,
+    ///   `.unreadable` (also for a FIFO, a device or a file over ``maximumFileSize``),
+    ///   `.unknownFormat` (from the first bytes, before the rest is read), `.corrupt`, or
+    ///   `.imageTooLarge` (checked from the header, before pixel memory is allocated).
     public static func read(path: String, scale: Double = 1) throws(MediaError) -> Image {
+        try checkScale(scale, path: path)
         let data = try FileIO.readAll(path: path, limit: maximumFileSize, noun: "image") { (head) throws(MediaError) in
             _ = try detect(head, path: path)
         }
@@ -36,8 +37,9 @@ public enum ImageFile {
     ///   - data: The encoded file contents.
     ///   - scale: Pixels per point to give the image.
     ///   - path: The name errors report (the file the bytes came from, if any).
+    /// - Throws: `MediaError`, as `read(path:scale:)`.
     public static func decode(data: [UInt8], scale: Double = 1, path: String = memoryName) throws(MediaError) -> Image {
-        precondition(scale.isFinite && scale > 0, "scale must be positive and finite")
+        try checkScale(scale, path: path)
         guard let format = try detect(data, path: path) else {
             throw .unknownFormat(path: path, reason: "the file is empty")
         }
@@ -45,6 +47,11 @@ public enum ImageFile {
         case .png: return try PNGCodec.decode(data, path: path, scale: scale)
         case .jpeg: return try JPEGCodec.decode(data, path: path, scale: scale)
         }
+    }
+
+    /// Refuses a scale no image may have (not a finite number above 0).
+    private static func checkScale(_ scale: Double, path: String) throws(MediaError) {
+        do { try Image.validateScale(scale) } catch { throw .invalidScale(path: path, error) }
     }
 
     /// The format of encoded bytes, nil for empty data.

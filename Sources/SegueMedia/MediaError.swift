@@ -18,6 +18,8 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
     case unsupportedImage(path: String, reason: String)
     /// The image header declares a size Segue refuses to allocate.
     case imageTooLarge(path: String, ImageSizeError)
+    /// The image was to be read at a scale (pixels per point) no image may have.
+    case invalidScale(path: String, ImageScaleError)
     /// The output path's extension names no format Segue writes.
     case unknownOutputFormat(path: String, supported: [String])
     /// The output cannot be created or put in place (missing directory, no permission, a
@@ -49,7 +51,8 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
     public var path: String {
         switch self {
         case let .fileNotFound(path), let .unreadable(path, _), let .unknownFormat(path, _),
-            let .corrupt(path, _, _), let .unsupportedImage(path, _), let .imageTooLarge(path, _), let .unknownOutputFormat(path, _),
+            let .corrupt(path, _, _), let .unsupportedImage(path, _), let .imageTooLarge(path, _),
+            let .invalidScale(path, _), let .unknownOutputFormat(path, _),
             let .unwritable(path, _), let .writeFailed(path, _), let .encodingFailed(path, _, _),
             let .ffmpegNotFound(path, _), let .ffmpegFailed(path, _, _), let .invalidVideo(path, _),
             let .systemLimit(path, _), let .incompleteOutput(path, _), let .cancelled(path):
@@ -72,6 +75,8 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
             "\(path): the \(format) data is corrupt or truncated: \(message)"
         case let .imageTooLarge(path, error):
             "\(path): image too large: \(error); scale it down first"
+        case let .invalidScale(path, error):
+            "\(path): \(error)"
         case let .unknownOutputFormat(path, supported):
             "\(path): cannot tell the output format from the file extension; use one of "
                 + supported.map { "." + $0 }.joined(separator: ", ")

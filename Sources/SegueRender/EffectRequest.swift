@@ -115,7 +115,8 @@ public struct StitchableRequest: Sendable {
         if let maxSampleOffset { configuration.maxSampleOffset = maxSampleOffset }
         var functions = [fn]
         if let removalFunction {
-            let path = EffectCatalog.stitchablePath(nameOrPath)?.path ?? nameOrPath
+            // The same file's other function; a built-in (`shift`) names its own.
+            let path = EffectCatalog.file(ofEffect: nameOrPath) ?? nameOrPath
             let other = try EffectCatalog.stitchableFunction(path, function: removalFunction, use: .transition)
             configuration.removalFunction = other
             if other != fn { functions.append(other) }

@@ -42,15 +42,15 @@ public struct Demo {
     /// Progress values of the contact sheet's columns.
     public static let contactSheetColumns = [0, 0.25, 0.5, 0.75, 1.0]
 
+    /// The scales the demo draws its sample screens at: (0, 4].
+    public static let scales = ScaleRange(maximum: 4)
+
     /// A demo.
-    /// - Throws: `RenderError.invalidValue` for a scale outside (0, 4] or fps outside (0, 240].
+    /// - Throws: `ImageScaleError` for a scale outside `scales`, `RenderError.invalidValue` for
+    ///   an fps outside `FrameRate.range`.
     public init(directory: String, scale: Double = 1, fps: Double = 30, context: GPUContext, cancellation: Cancellation? = nil) throws {
-        guard scale.isFinite, scale > 0, scale <= 4 else {
-            throw RenderError.outOfRange(setting: "scale", allowed: "in (0, 4]", value: "\(scale)")
-        }
-        guard fps.isFinite, fps > 0, fps <= 240 else {
-            throw RenderError.outOfRange(setting: "fps", allowed: "in (0, 240]", value: "\(fps)")
-        }
+        try Image.validateScale(scale, in: Self.scales)
+        if let problem = FrameRate.problem(fps) { throw RenderError.invalidValue("fps \(problem)") }
         (self.directory, self.scale, self.fps, self.context) = (directory, scale, fps, context)
         self.cancellation = cancellation
     }

@@ -51,11 +51,18 @@ public struct Gallery {
     /// Stops the gallery from outside: its `cancel()` kills the encoders and removes the staged site.
     public let cancellation: Cancellation?
 
+    /// The scales the previews' sample screens are drawn at: 0.1 to 2.
+    public static let scales = ScaleRange(minimum: 0.1, maximum: 2)
+
     /// A gallery.
+    /// - Throws: `ImageScaleError` for a scale outside `scales`, `RenderError.invalidValue` for
+    ///   an fps outside `FrameRate.range`.
     public init(
         folders: [String], output: String, context: GPUContext, scale: Double = 0.5, fps: Double = 15,
         cancellation: Cancellation? = nil
-    ) {
+    ) throws {
+        try Image.validateScale(scale, in: Self.scales)
+        if let problem = FrameRate.problem(fps) { throw RenderError.invalidValue("fps \(problem)") }
         (self.folders, self.output, self.context, self.scale, self.fps) = (folders, output, context, scale, fps)
         self.cancellation = cancellation
     }

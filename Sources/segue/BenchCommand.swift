@@ -90,7 +90,7 @@ struct BenchCommand: ParsableCommand {
             }
             return
         }
-        let (w, h) = try InputOptions.parseSize(size)
+        let (w, h) = try parseSize(size)
         if let jobs {
             guard concat else { throw ValidationError("--jobs goes with --concat") }
             guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }

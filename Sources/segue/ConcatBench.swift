@@ -50,10 +50,9 @@ struct ConcatJobsBench {
     let device: DeviceOptions
 
     func run() throws {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         let bench = try ConcatJobsBenchmark(
             width: width, height: height, preset: preset, crf: crf, jobSeconds: jobSeconds,
-            executable: FileManager.default.isExecutableFile(atPath: executable) ? executable : CommandLine.arguments[0],
+            executable: Executable.path,
             context: { try device.context() }, cancellation: InterruptHandler.cancellation)
         let r = try bench.run(workers: workers) { FileIO.writeStandardError("… \($0)\n") }
         let seconds = { (t: Double) in String(cFormat: "%.2f", t) }

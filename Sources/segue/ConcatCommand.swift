@@ -119,6 +119,7 @@ struct ConcatCommand: ParsableCommand {
         if spec == nil, inputs.isEmpty { throw ValidationError("give the clips as INPUT arguments or in --spec") }
         if spec != nil, !inputs.isEmpty { throw ValidationError("give the clips either as INPUT arguments or in --spec, not both") }
         if let fps { try validateFPS(fps) }
+        if let size { _ = try parseSize(size) }
         if let codec, VideoCodec(name: codec) == nil {
             throw ValidationError("--codec must be h264, hevc, vp9 or prores, got '\(codec)'")
         }
@@ -156,12 +157,12 @@ struct ConcatCommand: ParsableCommand {
         if let planPath = plan {
             // Before planning: a plan path that is an input, or not a plan's, is refused at once.
             try ConcatPlan.checkDestination(
-                planPath, workDirectory: workDir.map(Self.absolute),
+                planPath, workDirectory: workDir.map(ConcatPaths.absolute),
                 inputs: Concatenation.inputFiles(of: concatenation.spec))
             var plan = try renderer.plan(
                 smart: smart, jobSeconds: jobSeconds ?? ConcatPlan.defaultJobSeconds,
                 pieceStem: ConcatPlan.pieceStem(planPath: planPath))
-            plan.workDirectory = workDir.map(Self.absolute)
+            plan.workDirectory = workDir.map(ConcatPaths.absolute)
             try plan.write(to: planPath)
             if let note = plan.output.note { FileIO.writeStandardError("note: \(note); the plan renders everything\n") }
             print(plan.jobs.indices.map(String.init).joined(separator: "\n"))
@@ -198,15 +199,11 @@ struct ConcatCommand: ParsableCommand {
     /// --work-dir (created when missing), else the plan's.
     private func workDirectory(_ plan: ConcatPlan, planPath: String) throws -> String {
         guard let workDir else { return plan.defaultWorkDirectory(planPath: planPath) }
-        let path = Self.absolute(workDir)
+        let path = ConcatPaths.absolute(workDir)
         if let code = FileIO.makeDirectories(path) {
             throw CLIFailure(message: "cannot create the work directory \(path): \(FileIO.message(code))")
         }
         return path
-    }
-
-    private static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : FileIO.joining(FileManager.default.currentDirectoryPath, path)
     }
 }
 

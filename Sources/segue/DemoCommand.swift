@@ -23,6 +23,7 @@ struct DemoCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
 
     func validate() throws {
+        try validateScale(scale, in: Demo.scales)
         try validateFPS(fps)
     }
 

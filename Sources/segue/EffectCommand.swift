@@ -65,7 +65,7 @@ struct EffectCommand: ParsableCommand {
                     ? "give the image with --input (or, for a fill, its size with --size WxH)"
                     : "--size is the size of a fill drawn alone; with --input the fill takes the image's size")
         }
-        if let size { _ = try InputOptions.parseSize(size) }
+        if let size { _ = try parseSize(size) }
         try encoder.validate(output: output)
         if let time {
             guard time.isFinite, time >= 0 else { throw ValidationError("--time must be a finite number of seconds ≥ 0, got \(time)") }
@@ -93,7 +93,7 @@ struct EffectCommand: ParsableCommand {
             guard resolved.isFill else {
                 throw ValidationError("'\(effect)' is not a fill: give the image to apply it to with --input")
             }
-            let (w, h) = try InputOptions.parseSize(size ?? "")
+            let (w, h) = try parseSize(size ?? "")
             image = Image(width: w, height: h, scale: scale, fill: .clear)
         }
         let renderer = try ImageEffectRenderer(

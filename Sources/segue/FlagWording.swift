@@ -20,6 +20,8 @@ enum FlagWording {
             default:
                 return render.message
             }
+        case let scale as ImageScaleError:
+            return "--" + scale.message  // every scale a command takes is its --scale
         case let parameter as ParameterError:
             if case let .notSettable(name, _) = parameter {
                 return "parameter '\(name)' is a texture: give it with --texture \(name)=PATH"

@@ -48,8 +48,8 @@ struct Frei0rInstallCommand: ParsableCommand {
             ?? FileManager.default.homeDirectoryForCurrentUser.path
         let installer = Frei0rInstaller(
             directory: dir ?? Frei0rInstaller.defaultDirectory(home: home), kdenliveDirectory: kdenlive,
-            library: library ?? Self.beside(["../lib/libsegue.so.0", "../lib/\(Self.multiarch)/libsegue.so.0", "libSegueC.so"]),
-            template: template ?? Self.beside(["../lib/segue/segue-frei0r.so", "segue-frei0r.so"]), files: files,
+            library: library ?? Frei0rInstaller.installedLibrary(besideExecutableIn: Executable.directory),
+            template: template ?? Frei0rInstaller.installedTemplate(besideExecutableIn: Executable.directory), files: files,
             compiler: { [deviceOptions] in try deviceOptions.context() }, cancellation: InterruptHandler.cancellation)
         let plugins = try installer.install()
         let mixers = plugins.filter { $0.type == .mixer2 }.count, sources = plugins.filter { $0.type == .source }.count
@@ -61,31 +61,5 @@ struct Frei0rInstallCommand: ParsableCommand {
             print("  \(plugin.name): MLT \(plugin.mltService), GStreamer \(plugin.gstreamerElement)")
         }
         if let kdenlive { print("\(kdenlive): Kdenlive descriptions in transitions/ and effects/") }
-    }
-
-    /// Debian's multiarch directory under /usr/lib, where the .deb installs libsegue.
-    static var multiarch: String {
-        #if arch(arm64)
-        "aarch64-linux-gnu"
-        #else
-        "x86_64-linux-gnu"
-        #endif
-    }
-
-    /// This executable.
-    static var executable: URL { URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath() }
-
-    /// The first of `candidates` (relative to this executable's directory) that exists, else the first.
-    static func beside(_ candidates: [String]) -> String {
-        let directory = executable.deletingLastPathComponent()
-        // `..` removed by text (standardizing a URL here would also resolve the SONAME link).
-        let paths = candidates.map { candidate -> String in
-            var parts = directory.path.split(separator: "/").map(String.init)
-            for part in candidate.split(separator: "/") {
-                if part == ".." { _ = parts.popLast() } else if part != "." { parts.append(String(part)) }
-            }
-            return "/" + parts.joined(separator: "/")
-        }
-        return paths.first { FileManager.default.fileExists(atPath: $0) } ?? paths[0]
     }
 }

@@ -26,12 +26,12 @@ struct GalleryCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
 
     func validate() throws {
-        guard scale.isFinite, scale >= 0.1, scale <= 2 else { throw ValidationError("--scale must be from 0.1 to 2, got \(scale)") }
+        try validateScale(scale, in: Gallery.scales)
     }
 
     func run() throws {
         try Gallery.checkOutput(output, folders: folders)  // before the device opens: a refusal is immediate
-        let gallery = Gallery(
+        let gallery = try Gallery(
             folders: folders, output: output, context: try deviceOptions.context(), scale: scale,
             cancellation: InterruptHandler.cancellation)
         let total = EffectCatalog.builtIns.count + (try gallery.effectFiles()).count

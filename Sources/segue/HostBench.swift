@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Segue
+import SegueFrei0r
 import SegueTools
 
 // `segue bench --hosts`: the frei0r plugin in melt beside `segue render` and MLT's luma.
@@ -12,9 +13,9 @@ struct HostBench {
         let inputs = try TransitionBenchmark(width: width, height: height, frames: 2, runs: 1, context: context)
         let bench = try HostBenchmark(
             from: inputs.from, to: inputs.to, effect: effect, runs: runs,
-            segue: Frei0rInstallCommand.executable.path,
-            template: Frei0rInstallCommand.beside(["../lib/segue/segue-frei0r.so", "segue-frei0r.so"]),
-            library: Frei0rInstallCommand.beside(["../lib/libsegue.so", "libSegueC.so"]))
+            segue: Executable.path,
+            template: Frei0rInstaller.installedTemplate(besideExecutableIn: Executable.directory),
+            library: Frei0rInstaller.installedLibrary(besideExecutableIn: Executable.directory))
         print(
             "Segue bench --hosts: \(effect), \(width)x\(height), \(bench.frames) frames (\(bench.frames / bench.fps) s at \(bench.fps) fps), median of \(runs) runs, device \(context.info.name), \(ProcessInfo.processInfo.activeProcessorCount) CPU cores"
         )

@@ -9,10 +9,8 @@ enum LiveWindow {
         if let frames { guard frames > 0 else { throw ValidationError("--frames must be at least 1, got \(frames)") } }
     }
 
-    /// Refuses a `--scale` of a window's screens outside (0, 8].
-    static func validate(scale: Double) throws {
-        guard scale.isFinite, scale > 0, scale <= 8 else { throw ValidationError("--scale must be in (0, 8], got \(scale)") }
-    }
+    /// The scales of a window's screens: (0, 8].
+    static let scales = ScaleRange(maximum: 8)
 
     /// Runs a live window (`run`: its `run(frames:clock:)`) for `frames` frames or until it closes,
     /// its clock the seconds since now; then prints `view`'s frame-time percentiles when `stats`.

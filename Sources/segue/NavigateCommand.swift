@@ -44,7 +44,7 @@ struct NavigateCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
 
     func validate() throws {
-        try LiveWindow.validate(scale: scale)
+        try validateScale(scale, in: LiveWindow.scales)
         try LiveWindow.validate(frames: frames)
         if timing.repeatCount != nil || timing.autoreverse || !timing.keyframes.isEmpty {
             throw ValidationError("--repeat, --autoreverse and --param-keyframes do not apply to navigate")

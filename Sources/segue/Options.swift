@@ -50,9 +50,22 @@ func validateSeconds(_ seconds: Double?, option: String) throws {
     }
 }
 
-/// Refuses a `--scale` (pixels per point) that is not a finite number above 0.
-func validateScale(_ scale: Double) throws {
-    guard scale.isFinite, scale > 0 else { throw ValidationError("--scale must be a positive number, got \(scale)") }
+/// Refuses a `--scale` (pixels per point) outside `range` (default: any finite number above 0;
+/// a window's and the gallery's allow less), the one check of every command's `--scale` (call
+/// from `validate()`).
+func validateScale(_ scale: Double, in range: ScaleRange = .positive) throws {
+    if let problem = range.problem(scale) { throw ValidationError("--scale \(problem)") }
+}
+
+/// A `--size WxH` read by the library's one reader (`Image.parseSize`), text of another form
+/// worded as the flag; a size past the limits is refused with the library's words.
+func parseSize(_ text: String) throws -> (width: Int, height: Int) {
+    do {
+        return try Image.parseSize(text)
+    } catch {
+        if case .malformed = error { throw ValidationError("--size must look like 1920x1080, got '\(text)'") }
+        throw error
+    }
 }
 
 /// `--from`, `--to` and how they are fitted to the output.
@@ -74,16 +87,7 @@ struct InputOptions: ParsableArguments {
 
     func validate() throws {
         try validateScale(scale)
-        if let size { _ = try Self.parseSize(size) }
-    }
-
-    static func parseSize(_ text: String) throws -> (Int, Int) {
-        let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
-            throw ValidationError("--size must look like 1920x1080, got '\(text)'")
-        }
-        try Image.validateSize(width: w, height: h)
-        return (w, h)
+        if let size { _ = try parseSize(size) }
     }
 
     /// The two screens, for the output check (`OutputGuard`).
@@ -93,7 +97,7 @@ struct InputOptions: ParsableArguments {
     func load() throws -> (from: Image, to: Image, width: Int, height: Int) {
         let a = try ImageFile.read(path: from, scale: scale)
         let b = try ImageFile.read(path: to, scale: scale)
-        let (w, h) = try size.map(Self.parseSize) ?? (a.width, a.height)
+        let (w, h) = try size.map(parseSize) ?? (a.width, a.height)
         return (a, b, w, h)
     }
 }

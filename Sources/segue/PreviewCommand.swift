@@ -27,7 +27,7 @@ struct PreviewCommand: ParsableCommand {
     @OptionGroup var effectOptions: EffectOptions
     @OptionGroup var timing: TimingOptions
 
-    @Flag(help: "Reload the effect file when it changes on disk.")
+    @Flag(help: "Reload the effect file (FILE.glsl or FILE.metal[:NAME]; a built-in has none) when it changes on disk.")
     var watch = false
 
     @Flag(help: "Print frame-time percentiles at exit.")
@@ -42,8 +42,12 @@ struct PreviewCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
 
     func validate() throws {
-        try LiveWindow.validate(scale: scale)
+        try validateScale(scale, in: LiveWindow.scales)
         try LiveWindow.validate(frames: frames)
+        if watch, EffectCatalog.file(ofEffect: effectOptions.effect) == nil {
+            throw ValidationError(
+                "--watch reloads an effect file (FILE.glsl or FILE.metal[:NAME]); '\(effectOptions.effect)' is a built-in effect")
+        }
     }
 
     func run() throws {
@@ -58,8 +62,9 @@ struct PreviewCommand: ParsableCommand {
                     duration: effectOptions.duration),
                 timeline: try timing.timeline(for: resolved.effect, duration: effectOptions.duration, fps: 60))
         }
-        // The file behind the effect: `waves.metal:wave` is the file `waves.metal`.
-        let file = EffectCatalog.stitchablePath(effectOptions.effect)?.path ?? effectOptions.effect
+        // The file behind the effect (`waves.metal:wave` is the file `waves.metal`); a built-in has
+        // none, and --watch with one was refused.
+        let file = EffectCatalog.file(ofEffect: effectOptions.effect)
         DisplayConnection.reportLossAsError()
         let preview = try LivePreview(
             from: fromImage, to: toImage, scale: scale, load: load, watch: watch ? file : nil,

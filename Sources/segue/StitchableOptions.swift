@@ -106,7 +106,7 @@ func stitchableInfoLines(_ nameOrPath: String) throws -> [String] {
     let overloads = try EffectCatalog.stitchableOverloads(nameOrPath)
     guard overloads.count == 1 else {
         // Every overload, then each described under the name that picks it.
-        let path = EffectCatalog.stitchablePath(nameOrPath)?.path ?? nameOrPath
+        let path = EffectCatalog.file(ofEffect: nameOrPath) ?? nameOrPath
         var lines = ["  overloads: \(overloads.count) (name one as \(path):NAME(types after position))"]
         for f in overloads { lines.append("    \(f.signatureText)  — \(f.kind.rawValue), line \(f.line)") }
         for f in overloads {

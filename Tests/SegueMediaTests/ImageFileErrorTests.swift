@@ -42,6 +42,27 @@ struct ImageFileErrorTests {
         #expect(path == dir.path && reason.contains("directory"))
     }
 
+    @Test("a scale that is not a positive finite number is an error naming the file and the scale, never a trap")
+    func badScale() throws {
+        let path = dir.file("ok.png")
+        try ImageFile.write(Image(width: 2, height: 2, fill: .white), to: path)
+        let bytes = try ImageFile.encodePNG(Image(width: 2, height: 2, fill: .white))
+        for scale in [0, -1, .nan, .infinity] {
+            let read = mediaError { () throws(MediaError) in try ImageFile.read(path: path, scale: scale) }
+            #expect(read?.description == "\(path): scale must be a positive number, got \(scale)")
+            let decoded = mediaError { () throws(MediaError) in try ImageFile.decode(data: bytes, scale: scale, path: "mem.png") }
+            #expect(decoded?.description == "mem.png: scale must be a positive number, got \(scale)")
+        }
+        #expect(
+            mediaError { () throws(MediaError) in try ImageFile.read(path: path, scale: -1) }
+                == .invalidScale(path: path, ImageScaleError(scale: -1, range: .positive)))
+        // Checked before the file is opened: a missing file at a bad scale names the scale.
+        #expect(
+            mediaError { () throws(MediaError) in try ImageFile.read(path: dir.file("nope.png"), scale: 0) }?.description
+                == "\(dir.file("nope.png")): scale must be a positive number, got 0.0")
+        #expect(try ImageFile.read(path: path, scale: 3).scale == 3)
+    }
+
     @Test func emptyFile() {
         writeFixture([], to: dir.file("empty.png"))
         let error = readError(dir.file("empty.png"))

@@ -63,6 +63,26 @@ struct ConcatCLITests {
         #expect(listing(dir) == ["edit.mp4", "media"])
     }
 
+    @Test("a stitchable effect (FILE.metal:NAME) named relative to the spec's folder renders from another current directory")
+    func stitchableBesideTheSpec() throws {
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
+        try FileManager.default.createDirectory(atPath: dir + "/media", withIntermediateDirectories: true)
+        try ImageFile.write(Image(width: 16, height: 16, fill: .black), to: dir + "/media/a.png")
+        try ImageFile.write(Image(width: 16, height: 16, fill: .white), to: dir + "/media/b.png")
+        try """
+        [[ stitchable ]] float2 slide(float2 position, float2 size, float amount) {
+            return position + float2(amount * size.x, 0.0);
+        }
+        """.write(toFile: dir + "/media/slide.metal", atomically: true, encoding: .utf8)
+        let spec =
+            #"{"clips": [{"path": "a.png", "duration": 1}, {"path": "b.png", "duration": 1}], "transition": "slide.metal:slide:0.5", "fps": 10}"#
+        try spec.write(toFile: dir + "/media/edit.json", atomically: true, encoding: .utf8)
+        let result = try segue(["concat", "--spec", "media/edit.json", "-o", "edit.gif"], cwd: dir)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        // 1 + 1 − 0.5 = 1.5 s at 10 fps.
+        #expect(try frameCount(dir + "/edit.gif") == 15)
+    }
+
     @Test("stills and --cut: a slideshow with a hard cut and a cube, sized by --size")
     func slideshowOptions() throws {
         let scratch = try TemporaryDirectory("cli"), dir = scratch.path
@@ -158,6 +178,12 @@ struct ConcatCLITests {
             "--fps must be a number from 1 to 1000, got 1e-09 (see 'segue concat --help')", [:]
         ),
         (["--spec", "bad.json", "-o", "out.mp4"], "bad.json: the spec is not valid: clips[0].in: expected a number, found a string", [:]),
+        (
+            ["a.mp4", "b.mp4", "-o", "out.mp4", "--size", "64"], "--size must look like 1920x1080, got '64' (see 'segue concat --help')",
+            [:]
+        ),
+        (["--spec", "size.json", "-o", "out.mp4"], "the size must look like 1920x1080, got '64xx48'", [:]),
+        (["--spec", "large.json", "-o", "out.mp4"], "the image size 20000x10 exceeds the limit of 16384 pixels a side", [:]),
         (["--spec", "typo.json", "-o", "out.mp4"], "typo.json: unknown key 'transtion' in the spec; did you mean 'transition'?", [:]),
         (
             ["a.mp4", "b.mp4", "-o", "out.mp4", "--transition", "fade:1e308"],
@@ -179,6 +205,10 @@ struct ConcatCLITests {
         try #"{"clips": [{"path": "a.mp4", "in": "x"}]}"#.write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
         try #"{"clips": [{"path": "a.mp4"}, {"path": "b.mp4"}], "transtion": "wipe:0.5"}"#.write(
             toFile: dir + "/typo.json", atomically: true, encoding: .utf8)
+        for (name, size) in [("size", "64xx48"), ("large", "20000x10")] {
+            try #"{"clips": [{"path": "a.mp4"}], "size": "\#(size)"}"#.write(
+                toFile: dir + "/\(name).json", atomically: true, encoding: .utf8)
+        }
         _ = try tool(
             "ffmpeg",
             [

@@ -32,9 +32,19 @@ struct DemoCLITests {
         for (x, y) in [(0, 0), (w / 2, h / 2), (w - 1, h - 1)] { #expect(sheet[gap + x, gap + y] == tile[x, y]) }
     }
 
-    @Test("bad settings: one error line, exit 1")
+    @Test("bad settings: one error line, exit 1, found before a device is opened (there is none here)")
     func badSettings() throws {
-        let r = try segue(["demo", "--scale", "9", "-o", "/nonexistent/x"])
-        #expect(r.status == 1 && r.stderr == "error: --scale must be in (0, 4], got 9.0\n")
+        // Checked up front like every command's flags, so with the --help pointer of a usage mistake.
+        let noDevice = ["VK_DRIVER_FILES": "/nonexistent/icd.json", "VK_ICD_FILENAMES": "/nonexistent/icd.json"]
+        let cases: [([String], String)] = [
+            (["--scale", "9"], "--scale must be in (0, 4], got 9.0"),
+            (["--scale", "0"], "--scale must be in (0, 4], got 0.0"),
+            (["--scale", "nan"], "--scale must be in (0, 4], got nan"),
+            (["--fps", "0.5"], "--fps must be a number from 1 to 1000, got 0.5"),
+        ]
+        for (flags, message) in cases {
+            let r = try segue(["demo"] + flags + ["-o", "/nonexistent/x"], environment: noDevice)
+            #expect(r.status == 1 && r.stderr == "error: \(message) (see 'segue demo --help')\n", "\(flags): \(r.stderr)")
+        }
     }
 }

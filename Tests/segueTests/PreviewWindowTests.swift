@@ -165,6 +165,18 @@ struct PreviewWindowTests {
         #expect(live.stderr == "error: the display connection was lost\n")
     }
 
+    @Test("--watch with a built-in (a fade, the stitchable shift) is refused before a window opens: there is no file to watch")
+    func watchBuiltIn() throws {
+        for effect in ["fade", "shift", "cube"] {
+            let r = try segue(["preview", "--effect", effect, "--watch", "--frames", "1"], environment: ["DISPLAY": ":59999"])
+            #expect(r.status == 1)
+            #expect(
+                r.stderr
+                    == "error: --watch reloads an effect file (FILE.glsl or FILE.metal[:NAME]); '\(effect)' is a built-in effect (see 'segue preview --help')\n"
+            )
+        }
+    }
+
     @Test("no display: one error line naming DISPLAY and Xvfb, exit 1")
     func noDisplay() throws {
         let r = try segue(["preview", "--effect", "fade", "--frames", "1"], environment: ["DISPLAY": ":59999"])

@@ -1,0 +1,18 @@
+// This executable's own path, for what is installed beside it (libsegue, the frei0r template) and
+// for commands that run it again as a child (benchmarks of distributed and host renders).
+import FoundationEssentials
+import Segue
+
+enum Executable {
+    /// The running `segue`: /proc/self/exe with its links resolved, else the name it was started by.
+    static var path: String {
+        let resolved = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        return FileManager.default.isExecutableFile(atPath: resolved) ? resolved : CommandLine.arguments[0]
+    }
+
+    /// The folder of `path`.
+    static var directory: String {
+        let folder = FileIO.removingLastComponent(of: path)
+        return folder.isEmpty ? "." : folder
+    }
+}
