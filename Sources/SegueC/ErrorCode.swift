@@ -40,7 +40,8 @@ enum ErrorCode: Int32, CaseIterable {
             case .notATransition, .notAnImageEffect: self = .unsupported
             default: self = .invalidArgument
             }
-        case is ParameterError, is StitchableConfigurationError, is ImageSizeError, is MeshError, is AnimationError: self = .invalidArgument
+        case is ParameterError, is StitchableConfigurationError, is ImageSizeError, is ImageScaleError, is MeshError, is AnimationError:
+            self = .invalidArgument
         default: self = .internal
         }
     }
@@ -59,7 +60,7 @@ enum ErrorCode: Int32, CaseIterable {
 
     private init(_ error: MediaError) {
         switch error {
-        case .imageTooLarge: self = .invalidArgument
+        case .imageTooLarge, .invalidScale: self = .invalidArgument
         default: self = .io
         }
     }

@@ -52,12 +52,10 @@ public final class LiveView {
 
     /// The size in points (at least 1 × 1) of a window showing an image of `width` × `height`
     /// pixels at `scale` pixels per point.
-    /// - Throws: `RenderError.outOfRange` for a scale that is not a positive finite number;
+    /// - Throws: `ImageScaleError` for a scale that is not a positive finite number;
     ///   `RenderError.invalidValue` for a window larger than `Image.maximumSide` points on a side.
     public static func points(width: Int, height: Int, scale: Double) throws -> (width: Int, height: Int) {
-        guard scale > 0, scale.isFinite else {
-            throw RenderError.outOfRange(setting: "scale", allowed: "a positive number of pixels per point", value: "\(scale)")
-        }
+        try Image.validateScale(scale)
         let size = (width: (Double(width) / scale).rounded(), height: (Double(height) / scale).rounded())
         guard size.width <= Double(Image.maximumSide), size.height <= Double(Image.maximumSide) else {
             throw RenderError.invalidValue(

@@ -65,7 +65,7 @@ public struct HostBenchmark {
         guard frames >= 3, frames <= 100_000 else {
             throw RenderError.invalidValue("a host benchmark needs 3 to 100000 frames, got \(frames)")
         }
-        guard runs >= 1, runs <= 100 else { throw RenderError.outOfRange(setting: "runs", allowed: "from 1 to 100", value: "\(runs)") }
+        try TransitionBenchmark.checkRuns(runs)
         (self.from, self.to, self.width, self.height) = (from, to, from.width, from.height)
         (self.effect, self.fps, self.frames, self.runs) = (effect, fps, frames, runs)
         (self.segue, self.template, self.library) = (segue, template, library)

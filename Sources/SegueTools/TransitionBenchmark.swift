@@ -66,7 +66,7 @@ public struct TransitionBenchmark {
         guard frames >= 2, frames <= Timeline.maximumFrameCount else {
             throw RenderError.outOfRange(setting: "frames", allowed: "from 2 to \(Timeline.maximumFrameCount)", value: "\(frames)")
         }
-        guard runs >= 1, runs <= 1000 else { throw RenderError.outOfRange(setting: "runs", allowed: "from 1 to 1000", value: "\(runs)") }
+        try Self.checkRuns(runs)
         (self.width, self.height, self.frames, self.runs, self.context) = (width, height, frames, runs, context)
         self.cancellation = cancellation
         let fit = try TransitionRenderer(
@@ -74,6 +74,12 @@ public struct TransitionBenchmark {
             to: SampleScreens.detail(scale: 2), width: width, height: height, context: context, framesInFlight: 1)
         from = try fit.frame(progress: 0, time: 0, duration: 1)
         to = try fit.frame(progress: 1, time: 1, duration: 1)
+    }
+
+    /// Refuses a number of runs to take the median of outside 1…100 (every benchmark's rule).
+    /// - Throws: `RenderError.outOfRange` naming `runs`.
+    static func checkRuns(_ runs: Int) throws {
+        guard (1...100).contains(runs) else { throw RenderError.outOfRange(setting: "runs", allowed: "from 1 to 100", value: "\(runs)") }
     }
 
     /// Seconds the transition lasts: `frames` at 30 fps.

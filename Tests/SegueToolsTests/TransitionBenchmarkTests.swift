@@ -15,8 +15,10 @@ struct TransitionBenchmarkTests {
         #expect(throws: RenderError.outOfRange(setting: "frames", allowed: "from 2 to 1000000", value: "1")) {
             try TransitionBenchmark(width: 16, height: 8, frames: 1, runs: 1, context: context)
         }
-        #expect(throws: RenderError.outOfRange(setting: "runs", allowed: "from 1 to 1000", value: "0")) {
-            try TransitionBenchmark(width: 16, height: 8, frames: 3, runs: 0, context: context)
+        for runs in [0, 101] {
+            #expect(throws: RenderError.outOfRange(setting: "runs", allowed: "from 1 to 100", value: "\(runs)")) {
+                try TransitionBenchmark(width: 16, height: 8, frames: 3, runs: runs, context: context)
+            }
         }
     }
 
