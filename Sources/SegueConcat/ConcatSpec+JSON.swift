@@ -217,16 +217,12 @@ struct ParameterText: Decodable {
         } else if let b = try? c.decode(Bool.self) {
             text = b ? "true" : "false"
         } else if let d = try? c.decode(Double.self) {
-            text = Self.number(d)
+            text = String(exactNumber: d)
         } else if let list = try? c.decode([Double].self) {
-            text = list.map(Self.number).joined(separator: ",")
+            text = list.map { String(exactNumber: $0) }.joined(separator: ",")
         } else {
             throw DecodingError.typeMismatch(ParameterText.self, .init(codingPath: decoder.codingPath, debugDescription: ""))
         }
-    }
-
-    private static func number(_ d: Double) -> String {
-        d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
     }
 }
 

@@ -250,19 +250,16 @@ public struct Concatenation: Sendable {
             let resolved = try request.resolve()
             let effect = resolved.effect
             if let builder = effect.meshBuilder, !builder.isTransition { throw RenderError.notATransition(effect: effect.name) }
-            let duration = cut.duration ?? effect.defaultDuration
-            guard duration.isFinite, duration > 0 else {
+            if let duration = cut.duration, !(duration.isFinite && duration > 0) {
                 throw CompositionError("the duration must be a positive number of seconds, got \(duration)")
             }
+            // As `segue render` and the C API time a transition: without a duration a spring
+            // lasts until it settles, anything else the effect's own duration.
             let timing = try TransitionTiming(
-                curve: TransitionTiming.Curve(parsing: cut.timing ?? effect.defaultTiming), duration: duration)
-            var seen: Set<String> = []
-            let keyframes = try cut.keyframes.map { text in
-                let track = try ParameterKeyframes.parse(text, effect: effect)
-                guard seen.insert(track.name).inserted else { throw CompositionError("parameter '\(track.name)' is keyframed twice") }
-                return track
-            }
-            return ConcatCut(effect: resolved, duration: duration, timing: timing, keyframes: keyframes)
+                curve: cut.timing.map { try TransitionTiming.Curve(parsing: $0) }, duration: cut.duration,
+                defaultCurve: effect.defaultTiming, defaultDuration: effect.defaultDuration)
+            let keyframes = try ParameterKeyframes.parseAll(cut.keyframes, effect: effect)
+            return ConcatCut(effect: resolved, duration: timing.duration, timing: timing, keyframes: keyframes)
         } catch let error as SegueError {
             throw CompositionError("\(place): \(error.message)")
         }

@@ -67,9 +67,22 @@ public struct ParameterKeyframes: Sendable {
             timingFunctions: timingFunctions, calculationMode: calculationMode)
     }
 
+    /// Parses one track per text (`parse(_:effect:)`), each for a different parameter.
+    /// - Throws: what `parse(_:effect:)` throws; `AnimationError` for a parameter keyframed twice.
+    public static func parseAll(_ texts: [String], effect: Effect) throws -> [ParameterKeyframes] {
+        var seen: Set<String> = []
+        return try texts.map { text in
+            let track = try parse(text, effect: effect)
+            guard seen.insert(track.name).inserted else {
+                throw AnimationError(.invalidParameter, "parameter '\(track.name)' is keyframed twice")
+            }
+            return track
+        }
+    }
+
     /// Parses `NAME[:MODE]=V@T,V@T,…` (see the file header) for a parameter of `effect`.
-    /// - Throws: `ParameterError` for an unknown parameter or a bad value, `AnimationError` for
-    ///   bad syntax, an unknown mode or key times that break a rule.
+    /// - Throws: `ParameterError` for an unknown parameter, a bad value or an array argument,
+    ///   `AnimationError` for bad syntax, an unknown mode or key times that break a rule.
     public static func parse(_ text: String, effect: Effect) throws -> ParameterKeyframes {
         guard let eq = text.firstIndex(of: "=") else {
             throw AnimationError(.invalidSyntax, "keyframes are written NAME[:MODE]=VALUE@TIME,VALUE@TIME,…, got '\(text)'")

@@ -55,16 +55,12 @@ struct TimingOptions: ParsableArguments {
     /// the keyframed parameters.
     func timeline(for effect: Effect, duration: Double?, fps: Double) throws -> Timeline {
         let timing = try timing(defaultCurve: effect.defaultTiming, defaultDuration: effect.defaultDuration, duration: duration)
-        var seen: Set<String> = []
-        let tracks = try keyframes.map { text in
-            let track: ParameterKeyframes
-            do { track = try ParameterKeyframes.parse(text, effect: effect) } catch let error as AnimationError {
-                throw CLIFailure(message: "--param-keyframes: \(error.message)")
-            }
-            guard seen.insert(track.name).inserted else {
-                throw CLIFailure(message: "--param-keyframes: parameter '\(track.name)' is keyframed twice")
-            }
-            return track
+        let tracks: [ParameterKeyframes]
+        do { tracks = try ParameterKeyframes.parseAll(keyframes, effect: effect) } catch let error as AnimationError {
+            throw CLIFailure(message: "--param-keyframes: \(error.message)")
+        } catch let error as ParameterError {
+            guard case .notKeyframable = error else { throw error }
+            throw CLIFailure(message: "--param-keyframes: " + FlagWording.message(for: error))
         }
         return try Timeline(timing: timing, fps: fps, keyframes: tracks)
     }

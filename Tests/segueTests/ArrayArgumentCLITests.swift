@@ -71,7 +71,7 @@ struct ArrayArgumentCLITests {
             "--param-keyframes", "v=1@0,2@1", "-o", dir + "/out",
         ])
         #expect(r.status == 1)
-        #expect(r.stderr == "error: 'v' is an array argument (float[]); it cannot be keyframed: set it with --arg\n")
+        #expect(r.stderr == "error: --param-keyframes: 'v' is an array argument (float[]); it cannot be keyframed: set it with --arg\n")
         #expect(scratch.contents == ["a.png", "levels.metal"])
     }
 }

@@ -159,6 +159,10 @@ struct TimingCLITests {
             (["--effect", effect, "--param-keyframes", "width=0@0,1@1"], "no parameter 'width'"),
             (["--effect", effect, "--param-keyframes", "level:bouncy=0@0,1@1"], "unknown keyframe calculation mode"),
             (["--effect", effect, "--param-keyframes", "level=0@0,nan@1"], "finite"),
+            (
+                ["--effect", effect, "--param-keyframes", "level=0@0,1@1", "--param-keyframes", "level=1@0,0@1"],
+                "error: --param-keyframes: parameter 'level' is keyframed twice"
+            ),
         ]
         for (extra, message) in cases {
             let r = try segue(base + extra)
