@@ -266,16 +266,27 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
     ///   format or Segue version, a missing or mistyped field (with its key path), numbers that do
     ///   not fit together; `MediaError` for a missing or unreadable file.
     public static func read(path: String) throws -> ConcatPlan {
-        guard FileManager.default.fileExists(atPath: path) else { throw MediaError.fileNotFound(path: path) }
-        try MediaProbe.checkReadable(path)
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size <= maximumFileSize else {
-            throw PlanError("\(path): the plan is \(size) bytes; the limit is \(maximumFileSize)")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw MediaError.unreadable(path: path, reason: "it cannot be opened")
+        let data = try readFile(path: path, limit: maximumFileSize, noun: "plan") { size in
+            PlanError("\(path): the plan is \(size) bytes; the limit is \(maximumFileSize)")
         }
         do { return try ConcatPlan(json: data) } catch { throw PlanError("\(path): \(error.message)") }
+    }
+
+    /// The bytes of a spec or plan file through `FileIO.readAll` (a named pipe or a device is
+    /// refused at once, never waited on); `tooLarge` words a file over `limit`.
+    /// - Throws: `MediaError` (missing, unreadable, not a file), what `tooLarge` makes.
+    static func readFile(path: String, limit: Int, noun: String, tooLarge: (Int) -> any Error) throws -> Data {
+        var large: Int?
+        do {
+            return Data(
+                try FileIO.readAll(path: path, limit: limit, head: { (_) throws(MediaError) in }) { failure in
+                    if case let .tooLarge(size) = failure { large = size }
+                    return MediaError(FileIO.systemError(failure, path: path, limit: limit, noun: noun))
+                })
+        } catch {
+            if let large { throw tooLarge(large) }
+            throw error
+        }
     }
 
     /// Decodes and checks a plan's bytes.

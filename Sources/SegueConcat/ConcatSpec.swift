@@ -33,7 +33,8 @@ import Darwin
 public struct CutSpec: Sendable, Hashable, Codable {
     /// The effect name or file; `none` is a hard cut.
     public var effect: String
-    /// Seconds; nil takes the effect's own duration.
+    /// Seconds; nil takes the effect's own duration, or with a `spring(…)` timing the spring's
+    /// settling duration.
     public var duration: Double?
     /// Parameter values as text (`--param` syntax), by name.
     public var params: [String: String]

@@ -156,13 +156,8 @@ public struct Concatenation: Sendable {
     /// - Throws: `MediaError` (missing, unreadable), `CompositionError` (too large, invalid,
     ///   naming the JSON path of what is wrong).
     public static func readSpec(path: String) throws -> ConcatSpec {
-        guard FileManager.default.fileExists(atPath: path) else { throw MediaError.fileNotFound(path: path) }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size <= ConcatSpec.maximumFileSize else {
-            throw CompositionError("\(path): the spec is \(size) bytes; the limit is \(ConcatSpec.maximumFileSize)")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw MediaError.unreadable(path: path, reason: "it cannot be opened")
+        let data = try ConcatPlan.readFile(path: path, limit: ConcatSpec.maximumFileSize, noun: "spec") { size in
+            CompositionError("\(path): the spec is \(size) bytes; the limit is \(ConcatSpec.maximumFileSize)")
         }
         do { return try ConcatSpec(json: data) } catch { throw CompositionError("\(path): \(error.message)") }
     }

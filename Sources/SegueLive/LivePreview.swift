@@ -66,8 +66,8 @@ public final class LivePreview {
     ///   - saveDirectory: where `s` writes `segue-preview-NNN.png`.
     ///   - title: the window title's first part; the effect's name (or the error) follows it.
     ///   - report: receives one line for each reload, saved frame and error (for stderr).
-    /// - Throws: what `load` throws; `RenderError` (a scale that is not positive, or a window too
-    ///   large); `WindowError`, `VulkanError`.
+    /// - Throws: what `load` throws; `ImageScaleError` (a scale that is not positive),
+    ///   `RenderError` (a window too large); `WindowError`, `VulkanError`.
     public init(
         from: Image, to: Image, scale: Double, load: @escaping () throws -> Program, watch: String? = nil,
         saveDirectory: String = ".", configuration: GPUContext.Configuration = .init(), title: String,

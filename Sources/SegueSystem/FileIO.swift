@@ -197,7 +197,7 @@ package enum FileIO {
     }
 
     /// `failure` of a read of `path` in the words of `readAll(path:limit:noun:head:)`.
-    private static func systemError(_ failure: ReadFailure, path: String, limit: Int, noun: String) -> SystemError {
+    package static func systemError(_ failure: ReadFailure, path: String, limit: Int, noun: String) -> SystemError {
         switch failure {
         case .cannotOpen(ENOENT): .fileNotFound(path: path)
         case .cannotOpen(EACCES), .cannotOpen(EPERM): .unreadable(path: path, reason: "permission denied")

@@ -10,9 +10,9 @@ enum Executable {
         return FileManager.default.isExecutableFile(atPath: resolved) ? resolved : CommandLine.arguments[0]
     }
 
-    /// The folder of `path`.
+    /// The folder of `path`, absolute (a name it was started by is relative to the current
+    /// directory).
     static var directory: String {
-        let folder = FileIO.removingLastComponent(of: path)
-        return folder.isEmpty ? "." : folder
+        FileIO.standardizedAbsolute(FileIO.removingLastComponent(of: path).isEmpty ? "." : FileIO.removingLastComponent(of: path))
     }
 }

@@ -37,9 +37,12 @@ struct OpenContextsTests {
         #expect(OpenContexts.explain(refused, in: me, parent: parent, open: open) == refused)
     }
 
-    @Test("other errors stay what they are in a child too: a selector that matches nothing, no driver")
+    @Test("other errors stay what they are in a child too: another failing call, a selector that matches nothing, no driver")
     func otherErrors() {
-        for error in [VulkanError.deviceNotFound(selector: "bogus", available: ["0: llvmpipe"]), .noDriver(detail: "none")] {
+        for error in [
+            VulkanError.call("vkCreateDevice", code: -8),  // VK_ERROR_FEATURE_NOT_PRESENT: the device, not the fork
+            .deviceNotFound(selector: "bogus", available: ["0: llvmpipe"]), .noDriver(detail: "none"),
+        ] {
             #expect(OpenContexts.explain(error, in: 200, parent: 100, open: 1) == error)
         }
     }

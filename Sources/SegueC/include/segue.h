@@ -109,7 +109,9 @@ typedef enum segue_code {
     SEGUE_ERROR_NO_DEVICE = 8,        /**< no Vulkan driver, or no device matches the selector */
     SEGUE_ERROR_IO = 9,               /**< a file (an image parameter, the shader cache) cannot be read or written */
     SEGUE_ERROR_BUSY = 10,            /**< the handle is in use by another thread */
-    SEGUE_ERROR_FORKED = 11,          /**< the handle was made before fork(), in the parent */
+    SEGUE_ERROR_FORKED = 11,          /**< the handle was made before fork(), in the parent; or the
+                                           driver opens no device in a child forked while its
+                                           parent held a context (NVIDIA's) */
     SEGUE_ERROR_INTERNAL = 12         /**< anything else (a bug: please report it with the message) */
 } segue_code;
 
