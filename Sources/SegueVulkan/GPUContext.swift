@@ -128,6 +128,9 @@ public final class GPUContext: @unchecked Sendable {
     /// - Throws: `VulkanError.noDriver` when no driver answers, `.deviceNotFound` when the
     ///   selector matches nothing, `.unsupportedDevice` when the match cannot run Segue.
     public init(configuration: Configuration = Configuration()) throws(VulkanError) {
+        // A child forked from a process with a context on a driver that refuses it: not a call
+        // into that driver, which fails there or never returns.
+        if let refusal = OpenContexts.refusal(in: getpid()) { throw refusal }
         let instance = try GPUContext.makeInstance(extensions: configuration.presentationExtensions)
         var ok = false
         defer { if !ok { vkDestroyInstance(instance, nil) } }
@@ -215,7 +218,20 @@ public final class GPUContext: @unchecked Sendable {
         self.configuration = configuration
         self.canPresent = presenting
         ok = true
-        OpenContexts.opened(in: process)
+        OpenContexts.opened(in: process, refusingDriver: GPUContext.driverID(physical) == VK_DRIVER_ID_NVIDIA_PROPRIETARY)
+    }
+
+    /// The driver's identity (`VkPhysicalDeviceDriverProperties.driverID`).
+    private static func driverID(_ physical: VkPhysicalDevice) -> VkDriverId {
+        var driver = VkPhysicalDeviceDriverProperties()
+        driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES
+        var props2 = VkPhysicalDeviceProperties2()
+        props2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2
+        withUnsafeMutablePointer(to: &driver) { drv in
+            props2.pNext = UnsafeMutableRawPointer(drv)
+            vkGetPhysicalDeviceProperties2(physical, &props2)
+        }
+        return driver.driverID
     }
 
     /// Whether the device was opened for presenting to windows (see `Configuration.presentationExtensions`).

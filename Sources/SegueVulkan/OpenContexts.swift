@@ -14,53 +14,83 @@ import Darwin
 #endif
 
 enum OpenContexts {
-    /// The process in the high 32 bits, its open contexts in the low 32: one word, so that two
-    /// threads opening a process's first contexts at once cannot lose a count.
+    /// What a process has open: the contexts, and whether one is on a driver that refuses a
+    /// forked child (NVIDIA's: it answered VK_ERROR_INITIALIZATION_FAILED, and once hung for
+    /// good, in such a child on the H200).
+    struct Count: Equatable {
+        /// The process.
+        var process: pid_t
+        /// Its open contexts.
+        var open: Int
+        /// Whether one of them is on a driver that refuses a forked child.
+        var refusingDriver: Bool
+    }
+
+    /// The process in the high 32 bits, the refusing-driver flag in bit 31 and the count below
+    /// it: one word, so that two threads opening a process's first contexts at once cannot lose
+    /// a count.
     private static let state = Atomic<UInt64>(0)
 
-    private static func pack(_ process: pid_t, _ count: Int) -> UInt64 {
-        UInt64(UInt32(bitPattern: process)) << 32 | UInt64(UInt32(clamping: max(count, 0)))
+    private static func pack(_ c: Count) -> UInt64 {
+        UInt64(UInt32(bitPattern: c.process)) << 32 | (c.refusingDriver ? 1 << 31 : 0) | UInt64(min(max(c.open, 0), 0x7fff_ffff))
     }
 
-    private static func unpack(_ word: UInt64) -> (process: pid_t, count: Int) {
-        (pid_t(bitPattern: UInt32(truncatingIfNeeded: word >> 32)), Int(UInt32(truncatingIfNeeded: word)))
+    private static func unpack(_ word: UInt64) -> Count {
+        Count(
+            process: pid_t(bitPattern: UInt32(truncatingIfNeeded: word >> 32)), open: Int(word & 0x7fff_ffff),
+            refusingDriver: word & (1 << 31) != 0)
     }
 
-    /// Changes the word by `change` (old process and count in, new ones out) until no other
-    /// thread changed it in between.
-    private static func update(_ change: ((process: pid_t, count: Int)) -> (process: pid_t, count: Int)) {
+    /// Changes the word by `change` until no other thread changed it in between.
+    private static func update(_ change: (Count) -> Count) {
         var old = state.load(ordering: .relaxed)
         while true {
-            let next = change(unpack(old))
-            let (exchanged, original) = state.compareExchange(expected: old, desired: pack(next.process, next.count), ordering: .relaxed)
+            let (exchanged, original) = state.compareExchange(expected: old, desired: pack(change(unpack(old))), ordering: .relaxed)
             if exchanged { return }
             old = original
         }
     }
 
-    /// Counts a context opened in `me`, starting from 0 again in a process whose count was its
-    /// parent's.
-    static func opened(in me: pid_t) {
-        update { now in (me, now.process == me ? now.count + 1 : 1) }
+    /// Counts a context opened in `me` (on a driver that refuses a forked child, or not),
+    /// starting from 0 again in a process whose count was its parent's.
+    static func opened(in me: pid_t, refusingDriver: Bool) {
+        update { now in
+            now.process == me
+                ? Count(process: me, open: now.open + 1, refusingDriver: now.refusingDriver || refusingDriver)
+                : Count(process: me, open: 1, refusingDriver: refusingDriver)
+        }
     }
 
     /// Counts a context that `me` opened closed.
     static func closed(in me: pid_t) {
-        update { now in now.process == me ? (me, max(now.count - 1, 0)) : now }
+        update { now in
+            guard now.process == me else { return now }
+            let open = max(now.open - 1, 0)
+            return Count(process: me, open: open, refusingDriver: open > 0 && now.refusingDriver)
+        }
+    }
+
+    /// The process-wide count now.
+    static var now: Count { unpack(state.load(ordering: .relaxed)) }
+
+    /// Before `me` calls into a driver at all: `.refusedAfterFork` when `me` is a child forked
+    /// while its parent held a context on a driver that refuses such a child (calling it there
+    /// fails, or hangs), else nil.
+    static func refusal(in me: pid_t, parent count: Count = now) -> VulkanError? {
+        guard count.refusingDriver, count.process != 0, count.process != me, count.open > 0 else { return nil }
+        return .refusedAfterFork(
+            ForkRefusal(
+                process: me, parent: count.process, open: count.open,
+                refusal: "not tried: the parent's driver refuses a device to a forked child, or hangs in it"))
     }
 
     /// `error`, or `.refusedAfterFork` when it is the refusal a driver gives a child forked
     /// while its parent held contexts (`VK_ERROR_INITIALIZATION_FAILED`) and the count is such
     /// a parent's.
-    static func explain(_ error: VulkanError, in me: pid_t) -> VulkanError {
-        let now = unpack(state.load(ordering: .relaxed))
-        return explain(error, in: me, parent: now.process, open: now.count)
-    }
-
-    /// `explain(_:in:)` with the count given.
-    static func explain(_ error: VulkanError, in me: pid_t, parent: pid_t, open: Int) -> VulkanError {
-        guard case let .call(_, code) = error, code == VK_ERROR_INITIALIZATION_FAILED.rawValue, parent != 0, parent != me, open > 0
+    static func explain(_ error: VulkanError, in me: pid_t, parent count: Count = now) -> VulkanError {
+        guard case let .call(_, code) = error, code == VK_ERROR_INITIALIZATION_FAILED.rawValue, count.process != 0,
+            count.process != me, count.open > 0
         else { return error }
-        return .refusedAfterFork(ForkRefusal(process: me, parent: parent, open: open, refusal: error.description))
+        return .refusedAfterFork(ForkRefusal(process: me, parent: count.process, open: count.open, refusal: error.description))
     }
 }
