@@ -218,11 +218,13 @@ public final class GPUContext: @unchecked Sendable {
         self.configuration = configuration
         self.canPresent = presenting
         ok = true
-        OpenContexts.opened(in: process, refusingDriver: GPUContext.driverID(physical) == VK_DRIVER_ID_NVIDIA_PROPRIETARY)
+        OpenContexts.opened(in: process, refusingDriver: GPUContext.properties(physical).driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY)
     }
 
-    /// The driver's identity (`VkPhysicalDeviceDriverProperties.driverID`).
-    private static func driverID(_ physical: VkPhysicalDevice) -> VkDriverId {
+    /// The device's properties and its driver's (`VkPhysicalDeviceDriverProperties`).
+    private static func properties(_ physical: VkPhysicalDevice) -> (
+        device: VkPhysicalDeviceProperties, driver: VkPhysicalDeviceDriverProperties
+    ) {
         var driver = VkPhysicalDeviceDriverProperties()
         driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES
         var props2 = VkPhysicalDeviceProperties2()
@@ -231,7 +233,7 @@ public final class GPUContext: @unchecked Sendable {
             props2.pNext = UnsafeMutableRawPointer(drv)
             vkGetPhysicalDeviceProperties2(physical, &props2)
         }
-        return driver.driverID
+        return (props2.properties, driver)
     }
 
     /// Whether the device was opened for presenting to windows (see `Configuration.presentationExtensions`).
@@ -348,15 +350,7 @@ public final class GPUContext: @unchecked Sendable {
         try check(vkEnumeratePhysicalDevices(instance, &count, &devices), "vkEnumeratePhysicalDevices")
         return devices.prefix(Int(count)).enumerated().compactMap { index, d in
             guard let d else { return nil }
-            var driver = VkPhysicalDeviceDriverProperties()
-            driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES
-            var props2 = VkPhysicalDeviceProperties2()
-            props2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2
-            withUnsafeMutablePointer(to: &driver) { drv in
-                props2.pNext = UnsafeMutableRawPointer(drv)
-                vkGetPhysicalDeviceProperties2(d, &props2)
-            }
-            let p = props2.properties
+            let (p, driver) = properties(d)
             let type = GPUDeviceType(p.deviceType)
             var familyCount: UInt32 = 0
             vkGetPhysicalDeviceQueueFamilyProperties(d, &familyCount, nil)
