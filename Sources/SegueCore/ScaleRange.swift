@@ -65,7 +65,7 @@ public struct ImageScaleError: SegueError, Sendable, Equatable, CustomStringConv
         self.range = range
     }
 
-    public var description: String { "scale must be \(range), got \(scale)" }
+    public var description: String { "scale " + (range.problem(scale) ?? "must be \(range)") }
 }
 
 extension Image {

@@ -136,8 +136,8 @@ public final class GPUContext: @unchecked Sendable {
         defer { if !ok { vkDestroyInstance(instance, nil) } }
 
         let candidates = try GPUContext.describeDevices(instance)
-        let chosen = candidates[try GPUContext.choose(configuration.deviceSelector, among: candidates.map(\.1))]
-        let physical = chosen.0
+        let chosen = candidates[try GPUContext.choose(configuration.deviceSelector, among: candidates.map(\.info))]
+        let physical = chosen.physical
 
         // One graphics queue.
         var familyCount: UInt32 = 0
@@ -159,7 +159,7 @@ public final class GPUContext: @unchecked Sendable {
         features13.synchronization2 = true.vk
         let presenting = configuration.presentationExtensions.contains("VK_KHR_surface")
         if presenting, !GPUContext.deviceExtensions(physical).contains("VK_KHR_swapchain") {
-            throw .unsupportedDevice("\(chosen.1.name) cannot present to a window (no VK_KHR_swapchain)")
+            throw .unsupportedDevice("\(chosen.info.name) cannot present to a window (no VK_KHR_swapchain)")
         }
         let deviceExtensions = CStringArray(presenting ? ["VK_KHR_swapchain"] : [])
         var device: VkDevice?
@@ -192,8 +192,6 @@ public final class GPUContext: @unchecked Sendable {
         vkGetDeviceQueue(device, UInt32(family), 0, &queue)
         var memory = VkPhysicalDeviceMemoryProperties()
         vkGetPhysicalDeviceMemoryProperties(physical, &memory)
-        var props = VkPhysicalDeviceProperties()
-        vkGetPhysicalDeviceProperties(physical, &props)
 
         var poolInfo = VkCommandPoolCreateInfo()
         poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO
@@ -210,30 +208,15 @@ public final class GPUContext: @unchecked Sendable {
         self.queue = queue!
         self.queueFamily = UInt32(family)
         self.memoryProperties = memory
-        self.limits = props.limits
+        self.limits = chosen.properties.limits
         self.depthClampEnabled = supported.depthClamp == true.vk
-        self.info = chosen.1
+        self.info = chosen.info
         self.transferPool = pool!
         self.compiler = ShaderCompiler(cache: configuration.shaderCacheDirectory.map { ShaderCache(directory: $0) })
         self.configuration = configuration
         self.canPresent = presenting
         ok = true
-        OpenContexts.opened(in: process, refusingDriver: GPUContext.properties(physical).driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY)
-    }
-
-    /// The device's properties and its driver's (`VkPhysicalDeviceDriverProperties`).
-    private static func properties(_ physical: VkPhysicalDevice) -> (
-        device: VkPhysicalDeviceProperties, driver: VkPhysicalDeviceDriverProperties
-    ) {
-        var driver = VkPhysicalDeviceDriverProperties()
-        driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES
-        var props2 = VkPhysicalDeviceProperties2()
-        props2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2
-        withUnsafeMutablePointer(to: &driver) { drv in
-            props2.pNext = UnsafeMutableRawPointer(drv)
-            vkGetPhysicalDeviceProperties2(physical, &props2)
-        }
-        return (props2.properties, driver)
+        OpenContexts.opened(in: process, refusingDriver: chosen.driver == VK_DRIVER_ID_NVIDIA_PROPRIETARY)
     }
 
     /// Whether the device was opened for presenting to windows (see `Configuration.presentationExtensions`).
@@ -293,7 +276,7 @@ public final class GPUContext: @unchecked Sendable {
     public static func listDevices() throws(VulkanError) -> [GPUDeviceInfo] {
         let instance = try makeInstance()
         defer { vkDestroyInstance(instance, nil) }
-        return try describeDevices(instance).map(\.1)
+        return try describeDevices(instance).map(\.info)
     }
 
     // MARK: - Instance and device discovery
@@ -342,7 +325,11 @@ public final class GPUContext: @unchecked Sendable {
         return Set(props.prefix(Int(count)).map { cString($0.extensionName) })
     }
 
-    private static func describeDevices(_ instance: VkInstance) throws(VulkanError) -> [(VkPhysicalDevice, GPUDeviceInfo)] {
+    /// Every device of `instance`: its handle, its description, its properties and its driver's
+    /// identity (queried once, here).
+    private static func describeDevices(_ instance: VkInstance) throws(VulkanError) -> [(
+        physical: VkPhysicalDevice, info: GPUDeviceInfo, properties: VkPhysicalDeviceProperties, driver: VkDriverId
+    )] {
         var count: UInt32 = 0
         try check(vkEnumeratePhysicalDevices(instance, &count, nil), "vkEnumeratePhysicalDevices")
         guard count > 0 else { throw .noDriver(detail: "the Vulkan loader found no devices") }
@@ -350,7 +337,15 @@ public final class GPUContext: @unchecked Sendable {
         try check(vkEnumeratePhysicalDevices(instance, &count, &devices), "vkEnumeratePhysicalDevices")
         return devices.prefix(Int(count)).enumerated().compactMap { index, d in
             guard let d else { return nil }
-            let (p, driver) = properties(d)
+            var driver = VkPhysicalDeviceDriverProperties()
+            driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES
+            var props2 = VkPhysicalDeviceProperties2()
+            props2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2
+            withUnsafeMutablePointer(to: &driver) { drv in
+                props2.pNext = UnsafeMutableRawPointer(drv)
+                vkGetPhysicalDeviceProperties2(d, &props2)
+            }
+            let p = props2.properties
             let type = GPUDeviceType(p.deviceType)
             var familyCount: UInt32 = 0
             vkGetPhysicalDeviceQueueFamilyProperties(d, &familyCount, nil)
@@ -364,7 +359,7 @@ public final class GPUContext: @unchecked Sendable {
                 driver: [driverName, driverInfo].filter { !$0.isEmpty }.joined(separator: " "),
                 apiVersion: versionString(p.apiVersion),
                 usable: graphics && p.apiVersion >= vkVersion(1, 3))
-            return (d, info)
+            return (d, info, p, driver.driverID)
         }
     }
 

@@ -77,7 +77,7 @@ enum OpenContexts {
     /// while its parent held a context on a driver that refuses such a child (calling it there
     /// fails, or hangs), else nil.
     static func refusal(in me: pid_t, parent count: Count = now) -> VulkanError? {
-        guard count.refusingDriver, count.process != 0, count.process != me, count.open > 0 else { return nil }
+        guard count.refusingDriver, isParent(count, of: me) else { return nil }
         return .refusedAfterFork(
             ForkRefusal(
                 process: me, parent: count.process, open: count.open,
@@ -88,9 +88,14 @@ enum OpenContexts {
     /// while its parent held contexts (`VK_ERROR_INITIALIZATION_FAILED`) and the count is such
     /// a parent's.
     static func explain(_ error: VulkanError, in me: pid_t, parent count: Count = now) -> VulkanError {
-        guard case let .call(_, code) = error, code == VK_ERROR_INITIALIZATION_FAILED.rawValue, count.process != 0,
-            count.process != me, count.open > 0
-        else { return error }
+        guard case let .call(_, code) = error, code == VK_ERROR_INITIALIZATION_FAILED.rawValue, isParent(count, of: me) else {
+            return error
+        }
         return .refusedAfterFork(ForkRefusal(process: me, parent: count.process, open: count.open, refusal: error.description))
+    }
+
+    /// Whether `count` is that of another process with contexts open: `me` is its child made by fork().
+    private static func isParent(_ count: Count, of me: pid_t) -> Bool {
+        count.process != 0 && count.process != me && count.open > 0
     }
 }
