@@ -8,6 +8,7 @@ import SegueMath
 /// function, if set, warps local time before the spring is evaluated
 /// (`t = duration · timingFunction(t / duration)`). From/to/by, additive and cumulative behave
 /// as in ``BasicAnimation``: a spring animation is a basic animation paced by a spring.
+@dynamicMemberLookup
 public struct SpringAnimation<Value: Interpolatable>: PropertyAnimation, SpringDrivenAnimation {
     /// The spring that drives the progress.
     public var spring: Spring
@@ -15,31 +16,13 @@ public struct SpringAnimation<Value: Interpolatable>: PropertyAnimation, SpringD
     /// fraction.
     private var basic: BasicAnimation<Value>
 
-    /// The value at the start, if given.
-    public var fromValue: Value? {
-        get { basic.fromValue }
-        set { basic.fromValue = newValue }
+    /// The basic animation's values and flags, read and set as the spring animation's own:
+    /// `fromValue`, `toValue`, `byValue`, `isAdditive` and `isCumulative` (see ``BasicAnimation``).
+    public subscript<Member>(dynamicMember member: WritableKeyPath<BasicAnimation<Value>, Member>) -> Member {
+        get { basic[keyPath: member] }
+        set { basic[keyPath: member] = newValue }
     }
-    /// The value at rest, if given.
-    public var toValue: Value? {
-        get { basic.toValue }
-        set { basic.toValue = newValue }
-    }
-    /// The change over the animation, if given.
-    public var byValue: Value? {
-        get { basic.byValue }
-        set { basic.byValue = newValue }
-    }
-    /// Whether the animated value is added to the value beneath it.
-    public var isAdditive: Bool {
-        get { basic.isAdditive }
-        set { basic.isAdditive = newValue }
-    }
-    /// Whether each repeat adds the end value of an iteration.
-    public var isCumulative: Bool {
-        get { basic.isCumulative }
-        set { basic.isCumulative = newValue }
-    }
+
     /// When and how long the animation runs; `duration` starts as the settling duration.
     public var timing: MediaTiming {
         get { basic.timing }

@@ -1,5 +1,6 @@
-// A value behind a pthread mutex, with a condition variable for waiting until it changes.
-// The one lock of the package: modules that pass values between threads share it.
+// The package's locks: a value behind a mutex, with a condition for waiting until it changes,
+// and the plain, read-write and condition locks under it. Modules that pass values between
+// threads share them.
 
 #if canImport(Glibc)
 import Glibc
@@ -8,34 +9,22 @@ import Darwin
 #endif
 
 /// A value guarded by a lock, shared by the modules that pass values between threads.
-// @unchecked: every access to `value` is under `mutex`.
+// @unchecked: every access to `value` is under `lock`.
 package final class Locked<Value>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let lock = ConditionLock()
     private var value: Value
 
     /// A lock around `value`.
     package init(_ value: Value) {
         self.value = value
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     /// Runs `body` on the value under the lock, then wakes the threads waiting in `wait`.
     package func withLock<T, Failure: Error>(_ body: (inout Value) throws(Failure) -> T) throws(Failure) -> T {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         defer {
-            pthread_cond_broadcast(condition)
-            pthread_mutex_unlock(mutex)
+            lock.wakeAll()
+            lock.unlock()
         }
         return try body(&value)
     }
@@ -45,21 +34,14 @@ package final class Locked<Value>: @unchecked Sendable {
     /// - Returns: whether `ready` held (false: the time ran out first).
     @discardableResult
     package func wait(seconds: Double? = nil, until ready: (Value) -> Bool) -> Bool {
-        var deadline = timespec()
-        if let seconds {
-            clock_gettime(CLOCK_REALTIME, &deadline)
-            let whole = seconds.isFinite ? min(max(seconds, 0), 1e9) : 1e9
-            let nanoseconds = Int(deadline.tv_nsec) + Int((whole - whole.rounded(.down)) * 1e9)
-            deadline.tv_sec += Int(whole) + nanoseconds / 1_000_000_000
-            deadline.tv_nsec = nanoseconds % 1_000_000_000
-        }
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        let deadline = seconds.map(ConditionLock.deadline(after:))
+        lock.lock()
+        defer { lock.unlock() }
         while !ready(value) {
-            if seconds == nil {
-                pthread_cond_wait(condition, mutex)
-            } else if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT {
-                return ready(value)
+            if let deadline {
+                guard lock.wait(until: deadline) else { return ready(value) }
+            } else {
+                lock.wait()
             }
         }
         return true
@@ -136,6 +118,25 @@ package final class ConditionLock: @unchecked Sendable {
 
     /// Waits for a `wakeOne` or `wakeAll`, holding the lock before and after.
     package func wait() { pthread_cond_wait(condition, mutex.mutex) }
+
+    /// Waits as `wait()` does, but no later than `deadline` (from `deadline(after:)`).
+    /// - Returns: false when the deadline passed first.
+    package func wait(until deadline: timespec) -> Bool {
+        var deadline = deadline
+        return pthread_cond_timedwait(condition, mutex.mutex, &deadline) != ETIMEDOUT
+    }
+
+    /// The wall-clock time `seconds` from now, as `wait(until:)` takes it (a negative number
+    /// counts as 0; more than 10⁹ s, infinity and NaN as 10⁹ s).
+    package static func deadline(after seconds: Double) -> timespec {
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        let whole = seconds.isFinite ? min(max(seconds, 0), 1e9) : 1e9
+        let nanoseconds = Int(deadline.tv_nsec) + Int((whole - whole.rounded(.down)) * 1e9)
+        deadline.tv_sec += Int(whole) + nanoseconds / 1_000_000_000
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        return deadline
+    }
 
     /// Wakes one waiter.
     package func wakeOne() { pthread_cond_signal(condition) }

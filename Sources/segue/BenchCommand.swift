@@ -48,7 +48,7 @@ struct BenchCommand: ParsableCommand {
     var jobs: Int?
 
     @Option(
-        name: .customLong("job-seconds"), parsing: .unconditional,
+        parsing: .unconditional,
         help: ArgumentHelp("With --concat --jobs: the most seconds of output a segment job renders (default 10).", valueName: "S"))
     var jobSeconds: Double?
 

@@ -39,7 +39,7 @@ struct ConcatCommand: ParsableCommand {
         name: .customLong("cut"), help: ArgumentHelp("The transition of cut N (between clips N and N+1).", valueName: "N=EFFECT[:SECONDS]"))
     var cuts: [String] = []
 
-    @Option(name: .customLong("image-duration"), parsing: .unconditional, help: "Seconds a still lasts (default 3).")
+    @Option(parsing: .unconditional, help: "Seconds a still lasts (default 3).")
     var imageDuration: Double?
 
     @Option(help: ArgumentHelp("Output size (default: the first video's, else the first image's).", valueName: "WxH"))
@@ -51,7 +51,7 @@ struct ConcatCommand: ParsableCommand {
     @Option(help: "Fit inputs of another shape: cover, contain or stretch (default cover).")
     var resize: ResizeMode?
 
-    @Option(name: .customLong("audio-curve"), help: "Sound crossfade: equal-power or linear (default equal-power).")
+    @Option(help: "Sound crossfade: equal-power or linear (default equal-power).")
     var audioCurve: CrossfadeCurve?
 
     @Option(help: ArgumentHelp("A soundtrack under the whole edit, faded out at the end.", valueName: "FILE"))
@@ -78,11 +78,11 @@ struct ConcatCommand: ParsableCommand {
     var joinPlan: String?
 
     @Option(
-        name: .customLong("job-seconds"), parsing: .unconditional,
+        parsing: .unconditional,
         help: ArgumentHelp("The most seconds of output a segment job renders (default 10).", valueName: "S"))
     var jobSeconds: Double?
 
-    @Option(name: .customLong("work-dir"), help: ArgumentHelp("Where the pieces go (default: the plan's directory).", valueName: "DIR"))
+    @Option(help: ArgumentHelp("Where the pieces go (default: the plan's directory).", valueName: "DIR"))
     var workDir: String?
 
     @OptionGroup var deviceOptions: DeviceOptions

@@ -25,10 +25,10 @@ struct MeshCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A built-in mesh.", valueName: "name"))
     var mesh: String?
 
-    @Option(name: .customLong("mesh-file"), help: ArgumentHelp("A JSON mesh file.", valueName: "file.json"))
+    @Option(help: ArgumentHelp("A JSON mesh file.", valueName: "file.json"))
     var meshFile: String?
 
-    @Option(name: .customLong("to-mesh"), help: ArgumentHelp("Animate to this built-in or JSON file.", valueName: "name|file.json"))
+    @Option(help: ArgumentHelp("Animate to this built-in or JSON file.", valueName: "name|file.json"))
     var toMesh: String?
 
     @Option(name: .customLong("param"), help: ArgumentHelp("A built-in mesh's parameter.", valueName: "name=value"))

@@ -23,7 +23,7 @@ struct MeshWindowOptions: ParsableArguments {
     var frames: Int?
 
     @Option(
-        name: .customLong("phase-rate"), parsing: .unconditional,
+        parsing: .unconditional,
         help: ArgumentHelp(
             "With --window: radians per second a mesh's phase runs at (jelly, ripple; default 2π, one cycle a second; 0 holds it).",
             valueName: "rad/s"))

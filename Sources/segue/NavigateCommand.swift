@@ -22,8 +22,7 @@ struct NavigateCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Effect name (see 'segue list'), a .glsl transition file, or a stitchable file.metal[:NAME].")
     var effect = "ios-push"
 
-    @Option(name: .customLong("param"), help: ArgumentHelp("Set an effect parameter.", valueName: "name=value"))
-    var params: [String] = []
+    @OptionGroup var values: ParameterOptions
 
     @Option(parsing: .unconditional, help: "Duration of a push in seconds (default: the effect's own).")
     var duration: Double?
@@ -56,12 +55,8 @@ struct NavigateCommand: ParsableCommand {
             images.isEmpty
             ? [SampleScreens.home(scale: scale), SampleScreens.detail(scale: scale), SampleScreens.settings(scale: scale)]
             : try images.map { try ImageFile.read(path: $0, scale: scale) }
-        let assignments = try params.map { text throws(ParameterError) in try parseAssignment(text) }
-        let resolved = try EffectRequest(effect: effect, parameters: assignments, stitchable: try stitchable.request()).resolve(
-            scale: scale)
-        let reverse = try resolved.effect.reverse.map {
-            try EffectRequest(effect: $0, parameters: assignments).resolve(scale: scale)
-        }
+        let resolved = try values.request(effect: effect, stitchable: try stitchable.request()).resolve(scale: scale)
+        let reverse = try resolved.effect.reverse.map { try values.request(effect: $0).resolve(scale: scale) }
         let pushTiming = try timing.timing(
             defaultCurve: resolved.effect.defaultTiming, defaultDuration: resolved.effect.defaultDuration,
             duration: duration)

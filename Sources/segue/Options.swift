@@ -10,21 +10,32 @@ struct EffectOptions: ParsableArguments {
         help: "Effect name (see 'segue list'), path to a .glsl transition file, or a stitchable shader file.metal[:NAME].")
     var effect: String
 
-    @Option(name: .customLong("param"), help: ArgumentHelp("Set an effect parameter.", valueName: "name=value"))
-    var params: [String] = []
-
-    @Option(name: .customLong("texture"), help: ArgumentHelp("Image for a sampler2D parameter of the effect.", valueName: "name=path"))
-    var textures: [String] = []
+    @OptionGroup var values: ParameterOptions
 
     @Option(parsing: .unconditional, help: "Duration in seconds (default: the effect's own).")
     var duration: Double?
 
     /// The effect request these options describe (without stitchable options).
     func request() throws -> EffectRequest {
+        try values.request(effect: effect)
+    }
+}
+
+/// `--param` and `--texture`: values for an effect's parameters, for every command that runs
+/// a named effect.
+struct ParameterOptions: ParsableArguments {
+    @Option(name: .customLong("param"), help: ArgumentHelp("Set an effect parameter.", valueName: "name=value"))
+    var params: [String] = []
+
+    @Option(name: .customLong("texture"), help: ArgumentHelp("Image for a sampler2D parameter of the effect.", valueName: "name=path"))
+    var textures: [String] = []
+
+    /// A request for `effect` with these values (and `stitchable`'s, when given).
+    func request(effect: String, stitchable: StitchableRequest? = nil) throws -> EffectRequest {
         EffectRequest(
             effect: effect,
             parameters: try params.map { text throws(ParameterError) in try parseAssignment(text) },
-            textures: try parseTextures(textures))
+            textures: try parseTextures(textures), stitchable: stitchable)
     }
 }
 

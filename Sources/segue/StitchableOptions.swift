@@ -30,7 +30,6 @@ struct StitchableOptions: ParsableArguments {
     var removal: String?
 
     @Option(
-        name: .customLong("removal-function"),
         help: ArgumentHelp(
             "Another function of the same file for the removed screen (SwiftUI .asymmetric transitions: LTR/RTL pairs).", valueName: "name")
     )

@@ -151,6 +151,38 @@ struct NavigateWindowTests {
         #expect(live.stderr.isEmpty, "\(live.stderr)")
     }
 
+    @Test("--texture feeds an effect's sampler2D: a luma mask left black, right white switches the left half first")
+    func texture() throws {
+        let mask = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/gl-transitions/luma-mask.glsl").path
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
+        try writeInputs(dir, width: 120, height: 90)
+        try ImageFile.write(Image(width: 120, height: 90) { x, _ in x < 60 ? .black : .white }, to: dir + "/luma.png")
+        guard let display = try VirtualDisplay() else { return }
+        let missing = try segue(["navigate", "from.png", "to.png", "--effect", mask], environment: display.environment, cwd: dir)
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "error: effect 'luma-mask' needs the texture 'luma': give it with --texture luma=PATH\n")
+        let live = try LiveProcess(
+            ["navigate", "from.png", "to.png", "--effect", mask, "--texture", "luma=luma.png", "--duration", "4"], display: display,
+            cwd: dir)
+        let id = try #require(try display.window(named: "segue navigate"), "no window appeared: \(live.stderr)")
+        let g = try display.settledGeometry(of: id)
+        let (left, right) = ((g.x + g.width / 4, g.y + g.height / 2), (g.x + 3 * g.width / 4, g.y + g.height / 2))
+        let (_, isFirst) = try display.waitForScreen { $0[left.0, left.1] == Pixel(0, 0, 0, 255) }
+        #expect(isFirst, "the first screen (black) shows")
+        try display.run("xdotool", ["key", "--window", id, "Right"])
+        // Under the black half of the mask the pushed screen shows at once; under the white half
+        // only at the end.
+        let (mid, isSplit) = try display.waitForScreen {
+            $0[left.0, left.1] == Pixel(255, 255, 255, 255) && $0[right.0, right.1] == Pixel(0, 0, 0, 255)
+        }
+        #expect(isSplit, "mid-push: left \(mid[left.0, left.1]), right \(mid[right.0, right.1])")
+        let (_, isPushed) = try display.waitForScreen(timeout: 30) { $0[right.0, right.1] == Pixel(255, 255, 255, 255) }
+        #expect(isPushed, "the pushed screen (white) shows")
+        try display.run("xdotool", ["key", "--window", id, "Escape"])
+        #expect(live.waitForExit(timeout: 30) == 0, "\(live.stderr)")
+    }
+
     @Test("the display going away under the window: one error line, exit 1")
     func displayLost() throws {
         guard let display = try VirtualDisplay() else { return }

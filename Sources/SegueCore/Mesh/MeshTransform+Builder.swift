@@ -38,14 +38,14 @@ extension MeshTransform {
 
         /// Replaces the vertex at `index`.
         public mutating func replaceVertex(at index: Int, with vertex: MeshVertex) {
-            precondition(vertices.indices.contains(index), "no vertex \(index) to replace (the builder has \(vertices.count))")
+            Self.check(index, in: vertices, "vertex", to: "replace")
             vertices[index] = vertex
         }
 
         /// Removes the vertex at `index`. Faces that use it are removed too, and indices above
         /// `index` in the other faces move down by one, so the faces keep their vertices.
         public mutating func removeVertex(at index: Int) {
-            precondition(vertices.indices.contains(index), "no vertex \(index) to remove (the builder has \(vertices.count))")
+            Self.check(index, in: vertices, "vertex", to: "remove")
             vertices.remove(at: index)
             faces = faces.compactMap { face in
                 guard !face.indices.contains(index) else { return nil }
@@ -75,14 +75,20 @@ extension MeshTransform {
 
         /// Replaces the face at `index`.
         public mutating func replaceFace(at index: Int, with face: MeshFace) {
-            precondition(faces.indices.contains(index), "no face \(index) to replace (the builder has \(faces.count))")
+            Self.check(index, in: faces, "face", to: "replace")
             faces[index] = face
         }
 
         /// Removes the face at `index` (its vertices stay).
         public mutating func removeFace(at index: Int) {
-            precondition(faces.indices.contains(index), "no face \(index) to remove (the builder has \(faces.count))")
+            Self.check(index, in: faces, "face", to: "remove")
             faces.remove(at: index)
+        }
+
+        /// Traps unless `index` is a position in `items`: a programmer error, named by the kind
+        /// of item and what was to be done with it.
+        private static func check<Item>(_ index: Int, in items: [Item], _ kind: String, to action: String) {
+            precondition(items.indices.contains(index), "no \(kind) \(index) to \(action) (the builder has \(items.count))")
         }
 
         // MARK: - Building
