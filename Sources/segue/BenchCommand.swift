@@ -47,10 +47,7 @@ struct BenchCommand: ParsableCommand {
             valueName: "N"))
     var jobs: Int?
 
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("With --concat --jobs: the most seconds of output a segment job renders (default 10).", valueName: "S"))
-    var jobSeconds: Double?
+    @OptionGroup var jobSeconds: JobSecondsOption
 
     @Option(help: ArgumentHelp("x264 preset of every encode (--concat and the MP4 comparison).", valueName: "P"))
     var preset: String = "veryfast"
@@ -94,14 +91,13 @@ struct BenchCommand: ParsableCommand {
         if let jobs {
             guard concat else { throw ValidationError("--jobs goes with --concat") }
             guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
-            try validateSeconds(jobSeconds, option: "--job-seconds")
             try ConcatJobsBench(
-                width: w, height: h, preset: preset, crf: crf, workers: jobs, jobSeconds: jobSeconds ?? ConcatPlan.defaultJobSeconds,
+                width: w, height: h, preset: preset, crf: crf, workers: jobs, jobSeconds: jobSeconds.seconds,
                 device: deviceOptions
             ).run()
             return
         }
-        guard jobSeconds == nil else { throw ValidationError("--job-seconds goes with --concat --jobs") }
+        guard jobSeconds.given == nil else { throw ValidationError("--job-seconds goes with --concat --jobs") }
         if concat {
             try ConcatBench(width: w, height: h, preset: preset, crf: crf, device: deviceOptions).run()
             return

@@ -77,10 +77,7 @@ struct ConcatCommand: ParsableCommand {
     @Option(name: .customLong("join"), help: ArgumentHelp("Join a plan's pieces into -o OUT by stream copy.", valueName: "PLAN.json"))
     var joinPlan: String?
 
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("The most seconds of output a segment job renders (default 10).", valueName: "S"))
-    var jobSeconds: Double?
+    @OptionGroup var jobSeconds: JobSecondsOption
 
     @Option(help: ArgumentHelp("Where the pieces go (default: the plan's directory).", valueName: "DIR"))
     var workDir: String?
@@ -90,7 +87,6 @@ struct ConcatCommand: ParsableCommand {
     func validate() throws {
         let modes = [plan.map { _ in "--plan" }, jobPlan.map { _ in "--job" }, joinPlan.map { _ in "--join" }].compactMap { $0 }
         if modes.count > 1 { throw ValidationError("give one of --plan, --job and --join, not \(modes.joined(separator: " and "))") }
-        try validateSeconds(jobSeconds, option: "--job-seconds")
         if workDir != nil, modes.isEmpty { throw ValidationError("--work-dir goes with --plan, --job or --join") }
         if jobPlan != nil || joinPlan != nil {
             let mode = jobPlan != nil ? "--job" : "--join"
@@ -99,7 +95,7 @@ struct ConcatCommand: ParsableCommand {
                 ("--image-duration", imageDuration != nil),
                 ("--size", size != nil), ("--fps", fps != nil), ("--resize", resize != nil), ("--audio-curve", audioCurve != nil),
                 ("--audio", audio != nil), ("--preset", encoder.preset != nil), ("--crf", encoder.crf != nil), ("--codec", codec != nil),
-                ("--smart", smart), ("--job-seconds", jobSeconds != nil),
+                ("--smart", smart), ("--job-seconds", jobSeconds.given != nil),
             ]
             if let (name, _) = editOptions.first(where: \.1) {
                 throw ValidationError("\(name) is part of the plan: give it with --plan, not with \(mode)")
@@ -153,14 +149,14 @@ struct ConcatCommand: ParsableCommand {
         let renderer = try ConcatRenderer(
             concatenation, output: output, settings: settings, context: { try device.context() },
             cancellation: InterruptHandler.cancellation)
-        if let jobSeconds { renderer.jobSeconds = jobSeconds }
+        renderer.jobSeconds = jobSeconds.seconds
         if let planPath = plan {
             // Before planning: a plan path that is an input, or not a plan's, is refused at once.
             try ConcatPlan.checkDestination(
                 planPath, workDirectory: workDir.map(ConcatPaths.absolute),
                 inputs: Concatenation.inputFiles(of: concatenation.spec))
             var plan = try renderer.plan(
-                smart: smart, jobSeconds: jobSeconds ?? ConcatPlan.defaultJobSeconds,
+                smart: smart, jobSeconds: jobSeconds.seconds,
                 pieceStem: ConcatPlan.pieceStem(planPath: planPath))
             plan.workDirectory = workDir.map(ConcatPaths.absolute)
             try plan.write(to: planPath)

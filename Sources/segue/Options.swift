@@ -39,6 +39,22 @@ struct ParameterOptions: ParsableArguments {
     }
 }
 
+/// `--job-seconds`: how much output one segment job of a concat plan renders at the most
+/// (`segue concat --plan`, and `segue bench --concat --jobs`).
+struct JobSecondsOption: ParsableArguments {
+    @Option(
+        name: .customLong("job-seconds"), parsing: .unconditional,
+        help: ArgumentHelp("The most seconds of output a segment job of a plan renders (default 10).", valueName: "S"))
+    var given: Double?
+
+    func validate() throws {
+        try validateSeconds(given, option: "--job-seconds")
+    }
+
+    /// The seconds given, else the plans' default.
+    var seconds: Double { given ?? ConcatPlan.defaultJobSeconds }
+}
+
 /// `--texture name=path` options as pairs.
 func parseTextures(_ options: [String]) throws(ParameterError) -> [(name: String, path: String)] {
     try options.map { text throws(ParameterError) in
