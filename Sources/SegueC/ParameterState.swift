@@ -46,8 +46,8 @@ struct ParameterState {
 
     /// Throws when a texture parameter has no image yet.
     func checkTextures(setter: String) throws {
-        for p in effect.parameters where p.type == .sampler2D && textures[p.name] == nil {
-            throw CAPIError("effect '\(effect.name)' needs the texture '\(p.name)': set it to an image path with \(setter)")
+        for name in effect.textureNames where textures[name] == nil {
+            throw CAPIError("effect '\(effect.name)' needs the texture '\(name)': set it to an image path with \(setter)")
         }
     }
 }

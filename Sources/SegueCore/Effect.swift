@@ -165,6 +165,9 @@ public struct Effect: Sendable, Equatable {
     public let origin: EffectOrigin
     /// Declared parameters, in source order.
     public let parameters: [EffectParameter]
+    /// The names of the images the effect samples besides `from` and `to`: its `sampler2D`
+    /// parameters, in the order they are bound.
+    public var textureNames: [String] { parameters.filter { $0.type == .sampler2D }.map(\.name) }
     /// Duration used when the caller gives none, in seconds.
     public let defaultDuration: Double
     /// Name of the timing curve used when the caller gives none (`linear`, `ease-in-out`, …).

@@ -25,7 +25,7 @@ extension Frei0rPlugin {
         let image = Image(width: 2, height: 2, premultipliedRGBA: [UInt8](repeating: 255, count: 16))
         let blank = Image(width: 1, height: 1, premultipliedRGBA: [255, 255, 255, 255])
         var textures: [String: Image] = [:]
-        for p in effect.parameters where p.type == .sampler2D { textures[p.name] = blank }
+        for name in effect.textureNames { textures[name] = blank }
         let renderer = try TransitionRenderer(
             effect: effect, from: image, to: image, textures: textures, context: context, framesInFlight: 1)
         _ = try renderer.frame(progress: 0.5, time: 0, duration: effect.defaultDuration)

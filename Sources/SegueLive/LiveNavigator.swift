@@ -49,6 +49,8 @@ public final class LiveNavigator {
         scale: Double, configuration: GPUContext.Configuration = .init(), title: String
     ) throws {
         guard let first = screens.first else { throw RenderError.invalidValue("navigate needs at least one screen") }
+        try effect.checkTextures()
+        try reverse?.checkTextures()
         self.screens = screens
         self.effect = effect
         self.reverse = reverse

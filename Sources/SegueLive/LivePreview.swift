@@ -74,6 +74,7 @@ public final class LivePreview {
         report: @escaping (String) -> Void = { _ in }
     ) throws {
         let program = try load()
+        try program.effect.checkTextures()
         self.title = title
         let points = try LiveView.points(width: from.width, height: from.height, scale: scale)
         view = try LiveView(

@@ -53,10 +53,8 @@ public struct EffectRequest: Sendable {
             }
             resolved = base
         }
-        let values = try resolved.resolveParameters(assignments)
-        var images: [String: Image] = [:]
-        for (name, path) in textures { images[name] = try ImageFile.read(path: path, scale: scale) }
-        return ResolvedEffect(effect: resolved, parameters: values, textures: images)
+        return try ResolvedEffect(
+            effect: resolved, parameters: try resolved.resolveParameters(assignments), texturePaths: textures, scale: scale)
     }
 }
 
@@ -70,6 +68,40 @@ public struct ResolvedEffect: Sendable {
     public let textures: [String: Image]
     /// Whether it is a stitchable fill, which draws without an image (over a transparent one).
     public var isFill = false
+
+    /// `effect` with its checked `parameters` and the images of `texturePaths` read at `scale`
+    /// pixels per point.
+    /// - Throws: `MediaError` (an image).
+    init(
+        effect: Effect, parameters: [String: ParameterValue], texturePaths: [(name: String, path: String)], scale: Double
+    ) throws {
+        var images: [String: Image] = [:]
+        for (name, path) in texturePaths { images[name] = try ImageFile.read(path: path, scale: scale) }
+        self.effect = effect
+        self.parameters = parameters
+        textures = images
+    }
+
+    /// Checks that the textures given are the effect's (`Effect.checkTextures`), as a renderer
+    /// will: for a caller that must fail before it opens a window or an output.
+    public func checkTextures() throws(RenderError) {
+        try effect.checkTextures(textures.keys)
+    }
+}
+
+extension Effect {
+    /// Checks that `given` names every one of the effect's ``textureNames`` and nothing else.
+    /// - Throws: `RenderError.unknownTexture` for a name the effect does not declare (the
+    ///   first in sorted order), then `.missingTexture` for the first declared one not given.
+    public func checkTextures(_ given: some Collection<String>) throws(RenderError) {
+        let declared = textureNames
+        if let unknown = given.filter({ !declared.contains($0) }).min() {
+            throw .unknownTexture(name: unknown, effect: name, declared: declared)
+        }
+        if let missing = declared.first(where: { !given.contains($0) }) {
+            throw .missingTexture(name: missing, effect: name)
+        }
+    }
 }
 
 /// How a stitchable shader function runs as a transition (SwiftUI's `.transition` with a shader).

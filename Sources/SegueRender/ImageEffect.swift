@@ -39,8 +39,8 @@ public struct ImageEffectRequest: Sendable {
     /// The effect with its resolved argument values and loaded textures.
     /// - Parameter scale: pixels per point given to loaded texture images.
     /// - Throws: `EffectLookupError`, `StitchableConfigurationError` (unknown argument),
-    ///   `ParameterError` (a bad value), `RenderError.notATransition`-style `RenderError.invalidValue`
-    ///   for a mesh effect, `MediaError` (a texture image).
+    ///   `ParameterError` (a bad value), `RenderError.notAnImageEffect` for a mesh effect,
+    ///   `MediaError` (a texture image).
     public func resolve(scale: Double = 1) throws -> ResolvedEffect {
         let resolved: Effect
         var assignments: [(name: String, value: String)] = []
@@ -76,10 +76,8 @@ public struct ImageEffectRequest: Sendable {
             resolved = base
             assignments = arguments
         }
-        let values = try resolved.resolveParameters(assignments)
-        var images: [String: Image] = [:]
-        for (name, path) in textures { images[name] = try ImageFile.read(path: path, scale: scale) }
-        var result = ResolvedEffect(effect: resolved, parameters: values, textures: images)
+        var result = try ResolvedEffect(
+            effect: resolved, parameters: try resolved.resolveParameters(assignments), texturePaths: textures, scale: scale)
         result.isFill = isFill
         return result
     }

@@ -88,9 +88,9 @@ public final class TransitionRenderer {
         self.scale = from.scale
         self.parameters = effect.values(overriding: parameters)
 
-        if let builder = effect.meshBuilder {
-            guard builder.isTransition else { throw RenderError.notATransition(effect: effect.name) }
-            if let name = textures.keys.first { throw RenderError.unknownTexture(name: name, effect: effect.name, declared: []) }
+        if let builder = effect.meshBuilder, !builder.isTransition { throw RenderError.notATransition(effect: effect.name) }
+        try effect.checkTextures(textures.keys)
+        if effect.meshBuilder != nil {
             backend = .mesh(
                 try MeshSceneRenderer(
                     from: from, to: to, width: self.width, height: self.height,
@@ -111,13 +111,9 @@ public final class TransitionRenderer {
             try GLSLSourceLimits.check(glsl, file: effect.source.label)
         }
         let shader = ShaderTemplate.fragmentShader(for: effect, identityFit: identityFit, texelAligned: texelAligned)
-        let declared = shader.extraTextures
-        for name in textures.keys where !declared.contains(name) {
-            throw RenderError.unknownTexture(name: name, effect: effect.name, declared: declared)
-        }
         do {
             var gpuTextures = [try GPUTexture(context: context, image: from), try GPUTexture(context: context, image: to)]
-            for name in declared {
+            for name in shader.extraTextures {
                 guard let image = textures[name] else { throw RenderError.missingTexture(name: name, effect: effect.name) }
                 gpuTextures.append(try GPUTexture(context: context, image: image))
             }

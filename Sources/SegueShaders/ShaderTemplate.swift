@@ -62,7 +62,7 @@ public enum ShaderTemplate {
         let layout = UniformLayout(parameters: effect.parameters)
         let stitchable = effect.kind == .stitchable
         func uniform(_ name: String) -> String { stitchable ? argumentPrefix + name : name }
-        let extra = effect.parameters.filter { $0.type == .sampler2D }.map(\.name)
+        let extra = effect.textureNames
         guard let glsl = effect.glsl else { preconditionFailure("'\(effect.name)' is a mesh effect; it has no fragment shader") }
         let straight = effect.alpha == .straight
 

@@ -198,9 +198,7 @@ public struct Gallery {
             return base + ".png"
         }
         let path = folder + "/" + base + ".webm"
-        if !effect.parameters.filter({ $0.type == .sampler2D }).isEmpty {
-            throw RenderError.missingTexture(name: effect.parameters.first { $0.type == .sampler2D }!.name, effect: effect.name)
-        }
+        try effect.checkTextures([])
         let renderer = try TransitionRenderer(effect: effect, from: from, to: to, context: context)
         let timeline = try Timeline(timing: try TransitionTiming(defaultFor: effect), fps: fps)
         let sink = try makeFrameSink(

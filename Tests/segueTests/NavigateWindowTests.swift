@@ -158,10 +158,17 @@ struct NavigateWindowTests {
         let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 120, height: 90)
         try ImageFile.write(Image(width: 120, height: 90) { x, _ in x < 60 ? .black : .white }, to: dir + "/luma.png")
-        guard let display = try VirtualDisplay() else { return }
-        let missing = try segue(["navigate", "from.png", "to.png", "--effect", mask], environment: display.environment, cwd: dir)
+        // Checked before a window opens: with no display the texture is still what is named.
+        let missing = try segue(["navigate", "from.png", "to.png", "--effect", mask], environment: ["DISPLAY": ":59999"], cwd: dir)
         #expect(missing.status == 1)
         #expect(missing.stderr == "error: effect 'luma-mask' needs the texture 'luma': give it with --texture luma=PATH\n")
+        let unknown = try segue(
+            ["navigate", "from.png", "to.png", "--effect", mask, "--texture", "luma=luma.png", "--texture", "lum=luma.png"],
+            environment: ["DISPLAY": ":59999"], cwd: dir)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr == "error: effect 'luma-mask' has no texture 'lum' (it declares: luma)\n")
+
+        guard let display = try VirtualDisplay() else { return }
         let live = try LiveProcess(
             ["navigate", "from.png", "to.png", "--effect", mask, "--texture", "luma=luma.png", "--duration", "4"], display: display,
             cwd: dir)
