@@ -424,28 +424,37 @@ public final class GPUContext: @unchecked Sendable {
         if let failure { throw failure.naming(work) }
     }
 
-    /// Submits one command buffer, serialized with every other submission on the queue.
-    func submit(_ commandBuffer: VkCommandBuffer, fence: VkFence?) throws(VulkanError) {
-        try checkUsable(for: nil)
-        var cb: VkCommandBuffer? = commandBuffer
-        var submit = VkSubmitInfo()
-        submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
-        submit.commandBufferCount = 1
-        let result = withUnsafePointer(to: &cb) { cbp in
-            submit.pCommandBuffers = cbp
-            lock.lock()
-            defer { lock.unlock() }
-            return vkQueueSubmit(queue, 1, &submit, fence)
-        }
-        do throws(VulkanError) { try check(result, "vkQueueSubmit") } catch { throw noting(error) }
+    /// `check(result, what)` for a call on the context's queue or device: an error that breaks
+    /// the context (a lost device) is noted as its `failure`.
+    func checkResult(_ result: VkResult, _ what: String) throws(VulkanError) {
+        do throws(VulkanError) { try check(result, what) } catch { throw noting(error) }
     }
 
-    /// Submits `info` on the queue, serialized with every other submission.
-    func submit(_ info: VkSubmitInfo, fence: VkFence?) -> VkResult {
+    /// Submits one command buffer, serialized with every other submission on the queue.
+    /// - Throws: the context's `failure`; `VulkanError` (a lost device breaks the context).
+    func submit(_ commandBuffer: VkCommandBuffer, fence: VkFence?) throws(VulkanError) {
+        var cb: VkCommandBuffer? = commandBuffer
+        var info = VkSubmitInfo()
+        info.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
+        info.commandBufferCount = 1
+        try withUnsafePointer(to: &cb) { (cbp) throws(VulkanError) in
+            info.pCommandBuffers = cbp
+            try submit(info, fence: fence)
+        }
+    }
+
+    /// Submits `info` on the queue, serialized with every other submission (the pointers in
+    /// `info` must stay valid for the call).
+    /// - Throws: the context's `failure`; `VulkanError` (a lost device breaks the context).
+    func submit(_ info: VkSubmitInfo, fence: VkFence?) throws(VulkanError) {
+        try checkUsable(for: nil)
         var info = info
-        lock.lock()
-        defer { lock.unlock() }
-        return vkQueueSubmit(queue, 1, &info, fence)
+        let result = {
+            lock.lock()
+            defer { lock.unlock() }
+            return vkQueueSubmit(queue, 1, &info, fence)
+        }()
+        try checkResult(result, "vkQueueSubmit")
     }
 
     /// Presents on the queue, serialized with every submission.

@@ -123,8 +123,10 @@ public final class SwapchainPresenter {
         if needsRebuild { try rebuild() }
         let device = context.device
         let slot = slots[next]
+        // At most the context's GPU timeout, as every offline render waits: a hung GPU ends
+        // a live window with an error instead of freezing it.
+        try context.wait(slot.fence)
         var fence: VkFence? = slot.fence
-        try check(vkWaitForFences(device, 1, &fence, true.vk, UInt64.max), "vkWaitForFences")
 
         var index: UInt32 = 0
         let acquire = vkAcquireNextImageKHR(device, swapchain, UInt64.max, slot.acquired, nil, &index)
@@ -167,10 +169,10 @@ public final class SwapchainPresenter {
         var commandBuffer: VkCommandBuffer? = cb
         var submit = VkSubmitInfo()
         submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
-        let submitted: VkResult = withUnsafePointer(to: &waitSemaphore) { w in
-            withUnsafePointer(to: &waitStage) { ws in
-                withUnsafePointer(to: &signalSemaphore) { sg in
-                    withUnsafePointer(to: &commandBuffer) { c in
+        try withUnsafePointer(to: &waitSemaphore) { (w) throws(VulkanError) in
+            try withUnsafePointer(to: &waitStage) { (ws) throws(VulkanError) in
+                try withUnsafePointer(to: &signalSemaphore) { (sg) throws(VulkanError) in
+                    try withUnsafePointer(to: &commandBuffer) { (c) throws(VulkanError) in
                         submit.waitSemaphoreCount = 1
                         submit.pWaitSemaphores = w
                         submit.pWaitDstStageMask = ws
@@ -178,12 +180,11 @@ public final class SwapchainPresenter {
                         submit.pSignalSemaphores = sg
                         submit.commandBufferCount = 1
                         submit.pCommandBuffers = c
-                        return context.submit(submit, fence: slot.fence)
+                        try context.submit(submit, fence: slot.fence)
                     }
                 }
             }
         }
-        try check(submitted, "vkQueueSubmit")
 
         var chain: VkSwapchainKHR? = swapchain
         var presentInfo = VkPresentInfoKHR()
@@ -205,7 +206,7 @@ public final class SwapchainPresenter {
             needsRebuild = true
             return true
         }
-        try check(presented, "vkQueuePresentKHR")
+        try context.checkResult(presented, "vkQueuePresentKHR")
         return true
     }
 

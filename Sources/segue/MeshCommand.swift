@@ -63,16 +63,22 @@ struct MeshCommand: ParsableCommand {
             guard let output else { throw ValidationError("give -o/--output (or --window to show the mesh live)") }
             try encoder.validate(output: output)
         }
-        try validateScale(scale)
+        try validateScale(scale, in: live.window ? LiveWindow.scales : .positive)
         try validateFPS(fps)
+        if !timing.keyframes.isEmpty { throw ValidationError("--param-keyframes applies to effects, not to meshes") }
+    }
+
+    /// The meshes the options name, with their parameters.
+    func request() throws -> MeshRequest {
+        MeshRequest(
+            start: meshFile.map(MeshSource.file) ?? .builtIn(mesh!), end: toMesh.map(MeshSource.init),
+            parameters: try params.map { text throws(ParameterError) in try parseAssignment(text) })
     }
 
     func run() throws {
         if live.window { return try runWindow() }
         guard let output else { throw ValidationError("give -o/--output (or --window to show the mesh live)") }
-        let request = MeshRequest(
-            start: meshFile.map(MeshSource.file) ?? .builtIn(mesh!), end: toMesh.map(MeshSource.init),
-            parameters: try params.map { text throws(ParameterError) in try parseAssignment(text) })
+        let request = try request()
         let files = [OutputGuard.Input("the input image", image)] + request.inputFiles
         // (An output that is no render output is reported after the meshes are checked, as before.)
         if toMesh != nil, let destination = try? RenderOutput(path: output) {
@@ -85,7 +91,6 @@ struct MeshCommand: ParsableCommand {
             from: source, context: deviceOptions.context(), framesInFlight: toMesh == nil ? 1 : 3,
             antialiasing: antialias)
         let (start, end) = try request.resolve(width: renderer.layerWidth, height: renderer.layerHeight)
-        if !timing.keyframes.isEmpty { throw ValidationError("--param-keyframes applies to effects, not to meshes") }
         guard let end else {
             try ImageFile.write(try renderer.frame(start), to: output, cancellation: InterruptHandler.cancellation)
             return

@@ -55,15 +55,13 @@ extension MeshCommand {
     /// Opens the window and runs it until Escape or the window closes.
     func runWindow() throws {
         let source = try ImageFile.read(path: image, scale: scale)
-        if !timing.keyframes.isEmpty { throw ValidationError("--param-keyframes applies to effects, not to meshes") }
-        let request = MeshRequest(
-            start: meshFile.map(MeshSource.file) ?? .builtIn(mesh!), end: toMesh.map(MeshSource.init),
-            parameters: try params.map { text throws(ParameterError) in try parseAssignment(text) })
+        let request = try request()
         let options = LiveMesh.Options(
             spring: try timing.spring.map { try Spring(parsing: $0) },
             // The toggle runs as the offline animation does: --timing or --spring over --duration.
             toggle: try timing.timing(defaultCurve: "linear", defaultDuration: duration, duration: duration),
             phaseRate: live.phaseRate ?? 2 * .pi, antialiasing: antialias, watch: live.watch)
+        DisplayConnection.reportLossAsError()
         let mesh = try LiveMesh(
             image: source, request: request, options: options,
             configuration: deviceOptions.configuration,

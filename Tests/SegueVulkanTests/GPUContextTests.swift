@@ -1,4 +1,5 @@
 // GPU object lifetimes (every user of a context keeps it alive) and device selection.
+import CSegueVulkan
 import Foundation
 import SegueCore
 import SegueMath
@@ -106,5 +107,23 @@ struct GPUContextTests {
         // A context made with the default configuration keeps no disk cache.
         #expect(try TestGPU.context().configuration.shaderCacheDirectory == nil)
         #expect(try TestGPU.context().compiler.cache == nil)
+    }
+}
+
+@Suite("GPU context: results of calls on its queue")
+struct GPUContextResultTests {
+    @Test("a lost device reported by any queue call (a present, a submit) breaks the context; a stale swapchain does not")
+    func queueResults() throws {
+        let stale = try GPUContext(configuration: .init())
+        #expect(throws: VulkanError.self) { try stale.checkResult(VK_ERROR_OUT_OF_DATE_KHR, "vkQueuePresentKHR") }
+        #expect(stale.failure == nil, "an out-of-date swapchain is rebuilt, not a broken device")
+
+        let lost = try GPUContext(configuration: .init())
+        #expect(throws: VulkanError.deviceLost(work: nil)) { try lost.checkResult(VK_ERROR_DEVICE_LOST, "vkQueuePresentKHR") }
+        #expect(lost.failure == .deviceLost(work: nil))
+        // Every later submission fails at once, without reaching the driver.
+        var info = VkSubmitInfo()
+        info.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
+        #expect(throws: VulkanError.deviceLost(work: nil)) { try lost.submit(info, fence: nil) }
     }
 }

@@ -255,6 +255,18 @@ struct MeshWindowTests {
         return bytes
     }
 
+    @Test("the display going away under the window: one error line, exit 1")
+    func displayLost() throws {
+        guard let display = try VirtualDisplay() else { return }
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
+        try ImageFile.write(Image(width: 64, height: 48, fill: .white), to: dir + "/in.png")
+        let live = try LiveProcess(["mesh", "in.png", "--mesh", "curtain", "--window"], display: display, cwd: dir)
+        _ = try #require(try display.window(named: "segue mesh"), "no window appeared: \(live.stderr)")
+        display.killServer()
+        #expect(live.waitForExit() == 1, "\(live.stderr)")
+        #expect(live.stderr == "error: the display connection was lost\n")
+    }
+
     @Test("no display: one error line, exit 1; bad combinations of options are named")
     func errors() throws {
         let scratch = try TemporaryDirectory("cli"), dir = scratch.path
@@ -272,6 +284,9 @@ struct MeshWindowTests {
             (["--window", "--watch"], "error: --watch needs a mesh file (--mesh-file, or --to-mesh FILE.json)"),
             (["--window", "--repeat", "2"], "error: --repeat and --autoreverse do not apply to --window"),
             (["--window", "--phase-rate", "nan"], "error: --phase-rate must be a finite number"),
+            // A window's scale range, as preview's and navigate's.
+            (["--window", "--scale", "20"], "error: --scale must be in (0, 8], got 20.0"),
+            (["-o", "out.png", "--param-keyframes", "a=0@0,1@1"], "error: --param-keyframes applies to effects, not to meshes"),
             (["--window", "--param", "size=3"], "no parameter 'size'"),
             (
                 ["--window", "--scale", "0.0001"],
