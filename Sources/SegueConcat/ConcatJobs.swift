@@ -64,7 +64,7 @@ extension ConcatPlan {
         for (n, job) in jobs.enumerated() {
             let piece = directory + "/" + job.piece, record = directory + "/" + job.record
             let again = "; run job \(n) again"
-            guard let data = FileManager.default.contents(atPath: record) else {
+            guard FileIO.exists(record) else {
                 problems.append(
                     (
                         n,
@@ -74,8 +74,9 @@ extension ConcatPlan {
                     ))
                 continue
             }
-            guard data.count < 64 << 10, let saved = try? JSONDecoder().decode(PieceRecord.self, from: data), saved.job == n,
-                saved.piece == job.piece
+            // Read as every small file is (a named pipe in its place is refused, never waited on).
+            guard let bytes = try? FileIO.readAll(path: record, limit: 64 << 10, noun: "piece record"),
+                let saved = try? JSONDecoder().decode(PieceRecord.self, from: Data(bytes)), saved.job == n, saved.piece == job.piece
             else {
                 problems.append((n, "job \(n)'s record \(record) is damaged\(again)"))
                 continue

@@ -80,10 +80,8 @@ extension ConcatPlan {
     /// Whether the file at `path` is a plan of some Segue (a JSON object with a format version, a
     /// Segue version and jobs), which a new plan may replace.
     static func isPlan(_ path: String) -> Bool {
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= maximumFileSize,
-            let data = FileManager.default.contents(atPath: path),
-            case let .object(top)? = try? JSONDecoder().decode(JSONValue.self, from: data),
+        guard let bytes = try? FileIO.readAll(path: path, limit: maximumFileSize, noun: "plan"),
+            case let .object(top)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)),
             case .number? = top["version"], case .string? = top["segue"], case .array? = top["jobs"]
         else { return false }
         return true

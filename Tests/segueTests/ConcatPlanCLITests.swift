@@ -231,6 +231,14 @@ struct ConcatPlanCLITests {
             ["concat", "--join", "p.json", "-o", "out.mp4"], in: dir,
             "job 1 did not finish: \(piece(1)) has no record (stopped part-way?); run job 1 again")
         #expect(try segue(["concat", "--job", "p.json", "1"], cwd: dir).status == 0)
+        // A record that is a named pipe is refused at once (it was read as a file and blocked).
+        let record = try Data(contentsOf: URL(fileURLWithPath: dir + "/p.job-0001.json"))
+        try FileManager.default.removeItem(atPath: dir + "/p.job-0001.json")
+        #expect(mkfifo(dir + "/p.job-0001.json", 0o600) == 0)
+        try expectError(
+            ["concat", "--join", "p.json", "-o", "out.mp4"], in: dir, "job 1's record \(dir)/p.job-0001.json is damaged; run job 1 again")
+        try FileManager.default.removeItem(atPath: dir + "/p.job-0001.json")
+        try record.write(to: URL(fileURLWithPath: dir + "/p.job-0001.json"))
         // Missing, with the record.
         let saved = try Data(contentsOf: URL(fileURLWithPath: piece(2)))
         try FileManager.default.removeItem(atPath: piece(2))
