@@ -258,7 +258,7 @@ extension ConcatRenderer {
             let indices = frames.map { list.seconds($0 - first) * c.fps }
             if let bad = indices.enumerated().first(where: { abs($0.element - Double($0.offset)) > 0.01 }) {
                 return .failure(
-                    SmartFallback("\(clip.name) does not have one frame every 1/\(FFmpegText.number(c.fps)) s (frame \(bad.offset + 1))"))
+                    SmartFallback("\(clip.name) does not have one frame every 1/\(MessageText.number(c.fps)) s (frame \(bad.offset + 1))"))
             }
             packets.append(list)
             let clean = list.cleanH264Keyframes(inFile: Self.sourceCopy(k, in: directory))

@@ -57,7 +57,7 @@ extension ConcatRenderer {
             return "the output is \(c.width)x\(c.height), the inputs \(v.width)x\(v.height)"
         }
         guard abs(c.fps - v.fps) < 1e-9 else {
-            return "the output is \(FFmpegText.number(c.fps)) fps, the inputs \(FFmpegText.number(v.fps)) fps"
+            return "the output is \(MessageText.number(c.fps)) fps, the inputs \(MessageText.number(v.fps)) fps"
         }
         for clip in c.clips.dropFirst() {
             let w = clip.video
@@ -77,16 +77,11 @@ extension ConcatRenderer {
     }
 }
 
-/// Numbers as ffmpeg's concat scripts and messages take them.
+/// Seconds as ffmpeg's concat scripts take them.
 enum FFmpegText {
     /// Seconds with microsecond precision ("8.966667").
     static func seconds(_ value: Double) -> String { String(cFormat: "%.6f", value) }
 
     /// Seconds rounded up to the microsecond, so a seek lands on or after the exact time.
     static func secondsRoundedUp(_ value: Double) -> String { String(cFormat: "%.6f", (value * 1e6 - 1e-3).rounded(.up) / 1e6) }
-
-    /// "30" or "29.97".
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(cFormat: "%.3f", value)
-    }
 }

@@ -66,9 +66,7 @@ public enum FFmpeg {
     }
 
     /// `fps` as ffmpeg expects it on the command line ("30", "29.97").
-    static func rate(_ fps: Double) -> String {
-        fps == fps.rounded() && abs(fps) < 1e9 ? String(Int(fps)) : String(fps)
-    }
+    static func rate(_ fps: Double) -> String { String(exactNumber: fps) }
 
     // MARK: - Running
 

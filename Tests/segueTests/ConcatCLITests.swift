@@ -108,6 +108,11 @@ struct ConcatCLITests {
         #expect(still.status == 0)
         #expect(still.stderr == "note: clip 2 (still.png) is a still image; rendering everything\n")
         #expect(try frameCount(dir + "/mixed.mp4") == 100)
+        // Rates in messages as everywhere else in Segue's words ("29.97", not "29.970").
+        let rate = try segue(
+            ["concat", "a.mp4", "b.mp4", "-o", "rate.mp4", "--smart", "--fps", "29.97", "--preset", "ultrafast"], cwd: dir)
+        #expect(rate.status == 0)
+        #expect(rate.stderr == "note: the output is 29.97 fps, the inputs 25 fps; rendering everything\n", "\(rate.stderr)")
     }
 
     /// Bad inputs: arguments (after `concat`), the exact message, and an environment.
