@@ -78,8 +78,8 @@ struct EffectCommand: ParsableCommand {
     func run() throws {
         var request = ImageEffectRequest(
             effect: effect,
-            arguments: try args.map { text throws(ParameterError) in try parseAssignment(text) },
-            textures: try parseTextures(textures))
+            arguments: try parseAssignments(args, flag: "--arg"),
+            textures: try parseAssignments(textures, flag: "--texture").map { ($0.name, path: $0.value) })
         request.drawsAlone = input == nil
         let destination: RenderOutput? = duration == nil ? nil : try RenderOutput(path: output)
         let files = (input.map { [OutputGuard.Input("the input image", $0)] } ?? []) + request.inputFiles

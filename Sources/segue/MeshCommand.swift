@@ -72,7 +72,7 @@ struct MeshCommand: ParsableCommand {
     func request() throws -> MeshRequest {
         MeshRequest(
             start: meshFile.map(MeshSource.file) ?? .builtIn(mesh!), end: toMesh.map(MeshSource.init),
-            parameters: try params.map { text throws(ParameterError) in try parseAssignment(text) })
+            parameters: try parseAssignments(params, flag: "--param"))
     }
 
     func run() throws {

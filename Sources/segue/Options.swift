@@ -34,8 +34,8 @@ struct ParameterOptions: ParsableArguments {
     func request(effect: String, stitchable: StitchableRequest? = nil) throws -> EffectRequest {
         EffectRequest(
             effect: effect,
-            parameters: try params.map { text throws(ParameterError) in try parseAssignment(text) },
-            textures: try parseTextures(textures), stitchable: stitchable)
+            parameters: try parseAssignments(params, flag: "--param"),
+            textures: try parseAssignments(textures, flag: "--texture").map { ($0.name, path: $0.value) }, stitchable: stitchable)
     }
 }
 
@@ -55,11 +55,11 @@ struct JobSecondsOption: ParsableArguments {
     var seconds: Double { given ?? ConcatPlan.defaultJobSeconds }
 }
 
-/// `--texture name=path` options as pairs.
-func parseTextures(_ options: [String]) throws(ParameterError) -> [(name: String, path: String)] {
-    try options.map { text throws(ParameterError) in
-        let (name, path) = try parseAssignment(text)
-        return (name, path)
+/// `name=value` options (`--param`, `--arg`, `--texture`) as pairs; one without a name or a
+/// value is a usage error naming `flag`.
+func parseAssignments(_ options: [String], flag: String) throws -> [(name: String, value: String)] {
+    try options.map { text in
+        do { return try parseAssignment(text) } catch { throw ValidationError("\(flag): \(error)") }
     }
 }
 

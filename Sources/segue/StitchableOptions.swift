@@ -57,9 +57,7 @@ struct StitchableOptions: ParsableArguments {
         guard isUsed else { return nil }
         return StitchableRequest(
             function: function,
-            arguments: try args.map { text in
-                do { return try parseAssignment(text) } catch { throw ValidationError("--arg: \(error)") }
-            },
+            arguments: try parseAssignments(args, flag: "--arg"),
             animate: animate,
             insertion: try insertion.map { try Self.parseRange($0, option: "--insertion") },
             removal: try removal.map { try Self.parseRange($0, option: "--removal") },

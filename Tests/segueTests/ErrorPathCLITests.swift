@@ -22,6 +22,27 @@ struct ErrorPathCLITests {
     static let limit = "the limit is 1000000 frames: shorten the duration, the repeat count or the spring's settling time, or lower the fps"
 
     static let cases: [(args: [String], message: String)] = [
+        // A name=value option without its '=' is named by its flag, in every command that takes it.
+        (
+            ["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--param", "x", "-o", "o.mp4"],
+            "--param: expected NAME=VALUE, got 'x' (see 'segue render --help')"
+        ),
+        (
+            ["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--texture", "x", "--progress", "0.5", "-o", "o.png"],
+            "--texture: expected NAME=VALUE, got 'x' (see 'segue frame --help')"
+        ),
+        (
+            ["effect", "--input", "from.png", "--effect", "invert", "--arg", "x", "--time", "0", "-o", "o.png"],
+            "--arg: expected NAME=VALUE, got 'x' (see 'segue effect --help')"
+        ),
+        (
+            ["effect", "--input", "from.png", "--effect", "invert", "--texture", "=a.png", "--time", "0", "-o", "o.png"],
+            "--texture: expected NAME=VALUE, got '=a.png' (see 'segue effect --help')"
+        ),
+        (
+            ["mesh", "from.png", "--mesh", "curtain", "--param", "x", "-o", "o.png"],
+            "--param: expected NAME=VALUE, got 'x' (see 'segue mesh --help')"
+        ),
         // Negative numbers parse as values, then are judged by the command.
         (
             ["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--progress", "-5", "-o", "f.png"],
