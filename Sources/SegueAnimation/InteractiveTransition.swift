@@ -30,6 +30,10 @@ public enum CompletionTiming: Sendable, Equatable {
     /// A spring of damping ratio `dampingRatio` (> 0; 1 is critically damped) whose undamped
     /// period is `response` seconds, starting with the gesture's velocity.
     case spring(dampingRatio: Double, response: Double)
+
+    /// A released finger's: critically damped, 0.3 s (UIKit's navigation pop, and the C API's
+    /// and the GTK stack's interactive transitions).
+    public static let release = CompletionTiming.spring(dampingRatio: 1, response: 0.3)
 }
 
 /// A transition whose progress a gesture drives, then finishes or cancels with a curve or a

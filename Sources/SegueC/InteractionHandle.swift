@@ -17,7 +17,7 @@ final class InteractionHandle {
     /// One thread at a time.
     let use = UseLock()
     /// How a release completes (as `segue navigate`'s edge-drag pop).
-    static let completion = CompletionTiming.spring(dampingRatio: 1, response: 0.3)
+    static let completion = CompletionTiming.release
 
     /// A transition of `duration` seconds paused at progress 0.
     /// - Throws: `AnimationError` for a duration that is not positive and finite.

@@ -349,9 +349,7 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
             throw fail("output: \(o.width)x\(o.height) is not a frame size")
         }
         if let rate = o.sampleRate, let channels = o.channels {
-            guard (8000...192_000).contains(rate), (1...8).contains(channels) else {
-                throw fail("output: the sound's sample rate or channels")
-            }
+            if let problem = AudioLayout(sampleRate: rate, channels: channels).problem { throw fail("output: \(problem)") }
         } else if o.sampleRate != nil || o.channels != nil {
             throw fail("output: sampleRate and channels go together")
         }

@@ -98,11 +98,7 @@ public final class ConcatRenderer {
         guard let format = VideoFormat(pathExtensionOf: output) else {
             throw MediaError.unknownOutputFormat(path: output, supported: VideoFormat.extensions)
         }
-        guard audioLayout.sampleRate >= 8000, audioLayout.sampleRate <= 192_000, (1...8).contains(audioLayout.channels) else {
-            throw RenderError.invalidValue(
-                "the sound must be 8000 to 192000 Hz with 1 to 8 channels, got \(audioLayout.sampleRate) Hz, \(audioLayout.channels) channels"
-            )
-        }
+        if let problem = audioLayout.problem { throw RenderError.invalidValue(problem) }
         try settings.validate(for: format, path: output)
         try OutputGuard.check(output: output, inputs: Concatenation.inputFiles(of: concatenation.spec))
         self.concatenation = concatenation

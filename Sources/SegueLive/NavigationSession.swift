@@ -62,7 +62,7 @@ public final class NavigationSession {
     /// A session on `screenCount` screens, showing the first.
     public init(
         screenCount: Int, timing: TransitionTiming, hasReverse: Bool, edgeWidth: Double = 20,
-        completion: CompletionTiming = .spring(dampingRatio: 1, response: 0.3)
+        completion: CompletionTiming = .release
     ) {
         precondition(screenCount >= 1, "a navigation needs a screen")
         self.screenCount = screenCount

@@ -26,6 +26,18 @@ public struct AudioLayout: Sendable, Hashable {
         self.sampleRate = sampleRate
         self.channels = channels
     }
+
+    /// The sample rates Segue writes: 8 to 192 kHz.
+    public static let sampleRates = 8000...192_000
+    /// The channel counts Segue writes: 1 to 8.
+    public static let channelCounts = 1...8
+
+    /// What is wrong with the layout for writing ("the sound must be …"), nil when it is in range.
+    public var problem: String? {
+        Self.sampleRates.contains(sampleRate) && Self.channelCounts.contains(channels)
+            ? nil
+            : "the sound must be \(Self.sampleRates.lowerBound) to \(Self.sampleRates.upperBound) Hz with \(Self.channelCounts.lowerBound) to \(Self.channelCounts.upperBound) channels, got \(sampleRate) Hz, \(channels) channels"
+    }
 }
 
 /// Writes a video's sound into its encoder's FIFO. Use it from one thread (it is not `Sendable`:

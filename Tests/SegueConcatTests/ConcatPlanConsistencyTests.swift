@@ -101,6 +101,15 @@ struct ConcatPlanConsistencyTests {
                     tree["output"] = output
                 }, "output.seconds"
             ),
+            (
+                "a sound rate no encoder writes",
+                { tree in
+                    var output = tree["output"] as! [String: Any]
+                    output["sampleRate"] = 7999
+                    output["channels"] = 2
+                    tree["output"] = output
+                }, "output: the sound must be 8000 to 192000 Hz with 1 to 8 channels, got 7999 Hz, 2 channels"
+            ),
         ]
         for (what, edit, field) in cases {
             #expect(throws: PlanError.self, "\(what)") { try ConcatPlan(json: json(plan, edit)) }
