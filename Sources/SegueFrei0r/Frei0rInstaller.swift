@@ -135,12 +135,6 @@ public struct Frei0rInstaller: Sendable {
     }
 
     private static func makeDirectory(_ path: String) throws(Frei0rError) {
-        if FileIO.exists(path) {
-            guard FileIO.isDirectory(path) else { throw .unwritable(path: path, reason: "it is a file, not a directory") }
-            return
-        }
-        if let code = FileIO.makeDirectories(path) {
-            throw .unwritable(path: path, reason: FileIO.message(code))
-        }
+        if let problem = FileIO.directoryCreationProblem(path) { throw .unwritable(path: path, reason: problem) }
     }
 }

@@ -33,12 +33,7 @@ public final class FrameDirectoryWriter {
         compression: PNGCompression = .default, cancellation: Cancellation? = nil
     ) throws(MediaError) {
         precondition(digits > 0 && startIndex >= 0, "digits must be positive and startIndex non-negative")
-        if let code = FileIO.makeDirectories(directory) {
-            throw .unwritable(
-                path: directory,
-                reason: code == EEXIST || code == ENOTDIR
-                    ? "a file is in the way of the directory" : FileIO.creationFailure(code, path: directory))
-        }
+        if let problem = FileIO.directoryCreationProblem(directory) { throw .unwritable(path: directory, reason: problem) }
         self.directory = directory
         self.prefix = prefix
         self.digits = digits

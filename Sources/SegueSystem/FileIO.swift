@@ -103,6 +103,14 @@ package enum FileIO {
         return isDirectory(path) ? nil : ENOTDIR
     }
 
+    /// Creates `path` and any missing parents, as `makeDirectories`, and says why it could not
+    /// in the words every command uses: a file in the way, or the system's reason.
+    /// - Returns: nil on success (or when the directory exists), otherwise the reason.
+    package static func directoryCreationProblem(_ path: String) -> String? {
+        guard let code = makeDirectories(path) else { return nil }
+        return code == EEXIST || code == ENOTDIR ? "a file is in the way of the directory" : creationFailure(code, path: path)
+    }
+
     // MARK: - Reading
 
     /// Why a file of `mode` cannot be read as an input, nil for a regular file. Anything else (a

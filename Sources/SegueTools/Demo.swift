@@ -66,9 +66,7 @@ public struct Demo {
     /// Renders everything, calling `report` after each transition.
     /// - Throws: `MediaError` (the directory cannot be created or written), GPU errors.
     public func run(report: (Item) -> Void = { _ in }) throws {
-        if let code = FileIO.makeDirectories(directory).map(FileIO.message) {
-            throw MediaError.unwritable(path: directory, reason: code)
-        }
+        if let problem = FileIO.directoryCreationProblem(directory) { throw MediaError.unwritable(path: directory, reason: problem) }
         let from = SampleScreens.home(scale: scale), to = SampleScreens.detail(scale: scale)
         try ImageFile.write(from, to: directory + "/sample-from.png", cancellation: cancellation)
         try ImageFile.write(to, to: directory + "/sample-to.png", cancellation: cancellation)

@@ -91,12 +91,11 @@ public struct Gallery {
             throw GalleryError.foreignOutput(path: output)  // the root folder
         }
         // Missing parent folders are made (when that fails, staging the site says why).
-        try? FileManager.default.createDirectory(
-            atPath: slash == target.startIndex ? "/" : String(target[..<slash]), withIntermediateDirectories: true)
+        _ = FileIO.makeDirectories(slash == target.startIndex ? "/" : String(target[..<slash]))
         let site = try MediaError.converting { () throws(SystemError) in try StagedOutput(directory: target, cancellation: cancellation) }
         let staging = site.temporaryPath
-        if let code = FileIO.makeDirectories(staging + "/previews") {
-            throw MediaError.unwritable(path: output, reason: FileIO.message(code))
+        if let problem = FileIO.directoryCreationProblem(staging + "/previews") {
+            throw MediaError.unwritable(path: output, reason: problem)
         }
         let from = SampleScreens.home(scale: scale), to = SampleScreens.detail(scale: scale)
         var entries: [GalleryEntry] = []

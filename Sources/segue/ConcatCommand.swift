@@ -87,6 +87,7 @@ struct ConcatCommand: ParsableCommand {
     func validate() throws {
         let modes = [plan.map { _ in "--plan" }, jobPlan.map { _ in "--job" }, joinPlan.map { _ in "--join" }].compactMap { $0 }
         if modes.count > 1 { throw ValidationError("give one of --plan, --job and --join, not \(modes.joined(separator: " and "))") }
+        try validateSeconds(imageDuration, option: "--image-duration")
         if workDir != nil, modes.isEmpty { throw ValidationError("--work-dir goes with --plan, --job or --join") }
         if jobPlan != nil || joinPlan != nil {
             let mode = jobPlan != nil ? "--job" : "--join"
@@ -196,8 +197,8 @@ struct ConcatCommand: ParsableCommand {
     private func workDirectory(_ plan: ConcatPlan, planPath: String) throws -> String {
         guard let workDir else { return plan.defaultWorkDirectory(planPath: planPath) }
         let path = ConcatPaths.absolute(workDir)
-        if let code = FileIO.makeDirectories(path) {
-            throw CLIFailure(message: "cannot create the work directory \(path): \(FileIO.message(code))")
+        if let problem = FileIO.directoryCreationProblem(path) {
+            throw CLIFailure(message: "cannot create the work directory \(path): \(problem)")
         }
         return path
     }

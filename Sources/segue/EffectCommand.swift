@@ -67,9 +67,7 @@ struct EffectCommand: ParsableCommand {
         }
         if let size { _ = try parseSize(size) }
         try encoder.validate(output: output)
-        if let time {
-            guard time.isFinite, time >= 0 else { throw ValidationError("--time must be a finite number of seconds ≥ 0, got \(time)") }
-        }
+        try validateTime(time)
         try validateSeconds(duration, option: "--duration")
         try validateFPS(fps)
         try validateScale(scale)

@@ -30,7 +30,7 @@ struct FrameCommand: ParsableCommand {
                 throw ValidationError("--progress must be a number from 0 to 1, got \(progress)")
             }
         }
-        if let time { guard time.isFinite, time >= 0 else { throw ValidationError("--time must be a finite number ≥ 0, got \(time)") } }
+        try validateTime(time)
     }
 
     func run() throws {

@@ -77,6 +77,13 @@ func validateSeconds(_ seconds: Double?, option: String) throws {
     }
 }
 
+/// Refuses a `--time` (seconds into an animation) that is negative or not finite; nil passes.
+func validateTime(_ time: Double?) throws {
+    if let time, !(time.isFinite && time >= 0) {
+        throw ValidationError("--time must be a finite number of seconds ≥ 0, got \(time)")
+    }
+}
+
 /// Refuses a `--scale` (pixels per point) outside `range` (default: any finite number above 0;
 /// a window's and the gallery's allow less), the one check of every command's `--scale` (call
 /// from `validate()`).

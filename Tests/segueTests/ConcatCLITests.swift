@@ -199,6 +199,10 @@ struct ConcatCLITests {
             "the output would have 3e+301 frames (1e+300 s at 30 fps); the limit is 1000000 frames", [:]
         ),
         (["-o", "out.mp4"], "give the clips as INPUT arguments or in --spec (see 'segue concat --help')", [:]),
+        (
+            ["a.mp4", "still.png", "-o", "out.mp4", "--image-duration", "-1"],
+            "--image-duration must be a positive number of seconds, got -1.0 (see 'segue concat --help')", [:]
+        ),
     ]
 
     @Test("each bad input prints one exact error line, exits 1 and leaves only the inputs", arguments: 0..<cases.count)

@@ -32,6 +32,16 @@ struct DemoCLITests {
         for (x, y) in [(0, 0), (w / 2, h / 2), (w - 1, h - 1)] { #expect(sheet[gap + x, gap + y] == tile[x, y]) }
     }
 
+    @Test("a file where the output folder goes: one error line in the words every command uses, the file untouched")
+    func fileInTheWay() throws {
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
+        try "x".write(toFile: dir + "/taken", atomically: true, encoding: .utf8)
+        let r = try segue(["demo", "-o", dir + "/taken"])
+        #expect(r.status == 1)
+        #expect(r.stderr.hasSuffix("error: \(dir)/taken: cannot write the output: a file is in the way of the directory\n"), "\(r.stderr)")
+        #expect(try String(contentsOfFile: dir + "/taken", encoding: .utf8) == "x")
+    }
+
     @Test("bad settings: one error line, exit 1, found before a device is opened (there is none here)")
     func badSettings() throws {
         // Checked up front like every command's flags, so with the --help pointer of a usage mistake.

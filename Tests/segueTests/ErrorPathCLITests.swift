@@ -40,6 +40,10 @@ struct ErrorPathCLITests {
             "--texture: expected NAME=VALUE, got '=a.png' (see 'segue effect --help')"
         ),
         (
+            ["effect", "--input", "from.png", "--effect", "invert", "--time", "-1", "-o", "o.png"],
+            "--time must be a finite number of seconds ≥ 0, got -1.0 (see 'segue effect --help')"
+        ),
+        (
             ["mesh", "from.png", "--mesh", "curtain", "--param", "x", "-o", "o.png"],
             "--param: expected NAME=VALUE, got 'x' (see 'segue mesh --help')"
         ),
@@ -58,7 +62,7 @@ struct ErrorPathCLITests {
         ),
         (
             ["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--time", "-1", "-o", "f.png"],
-            "--time must be a finite number ≥ 0, got -1.0 (see 'segue frame --help')"
+            "--time must be a finite number of seconds ≥ 0, got -1.0 (see 'segue frame --help')"
         ),
         (
             ["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--fps", "-3", "-o", "out"],
