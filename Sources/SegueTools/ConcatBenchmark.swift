@@ -54,7 +54,7 @@ public struct ConcatBenchmark {
         width: Int = 1920, height: Int = 1080, fps: Int = 30, clipSeconds: Int = 10, preset: String = "veryfast", crf: Int = 23,
         context: @escaping () throws -> GPUContext, cancellation: Cancellation? = nil
     ) throws {
-        try VideoSettings(preset: preset, crf: crf).validate(for: .mp4, path: "bench.mp4")
+        _ = try TransitionBenchmark.encoderSettings(preset: preset, crf: crf)
         (self.width, self.height, self.fps, self.clipSeconds, self.preset, self.crf, self.context) = (
             width, height, fps, clipSeconds, preset, crf, context
         )

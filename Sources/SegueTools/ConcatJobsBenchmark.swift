@@ -63,7 +63,7 @@ public struct ConcatJobsBenchmark {
         jobSeconds: Double = ConcatPlan.defaultJobSeconds, executable: String, context: @escaping () throws -> GPUContext,
         cancellation: Cancellation? = nil
     ) throws {
-        try VideoSettings(preset: preset, crf: crf).validate(for: .mp4, path: "bench.mp4")
+        _ = try TransitionBenchmark.encoderSettings(preset: preset, crf: crf)
         (self.width, self.height, self.fps, self.clipSeconds, self.preset, self.crf) = (width, height, fps, clipSeconds, preset, crf)
         self.jobSeconds = jobSeconds
         self.executable = executable

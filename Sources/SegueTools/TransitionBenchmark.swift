@@ -61,11 +61,10 @@ public struct TransitionBenchmark {
     public let cancellation: Cancellation?
 
     /// Prepares the inputs.
-    /// - Throws: `RenderError.invalidValue` for fewer than 2 frames or runs below 1; GPU errors.
+    /// - Throws: `RenderError.outOfRange` for frames (`checkFrames`) or runs (`checkRuns`) out of
+    ///   range; GPU errors.
     public init(width: Int, height: Int, frames: Int, runs: Int, context: GPUContext, cancellation: Cancellation? = nil) throws {
-        guard frames >= 2, frames <= Timeline.maximumFrameCount else {
-            throw RenderError.outOfRange(setting: "frames", allowed: "from 2 to \(Timeline.maximumFrameCount)", value: "\(frames)")
-        }
+        try Self.checkFrames(frames)
         try Self.checkRuns(runs)
         (self.width, self.height, self.frames, self.runs, self.context) = (width, height, frames, runs, context)
         self.cancellation = cancellation
@@ -76,10 +75,28 @@ public struct TransitionBenchmark {
         to = try fit.frame(progress: 1, time: 1, duration: 1)
     }
 
+    /// Refuses a number of frames per measurement outside 2…`Timeline.maximumFrameCount` (every
+    /// benchmark's rule: the transitions', the meshes' and the animation engine's).
+    /// - Throws: `RenderError.outOfRange` naming `frames`.
+    public static func checkFrames(_ frames: Int) throws {
+        guard (2...Timeline.maximumFrameCount).contains(frames) else {
+            throw RenderError.outOfRange(setting: "frames", allowed: "from 2 to \(Timeline.maximumFrameCount)", value: "\(frames)")
+        }
+    }
+
     /// Refuses a number of runs to take the median of outside 1…100 (every benchmark's rule).
     /// - Throws: `RenderError.outOfRange` naming `runs`.
-    static func checkRuns(_ runs: Int) throws {
+    public static func checkRuns(_ runs: Int) throws {
         guard (1...100).contains(runs) else { throw RenderError.outOfRange(setting: "runs", allowed: "from 1 to 100", value: "\(runs)") }
+    }
+
+    /// The x264 settings of every benchmark encode (the MP4 comparison, the concat benchmarks),
+    /// checked against an MP4 as every command checks its `--preset` and `--crf`.
+    /// - Throws: `MediaError.encodingFailed` for a preset or CRF x264 does not take.
+    public static func encoderSettings(preset: String, crf: Int) throws(MediaError) -> VideoSettings {
+        let settings = VideoSettings(preset: preset, crf: crf)
+        try settings.validate(for: .mp4, path: "bench.mp4")
+        return settings
     }
 
     /// Seconds the transition lasts: `frames` at 30 fps.
