@@ -64,8 +64,10 @@ public struct ConcatBenchmark {
     /// Makes the clips in a temporary directory, runs the three renders, removes everything.
     /// - Parameter log: told what is happening (clip generation is not timed).
     public func run(log: (String) -> Void = { _ in }) throws -> [Result] {
-        let dir = try FileIO.makeScratchDirectory(prefix: "segue-concat-bench", cancellation: cancellation)
-        defer { FileIO.removeScratchDirectory(dir, cancellation: cancellation) }
+        try FileIO.withScratchDirectory(prefix: "segue-concat-bench", cancellation: cancellation) { try run(in: $0, log: log) }
+    }
+
+    private func run(in dir: String, log: (String) -> Void) throws -> [Result] {
         var clips: [String] = []
         for k in 0..<3 {
             let path = dir + "/clip\(k + 1).mp4"

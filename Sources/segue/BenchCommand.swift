@@ -159,7 +159,7 @@ struct BenchCommand: ParsableCommand {
         }
         if !noModernGL {
             print("")
-            if ModernGLPeer.isAvailable() {
+            if ModernGLPeer.isAvailable(cancellation: InterruptHandler.cancellation) {
                 let (fps, ours) = try alongside("fade") { try bench.modernGLFadeFramesPerSecond() }
                 print(row("moderngl", "pipe", "fps", "ms/frame") + "   segue end-to-end / moderngl")
                 print(
