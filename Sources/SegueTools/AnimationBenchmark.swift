@@ -27,7 +27,13 @@ public struct AnimationBenchmark: Sendable {
     }
 
     /// A benchmark of `counts` properties, `frames` frames each.
-    public init(counts: [Int], frames: Int) {
+    /// - Throws: `RenderError.outOfRange` for frames out of range (`TransitionBenchmark.checkFrames`,
+    ///   every benchmark's rule); `RenderError.invalidValue` for a count below 1.
+    public init(counts: [Int], frames: Int) throws {
+        try TransitionBenchmark.checkFrames(frames)
+        if let count = counts.first(where: { $0 < 1 }) {
+            throw RenderError.invalidValue("animation benchmark: a count of properties must be at least 1, got \(count)")
+        }
         self.counts = counts
         self.frames = frames
     }

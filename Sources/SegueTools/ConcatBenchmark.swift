@@ -54,7 +54,7 @@ public struct ConcatBenchmark {
         width: Int = 1920, height: Int = 1080, fps: Int = 30, clipSeconds: Int = 10, preset: String = "veryfast", crf: Int = 23,
         context: @escaping () throws -> GPUContext, cancellation: Cancellation? = nil
     ) throws {
-        try VideoSettings(preset: preset, crf: crf).validate(for: .mp4, path: "bench.mp4")
+        _ = try TransitionBenchmark.encoderSettings(preset: preset, crf: crf)
         (self.width, self.height, self.fps, self.clipSeconds, self.preset, self.crf, self.context) = (
             width, height, fps, clipSeconds, preset, crf, context
         )
@@ -64,8 +64,10 @@ public struct ConcatBenchmark {
     /// Makes the clips in a temporary directory, runs the three renders, removes everything.
     /// - Parameter log: told what is happening (clip generation is not timed).
     public func run(log: (String) -> Void = { _ in }) throws -> [Result] {
-        let dir = try FileIO.makeScratchDirectory(prefix: "segue-concat-bench", cancellation: cancellation)
-        defer { FileIO.removeScratchDirectory(dir, cancellation: cancellation) }
+        try FileIO.withScratchDirectory(prefix: "segue-concat-bench", cancellation: cancellation) { try run(in: $0, log: log) }
+    }
+
+    private func run(in dir: String, log: (String) -> Void) throws -> [Result] {
         var clips: [String] = []
         for k in 0..<3 {
             let path = dir + "/clip\(k + 1).mp4"

@@ -63,7 +63,7 @@ public struct ConcatJobsBenchmark {
         jobSeconds: Double = ConcatPlan.defaultJobSeconds, executable: String, context: @escaping () throws -> GPUContext,
         cancellation: Cancellation? = nil
     ) throws {
-        try VideoSettings(preset: preset, crf: crf).validate(for: .mp4, path: "bench.mp4")
+        _ = try TransitionBenchmark.encoderSettings(preset: preset, crf: crf)
         (self.width, self.height, self.fps, self.clipSeconds, self.preset, self.crf) = (width, height, fps, clipSeconds, preset, crf)
         self.jobSeconds = jobSeconds
         self.executable = executable
@@ -85,8 +85,12 @@ public struct ConcatJobsBenchmark {
     /// jobs with `workers` processes at once and joins; removes everything.
     /// - Parameter log: told what is happening (clip generation is not timed).
     public func run(workers: Int, log: (String) -> Void = { _ in }) throws -> Result {
-        let dir = try FileIO.makeScratchDirectory(prefix: "segue-jobs-bench", cancellation: cancellation)
-        defer { FileIO.removeScratchDirectory(dir, cancellation: cancellation) }
+        try FileIO.withScratchDirectory(prefix: "segue-jobs-bench", cancellation: cancellation) {
+            try run(in: $0, workers: workers, log: log)
+        }
+    }
+
+    private func run(in dir: String, workers: Int, log: (String) -> Void) throws -> Result {
         // Full size, two thirds, three quarters: even sides.
         let sizes = [(1, 1), (2, 3), (3, 4), (1, 1), (2, 3), (3, 4)].map { (n, d) in
             (max(2, width * n / d & ~1), max(2, height * n / d & ~1))
@@ -101,7 +105,7 @@ public struct ConcatJobsBenchmark {
                     "-f", "lavfi", "-i", "sine=frequency=\(200 * (k + 1)):sample_rate=48000:duration=\(clipSeconds)",
                     "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2",
                     FFmpeg.fileArgument(path),
-                ], for: path)
+                ], for: path, cancellation: cancellation)
             clips.append(path)
         }
         let effects = ["fade", "wipe", "fade", "wipe", "fade"]
@@ -128,7 +132,7 @@ public struct ConcatJobsBenchmark {
         let planSeconds = clock.lap()
         log("\(plan.jobs.count) jobs, \(workers) at once")
         let times = Locked([Double](repeating: 0, count: plan.jobs.count))
-        let failure = Locked<String?>(nil)
+        let failure = Locked<(any Error)?>(nil)
         let next = Locked(0)
         let executable = executable, jobCount = plan.jobs.count, cancellation = cancellation
         DispatchQueue.concurrentPerform(iterations: max(1, workers)) { _ in
@@ -137,14 +141,20 @@ public struct ConcatJobsBenchmark {
                     defer { n += 1 }; return n
                 }
                 guard n < jobCount, failure.withLock({ $0 }) == nil else { return }
-                var watch = Stopwatch()
-                let status = Self.runProcess(cancellation, executable, ["concat", "--job", planPath, String(n)])
-                let seconds = watch.lap()
-                times.withLock { $0[n] = seconds }
-                if status != 0 { failure.withLock { $0 = $0 ?? "job \(n) exited with status \(status)" } }
+                do {
+                    let run = try TransitionBenchmark.runProgram(
+                        executable, ["concat", "--job", planPath, String(n)], what: "job \(n)", cancellation: cancellation)
+                    times.withLock { $0[n] = run.seconds }
+                } catch {
+                    failure.withLock { $0 = $0 ?? error }
+                }
             }
         }
-        if let message = failure.withLock({ $0 }) { throw RenderError.invalidValue("a worker failed: \(message)") }
+        switch failure.withLock({ $0 }) {
+        case let failed as RenderError: throw RenderError.invalidValue("a worker failed: \(failed.message)")
+        case let error?: throw error
+        case nil: break
+        }
         let jobsSeconds = clock.lap()
         log("join")
         try plan.join(in: dir, output: dir + "/joined.mp4", cancellation: cancellation)
@@ -152,10 +162,5 @@ public struct ConcatJobsBenchmark {
         return Result(
             frames: plan.output.frames, oneProcess: oneProcess, workers: workers, plan: planSeconds, jobs: jobsSeconds, join: joinSeconds,
             jobTimes: times.withLock { $0 }, jobKinds: plan.jobs.map(\.kind.rawValue))
-    }
-
-    /// Runs `executable` with `arguments` (output discarded) and returns its exit status.
-    private static func runProcess(_ cancellation: Cancellation?, _ executable: String, _ arguments: [String]) -> Int32 {
-        (try? ProgramRun(executable, arguments, timeout: nil, keepingOutput: false, cancellation: cancellation))?.status ?? -1
     }
 }

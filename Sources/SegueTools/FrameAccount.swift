@@ -87,29 +87,20 @@ extension TransitionBenchmark {
     /// Milliseconds per frame ffmpeg spends turning RGBA frames of this size into yuv420p, the
     /// pixel format of an MP4 (libx264): the time to read `frames` copies of a raw frame and write
     /// them as yuv420p, minus the time to read and write them unchanged (median of `runs`).
-    /// - Throws: `MediaError.ffmpegNotFound`, or `RenderError.invalidValue` when ffmpeg fails.
+    /// - Throws: `MediaError.ffmpegNotFound`, or `RenderError.invalidValue` when ffmpeg fails;
+    ///   `SystemError.cancelled` when `cancellation` stops it.
     public func encoderColourConversion() throws -> Double {
-        let ffmpeg = try FFmpeg.ffmpegExecutable(for: "colour conversion benchmark")
-        let dir = try FileIO.makeScratchDirectory(prefix: "segue-bench")
-        defer { FileIO.removeScratchDirectory(dir) }
-        let frame = dir + "/frame.rgba"
-        try StagedOutput.write(from.pixels, to: frame)
-        func seconds(_ pixelFormat: String) throws -> Double {
-            try median {
-                let run = try ProgramRun(
-                    ffmpeg,
-                    [
-                        "-hide_banner", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)",
-                        "-stream_loop", String(frames - 1), "-i", frame, "-f", "rawvideo", "-pix_fmt", pixelFormat, "-y", "/dev/null",
-                    ],
-                    timeout: nil, keepingOutput: false)
-                guard run.status == 0 else {
-                    throw RenderError.invalidValue("ffmpeg rgba → \(pixelFormat) failed with status \(run.status)")
+        try withScratchDirectory { dir in
+            let frame = dir + "/frame.rgba"
+            try StagedOutput.write(from.pixels, to: frame)
+            let input = ["-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-stream_loop", String(frames - 1), "-i", frame]
+            func seconds(_ pixelFormat: String) throws -> Double {
+                try median {
+                    try timeFFmpeg(input + ["-f", "rawvideo", "-pix_fmt", pixelFormat, "/dev/null"], what: "ffmpeg rgba → \(pixelFormat)")
                 }
-                return run.seconds
             }
+            let converted = try seconds("yuv420p"), unchanged = try seconds("rgba")
+            return max(0, 1000 * (converted - unchanged) / Double(frames))
         }
-        let converted = try seconds("yuv420p"), unchanged = try seconds("rgba")
-        return max(0, 1000 * (converted - unchanged) / Double(frames))
     }
 }

@@ -54,12 +54,16 @@ public struct HostBenchmark {
     public let template: String, library: String
     /// The two screens.
     public let from: Image, to: Image
+    /// Stops the benchmark from outside (its scratch directory and the programs it runs are
+    /// registered with it).
+    public let cancellation: Cancellation?
 
     /// A benchmark of `effect` over `seconds` at `fps`.
-    /// - Throws: `RenderError.invalidValue` for fewer than 2 frames or no runs.
+    /// - Throws: `RenderError.invalidValue` for fewer than 3 frames; `RenderError.outOfRange` for
+    ///   runs out of range.
     public init(
         from: Image, to: Image, effect: String = "fade", seconds: Double = 2, fps: Int = 25, runs: Int = 3,
-        segue: String, template: String, library: String
+        segue: String, template: String, library: String, cancellation: Cancellation? = nil
     ) throws {
         let frames = Int((seconds * Double(fps)).rounded())
         guard frames >= 3, frames <= 100_000 else {
@@ -69,6 +73,7 @@ public struct HostBenchmark {
         (self.from, self.to, self.width, self.height) = (from, to, from.width, from.height)
         (self.effect, self.fps, self.frames, self.runs) = (effect, fps, frames, runs)
         (self.segue, self.template, self.library) = (segue, template, library)
+        self.cancellation = cancellation
     }
 
     /// Whether `melt` is on PATH.
@@ -79,10 +84,12 @@ public struct HostBenchmark {
     /// Measures, in this order: melt through the plugin on two threads and on one, segue render,
     /// melt with luma.
     /// - Throws: `Frei0rError` (writing the plugins), `MediaError`, `RenderError.invalidValue`
-    ///   when a process fails.
+    ///   when a process fails; `SystemError.cancelled` when `cancellation` stops it.
     public func run() throws -> [Measurement] {
-        let dir = try FileIO.makeScratchDirectory(prefix: "segue-host-bench")
-        defer { FileIO.removeScratchDirectory(dir) }
+        try FileIO.withScratchDirectory(prefix: "segue-host-bench", cancellation: cancellation) { try run(in: $0) }
+    }
+
+    private func run(in dir: String) throws -> [Measurement] {
         try ImageFile.write(from, to: dir + "/from.png")
         try ImageFile.write(to, to: dir + "/to.png")
         try Frei0rInstaller(directory: dir + "/plugins", library: library, template: template).install()
@@ -176,13 +183,9 @@ public struct HostBenchmark {
 
     /// Seconds one run takes, or nil when it outlived `limit` seconds (then killed).
     private func timeOnce(_ executable: String, _ arguments: [String], environment: [String: String], limit: Double) throws -> Double? {
-        let run = try ProgramRun(executable, arguments, environment: environment, inheriting: false, timeout: limit, keepingOutput: false)
-        if run.timedOut { return nil }
-        guard run.status == 0 else {
-            let text = run.stderr.split(separator: "\n").suffix(3).joined(separator: " / ")
-            throw RenderError.invalidValue(
-                "\(FileIO.lastComponent(of: executable)) \(arguments.first ?? "") failed (status \(run.status)): \(text)")
-        }
-        return run.seconds
+        let run = try TransitionBenchmark.runProgram(
+            executable, arguments, what: "\(FileIO.lastComponent(of: executable)) \(arguments.first ?? "")", environment: environment,
+            inheriting: false, timeout: limit, cancellation: cancellation)
+        return run.timedOut ? nil : run.seconds
     }
 }

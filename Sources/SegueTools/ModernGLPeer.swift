@@ -21,10 +21,11 @@ public enum ModernGLPeer {
     /// The `python3` on `PATH`, or nil.
     public static func python() -> String? { FileIO.findExecutable("python3") }
 
-    /// True when `python3 -c 'import moderngl'` succeeds.
-    public static func isAvailable() -> Bool {
+    /// True when `python3 -c 'import moderngl'` succeeds (run under `cancellation`, whose
+    /// `cancel()` kills it: then false).
+    public static func isAvailable(cancellation: Cancellation? = nil) -> Bool {
         guard let python = python() else { return false }
-        return (try? ProgramRun(python, ["-c", "import moderngl"], timeout: 60))?.status == 0
+        return (try? ProgramRun(python, ["-c", "import moderngl"], timeout: 60, cancellation: cancellation))?.status == 0
     }
 
     /// Parses the script's `frames=N seconds=S` line (the last one on its stderr).
@@ -143,24 +144,25 @@ extension TransitionBenchmark {
     /// Frames per second of the moderngl peer: the fade between the same inputs at the same size
     /// and frame count, rendered through OpenGL on the same driver, read back and written as raw
     /// RGBA8 into a pipe (median of `runs`; the script's own timing of its frame loop).
-    /// - Throws: `RenderError.invalidValue` when python3 is missing or the script fails.
+    /// - Throws: `RenderError.invalidValue` when python3 is missing or the script fails;
+    ///   `SystemError.cancelled` when `cancellation` stops it.
     public func modernGLFadeFramesPerSecond() throws -> Double {
         guard let python = ModernGLPeer.python() else { throw RenderError.invalidValue("python3 is not on PATH") }
-        let dir = try FileIO.makeScratchDirectory(prefix: "segue-bench")
-        defer { FileIO.removeScratchDirectory(dir) }
-        for (name, image) in [("from", from), ("to", to)] { try StagedOutput.write(image.pixels, to: dir + "/\(name).rgba") }
-        let scriptPath = dir + "/moderngl_fade.py"
-        try StagedOutput.write(Array(ModernGLPeer.script.utf8), to: scriptPath)
-        let seconds = try median {
-            let run = try ProgramRun(
-                python, [scriptPath, dir + "/from.rgba", dir + "/to.rgba", String(width), String(height), String(frames)],
-                timeout: nil, keepingOutput: false)
-            guard run.status == 0, let timing = ModernGLPeer.parseTiming(run.stderr), timing.frames == frames else {
-                let last = run.stderr.split(separator: "\n").last.map(String.init) ?? "no message"
-                throw RenderError.invalidValue("the moderngl peer failed with status \(run.status): \(last)")
+        return try withScratchDirectory { dir in
+            for (name, image) in [("from", from), ("to", to)] { try StagedOutput.write(image.pixels, to: dir + "/\(name).rgba") }
+            let scriptPath = dir + "/moderngl_fade.py"
+            try StagedOutput.write(Array(ModernGLPeer.script.utf8), to: scriptPath)
+            let seconds = try median {
+                let run = try Self.runProgram(
+                    python, [scriptPath, dir + "/from.rgba", dir + "/to.rgba", String(width), String(height), String(frames)],
+                    what: "the moderngl peer", cancellation: cancellation)
+                guard let timing = ModernGLPeer.parseTiming(run.stderr), timing.frames == frames else {
+                    let last = run.stderr.split(separator: "\n").last.map(String.init) ?? "no message"
+                    throw RenderError.invalidValue("the moderngl peer reported no timing of \(frames) frames: \(last)")
+                }
+                return timing.seconds
             }
-            return timing.seconds
+            return Double(frames) / seconds
         }
-        return Double(frames) / seconds
     }
 }

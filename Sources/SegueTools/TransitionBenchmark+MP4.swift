@@ -41,15 +41,9 @@ extension TransitionBenchmark {
     /// converted to 4:2:0 once) into an MP4 with the same x264 settings.
     public func xfadeMP4Seconds(_ transition: String, settings: VideoSettings) throws -> Double {
         try withScratchDirectory { dir in
-            try ImageFile.write(from, to: dir + "/from.png")
-            try ImageFile.write(to, to: dir + "/to.png")
-            let graph =
-                "[0:v]format=yuv420p,loop=loop=-1:size=1,fps=30[a];[1:v]format=yuv420p,loop=loop=-1:size=1,fps=30[b];"
-                + "[a][b]xfade=transition=\(transition):duration=\(duration):offset=0"
+            let inputs = try xfadeInputs(transition, in: dir, converting: "yuv420p")
             return try median {
-                try Self.timeFFmpeg(
-                    ["-i", dir + "/from.png", "-i", dir + "/to.png", "-filter_complex", graph, "-frames:v", String(frames)]
-                        + x264Arguments(settings) + [dir + "/xfade.mp4"], what: "ffmpeg xfade=\(transition) into an MP4")
+                try timeFFmpeg(inputs + x264Arguments(settings) + [dir + "/xfade.mp4"], what: "ffmpeg xfade=\(transition) into an MP4")
             }
         }
     }
@@ -69,7 +63,7 @@ extension TransitionBenchmark {
             }
             file.close()
             return try median {
-                try Self.timeFFmpeg(
+                try timeFFmpeg(
                     ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-r", "30", "-i", path]
                         + x264Arguments(settings) + [dir + "/alone.mp4"], what: "x264 on raw frames")
             }
@@ -106,19 +100,5 @@ extension TransitionBenchmark {
             String(settings.crf ?? VideoCodec.h264.defaultCRF ?? 23), "-pix_fmt", "yuv420p",
             "-movflags", "+faststart", "-f", "mp4",
         ]
-    }
-
-    /// `body` with a fresh temporary directory, removed afterwards (and on Ctrl-C).
-    private func withScratchDirectory<T>(_ body: (String) throws -> T) throws -> T {
-        try FileIO.withScratchDirectory(prefix: "segue-bench", cancellation: cancellation, body)
-    }
-
-    /// Seconds one ffmpeg run takes (`-y`, quiet), failing with `what` when it does.
-    private static func timeFFmpeg(_ arguments: [String], what: String) throws -> Double {
-        let ffmpeg = try FFmpeg.ffmpegExecutable(for: what)
-        let run = try ProgramRun(
-            ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments, timeout: nil, keepingOutput: false)
-        guard run.status == 0 else { throw RenderError.invalidValue("\(what) failed with status \(run.status)") }
-        return run.seconds
     }
 }

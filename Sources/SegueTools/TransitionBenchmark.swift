@@ -61,11 +61,10 @@ public struct TransitionBenchmark {
     public let cancellation: Cancellation?
 
     /// Prepares the inputs.
-    /// - Throws: `RenderError.invalidValue` for fewer than 2 frames or runs below 1; GPU errors.
+    /// - Throws: `RenderError.outOfRange` for frames (`checkFrames`) or runs (`checkRuns`) out of
+    ///   range; GPU errors.
     public init(width: Int, height: Int, frames: Int, runs: Int, context: GPUContext, cancellation: Cancellation? = nil) throws {
-        guard frames >= 2, frames <= Timeline.maximumFrameCount else {
-            throw RenderError.outOfRange(setting: "frames", allowed: "from 2 to \(Timeline.maximumFrameCount)", value: "\(frames)")
-        }
+        try Self.checkFrames(frames)
         try Self.checkRuns(runs)
         (self.width, self.height, self.frames, self.runs, self.context) = (width, height, frames, runs, context)
         self.cancellation = cancellation
@@ -76,10 +75,28 @@ public struct TransitionBenchmark {
         to = try fit.frame(progress: 1, time: 1, duration: 1)
     }
 
+    /// Refuses a number of frames per measurement outside 2…`Timeline.maximumFrameCount` (every
+    /// benchmark's rule: the transitions', the meshes' and the animation engine's).
+    /// - Throws: `RenderError.outOfRange` naming `frames`.
+    public static func checkFrames(_ frames: Int) throws {
+        guard (2...Timeline.maximumFrameCount).contains(frames) else {
+            throw RenderError.outOfRange(setting: "frames", allowed: "from 2 to \(Timeline.maximumFrameCount)", value: "\(frames)")
+        }
+    }
+
     /// Refuses a number of runs to take the median of outside 1…100 (every benchmark's rule).
     /// - Throws: `RenderError.outOfRange` naming `runs`.
-    static func checkRuns(_ runs: Int) throws {
+    public static func checkRuns(_ runs: Int) throws {
         guard (1...100).contains(runs) else { throw RenderError.outOfRange(setting: "runs", allowed: "from 1 to 100", value: "\(runs)") }
+    }
+
+    /// The x264 settings of every benchmark encode (the MP4 comparison, the concat benchmarks),
+    /// checked against an MP4 as every command checks its `--preset` and `--crf`.
+    /// - Throws: `MediaError.encodingFailed` for a preset or CRF x264 does not take.
+    public static func encoderSettings(preset: String, crf: Int) throws(MediaError) -> VideoSettings {
+        let settings = VideoSettings(preset: preset, crf: crf)
+        try settings.validate(for: .mp4, path: "bench.mp4")
+        return settings
     }
 
     /// Seconds the transition lasts: `frames` at 30 fps.
@@ -128,32 +145,85 @@ public struct TransitionBenchmark {
 
     /// Frames per second of ffmpeg's `xfade=transition=NAME` on the same inputs and frame count,
     /// raw RGBA8 into a pipe (median of `runs`).
-    /// - Throws: `MediaError.ffmpegNotFound`, or `RenderError.invalidValue` when ffmpeg fails.
+    /// - Throws: `MediaError.ffmpegNotFound`, or `RenderError.invalidValue` when ffmpeg fails;
+    ///   `SystemError.cancelled` when `cancellation` stops it.
     public func xfadeFramesPerSecond(_ transition: String) throws -> Double {
-        let ffmpeg = try FFmpeg.ffmpegExecutable(for: "xfade benchmark")
-        let dir = try FileIO.makeScratchDirectory(prefix: "segue-bench")
-        defer { FileIO.removeScratchDirectory(dir) }
+        try withScratchDirectory { dir in
+            let inputs = try xfadeInputs(transition, in: dir, converting: "gbrp", output: "rgba")
+            let seconds = try median {
+                try timeFFmpeg(inputs + ["-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"], what: "ffmpeg xfade=\(transition)")
+            }
+            return Double(frames) / seconds
+        }
+    }
+
+    /// ffmpeg's filter graph for `xfade=transition=NAME` between its inputs 0 and 1, stills: each
+    /// decoded and converted to `pixelFormat` once (the conversion before the loop), looped at 30
+    /// fps and faded over the benchmark's duration, then converted to `output` when given.
+    func xfadeGraph(_ transition: String, converting pixelFormat: String, output: String? = nil) -> String {
+        let input = { (n: Int, label: String) in "[\(n):v]format=\(pixelFormat),loop=loop=-1:size=1,fps=30[\(label)];" }
+        return input(0, "a") + input(1, "b") + "[a][b]xfade=transition=\(transition):duration=\(duration):offset=0"
+            + (output.map { ",format=\($0)" } ?? "")
+    }
+
+    /// Writes the two inputs as PNGs into `dir` and returns ffmpeg's options that read them through
+    /// `xfadeGraph` for the benchmark's frames (the output's options follow them).
+    func xfadeInputs(_ transition: String, in dir: String, converting pixelFormat: String, output: String? = nil) throws -> [String] {
         try ImageFile.write(from, to: dir + "/from.png")
         try ImageFile.write(to, to: dir + "/to.png")
-        // Each input decoded and converted once (the conversion before the loop).
-        let graph =
-            "[0:v]format=gbrp,loop=loop=-1:size=1,fps=30[a];[1:v]format=gbrp,loop=loop=-1:size=1,fps=30[b];"
-            + "[a][b]xfade=transition=\(transition):duration=\(duration):offset=0,format=rgba"
-        let arguments = [
-            "-hide_banner", "-loglevel", "error", "-i", dir + "/from.png", "-i", dir + "/to.png",
-            "-filter_complex", graph, "-frames:v", String(frames), "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1",
+        return [
+            "-i", dir + "/from.png", "-i", dir + "/to.png", "-filter_complex",
+            xfadeGraph(transition, converting: pixelFormat, output: output),
+            "-frames:v", String(frames),
         ]
-        let seconds = try median {
-            let run = try ProgramRun(ffmpeg, arguments, timeout: nil, keepingOutput: false)
-            guard run.status == 0 else {
-                throw RenderError.invalidValue("ffmpeg xfade=\(transition) failed with status \(run.status)")
-            }
-            return run.seconds
-        }
-        return Double(frames) / seconds
     }
 
     // MARK: - Helpers
+
+    /// `body` with a fresh scratch directory registered with `cancellation` (whose `cancel()`
+    /// removes it), removed afterwards: `FileIO.withScratchDirectory`, where every benchmark keeps
+    /// its scratch files.
+    func withScratchDirectory<T>(_ body: (String) throws -> T) throws -> T {
+        try FileIO.withScratchDirectory(prefix: "segue-bench", cancellation: cancellation, body)
+    }
+
+    /// Seconds one ffmpeg run with `arguments` takes (quiet, `-nostdin -y`, standard output
+    /// drained), under `cancellation`.
+    /// - Throws: `MediaError.ffmpegNotFound`; `RenderError.invalidValue` naming `what` when it
+    ///   fails; `SystemError.cancelled`.
+    func timeFFmpeg(_ arguments: [String], what: String) throws -> Double {
+        let ffmpeg = try FFmpeg.ffmpegExecutable(for: what)
+        return try Self.runProgram(
+            ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments, what: what, cancellation: cancellation
+        ).seconds
+    }
+
+    /// Runs `executable` with `arguments` to its end, its standard output drained, as every
+    /// benchmark runs a program (ffmpeg, the moderngl peer, melt, `segue render`, concat workers):
+    /// timed, and registered with `cancellation`, whose `cancel()` kills it and its process group.
+    /// - Parameters:
+    ///   - what: what it does, for the error ("ffmpeg xfade=fade").
+    ///   - environment, inheriting: its environment, as `ProgramRun` takes it.
+    ///   - timeout: seconds after which it is killed; such a run is returned (`timedOut`), not
+    ///     thrown, for the caller to try again. Nil: no limit.
+    /// - Returns: the run: its `seconds` and its standard error.
+    /// - Throws: `RenderError.invalidValue` naming `what`, the exit status and the last lines of
+    ///   its standard error when it fails; `SystemError` when it cannot start, and `.cancelled`
+    ///   when `cancellation` stops it (or was cancelled before: nothing is started).
+    static func runProgram(
+        _ executable: String, _ arguments: [String], what: String, environment: [String: String] = [:], inheriting: Bool = true,
+        timeout: Double? = nil, cancellation: Cancellation?
+    ) throws -> ProgramRun {
+        let run = try ProgramRun(
+            executable, arguments, environment: environment, inheriting: inheriting, timeout: timeout, keepingOutput: false,
+            cancellation: cancellation)
+        guard run.status == 0 || run.timedOut else {
+            let lines = run.stderr.split(separator: "\n").map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty }.suffix(3)
+            throw RenderError.invalidValue(
+                "\(what) failed with status \(run.status): \(lines.isEmpty ? "no message" : lines.joined(separator: " / "))")
+        }
+        return run
+    }
 
     /// The median of `runs` results of `measure`.
     func median(_ measure: () throws -> Double) rethrows -> Double {

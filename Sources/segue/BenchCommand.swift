@@ -74,6 +74,25 @@ struct BenchCommand: ParsableCommand {
             valueName: "E"))
     var accountEffects: [String] = []
 
+    /// Every check of the options that needs no GPU, before anything is measured; the library's
+    /// own checks (frames, runs, the x264 settings) worded as the flags that set them.
+    func validate() throws {
+        _ = try parseSize(size)
+        do {
+            try TransitionBenchmark.checkFrames(frames)
+            try TransitionBenchmark.checkRuns(runs)
+            _ = try TransitionBenchmark.encoderSettings(preset: preset, crf: crf)
+        } catch let error as SegueError {
+            throw ValidationError(FlagWording.message(for: error))
+        }
+        if let jobs {
+            guard concat else { throw ValidationError("--jobs goes with --concat") }
+            guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
+        } else if jobSeconds.given != nil {
+            throw ValidationError("--job-seconds goes with --concat --jobs")
+        }
+    }
+
     func run() throws {
         if animations {
             print("Animation engine: one AnimationContext.update() per frame, \(frames) frames, every property animated")
@@ -89,15 +108,12 @@ struct BenchCommand: ParsableCommand {
         }
         let (w, h) = try parseSize(size)
         if let jobs {
-            guard concat else { throw ValidationError("--jobs goes with --concat") }
-            guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
             try ConcatJobsBench(
                 width: w, height: h, preset: preset, crf: crf, workers: jobs, jobSeconds: jobSeconds.seconds,
                 device: deviceOptions
             ).run()
             return
         }
-        guard jobSeconds.given == nil else { throw ValidationError("--job-seconds goes with --concat --jobs") }
         if concat {
             try ConcatBench(width: w, height: h, preset: preset, crf: crf, device: deviceOptions).run()
             return
@@ -143,7 +159,7 @@ struct BenchCommand: ParsableCommand {
         }
         if !noModernGL {
             print("")
-            if ModernGLPeer.isAvailable() {
+            if ModernGLPeer.isAvailable(cancellation: InterruptHandler.cancellation) {
                 let (fps, ours) = try alongside("fade") { try bench.modernGLFadeFramesPerSecond() }
                 print(row("moderngl", "pipe", "fps", "ms/frame") + "   segue end-to-end / moderngl")
                 print(
@@ -171,8 +187,7 @@ struct BenchCommand: ParsableCommand {
     /// Into an MP4 with the same x264 settings: Segue (before and after the peer, averaged), ffmpeg
     /// xfade, and x264 alone on the same frames, the floor both share.
     private func runMP4Comparison(_ bench: TransitionBenchmark, resolved: [String: (Effect, [String: ParameterValue])]) throws {
-        let settings = VideoSettings(preset: preset, crf: crf)
-        try settings.validate(for: .mp4, path: "bench.mp4")
+        let settings = VideoSettings(preset: preset, crf: crf)  // checked by validate()
         print("")
         print("MP4 (libx264 --preset \(preset) --crf \(crf), \(bench.frames) frames): fps")
         print("effect".padding(toLength: 12) + "     segue     xfade  x264 alone   segue/xfade   ceiling (x264 alone/xfade)")

@@ -10,12 +10,14 @@ struct HostBench {
 
     func run() throws {
         guard HostBenchmark.meltAvailable() else { throw CLIFailure(message: "--hosts needs melt (Debian: apt install melt)") }
-        let inputs = try TransitionBenchmark(width: width, height: height, frames: 2, runs: 1, context: context)
+        let inputs = try TransitionBenchmark(
+            width: width, height: height, frames: 2, runs: 1, context: context, cancellation: InterruptHandler.cancellation)
         let bench = try HostBenchmark(
             from: inputs.from, to: inputs.to, effect: effect, runs: runs,
             segue: Executable.path,
             template: Frei0rInstaller.installedTemplate(besideExecutableIn: Executable.directory),
-            library: Frei0rInstaller.installedLibrary(besideExecutableIn: Executable.directory))
+            library: Frei0rInstaller.installedLibrary(besideExecutableIn: Executable.directory),
+            cancellation: InterruptHandler.cancellation)
         print(
             "Segue bench --hosts: \(effect), \(width)x\(height), \(bench.frames) frames (\(bench.frames / bench.fps) s at \(bench.fps) fps), median of \(runs) runs, device \(context.info.name), \(ProcessInfo.processInfo.activeProcessorCount) CPU cores"
         )

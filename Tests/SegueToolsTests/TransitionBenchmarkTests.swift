@@ -1,5 +1,6 @@
-// The benchmark harness runs every mode and the ffmpeg peer, and refuses absurd settings. (Speed
-// itself is measured by `segue bench`, never asserted in tests.)
+// The benchmark harness runs every mode and the ffmpeg peer, and refuses absurd settings (one
+// frames rule, one runs rule, the x264 settings; the animation benchmark's too). (Speed itself is
+// measured by `segue bench`, never asserted in tests.)
 import Foundation
 import Segue
 import SegueTestSupport
@@ -20,6 +21,45 @@ struct TransitionBenchmarkTests {
                 try TransitionBenchmark(width: 16, height: 8, frames: 3, runs: runs, context: context)
             }
         }
+    }
+
+    @Test("one frames rule and one runs rule for every benchmark, and the x264 settings checked against an MP4, without a GPU")
+    func checks() throws {
+        for frames in [-1, 0, 1, 1_000_001, .min, .max] {
+            #expect(throws: RenderError.outOfRange(setting: "frames", allowed: "from 2 to 1000000", value: "\(frames)")) {
+                try TransitionBenchmark.checkFrames(frames)
+            }
+        }
+        for runs in [-1, 0, 101] {
+            #expect(throws: RenderError.outOfRange(setting: "runs", allowed: "from 1 to 100", value: "\(runs)")) {
+                try TransitionBenchmark.checkRuns(runs)
+            }
+        }
+        try TransitionBenchmark.checkFrames(2)
+        try TransitionBenchmark.checkFrames(1_000_000)
+        try TransitionBenchmark.checkRuns(1)
+        try TransitionBenchmark.checkRuns(100)
+        #expect(
+            throws: MediaError.encodingFailed(
+                path: "bench.mp4", format: "MP4", message: "crf (quality) for h264 must be from 0 to 51, got 52")
+        ) {
+            try TransitionBenchmark.encoderSettings(preset: "veryfast", crf: 52)
+        }
+        #expect(throws: MediaError.self) { try TransitionBenchmark.encoderSettings(preset: "slowish", crf: 23) }
+        #expect(try TransitionBenchmark.encoderSettings(preset: "ultrafast", crf: 0) == VideoSettings(preset: "ultrafast", crf: 0))
+    }
+
+    @Test("the animation benchmark takes the frames rule (no trap at -1, no NaN at 0) and measures every count")
+    func animations() throws {
+        for frames in [-1, 0, 1] {
+            #expect(throws: RenderError.outOfRange(setting: "frames", allowed: "from 2 to 1000000", value: "\(frames)")) {
+                try AnimationBenchmark(counts: [10], frames: frames)
+            }
+        }
+        #expect(throws: RenderError.self) { try AnimationBenchmark(counts: [10, 0], frames: 2) }
+        let rows = try AnimationBenchmark(counts: [3, 150], frames: 2).measure()
+        #expect(rows.map(\.count) == [3, 150])
+        #expect(rows.allSatisfy { $0.secondsPerFrame.isFinite && $0.secondsPerFrame > 0 })
     }
 
     @Test("every mode and the xfade peer produce a rate")

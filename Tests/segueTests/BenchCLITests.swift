@@ -1,8 +1,8 @@
 // `segue bench --account`: the per-stage table (one row per effect, nine columns, stages that add
 // up to the printed sum), a gl-transitions file among the effects, and one error line for an
 // unknown effect; the whole `segue bench` at a tiny size: every section present, the MP4 ratios
-// equal to the quotients of the printed rates; `--concat` on tiny clips. (Speed itself is never
-// asserted.)
+// equal to the quotients of the printed rates; `--concat` on tiny clips; bad numbers refused before
+// anything runs. (Speed itself is never asserted.)
 import Foundation
 import Testing
 
@@ -96,6 +96,47 @@ struct BenchCLITests {
         #expect(whole.status == 0, "\(whole.stderr)")
         #expect(whole.stdoutText.contains("\nxfade peers skipped: no ffmpeg"), "\(whole.stdoutText)")
         #expect(!whole.stdoutText.contains("MP4 ("), "\(whole.stdoutText)")
+    }
+
+    @Test("bad numbers are refused before anything is measured, in every mode: one error line, nothing on stdout")
+    func refusedUpFront() throws {
+        let quick = ["--size", "16x8", "--runs", "1", "--no-ffmpeg", "--no-moderngl"]
+        let presets = "ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow, placebo"
+        for (args, message) in [
+            (["--animations", "--frames", "-1"], "--frames must be from 2 to 1000000, got -1"),
+            (["--animations", "--frames", "0"], "--frames must be from 2 to 1000000, got 0"),
+            (["--animations", "--frames", "1000001"], "--frames must be from 2 to 1000000, got 1000001"),
+            (["--meshes", "--frames", "1"] + quick, "--frames must be from 2 to 1000000, got 1"),
+            (["--frames", "1"] + quick, "--frames must be from 2 to 1000000, got 1"),
+            (["--animations", "--frames", "2", "--runs", "0"], "--runs must be from 1 to 100, got 0"),
+            (["--frames", "2", "--size", "16x8", "--runs", "101"], "--runs must be from 1 to 100, got 101"),
+            (["--animations", "--frames", "2", "--jobs", "4"], "--jobs goes with --concat"),
+            (["--concat", "--jobs", "0"], "--jobs must be from 1 to 256, got 0"),
+            (["--concat", "--jobs", "257"], "--jobs must be from 1 to 256, got 257"),
+            (["--animations", "--frames", "2", "--job-seconds", "4"], "--job-seconds goes with --concat --jobs"),
+            (["--animations", "--frames", "2", "--size", "big"], "--size must look like 1920x1080, got 'big'"),
+            (
+                ["--frames", "2"] + quick + ["--crf", "99"],
+                "bench.mp4: MP4 encoding failed: crf (quality) for h264 must be from 0 to 51, got 99"
+            ),
+            (
+                ["--animations", "--frames", "2", "--crf", "-1"],
+                "bench.mp4: MP4 encoding failed: crf (quality) for h264 must be from 0 to 51, got -1"
+            ),
+            (
+                ["--frames", "2"] + quick + ["--preset", "slowish"],
+                "bench.mp4: MP4 encoding failed: unknown preset 'slowish'; use one of \(presets)"
+            ),
+            (
+                ["--concat", "--size", "16x8", "--crf", "52"],
+                "bench.mp4: MP4 encoding failed: crf (quality) for h264 must be from 0 to 51, got 52"
+            ),
+        ] {
+            let r = try segue(["bench"] + args)
+            #expect(r.status == 1, "\(args): \(r.stderr)")
+            #expect(r.stderr == "error: \(message) (see 'segue bench --help')\n", "\(args)")
+            #expect(r.stdoutText.isEmpty, "\(args): \(r.stdoutText)")
+        }
     }
 
     @Test("an unknown effect is one error line")
