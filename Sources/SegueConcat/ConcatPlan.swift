@@ -228,8 +228,8 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
 
     /// The absolute directory of the plan file at `planPath`.
     static func directory(ofPlan planPath: String) -> String {
-        let directory = FileIO.removingLastComponent(of: planPath)
-        return directory.isEmpty ? FileIO.currentDirectory : ConcatPaths.absolute(directory)
+        let directory = FileIO.directory(of: planPath)
+        return directory == "." ? FileIO.currentDirectory : ConcatPaths.absolute(directory)
     }
 
     /// The pieces of a plan written to `planPath` are named after it: its file name without `.json`.

@@ -31,6 +31,17 @@ public enum ParameterType: String, Sendable, CaseIterable, Codable {
     /// Whether a value has a length of its own (an array or data argument).
     public var isArray: Bool { self == .floatArray || self == .colorArray || self == .data }
 
+    /// What an array type's elements are called ("floats", "colours", "bytes"); nil for the
+    /// other types.
+    public var elementUnit: String? {
+        switch self {
+        case .floatArray: "floats"
+        case .colorArray: "colours"
+        case .data: "bytes"
+        default: nil
+        }
+    }
+
     /// The types a GLSL source may declare (`uniform TYPE name;`): all but the array types.
     public static var glslTypes: [ParameterType] { allCases.filter { !$0.isArray } }
 

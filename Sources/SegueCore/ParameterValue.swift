@@ -193,8 +193,7 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
         case let .malformedAssignment(text):
             return "expected NAME=VALUE, got '\(text)'"
         case let .tooLong(name, type, limit, got):
-            let unit = type == .floatArray ? "floats" : type == .colorArray ? "colours" : "bytes"
-            return "argument '\(name)' takes at most \(limit) \(unit); got \(got.map { "\($0)" } ?? "more")"
+            return "argument '\(name)' takes at most \(limit) \(type.elementUnit ?? "elements"); got \(got.map { "\($0)" } ?? "more")"
         case let .invalidArray(name, message):
             return "argument '\(name)': \(message)"
         }

@@ -35,8 +35,7 @@ public final class LiveNavigator {
     /// The window.
     public let view: LiveView
 
-    private var cache: [(key: String, renderer: TransitionRenderer)] = []
-    private let cacheLimit = 4
+    private var cache = RecentCache<String, TransitionRenderer>(capacity: 4)
 
     /// Opens a window of the first screen's size in points (its pixels / `scale`).
     /// - Parameters:
@@ -98,14 +97,8 @@ public final class LiveNavigator {
 
     private func renderer(from: Int, to: Int, reverse useReverse: Bool) throws -> TransitionRenderer {
         let key = "\(from)>\(to)\(useReverse ? "r" : "")"
-        if let i = cache.firstIndex(where: { $0.key == key }) {
-            let hit = cache.remove(at: i)
-            cache.append(hit)
-            return hit.renderer
+        return try cache.value(for: key) {
+            try view.transitionRenderer(useReverse ? (reverse ?? effect) : effect, from: screens[from], to: screens[to])
         }
-        let renderer = try view.transitionRenderer(useReverse ? (reverse ?? effect) : effect, from: screens[from], to: screens[to])
-        cache.append((key, renderer))
-        if cache.count > cacheLimit { cache.removeFirst() }
-        return renderer
     }
 }

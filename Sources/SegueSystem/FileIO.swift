@@ -18,11 +18,15 @@ package enum FileIO {
         String(cString: strerror(code))
     }
 
-    /// The directory part of `path` ("." when it has none).
+    /// The folder `path` is in: "." for a bare name, "/" for a name in the root; trailing
+    /// slashes are not a component ("a/b/" is in "a").
     package static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        if slash == path.startIndex { return "/" }
-        return String(path[..<slash])
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        var parent = trimmed[..<slash]
+        while parent.hasSuffix("/") { parent = parent.dropLast() }
+        return parent.isEmpty ? "/" : String(parent)
     }
 
     /// The last component of `path`.

@@ -111,17 +111,6 @@ extension FileIO {
     /// `path` and `component` joined (`appending(component, to: path)`).
     package static func joining(_ path: String, _ component: String) -> String { appending(component, to: path) }
 
-    /// The path without its last component (`NSString.deletingLastPathComponent`): "" for a
-    /// bare name, "/" for a name in the root; trailing slashes ignored.
-    package static func removingLastComponent(of path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
-        var parent = trimmed[..<slash]
-        while parent.hasSuffix("/") { parent = parent.dropLast() }
-        return parent.isEmpty ? "/" : String(parent)
-    }
-
     /// Sleeps the calling thread for `seconds` (Foundation's `Thread.sleep(forTimeInterval:)`).
     package static func sleep(seconds: Double) {
         guard seconds > 0, seconds.isFinite else { return }

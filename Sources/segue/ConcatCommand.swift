@@ -143,8 +143,9 @@ struct ConcatCommand: ParsableCommand {
         if let resize { description.resize = resize.rawValue }
         if let audioCurve { description.audioCurve = audioCurve }
         if let audio { description.audio = audio }
-        let directory = spec.map { FileIO.removingLastComponent(of: $0) }
-        let concatenation = try Concatenation(spec: description, directory: directory.flatMap { $0.isEmpty ? nil : $0 })
+        // A spec in the current folder leaves its relative paths as they are written.
+        let directory = spec.map { FileIO.directory(of: $0) }
+        let concatenation = try Concatenation(spec: description, directory: directory.flatMap { $0 == "." ? nil : $0 })
         let settings = VideoSettings(codec: codec.flatMap(VideoCodec.init(name:)), preset: encoder.preset, crf: encoder.crf)
         let device = deviceOptions
         let renderer = try ConcatRenderer(

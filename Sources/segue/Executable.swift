@@ -13,6 +13,6 @@ enum Executable {
     /// The folder of `path`, absolute (a name it was started by is relative to the current
     /// directory).
     static var directory: String {
-        FileIO.standardizedAbsolute(FileIO.removingLastComponent(of: path).isEmpty ? "." : FileIO.removingLastComponent(of: path))
+        FileIO.standardizedAbsolute(FileIO.directory(of: path))
     }
 }

@@ -96,7 +96,7 @@ struct InfoCommand: ParsableCommand {
                     p.type == .sampler2D
                     ? "(texture: --texture \(p.name)=PATH)"
                     : p.type.isArray
-                        ? "(\(arrayUnit(p.type)), at most \(p.type.maximumElements); default empty)"
+                        ? "(\(p.type.elementUnit ?? ""), at most \(p.type.maximumElements); default empty)"
                         : "= \(p.effectiveDefault!.description)"
                 print("    \(p.name): \(p.type.rawValue) \(d)\(p.summary.isEmpty ? "" : "  — \(p.summary)")")
             }

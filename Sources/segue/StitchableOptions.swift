@@ -130,7 +130,7 @@ func stitchableInfoLines(_ nameOrPath: String) throws -> [String] {
             role = "texture: --texture \(a.name)=PATH"
         } else if a.type.isArray {
             role =
-                "--arg \(a.name)=\(arraySyntax(a.type)) (at most \(a.type.maximumElements) \(arrayUnit(a.type)); "
+                "--arg \(a.name)=\(arraySyntax(a.type)) (at most \(a.type.maximumElements) \(a.type.elementUnit ?? ""); "
                 + "'\(a.countName ?? "count")' gets the number\(a.type == .data ? " of bytes" : ""); default empty, count 0)"
         } else if fn.defaultAutomatic.contains(a.name) {
             role = "auto: \(a.type == .vec2 ? "the layer size in points" : "the layer's bounding rectangle") (or --arg \(a.name)=VALUE)"
@@ -193,14 +193,5 @@ func arraySyntax(_ type: ParameterType) -> String {
     case .floatArray: "0.1,0.5,0.9"
     case .colorArray: "#ff0000,#00ff0080 (or r,g,b,a,…)"
     default: "@FILE (or 0x00ff…, or 0,255,…)"
-    }
-}
-
-/// What an array type's elements are called.
-func arrayUnit(_ type: ParameterType) -> String {
-    switch type {
-    case .floatArray: "floats"
-    case .colorArray: "colours"
-    default: "bytes"
     }
 }
