@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SegueSystem
 
 // Where an installation of segue keeps the libsegue that plugins load and the compiled plugin
 // template, relative to the folder of the `segue` executable: scripts/install.sh's PREFIX/lib, the
@@ -41,13 +42,7 @@ extension Frei0rInstaller {
     private static func firstExisting(_ candidates: [String], in directory: String) -> String {
         // `..` removed by text: resolving links would also resolve the SONAME link, which must
         // keep naming the library after an upgrade replaces the file it points to.
-        let paths = candidates.map { candidate -> String in
-            var parts = directory.split(separator: "/").map(String.init)
-            for part in candidate.split(separator: "/") {
-                if part == ".." { _ = parts.popLast() } else if part != "." { parts.append(String(part)) }
-            }
-            return "/" + parts.joined(separator: "/")
-        }
+        let paths = candidates.map { FileIO.standardizedAbsolute(FileIO.joining(directory, $0)) }
         return paths.first { FileManager.default.fileExists(atPath: $0) } ?? paths[0]
     }
 }

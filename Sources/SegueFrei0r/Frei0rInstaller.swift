@@ -77,7 +77,7 @@ public struct Frei0rInstaller: Sendable {
         let template = try Frei0rTemplate(path: self.template)
         // The directory made absolute, the name kept: the SONAME link (libsegue.so.0) still names
         // the library after an upgrade replaces the file it points to.
-        let library = Frei0rPlugin.absolute(FileIO.directory(of: self.library)) + "/" + FileIO.lastComponent(of: self.library)
+        let library = FileIO.resolvedPath(FileIO.directory(of: self.library)) + "/" + FileIO.lastComponent(of: self.library)
         guard FileManager.default.isReadableFile(atPath: library) else { throw Frei0rError.library(path: library) }
         let plugins = try Self.plugins(files: files)
         for plugin in plugins {

@@ -54,14 +54,14 @@ extension Frei0rPlugin {
     ///   `StitchableConfigurationError`).
     public static func file(_ spec: String) throws -> Frei0rPlugin {
         if spec.hasSuffix(".glsl") {
-            let path = absolute(spec)
+            let path = FileIO.resolvedPath(spec)
             let effect = try EffectCatalog.load(path: path)
             let base = FileIO.removingExtension(of: FileIO.lastComponent(of: path))
             let readsTo = effect.glsl?.contains("getToColor") ?? true
             return Frei0rPlugin(name: pluginName(file: base), type: readsTo ? .mixer2 : .filter, spec: path, effect: effect)
         }
         guard let (file, named) = EffectCatalog.stitchablePath(spec) else { throw Frei0rError.unsupportedFile(spec) }
-        let path = absolute(file)
+        let path = FileIO.resolvedPath(file)
         let function = try EffectCatalog.stitchableFunction(path, function: named)
         let full = path + ":" + function.name
         let floats = function.arguments.filter { $0.type == .float }.map(\.name)
@@ -72,12 +72,5 @@ extension Frei0rPlugin {
         let image = try ImageEffectRequest(effect: full).resolve().effect
         return Frei0rPlugin(
             name: pluginName(file: function.name), type: function.kind == .fill ? .source : .filter, spec: full, effect: image)
-    }
-
-    /// `path` made absolute against the current directory, with `.`, `..` and symbolic links resolved
-    /// when it exists.
-    static func absolute(_ path: String) -> String {
-        let url = URL(fileURLWithPath: path)
-        return url.resolvingSymlinksInPath().standardizedFileURL.path
     }
 }

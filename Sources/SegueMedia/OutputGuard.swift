@@ -40,7 +40,7 @@ public enum OutputGuard {
     /// - Throws: `MediaError.unwritable` naming the output and the input (its role and path).
     public static func check(output: String, inputs: [Input], replacesDirectory: Bool = false) throws(MediaError) {
         guard output != "-", !output.isEmpty else { return }
-        let target = identity(output), targetPath = resolvedPath(output)
+        let target = identity(output), targetPath = FileIO.resolvedPath(output)
         let directory = replacesDirectory ? resolved(output) : nil
         for input in inputs where !input.path.isEmpty {
             // An input not made yet (a plan's piece before its job) is compared by its path.
@@ -51,7 +51,7 @@ public enum OutputGuard {
                     reason: "it is \(input.role) (\(input.path))\(link(output, to: input.path)); "
                         + "writing it would destroy that input: choose another output")
             }
-            if file == nil, targetPath == resolvedPath(input.path) {
+            if file == nil, targetPath == FileIO.resolvedPath(input.path) {
                 throw .unwritable(path: output, reason: "it is \(input.role) (\(input.path)): choose another output")
             }
             if let directory, let path = resolved(input.path), path.hasPrefix(directory == "/" ? "/" : directory + "/") {
@@ -66,30 +66,6 @@ public enum OutputGuard {
     /// The files `paths` as inputs of one role ("clip 1", "clip 2", … when `numbered`).
     public static func inputs(_ role: String, _ paths: [String], numbered: Bool = false) -> [Input] {
         paths.enumerated().map { Input(numbered ? "\(role) \($0.offset + 1)" : role, $0.element) }
-    }
-
-    /// `path` made absolute (against the current directory), with the symbolic links of its
-    /// existing part followed and `.`, `..` and repeated slashes removed; the part that does not
-    /// exist yet is normalised by its text.
-    public static func resolvedPath(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : FileIO.currentDirectory + "/" + path
-        var existing = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        var rest: [String] = []
-        var base = "/"
-        while true {
-            if let real = realpath("/" + existing.joined(separator: "/"), nil) {
-                base = String(cString: real)
-                free(real)
-                break
-            }
-            guard let last = existing.popLast() else { break }
-            rest.insert(last, at: 0)
-        }
-        var parts = base.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        for part in rest where part != "." {
-            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
-        }
-        return "/" + parts.joined(separator: "/")
     }
 
     /// Device and inode of the file at `path` (symbolic links followed), nil when there is none.

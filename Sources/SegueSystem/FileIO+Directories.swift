@@ -43,6 +43,26 @@ extension FileIO {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `path` made absolute (against the current directory), with the symbolic links of its
+    /// existing part followed and `.`, `..` and repeated slashes removed; the part that does not
+    /// exist yet is normalised by its text.
+    package static func resolvedPath(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : currentDirectory + "/" + path
+        var existing = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var rest: [String] = []
+        var base = "/"
+        while true {
+            if let real = realpath("/" + existing.joined(separator: "/"), nil) {
+                base = String(cString: real)
+                free(real)
+                break
+            }
+            guard let last = existing.popLast() else { break }
+            rest.insert(last, at: 0)
+        }
+        return standardizedAbsolute(([base] + rest).joined(separator: "/"))
+    }
+
     /// `path` made absolute against the current directory, with `.`, `..` and repeated slashes
     /// removed by its text (symbolic links are not followed), as `URL.standardizedFileURL.path`.
     package static func standardizedAbsolute(_ path: String) -> String {

@@ -47,9 +47,9 @@ extension Gallery {
     ///   is or contains an input folder.
     @discardableResult
     public static func checkOutput(_ output: String, folders: [String]) throws(GalleryError) -> String {
-        let resolved = OutputGuard.resolvedPath(output)
+        let resolved = FileIO.resolvedPath(output)
         for folder in folders {
-            let input = OutputGuard.resolvedPath(folder)
+            let input = FileIO.resolvedPath(folder)
             if input == resolved { throw .outputIsInput(output: output, input: folder) }
             if input.hasPrefix(resolved == "/" ? "/" : resolved + "/") { throw .outputContainsInput(output: output, input: folder) }
         }

@@ -2,6 +2,7 @@
 // otherwise, a hard link, a symbolic link either way — and a directory output that holds an input
 // is refused; outputs that are new, standard output and missing inputs pass.
 import Foundation
+import SegueSystem
 import SegueTestSupport
 import Testing
 
@@ -63,16 +64,16 @@ struct OutputGuardTests {
     func resolved() throws {
         let scratch = try TemporaryDirectory("resolved"), raw = scratch.path
         do {
-            let dir = OutputGuard.resolvedPath(raw)
+            let dir = FileIO.resolvedPath(raw)
             try FileManager.default.createDirectory(atPath: dir + "/real/sub", withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(atPath: dir + "/link", withDestinationPath: "real/sub")
-            #expect(OutputGuard.resolvedPath(dir + "/link") == dir + "/real/sub")
-            #expect(OutputGuard.resolvedPath(dir + "/link/") == dir + "/real/sub")
-            #expect(OutputGuard.resolvedPath(dir + "//real/./sub/..") == dir + "/real")
-            #expect(OutputGuard.resolvedPath(dir + "/link/../x/./y/") == dir + "/real/x/y")
-            #expect(OutputGuard.resolvedPath(dir + "/new/../other") == dir + "/other")
-            #expect(OutputGuard.resolvedPath("/") == "/")
-            #expect(OutputGuard.resolvedPath(".") == OutputGuard.resolvedPath(FileManager.default.currentDirectoryPath))
+            #expect(FileIO.resolvedPath(dir + "/link") == dir + "/real/sub")
+            #expect(FileIO.resolvedPath(dir + "/link/") == dir + "/real/sub")
+            #expect(FileIO.resolvedPath(dir + "//real/./sub/..") == dir + "/real")
+            #expect(FileIO.resolvedPath(dir + "/link/../x/./y/") == dir + "/real/x/y")
+            #expect(FileIO.resolvedPath(dir + "/new/../other") == dir + "/other")
+            #expect(FileIO.resolvedPath("/") == "/")
+            #expect(FileIO.resolvedPath(".") == FileIO.resolvedPath(FileManager.default.currentDirectoryPath))
         }
     }
 }

@@ -11,7 +11,7 @@ import Testing
 struct GalleryOutputTests {
     private func withDirectory(_ body: (String) throws -> Void) throws {
         let scratch = try TemporaryDirectory("gallery"), raw = scratch.path
-        try body(OutputGuard.resolvedPath(raw))
+        try body(FileIO.resolvedPath(raw))
     }
 
     @Test("a new, an empty or a marked folder is accepted (its real path returned); anything else is refused")
