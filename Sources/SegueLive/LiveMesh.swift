@@ -138,25 +138,19 @@ public final class LiveMesh {
         clock.now = now()
         session = MeshSession(configuration: session.configuration, clock: clock)
         var watch = FileWatch(watchedFiles)
-        var presented = 0
-        loop: while true {
-            clock.now = now()
-            for event in view.events() {
-                switch event {
-                case .quit, .keyDown(.escape, _, _):
-                    break loop
-                case .resized:
-                    renderer = try Self.makeRenderer(image: image, view: view, antialiasing: options.antialiasing)
-                    shown = nil
-                    if let errorMessage { errorCard = try view.messageCard("error: " + errorMessage) }
-                default:
-                    session.handle(event, width: view.window.width, height: view.window.height)
-                }
+        try view.run(frames: frames) { event in
+            if case .resized = event {
+                renderer = try Self.makeRenderer(image: image, view: view, antialiasing: options.antialiasing)
+                shown = nil
+                if let errorMessage { errorCard = try view.messageCard("error: " + errorMessage) }
+            } else {
+                clock.now = now()
+                session.handle(event, width: view.window.width, height: view.window.height)
             }
+        } frame: {
             if watch.changed() { try reload() }
             clock.now = now()
-            if try view.present(try source(for: session.frame()), overlay: errorCard?.source) { presented += 1 }
-            if let frames, presented >= frames { break }
+            return (try source(for: session.frame()), errorCard?.source)
         }
     }
 

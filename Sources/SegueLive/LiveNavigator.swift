@@ -63,22 +63,10 @@ public final class LiveNavigator {
     /// Runs until the window is closed or Escape is pressed, or after `frames` presented frames.
     /// - Parameter clock: seconds on a monotonic clock (any origin).
     public func run(frames: Int? = nil, clock: () -> Double) throws {
-        var shown = 0
-        loop: while true {
-            let now = clock()
-            for event in view.events() {
-                switch event {
-                case .quit, .keyDown(.escape, _, _):
-                    break loop
-                case .resized:
-                    cache.removeAll()
-                default:
-                    session.handle(event, now: now, width: view.window.width)
-                }
-            }
-            let frame = session.frame(at: clock())
-            if try view.present(try source(for: frame)) { shown += 1 }
-            if let frames, shown >= frames { break }
+        try view.run(frames: frames) { event in
+            if case .resized = event { cache.removeAll() } else { session.handle(event, now: clock(), width: view.window.width) }
+        } frame: {
+            (try source(for: session.frame(at: clock())), nil)
         }
     }
 

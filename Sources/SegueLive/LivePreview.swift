@@ -95,28 +95,20 @@ public final class LivePreview {
     public func run(frames: Int? = nil, clock: () -> Double) throws {
         var session = PreviewSession(timing: program.timing, start: clock())
         var watch = FileWatch(watched.map { [$0] } ?? [])
-        var shown = 0
-        loop: while true {
-            for event in view.events() {
-                switch event {
-                case .quit, .keyDown(.escape, _, _):
-                    break loop
-                case .resized:
-                    renderer = try view.transitionRenderer(program.effect, from: from, to: to)
-                    try updateErrorCard()
-                default:
-                    if session.handle(event, now: clock(), width: view.window.width) {
-                        try saveFrame(session.moment(at: clock()))
-                    }
-                }
+        try view.run(frames: frames) { event in
+            if case .resized = event {
+                renderer = try view.transitionRenderer(program.effect, from: from, to: to)
+                try updateErrorCard()
+            } else if session.handle(event, now: clock(), width: view.window.width) {
+                try saveFrame(session.moment(at: clock()))
             }
+        } frame: {
             if let watched, watch.changed() { try reload(watched, session: &session) }
             let moment = session.moment(at: clock())
             let source = try renderer.presentationSource(
                 progress: moment.progress, time: moment.time, duration: program.timeline.duration,
                 overrides: program.timeline.parameters(at: moment.time))
-            if try view.present(source, overlay: errorCard?.source) { shown += 1 }
-            if let frames, shown >= frames { break }
+            return (source, errorCard?.source)
         }
     }
 

@@ -68,6 +68,27 @@ public final class LiveView {
     /// The window's drawable size in pixels.
     public var pixelSize: (width: Int, height: Int) { window.pixelSize }
 
+    /// The loop of every live window: each turn hands the events since the last one to `handle`
+    /// (a resize after the swapchain follows it), then presents what `frame` returns. Ends when the
+    /// window is closed or Escape is pressed, or after `frames` presented frames.
+    public func run(
+        frames: Int? = nil, handle: (WindowEvent) throws -> Void,
+        frame: () throws -> (source: PresentationSource, overlay: PresentationSource?)
+    ) throws {
+        var shown = 0
+        while true {
+            for event in events() {
+                switch event {
+                case .quit, .keyDown(.escape, _, _): return
+                default: try handle(event)
+                }
+            }
+            let (source, overlay) = try frame()
+            if try present(source, overlay: overlay) { shown += 1 }
+            if let frames, shown >= frames { return }
+        }
+    }
+
     /// Events since the last call (waiting up to `timeout` seconds for one); a resize also
     /// resizes the swapchain.
     public func events(timeout: Double = 0) -> [WindowEvent] {
