@@ -84,6 +84,9 @@ public enum FFmpeg {
                 pipeInput: false, output: .discard, path: path, cancellation: cancellation)
         }
         let (status, stderr) = tool.wait()
-        guard status == 0 else { throw .ffmpegFailed(path: path, status: status, stderr: stderr) }
+        guard status == 0 else {
+            if cancellation?.isCancelled == true { throw .cancelled(path: path) }  // the cancellation killed ffmpeg
+            throw .ffmpegFailed(path: path, status: status, stderr: stderr)
+        }
     }
 }

@@ -188,6 +188,25 @@ struct VideoTests {
         #expect(dir.contents == ["out.gif"])
     }
 
+    @Test("a stream copy stopped by its cancellation is .cancelled, not ffmpeg failing with the signal's status")
+    func cancelledCopy() throws {
+        let tools = try TemporaryDirectory("media")
+        let fake = tools.file("ffmpeg")
+        writeFixture(Array("#!/bin/sh\nexec sleep 30\n".utf8), to: fake)
+        chmod(fake, 0o755)
+        let path = dir.file("out.mp4"), token = Cancellation()
+        try WorkerThread.start(for: "canceller") {
+            FileIO.sleep(seconds: 0.3)
+            token.cancel()
+        }
+        let watch = Stopwatch()
+        let copy = withFFmpeg(fake) {
+            mediaError { () throws(MediaError) in try FFmpeg.run(["-i", "in.mp4", path], for: path, cancellation: token) }
+        }
+        #expect(copy == .cancelled(path: path))
+        #expect(watch.elapsed < 20, "the child was stopped, not waited for")
+    }
+
     @Test("one error for one failure: ffmpeg failing is .ffmpegFailed from a stream copy and from an encoder with sound")
     func oneErrorForAnFFmpegFailure() throws {
         let tools = try TemporaryDirectory("media")
