@@ -131,31 +131,39 @@ public struct CompositionTimeline: Sendable, Hashable {
         TimeSpan(start: clipStarts[k + 1], end: clipStarts[k + 1] + cutDurations[k])
     }
 
-    /// What the output shows at `time` seconds (clamped to the composition).
+    /// How near a time must be to a clip's or a cut's start to count as reaching it: half a
+    /// microsecond, as timestamps are whole microseconds. A frame's time `i / fps` and a start
+    /// summed from trimmed lengths (0.4 − 0.1 is 0.30000000000000004) differ by rounding only.
+    public static let timeTolerance = 5e-7
+
+    /// What the output shows at `time` seconds (clamped to the composition). A clip or a cut
+    /// starting within `timeTolerance` after `time` has started.
     public func moment(at time: Double) -> Moment {
         let t = min(max(time, 0), duration)
+        let reached = t + Self.timeTolerance
         // The last clip that has started by t.
         var k = 0
-        while k + 1 < clipStarts.count && clipStarts[k + 1] <= t { k += 1 }
+        while k + 1 < clipStarts.count && clipStarts[k + 1] <= reached { k += 1 }
         if k > 0 {
             let cut = span(ofCut: k - 1)
-            if cut.contains(t) {
+            if cut.start <= reached && reached < cut.end {
                 return .transition(
-                    k - 1, progress: (t - cut.start) / cut.duration,
-                    fromTime: t - clipStarts[k - 1], toTime: t - clipStarts[k])
+                    k - 1, progress: min(max((t - cut.start) / cut.duration, 0), 1),
+                    fromTime: t - clipStarts[k - 1], toTime: max(t - clipStarts[k], 0))
             }
         }
-        return .clip(k, time: min(t - clipStarts[k], clipDurations[k]))
+        return .clip(k, time: min(max(t - clipStarts[k], 0), clipDurations[k]))
     }
 
     /// Number of output frames at `fps`: frame i is at i/fps for i = 0 ..< round(duration·fps),
     /// so the picture covers the duration (each frame lasts 1/fps).
     /// - Throws: `CompositionError` when fps is not positive and finite or the count passes
     ///   `maximumFrameCount`.
-    public func frameCount(fps: Double, maximumFrameCount: Int = 1_000_000) throws(CompositionError) -> Int {
+    public func frameCount(fps: Double, maximumFrameCount: Int = Timeline.maximumFrameCount) throws(CompositionError) -> Int {
         guard fps.isFinite, fps > 0 else { throw CompositionError("the frame rate must be a positive number, got \(fps)") }
         let n = (duration * fps).rounded()
-        guard n < Double(maximumFrameCount) else {
+        // At most the limit, as a render's `Timeline` and a plan's frame count allow.
+        guard n <= Double(maximumFrameCount) else {
             throw CompositionError(
                 "the output would have \(MessageText.number(n)) frames (\(Self.seconds(duration)) at \(MessageText.number(fps)) fps); the limit is \(maximumFrameCount) frames"
             )

@@ -106,7 +106,7 @@ final class ClipFrames {
     func frame(at time: Double) throws -> UnsafeRawBufferPointer {
         guard let frames, let shown = current else { return UnsafeRawBufferPointer(still!) }
         var now = shown
-        while let next = pending, next.time + offset <= time + 5e-7 {
+        while let next = pending, next.time + offset <= time + CompositionTimeline.timeTolerance {
             frames.recycle(now)
             now = next
             pending = try frames.next()

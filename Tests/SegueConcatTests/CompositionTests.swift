@@ -68,12 +68,36 @@ struct CompositionTests {
         #expect(message([3, 1.5, 3], [1, 1]) == "clip 2 (1.5 s) is shorter than its two transitions together (1 s in, 1 s out)")
     }
 
+    @Test("a frame at a clip's start shows that clip though the start, summed from trimmed lengths, is a rounding later")
+    func boundaryRounding() throws {
+        // Clip 1 trimmed to 0.1…0.4: 0.4 − 0.1 = 0.30000000000000004, so clip 2 starts a hair after 0.3.
+        let hard = try CompositionTimeline(clipDurations: [0.4 - 0.1, 1], cutDurations: [0])
+        #expect(hard.clipStarts[1] > 0.3)
+        // Frame 3 at 10 fps is clip 2's first frame, as the smart plan counts it (round(0.3·10) = 3).
+        #expect(hard.moment(at: 3.0 / 10) == .clip(1, time: 0))
+        #expect(hard.moment(at: 2.0 / 10) == .clip(0, time: 0.2))
+        // With a 0.2 s transition over clip 1's end, clip 2 starts a hair after 0.1 s: frame 1 is
+        // the transition's first frame, at progress 0, and frame 3 is clip 2 after it.
+        let cut = try CompositionTimeline(clipDurations: [0.4 - 0.1, 1], cutDurations: [0.2])
+        #expect(cut.clipStarts[1] > 0.1)
+        #expect(cut.moment(at: 1.0 / 10) == .transition(0, progress: 0, fromTime: 0.1, toTime: 0))
+        guard case let .clip(k, time) = cut.moment(at: 3.0 / 10) else { Issue.record("frame 3 is in a transition"); return }
+        #expect(k == 1 && abs(time - 0.2) < 1e-9, "\(k) \(time)")
+        // A time well before a start is not moved.
+        #expect(cut.moment(at: 0.1 - 1e-3) == .clip(0, time: 0.1 - 1e-3))
+    }
+
     @Test("frame counts are limited and need a positive frame rate")
     func frameCounts() throws {
         let t = try CompositionTimeline(clipDurations: [1e6], cutDurations: [])
         #expect(throws: CompositionError.self) { try t.frameCount(fps: 30) }
         #expect(throws: CompositionError.self) { try t.frameCount(fps: 0) }
         #expect(try CompositionTimeline(clipDurations: [0.001], cutDurations: []).frameCount(fps: 30) == 1)
+        // The limit itself is allowed, as a render's timeline and a plan allow it; one more is not.
+        #expect(try CompositionTimeline(clipDurations: [1000], cutDurations: []).frameCount(fps: 1000) == 1_000_000)
+        #expect(throws: CompositionError.self) {
+            try CompositionTimeline(clipDurations: [1000.001], cutDurations: []).frameCount(fps: 1000)
+        }
     }
 
     @Test("the frame shown is the one whose timestamp covers the time, variable rates included")
