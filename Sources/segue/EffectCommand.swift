@@ -48,7 +48,7 @@ struct EffectCommand: ParsableCommand {
     var scale: Double = 1
 
     @OptionGroup var deviceOptions: DeviceOptions
-    @OptionGroup(title: "MP4 encoding") var encoder: EncoderOptions
+    @OptionGroup(title: "Video encoding") var encoder: EncoderOptions
 
     @Option(
         name: .shortAndLong,
@@ -102,7 +102,7 @@ struct EffectCommand: ParsableCommand {
         }
         let sink = try makeFrameSink(
             destination, width: renderer.width, height: renderer.height, fps: fps,
-            settings: encoder.settings(for: destination), cancellation: InterruptHandler.cancellation)
+            settings: encoder.settings, cancellation: InterruptHandler.cancellation)
         let progress = ProgressLine(total: try Timeline.frameCount(duration: duration, fps: fps))
         defer { progress.finish() }
         try renderer.render(duration: duration, fps: fps, to: sink, progress: progress.update)

@@ -50,7 +50,7 @@ struct MeshCommand: ParsableCommand {
 
     @OptionGroup(title: "Live window") var live: MeshWindowOptions
     @OptionGroup var deviceOptions: DeviceOptions
-    @OptionGroup(title: "MP4 encoding") var encoder: EncoderOptions
+    @OptionGroup(title: "Video encoding") var encoder: EncoderOptions
 
     @Option(name: .shortAndLong, help: "Output: an image (.png/.jpg), or with --to-mesh a directory, '-' or a video.")
     var output: String?
@@ -99,7 +99,7 @@ struct MeshCommand: ParsableCommand {
         let destination = try RenderOutput(path: output)
         let sink = try makeFrameSink(
             destination, width: renderer.width, height: renderer.height, fps: fps,
-            settings: encoder.settings(for: destination), cancellation: InterruptHandler.cancellation)
+            settings: encoder.settings, cancellation: InterruptHandler.cancellation)
         let progress = ProgressLine(total: timeline.frameCount)
         defer { progress.finish() }
         try renderer.render(from: start, to: end, timeline: timeline, to: sink, progress: progress.update)

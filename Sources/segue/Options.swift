@@ -136,7 +136,7 @@ struct InputOptions: ParsableArguments {
     }
 }
 
-/// The H.264 encoder's speed and quality, for commands that can write a movie.
+/// The video encoder's speed and quality, for commands that can write a movie.
 struct EncoderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Encoder speed preset (x264 names: ultrafast … veryslow; default medium).", valueName: "P"))
     var preset: String?
@@ -146,19 +146,20 @@ struct EncoderOptions: ParsableArguments {
         help: ArgumentHelp("Quality (constant rate factor; lower is better; default: the codec's own, 23 for H.264).", valueName: "N"))
     var crf: Int?
 
-    /// Refuses the options for an output that is not an MP4 (call from `validate()`).
+    /// Refuses the options for an output they do not apply to (call from `validate()`): one that
+    /// is not a video, or a video whose codec takes no preset or CRF, by the library's rule
+    /// (`VideoSettings.validate`), as `segue concat` is.
     func validate(output: String) throws {
-        if (preset != nil || crf != nil) && VideoFormat(pathExtensionOf: output) != .mp4 {
-            throw ValidationError("--preset and --crf apply to an .mp4 output, not '\(output)'")
+        guard preset != nil || crf != nil else { return }
+        guard let format = VideoFormat(pathExtensionOf: output) else {
+            throw ValidationError(
+                "--preset and --crf apply to a video output (.\(VideoFormat.extensions.joined(separator: ", ."))), not '\(output)'")
         }
+        do { try settings.validate(for: format, path: output) } catch { throw ValidationError(error.message) }
     }
 
-    /// The settings for `output`, checked against an MP4 (an unknown preset, a CRF out of range).
-    func settings(for output: RenderOutput) throws -> VideoSettings {
-        let settings = VideoSettings(preset: preset, crf: crf)
-        if case let .video(path, .mp4) = output { try settings.validate(for: .mp4, path: path) }
-        return settings
-    }
+    /// The settings (checked against the output by `validate(output:)`).
+    var settings: VideoSettings { VideoSettings(preset: preset, crf: crf) }
 }
 
 extension ResizeMode: ExpressibleByArgument {}

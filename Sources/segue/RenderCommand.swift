@@ -19,7 +19,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var effectOptions: EffectOptions
     @OptionGroup(title: "Stitchable shader options") var stitchable: StitchableOptions
     @OptionGroup var timing: TimingOptions
-    @OptionGroup(title: "MP4 encoding") var encoder: EncoderOptions
+    @OptionGroup(title: "Video encoding") var encoder: EncoderOptions
 
     @Option(parsing: .unconditional, help: "Frames per second.")
     var fps: Double = 30
@@ -43,7 +43,7 @@ struct RenderCommand: ParsableCommand {
             effect: effect, from: from, to: to, width: w, height: h, resize: inputs.resize,
             parameters: values, textures: textures, context: deviceOptions.context())
         let sink = try makeFrameSink(
-            destination, width: w, height: h, fps: fps, settings: encoder.settings(for: destination),
+            destination, width: w, height: h, fps: fps, settings: encoder.settings,
             cancellation: InterruptHandler.cancellation)
         let progress = ProgressLine(total: timeline.frameCount)
         defer { progress.finish() }

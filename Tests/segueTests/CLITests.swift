@@ -123,7 +123,9 @@ struct CLITests {
         #expect(listing(dir) == ["from.png", "out.mp4", "to.png"])
     }
 
-    @Test("--preset and --crf reach the MP4 encoder: a higher CRF gives a smaller file; other outputs and bad values are refused")
+    @Test(
+        "--preset and --crf reach the encoder: a higher CRF gives a smaller file; outputs whose codec takes none and bad values are refused"
+    )
     func encoderOptions() throws {
         let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 64, height: 48, from: Pixel(200, 30, 90), to: Pixel(20, 180, 240))
@@ -139,13 +141,19 @@ struct CLITests {
         #expect(sizes[0] > sizes[1] && sizes[1] > 0, "CRF 5 gives \(sizes[0]) bytes, CRF 45 \(sizes[1])")
         let png = try segue(base + ["--crf", "20", "-o", dir + "/frames"])
         #expect(
-            png.status == 1 && png.stderr.hasPrefix("error: ") && png.stderr.contains("--preset and --crf apply to an .mp4 output"),
+            png.status == 1 && png.stderr.hasPrefix("error: ")
+                && png.stderr.contains("--preset and --crf apply to a video output (.mp4, .m4v, .mov, .mkv, .webm, .gif, .apng), not"),
             "\(png.stderr)")
+        // Where the codec takes them, by the library's rule (as segue concat): VP9 has a CRF, GIF none.
+        let webm = try segue(base + ["--crf", "40", "-o", dir + "/q.webm"])
+        #expect(webm.status == 0, "\(webm.stderr)")
+        let gif = try segue(base + ["--crf", "20", "-o", dir + "/q.gif"])
+        #expect(gif.status == 1 && gif.stderr.contains("crf (quality) does not apply to gif"), "\(gif.stderr)")
         let bad = try segue(base + ["--preset", "warp", "-o", dir + "/bad.mp4"])
         #expect(bad.status == 1 && bad.stderr.hasPrefix("error: ") && bad.stderr.contains("unknown preset 'warp'"), "\(bad.stderr)")
         let range = try segue(base + ["--crf", "99", "-o", dir + "/bad.mp4"])
         #expect(range.status == 1 && range.stderr.contains("crf (quality) for h264 must be from 0 to 51, got 99"), "\(range.stderr)")
-        #expect(listing(dir) == ["crf45.mp4", "crf5.mp4", "from.png", "to.png"])
+        #expect(listing(dir) == ["crf45.mp4", "crf5.mp4", "from.png", "q.webm", "to.png"])
     }
 
     // MARK: - Bad input
