@@ -238,9 +238,9 @@ segue_gtk_stack_set_duration (SegueGtkStack *stack,
                               double         seconds)
 {
   g_return_if_fail (SEGUE_GTK_IS_STACK (stack));
-  if (!isfinite (seconds) || seconds < 0)
+  if (!isfinite (seconds) || seconds < 0 || seconds > MAX_DURATION)
     {
-      g_warning ("SegueGtkStack: a duration of %g s is not one (0 for the effect's own, else > 0)", seconds);
+      g_warning ("SegueGtkStack: a duration of %g s is not one (0 for the effect's own, else up to %g s)", seconds, MAX_DURATION);
       return;
     }
   if (stack->duration == seconds)

@@ -15,6 +15,8 @@ G_BEGIN_DECLS
 /* The effects a stack keeps ready (their shaders compiled, GPU resources for 4 sizes each); the
  * least recently used beyond these are dropped (their parameters are kept). */
 #define EFFECT_CACHE_SIZE 4
+/* The longest transition, in seconds: the duration property's range and its setter's. */
+#define MAX_DURATION 3600.0
 
 /* A transition of one effect, made once per stack and kept while it is among the stack's
  * EFFECT_CACHE_SIZE most recently used (or in use). */

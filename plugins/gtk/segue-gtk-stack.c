@@ -351,7 +351,7 @@ segue_gtk_stack_class_init (SegueGtkStackClass *klass)
    * The transitions' duration in seconds; 0 for the effect's own (ios-push 0.35, doom-melt 2, …).
    */
   stack_properties[PROP_DURATION] =
-    g_param_spec_double ("duration", NULL, NULL, 0, 3600, 0,
+    g_param_spec_double ("duration", NULL, NULL, 0, MAX_DURATION, 0,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   /**

@@ -395,6 +395,16 @@ class BadInput(StackTestCase):
         f.ok("timing spring(response=0.2,damping-fraction=0.8)")
         self.assertStillNavigates(f)
 
+    def test_duration_beyond_the_property_range_warns(self):
+        """The setter takes what the property declares, 0 to 3600 s (it took any duration from 0)."""
+        f = self.start("fade")
+        f.ok("duration 3600")
+        self.assertNotIn("duration of", f.errors())
+        f.ok("duration 7200")
+        self.assertIn("a duration of 7200 s is not one (0 for the effect's own, else up to 3600 s)", f.errors())
+        f.ok("duration 0")
+        self.assertStillNavigates(f)
+
     def test_page_removed_mid_transition(self):
         f = self.start("fade")
         a, _ = self.page_shots(f)
