@@ -51,10 +51,16 @@ final class ContextHandle: ForkBound {
 
     /// Opens the device `selector` names (nil: the preferred one), caching shaders in `cacheDirectory`.
     /// - Throws: `VulkanError`.
-    init(selector: String?, cacheDirectory: String?) throws {
+    convenience init(selector: String?, cacheDirectory: String?) throws {
         // SEGUE_GPU_TIMEOUT, as the CLI reads it: hosts set it in their environment (segue.h).
         let timeout = GPUContext.Configuration.gpuTimeout(environmentValue: getenv("SEGUE_GPU_TIMEOUT").map { String(cString: $0) })
-        context = try GPUContext(configuration: .init(deviceSelector: selector, shaderCacheDirectory: cacheDirectory, gpuTimeout: timeout))
+        try self.init(configuration: .init(deviceSelector: selector, shaderCacheDirectory: cacheDirectory, gpuTimeout: timeout))
+    }
+
+    /// Opens the device `configuration` chooses.
+    /// - Throws: `VulkanError`.
+    init(configuration: GPUContext.Configuration) throws {
+        context = try GPUContext(configuration: configuration)
         deviceName = CString(context.info.name)
     }
 }
@@ -127,6 +133,15 @@ public func segue_context_create_cached(
         let selector = device.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         let directory = cacheDirectory.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         return retainedHandle(try ContextHandle(selector: selector, cacheDirectory: directory))
+    }
+}
+
+/// `segue_context_create_default`: the device, shader cache and GPU timeout of the process's
+/// environment, by the rule the CLI follows (`GPUContext.Configuration(environment:)`).
+@_cdecl("segue_context_create_default")
+public func segue_context_create_default(_ error: UnsafeMutablePointer<OpaquePointer?>?) -> OpaquePointer? {
+    catchingErrors(error, failure: nil) {
+        retainedHandle(try ContextHandle(configuration: .init(environment: FileIO.processEnvironment)))
     }
 }
 

@@ -39,6 +39,30 @@ struct CAPIRenderTests {
         }
     }
 
+    @Test("segue_context_create_default: the environment chooses the shader cache and the device, as it does for the CLI")
+    func defaultContext() throws {
+        let dir = try TemporaryDirectory("render")
+        defer { dir.remove() }
+        let program = try Installation(prefix: dir.path + "/prefix").buildAPITest(in: dir.path)
+        func cached(_ folder: String) -> Int { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).count }
+        // $SEGUE_CACHE_DIR first; else $XDG_CACHE_HOME/segue/spirv; else $HOME/.cache/segue/spirv.
+        let (cache, xdg, home) = (dir.path + "/cache", dir.path + "/xdg", dir.path + "/home")
+        for (environment, folder) in [
+            (["SEGUE_CACHE_DIR": cache, "XDG_CACHE_HOME": xdg], cache),
+            (["SEGUE_CACHE_DIR": "", "XDG_CACHE_HOME": xdg], xdg + "/segue/spirv"),
+            (["SEGUE_CACHE_DIR": "", "XDG_CACHE_HOME": "", "HOME": home], home + "/.cache/segue/spirv"),
+        ] {
+            let run = try runProgram(program, ["default"], environment: environment)
+            #expect(run.status == 0 && run.stdout.hasPrefix("device: "), "\(environment): \(run.stdout) \(run.stderr)")
+            #expect(cached(folder) >= 1, "\(environment): nothing cached in \(folder)")
+        }
+        // $SEGUE_DEVICE chooses the device: one that does not exist is SEGUE_ERROR_NO_DEVICE.
+        let missing = try runProgram(program, ["default"], environment: ["SEGUE_DEVICE": "no-such-gpu", "SEGUE_CACHE_DIR": cache])
+        #expect(
+            missing.status == 0 && missing.stdout.hasPrefix("no context: 8 ") && missing.stdout.contains("no-such-gpu"), "\(missing.stdout)"
+        )
+    }
+
     @Test(
         "a C program renders built-ins, a .glsl, a stitchable .metal, the cube and single-image effects from two threads on one context as `segue frame` does"
     )

@@ -226,7 +226,7 @@ static void say(const char *format, ...) {
 typedef struct {
     __typeof__(segue_error_message) *error_message;
     __typeof__(segue_error_free) *error_free;
-    __typeof__(segue_context_create_cached) *context_create_cached;
+    __typeof__(segue_context_create_default) *context_create_default;
     __typeof__(segue_transition_create) *transition_create;
     __typeof__(segue_transition_set_param) *transition_set_param;
     __typeof__(segue_transition_render) *transition_render;
@@ -251,7 +251,7 @@ static int resolve_api(void *handle, segue_api *out, const char **missing) {
     } while (0)
     RESOLVE(error_message, segue_error_message);
     RESOLVE(error_free, segue_error_free);
-    RESOLVE(context_create_cached, segue_context_create_cached);
+    RESOLVE(context_create_default, segue_context_create_default);
     RESOLVE(transition_create, segue_transition_create);
     RESOLVE(transition_set_param, segue_transition_set_param);
     RESOLVE(transition_render, segue_transition_render);
@@ -272,15 +272,6 @@ static void append(char *buffer, size_t size, const char *format, ...) {
     va_start(args, format);
     vsnprintf(buffer + used, size - used, format, args);
     va_end(args);
-}
-
-/* The directory for compiled shaders, as the segue CLI chooses it. */
-static void shader_cache_directory(char *out, size_t size) {
-    const char *dir = getenv("SEGUE_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    out[0] = 0;
-    if (dir && *dir) snprintf(out, size, "%s", dir);
-    else if (xdg && *xdg) snprintf(out, size, "%s/segue/spirv", xdg);
-    else if (home && *home) snprintf(out, size, "%s/.cache/segue/spirv", home);
 }
 
 /* Loads libsegue and creates the shared context the first time; returns 0 with `why` filled
@@ -321,11 +312,9 @@ static int load_runtime(char *why, size_t size) {
         Dl_info self;
         if (dladdr(&config_block, &self) && self.dli_fname)
             (void)dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-        char cache[1024];
-        shader_cache_directory(cache, sizeof cache);
-        const char *device = getenv("SEGUE_DEVICE");
+        /* The device and shader cache of the environment, as the segue CLI chooses them. */
         segue_error *error = NULL;
-        shared_context = api.context_create_cached(device && *device ? device : NULL, cache[0] ? cache : NULL, &error);
+        shared_context = api.context_create_default(&error);
         if (!shared_context)
             snprintf(runtime_failure, sizeof runtime_failure, "cannot open a GPU device: %s", api.error_message(error));
         api.error_free(error);

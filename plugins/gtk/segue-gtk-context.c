@@ -40,12 +40,12 @@ shared_context_get (GError **error)
   if (shared_context == NULL && shared_context_error == NULL)
     {
       segue_error *serr = NULL;
-      char *cache = g_build_filename (g_get_user_cache_dir (), "segue", "spirv", NULL);
 
-      shared_context = segue_context_create_cached (NULL, cache, &serr);
+      /* The device and shader cache of the environment, as the segue CLI chooses them
+       * ($SEGUE_DEVICE, $SEGUE_CACHE_DIR, …). */
+      shared_context = segue_context_create_default (&serr);
       if (shared_context == NULL)
         propagate_segue_error (&shared_context_error, serr, "no Vulkan device");
-      g_free (cache);
     }
   context = shared_context;
   if (context == NULL)

@@ -137,6 +137,15 @@ segue_context *segue_context_create(const char *device, segue_error **error);
 segue_context *segue_context_create_cached(const char *device, const char *shader_cache_dir,
                                           segue_error **error);
 
+/**
+ * As segue_context_create_cached, with the device and the shader cache Segue's CLI would use in
+ * this process's environment: $SEGUE_DEVICE (as `device`; unset or empty: the preferred device),
+ * and $SEGUE_CACHE_DIR, else $XDG_CACHE_HOME/segue/spirv, else $HOME/.cache/segue/spirv (none
+ * of them set: no cache); $SEGUE_GPU_TIMEOUT as every context reads it. The GTK stack, the frei0r plugins and the Python
+ * package open their contexts with it, so a host's environment chooses for all of them alike.
+ */
+segue_context *segue_context_create_default(segue_error **error);
+
 /** The device's name (e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"), valid until the context is
  *  destroyed; "" for NULL. */
 const char *segue_context_device_name(const segue_context *context);

@@ -18,6 +18,9 @@
  *       LUMA_GLSL is a transition with a sampler2D parameter `luma`.
  *   api_test info GLSL METAL_TRANSITION
  *       Listing and describing effects.
+ *   api_test default
+ *       segue_context_create_default: prints "device: NAME" after rendering a fade, or "no
+ *       context: CODE MESSAGE" (the environment chooses the device and the shader cache).
  *   api_test arrays ARRAYS_METAL
  *       A float array argument (Tests/Fixtures/stitchable/Arrays.metal:spectrum) set as text:
  *       frames against a computation here, count 0, a list past the limit refused.
@@ -49,6 +52,7 @@ int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "codes") == 0) return codes_mode(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "lost") == 0) return lost_mode();
     if (argc >= 2 && strcmp(argv[1], "timing") == 0) return timing_mode();
+    if (argc >= 2 && strcmp(argv[1], "default") == 0) return default_mode();
     if (argc >= 2 && strcmp(argv[1], "arrays") == 0) return arrays_mode(argc, argv);
     fprintf(stderr, "usage: api_test render|errors|info|fork|codes|lost|timing|arrays …\n");
     return 2;

@@ -80,6 +80,7 @@ int codes_mode(int argc, char **argv);
 int lost_mode(void);
 int fork_mode(void);
 int timing_mode(void);
+int default_mode(void);
 int arrays_mode(int argc, char **argv);
 
 #endif

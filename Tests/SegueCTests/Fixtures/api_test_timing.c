@@ -124,3 +124,27 @@ int timing_mode(void) {
     segue_context_destroy(context);
     return failures ? 1 : 0;
 }
+
+/* segue_context_create_default: the environment chooses the device and the shader cache, as for
+ * the CLI. With $SEGUE_DEVICE naming no device it fails with SEGUE_ERROR_NO_DEVICE; otherwise a
+ * fade renders (so its shader lands in $SEGUE_CACHE_DIR) and the device's name is printed. */
+int default_mode(void) {
+    segue_error *e = NULL;
+    segue_context *context = segue_context_create_default(&e);
+    if (!context) {
+        printf("no context: %d %s\n", segue_error_code(e), segue_error_message(e));
+        segue_error_free(e);
+        return 0;
+    }
+    segue_transition *fade = segue_transition_create(context, "fade", NULL);
+    uint8_t from[4 * 4 * 4], to[4 * 4 * 4], out[4 * 4 * 4];
+    memset(from, 0, sizeof from);
+    for (int i = 3; i < (int)sizeof from; i += 4) from[i] = 255;  /* opaque black */
+    memset(to, 255, sizeof to);                                     /* opaque white */
+    CHECK(fade && segue_transition_render(fade, from, to, 4, 4, 16, 0.5, 0.5, out, NULL) == 0, "fade renders");
+    CHECK(out[0] >= 127 && out[0] <= 128 && out[3] == 255, "half way: %d %d", out[0], out[3]);
+    printf("device: %s\n", segue_context_device_name(context));
+    segue_transition_destroy(fade);
+    segue_context_destroy(context);
+    return failures ? 1 : 0;
+}

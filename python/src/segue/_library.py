@@ -167,6 +167,7 @@ _PROTOTYPES = {
     "segue_error_free": (None, [_P]),
     "segue_error_code": (_I, [_P]),
     "segue_context_create_cached": (_P, [_STR, _STR, _ERR]),
+    "segue_context_create_default": (_P, [_ERR]),
     "segue_context_device_name": (_STR, [_P]),
     "segue_context_destroy": (None, [_P]),
     "segue_transition_create": (_P, [_P, _STR, _ERR]),
@@ -346,15 +347,6 @@ def call(function: Any, *args: Any) -> Any:
     return result
 
 
-def _cache_directory() -> str:
-    """Where compiled shaders are kept between runs, as the CLI keeps them."""
-    directory = os.environ.get("SEGUE_CACHE_DIR")
-    if directory:
-        return directory
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "segue", "spirv")
-
-
 def context() -> int:
     """The process's GPU context, opened on the first call (the preferred device, or the one the
     ``SEGUE_DEVICE`` environment variable names as ``segue --device`` takes it); raises
@@ -367,9 +359,8 @@ def context() -> int:
     lib = library()
     with _lock:
         if _context is None or _context[0] != pid:
-            device = os.environ.get("SEGUE_DEVICE") or None
-            handle = int(call(lib.segue_context_create_cached,
-                              device.encode() if device else None, _cache_directory().encode()))
+            # The device and shader cache of the environment, as the CLI chooses them.
+            handle = int(call(lib.segue_context_create_default))
             _device_name = text(lib.segue_context_device_name(handle))
             _context = (pid, handle)
         return _context[1]
