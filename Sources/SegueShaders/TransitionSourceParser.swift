@@ -51,17 +51,17 @@ public enum TransitionSourceParser {
             }
         }
 
-        var inBlockComment = false
-        for index in lines.indices {
+        // Declarations are found in the code as the compiler reads it (comments blanked, byte for
+        // byte): a `uniform` inside a `/* */` comment declares nothing, one after a comment does.
+        let masked = GLSLComments.stripped(text).code.split(separator: "\n", omittingEmptySubsequences: false)
+        for index in lines.indices where index < masked.count {
             let lineNumber = index + 1
-            let line = lines[index]
-            let code = line.trimmingWhitespaceAndNewlines()
-            if inBlockComment {
-                if code.contains("*/") { inBlockComment = false }
-                continue
-            }
-            if code.hasPrefix("/*") && !code.contains("*/") { inBlockComment = true; continue }
-            guard code.hasPrefix("uniform ") || code.hasPrefix("uniform\t") else { continue }
+            let codeBytes = Array(masked[index].utf8)
+            guard !lines[index].isEmpty, let start = codeBytes.firstIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }),
+                codeBytes[start...].starts(with: Array("uniform ".utf8)) || codeBytes[start...].starts(with: Array("uniform\t".utf8))
+            else { continue }
+            // The declaration from its keyword on, its comments kept (they hold defaults and summaries).
+            let code = String(decoding: Array(lines[index].utf8)[start...], as: UTF8.self).trimmingWhitespaceAndNewlines()
             // A declaration may run over several lines (a multi-line `/* = … */` default): join
             // lines until its comment is closed and its `;` is found (at most 64 lines).
             var statement = code, last = index
@@ -81,7 +81,8 @@ public enum TransitionSourceParser {
                 }
                 parameters.append(EffectParameter(name: n, type: decl.type, defaultValue: decl.defaultValue, summary: decl.summary))
             }
-            lines[index] = ""
+            // Blanked from its keyword on: what comes before (the end of a comment) stays.
+            lines[index] = String(decoding: Array(lines[index].utf8)[..<start], as: UTF8.self)
         }
 
         let body = lines.joined(separator: "\n")

@@ -46,6 +46,35 @@ struct TransitionSourceParserTests {
         #expect(!e.glsl!.contains("uniform"))
     }
 
+    @Test("declarations are found as the compiler reads comments: none inside /* */, one after a comment closes on its line")
+    func declarationsAndComments() throws {
+        let src = """
+            // Author: Someone
+            // License: MIT
+            float keep = 1.0; /* old
+            uniform float commented; // = 2
+            */ uniform float afterClose; // = 3
+            /* a */ /* b
+            uniform float alsoCommented;
+            */
+            /* note */ uniform vec2 leading; /* = vec2(1.0, 2.0) */
+            vec4 transition(vec2 uv) { return getFromColor(uv); }
+            """
+        let e = try parse(src)
+        #expect(e.parameters.map(\.name) == ["afterClose", "leading"])
+        #expect(e.parameters.first?.defaultValue == .float(3))
+        #expect(e.parameters.last?.defaultValue == .vec2(1, 2))
+        // The comments stay whole in the GLSL (their closing `*/` kept), the declarations go.
+        let glsl = e.glsl!
+        let (code, unclosed) = GLSLComments.stripped(glsl)
+        #expect(!unclosed)
+        #expect(!code.contains("uniform") && !code.contains("commented"))
+        #expect(code.contains("float keep = 1.0;"))
+        #expect(
+            glsl.split(separator: "\n", omittingEmptySubsequences: false).count
+                == src.split(separator: "\n", omittingEmptySubsequences: false).count)
+    }
+
     @Test("header keys: origin, duration, timing, description")
     func headers() throws {
         let e = try parse(
