@@ -120,17 +120,22 @@ extension MetalChecker {
     // MARK: - Literals and names
 
     /// A number: its type from its form and suffix (`2` int, `2u` uint, `2.0`/`2.0f` float,
-    /// `2h`/`2.0h` half), written without Metal's suffixes.
+    /// `2h`/`2.0h` half), written without Metal's suffixes. Integers are read as `#if` reads them
+    /// (`MetalPreprocessor.integer`: decimal, `0x` hex, `0b` binary, `0` octal) and written in
+    /// decimal, so `010` is 8 in constants and in the GLSL alike.
     func literal(_ t: MetalToken) throws(ShaderSourceError) -> Typed {
         var s = t.text
         let lower = s.lowercased()
-        if lower.hasPrefix("0x") {
-            if lower.contains(".") || lower.contains("p") { throw unsupported("hexadecimal float literal", t) }
-            var digits = lower.dropFirst(2)
-            let unsigned = digits.hasSuffix("u")
-            if unsigned { digits = digits.dropLast() }
-            guard let v = UInt64(digits, radix: 16), v <= UInt64(UInt32.max) else { throw unsupported("number literal", t) }
-            let type: MetalType = unsigned || v > UInt64(Int32.max) ? .uint : .int
+        if lower.hasPrefix("0x"), lower.contains(".") || lower.contains("p") { throw unsupported("hexadecimal float literal", t) }
+        let body = lower.reversed().drop { $0 == "u" || $0 == "l" }.reversed()
+        let radixPrefixed =
+            lower.hasPrefix("0x") || lower.hasPrefix("0b") || (body.count > 1 && body.first == "0" && body.allSatisfy(\.isNumber))
+        if radixPrefixed {
+            // C++'s rule: a hex, binary or octal literal too large for int is unsigned.
+            guard !lower.contains("l"), let v = MetalPreprocessor.integer(lower), v >= 0, v <= Int64(UInt32.max) else {
+                throw unsupported("number literal", t)
+            }
+            let type: MetalType = lower.hasSuffix("u") || v > Int64(Int32.max) ? .uint : .int
             return Typed(
                 type: type, code: .token(type == .uint ? "\(v)u" : "\(v)", t), value: [Double(v)], isConstant: true, literal: (t, nil))
         }

@@ -15,6 +15,26 @@
 // (`maximumConditionalDepth`, and parentheses by `maximumExpressionDepth`).
 
 extension MetalPreprocessor {
+    /// An integer literal's value (decimal, 0x hex, 0b binary, 0 octal; u/l suffixes); nil for
+    /// anything else (a floating-point literal is not allowed in `#if`). The checker reads the
+    /// integers of code with it too.
+    static func integer(_ text: String) -> Int64? {
+        var digits = Substring(text.lowercased())
+        while let last = digits.last, last == "u" || last == "l" { digits.removeLast() }
+        let radix: Int
+        if digits.hasPrefix("0x") {
+            radix = 16; digits = digits.dropFirst(2)
+        } else if digits.hasPrefix("0b") {
+            radix = 2; digits = digits.dropFirst(2)
+        } else if digits.count > 1, digits.hasPrefix("0") {
+            radix = 8; digits = digits.dropFirst()
+        } else {
+            radix = 10
+        }
+        guard !digits.isEmpty, let value = UInt64(digits, radix: radix) else { return nil }
+        return Int64(bitPattern: value)
+    }
+
     /// One open `#if` (or `#ifdef`, `#ifndef`).
     struct Conditional {
         /// The directive that opened it ("if", "ifdef", "ifndef"), for messages.
@@ -236,29 +256,10 @@ private struct ConditionParser {
         }
         switch t.kind {
         case .number:
-            guard let value = Self.integer(t.text) else { throw fail("'\(t.text)' is not an integer") }
+            guard let value = MetalPreprocessor.integer(t.text) else { throw fail("'\(t.text)' is not an integer") }
             return value
         case .identifier: return t.text == "true" ? 1 : 0  // any other name left after expansion is 0, as in C
         default: throw fail("unexpected '\(t.text)'")
         }
-    }
-
-    /// An integer literal's value (decimal, 0x hex, 0b binary, 0 octal; u/l suffixes); nil for
-    /// anything else (a floating-point literal is not allowed in `#if`).
-    static func integer(_ text: String) -> Int64? {
-        var digits = Substring(text.lowercased())
-        while let last = digits.last, last == "u" || last == "l" { digits.removeLast() }
-        let radix: Int
-        if digits.hasPrefix("0x") {
-            radix = 16; digits = digits.dropFirst(2)
-        } else if digits.hasPrefix("0b") {
-            radix = 2; digits = digits.dropFirst(2)
-        } else if digits.count > 1, digits.hasPrefix("0") {
-            radix = 8; digits = digits.dropFirst()
-        } else {
-            radix = 10
-        }
-        guard !digits.isEmpty, let value = UInt64(digits, radix: radix) else { return nil }
-        return Int64(bitPattern: value)
     }
 }

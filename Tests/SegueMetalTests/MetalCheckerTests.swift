@@ -311,3 +311,35 @@ struct StitchableSuggestionTests {
         }
     }
 }
+
+@Suite("Metal integer literals")
+struct MetalIntegerLiteralTests {
+    @Test("octal, binary and hex integers are read as #if and Metal read them, and written in decimal")
+    func radixes() throws {
+        let module = try StitchableTranslator.translate(
+            """
+            [[ stitchable ]] float2 f(float2 position, float v) {
+                float a[010];
+                int b = 0b101;
+                uint c = 017u;
+                int d = 0x1F;
+                a[7] = float(b + d) + float(c);
+                return position + a[7];
+            }
+            """, file: "r.metal")
+        let g = module.metal.glsl
+        #expect(line(2, of: g) == "    float a[8];")
+        #expect(line(3, of: g) == "    int b = 5;")
+        #expect(line(4, of: g) == "    uint c = 15u;")
+        #expect(line(5, of: g) == "    int d = 31;")
+    }
+
+    @Test("an index past an octal-sized array is refused at its line, as for a decimal size")
+    func octalBounds() {
+        #expect(throws: ShaderSourceError(file: "r.metal", line: 3, message: "index 9 is out of range (0…7)")) {
+            try StitchableTranslator.translate(
+                "[[ stitchable ]] float2 f(float2 position, float v) {\n    float a[010];\n    a[9] = v;\n    return position;\n}",
+                file: "r.metal")
+        }
+    }
+}
