@@ -2,6 +2,7 @@
 // numbers (with their C suffixes), punctuation (longest match first), `[[`/`]]` attribute brackets
 // and whole preprocessor lines. Comments and whitespace are dropped. The lexer knows only the
 // shape of C++ tokens; what is allowed is decided by `StitchableTranslator`.
+import SegueCore
 import SegueSystem
 
 /// One token of Metal source.
@@ -63,8 +64,8 @@ package enum MetalLexer {
         var sawSpace = false
 
         func peek(_ offset: Int = 0) -> Unicode.Scalar? { i + offset < chars.count ? chars[i + offset] : nil }
-        func isIdentStart(_ c: Unicode.Scalar) -> Bool { c == "_" || (c.value < 128 && c.properties.isAlphabetic) }
-        func isIdentChar(_ c: Unicode.Scalar) -> Bool { isIdentStart(c) || ("0"..."9").contains(c) }
+        func isIdentStart(_ c: Unicode.Scalar) -> Bool { SourceIdentifier.isStart(c) }
+        func isIdentChar(_ c: Unicode.Scalar) -> Bool { SourceIdentifier.isPart(c) }
         func isDigit(_ c: Unicode.Scalar?) -> Bool { c.map { ("0"..."9").contains($0) } ?? false }
 
         while i < chars.count {

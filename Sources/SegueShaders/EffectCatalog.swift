@@ -136,7 +136,7 @@ public enum EffectCatalog {
         let path = String(text[..<colon]), function = String(text[text.index(after: colon)...])
         // NAME, or NAME(type, …) naming one overload.
         let name = function.prefix { $0 != "(" }, types = function.dropFirst(name.count)
-        guard path.hasSuffix(".metal"), !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }),
+        guard path.hasSuffix(".metal"), SourceIdentifier.isValid(name),
             types.isEmpty || (types.hasSuffix(")") && !types.dropFirst().dropLast().contains { "()".contains($0) })
         else { return nil }
         return (path, function)

@@ -187,8 +187,8 @@ enum GLSLScope {
         var i = 0
         var braces = 0, parens = 0
         var previous = ""  // the previous token at depth 0 ("" at a statement start)
-        func isIdentStart(_ c: Unicode.Scalar) -> Bool { c == "_" || (c.isASCII && c.properties.isAlphabetic) }
-        func isIdent(_ c: Unicode.Scalar) -> Bool { isIdentStart(c) || ("0"..."9").contains(c) }
+        func isIdentStart(_ c: Unicode.Scalar) -> Bool { SourceIdentifier.isStart(c) }
+        func isIdent(_ c: Unicode.Scalar) -> Bool { SourceIdentifier.isPart(c) }
         while i < chars.count {
             let c = chars[i]
             if c == "#" {

@@ -142,7 +142,6 @@ public enum TransitionSourceParser {
             while j < chars.count, chars[j].isWhitespace { j += 1 }
             return atLeastOne && j == i ? nil : j
         }
-        func isWordCharacter(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
         for start in chars.indices where chars[start] == "v" {
             guard var i = word("vec4", at: start), let a = spaces(from: i, atLeastOne: true),
                 let b = word("transition", at: a)
@@ -152,7 +151,7 @@ public enum TransitionSourceParser {
             i = spaces(from: c, atLeastOne: false)!
             guard let d = word("vec2", at: i), let e = spaces(from: d, atLeastOne: true) else { continue }
             var f = e
-            while f < chars.count, isWordCharacter(chars[f]) { f += 1 }
+            while f < chars.count, SourceIdentifier.isPart(chars[f]) { f += 1 }
             guard f > e else { continue }
             i = spaces(from: f, atLeastOne: false)!
             if word(")", at: i) != nil { return true }
@@ -223,7 +222,7 @@ public enum TransitionSourceParser {
             )
         }
         let names = words[(typeIndex + 1)...].joined().split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
-        for n in names where !isIdentifier(n) {
+        for n in names where !SourceIdentifier.isValid(n) {
             if n.isEmpty { throw fail("expected a parameter name") }
             throw fail("'\(n)' is not a valid parameter name")
         }
@@ -233,11 +232,6 @@ public enum TransitionSourceParser {
             value = try parseDefault(defaultText, type: type, name: names[0], fail: fail)
         }
         return Declaration(type: type, names: names, defaultValue: value, summary: summary)
-    }
-
-    private static func isIdentifier(_ s: String) -> Bool {
-        guard let f = s.first, f.isLetter || f == "_" else { return false }
-        return s.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
     }
 
     /// Parses a default: a literal (`2`, `.5`, `1.`, `true`) or a constructor

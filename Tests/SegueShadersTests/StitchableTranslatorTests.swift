@@ -248,6 +248,9 @@ struct StitchableConfigurationTests {
         #expect(EffectCatalog.stitchablePath("a/b.metal:wave")! == ("a/b.metal", "wave"))
         #expect(EffectCatalog.stitchablePath("b.metal")! == ("b.metal", nil))
         #expect(EffectCatalog.stitchablePath("wipe") == nil)
+        // A function's name is an ASCII identifier, as the Metal lexer reads it.
+        #expect(EffectCatalog.stitchablePath("b.metal:wavé") == nil)
+        #expect(EffectCatalog.stitchablePath("b.metal:2wave") == nil)
         let scratch = try TemporaryDirectory("metal"), dir = URL(fileURLWithPath: scratch.path)
         let path = dir.appendingPathComponent("two.metal").path
         try """

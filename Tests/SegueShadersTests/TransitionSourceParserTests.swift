@@ -90,6 +90,8 @@ struct TransitionSourceParserTests {
             ("\nuniform float x // = 1\nvec4 transition(vec2 uv) { return vec4(1.0); }", 2, "expected ';'"),
             ("uniform vec2 d; // = vec3(1.0, 2.0, 3.0)\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "invalid default"),
             ("uniform float progress;\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "provided by Segue"),
+            // Names are ASCII, as glslang reads them (the parser took any letter, the compiler did not).
+            ("uniform float café; // = 1\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "'café' is not a valid parameter name"),
             ("uniform float a; // = 1\nuniform float a; // = 2\nvec4 transition(vec2 uv) { return vec4(1.0); }", 2, "declared twice"),
             ("vec4 main2(vec2 uv) { return vec4(1.0); }", 1, "no 'vec4 transition(vec2 uv)'"),
             ("uniform float x; // = nan\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "invalid default"),
