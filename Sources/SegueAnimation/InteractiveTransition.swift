@@ -30,6 +30,9 @@ public enum CompletionTiming: Sendable, Equatable {
     /// A spring of damping ratio `dampingRatio` (> 0; 1 is critically damped) whose undamped
     /// period is `response` seconds, starting with the gesture's velocity.
     case spring(dampingRatio: Double, response: Double)
+    /// A spring as given (its mass, stiffness, damping and whether it may be overdamped), starting
+    /// with the gesture's velocity instead of its own: the spring a transition's timing names.
+    case physical(Spring)
 
     /// A released finger's: critically damped, 0.3 s (UIKit's navigation pop, and the C API's
     /// and the GTK stack's interactive transitions).
@@ -156,12 +159,19 @@ public final class InteractiveTransition {
         switch timing {
         case .curve:
             next.length = duration * abs(distance)
-        case let .spring(dampingRatio, response):
+        case .spring, .physical:
             let v = distance == 0 || !velocity.isFinite ? 0 : velocity / distance
             // Invalid spring parameters fall back to a critically damped quarter-second spring.
-            let spring =
-                (try? Spring(response: response, dampingFraction: dampingRatio, initialVelocity: v))
-                ?? (try? Spring(response: 0.25, dampingFraction: 1, initialVelocity: v))
+            let given: Spring? =
+                switch timing {
+                case let .spring(dampingRatio, response): try? Spring(response: response, dampingFraction: dampingRatio, initialVelocity: v)
+                case let .physical(s):
+                    try? Spring(
+                        mass: s.mass, stiffness: s.stiffness, damping: s.damping, initialVelocity: v, allowsOverdamping: s.allowsOverdamping
+                    )
+                case .curve: nil
+                }
+            let spring = given ?? (try? Spring(response: 0.25, dampingFraction: 1, initialVelocity: v))
             next.spring = spring
             let settle = spring?.settlingDuration ?? 0
             next.length = distance == 0 ? 0 : (settle.isFinite ? settle : duration)
@@ -223,7 +233,7 @@ public final class InteractiveTransition {
         if t >= run.length - 1e-9 { return 1 }
         switch run.timing {
         case let .curve(curve): return curve.value(at: max(t, 0) / run.length)
-        case .spring: return run.spring?.value(at: t) ?? 1
+        case .spring, .physical: return run.spring?.value(at: t) ?? 1
         }
     }
 }

@@ -102,6 +102,30 @@ struct InteractiveTransitionTests {
         #expect(t.state == .finished(.end) && t.fractionComplete == 1)
     }
 
+    @Test("a spring given as it is (.physical) keeps its overdamping: the closed form of ζ = 2, not a critical spring")
+    func overdampedFinish() throws {
+        let clock = ManualClock()
+        let t = try InteractiveTransition(duration: 0.5, clock: clock)
+        t.update(0.4)
+        // SwiftUI's Spring(duration: 0.5, bounce: -0.5): ζ = 1/(1 − 0.5) = 2, overdamping allowed.
+        let spring = try Spring(perceptualDuration: 0.5, bounce: -0.5)
+        t.finish(timing: .physical(spring))
+        let w0 = 2 * Double.pi / 0.5, zeta = 2.0
+        let (r1, r2) = (-w0 * (zeta - (zeta * zeta - 1).squareRoot()), -w0 * (zeta + (zeta * zeta - 1).squareRoot()))
+        // y = 1 − x = c1·e^(r1·t) + c2·e^(r2·t), y(0) = 1, y'(0) = 0 (the finish starts at rest).
+        let c1 = -r2 / (r1 - r2), c2 = 1 - c1
+        var apart = 0.0
+        for i in 1...60 {
+            let dt = Double(i) * 0.01
+            clock.now = dt
+            guard t.state != .finished(.end) else { break }
+            let expected = 0.4 + 0.6 * (1 - (c1 * exp(r1 * dt) + c2 * exp(r2 * dt)))
+            #expect(abs(t.fractionComplete - expected) < 1e-6, "at \(dt): \(t.fractionComplete), expected \(expected)")
+            apart = max(apart, abs(t.fractionComplete - (0.4 + 0.6 * Self.critical(dt, w0: w0, v: 0))))
+        }
+        #expect(apart > 0.05, "an overdamped spring is slower than a critical one of the same ω0")
+    }
+
     @Test("an underdamped cancel overshoots the start like the closed form, then rests exactly there")
     func underdampedCancel() throws {
         let clock = ManualClock()
