@@ -119,6 +119,26 @@ def test_transition_frames_are_segue_renders_with_the_span_as_duration():
     assert np.array_equal(joined.get_frame(0.5), a) and np.array_equal(joined.get_frame(1.75), b)
 
 
+def test_a_cut_runs_by_the_effects_own_timing():
+    """ios-push follows its spring over the cut, as segue concat runs it, not a straight line."""
+    a = ColorClip(SIZE, color=(255, 0, 0), duration=1).with_fps(FPS)
+    b = ColorClip(SIZE, color=(0, 0, 255), duration=1).with_fps(FPS)
+    film = segue.moviepy.concatenate([a, b], transition="ios-push", duration=0.5)
+    push = segue.Transition("ios-push")
+    push.duration = 0.5
+    fa, fb = a.get_frame(0).astype(np.uint8), b.get_frame(0).astype(np.uint8)
+    for since in (0.05, 0.1, 0.25):
+        progress = push.progress_at(since)
+        assert progress > since / 0.5 + 0.05, (since, progress)   # a spring runs ahead of a line early on
+        assert np.array_equal(film.get_frame(0.5 + since), push.render(fa, fb, progress, time=since)), since
+    assert push.progress_at(0) == 0 and push.progress_at(0.5) == 1 and push.progress_at(7) == 1
+    with pytest.raises(segue.InvalidArgumentError):
+        push.progress_at(float("nan"))
+    # "none" is a hard cut, as in segue concat.
+    hard = segue.moviepy.concatenate([a, b], transition="none")
+    assert hard.duration == 2.0 and np.array_equal(hard.get_frame(1.0), fb)
+
+
 def test_cube_between_clips_and_a_hard_cut():
     a = ColorClip(SIZE, color=(255, 255, 0), duration=1).with_fps(FPS)
     b = ColorClip(SIZE, color=(0, 0, 255), duration=1).with_fps(FPS)

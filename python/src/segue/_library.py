@@ -174,6 +174,7 @@ _PROTOTYPES = {
     "segue_transition_set_param": (_I, [_P, _STR, _STR, _ERR]),
     "segue_transition_duration": (_D, [_P]),
     "segue_transition_set_duration": (_I, [_P, _D, _ERR]),
+    "segue_transition_progress_at": (_D, [_P, _D]),
     "segue_transition_render": (_I, [_P, _U8, _U8, _U32, _U32, _SIZE, _D, _D, _U8, _ERR]),
     "segue_transition_destroy": (None, [_P]),
     "segue_effect_create": (_P, [_P, _STR, _ERR]),

@@ -6,6 +6,7 @@ writes frames to formats without alpha). A render returns a new array of the inp
 """
 from __future__ import annotations
 
+import math
 import numbers
 import os
 import threading
@@ -445,6 +446,20 @@ class Transition(_Handle):
             self._render(handle, _address(from_rgba), _address(to_rgba), width, height, width * 4, progress, seconds,
                          _address(out))
         return _result(out, channels)
+
+    def progress_at(self, seconds: float) -> float:
+        """The progress `seconds` into the transition by its timing: the effect's own curve or
+        spring (ios-push follows UIKit's spring, cube eases in and out, fade is linear) over its
+        `duration`, as ``segue render`` and ``segue concat`` time it; 0 at the start and 1 from
+        the end on.
+
+        Raises InvalidArgumentTypeError (a TypeError) for seconds that are not a number and
+        InvalidArgumentError (a ValueError) for NaN or an infinity."""
+        seconds = _real(seconds, "seconds")
+        if not math.isfinite(seconds):
+            raise InvalidArgumentError("seconds must be a finite number, got %r" % seconds)
+        with self._lock_here():
+            return float(self._lib.segue_transition_progress_at(self._live(), seconds))
 
 
 class Effect(_Handle):

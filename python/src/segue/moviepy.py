@@ -90,7 +90,8 @@ def _transitions(cuts: int, effect: Union[str, Transition, None], duration: floa
 def concatenate(clips: Iterable[VideoClip], transition: Union[str, os.PathLike[str], Transition, None] = "fade",
                 duration: float = 1, **params: ParamValue) -> VideoClip:
     """The clips one after another with `transition` (an effect name or file, a
-    `segue.Transition`, or None for hard cuts) of `duration` seconds at every cut; `params` go to
+    `segue.Transition`, or None or "none" for hard cuts) of `duration` seconds at every cut, run
+    by the effect's own timing (its curve or spring) as `segue concat` runs it; `params` go to
     the effect. Returns a MoviePy VideoClip with the crossfaded sound of the clips that have some,
     at the highest frame rate among them.
 
@@ -106,6 +107,8 @@ def concatenate(clips: Iterable[VideoClip], transition: Union[str, os.PathLike[s
         except TypeError:
             raise TypeError("the transition must be an effect name or path (str or os.PathLike), a "
                             "segue.Transition or None, not %s" % type(transition).__name__) from None
+        if transition == "none":     # a hard cut, as segue concat names it
+            transition = None
     for name in params:
         name_text(name, "a parameter name")
     clips = list(clips)
@@ -143,7 +146,8 @@ def concatenate(clips: Iterable[VideoClip], transition: Union[str, os.PathLike[s
             since = t - starts[k]
             a = _rgb(clips[k - 1].get_frame(min(t - starts[k - 1], lengths[k - 1])))
             b = _rgb(clips[k].get_frame(max(since, 0.0)))
-            return effect.render(a, b, since / cut, time=since)
+            # The effect's own timing over the cut, as segue concat runs it.
+            return effect.render(a, b, effect.progress_at(since), time=since)
         return _rgb(clips[k].get_frame(min(max(t - starts[k], 0.0), lengths[k])))
 
     video = VideoClip(frame_function=frame_at, duration=total)
