@@ -111,6 +111,17 @@ struct BenchCLITests {
             (["--animations", "--frames", "2", "--runs", "0"], "--runs must be from 1 to 100, got 0"),
             (["--frames", "2", "--size", "16x8", "--runs", "101"], "--runs must be from 1 to 100, got 101"),
             (["--animations", "--frames", "2", "--jobs", "4"], "--jobs goes with --concat"),
+            // One mode a run, and --effect only where it is read.
+            (
+                ["--animations", "--meshes"],
+                "give one of --animations, --meshes, --concat, --hosts and --account, not --animations and --meshes"
+            ),
+            (
+                ["--concat", "--hosts", "--account"],
+                "give one of --animations, --meshes, --concat, --hosts and --account, not --concat and --hosts and --account"
+            ),
+            (["--animations", "--effect", "fade"], "--effect goes with --account or --hosts"),
+            (["--hosts", "--effect", "fade", "--effect", "wipe"], "--hosts takes one --effect, got 2"),
             (["--concat", "--jobs", "0"], "--jobs must be from 1 to 256, got 0"),
             (["--concat", "--jobs", "257"], "--jobs must be from 1 to 256, got 257"),
             (["--animations", "--frames", "2", "--job-seconds", "4"], "--job-seconds goes with --concat --jobs"),
