@@ -141,7 +141,12 @@ public func segue_context_create_cached(
 @_cdecl("segue_context_create_default")
 public func segue_context_create_default(_ error: UnsafeMutablePointer<OpaquePointer?>?) -> OpaquePointer? {
     catchingErrors(error, failure: nil) {
-        retainedHandle(try ContextHandle(configuration: .init(environment: FileIO.processEnvironment)))
+        // Each variable by getenv: walking environ could race a host thread that sets one.
+        var environment: [String: String] = [:]
+        for name in GPUContext.Configuration.environmentVariables {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return retainedHandle(try ContextHandle(configuration: .init(environment: environment)))
     }
 }
 

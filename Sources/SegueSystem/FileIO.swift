@@ -97,22 +97,26 @@ package enum FileIO {
     }
 
     /// Creates `path` and any missing parents (`mkdir -p`).
-    /// - Returns: nil on success (or when the directory exists), otherwise the failing errno.
-    package static func makeDirectories(_ path: String) -> Int32? {
+    /// - Returns: nil on success (or when the directory exists), otherwise the failing errno and
+    ///   the folder it failed to make (`path` or one of its parents).
+    package static func makeDirectories(_ path: String) -> (code: Int32, path: String)? {
         if isDirectory(path) { return nil }
-        if exists(path) { return EEXIST }
+        if exists(path) { return (EEXIST, path) }
         let parent = directory(of: path)
-        if parent != path && parent != "." && parent != "/", let code = makeDirectories(parent) { return code }
-        if mkdir(path, 0o777) != 0 && errno != EEXIST { return errno }
-        return isDirectory(path) ? nil : ENOTDIR
+        if parent != path && parent != "." && parent != "/", let failure = makeDirectories(parent) { return failure }
+        if mkdir(path, 0o777) != 0 && errno != EEXIST { return (errno, path) }
+        return isDirectory(path) ? nil : (ENOTDIR, path)
     }
 
     /// Creates `path` and any missing parents, as `makeDirectories`, and says why it could not
     /// in the words every command uses: a file in the way, or the system's reason.
     /// - Returns: nil on success (or when the directory exists), otherwise the reason.
     package static func directoryCreationProblem(_ path: String) -> String? {
-        guard let code = makeDirectories(path) else { return nil }
-        return code == EEXIST || code == ENOTDIR ? "a file is in the way of the directory" : creationFailure(code, path: path)
+        guard let (code, failed) = makeDirectories(path) else { return nil }
+        if code == EEXIST || code == ENOTDIR {
+            return failed == path ? "a file is in the way of the directory" : "a file is in the way of the directory \(failed)"
+        }
+        return creationFailure(code, path: failed)
     }
 
     // MARK: - Reading

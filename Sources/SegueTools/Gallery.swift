@@ -197,7 +197,6 @@ public struct Gallery {
             return base + ".png"
         }
         let path = folder + "/" + base + ".webm"
-        try effect.checkTextures([])
         let renderer = try TransitionRenderer(effect: effect, from: from, to: to, context: context)
         let timeline = try Timeline(timing: try TransitionTiming(defaultFor: effect), fps: fps)
         let sink = try makeFrameSink(

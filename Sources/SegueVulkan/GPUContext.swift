@@ -100,6 +100,10 @@ public final class GPUContext: @unchecked Sendable {
             bounded(text.flatMap(Double.init) ?? defaultGPUTimeout)
         }
 
+        /// The variables `init(environment:)` reads (for a library that asks for each with
+        /// `getenv` rather than walk `environ`, which a host's thread may be changing).
+        package static let environmentVariables = ["SEGUE_DEVICE", "SEGUE_CACHE_DIR", "XDG_CACHE_HOME", "HOME", "SEGUE_GPU_TIMEOUT"]
+
         /// The configuration an executable derives from its environment: `deviceSelector`
         /// (e.g. `--device`) or else `SEGUE_DEVICE`, the cache directory of
         /// `ShaderCache.defaultDirectory(environment:)`, and `SEGUE_GPU_TIMEOUT` (seconds; a

@@ -123,10 +123,11 @@ public final class SwapchainPresenter {
         if needsRebuild { try rebuild() }
         let device = context.device
         let slot = slots[next]
-        // At most the context's GPU timeout, as every offline render waits: a hung GPU ends
-        // a live window with an error instead of freezing it.
-        try context.wait(slot.fence)
+        // Without a limit: the slot's commands wait for the display to hand back an image, which a
+        // hidden or throttled window may not do for a long while; that is no GPU failure. A lost
+        // device is noted on the context, as everywhere.
         var fence: VkFence? = slot.fence
+        try context.checkResult(vkWaitForFences(device, 1, &fence, true.vk, UInt64.max), "vkWaitForFences")
 
         var index: UInt32 = 0
         let acquire = vkAcquireNextImageKHR(device, swapchain, UInt64.max, slot.acquired, nil, &index)
@@ -134,12 +135,12 @@ public final class SwapchainPresenter {
             needsRebuild = true
             return false
         }
-        if acquire != VK_SUBOPTIMAL_KHR { try check(acquire, "vkAcquireNextImageKHR") }
-        try check(vkResetFences(device, 1, &fence), "vkResetFences")
+        if acquire != VK_SUBOPTIMAL_KHR { try context.checkResult(acquire, "vkAcquireNextImageKHR") }
+        try context.checkResult(vkResetFences(device, 1, &fence), "vkResetFences")
         reading[next] = [source] + (overlay.map { [$0] } ?? [])
 
         let cb = slot.commandBuffer
-        try check(vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer")
+        try context.checkResult(vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer")
         try beginCommandBuffer(cb, oneTimeSubmit: true)
         let target = images[Int(index)]
         swapchainBarrier(
@@ -161,7 +162,7 @@ public final class SwapchainPresenter {
             cb, target, from: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, to: VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
             srcStage: VK_PIPELINE_STAGE_2_TRANSFER_BIT, srcAccess: VK_ACCESS_2_TRANSFER_WRITE_BIT,
             dstStage: VK_PIPELINE_STAGE_2_NONE, dstAccess: VK_ACCESS_2_NONE)
-        try check(vkEndCommandBuffer(cb), "vkEndCommandBuffer")
+        try context.checkResult(vkEndCommandBuffer(cb), "vkEndCommandBuffer")
 
         var waitSemaphore: VkSemaphore? = slot.acquired
         var waitStage = VkPipelineStageFlags(VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue)

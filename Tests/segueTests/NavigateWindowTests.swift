@@ -167,6 +167,15 @@ struct NavigateWindowTests {
             environment: ["DISPLAY": ":59999"], cwd: dir)
         #expect(unknown.status == 1)
         #expect(unknown.stderr == "error: effect 'luma-mask' has no texture 'lum' (it declares: luma)\n")
+        // A pop played by another effect (`// Reverse: fade`) takes none of the push's texture or
+        // parameters it does not declare: the run gets as far as the display.
+        let source = try String(contentsOfFile: mask, encoding: .utf8)
+        try source.replacingOccurrences(of: "// License: MIT", with: "// License: MIT\n// Reverse: fade").write(
+            toFile: dir + "/luma-pop.glsl", atomically: true, encoding: .utf8)
+        let popped = try segue(
+            ["navigate", "from.png", "to.png", "--effect", "luma-pop.glsl", "--texture", "luma=luma.png", "--param", "softness=0.1"],
+            environment: ["DISPLAY": ":59999"], cwd: dir)
+        #expect(popped.status == 1 && popped.stderr.hasPrefix("error: no display to open a window on"), "\(popped.stderr)")
 
         guard let display = try VirtualDisplay() else { return }
         let live = try LiveProcess(

@@ -297,8 +297,8 @@ static int load_runtime(char *why, size_t size) {
             const char *e = dlerror();
             append(tried, sizeof tried, "%s%s (%s): %s", tried[0] ? "; " : "", candidates[i], labels[i], e ? e : "not found");
         } else if (!resolve_api(h, &found, &missing)) {
-            /* Not libsegue: left loaded (nothing it started can be assumed safe to unload). */
-            append(tried, sizeof tried, "%s%s (%s): not libsegue (no %s)", tried[0] ? "; " : "", candidates[i], labels[i], missing);
+            /* Not libsegue, or an older one: left loaded (nothing it started can be assumed safe to unload). */
+            append(tried, sizeof tried, "%s%s (%s): not a libsegue this plugin can use (it lacks %s: another program's library, or an older Segue's)", tried[0] ? "; " : "", candidates[i], labels[i], missing);
         } else {
             handle = h;
             api = found;

@@ -229,7 +229,7 @@ segue_gtk_stack_get_effect (SegueGtkStack *stack)
 /**
  * segue_gtk_stack_set_duration:
  * @stack: a #SegueGtkStack
- * @seconds: the duration of the next transitions; 0 for the effect's own
+ * @seconds: the duration of the next transitions, up to 3600 s; 0 for the effect's own
  *
  * Sets the transitions' duration (from the next one on).
  */

@@ -166,7 +166,6 @@ _PROTOTYPES = {
     "segue_error_message": (_STR, [_P]),
     "segue_error_free": (None, [_P]),
     "segue_error_code": (_I, [_P]),
-    "segue_context_create_cached": (_P, [_STR, _STR, _ERR]),
     "segue_context_create_default": (_P, [_ERR]),
     "segue_context_device_name": (_STR, [_P]),
     "segue_context_destroy": (None, [_P]),
