@@ -136,17 +136,41 @@ public struct CompositionTimeline: Sendable, Hashable {
     /// summed from trimmed lengths (0.4 − 0.1 is 0.30000000000000004) differ by rounding only.
     public static let timeTolerance = 5e-7
 
+    /// How near, in frames, a time must be to a frame to count as that frame. Lengths rounded
+    /// to the microsecond (a 29.97 fps clip's) add up off the frame grid by far less; the smart
+    /// plan, the job planner and the renderer all place starts on the grid with it.
+    public static let frameTolerance = 1e-3
+
+    /// The first output frame at or after `seconds` at `fps` (a time within `frameTolerance`
+    /// frames after a frame counts as that frame).
+    public static func firstFrame(atOrAfter seconds: Double, fps: Double) -> Int {
+        Int((seconds * fps - frameTolerance).rounded(.up))
+    }
+
     /// What the output shows at `time` seconds (clamped to the composition). A clip or a cut
     /// starting within `timeTolerance` after `time` has started.
     public func moment(at time: Double) -> Moment {
         let t = min(max(time, 0), duration)
-        let reached = t + Self.timeTolerance
-        // The last clip that has started by t.
+        return moment(at: t) { start in start <= t + Self.timeTolerance }
+    }
+
+    /// What output frame `index` shows at `fps`: the clips and cuts whose first frame
+    /// (`firstFrame(atOrAfter:fps:)`) it has reached, so the renderer starts each where the smart
+    /// plan and the job planner count it.
+    public func moment(atFrame index: Int, fps: Double) -> Moment {
+        let t = min(max(Double(index) / fps, 0), duration)
+        return moment(at: t) { start in Self.firstFrame(atOrAfter: start, fps: fps) <= index }
+    }
+
+    /// What the output shows at `t`, `reached` saying whether a clip or a cut starting at a time
+    /// has started.
+    private func moment(at t: Double, reached: (Double) -> Bool) -> Moment {
+        // The last clip that has started.
         var k = 0
-        while k + 1 < clipStarts.count && clipStarts[k + 1] <= reached { k += 1 }
+        while k + 1 < clipStarts.count && reached(clipStarts[k + 1]) { k += 1 }
         if k > 0 {
             let cut = span(ofCut: k - 1)
-            if cut.start <= reached && reached < cut.end {
+            if reached(cut.start) && !reached(cut.end) {
                 return .transition(
                     k - 1, progress: min(max((t - cut.start) / cut.duration, 0), 1),
                     fromTime: t - clipStarts[k - 1], toTime: max(t - clipStarts[k], 0))

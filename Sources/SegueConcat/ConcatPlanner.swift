@@ -188,8 +188,8 @@ extension ConcatRenderer {
         for k in c.cuts.indices {
             let span = c.timeline.span(ofCut: k)
             for t in [span.start, span.end] {
-                let frame = (t * c.fps - 1e-6).rounded(.up)  // the first frame at or after t
-                if frame > 0, frame < Double(c.frameCount) { bounds.insert(Int(frame)) }
+                let frame = CompositionTimeline.firstFrame(atOrAfter: t, fps: c.fps)
+                if frame > 0, frame < c.frameCount { bounds.insert(frame) }
             }
         }
         let sorted = bounds.sorted()

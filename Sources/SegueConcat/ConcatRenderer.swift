@@ -223,8 +223,7 @@ public final class ConcatRenderer {
             for key in cutRenderers.keys where key < k { cutRenderers.removeValue(forKey: key) }
         }
         for i in frames {
-            let t = Double(i) / c.fps
-            switch c.timeline.moment(at: t) {
+            switch c.timeline.moment(atFrame: i, fps: c.fps) {
             case let .clip(k, time):
                 release(before: k)
                 var clock = Stopwatch()

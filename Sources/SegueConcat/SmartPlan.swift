@@ -69,13 +69,13 @@ public struct SmartPlan: Sendable, Hashable {
         precondition(inPoints.count == count && keyframes.count == count && sourceFrameCounts.count == count, "one entry per clip")
         func frames(_ seconds: Double, _ what: String) throws(CompositionError) -> Int {
             let x = seconds * fps
-            guard abs(x - x.rounded()) < 1e-3 else {
+            guard abs(x - x.rounded()) < CompositionTimeline.frameTolerance else {
                 throw CompositionError(
                     "\(what) (\(MessageText.seconds(seconds))) is not a whole number of frames at \(MessageText.number(fps)) fps")
             }
             return Int(x.rounded())
         }
-        func ceilFrames(_ seconds: Double) -> Int { Int((seconds * fps - 1e-6).rounded(.up)) }
+        func ceilFrames(_ seconds: Double) -> Int { CompositionTimeline.firstFrame(atOrAfter: seconds, fps: fps) }
         frameCount = try frames(timeline.duration, "the output's length")
         var copies: [Piece] = []
         for k in 0..<count {

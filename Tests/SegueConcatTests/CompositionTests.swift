@@ -87,6 +87,29 @@ struct CompositionTests {
         #expect(cut.moment(at: 0.1 - 1e-3) == .clip(0, time: 0.1 - 1e-3))
     }
 
+    @Test("at 29.97 fps, starts summed from microsecond-rounded lengths drift off the grid; each frame still starts its clip")
+    func ntscDrift() throws {
+        // 100 frames at 30000/1001 fps last 3.3366666… s; ffprobe says 3.336667. Three of them put
+        // clip 4 at 10.010001 s, a microsecond after frame 300 (10.0100000 s).
+        let fps = 30000.0 / 1001
+        let t = try CompositionTimeline(clipDurations: [3.336667, 3.336667, 3.336667, 1], cutDurations: [0, 0, 0])
+        #expect(t.clipStarts[3] > 300 / fps + 5e-7, "further off the grid than half a microsecond")
+        #expect(CompositionTimeline.firstFrame(atOrAfter: t.clipStarts[3], fps: fps) == 300)
+        #expect(t.moment(atFrame: 300, fps: fps) == .clip(3, time: 0))
+        guard case let .clip(k, time) = t.moment(atFrame: 299, fps: fps) else { Issue.record("frame 299 is no clip"); return }
+        #expect(k == 2 && abs(time - 99 / fps - 1e-6) < 1e-5, "\(k) \(time)")
+        // With a transition into clip 4: its first frame is 300, at progress 0, and it ends where the planner splits.
+        let cut = try CompositionTimeline(clipDurations: [3.336667, 3.336667, 3.336667 + 0.5, 1], cutDurations: [0, 0, 0.5])
+        guard case let .transition(n, progress, _, toTime) = cut.moment(atFrame: 300, fps: fps) else {
+            Issue.record("frame 300 is no transition: \(cut.moment(atFrame: 300, fps: fps))")
+            return
+        }
+        #expect(n == 2 && progress == 0 && toTime == 0)
+        if case .transition = cut.moment(atFrame: CompositionTimeline.firstFrame(atOrAfter: cut.span(ofCut: 2).end, fps: fps), fps: fps) {
+            Issue.record("the frame the cut ends at is clip 4's")
+        }
+    }
+
     @Test("frame counts are limited and need a positive frame rate")
     func frameCounts() throws {
         let t = try CompositionTimeline(clipDurations: [1e6], cutDurations: [])
