@@ -53,8 +53,18 @@ final class ContextHandle: ForkBound {
     /// - Throws: `VulkanError`.
     convenience init(selector: String?, cacheDirectory: String?) throws {
         // SEGUE_GPU_TIMEOUT, as the CLI reads it: hosts set it in their environment (segue.h).
-        let timeout = GPUContext.Configuration.gpuTimeout(environmentValue: getenv("SEGUE_GPU_TIMEOUT").map { String(cString: $0) })
+        let timeout = GPUContext.Configuration(environment: Self.environment).gpuTimeout
         try self.init(configuration: .init(deviceSelector: selector, shaderCacheDirectory: cacheDirectory, gpuTimeout: timeout))
+    }
+
+    /// The variables a context's configuration reads (`Configuration.environmentVariables`), each
+    /// by getenv: walking environ could race a host thread that sets one.
+    static var environment: [String: String] {
+        var values: [String: String] = [:]
+        for name in GPUContext.Configuration.environmentVariables {
+            if let value = getenv(name) { values[name] = String(cString: value) }
+        }
+        return values
     }
 
     /// Opens the device `configuration` chooses.
@@ -141,12 +151,7 @@ public func segue_context_create_cached(
 @_cdecl("segue_context_create_default")
 public func segue_context_create_default(_ error: UnsafeMutablePointer<OpaquePointer?>?) -> OpaquePointer? {
     catchingErrors(error, failure: nil) {
-        // Each variable by getenv: walking environ could race a host thread that sets one.
-        var environment: [String: String] = [:]
-        for name in GPUContext.Configuration.environmentVariables {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
-        }
-        return retainedHandle(try ContextHandle(configuration: .init(environment: environment)))
+        retainedHandle(try ContextHandle(configuration: .init(environment: ContextHandle.environment)))
     }
 }
 

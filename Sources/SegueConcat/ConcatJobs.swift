@@ -194,7 +194,7 @@ extension ConcatPlan {
             size += Int64(chunk.count)
             hash.update(chunk)
         }
-        return (size, SHA256.hex(hash.finalize()))
+        return (size, hash.finalize().hexDigits)
     }
 }
 

@@ -73,7 +73,7 @@ extension ConcatPlan {
             throw PlanError("the work directory \(directory) does not exist; \(writer) there: create it first")
         }
         guard access(directory, W_OK | X_OK) == 0 else {
-            throw PlanError("the work directory \(directory) is not writable (\(String(cString: strerror(errno)))); \(writer) there")
+            throw PlanError("the work directory \(directory) is not writable (\(FileIO.message(errno))); \(writer) there")
         }
     }
 

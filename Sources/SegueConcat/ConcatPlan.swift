@@ -249,7 +249,7 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
 
     /// The plan's identity: SHA-256 (hex) of `encoded()`. A piece's record names it, so a piece
     /// of another plan that happens to have the same name is refused.
-    public var identity: String { SHA256.hex(SHA256.hash([UInt8](encoded()))) }
+    public var identity: String { SHA256.hash([UInt8](encoded())).hexDigits }
 
     /// Writes the plan to `path` atomically, after `checkDestination(path)`: only to a `.json`
     /// name that is none of the edit's files and is free or holds a Segue plan, with a writable
@@ -480,7 +480,7 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
         } catch {
             throw MediaError.unreadable(path: path, reason: "reading it failed")
         }
-        return Input(path: path, size: size, modified: date.timeIntervalSince1970, hash: SHA256.hex(hash.finalize()))
+        return Input(path: path, size: size, modified: date.timeIntervalSince1970, hash: hash.finalize().hexDigits)
     }
 
     /// Checks that every input is as it was when planned.

@@ -85,9 +85,6 @@ package struct SHA256 {
         return s.finalize()
     }
 
-    /// The digest as 64 lowercase hexadecimal digits.
-    package static func hex(_ digest: [UInt8]) -> String { digest.hexDigits }
-
     private mutating func compress(_ bytes: UnsafeRawBufferPointer) {
         var schedule: [UInt32] = []
         swap(&schedule, &w)  // borrowed for the block (no copy), so `h` can change meanwhile

@@ -64,8 +64,6 @@ package enum MetalLexer {
         var sawSpace = false
 
         func peek(_ offset: Int = 0) -> Unicode.Scalar? { i + offset < chars.count ? chars[i + offset] : nil }
-        func isIdentStart(_ c: Unicode.Scalar) -> Bool { SourceIdentifier.isStart(c) }
-        func isIdentChar(_ c: Unicode.Scalar) -> Bool { SourceIdentifier.isPart(c) }
         func isDigit(_ c: Unicode.Scalar?) -> Bool { c.map { ("0"..."9").contains($0) } ?? false }
 
         while i < chars.count {
@@ -115,9 +113,9 @@ package enum MetalLexer {
                 continue
             }
             atLineStart = false
-            if isIdentStart(c) {
+            if SourceIdentifier.isStart(c) {
                 var s = ""
-                while let d = peek(), isIdentChar(d) { s.unicodeScalars.append(d); i += 1 }
+                while let d = peek(), SourceIdentifier.isPart(d) { s.unicodeScalars.append(d); i += 1 }
                 tokens.append(MetalToken(kind: .identifier, text: s, line: line))
                 continue
             }
@@ -125,7 +123,7 @@ package enum MetalLexer {
                 var s = ""
                 while let d = peek() {
                     let exponentSign = (d == "+" || d == "-") && (s.last == "e" || s.last == "E") && !s.lowercased().hasPrefix("0x")
-                    guard isIdentChar(d) || d == "." || exponentSign else { break }
+                    guard SourceIdentifier.isPart(d) || d == "." || exponentSign else { break }
                     s.unicodeScalars.append(d)
                     i += 1
                 }

@@ -95,10 +95,9 @@ public struct TransitionCheck: Sendable {
         // An occurrence outside comments with no ASCII letter, digit or underscore right before or after it.
         let bytes = Array(GLSLComments.stripped(glsl).code.utf8), needle = Array(name.utf8)
         guard !needle.isEmpty, needle.count <= bytes.count else { return false }
-        func isIdentifierByte(_ b: UInt8) -> Bool { SourceIdentifier.isPart(byte: b) }
         for i in 0...(bytes.count - needle.count) where bytes[i] == needle[0] && bytes[i..<(i + needle.count)].elementsEqual(needle) {
-            if i > 0, isIdentifierByte(bytes[i - 1]) { continue }
-            if i + needle.count < bytes.count, isIdentifierByte(bytes[i + needle.count]) { continue }
+            if i > 0, SourceIdentifier.isPart(byte: bytes[i - 1]) { continue }
+            if i + needle.count < bytes.count, SourceIdentifier.isPart(byte: bytes[i + needle.count]) { continue }
             return true
         }
         return false

@@ -187,8 +187,6 @@ enum GLSLScope {
         var i = 0
         var braces = 0, parens = 0
         var previous = ""  // the previous token at depth 0 ("" at a statement start)
-        func isIdentStart(_ c: Unicode.Scalar) -> Bool { SourceIdentifier.isStart(c) }
-        func isIdent(_ c: Unicode.Scalar) -> Bool { SourceIdentifier.isPart(c) }
         while i < chars.count {
             let c = chars[i]
             if c == "#" {
@@ -198,9 +196,9 @@ enum GLSLScope {
                 if words.count >= 2, words[0] == "define" { names.insert(String(words[1])) }
                 continue
             }
-            if isIdentStart(c) {
+            if SourceIdentifier.isStart(c) {
                 var word = ""
-                while i < chars.count && isIdent(chars[i]) { word.unicodeScalars.append(chars[i]); i += 1 }
+                while i < chars.count && SourceIdentifier.isPart(chars[i]) { word.unicodeScalars.append(chars[i]); i += 1 }
                 if braces == 0 && parens == 0 {
                     let afterName =
                         !previous.isEmpty && (previous.first.map { $0 == "_" || $0.isLetter } ?? false)
