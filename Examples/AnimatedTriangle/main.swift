@@ -65,6 +65,11 @@ let triangleShader = """
     }
     """
 
+/// The triangle shader as a full-screen effect (the two transition textures are unused placeholders).
+func triangleEffect() throws -> Effect {
+    try TransitionSourceParser.parse(triangleShader, name: "animated-triangle", source: .builtIn, defaultOrigin: .topLeft)
+}
+
 struct AnimatedTriangle: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "AnimatedTriangle",
@@ -102,11 +107,8 @@ struct AnimatedTriangle: ParsableCommand {
         let context = AnimationContext(clock: clock)
         let layer = TriangleLayer(context: context)
 
-        // The GPU side: the triangle shader as a full-screen effect (the two transition textures
-        // are unused placeholders).
-        let effect = try TransitionSourceParser.parse(
-            triangleShader, name: "animated-triangle", source: .builtIn,
-            defaultOrigin: .topLeft)
+        // The GPU side.
+        let effect = try triangleEffect()
         let blank = Image(width: 1, height: 1, fill: .black)
         let gpu = try GPUContext(configuration: .init(environment: ProcessInfo.processInfo.environment))
         let renderer = try TransitionRenderer(
@@ -182,9 +184,7 @@ struct AnimatedTriangle: ParsableCommand {
         let clock = ManualClock()
         let context = AnimationContext(clock: clock)
         let layer = TriangleLayer(context: context)
-        let effect = try TransitionSourceParser.parse(
-            triangleShader, name: "animated-triangle", source: .builtIn,
-            defaultOrigin: .topLeft)
+        let effect = try triangleEffect()
         let blank = Image(width: 1, height: 1, fill: .black)
         var renderer: TransitionRenderer?
         var source: PresentationSource?

@@ -95,12 +95,14 @@ struct FrameLayout: Equatable {
 /// Checks a progress and a time from a caller.
 /// - Throws: `CAPIError` for NaN, infinities and a negative time.
 func checkProgress(_ progress: Double?, time: Double) throws {
-    if let progress, !progress.isFinite { throw CAPIError("progress must be a finite number, got \(progress)") }
-    guard time.isFinite, time >= 0 else { throw CAPIError("time must be a finite number of seconds ≥ 0, got \(time)") }
+    if let progress, !progress.isFinite { throw CAPIError("progress must be a finite number, got \(MessageText.number(progress))") }
+    guard time.isFinite, time >= 0 else { throw CAPIError("time must be a finite number of seconds ≥ 0, got \(MessageText.number(time))") }
 }
 
 /// Checks a duration from a caller.
 /// - Throws: `CAPIError` unless finite and positive.
 func checkDuration(_ seconds: Double) throws {
-    guard seconds.isFinite, seconds > 0 else { throw CAPIError("duration must be a finite number of seconds > 0, got \(seconds)") }
+    guard seconds.isFinite, seconds > 0 else {
+        throw CAPIError("duration must be a finite number of seconds > 0, got \(MessageText.number(seconds))")
+    }
 }

@@ -181,10 +181,10 @@ public struct CompositionTimeline: Sendable, Hashable {
 
     /// Number of output frames at `fps`: frame i is at i/fps for i = 0 ..< round(duration·fps),
     /// so the picture covers the duration (each frame lasts 1/fps).
-    /// - Throws: `CompositionError` when fps is not positive and finite or the count passes
+    /// - Throws: `CompositionError` when fps is outside `FrameRate.range` or the count passes
     ///   `maximumFrameCount`.
     public func frameCount(fps: Double, maximumFrameCount: Int = Timeline.maximumFrameCount) throws(CompositionError) -> Int {
-        guard fps.isFinite, fps > 0 else { throw CompositionError("the frame rate must be a positive number, got \(fps)") }
+        if let problem = FrameRate.problem(fps) { throw CompositionError("the frame rate \(problem)") }
         let n = (duration * fps).rounded()
         // At most the limit, as a render's `Timeline` and a plan's frame count allow.
         guard n <= Double(maximumFrameCount) else {

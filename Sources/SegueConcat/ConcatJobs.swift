@@ -239,7 +239,7 @@ extension ConcatRenderer {
             plan.removeStaleTemporaries(ofJob: n, in: directory)
         }
         if unlink(record) != 0, errno != ENOENT {
-            throw MediaError.unwritable(path: record, reason: "the old record cannot be removed: \(String(cString: strerror(errno)))")
+            throw MediaError.unwritable(path: record, reason: "the old record cannot be removed: \(FileIO.message(errno))")
         }
         let settings = plan.settings
         let probed = recorded || plan.join.method == "publish"

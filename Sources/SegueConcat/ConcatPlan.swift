@@ -337,10 +337,7 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
             throw fail("output.container: '\(o.container)' is not one of \(VideoFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if let codec = o.codec, VideoCodec(name: codec) == nil { throw fail("output.codec: unknown codec '\(codec)'") }
-        do { try settings.validate(for: format, path: o.path) } catch {
-            if case let .encodingFailed(_, _, message) = error { throw fail("output: \(message)") }
-            throw fail("output: \(error.message)")
-        }
+        do { try settings.validate(for: format) } catch { throw fail("output: \(error.message)") }
         guard FrameRate.problem(o.fps) == nil else { throw fail("output.fps: \(MessageText.number(o.fps)) is not a frame rate") }
         guard (1...Concatenation.maximumFrameCount).contains(o.frames) else {
             throw fail("output.frames: \(o.frames) is not from 1 to \(Concatenation.maximumFrameCount)")

@@ -58,6 +58,14 @@ public struct CutSpec: Sendable, Hashable, Codable {
     /// The durations a transition may have, in seconds (0, a hard cut, to an hour).
     public static let durationRange: ClosedRange<Double> = 0...3600
 
+    /// Why `seconds` cannot be a transition's duration (nil when it can): every reader of a cut
+    /// (`--cut`, a spec's cuts and default transition) words it so.
+    public static func durationProblem(_ seconds: Double) -> String? {
+        durationRange.contains(seconds)
+            ? nil
+            : "the duration must be from 0 to \(MessageText.seconds(durationRange.upperBound)), got \(MessageText.number(seconds))"
+    }
+
     /// Whether this is a hard cut (no transition).
     public var isHardCut: Bool { effect == "none" || duration == 0 }
 
@@ -71,11 +79,7 @@ public struct CutSpec: Sendable, Hashable, Codable {
         if let colon = name.lastIndex(of: ":") {
             let tail = name[name.index(after: colon)...]
             if let value = Double(tail) {
-                guard Self.durationRange.contains(value) else {
-                    throw CompositionError(
-                        "a transition's duration must be from 0 to \(MessageText.seconds(Self.durationRange.upperBound)), got '\(tail)' in '\(text)'"
-                    )
-                }
+                if let problem = Self.durationProblem(value) { throw CompositionError("'\(text)': \(problem)") }
                 seconds = value
                 name = String(name[..<colon])
             }
@@ -204,9 +208,18 @@ public struct ConcatSpec: Sendable, Hashable, Codable {
             throw CompositionError("the image duration must be a positive number of seconds, got \(MessageText.number(imageDuration))")
         }
         if let fps, let problem = FrameRate.problem(fps) { throw CompositionError("fps \(problem)") }
+        // Checked here, before any clip is probed, as every other field of the spec is.
+        if let size {
+            do { _ = try Image.parseSize(size) } catch { throw CompositionError("the \(error)") }
+        }
+        if let resize, ResizeMode(rawValue: resize) == nil {
+            let modes = ResizeMode.allCases.map(\.rawValue)
+            throw CompositionError(
+                "resize must be \(modes.dropLast().joined(separator: ", ")) or \(modes.last ?? ""), got '\(resize)'")
+        }
         for (k, clip) in clips.enumerated() {
             let name = "clip \(k + 1) (\(clip.path))"
-            for (label, value) in [("in", clip.in), ("out", clip.out), ("duration", clip.duration)] {
+            for (label, value) in [("in", clip.in), ("out", clip.out)] {
                 if let value, !(value.isFinite && value >= 0) {
                     throw CompositionError("\(name): '\(label)' must be a number of seconds ≥ 0, got \(MessageText.number(value))")
                 }
@@ -214,15 +227,14 @@ public struct ConcatSpec: Sendable, Hashable, Codable {
             if let a = clip.in, let b = clip.out, b <= a {
                 throw CompositionError("\(name): 'out' (\(MessageText.seconds(b))) must be after 'in' (\(MessageText.seconds(a)))")
             }
-            if clip.duration == 0 { throw CompositionError("\(name): 'duration' must be more than 0 s") }
-        }
-        for k in 0..<max(clips.count - 1, 0) {
-            let cut = cut(after: k)
-            if let d = cut.duration, !CutSpec.durationRange.contains(d) {
-                throw CompositionError(
-                    "cut \(k + 1): the duration must be from 0 to \(MessageText.seconds(CutSpec.durationRange.upperBound)), got \(MessageText.number(d))"
-                )
+            if let d = clip.duration, !(d.isFinite && d > 0) {
+                throw CompositionError("\(name): 'duration' must be a positive number of seconds, got \(MessageText.number(d))")
             }
+        }
+        // The default transition is checked even where every cut is given (it is the spec's word).
+        if let d = transition.duration, let problem = CutSpec.durationProblem(d) { throw CompositionError("the transition: \(problem)") }
+        for (k, cut) in cuts.enumerated() {
+            if let d = cut?.duration, let problem = CutSpec.durationProblem(d) { throw CompositionError("cut \(k + 1): \(problem)") }
         }
     }
 

@@ -124,7 +124,7 @@ public struct Concatenation: Sendable {
         // Size and rate: given, else the first video's, else the first image's at 30 fps.
         let firstVideo = clips.first { !$0.isStill }
         if let size = spec.size {
-            do { (width, height) = try Image.parseSize(size) } catch { throw CompositionError("the \(error)") }
+            (width, height) = try Image.parseSize(size)  // checked by validate()
         } else {
             let display = (firstVideo ?? clips[0]).video.displaySize
             // Even sides, as 4:2:0 video needs; never below 2.
@@ -132,14 +132,7 @@ public struct Concatenation: Sendable {
         }
         fps = spec.fps ?? firstVideo.map { FrameRate.range.contains($0.video.fps) ? $0.video.fps : 30 } ?? 30
         frameCount = try timeline.frameCount(fps: fps, maximumFrameCount: Self.maximumFrameCount)
-        if let resize = spec.resize {
-            guard let mode = ResizeMode(rawValue: resize) else {
-                throw CompositionError("resize must be cover, contain or stretch, got '\(resize)'")
-            }
-            self.resize = mode
-        } else {
-            resize = .cover
-        }
+        resize = spec.resize.flatMap(ResizeMode.init(rawValue:)) ?? .cover  // checked by validate()
         audioCurve = spec.audioCurve
         if let audio = spec.audio {
             let info = try MediaProbe.probe(path: ConcatPaths.file(audio, in: directory))
@@ -245,9 +238,7 @@ public struct Concatenation: Sendable {
             let resolved = try request.resolve()
             let effect = resolved.effect
             if let builder = effect.meshBuilder, !builder.isTransition { throw RenderError.notATransition(effect: effect.name) }
-            if let duration = cut.duration, !(duration.isFinite && duration > 0) {
-                throw CompositionError("the duration must be a positive number of seconds, got \(duration)")
-            }
+            if let duration = cut.duration, let problem = CutSpec.durationProblem(duration) { throw CompositionError(problem) }
             // As `segue render` and the C API time a transition: without a duration a spring
             // lasts until it settles, anything else the effect's own duration.
             let timing = try TransitionTiming(

@@ -45,10 +45,10 @@ public struct ScaleRange: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// What is wrong with `scale`, to follow its name ("must be in (0, 8], got 9.0"); nil when
+    /// What is wrong with `scale`, to follow its name ("must be in (0, 8], got 9"); nil when
     /// it is in the range.
     public func problem(_ scale: Double) -> String? {
-        contains(scale) ? nil : "must be \(self), got \(scale)"
+        contains(scale) ? nil : "must be \(self), got \(MessageText.number(scale))"
     }
 }
 

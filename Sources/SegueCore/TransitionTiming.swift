@@ -67,6 +67,12 @@ public struct TransitionTiming: Sendable, Hashable, CustomStringConvertible {
     /// Whether each pass runs forwards then backwards.
     public let autoreverses: Bool
 
+    /// Why `count` cannot be a repeat count (nil when it can), worded to follow its name.
+    public static func repeatCountProblem(_ count: Double) -> String? {
+        count.isFinite && count >= 0
+            ? nil : "must be a finite number of passes ≥ 0 (0 and 1 both play once), got \(MessageText.number(count))"
+    }
+
     /// Timing for a transition.
     /// - Parameters:
     ///   - duration: seconds of one pass; nil takes the spring's settling duration (required for a
@@ -91,9 +97,7 @@ public struct TransitionTiming: Sendable, Hashable, CustomStringConvertible {
         guard d.isFinite, d > 0 else {
             throw AnimationError(.invalidParameter, "duration must be a positive number of seconds, got \(d)")
         }
-        guard repeatCount.isFinite, repeatCount >= 0 else {
-            throw AnimationError(.invalidParameter, "repeat count must be a finite number ≥ 0, got \(repeatCount)")
-        }
+        if let problem = Self.repeatCountProblem(repeatCount) { throw AnimationError(.invalidParameter, "the repeat count \(problem)") }
         self.curve = curve
         self.duration = d
         self.repeatCount = repeatCount

@@ -48,20 +48,9 @@ public struct Frei0rParameter: Sendable, Equatable {
     public let range: ClosedRange<Double>
     /// The default in frei0r units: one value, three for a colour, none for a string.
     public let defaultValue: [Double]
-    /// Whether the effect parameter's components are integers (the value is rounded).
+    /// Whether the effect parameter's components are integers (the plugin rounds the value it
+    /// maps, `min + v·(max − min)`, in `segue_frei0r.c`).
     public let integer: Bool
-
-    /// The effect's value at frei0r value `v` (doubles): `min + v·(max − min)`, rounded for ints.
-    public func effectValue(_ v: Double) -> Double {
-        let x = range.lowerBound + v * (range.upperBound - range.lowerBound)
-        return integer ? x.rounded() : x
-    }
-
-    /// The frei0r value of the effect value `x` (doubles).
-    public func frei0rValue(_ x: Double) -> Double {
-        let span = range.upperBound - range.lowerBound
-        return span == 0 ? 0 : (x - range.lowerBound) / span
-    }
 }
 
 /// An effect parameter as the plugin passes it to `segue_*_set_param`.

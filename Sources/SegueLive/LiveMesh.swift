@@ -62,19 +62,16 @@ public final class LiveMesh {
     private let image: Image
     private let request: MeshRequest
     private let options: Options
-    private let report: (String) -> Void
     private let clock = ManualClock()
     private var renderer: MeshSceneRenderer
     private var shown: (frame: MeshFrame, source: PresentationSource)?
-    private var errorCard: MessageCardOverlay?
-    private var errorMessage: String?
-    /// The window title's first part, the caller's ("segue mesh").
-    private let title: String
+    /// The title, report and card of the last reload's error.
+    private var status: LiveStatus
 
     /// Opens a window of `image`'s size in points (its pixels / its scale) showing `request`'s
     /// first mesh.
     /// - Parameters:
-    ///   - title: the window title's first part; the mesh's name (or "error") follows it.
+    ///   - title: the window title's first part; the mesh's name (or the error) follows it.
     ///   - report: receives one line for each reload and reload error (for stderr).
     /// - Throws: `MeshError`, `ParameterError` (the request), `WindowError` (no display),
     ///   `VulkanError`, `RenderError`.
@@ -86,14 +83,13 @@ public final class LiveMesh {
         let points = try LiveView.points(width: image.width, height: image.height, scale: image.scale)
         // Every check of the meshes happens before a window opens.
         _ = try MeshRequest.scenes(templates.start, templates.end, width: Double(points.width), height: Double(points.height))
+        status = LiveStatus(title: title, report: report)
         view = try LiveView(
-            title: "\(title) — \(Self.name(of: request))", width: points.width, height: points.height,
+            title: status.windowTitle(Self.name(of: request)), width: points.width, height: points.height,
             configuration: configuration)
-        self.title = title
         self.image = image
         self.request = request
         self.options = options
-        self.report = report
         self.templates = templates
         session = MeshSession(configuration: Self.sessionConfiguration(templates, options), clock: clock)
         renderer = try Self.makeRenderer(image: image, view: view, antialiasing: options.antialiasing)
@@ -142,7 +138,7 @@ public final class LiveMesh {
             if case .resized = event {
                 renderer = try Self.makeRenderer(image: image, view: view, antialiasing: options.antialiasing)
                 shown = nil
-                if let errorMessage { errorCard = try view.messageCard("error: " + errorMessage) }
+                try status.redraw(on: view)
             } else {
                 clock.now = now()
                 session.handle(event, width: view.window.width, height: view.window.height)
@@ -150,7 +146,7 @@ public final class LiveMesh {
         } frame: {
             if watch.changed() { try reload() }
             clock.now = now()
-            return (try source(for: session.frame()), errorCard?.source)
+            return (try source(for: session.frame()), status.card?.source)
         }
     }
 
@@ -186,20 +182,15 @@ public final class LiveMesh {
 
     /// Reads the meshes again; on a user-facing error keeps the running ones and shows the error.
     private func reload() throws {
+        let files = watchedFiles.joined(separator: ", ")
         do {
             let next = try request.templates()
             _ = try MeshRequest.scenes(next.start, next.end, width: layer.width, height: layer.height)
             templates = next
             shown = nil
-            errorMessage = nil
-            errorCard = nil
-            view.window.title = "\(title) — \(Self.name(of: request))"
-            report("reloaded \(watchedFiles.joined(separator: ", "))")
+            try status.succeeded(.reload, "reloaded \(files)", subject: Self.name(of: request), on: view)
         } catch let error as SegueError {
-            errorMessage = error.message
-            view.window.title = "\(title) — error"
-            report("error: \(error.message)")
-            errorCard = try view.messageCard("error: " + error.message)
+            try status.failed(.reload, error, subject: "error in \(files)", on: view)
         }
     }
 }

@@ -56,7 +56,7 @@ public final class LiveNavigator {
         session = NavigationSession(screenCount: screens.count, timing: timing, hasReverse: reverse != nil)
         let points = try LiveView.points(width: first.width, height: first.height, scale: scale)
         view = try LiveView(
-            title: "\(title) — \(effect.effect.name)", width: points.width, height: points.height,
+            title: LiveStatus.windowTitle(title, effect.effect.name), width: points.width, height: points.height,
             configuration: configuration)
     }
 

@@ -48,16 +48,12 @@ public final class LivePreview {
 
     private let from: Image, to: Image
     private let load: () throws -> Program
-    /// The window title's first part, the caller's ("segue preview").
-    private let title: String
     private let watched: String?
     private let saveDirectory: String
-    private let report: (String) -> Void
     private var program: Program
     private var renderer: TransitionRenderer
-    private var errorCard: MessageCardOverlay?
-    /// The last reload's error and the last save's error, shown on the card until they are mended.
-    private var reloadError: String?, saveError: String?
+    /// The title, report and card of the last reload's and the last save's errors.
+    private var status: LiveStatus
 
     /// Opens a window of `from`'s size in points.
     /// - Parameters:
@@ -75,17 +71,16 @@ public final class LivePreview {
     ) throws {
         let program = try load()
         try program.effect.checkTextures()
-        self.title = title
+        status = LiveStatus(title: title, report: report)
         let points = try LiveView.points(width: from.width, height: from.height, scale: scale)
         view = try LiveView(
-            title: "\(title) — \(program.effect.effect.name)", width: points.width, height: points.height,
+            title: status.windowTitle(program.effect.effect.name), width: points.width, height: points.height,
             configuration: configuration)
         self.from = from
         self.to = to
         self.load = load
         self.watched = watch
         self.saveDirectory = saveDirectory
-        self.report = report
         self.program = program
         renderer = try view.transitionRenderer(program.effect, from: from, to: to)
     }
@@ -98,7 +93,7 @@ public final class LivePreview {
         try view.run(frames: frames) { event in
             if case .resized = event {
                 renderer = try view.transitionRenderer(program.effect, from: from, to: to)
-                try updateErrorCard()
+                try status.redraw(on: view)
             } else if session.handle(event, now: clock(), width: view.window.width) {
                 try saveFrame(session.moment(at: clock()))
             }
@@ -108,7 +103,7 @@ public final class LivePreview {
             let source = try renderer.presentationSource(
                 progress: moment.progress, time: moment.time, duration: program.timeline.duration,
                 overrides: program.timeline.parameters(at: moment.time))
-            return (source, errorCard?.source)
+            return (source, status.card?.source)
         }
     }
 
@@ -120,15 +115,10 @@ public final class LivePreview {
             let nextRenderer = try view.transitionRenderer(next.effect, from: from, to: to)
             (program, renderer) = (next, nextRenderer)
             session.timing = next.timing
-            reloadError = nil
-            view.window.title = "\(title) — \(next.effect.effect.name)"
-            report("reloaded \(path)")
+            try status.succeeded(.reload, "reloaded \(path)", subject: next.effect.effect.name, on: view)
         } catch let error as SegueError {
-            reloadError = error.message
-            view.window.title = "\(title) — error in \(path)"
-            report("error: \(error.message)")
+            try status.failed(.reload, error, subject: "error in \(path)", on: view)
         }
-        try updateErrorCard()
     }
 
     /// Saves the frame at `moment`; a failure is reported and shown on the card, and the preview
@@ -137,23 +127,10 @@ public final class LivePreview {
         do {
             let path = try save(moment)
             saved.append(path)
-            saveError = nil
-            report("saved \(path)")
+            try status.succeeded(.save, "saved \(path)", on: view)
         } catch let error as SegueError {
-            saveError = error.message
-            report("error: \(error.message)")
+            try status.failed(.save, error, on: view)
         }
-        try updateErrorCard()
-    }
-
-    /// Renders the card of the current errors across the top of the window, or removes it.
-    private func updateErrorCard() throws {
-        let messages = [reloadError, saveError].compactMap { $0 }
-        guard !messages.isEmpty else {
-            errorCard = nil
-            return
-        }
-        errorCard = try view.messageCard(messages.map { "error: " + $0 }.joined(separator: "\n"))
     }
 
     /// Renders the current moment at the inputs' size and writes it as a PNG.

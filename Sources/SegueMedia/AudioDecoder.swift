@@ -1,3 +1,4 @@
+import SegueCore
 import SegueSystem
 
 // An audio stream decoded and resampled by an ffmpeg subprocess into interleaved 32-bit float
@@ -77,7 +78,8 @@ public final class AudioDecoder {
             if status != 0 {
                 let reason = MediaProbe.lastLine(stderr, dropping: path) ?? "ffmpeg exited with status \(status)"
                 throw .corrupt(
-                    path: path, format: "audio", message: "decoding stopped after \(Double(framesRead) / Double(sampleRate)) s: \(reason)")
+                    path: path, format: "audio",
+                    message: "decoding stopped after \(MessageText.seconds(Double(framesRead) / Double(sampleRate))): \(reason)")
             }
         }
         return frames

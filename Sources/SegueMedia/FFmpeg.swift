@@ -37,6 +37,16 @@ public enum FFmpeg {
         return try locate("ffprobe", variable: ffprobeVariable, near: sibling, for: path)
     }
 
+    /// Whether videos can be written: the encoder runs `ffmpeg` and checks what it wrote with
+    /// `ffprobe`, so both must be found; the error of the first that is not.
+    public static func videoToolsProblem(for path: String) -> MediaError? {
+        do {
+            _ = try ffmpegExecutable(for: path)
+            _ = try ffprobeExecutable(for: path)
+            return nil
+        } catch { return error }
+    }
+
     private static func locate(_ name: String, variable: String, near sibling: String?, for path: String) throws(MediaError) -> String {
         let environment = currentEnvironment
         if let override = environment[variable], !override.isEmpty {

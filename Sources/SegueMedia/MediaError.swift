@@ -30,6 +30,8 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
     case writeFailed(path: String, reason: String)
     /// An encoder refused the image; `message` is the codec's.
     case encodingFailed(path: String, format: String, message: String)
+    /// The encoding settings do not fit the output (checked before anything is written).
+    case invalidSettings(path: String, VideoSettingsError)
     /// No usable `ffmpeg` executable was found; `searched` says where Segue looked.
     case ffmpegNotFound(path: String, searched: String)
     /// `ffmpeg` ended with a non-zero status or a signal while making an output (an encoder, a
@@ -54,6 +56,7 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
             let .corrupt(path, _, _), let .unsupportedImage(path, _), let .imageTooLarge(path, _),
             let .invalidScale(path, _), let .unknownOutputFormat(path, _),
             let .unwritable(path, _), let .writeFailed(path, _), let .encodingFailed(path, _, _),
+            let .invalidSettings(path, _),
             let .ffmpegNotFound(path, _), let .ffmpegFailed(path, _, _), let .invalidVideo(path, _),
             let .systemLimit(path, _), let .incompleteOutput(path, _), let .cancelled(path):
             path
@@ -86,6 +89,8 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
             SystemError.writeFailed(path: path, reason: reason).description
         case let .encodingFailed(path, format, message):
             "\(path): \(format) encoding failed: \(message)"
+        case let .invalidSettings(path, error):
+            "\(path): \(error)"
         case let .ffmpegNotFound(path, searched):
             "\(path): ffmpeg is needed for video but was not found (\(searched)); "
                 + "install the Debian package `ffmpeg` (apt-get install ffmpeg) or set SEGUE_FFMPEG to its path"

@@ -1,3 +1,5 @@
+import SegueMath
+
 // How a video is encoded (codec, speed preset, quality, sound bit rate), checked against its
 // container before anything starts, and the ffmpeg options that say so.
 
@@ -53,28 +55,30 @@ public struct VideoSettings: Sendable, Hashable {
     public func codec(for format: VideoFormat) -> VideoCodec { codec ?? format.defaultCodec }
 
     /// Checks the settings against the container.
-    /// - Throws: `.encodingFailed` naming what does not fit and what would.
-    public func validate(for format: VideoFormat, path: String) throws(MediaError) {
+    /// - Throws: `VideoSettingsError` naming the setting that does not fit and what would.
+    public func validate(for format: VideoFormat) throws(VideoSettingsError) {
         let codec = codec(for: format)
-        func fail(_ message: String) -> MediaError { .encodingFailed(path: path, format: format.description, message: message) }
         guard format.codecs.contains(codec) else {
-            throw fail(
-                "the codec \(codec.rawValue) cannot be written to .\(format.rawValue); use \(format.codecs.map(\.rawValue).joined(separator: " or "))"
+            throw VideoSettingsError(
+                .codec,
+                "\(codec.rawValue) cannot be written to .\(format.rawValue); use \(format.codecs.map(\.rawValue).joined(separator: " or "))"
             )
         }
         if let preset {
-            guard codec.takesPreset else { throw fail("a preset does not apply to \(codec.rawValue)") }
+            guard codec.takesPreset else { throw VideoSettingsError(.preset, "does not apply to \(codec.rawValue)") }
             guard Self.presets.contains(preset) else {
-                throw fail("unknown preset '\(preset)'; use one of \(Self.presets.joined(separator: ", "))")
+                throw VideoSettingsError(.preset, "'\(preset)' is unknown; use one of \(Self.presets.joined(separator: ", "))")
             }
         }
         if let crf {
-            guard let range = codec.crfRange else { throw fail("crf (quality) does not apply to \(codec.rawValue)") }
+            guard let range = codec.crfRange else { throw VideoSettingsError(.crf, "does not apply to \(codec.rawValue)") }
             guard range.contains(crf) else {
-                throw fail("crf (quality) for \(codec.rawValue) must be from \(range.lowerBound) to \(range.upperBound), got \(crf)")
+                throw VideoSettingsError(.crf, "for \(codec.rawValue) must be from \(range.lowerBound) to \(range.upperBound), got \(crf)")
             }
         }
-        guard (8...1024).contains(audioBitrate) else { throw fail("the audio bit rate must be from 8 to 1024 kbit/s, got \(audioBitrate)") }
+        guard (8...1024).contains(audioBitrate) else {
+            throw VideoSettingsError(.audioBitrate, "must be from 8 to 1024 kbit/s, got \(audioBitrate)")
+        }
     }
 
     /// ffmpeg's output options for the video stream of `format` at `width`×`height`.
@@ -141,4 +145,35 @@ public struct VideoSettings: Sendable, Hashable {
         case .mp4, .mov, .mkv: ["-c:a", "aac", "-b:a", "\(audioBitrate)k"]
         }
     }
+}
+
+/// Video settings that do not fit an output: which setting, and the rule it broke.
+public struct VideoSettingsError: SegueError, Sendable, Equatable {
+    /// A field of `VideoSettings`.
+    public enum Setting: Sendable, Equatable {
+        case codec, preset, crf, audioBitrate
+
+        /// How the library's messages name it.
+        public var name: String {
+            switch self {
+            case .codec: "the codec"
+            case .preset: "the preset"
+            case .crf: "crf (quality)"
+            case .audioBitrate: "the audio bit rate"
+            }
+        }
+    }
+
+    /// The setting that does not fit.
+    public let setting: Setting
+    /// The rule, worded to follow the setting's name: "for h264 must be from 0 to 51, got 99".
+    public let rule: String
+
+    /// The error of `setting` breaking `rule`.
+    public init(_ setting: Setting, _ rule: String) {
+        self.setting = setting
+        self.rule = rule
+    }
+
+    public var description: String { "\(setting.name) \(rule)" }
 }

@@ -110,7 +110,8 @@ public final class ImageEffectRenderer {
         let d = duration ?? effect.defaultDuration
         guard time.isFinite, time >= 0, d.isFinite, d > 0 else {
             throw RenderError.invalidValue(
-                "the time must be a finite number of seconds ≥ 0 and the duration positive, got time \(time), duration \(d)")
+                "the time must be a finite number of seconds ≥ 0 and the duration positive, got time \(MessageText.number(time)), duration \(MessageText.number(d))"
+            )
         }
         return try renderer.frame(progress: min(time / d, 1), time: time, duration: d)
     }

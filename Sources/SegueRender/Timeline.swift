@@ -46,14 +46,14 @@ public struct Timeline: Sendable {
 
     /// A timeline; `progress` maps seconds since the start to effect progress. The first frame
     /// shows progress 0 and the last progress 1 whatever `progress` returns there.
-    /// - Throws: `RenderError.invalidValue` when duration or fps is not positive and finite, or
-    ///   the timeline would have more than ``maximumFrameCount`` frames.
+    /// - Throws: `RenderError.invalidValue` when the duration is not positive and finite, the fps
+    ///   outside `FrameRate.range`, or the timeline would have more than ``maximumFrameCount`` frames.
     public init(
         duration: Double, fps: Double, keyframes: [ParameterKeyframes] = [],
         progress: @escaping @Sendable (Double) -> Double
     ) throws(RenderError) {
         guard duration.isFinite, duration > 0 else {
-            throw .invalidValue("the duration must be a positive number of seconds, got \(duration)")
+            throw .invalidValue("the duration must be a positive number of seconds, got \(MessageText.number(duration))")
         }
         frameCount = try Timeline.frameCount(duration: duration, fps: fps)
         self.duration = duration
@@ -73,9 +73,7 @@ public struct Timeline: Sendable {
     /// round(duration·fps) + 1, checked against ``maximumFrameCount`` before converting.
     /// - Throws: `RenderError.invalidValue` naming the frame count and the limit.
     public static func frameCount(duration: Double, fps: Double) throws(RenderError) -> Int {
-        guard fps.isFinite, fps > 0 else {
-            throw .invalidValue("the frame rate must be a positive number of frames per second, got \(fps)")
-        }
+        if let problem = FrameRate.problem(fps) { throw .invalidValue("the frame rate \(problem)") }
         let intervals = (duration * fps).rounded()
         guard intervals.isFinite, intervals >= 0, intervals < Double(maximumFrameCount) else {
             throw .invalidValue(

@@ -71,19 +71,9 @@ public struct ConcatBenchmark {
         var clips: [String] = []
         for k in 0..<3 {
             let path = dir + "/clip\(k + 1).mp4"
-            log(
-                "making \(path.split(separator: "/").last!) (\(width)x\(height), \(clipSeconds) s at \(fps) fps, keyframe every second, AAC)"
-            )
-            try FFmpeg.run(
-                [
-                    "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=\(fps):d=\(clipSeconds),hue=h=\(k * 120)",
-                    "-f", "lavfi", "-i", "sine=frequency=\(300 * (k + 1)):sample_rate=48000:duration=\(clipSeconds)",
-                    "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-g", String(fps), "-keyint_min", String(fps),
-                    "-sc_threshold", "0", "-vf", "scale=out_color_matrix=bt709:out_range=tv", "-pix_fmt", "yuv420p",
-                    // Tagged as HD video is (cameras and phones tag it).
-                    "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
-                    "-c:a", "aac", "-ac", "2", FFmpeg.fileArgument(path),
-                ], for: path, cancellation: cancellation)
+            let clip = BenchmarkClip(width: width, height: height, fps: fps, seconds: clipSeconds, hue: k * 120, frequency: 300 * (k + 1))
+            log("making clip\(k + 1).mp4 (\(clip))")
+            try clip.write(to: path, cancellation: cancellation)
             clips.append(path)
         }
         var results: [Result] = []

@@ -98,14 +98,9 @@ public struct ConcatJobsBenchmark {
         var clips: [String] = []
         for (k, (w, h)) in sizes.enumerated() {
             let path = dir + "/clip\(k + 1).mp4"
-            log("making clip\(k + 1).mp4 (\(w)x\(h), \(clipSeconds) s at \(fps) fps, AAC)")
-            try FFmpeg.run(
-                [
-                    "-f", "lavfi", "-i", "testsrc2=s=\(w)x\(h):r=\(fps):d=\(clipSeconds),hue=h=\(k * 60)",
-                    "-f", "lavfi", "-i", "sine=frequency=\(200 * (k + 1)):sample_rate=48000:duration=\(clipSeconds)",
-                    "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2",
-                    FFmpeg.fileArgument(path),
-                ], for: path, cancellation: cancellation)
+            let clip = BenchmarkClip(width: w, height: h, fps: fps, seconds: clipSeconds, hue: k * 60, frequency: 200 * (k + 1))
+            log("making clip\(k + 1).mp4 (\(clip))")
+            try clip.write(to: path, cancellation: cancellation)
             clips.append(path)
         }
         let effects = ["fade", "wipe", "fade", "wipe", "fade"]

@@ -60,8 +60,8 @@ public struct Demo {
     /// The mesh effects shown in `meshes.png`.
     public static var meshEffects: [MeshEffectDefinition] { MeshEffects.all.filter { !$0.isTransition && $0.effect.name != "flat" } }
 
-    /// Whether videos can be written (ffmpeg found); otherwise PNG frame directories are.
-    public var writesVideos: Bool { (try? FFmpeg.ffmpegExecutable(for: directory)) != nil }
+    /// Whether videos can be written (ffmpeg and ffprobe found); otherwise PNG frame directories are.
+    public var writesVideos: Bool { FFmpeg.videoToolsProblem(for: directory) == nil }
 
     /// Renders everything, calling `report` after each transition.
     /// - Throws: `MediaError` (the directory cannot be created or written), GPU errors.

@@ -15,6 +15,9 @@ import Darwin
 
 /// The moderngl fade peer: availability and frames per second.
 public enum ModernGLPeer {
+    /// The most frames the script renders (more are refused, and `segue bench` skips the peer).
+    public static let maximumFrames = 100_000
+
     /// What to run to make the peer available.
     public static let installHint = "pip install moderngl"
 
@@ -89,7 +92,7 @@ public enum ModernGLPeer {
                 return 2
             from_path, to_path = sys.argv[1], sys.argv[2]
             width, height, frames = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-            if not (0 < width <= 16384 and 0 < height <= 16384 and 2 <= frames <= 100000):
+            if not (0 < width <= \#(Image.maximumSide) and 0 < height <= \#(Image.maximumSide) and 2 <= frames <= \#(maximumFrames)):
                 print("error: size or frame count out of range", file=sys.stderr)
                 return 2
             size = width * height * 4

@@ -92,12 +92,15 @@ public struct TransitionBenchmark {
 
     /// The x264 settings of every benchmark encode (the MP4 comparison, the concat benchmarks),
     /// checked against an MP4 as every command checks its `--preset` and `--crf`.
-    /// - Throws: `MediaError.encodingFailed` for a preset or CRF x264 does not take.
-    public static func encoderSettings(preset: String, crf: Int) throws(MediaError) -> VideoSettings {
+    /// - Throws: `VideoSettingsError` for a preset or CRF x264 does not take.
+    public static func encoderSettings(preset: String, crf: Int) throws(VideoSettingsError) -> VideoSettings {
         let settings = VideoSettings(preset: preset, crf: crf)
-        try settings.validate(for: .mp4, path: "bench.mp4")
+        try settings.validate(for: .mp4)
         return settings
     }
+
+    /// The most frames the xfade peers take: ffmpeg's xfade lasts at most 60 s, at 30 fps.
+    public static let xfadeMaximumFrames = 60 * 30 + 1
 
     /// Seconds the transition lasts: `frames` at 30 fps.
     public var duration: Double { Double(frames - 1) / 30 }

@@ -168,7 +168,9 @@ struct BenchCommand: ParsableCommand {
         }
         if !noModernGL {
             print("")
-            if ModernGLPeer.isAvailable(cancellation: InterruptHandler.cancellation) {
+            if frames > ModernGLPeer.maximumFrames {
+                print("moderngl peer skipped: it renders at most \(ModernGLPeer.maximumFrames) frames")
+            } else if ModernGLPeer.isAvailable(cancellation: InterruptHandler.cancellation) {
                 let (fps, ours) = try alongside("fade") { try bench.modernGLFadeFramesPerSecond() }
                 print(row("moderngl", "pipe", "fps", "ms/frame") + "   segue end-to-end / moderngl")
                 print(
@@ -179,6 +181,11 @@ struct BenchCommand: ParsableCommand {
             }
         }
         guard runsFFmpegPeers("xfade peers") else { return }
+        guard frames <= TransitionBenchmark.xfadeMaximumFrames else {
+            print("")
+            print("xfade peers skipped: ffmpeg's xfade lasts at most 60 s, \(TransitionBenchmark.xfadeMaximumFrames) frames at 30 fps")
+            return
+        }
         print("")
         print(row("xfade", "pipe", "fps", "ms/frame") + "   segue end-to-end / xfade")
         for peer in TransitionBenchmark.xfadePeers {
@@ -236,8 +243,8 @@ struct BenchCommand: ParsableCommand {
     /// ffmpeg, which a line says (the rest of the bench stands without them).
     private func runsFFmpegPeers(_ what: String) -> Bool {
         guard !noFFmpeg else { return false }
-        guard (try? FFmpeg.ffmpegExecutable(for: what)) != nil else {
-            print("\(what) skipped: no ffmpeg (install the Debian package 'ffmpeg', or set SEGUE_FFMPEG to its path)")
+        guard FFmpeg.videoToolsProblem(for: what) == nil else {
+            print("\(what) skipped: no ffmpeg or ffprobe (install the Debian package 'ffmpeg', or set SEGUE_FFMPEG to its path)")
             return false
         }
         return true

@@ -153,14 +153,16 @@ struct ConcatCommand: ParsableCommand {
             cancellation: InterruptHandler.cancellation)
         renderer.jobSeconds = jobSeconds.seconds
         if let planPath = plan {
-            // Before planning: a plan path that is an input, or not a plan's, is refused at once.
+            // Before planning: a plan path that is an input, or not a plan's, is refused at once. A
+            // --work-dir is made when missing, as for --job and --join; the plan's own folder
+            // (and a job's recorded directory) must be there.
+            let workDirectory = try workDir.map(makeWorkDirectory)
             try ConcatPlan.checkDestination(
-                planPath, workDirectory: workDir.map(ConcatPaths.absolute),
-                inputs: Concatenation.inputFiles(of: concatenation.spec))
+                planPath, workDirectory: workDirectory, inputs: Concatenation.inputFiles(of: concatenation.spec))
             var plan = try renderer.plan(
                 smart: smart, jobSeconds: jobSeconds.seconds,
                 pieceStem: ConcatPlan.pieceStem(planPath: planPath))
-            plan.workDirectory = workDir.map(ConcatPaths.absolute)
+            plan.workDirectory = workDirectory
             try plan.write(to: planPath)
             if let note = plan.output.note { FileIO.writeStandardError("note: \(note); the plan renders everything\n") }
             print(plan.jobs.indices.map(String.init).joined(separator: "\n"))
@@ -196,8 +198,13 @@ struct ConcatCommand: ParsableCommand {
 
     /// --work-dir (created when missing), else the plan's.
     private func workDirectory(_ plan: ConcatPlan, planPath: String) throws -> String {
-        guard let workDir else { return plan.defaultWorkDirectory(planPath: planPath) }
-        let path = ConcatPaths.absolute(workDir)
+        try workDir.map(makeWorkDirectory) ?? plan.defaultWorkDirectory(planPath: planPath)
+    }
+
+    /// `dir` as an absolute path, created with its parents when missing: the rule for a
+    /// --work-dir in every mode (--plan, --job, --join).
+    private func makeWorkDirectory(_ dir: String) throws -> String {
+        let path = ConcatPaths.absolute(dir)
         if let problem = FileIO.directoryCreationProblem(path) {
             throw CLIFailure(message: "cannot create the work directory \(path): \(problem)")
         }

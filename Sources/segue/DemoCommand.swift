@@ -32,7 +32,7 @@ struct DemoCommand: ParsableCommand {
             directory: output, scale: scale, fps: fps, context: deviceOptions.context(), cancellation: InterruptHandler.cancellation)
         if !demo.writesVideos {
             FileIO.writeStandardError(
-                "note: ffmpeg not found (Debian package 'ffmpeg'); writing PNG frame directories instead of videos\n")
+                "note: ffmpeg or ffprobe not found (Debian package 'ffmpeg'); writing PNG frame directories instead of videos\n")
         }
         print("Rendering on \(demo.context.info.name)")
         try demo.run { item in

@@ -46,6 +46,10 @@ enum FlagWording {
             case nil:
                 return stitchable.message
             }
+        case let settings as VideoSettingsError:
+            return flagWording(settings)
+        case let MediaError.invalidSettings(_, settings):
+            return flagWording(settings)
         case let frei0r as Frei0rError:
             switch frei0r {
             case .template: return frei0r.message + " with --template"
@@ -54,6 +58,16 @@ enum FlagWording {
             }
         default:
             return error.message
+        }
+    }
+
+    /// The settings every command that encodes takes as the flags of the same names.
+    private static func flagWording(_ error: VideoSettingsError) -> String {
+        switch error.setting {
+        case .codec: "--codec \(error.rule)"
+        case .preset: "--preset \(error.rule)"
+        case .crf: "--crf \(error.rule)"
+        case .audioBitrate: error.message
         }
     }
 }

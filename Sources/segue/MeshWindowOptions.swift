@@ -31,7 +31,7 @@ struct MeshWindowOptions: ParsableArguments {
 
     func validate() throws {
         if let phaseRate, !phaseRate.isFinite {
-            throw ValidationError("--phase-rate must be a finite number of radians per second, got \(phaseRate)")
+            throw ValidationError("--phase-rate must be a finite number of radians per second, got \(MessageText.number(phaseRate))")
         }
         try LiveWindow.validate(frames: frames)
         if !window, watch || stats || frames != nil || phaseRate != nil {

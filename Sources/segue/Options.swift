@@ -73,14 +73,14 @@ func validateFPS(_ fps: Double) throws {
 /// finite number of seconds above 0; nil (not given) passes.
 func validateSeconds(_ seconds: Double?, option: String) throws {
     if let seconds, !(seconds.isFinite && seconds > 0) {
-        throw ValidationError("\(option) must be a positive number of seconds, got \(seconds)")
+        throw ValidationError("\(option) must be a positive number of seconds, got \(MessageText.number(seconds))")
     }
 }
 
 /// Refuses a `--time` (seconds into an animation) that is negative or not finite; nil passes.
 func validateTime(_ time: Double?) throws {
     if let time, !(time.isFinite && time >= 0) {
-        throw ValidationError("--time must be a finite number of seconds ≥ 0, got \(time)")
+        throw ValidationError("--time must be a finite number of seconds ≥ 0, got \(MessageText.number(time))")
     }
 }
 
@@ -155,7 +155,7 @@ struct EncoderOptions: ParsableArguments {
             throw ValidationError(
                 "--preset and --crf apply to a video output (.\(VideoFormat.extensions.joined(separator: ", ."))), not '\(output)'")
         }
-        do { try settings.validate(for: format, path: output) } catch { throw ValidationError(error.message) }
+        do { try settings.validate(for: format) } catch { throw ValidationError(FlagWording.message(for: error)) }
     }
 
     /// The settings (checked against the output by `validate(output:)`).

@@ -18,7 +18,7 @@ struct TimingOptions: ParsableArguments {
 
     @Option(
         name: .customLong("repeat"), parsing: .unconditional,
-        help: ArgumentHelp("Number of passes (fractions stop part-way).", valueName: "N"))
+        help: ArgumentHelp("Number of passes (fractions stop part-way; 0 and 1 play once).", valueName: "N"))
     var repeatCount: Double?
 
     @Flag(help: "Run each pass forwards, then backwards.")
@@ -33,8 +33,8 @@ struct TimingOptions: ParsableArguments {
 
     func validate() throws {
         if timing != nil, spring != nil { throw ValidationError("give either --timing or --spring, not both") }
-        if let repeatCount, !(repeatCount.isFinite && repeatCount > 0) {
-            throw ValidationError("--repeat must be a positive, finite number of passes, got \(repeatCount)")
+        if let repeatCount, let problem = TransitionTiming.repeatCountProblem(repeatCount) {
+            throw ValidationError("--repeat \(problem)")
         }
     }
 

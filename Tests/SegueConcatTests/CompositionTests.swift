@@ -114,7 +114,8 @@ struct CompositionTests {
     func frameCounts() throws {
         let t = try CompositionTimeline(clipDurations: [1e6], cutDurations: [])
         #expect(throws: CompositionError.self) { try t.frameCount(fps: 30) }
-        #expect(throws: CompositionError.self) { try t.frameCount(fps: 0) }
+        #expect(throws: CompositionError("the frame rate must be a number from 1 to 1000, got 0")) { try t.frameCount(fps: 0) }
+        #expect(throws: CompositionError("the frame rate must be a number from 1 to 1000, got 0.5")) { try t.frameCount(fps: 0.5) }
         #expect(try CompositionTimeline(clipDurations: [0.001], cutDurations: []).frameCount(fps: 30) == 1)
         // The limit itself is allowed, as a render's timeline and a plan allow it; one more is not.
         #expect(try CompositionTimeline(clipDurations: [1000], cutDurations: []).frameCount(fps: 1000) == 1_000_000)

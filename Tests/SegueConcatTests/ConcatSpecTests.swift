@@ -14,10 +14,10 @@ struct ConcatSpecTests {
         #expect(try CutSpec(parsing: "waves.metal:wave:0.5") == CutSpec(effect: "waves.metal:wave", duration: 0.5))
         #expect(try CutSpec(parsing: "none").isHardCut)
         #expect(try CutSpec(parsing: "fade:0").isHardCut)
-        #expect(throws: CompositionError("a transition's duration must be from 0 to 3600 s, got '-1' in 'fade:-1'")) {
+        #expect(throws: CompositionError("'fade:-1': the duration must be from 0 to 3600 s, got -1")) {
             try CutSpec(parsing: "fade:-1")
         }
-        #expect(throws: CompositionError("a transition's duration must be from 0 to 3600 s, got '1e308' in 'fade:1e308'")) {
+        #expect(throws: CompositionError("'fade:1e308': the duration must be from 0 to 3600 s, got 1e+308")) {
             try CutSpec(parsing: "fade:1e308")
         }
         #expect(try CutSpec(parsing: "fade:3600") == CutSpec(effect: "fade", duration: 3600))
@@ -65,7 +65,7 @@ struct ConcatSpecTests {
                 == "2 clips have 1 cuts, but 2 are given")
         #expect(
             message(#"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": ["fade:-2"]}"#)
-                == "the spec is not valid: cuts[0]: a transition's duration must be from 0 to 3600 s, got '-2' in 'fade:-2'")
+                == "the spec is not valid: cuts[0]: 'fade:-2': the duration must be from 0 to 3600 s, got -2")
         #expect(message(#"{"clips": [{"path": "a"}], "fps": 0}"#) == "fps must be a number from 1 to 1000, got 0")
         #expect(message(#"{"clips": [{"path": "a"}], "fps": 0.5}"#) == "fps must be a number from 1 to 1000, got 0.5")
         #expect(message(#"{"clips": [{"path": "a"}], "fps": 1e9}"#) == "fps must be a number from 1 to 1000, got 1000000000")
@@ -75,6 +75,26 @@ struct ConcatSpecTests {
         #expect(
             message(#"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": [{"effect": "fade", "duration": 1e308}]}"#)
                 == "cut 1: the duration must be from 0 to 3600 s, got 1e+308")
+        // One rule and one wording for a cut's duration wherever it is written; the default
+        // transition is checked even where every cut is given.
+        #expect(
+            message(#"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": ["fade"], "transition": {"effect": "wipe", "duration": 5000}}"#)
+                == "the transition: the duration must be from 0 to 3600 s, got 5000")
+        #expect(
+            message(#"{"clips": [{"path": "a"}], "transition": {"effect": "wipe", "duration": -1}}"#)
+                == "the transition: the duration must be from 0 to 3600 s, got -1")
+        #expect(
+            message(#"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": [{"effect": "fade", "duration": -0.5}]}"#)
+                == "cut 1: the duration must be from 0 to 3600 s, got -0.5")
+        // Size and resize are checked with the other fields, before any clip is probed.
+        #expect(message(#"{"clips": [{"path": "a"}], "resize": "fit"}"#) == "resize must be cover, contain or stretch, got 'fit'")
+        #expect(message(#"{"clips": [{"path": "a"}], "size": "64xx48"}"#) == "the size must look like 1920x1080, got '64xx48'")
+        // A still's duration: one rule (positive), one wording, 0 and negative alike.
+        for bad in ["0", "-1"] {
+            #expect(
+                message(#"{"clips": [{"path": "p.png", "duration": \#(bad)}]}"#)
+                    == "clip 1 (p.png): 'duration' must be a positive number of seconds, got \(bad)")
+        }
         let huge = Data(repeating: 0x20, count: ConcatSpec.maximumFileSize + 1)
         #expect(
             message(String(decoding: huge, as: UTF8.self))

@@ -219,6 +219,14 @@ extension Frei0rHostTests {
             // Reported once an instance, not on every frame.
             #expect(run.stderr.components(separatedBy: message).count - 1 == 2, "\(plugin): \(run.stderr)")
         }
+        // A SEGUE_LIBRARY that does not load is the end of the search: no quiet fallback to the
+        // library search path (as in Python).
+        var named = env
+        named["SEGUE_LIBRARY"] = dir.file("nowhere/libsegue.so")
+        let typo = try runProgram(host, ["construct", dir.file("moved/segue_fade.so"), "64", "48", "1"], environment: named)
+        #expect(typo.status == 0 && typo.stdout == "instance\ncopied\ncopied\n", "\(typo.stdout)\(typo.stderr)")
+        #expect(typo.stderr.contains("\(dir.file("nowhere/libsegue.so")) (SEGUE_LIBRARY): "), "\(typo.stderr)")
+        #expect(!typo.stderr.contains("(the library search path)"), "\(typo.stderr)")
         // SEGUE_LIBRARY mends the moved library.
         var mended = env
         mended["SEGUE_LIBRARY"] = installation.library

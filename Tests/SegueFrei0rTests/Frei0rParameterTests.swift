@@ -46,12 +46,13 @@ extension Frei0rParameterTests {
                 "m2_0:double", "m2_1:double", "m2_2:double", "m2_3:double",
             ] + (0..<9).map { "m3_\($0):double" } + (0..<16).map { "m4_\($0):double" } + ["x:double", "y:double"])
         func param(_ name: String) throws -> Frei0rParameter { try #require(plugin.parameters.first { $0.name == name }) }
-        // f = 2: 0…5, so its default is 0.4 in frei0r units and 0.4 gives back exactly 2.
+        // f = 2: 0…5, so its default is 0.4 in frei0r units (the plugin maps v to min + v·(max − min),
+        // which the MLT and GStreamer host tests check on real pixels).
         let f = try param("f")
-        #expect(f.range == 0...5 && f.defaultValue == [0.4] && f.effectValue(0.4) == 2 && !f.integer)
-        // i = 3 (an int): 0…10, rounded.
+        #expect(f.range == 0...5 && f.defaultValue == [0.4] && !f.integer)
+        // i = 3 (an int): 0…10, rounded by the plugin.
         let i = try param("i")
-        #expect(i.range == 0...10 && i.integer && i.defaultValue == [0.3] && i.effectValue(0.44) == 4)
+        #expect(i.range == 0...10 && i.integer && i.defaultValue == [0.3])
         #expect(try param("b").defaultValue == [1])
         #expect(try param("v3").defaultValue == [0.25, 0.5, 0.75])
         #expect(try param("v4").defaultValue == [1, 1, 1])

@@ -20,7 +20,7 @@ struct LiveViewPointsTests {
         #expect {
             _ = try LiveView.points(width: 8, height: 8, scale: scale)
         } throws: { error in
-            "\(error)" == "scale must be a positive number, got \(scale)"
+            "\(error)" == "scale must be a positive number, got \(MessageText.number(scale))"
         }
     }
 

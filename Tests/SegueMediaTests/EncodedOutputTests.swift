@@ -37,6 +37,20 @@ struct EncodedOutputTests {
             error == .ffmpegNotFound(path: "clip.mp4", searched: "/nonexistent/ffprobe could not be started: No such file or directory"))
     }
 
+    @Test("videos need ffmpeg and ffprobe: an ffmpeg alone is not enough (the demo then writes PNG directories)")
+    func videoTools() throws {
+        let tools = try TemporaryDirectory("media")
+        let ffmpeg = fakeFFmpeg(tools, "exit 0")
+        var environment = ProcessInfo.processInfo.environment
+        environment[FFmpeg.ffmpegVariable] = ffmpeg
+        environment[FFmpeg.ffprobeVariable] = tools.file("ffprobe")  // not there
+        let problem = FFmpeg.$environment.withValue(environment) { FFmpeg.videoToolsProblem(for: "out.mp4") }
+        #expect(problem == .ffmpegNotFound(path: "out.mp4", searched: "SEGUE_FFPROBE=\(tools.file("ffprobe")) is not an executable file"))
+        writeFixture(Array("#!/bin/sh\nexit 0\n".utf8), to: tools.file("ffprobe"))
+        chmod(tools.file("ffprobe"), 0o755)
+        #expect(FFmpeg.$environment.withValue(environment) { FFmpeg.videoToolsProblem(for: "out.mp4") } == nil)
+    }
+
     /// A stand-in for ffmpeg: reads all its input, then runs `body` with `$out` the output file
     /// (its last argument without `file:`), and exits with `body`'s status.
     private func fakeFFmpeg(_ tools: TemporaryDirectory, _ body: String) -> String {

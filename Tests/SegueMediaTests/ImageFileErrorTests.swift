@@ -49,9 +49,9 @@ struct ImageFileErrorTests {
         let bytes = try ImageFile.encodePNG(Image(width: 2, height: 2, fill: .white))
         for scale in [0, -1, .nan, .infinity] {
             let read = mediaError { () throws(MediaError) in try ImageFile.read(path: path, scale: scale) }
-            #expect(read?.description == "\(path): scale must be a positive number, got \(scale)")
+            #expect(read?.description == "\(path): scale must be a positive number, got \(MessageText.number(scale))")
             let decoded = mediaError { () throws(MediaError) in try ImageFile.decode(data: bytes, scale: scale, path: "mem.png") }
-            #expect(decoded?.description == "mem.png: scale must be a positive number, got \(scale)")
+            #expect(decoded?.description == "mem.png: scale must be a positive number, got \(MessageText.number(scale))")
         }
         #expect(
             mediaError { () throws(MediaError) in try ImageFile.read(path: path, scale: -1) }
@@ -59,7 +59,7 @@ struct ImageFileErrorTests {
         // Checked before the file is opened: a missing file at a bad scale names the scale.
         #expect(
             mediaError { () throws(MediaError) in try ImageFile.read(path: dir.file("nope.png"), scale: 0) }?.description
-                == "\(dir.file("nope.png")): scale must be a positive number, got 0.0")
+                == "\(dir.file("nope.png")): scale must be a positive number, got 0")
         #expect(try ImageFile.read(path: path, scale: 3).scale == 3)
     }
 

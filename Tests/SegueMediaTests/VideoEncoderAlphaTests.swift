@@ -101,13 +101,15 @@ struct VideoEncoderAlphaTests {
             mediaError { () throws(MediaError) in
                 try VideoEncoder(path: dir.file("a.webm"), width: 8, height: 8, fps: 10, settings: VideoSettings(codec: .prores))
             }
-                == .encodingFailed(
-                    path: dir.file("a.webm"), format: "WebM", message: "the codec prores cannot be written to .webm; use vp9"))
+                == .invalidSettings(path: dir.file("a.webm"), VideoSettingsError(.codec, "prores cannot be written to .webm; use vp9")))
         #expect(
             mediaError { () throws(MediaError) in
                 try VideoEncoder(path: dir.file("a.apng"), width: 8, height: 8, fps: 10, settings: VideoSettings(crf: 3))
             }
-                == .encodingFailed(path: dir.file("a.apng"), format: "APNG", message: "crf (quality) does not apply to apng"))
+                == .invalidSettings(path: dir.file("a.apng"), VideoSettingsError(.crf, "does not apply to apng")))
+        #expect(
+            MediaError.invalidSettings(path: "a.apng", VideoSettingsError(.crf, "does not apply to apng")).message
+                == "a.apng: crf (quality) does not apply to apng")
         #expect(dir.contents.isEmpty)
     }
 }

@@ -42,6 +42,14 @@ struct TimelineTests {
             #expect(throws: RenderError.self) { try Timeline(duration: bad, fps: 30, curve: { $0 }) }
             #expect(throws: RenderError.self) { try Timeline(duration: 1, fps: bad, curve: { $0 }) }
         }
+        // The one frame-rate rule (FrameRate.range), as every command and concat word it.
+        for fps in [0.5, 1001] {
+            #expect(
+                throws: RenderError.invalidValue("the frame rate must be a number from 1 to 1000, got \(MessageText.number(fps))")
+            ) { try Timeline(duration: 1, fps: fps, curve: { $0 }) }
+        }
+        #expect(try Timeline(duration: 1, fps: 1, curve: { $0 }).frameCount == 2)
+        #expect(try Timeline(duration: 0.001, fps: 1000, curve: { $0 }).frameCount == 2)
         // Through timing: a huge repeat count and a spring that takes for ever to settle.
         let repeated = try TransitionTiming(duration: 1, repeatCount: 1e300)
         #expect(throws: RenderError.self) { try Timeline(timing: repeated, fps: 30) }

@@ -40,12 +40,11 @@ struct TransitionBenchmarkTests {
         try TransitionBenchmark.checkRuns(1)
         try TransitionBenchmark.checkRuns(100)
         #expect(
-            throws: MediaError.encodingFailed(
-                path: "bench.mp4", format: "MP4", message: "crf (quality) for h264 must be from 0 to 51, got 52")
+            throws: VideoSettingsError(.crf, "for h264 must be from 0 to 51, got 52")
         ) {
             try TransitionBenchmark.encoderSettings(preset: "veryfast", crf: 52)
         }
-        #expect(throws: MediaError.self) { try TransitionBenchmark.encoderSettings(preset: "slowish", crf: 23) }
+        #expect(throws: VideoSettingsError.self) { try TransitionBenchmark.encoderSettings(preset: "slowish", crf: 23) }
         #expect(try TransitionBenchmark.encoderSettings(preset: "ultrafast", crf: 0) == VideoSettings(preset: "ultrafast", crf: 0))
     }
 

@@ -128,19 +128,19 @@ struct BenchCLITests {
             (["--animations", "--frames", "2", "--size", "big"], "--size must look like 1920x1080, got 'big'"),
             (
                 ["--frames", "2"] + quick + ["--crf", "99"],
-                "bench.mp4: MP4 encoding failed: crf (quality) for h264 must be from 0 to 51, got 99"
+                "--crf for h264 must be from 0 to 51, got 99"
             ),
             (
                 ["--animations", "--frames", "2", "--crf", "-1"],
-                "bench.mp4: MP4 encoding failed: crf (quality) for h264 must be from 0 to 51, got -1"
+                "--crf for h264 must be from 0 to 51, got -1"
             ),
             (
                 ["--frames", "2"] + quick + ["--preset", "slowish"],
-                "bench.mp4: MP4 encoding failed: unknown preset 'slowish'; use one of \(presets)"
+                "--preset 'slowish' is unknown; use one of \(presets)"
             ),
             (
                 ["--concat", "--size", "16x8", "--crf", "52"],
-                "bench.mp4: MP4 encoding failed: crf (quality) for h264 must be from 0 to 51, got 52"
+                "--crf for h264 must be from 0 to 51, got 52"
             ),
         ] {
             let r = try segue(["bench"] + args)

@@ -305,6 +305,21 @@ struct ConcatPlanCLITests {
         #expect(try segue(["concat", "--join", "g.json", "-o", "joined.gif", "--work-dir", "pieces"], cwd: dir).status == 0)
         #expect(try segue(edit + ["-o", "one.gif"], cwd: dir).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/joined.gif")) == Data(contentsOf: URL(fileURLWithPath: dir + "/one.gif")))
+        // A --work-dir is made when missing, parents and all, in every mode: --plan too.
+        let nested = try segue(edit + ["--plan", "n.json", "--work-dir", "new/pieces"], cwd: dir)
+        #expect(nested.status == 0 && FileIO.isDirectory(dir + "/new/pieces"), "\(nested.stderr)")
+        #expect(try segue(["concat", "--job", "n.json", "0"], cwd: dir).status == 0)
+        #expect(listing(dir + "/new/pieces") == ["n.job-0000.gif", "n.job-0000.json"])
+        // The directory a plan records must be there when a job runs (shared storage is mounted,
+        // not made): a job without --work-dir names it.
+        try FileManager.default.removeItem(atPath: dir + "/new")
+        let gone = try segue(["concat", "--job", "n.json", "0"], cwd: dir)
+        #expect(gone.status == 1 && gone.stderr.contains("the work directory \(dir)/new/pieces does not exist"), "\(gone.stderr)")
+        // A file in the way of a --work-dir: one error line naming it.
+        try Data().write(to: URL(fileURLWithPath: dir + "/blocked"))
+        try expectError(
+            edit + ["--plan", "b.json", "--work-dir", "blocked"], in: dir,
+            "cannot create the work directory \(dir)/blocked: a file is in the way of the directory")
         // Without --work-dir the join looks beside the plan, where nothing was made.
         try expectError(
             ["concat", "--join", "g.json", "-o", "x.gif"], in: dir,
@@ -324,7 +339,7 @@ struct ConcatPlanCLITests {
             (["--plan", "p.json", "--join", "p.json", "-o", "o.mp4"], "give one of --plan, --job and --join, not --plan and --join"),
             (
                 ["a.mp4", "-o", "o.mp4", "--plan", "p.json", "--job-seconds", "0"],
-                "--job-seconds must be a positive number of seconds, got 0.0"
+                "--job-seconds must be a positive number of seconds, got 0"
             ),
         ] {
             let r = try segue(["concat"] + args, cwd: dir)
@@ -340,7 +355,7 @@ struct ConcatPlanCLITests {
     func bench() throws {
         for (args, message) in [
             (["--job-seconds", "4"], "--job-seconds goes with --concat --jobs"),
-            (["--jobs", "2", "--job-seconds", "0"], "--job-seconds must be a positive number of seconds, got 0.0"),
+            (["--jobs", "2", "--job-seconds", "0"], "--job-seconds must be a positive number of seconds, got 0"),
         ] {
             let refused = try segue(["bench", "--concat"] + args)
             #expect(refused.status == 1 && refused.stderr == "error: \(message) (see 'segue bench --help')\n", "\(refused.stderr)")

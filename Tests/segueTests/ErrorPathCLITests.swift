@@ -41,7 +41,7 @@ struct ErrorPathCLITests {
         ),
         (
             ["effect", "--input", "from.png", "--effect", "invert", "--time", "-1", "-o", "o.png"],
-            "--time must be a finite number of seconds ≥ 0, got -1.0 (see 'segue effect --help')"
+            "--time must be a finite number of seconds ≥ 0, got -1 (see 'segue effect --help')"
         ),
         (
             ["mesh", "from.png", "--mesh", "curtain", "--param", "x", "-o", "o.png"],
@@ -50,11 +50,11 @@ struct ErrorPathCLITests {
         // Negative numbers parse as values, then are judged by the command.
         (
             ["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--progress", "-5", "-o", "f.png"],
-            "--progress must be a number from 0 to 1, got -5.0 (see 'segue frame --help')"
+            "--progress must be a number from 0 to 1, got -5 (see 'segue frame --help')"
         ),
         (
             ["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--progress", "2", "-o", "f.png"],
-            "--progress must be a number from 0 to 1, got 2.0 (see 'segue frame --help')"
+            "--progress must be a number from 0 to 1, got 2 (see 'segue frame --help')"
         ),
         (
             ["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--progress", "1e308", "-o", "f.png"],
@@ -62,7 +62,7 @@ struct ErrorPathCLITests {
         ),
         (
             ["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--time", "-1", "-o", "f.png"],
-            "--time must be a finite number of seconds ≥ 0, got -1.0 (see 'segue frame --help')"
+            "--time must be a finite number of seconds ≥ 0, got -1 (see 'segue frame --help')"
         ),
         (
             ["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--fps", "-3", "-o", "out"],

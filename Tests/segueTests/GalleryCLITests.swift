@@ -132,7 +132,7 @@ struct GalleryCLITests {
     @Test("--scale outside [0.1, 2]: one error line worded as every --scale check, nothing written")
     func badScale() throws {
         let scratch = try TemporaryDirectory("cli"), dir = scratch.path
-        for (scale, shown) in [("0.05", "0.05"), ("3", "3.0"), ("nan", "nan")] {
+        for (scale, shown) in [("0.05", "0.05"), ("3", "3"), ("nan", "NaN")] {
             let r = try segue(["gallery", "--scale", scale, "-o", "site"], cwd: dir)
             #expect(
                 r.status == 1 && r.stderr == "error: --scale must be in [0.1, 2], got \(shown) (see 'segue gallery --help')\n",

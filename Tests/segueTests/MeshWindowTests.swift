@@ -184,12 +184,14 @@ struct MeshWindowTests {
         let top = (0..<g.width).flatMap { x in (0..<(g.height / 2)).map { y in card[g.x + x, g.y + y] } }
         #expect(top.contains(.white), "the card has text")
         #expect(card[g.x + 100, g.y + 140] == .white && card[g.x + 10, g.y + 190] == .black, "the last good mesh keeps running below")
+        #expect(try display.window(named: "error in \(mesh)", timeout: 10) == id, "the title names the file in error")
         #expect(live.isRunning)
 
         // Fixed again: the card goes, the new mesh shows.
         try String(contentsOfFile: dir + "/full.json", encoding: .utf8).write(toFile: mesh, atomically: true, encoding: .utf8)
         let (_, isFixed) = try display.waitForScreen { $0[g.x + 1, g.y + 1] == .white && Self.fraction($0, g) == 0 }
         #expect(isFixed, "the fixed mesh shows without the card")
+        #expect(try display.window(named: "segue mesh .* mesh.json$", timeout: 10) == id, "the title names the mesh again")
         try display.run("xdotool", ["key", "--window", id, "Escape"])
         #expect(live.waitForExit() == 0, "\(live.stderr)")
     }
@@ -285,7 +287,7 @@ struct MeshWindowTests {
             (["--window", "--repeat", "2"], "error: --repeat and --autoreverse do not apply to --window"),
             (["--window", "--phase-rate", "nan"], "error: --phase-rate must be a finite number"),
             // A window's scale range, as preview's and navigate's.
-            (["--window", "--scale", "20"], "error: --scale must be in (0, 8], got 20.0"),
+            (["--window", "--scale", "20"], "error: --scale must be in (0, 8], got 20"),
             (["-o", "out.png", "--param-keyframes", "a=0@0,1@1"], "error: --param-keyframes applies to effects, not to meshes"),
             (["--window", "--param", "size=3"], "no parameter 'size'"),
             (

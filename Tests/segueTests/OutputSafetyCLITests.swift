@@ -83,7 +83,8 @@ struct OutputSafetyCLITests {
             in: dir, naming: ["frames", "the input image", "replaces the whole directory"])
     }
 
-    @Test("--plan: not .json, an input, a file that is not a plan, a missing work directory are refused; a plan is replaced")
+    @Test(
+        "--plan: not .json, an input, a file that is not a plan, a work directory a file is in the way of are refused; a plan is replaced")
     func planPaths() throws {
         let files = try media(), dir = files.path
         try Data("my notes".utf8).write(to: URL(fileURLWithPath: dir + "/notes.json"))
@@ -92,7 +93,11 @@ struct OutputSafetyCLITests {
         try expectRefused(["concat", "--plan", "a.mp4", "b.mp4", "-o", "out.mp4"], in: dir, naming: ["a.mp4", ".json"])
         try expectRefused(edit + ["--plan", "notes.json"], in: dir, naming: ["notes.json", "not a Segue plan"])
         try expectRefused(
-            edit + ["--plan", "p.json", "--work-dir", "missing"], in: dir, naming: ["work directory", "missing", "does not exist"])
+            edit + ["--plan", "p.json", "--work-dir", "notes.json"], in: dir,
+            naming: ["work directory", "notes.json", "a file is in the way"])
+        // A missing --work-dir is made (as --job and --join make theirs).
+        let made = try segue(edit + ["--plan", "m.json", "--work-dir", "made"], cwd: dir)
+        #expect(made.status == 0 && FileIO.isDirectory(dir + "/made"), "\(made.stderr)")
         try FileManager.default.createSymbolicLink(atPath: dir + "/link.json", withDestinationPath: "a.mp4")
         try expectRefused(edit + ["--plan", "link.json"], in: dir, naming: ["link.json", "clip 1"])
         // A plan's piece named like an input: x.job-0001.mp4 is what plan x.json's job 1 writes.

@@ -75,7 +75,7 @@ struct PreviewWindowTests {
             try "// Name: solid\n\(body)\n".write(toFile: effect, atomically: true, encoding: .utf8)
         }
         try write("vec4 transition(vec2 uv) {\n    return vec4(1.0, 0.0, 0.0, 1.0);\n}")
-        let (_, live, _, g) = try openPreview(["--effect", effect, "--watch"], size: (120, 80), in: scratch, on: display)
+        let (_, live, id, g) = try openPreview(["--effect", effect, "--watch"], size: (120, 80), in: scratch, on: display)
         let centre = { (shot: Image) in shot[g.x + g.width / 2, g.y + g.height / 2] }
         let (red, isRed) = try display.waitForScreen { centre($0) == Pixel(255, 0, 0, 255) }
         #expect(isRed, "expected red, saw \(centre(red))")
@@ -97,6 +97,7 @@ struct PreviewWindowTests {
         let top = (0..<g.width).flatMap { x in (0..<(g.height / 2)).map { y in card[g.x + x, g.y + y] } }
         #expect(top.contains(Pixel(255, 255, 255, 255)), "the card has text")
         #expect(card[g.x + g.width / 2, g.y + g.height - 10] == Pixel(0, 255, 0, 255), "the last good version keeps running")
+        #expect(try display.window(named: "segue preview .* error in \(effect)$", timeout: 10) == id, "the title names the file in error")
         #expect(live.isRunning)
     }
 

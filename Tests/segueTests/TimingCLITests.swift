@@ -97,6 +97,14 @@ struct TimingCLITests {
         }
         #expect(frames.last == 0, "an autoreversed transition ends on from")
 
+        // 0 passes is once, as for Core Animation and the library: 1 s × 8 fps + 1 frames.
+        let once = try segue([
+            "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
+            "--duration", "1", "--fps", "8", "--repeat", "0", "-o", "-",
+        ])
+        #expect(once.status == 0, "\(once.stderr)")
+        #expect(firstPixelRed(once.stdout, width: 4, height: 2).count == 9)
+
         let half = try segue([
             "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
             "--duration", "1", "--fps", "8", "--repeat", "1.5", "--timing", "ease-in", "-o", "-",
@@ -154,6 +162,14 @@ struct TimingCLITests {
             (["--effect", "fade", "--spring", "mass=1,response=0.3"], "cannot be mixed"),
             (["--effect", "fade", "--spring", "stiffness=100,damping=0"], "never settles"),
             (["--effect", "fade", "--timing", "cubic-bezier(0.1,0.2)"], "cubic-bezier"),
+            (
+                ["--effect", "fade", "--repeat", "-1"],
+                "error: --repeat must be a finite number of passes ≥ 0 (0 and 1 both play once), got -1"
+            ),
+            (
+                ["--effect", "fade", "--repeat", "inf"],
+                "error: --repeat must be a finite number of passes ≥ 0 (0 and 1 both play once), got infinity"
+            ),
             (["--effect", effect, "--param-keyframes", "level=0@0,1@0.5,0@0.4"], "key"),
             (["--effect", effect, "--param-keyframes", "level=0@0,1@1.5"], "key"),
             (["--effect", effect, "--param-keyframes", "width=0@0,1@1"], "no parameter 'width'"),

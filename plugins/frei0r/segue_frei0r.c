@@ -14,7 +14,8 @@
  * plugin at start-up just to list it, and listing loads nothing else.
  *
  * libsegue is loaded when an instance first needs the effect: from the absolute path written at
- * install time, then $SEGUE_LIBRARY, then the dynamic linker's search path ("libsegue.so.0", the SONAME). It is
+ * install time, then $SEGUE_LIBRARY, then the dynamic linker's search path ("libsegue.so.0", the SONAME); a
+ * $SEGUE_LIBRARY that does not load ends the search, and a library of another major version is refused. It is
  * never unloaded, and once it is loaded the plugin pins itself (RTLD_NODELETE) so that a host's
  * dlclose cannot drop the one GPU context all instances of the plugin share (created once,
  * thread-safe by the C API; each instance renders with its own segue_transition/segue_effect,
@@ -224,6 +225,7 @@ static void say(const char *format, ...) {
 /* MARK: - libsegue, loaded once and never unloaded */
 
 typedef struct {
+    __typeof__(segue_version) *version;
     __typeof__(segue_error_message) *error_message;
     __typeof__(segue_error_free) *error_free;
     __typeof__(segue_context_create_default) *context_create_default;
@@ -249,6 +251,7 @@ static int resolve_api(void *handle, segue_api *out, const char **missing) {
         *(void **)(&out->field) = dlsym(handle, #symbol);       \
         if (!out->field) { *missing = #symbol; return 0; }      \
     } while (0)
+    RESOLVE(version, segue_version);
     RESOLVE(error_message, segue_error_message);
     RESOLVE(error_free, segue_error_free);
     RESOLVE(context_create_default, segue_context_create_default);
@@ -299,10 +302,16 @@ static int load_runtime(char *why, size_t size) {
         } else if (!resolve_api(h, &found, &missing)) {
             /* Not libsegue, or an older one: left loaded (nothing it started can be assumed safe to unload). */
             append(tried, sizeof tried, "%s%s (%s): not a libsegue this plugin can use (it lacks %s: another program's library, or an older Segue's)", tried[0] ? "; " : "", candidates[i], labels[i], missing);
+        } else if (atoi(found.version()) != SEGUE_VERSION_MAJOR) {
+            /* The C API holds within a major version only (as the Python package checks too). */
+            append(tried, sizeof tried, "%s%s (%s): Segue %s, and this plugin needs Segue %d.x", tried[0] ? "; " : "", candidates[i], labels[i],
+                   found.version(), SEGUE_VERSION_MAJOR);
         } else {
             handle = h;
             api = found;
         }
+        /* A library the user named is the one to use: no quiet fallback to another (as in Python). */
+        if (!handle && i == 1) break;
     }
     if (!handle) {
         snprintf(runtime_failure, sizeof runtime_failure,

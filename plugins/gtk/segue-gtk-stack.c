@@ -348,7 +348,7 @@ segue_gtk_stack_class_init (SegueGtkStackClass *klass)
   /**
    * SegueGtkStack:duration: (getter get_duration) (setter set_duration)
    *
-   * The transitions' duration in seconds; 0 for the effect's own (ios-push 0.35, doom-melt 2, …).
+   * The transitions' duration in seconds; 0 for the effect's own (ios-push 0.5, doom-melt 2, …).
    */
   stack_properties[PROP_DURATION] =
     g_param_spec_double ("duration", NULL, NULL, 0, MAX_DURATION, 0,

@@ -78,7 +78,7 @@ def test_wrong_dtype_shape_and_type():
 def test_bad_progress_and_time():
     a, b = frames(8, 4)
     fade = segue.Transition("fade")
-    raises(lambda: fade.render(a, b, float("nan")), "progress must be a finite number, got nan")
+    raises(lambda: fade.render(a, b, float("nan")), "progress must be a finite number, got NaN")
     raises(lambda: fade.render(a, b, 0.5, time=-1), "time")
     raises(lambda: segue.Effect("fade").render(a, float("inf")), "time")
 

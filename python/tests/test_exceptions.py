@@ -353,19 +353,19 @@ def test_progress_time_and_duration_out_of_range_are_value_errors():
     fade = segue.Transition("fade")
     effect = segue.Effect("fade")
     for call, fragments in [
-        (lambda: fade.render(a, b, float("nan")), ("progress must be a finite number, got nan",)),
+        (lambda: fade.render(a, b, float("nan")), ("progress must be a finite number, got NaN",)),
         (lambda: fade.render(a, b, math.inf), ("progress", "inf")),
         (lambda: fade.render(a, b, -math.inf, time=0.1), ("progress", "inf")),
-        (lambda: fade.render(a, b, np.float32("nan")), ("progress", "nan")),
+        (lambda: fade.render(a, b, np.float32("nan")), ("progress", "NaN")),
         (lambda: fade.render(a, b, 0.5, time=-1), ("time", "-1")),
-        (lambda: fade.render(a, b, 0.5, time=math.nan), ("time", "nan")),
+        (lambda: fade.render(a, b, 0.5, time=math.nan), ("time", "NaN")),
         (lambda: fade.render(a, b, 0.5, time=math.inf), ("time", "inf")),
         (lambda: fade.render(a, b, 0.5, time=10 ** 400), ("time must be a finite number",)),
         (lambda: effect.render(a, -0.5), ("time", "-0.5")),
         (lambda: effect.render(a, math.inf), ("time", "inf")),
         (lambda: setattr(fade, "duration", 0), ("duration", "> 0")),
         (lambda: setattr(fade, "duration", -2), ("duration", "-2")),
-        (lambda: setattr(fade, "duration", math.nan), ("duration", "nan")),
+        (lambda: setattr(fade, "duration", math.nan), ("duration", "NaN")),
         (lambda: setattr(effect, "duration", math.inf), ("duration", "inf")),
     ]:
         e = caught(call, segue.InvalidArgumentError, ErrorCode.INVALID_ARGUMENT, *fragments)

@@ -153,6 +153,17 @@ def test_cube_between_clips_and_a_hard_cut():
     assert np.array_equal(hard.get_frame(0.99), a.get_frame(0)) and np.array_equal(hard.get_frame(1.0), b.get_frame(0))
 
 
+def test_a_clip_starts_on_its_frame_despite_rounding():
+    # 0.4 - 0.1 is 0.30000000000000004: clip b starts a rounding after 0.3 s. segue concat
+    # (CompositionTimeline.timeTolerance) shows b's first frame at 0.3 s; so does this.
+    a = ColorClip(SIZE, color=(255, 0, 0), duration=1).with_fps(FPS).subclipped(0.1, 0.4)
+    b = ColorClip(SIZE, color=(0, 0, 255), duration=1).with_fps(FPS)
+    assert a.duration == 0.4 - 0.1 and a.duration > 0.3
+    hard = segue.moviepy.concatenate([a, b], transition=None)
+    assert np.array_equal(hard.get_frame(0.3), b.get_frame(0))
+    assert np.array_equal(hard.get_frame(0.2), a.get_frame(0))
+
+
 def test_sound_of_one_clip_only_fades_with_its_cut():
     quiet = ColorClip(SIZE, color=(0, 0, 0), duration=2).with_fps(FPS)
     loud = coloured((255, 255, 255), 2, 440)

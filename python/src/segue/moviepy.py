@@ -29,6 +29,11 @@ from ._render import Frame, ParamValue, Transition, _real
 
 __all__ = ["transition", "concatenate"]
 
+# A clip or a cut starting within this many seconds after a time has started at it, as in
+# segue concat (CompositionTimeline.timeTolerance): lengths such as 0.4 - 0.1 add up a rounding
+# past the frame they start on, which would otherwise show the clip before for one more frame.
+_TIME_TOLERANCE = 5e-7
+
 
 def _rgb(frame: Any) -> Frame:
     """A MoviePy frame as an (h, w, 3) uint8 array."""
@@ -139,10 +144,10 @@ def concatenate(clips: Iterable[VideoClip], transition: Union[str, os.PathLike[s
 
     def frame_at(t: float) -> Frame:
         k = 0
-        while k + 1 < len(clips) and starts[k + 1] <= t:
+        while k + 1 < len(clips) and starts[k + 1] <= t + _TIME_TOLERANCE:
             k += 1
         effect = effects[k - 1] if k > 0 else None
-        if effect is not None and t < starts[k] + cut:
+        if effect is not None and t + _TIME_TOLERANCE < starts[k] + cut:
             since = t - starts[k]
             a = _rgb(clips[k - 1].get_frame(min(t - starts[k - 1], lengths[k - 1])))
             b = _rgb(clips[k].get_frame(max(since, 0.0)))
