@@ -14,6 +14,7 @@
 // `flickVelocity`) goes the way it points; otherwise the transition finishes past half way.
 //
 // Time comes from an injected clock; nothing here reads the wall clock.
+import SegueMath
 
 /// Where a transition ended, or is heading.
 public enum TransitionPosition: Sendable, Equatable {
@@ -88,10 +89,12 @@ public final class InteractiveTransition {
     public init(duration: Double, fraction: Double = 0, flickVelocity: Double = 1, clock: AnimationClock) throws {
         guard duration.isFinite, duration > 0 else {
             throw AnimationError(
-                .invalidParameter, "an interactive transition's duration must be a positive number of seconds, got \(duration)")
+                .invalidParameter,
+                "an interactive transition's duration must be a positive number of seconds, got \(MessageText.number(duration))")
         }
         guard flickVelocity.isFinite, flickVelocity >= 0 else {
-            throw AnimationError(.invalidParameter, "flick velocity must be a non-negative number, got \(flickVelocity)")
+            throw AnimationError(
+                .invalidParameter, "flick velocity must be a non-negative number, got \(MessageText.number(flickVelocity))")
         }
         self.duration = duration
         self.flickVelocity = flickVelocity

@@ -14,6 +14,7 @@
 //   otherwise: sample every 0.1 s and return the first sample of the first run of samples with
 //   |1 − p| < ε that lasts more than 1 s (the sample and the ten after it, spanning 1 s, all
 //   pass), giving up at 10,000 s.
+import SegueMath
 
 #if canImport(Darwin)
 import Darwin
@@ -54,7 +55,8 @@ public struct Spring: Sendable, Hashable {
         try Spring.check("stiffness", stiffness, mustBePositive: true)
         try Spring.check("damping", damping, mustBePositive: false)
         guard initialVelocity.isFinite else {
-            throw AnimationError(.invalidParameter, "spring initialVelocity must be a finite number, got \(initialVelocity)")
+            throw AnimationError(
+                .invalidParameter, "spring initialVelocity must be a finite number, got \(MessageText.number(initialVelocity))")
         }
         self.init(unchecked: mass, stiffness, damping, initialVelocity, allowsOverdamping)
     }
@@ -81,7 +83,7 @@ public struct Spring: Sendable, Hashable {
     public init(perceptualDuration: Double, bounce: Double = 0, initialVelocity: Double = 0) throws {
         try Spring.check("perceptualDuration", perceptualDuration, mustBePositive: true)
         guard bounce.isFinite, bounce > -1, bounce <= 1 else {
-            throw AnimationError(.invalidParameter, "spring bounce must lie in (-1, 1], got \(bounce)")
+            throw AnimationError(.invalidParameter, "spring bounce must lie in (-1, 1], got \(MessageText.number(bounce))")
         }
         let ratio = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
         try self.init(
@@ -100,13 +102,13 @@ public struct Spring: Sendable, Hashable {
 
     private static func check(_ name: String, _ value: Double, mustBePositive: Bool) throws {
         guard value.isFinite else {
-            throw AnimationError(.invalidParameter, "spring \(name) must be a finite number, got \(value)")
+            throw AnimationError(.invalidParameter, "spring \(name) must be a finite number, got \(MessageText.number(value))")
         }
         if mustBePositive, value <= 0 {
-            throw AnimationError(.invalidParameter, "spring \(name) must be greater than 0, got \(value)")
+            throw AnimationError(.invalidParameter, "spring \(name) must be greater than 0, got \(MessageText.number(value))")
         }
         if !mustBePositive, value < 0 {
-            throw AnimationError(.invalidParameter, "spring \(name) must not be negative, got \(value)")
+            throw AnimationError(.invalidParameter, "spring \(name) must not be negative, got \(MessageText.number(value))")
         }
     }
 

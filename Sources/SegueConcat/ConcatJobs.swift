@@ -163,9 +163,9 @@ extension ConcatPlan {
         var list = "ffconcat version 1.0\n"
         for entry in join.video {
             list += FFmpeg.concatListEntry(directory + "/" + jobs[entry.job].piece) + "\n"
-            if let inpoint = entry.inpoint { list += "inpoint \(FFmpegText.secondsRoundedUp(inpoint))\n" }
-            if let outpoint = entry.outpoint { list += "outpoint \(FFmpegText.seconds(outpoint))\n" }
-            list += "duration \(FFmpegText.seconds(entry.duration))\n"
+            if let inpoint = entry.inpoint { list += "inpoint \(FFmpeg.secondsRoundedUp(inpoint))\n" }
+            if let outpoint = entry.outpoint { list += "outpoint \(FFmpeg.seconds(outpoint))\n" }
+            list += "duration \(FFmpeg.seconds(entry.duration))\n"
         }
         let listPath = scratch + "/pieces.ffconcat"
         try list.write(toFile: listPath, atomically: true, encoding: .utf8)
@@ -380,6 +380,7 @@ extension ConcatRenderer {
         case let .writeFailed(_, reason): return MediaError.writeFailed(path: output, reason: reason)
         case let .ffmpegFailed(_, status, stderr): return MediaError.ffmpegFailed(path: output, status: status, stderr: stderr)
         case let .encodingFailed(_, format, message): return MediaError.encodingFailed(path: output, format: format, message: message)
+        case let .invalidSettings(_, settings): return MediaError.invalidSettings(path: output, settings)
         case .cancelled: return MediaError.cancelled(path: output)
         default: return error
         }

@@ -88,7 +88,7 @@ public final class ConcatRenderer {
     ///     preferred device, without a disk cache for shaders.
     ///   - cancellation: its `cancel()` (from any thread) stops the render: `render` then throws
     ///     `MediaError.cancelled` and the output is not created.
-    /// - Throws: `MediaError.unknownOutputFormat`, `.encodingFailed` for settings that do not fit
+    /// - Throws: `MediaError.unknownOutputFormat`, `.invalidSettings` for settings that do not fit
     ///   the container, `.unwritable` for an output that is one of the edit's files (`OutputGuard`).
     public init(
         _ concatenation: Concatenation, output: String, settings: VideoSettings = VideoSettings(),

@@ -238,7 +238,6 @@ public struct Concatenation: Sendable {
             let resolved = try request.resolve()
             let effect = resolved.effect
             if let builder = effect.meshBuilder, !builder.isTransition { throw RenderError.notATransition(effect: effect.name) }
-            if let duration = cut.duration, let problem = CutSpec.durationProblem(duration) { throw CompositionError(problem) }
             // As `segue render` and the C API time a transition: without a duration a spring
             // lasts until it settles, anything else the effect's own duration.
             let timing = try TransitionTiming(

@@ -76,12 +76,3 @@ extension ConcatRenderer {
         return nil
     }
 }
-
-/// Seconds as ffmpeg's concat scripts take them.
-enum FFmpegText {
-    /// Seconds with microsecond precision ("8.966667").
-    static func seconds(_ value: Double) -> String { String(cFormat: "%.6f", value) }
-
-    /// Seconds rounded up to the microsecond, so a seek lands on or after the exact time.
-    static func secondsRoundedUp(_ value: Double) -> String { String(cFormat: "%.6f", (value * 1e6 - 1e-3).rounded(.up) / 1e6) }
-}

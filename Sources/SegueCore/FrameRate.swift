@@ -1,6 +1,7 @@
 // The frame rates Segue renders at, checked in one place: every command that takes `--fps` and
 // the concat spec's `fps` ask here before anything is opened, so a rate ffmpeg or the timeline
 // would refuse later (0, negative, NaN, 1e-9, 1e9) is named up front with the range.
+import SegueMath
 
 /// The range of output frame rates and its check.
 public enum FrameRate {

@@ -7,6 +7,7 @@
 // it shows its end state exactly: progress 1, or 0 after an autoreversed pass (a spring has not
 // quite reached 1 at its settling duration; Core Animation then shows the model value).
 import SegueAnimation
+import SegueMath
 import SegueSystem
 
 /// How a transition's progress follows time.
@@ -95,7 +96,7 @@ public struct TransitionTiming: Sendable, Hashable, CustomStringConvertible {
             throw AnimationError(.invalidParameter, "a timing curve needs a duration")
         }
         guard d.isFinite, d > 0 else {
-            throw AnimationError(.invalidParameter, "duration must be a positive number of seconds, got \(d)")
+            throw AnimationError(.invalidParameter, "duration must be a positive number of seconds, got \(MessageText.number(d))")
         }
         if let problem = Self.repeatCountProblem(repeatCount) { throw AnimationError(.invalidParameter, "the repeat count \(problem)") }
         self.curve = curve
@@ -155,7 +156,7 @@ public struct TransitionTiming: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         var text = "\(curve) over \(MessageText.seconds(duration))"
-        if repeatCount > 0, repeatCount != 1 { text += ", repeated \(repeatCount)×" }
+        if repeatCount > 0, repeatCount != 1 { text += ", repeated \(MessageText.number(repeatCount))×" }
         if autoreverses { text += ", autoreversed" }
         return text
     }

@@ -1,4 +1,5 @@
 import SegueCore
+import SegueMath
 import SegueSystem
 
 // An audio stream decoded and resampled by an ffmpeg subprocess into interleaved 32-bit float
@@ -44,7 +45,7 @@ public final class AudioDecoder {
         self.sampleRate = sampleRate
         self.channels = channels
         var arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-xerror"]
-        if start > 0 { arguments += ["-ss", String(cFormat: "%.6f", start)] }
+        if start > 0 { arguments += ["-ss", FFmpeg.seconds(start)] }
         // A mono stream plays on every channel at full level (ffmpeg's own upmix puts a mono
         // channel, taken as front centre, 3 dB down on left and right).
         var filters = "aresample=async=1:first_pts=0"

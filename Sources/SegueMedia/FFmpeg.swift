@@ -78,6 +78,12 @@ public enum FFmpeg {
     /// `fps` as ffmpeg expects it on the command line ("30", "29.97").
     static func rate(_ fps: Double) -> String { String(exactNumber: fps) }
 
+    /// Seconds as ffmpeg takes them in `-ss` and concat scripts, to the microsecond ("8.966667").
+    package static func seconds(_ value: Double) -> String { String(cFormat: "%.6f", value) }
+
+    /// Seconds rounded up to the microsecond, so a seek lands on or after the exact time.
+    package static func secondsRoundedUp(_ value: Double) -> String { seconds((value * 1e6 - 1e-3).rounded(.up) / 1e6) }
+
     // MARK: - Running
 
     /// Runs ffmpeg to completion with `arguments` (after `-hide_banner -loglevel error -nostdin

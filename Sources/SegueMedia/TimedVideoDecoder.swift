@@ -91,11 +91,11 @@ public final class TimedVideoDecoder {
         var arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-xerror"]
         var shift = 0.0
         if start > 0 && startsAtKeyframe {
-            let seek = String(cFormat: "%.6f", start + frameInterval / 4)
+            let seek = FFmpeg.seconds(start + frameInterval / 4)
             shift = (Double(seek) ?? start) - start
             arguments += ["-noaccurate_seek", "-ss", seek]
         } else if start > 0 {
-            arguments += ["-ss", String(cFormat: "%.6f", start)]
+            arguments += ["-ss", FFmpeg.seconds(start)]
         }
         timestampShift = shift
         arguments += [

@@ -123,7 +123,7 @@ public final class VideoEncoder {
     ///     checks the video stream's length to a frame (a join of pieces).
     ///   - cancellation: its `cancel()` kills ffmpeg and removes the temporaries; the encoder's
     ///     next call then throws and nothing is published.
-    /// - Throws: `.unknownOutputFormat`, `.encodingFailed` (settings that do not fit the
+    /// - Throws: `.unknownOutputFormat`, `.invalidSettings` (settings that do not fit the
     ///   container), `.imageTooLarge`, `.ffmpegNotFound`, `.unwritable`, `.cancelled` — all
     ///   before anything is created at the destination.
     public init(

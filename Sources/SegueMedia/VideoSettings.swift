@@ -151,7 +151,14 @@ public struct VideoSettings: Sendable, Hashable {
 public struct VideoSettingsError: SegueError, Sendable, Equatable {
     /// A field of `VideoSettings`.
     public enum Setting: Sendable, Equatable {
-        case codec, preset, crf, audioBitrate
+        /// `codec`: one the container cannot hold.
+        case codec
+        /// `preset`: unknown, or for a codec that takes none.
+        case preset
+        /// `crf`: out of the codec's range, or for a codec that takes none.
+        case crf
+        /// `audioBitrate`: outside 8…1024 kbit/s.
+        case audioBitrate
 
         /// How the library's messages name it.
         public var name: String {
@@ -175,5 +182,6 @@ public struct VideoSettingsError: SegueError, Sendable, Equatable {
         self.rule = rule
     }
 
+    /// The setting's name, then the rule: "crf (quality) for h264 must be from 0 to 51, got 99".
     public var description: String { "\(setting.name) \(rule)" }
 }

@@ -248,7 +248,7 @@ public final class TransitionRenderer {
     ) throws -> T {
         guard progress.isFinite, time.isFinite, duration.isFinite, duration > 0 else {
             throw RenderError.invalidValue(
-                "progress, time and duration must be finite (duration positive); got progress \(progress), time \(time), duration \(duration)"
+                "progress, time and duration must be finite (duration positive); got progress \(MessageText.number(progress)), time \(MessageText.number(time)), duration \(MessageText.number(duration))"
             )
         }
         switch backend {

@@ -49,7 +49,7 @@ public struct ConcatBenchmark {
     private let cancellation: Cancellation?
 
     /// A benchmark; `context` gives the GPU for the transitions.
-    /// - Throws: `MediaError.encodingFailed` for a preset or CRF x264 does not take.
+    /// - Throws: `VideoSettingsError` for a preset or CRF x264 does not take.
     public init(
         width: Int = 1920, height: Int = 1080, fps: Int = 30, clipSeconds: Int = 10, preset: String = "veryfast", crf: Int = 23,
         context: @escaping () throws -> GPUContext, cancellation: Cancellation? = nil

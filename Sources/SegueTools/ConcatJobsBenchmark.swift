@@ -57,7 +57,7 @@ public struct ConcatJobsBenchmark {
     private let cancellation: Cancellation?
 
     /// A benchmark.
-    /// - Throws: `MediaError.encodingFailed` for a preset or CRF x264 does not take.
+    /// - Throws: `VideoSettingsError` for a preset or CRF x264 does not take.
     public init(
         width: Int = 1920, height: Int = 1080, fps: Int = 30, clipSeconds: Int = 10, preset: String = "veryfast", crf: Int = 23,
         jobSeconds: Double = ConcatPlan.defaultJobSeconds, executable: String, context: @escaping () throws -> GPUContext,

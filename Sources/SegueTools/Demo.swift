@@ -6,7 +6,7 @@ import SegueShaders
 import SegueVulkan
 
 // The demo: every Segue transition between the two sample screens as a video (PNG frames when
-// there is no ffmpeg), a contact sheet of them at five progress values, and the home screen
+// ffmpeg or ffprobe is missing), a contact sheet of them at five progress values, and the home screen
 // through each mesh effect.
 #if canImport(Glibc)
 import Glibc

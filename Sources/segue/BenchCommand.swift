@@ -180,21 +180,19 @@ struct BenchCommand: ParsableCommand {
                 print("moderngl peer skipped: python3 cannot import moderngl (install it with '\(ModernGLPeer.installHint)')")
             }
         }
-        guard runsFFmpegPeers("xfade peers") else { return }
-        guard frames <= TransitionBenchmark.xfadeMaximumFrames else {
-            print("")
-            print("xfade peers skipped: ffmpeg's xfade lasts at most 60 s, \(TransitionBenchmark.xfadeMaximumFrames) frames at 30 fps")
-            return
-        }
         print("")
-        print(row("xfade", "pipe", "fps", "ms/frame") + "   segue end-to-end / xfade")
-        for peer in TransitionBenchmark.xfadePeers {
-            let both = peer.xfade == peer.effect ? peer.effect : peer.effect + "," + peer.xfade
-            let (fps, ours) = try alongside(both) { try bench.xfadeFramesPerSecond(peer.xfade) }
-            let ratios = both.split(separator: ",").map { ratio(String($0), ours, fps) }.joined(separator: ", ")
-            print(row(peer.xfade, "pipe", String(cFormat: "%.1f", fps), String(cFormat: "%.2f", 1000 / fps)) + "   " + ratios)
+        if frames > TransitionBenchmark.xfadeMaximumFrames {
+            print("xfade peers skipped: ffmpeg's xfade lasts at most 60 s, \(TransitionBenchmark.xfadeMaximumFrames) frames at 30 fps")
+        } else if runsFFmpegPeers("xfade peers") {
+            print(row("xfade", "pipe", "fps", "ms/frame") + "   segue end-to-end / xfade")
+            for peer in TransitionBenchmark.xfadePeers {
+                let both = peer.xfade == peer.effect ? peer.effect : peer.effect + "," + peer.xfade
+                let (fps, ours) = try alongside(both) { try bench.xfadeFramesPerSecond(peer.xfade) }
+                let ratios = both.split(separator: ",").map { ratio(String($0), ours, fps) }.joined(separator: ", ")
+                print(row(peer.xfade, "pipe", String(cFormat: "%.1f", fps), String(cFormat: "%.2f", 1000 / fps)) + "   " + ratios)
+            }
+            try runMP4Comparison(bench, resolved: resolved)
         }
-        try runMP4Comparison(bench, resolved: resolved)
         // The mesh targets too, so that one command prints every figure and ratio.
         print("")
         try MeshBench(width: bench.width, height: bench.height, frames: frames, context: bench.context).run()
@@ -244,7 +242,9 @@ struct BenchCommand: ParsableCommand {
     private func runsFFmpegPeers(_ what: String) -> Bool {
         guard !noFFmpeg else { return false }
         guard FFmpeg.videoToolsProblem(for: what) == nil else {
-            print("\(what) skipped: no ffmpeg or ffprobe (install the Debian package 'ffmpeg', or set SEGUE_FFMPEG to its path)")
+            print(
+                "\(what) skipped: no ffmpeg or ffprobe (install the Debian package 'ffmpeg', or set SEGUE_FFMPEG and SEGUE_FFPROBE to their paths)"
+            )
             return false
         }
         return true

@@ -154,11 +154,10 @@ struct ConcatCommand: ParsableCommand {
         renderer.jobSeconds = jobSeconds.seconds
         if let planPath = plan {
             // Before planning: a plan path that is an input, or not a plan's, is refused at once. A
-            // --work-dir is made when missing, as for --job and --join; the plan's own folder
-            // (and a job's recorded directory) must be there.
+            // --work-dir is made when missing, as for --job and --join, once the plan's path has
+            // passed (writing the plan checks it takes files); a job's recorded directory must be there.
+            try ConcatPlan.checkDestination(planPath, workDirectory: nil, inputs: Concatenation.inputFiles(of: concatenation.spec))
             let workDirectory = try workDir.map(makeWorkDirectory)
-            try ConcatPlan.checkDestination(
-                planPath, workDirectory: workDirectory, inputs: Concatenation.inputFiles(of: concatenation.spec))
             var plan = try renderer.plan(
                 smart: smart, jobSeconds: jobSeconds.seconds,
                 pieceStem: ConcatPlan.pieceStem(planPath: planPath))

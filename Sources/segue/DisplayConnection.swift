@@ -24,6 +24,8 @@ import Darwin
 enum DisplayConnection {
     /// The X server connection the signal handlers ask whether the server is gone (-1: none).
     nonisolated(unsafe) private static var watchedSocket: Int32 = -1
+    /// Set once the loss is being reported, so that a crash while the process exits says nothing more.
+    nonisolated(unsafe) private static var reported = false
     /// The handlers that were in place before, by signal.
     nonisolated(unsafe) private static var previous: (pipe: sigaction, segv: sigaction, bus: sigaction) = (
         sigaction(), sigaction(), sigaction()
@@ -40,6 +42,7 @@ enum DisplayConnection {
         guard let library = dlopen("libX11.so.6", RTLD_LAZY), let symbol = dlsym(library, "XSetIOErrorHandler") else { return }
         let set = unsafeBitCast(symbol, to: SetIOErrorHandler.self)
         _ = set { _ in
+            DisplayConnection.reported = true
             SegueCommand.fail("the display connection was lost")
         }
         // The watching connection: opened before the window's, so a display that cannot be
@@ -50,7 +53,9 @@ enum DisplayConnection {
         watchedSocket = unsafeBitCast(number, to: ConnectionNumber.self)(display)
         guard watchedSocket >= 0 else { return }
         var action = sigaction()
-        action.__sigaction_handler.sa_sigaction = { signal, _, _ in DisplayConnection.signalled(signal) }
+        action.__sigaction_handler.sa_sigaction = { signal, info, _ in
+            DisplayConnection.signalled(signal, sentByAProcess: (info?.pointee.si_code ?? 0) <= 0)
+        }
         action.sa_flags = SA_SIGINFO | SA_ONSTACK
         sigemptyset(&action.sa_mask)
         sigaction(SIGPIPE, &action, &previous.pipe)
@@ -59,17 +64,20 @@ enum DisplayConnection {
     }
 
     /// The signal handler: the display's loss when the server is gone, else the handler from before.
-    private static func signalled(_ signal: Int32) {
+    /// - Parameter sentByAProcess: `kill` or `raise` sent it (it is no fault that happens again).
+    private static func signalled(_ signal: Int32, sentByAProcess: Bool) {
+        if reported { _exit(1) }
         if serverIsGone() {
-            let message = "error: the display connection was lost\n"
-            _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            reported = true
+            let message: StaticString = "error: the display connection was lost\n"
+            _ = write(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
             _exit(1)
         }
-        // The handler from before takes over: SIGPIPE is raised again, a crash happens again
-        // when the faulting instruction runs again.
+        // The handler from before takes over: a fault happens again when the faulting instruction
+        // runs again; SIGPIPE and a signal sent by a process are raised again.
         var old = signal == SIGPIPE ? previous.pipe : signal == SIGSEGV ? previous.segv : previous.bus
         sigaction(signal, &old, nil)
-        if signal == SIGPIPE { raise(SIGPIPE) }
+        if signal == SIGPIPE || sentByAProcess { raise(signal) }
     }
 
     /// Whether the X server hung up on the watching connection, waiting up to 200 ms for the
@@ -77,7 +85,9 @@ enum DisplayConnection {
     private static func serverIsGone() -> Bool {
         let peerClosed: Int32 = 0x2000  // Linux's POLLRDHUP (declared only with _GNU_SOURCE)
         var entry = pollfd(fd: watchedSocket, events: Int16(peerClosed), revents: 0)
-        guard poll(&entry, 1, 200) == 1 else { return false }
+        var ready = poll(&entry, 1, 200)
+        while ready < 0 && errno == EINTR { ready = poll(&entry, 1, 200) }
+        guard ready == 1 else { return false }
         return Int32(entry.revents) & (POLLHUP | peerClosed | POLLERR) != 0
     }
 }

@@ -130,7 +130,7 @@ struct MeshFileTests {
             ),
             (
                 #"{"identity": {"rows": 2, "columns": 2}, "supplementaryTransform": [{"perspective": -5}]}"#,
-                "supplementaryTransform[0].perspective: the eye distance must be positive, got -5.0"
+                "supplementaryTransform[0].perspective: the eye distance must be positive, got -5"
             ),
             (#"{"identity": {"rows": 2, "columns": 2}, "comment": 3}"#, "comment: expected a string, got the number 3.0"),
             (
@@ -158,7 +158,7 @@ struct MeshFileTests {
         let infinite = meshError {
             _ = try MeshFile(jsonObject: ["identity": ["rows": 1, "columns": 1], "diffuseLightFactor": Double.infinity] as [String: Any])
         }
-        #expect(infinite?.message == "diffuseLightFactor: must be finite, got inf")
+        #expect(infinite?.message == "diffuseLightFactor: must be finite, got infinity")
 
         let path = "/nonexistent/segue/mesh.json"
         let missing = meshError { _ = try MeshFile(contentsOfFile: path) }

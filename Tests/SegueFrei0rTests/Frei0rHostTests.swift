@@ -227,6 +227,22 @@ extension Frei0rHostTests {
         #expect(typo.status == 0 && typo.stdout == "instance\ncopied\ncopied\n", "\(typo.stdout)\(typo.stderr)")
         #expect(typo.stderr.contains("\(dir.file("nowhere/libsegue.so")) (SEGUE_LIBRARY): "), "\(typo.stderr)")
         #expect(!typo.stderr.contains("(the library search path)"), "\(typo.stderr)")
+        // A library with every symbol but another major version is refused, as Python refuses it.
+        let names = [
+            "segue_error_message", "segue_error_free", "segue_context_create_default", "segue_transition_create",
+            "segue_transition_set_param", "segue_transition_render", "segue_transition_destroy", "segue_effect_create",
+            "segue_effect_set_param", "segue_effect_render", "segue_effect_destroy",
+        ]
+        let stub = "const char *segue_version(void) { return \"1.0.0\"; }\n" + names.map { "void \($0)(void) {}\n" }.joined()
+        try stub.write(toFile: dir.file("future.c"), atomically: true, encoding: .utf8)
+        let cc = try runProgram("cc", ["-shared", "-fPIC", dir.file("future.c"), "-o", dir.file("libsegue-future.so")])
+        try #require(cc.status == 0, "\(cc.stderr)")
+        named["SEGUE_LIBRARY"] = dir.file("libsegue-future.so")
+        let future = try runProgram(host, ["construct", dir.file("moved/segue_fade.so"), "64", "48", "1"], environment: named)
+        #expect(future.status == 0 && future.stdout == "instance\ncopied\ncopied\n", "\(future.stdout)\(future.stderr)")
+        #expect(
+            future.stderr.contains("\(dir.file("libsegue-future.so")) (SEGUE_LIBRARY): Segue 1.0.0, and this plugin needs Segue 0.x"),
+            "\(future.stderr)")
         // SEGUE_LIBRARY mends the moved library.
         var mended = env
         mended["SEGUE_LIBRARY"] = installation.library

@@ -95,6 +95,9 @@ struct OutputSafetyCLITests {
         try expectRefused(
             edit + ["--plan", "p.json", "--work-dir", "notes.json"], in: dir,
             naming: ["work directory", "notes.json", "a file is in the way"])
+        // A missing --work-dir is made (as --job and --join make theirs), but not for a plan
+        // path that is refused.
+        try expectRefused(edit + ["--plan", "notes.json", "--work-dir", "unmade"], in: dir, naming: ["notes.json", "not a Segue plan"])
         // A missing --work-dir is made (as --job and --join make theirs).
         let made = try segue(edit + ["--plan", "m.json", "--work-dir", "made"], cwd: dir)
         #expect(made.status == 0 && FileIO.isDirectory(dir + "/made"), "\(made.stderr)")

@@ -277,6 +277,15 @@ static void append(char *buffer, size_t size, const char *format, ...) {
     va_end(args);
 }
 
+/* The major version of a "MAJOR.MINOR.PATCH" text; -1 for anything else (as the Python package
+ * reads segue_version(): digits first). */
+static int major_version(const char *version) {
+    if (!version || version[0] < '0' || version[0] > '9') return -1;
+    char *end = NULL;
+    long major = strtol(version, &end, 10);
+    return (*end == '.' || *end == '\0') && major < 1000 ? (int)major : -1;
+}
+
 /* Loads libsegue and creates the shared context the first time; returns 0 with `why` filled
  * on failure (then and ever after). Thread-safe. */
 static int load_runtime(char *why, size_t size) {
@@ -302,7 +311,7 @@ static int load_runtime(char *why, size_t size) {
         } else if (!resolve_api(h, &found, &missing)) {
             /* Not libsegue, or an older one: left loaded (nothing it started can be assumed safe to unload). */
             append(tried, sizeof tried, "%s%s (%s): not a libsegue this plugin can use (it lacks %s: another program's library, or an older Segue's)", tried[0] ? "; " : "", candidates[i], labels[i], missing);
-        } else if (atoi(found.version()) != SEGUE_VERSION_MAJOR) {
+        } else if (major_version(found.version()) != SEGUE_VERSION_MAJOR) {
             /* The C API holds within a major version only (as the Python package checks too). */
             append(tried, sizeof tried, "%s%s (%s): Segue %s, and this plugin needs Segue %d.x", tried[0] ? "; " : "", candidates[i], labels[i],
                    found.version(), SEGUE_VERSION_MAJOR);

@@ -162,6 +162,11 @@ def test_a_clip_starts_on_its_frame_despite_rounding():
     hard = segue.moviepy.concatenate([a, b], transition=None)
     assert np.array_equal(hard.get_frame(0.3), b.get_frame(0))
     assert np.array_equal(hard.get_frame(0.2), a.get_frame(0))
+    # A cut that starts a rounding after its frame: that frame is the cut's first, at progress 0
+    # (0.4 - 0.1 - 0.1 puts the start at 0.20000000000000004).
+    faded = segue.moviepy.concatenate([a, b], transition="fade", duration=0.1)
+    expected = segue.Transition("fade").render(a.get_frame(0).astype(np.uint8), b.get_frame(0).astype(np.uint8), 0.0, time=0.0)
+    assert np.array_equal(faded.get_frame(0.2), expected)
 
 
 def test_sound_of_one_clip_only_fades_with_its_cut():

@@ -136,7 +136,7 @@ public enum MeshEffects {
 
     private static func positive(_ values: [String: ParameterValue], _ name: String) throws -> Double {
         let v = values[name]!.scalar
-        guard v > 0 else { throw MeshError(.invalidParameter, "\(name) must be positive, got \(v)") }
+        guard v > 0 else { throw MeshError(.invalidParameter, "\(name) must be positive, got \(MessageText.number(v))") }
         return v
     }
 }

@@ -67,7 +67,7 @@ struct JSONEntry {
         guard case .number(let number) = value else {
             throw fail("expected a number, got \(kindDescription)")
         }
-        guard number.isFinite else { throw fail("must be finite, got \(number)") }
+        guard number.isFinite else { throw fail("must be finite, got \(MessageText.number(number))") }
         return number
     }
 
@@ -75,7 +75,7 @@ struct JSONEntry {
     func wholeNumber() throws -> Int {
         let number = try number()
         guard number == number.rounded(), abs(number) < 1e15 else {
-            throw fail("expected a whole number, got \(number)")
+            throw fail("expected a whole number, got \(MessageText.number(number))")
         }
         return Int(number)
     }
@@ -254,7 +254,7 @@ enum MeshFileDecoder {
         switch name {
         case "perspective":
             let distance = try entry.number()
-            guard distance > 0 else { throw entry.fail("the eye distance must be positive, got \(distance)") }
+            guard distance > 0 else { throw entry.fail("the eye distance must be positive, got \(MessageText.number(distance))") }
             return .perspective(distance: distance)
         case "rotate":
             if entry.isObject {

@@ -46,7 +46,8 @@ extension MeshTransform {
     public static func bulge(touchPoint: Vector2, radius: Double = 120, layerWidth: Double, layerHeight: Double) throws -> MeshTransform {
         try checkReference(touchPoint: touchPoint, width: layerWidth, height: layerHeight)
         guard radius > 0, radius.isFinite else {
-            throw MeshError(.invalidParameter, "bulge radius must be a positive, finite number of points, got \(radius)")
+            throw MeshError(
+                .invalidParameter, "bulge radius must be a positive, finite number of points, got \(MessageText.number(radius))")
         }
         let rMax = radius / layerWidth
         let ys = layerHeight / layerWidth
@@ -77,7 +78,9 @@ extension MeshTransform {
     /// - Throws: ``MeshError`` (`.invalidParameter`) for a non-finite phase or magnitude.
     public static func jelly(phase: Double, magnitude: Double) throws -> MeshTransform {
         guard phase.isFinite, magnitude.isFinite else {
-            throw MeshError(.invalidParameter, "jelly phase and magnitude must be finite, got \(phase) and \(magnitude)")
+            throw MeshError(
+                .invalidParameter,
+                "jelly phase and magnitude must be finite, got \(MessageText.number(phase)) and \(MessageText.number(magnitude))")
         }
         let rim = 100
         let radius = 2.0.squareRoot() / 2
@@ -140,7 +143,9 @@ extension MeshTransform {
 
     private static func checkReference(touchPoint: Vector2, width: Double, height: Double) throws {
         guard width > 0, height > 0, width.isFinite, height.isFinite else {
-            throw MeshError(.invalidParameter, "layer size must be positive and finite, got \(width)×\(height) points")
+            throw MeshError(
+                .invalidParameter,
+                "layer size must be positive and finite, got \(MessageText.number(width))×\(MessageText.number(height)) points")
         }
         guard touchPoint.x.isFinite, touchPoint.y.isFinite else {
             throw MeshError(.invalidParameter, "touch point must be finite, got (\(touchPoint.x), \(touchPoint.y))")

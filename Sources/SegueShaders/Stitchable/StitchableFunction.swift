@@ -240,11 +240,12 @@ public struct StitchableFunction: Sendable, Equatable {
         }
         for v in [configuration.insertion.from, configuration.insertion.to, configuration.removal.from, configuration.removal.to]
         where !v.isFinite {
-            throw StitchableConfigurationError("insertion and removal ranges must be finite numbers, got \(v)")
+            throw StitchableConfigurationError("insertion and removal ranges must be finite numbers, got \(MessageText.number(v))")
         }
         if let m = configuration.maxSampleOffset {
             guard m.x.isFinite, m.y.isFinite, m.x >= 0, m.y >= 0 else {
-                throw StitchableConfigurationError("the maximum sample offset must be finite and ≥ 0, got \(m.x),\(m.y)")
+                throw StitchableConfigurationError(
+                    "the maximum sample offset must be finite and ≥ 0, got \(MessageText.number(m.x)),\(MessageText.number(m.y))")
             }
             guard kind != .color else {
                 throw StitchableConfigurationError(

@@ -148,7 +148,7 @@ def concatenate(clips: Iterable[VideoClip], transition: Union[str, os.PathLike[s
             k += 1
         effect = effects[k - 1] if k > 0 else None
         if effect is not None and t + _TIME_TOLERANCE < starts[k] + cut:
-            since = t - starts[k]
+            since = max(t - starts[k], 0.0)     # a cut reached within the tolerance is at its start
             a = _rgb(clips[k - 1].get_frame(min(t - starts[k - 1], lengths[k - 1])))
             b = _rgb(clips[k].get_frame(max(since, 0.0)))
             # The effect's own timing over the cut, as segue concat runs it.

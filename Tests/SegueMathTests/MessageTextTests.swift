@@ -1,5 +1,5 @@
-// The shared wording of numbers, durations, frame rates and "did you mean" in messages.
-import SegueCore
+// The shared wording of numbers, durations and "did you mean" in messages.
+import SegueMath
 import Testing
 
 @Suite("Message text")
@@ -23,17 +23,6 @@ struct MessageTextTests {
         #expect(MessageText.number(-0.0001) == "-0.0001")
         #expect(MessageText.number(3e301) == "3e+301")
         #expect(MessageText.number(29.97002997002997) == "29.97")
-    }
-
-    @Test("frame rates: 1 to 1000, one phrase for everything outside")
-    func frameRates() {
-        for fps in [1.0, 24, 29.97, 1000] { #expect(FrameRate.problem(fps) == nil) }
-        #expect(FrameRate.problem(0) == "must be a number from 1 to 1000, got 0")
-        #expect(FrameRate.problem(-2) == "must be a number from 1 to 1000, got -2")
-        #expect(FrameRate.problem(0.5) == "must be a number from 1 to 1000, got 0.5")
-        #expect(FrameRate.problem(1e9) == "must be a number from 1 to 1000, got 1000000000")
-        #expect(FrameRate.problem(.nan) == "must be a number from 1 to 1000, got NaN")
-        #expect(FrameRate.problem(.infinity) == "must be a number from 1 to 1000, got infinity")
     }
 
     @Test("did you mean: the closest name within a few edits, case ignored; nothing when none is close")
