@@ -73,12 +73,19 @@ public final class LiveMesh {
     /// - Parameters:
     ///   - title: the window title's first part; the mesh's name (or the error) follows it.
     ///   - report: receives one line for each reload and reload error (for stderr).
-    /// - Throws: `MeshError`, `ParameterError` (the request), `WindowError` (no display),
+    /// - Throws: `AnimationError` for a touch spring that never settles; `MeshError`,
+    ///   `ParameterError` (the request), `WindowError` (no display),
     ///   `VulkanError`, `RenderError`.
     public init(
         image: Image, request: MeshRequest, options: Options = Options(), configuration: GPUContext.Configuration = .init(),
         title: String, report: @escaping (String) -> Void = { _ in }
     ) throws {
+        // Where no duration is given, a spring that never settles is refused, as TransitionTiming
+        // refuses it: a released touch would swing for ever.
+        if let spring = options.spring, !spring.settlingDuration.isFinite {
+            throw AnimationError(
+                .invalidParameter, "this spring never settles (damping 0): a released touch would never come to rest; give it damping")
+        }
         let templates = try request.templates()
         let points = try LiveView.points(width: image.width, height: image.height, scale: image.scale)
         // Every check of the meshes happens before a window opens.

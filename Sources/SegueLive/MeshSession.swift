@@ -224,7 +224,8 @@ struct TouchRelease {
     private let still: Spring
     private let moving: Spring
 
-    /// Seconds the settling search looks ahead at most (an undamped spring never settles).
+    /// Seconds the settling search looks ahead at most (an undamped spring never settles;
+    /// `LiveMesh` refuses one).
     static let horizon = 60.0
 
     init(spring: Spring, rest: Vector2, position: Vector2, velocity: Vector2, start: Double, tolerance: Double) {

@@ -290,6 +290,11 @@ struct MeshWindowTests {
             (["--window", "--scale", "20"], "error: --scale must be in (0, 8], got 20"),
             (["-o", "out.png", "--param-keyframes", "a=0@0,1@1"], "error: --param-keyframes applies to effects, not to meshes"),
             (["--window", "--param", "size=3"], "no parameter 'size'"),
+            // A touch spring that never settles, refused as a transition's is without a duration.
+            (
+                ["--window", "--spring", "stiffness=100,damping=0"],
+                "this spring never settles (damping 0): a released touch would never come to rest"
+            ),
             (
                 ["--window", "--scale", "0.0001"],
                 "a 8×8-pixel image at scale 0.0001 needs a window larger than 16384 points; give a larger scale"
