@@ -53,13 +53,13 @@ public final class LiveView {
     /// The size in points (at least 1 × 1) of a window showing an image of `width` × `height`
     /// pixels at `scale` pixels per point.
     /// - Throws: `ImageScaleError` for a scale that is not a positive finite number;
-    ///   `RenderError.invalidValue` for a window larger than `Image.maximumSide` points on a side.
+    ///   `RenderError.invalidValue` for a window larger than `Window.maximumSide` points on a side.
     public static func points(width: Int, height: Int, scale: Double) throws -> (width: Int, height: Int) {
         try Image.validateScale(scale)
         let size = (width: (Double(width) / scale).rounded(), height: (Double(height) / scale).rounded())
-        guard size.width <= Double(Image.maximumSide), size.height <= Double(Image.maximumSide) else {
+        guard size.width <= Double(Window.maximumSide), size.height <= Double(Window.maximumSide) else {
             throw RenderError.invalidValue(
-                "a \(width)×\(height)-pixel image at scale \(scale) needs a window larger than \(Image.maximumSide) points; give a larger scale"
+                "a \(width)×\(height)-pixel image at scale \(MessageText.number(scale)) needs a window larger than \(Window.maximumSide) points; give a larger scale"
             )
         }
         return (max(1, Int(size.width)), max(1, Int(size.height)))

@@ -42,6 +42,15 @@ public final class FrameDirectoryWriter {
         self.cancellation = cancellation
     }
 
+    /// Whether `name` is a frame's file name as a writer with `prefix` names them: the prefix,
+    /// one or more ASCII digits, `.png` (a render's directory may be replaced only when it holds
+    /// nothing else).
+    public static func isFrameName(_ name: String, prefix: String = "frame-") -> Bool {
+        guard name.hasPrefix(prefix), name.hasSuffix(".png") else { return false }
+        let number = name.utf8.dropFirst(prefix.utf8.count).dropLast(4)
+        return name.utf8.count > prefix.utf8.count + 4 && number.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
     /// The path of frame `index` (`DIR/frame-00042.png`).
     public func path(forFrame index: Int) -> String {
         let number = String(index)

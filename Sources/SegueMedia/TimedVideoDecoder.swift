@@ -138,7 +138,8 @@ public final class TimedVideoDecoder {
         if fitted.width != width || fitted.height != height {
             switch resize {
             case .cover: filters.append("crop=\(width):\(height)")
-            case .contain: filters.append("pad=\(width):\(height):(ow-iw)/2:(oh-ih)/2:color=black")
+            // Transparent bars, as the GPU's `contain` leaves them (black once 4:2:0 drops alpha).
+            case .contain: filters.append("pad=\(width):\(height):(ow-iw)/2:(oh-ih)/2:color=black@0")
             case .stretch: break
             }
         }

@@ -18,7 +18,7 @@ extension MetalPreprocessor {
     /// An integer literal's value (decimal, 0x hex, 0b binary, 0 octal; u/l suffixes); nil for
     /// anything else (a floating-point literal is not allowed in `#if`). The checker reads the
     /// integers of code with it too.
-    static func integer(_ text: String) -> Int64? {
+    package static func integer(_ text: String) -> Int64? {
         var digits = Substring(text.lowercased())
         while let last = digits.last, last == "u" || last == "l" { digits.removeLast() }
         let radix: Int

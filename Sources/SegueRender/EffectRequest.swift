@@ -157,12 +157,7 @@ public struct StitchableRequest: Sendable {
         var assignments: [(name: String, value: String)] = []
         for (name, value) in arguments {
             guard functions.contains(where: { f in f.arguments.contains { $0.name == name } }) else {
-                var known: [String] = []
-                for a in functions.flatMap(\.arguments) where !known.contains("\(a.name) (\(a.metalType))") {
-                    known.append("\(a.name) (\(a.metalType))")
-                }
-                throw StitchableConfigurationError(
-                    "'\(fn.name)' has no argument '\(name)'; its arguments are: \(known.joined(separator: ", "))")
+                throw fn.unknownArgument(name, others: functions.filter { $0 != fn })
             }
             if value.lowercased() == "auto" { automatic.insert(name) } else { automatic.remove(name); assignments.append((name, value)) }
         }

@@ -50,11 +50,7 @@ public struct ImageEffectRequest: Sendable {
             isFill = fn.kind == .fill
             var automatic = fn.defaultImageAutomatic
             for (name, value) in arguments {
-                guard fn.arguments.contains(where: { $0.name == name }) else {
-                    throw StitchableConfigurationError(
-                        "'\(fn.name)' has no argument '\(name)'; its arguments are: \(fn.arguments.isEmpty ? "none" : fn.arguments.map { "\($0.name) (\($0.metalType))" }.joined(separator: ", "))"
-                    )
-                }
+                guard fn.arguments.contains(where: { $0.name == name }) else { throw fn.unknownArgument(name) }
                 if value.lowercased() == "auto" {
                     automatic.insert(name)
                 } else {

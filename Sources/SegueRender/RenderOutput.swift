@@ -92,7 +92,7 @@ final class DirectorySink: FrameSink {
         // An existing directory is replaced whole at the end (never a mix of two renders), so it
         // may only hold frames of an earlier render.
         if FileIO.isDirectory(path),
-            let other = FileIO.directoryEntries(path)?.first(where: { !DirectorySink.isFrameName($0) })
+            let other = FileIO.directoryEntries(path)?.first(where: { !FrameDirectoryWriter.isFrameName($0) })
         {
             throw MediaError.unwritable(
                 path: path,
@@ -111,11 +111,6 @@ final class DirectorySink: FrameSink {
         try straight.withStraightAlpha(pixels) { raw in
             _ = try writer.append(straightRGBA: raw, width: width, height: height)
         }
-    }
-
-    /// `frame-NNNNN.png`: a name this sink writes.
-    static func isFrameName(_ name: String) -> Bool {
-        name.hasPrefix("frame-") && name.hasSuffix(".png") && name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber)
     }
 
     func finish() throws { try MediaError.converting { () throws(SystemError) in try staged.publish() } }

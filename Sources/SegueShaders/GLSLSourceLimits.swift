@@ -298,13 +298,11 @@ struct GLSLShapeScan {
         return nil
     }
 
-    /// The value of an integer literal token (nil for anything else).
+    /// The value of an integer literal token (nil for anything else), read as the Metal checker
+    /// reads one (GLSL's literals are a subset: decimal, 0x hex, 0 octal, a u suffix).
     private func integer(_ k: Int) -> Int? {
         guard k < tokens.count, tokens[k].kind == .number else { return nil }
-        var s = tokens[k].text.lowercased()
-        if s.hasSuffix("u") { s.removeLast() }
-        if s.hasPrefix("0x") { return Int(s.dropFirst(2), radix: 16) }
-        return Int(s)
+        return MetalPreprocessor.integer(tokens[k].text).map { Int(clamping: $0) }
     }
 
     /// `struct Name { T a, b[N]; … }`: records its size, checking the values and nesting limits,

@@ -18,11 +18,16 @@ public final class Window {
 
     private let window: OpaquePointer
 
+    /// The most points a window may have on a side.
+    public static let maximumSide = 16384
+
     /// Opens a window of `width` × `height` points, titled `title`.
     /// - Throws: `WindowError.noDisplay` without a display, `.invalidSize`, `.creationFailed`,
     ///   `.noVulkanSurface` when no Vulkan loader is found.
     public init(title: String, width: Int, height: Int, resizable: Bool = true) throws(WindowError) {
-        guard (1...16384).contains(width), (1...16384).contains(height) else { throw .invalidSize(width: width, height: height) }
+        guard (1...Window.maximumSide).contains(width), (1...Window.maximumSide).contains(height) else {
+            throw .invalidSize(width: width, height: height)
+        }
         try Window.startVideo()
         var flags = SDL_WINDOW_VULKAN.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue | SDL_WINDOW_SHOWN.rawValue
         if resizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }

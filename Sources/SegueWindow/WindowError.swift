@@ -22,7 +22,7 @@ public enum WindowError: SegueError, Sendable, Equatable {
             return
                 "the window cannot show Vulkan rendering: \(why); install the Vulkan loader and a driver (Debian: libvulkan1 mesa-vulkan-drivers)"
         case let .invalidSize(width, height):
-            return "a window must be 1×1 to 16384×16384 points, got \(width)×\(height)"
+            return "a window must be 1×1 to \(Window.maximumSide)×\(Window.maximumSide) points, got \(width)×\(height)"
         }
     }
 }

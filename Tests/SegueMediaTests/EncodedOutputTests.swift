@@ -60,13 +60,6 @@ struct EncodedOutputTests {
         return path
     }
 
-    private func withFFmpeg<T>(_ executable: String, _ body: () throws -> T) rethrows -> T {
-        var environment = ProcessInfo.processInfo.environment
-        environment[FFmpeg.ffmpegVariable] = executable
-        environment[FFmpeg.ffprobeVariable] = nil
-        return try FFmpeg.$environment.withValue(environment) { try body() }
-    }
-
     private static let oldBytes = Array("the film from yesterday".utf8)
 
     /// Encodes `frames` grey frames of 32×24 at 25 fps to `path` (RGBA, or opaque RGBA as a movie of clips).

@@ -43,6 +43,15 @@ struct FrameWriterTests {
         #expect(writer.path(forFrame: 1000) == dir.file("f1000.png"))
     }
 
+    @Test("a frame's name: the prefix, ASCII digits, .png; nothing else counts (a render replaces only a directory of frames)")
+    func frameNames() {
+        for name in ["frame-00000.png", "frame-7.png", "frame-123456789.png"] { #expect(FrameDirectoryWriter.isFrameName(name), "\(name)") }
+        for name in ["frame-.png", "frame-½.png", "frame-٣.png", "frame-12a.png", "frame-1.PNG", "frame1.png", "notes.txt", ".png"] {
+            #expect(!FrameDirectoryWriter.isFrameName(name), "\(name)")
+        }
+        #expect(FrameDirectoryWriter.isFrameName("shot-01.png", prefix: "shot-"))
+    }
+
     @Test func fileInTheWayOfTheDirectory() {
         writeFixture([1], to: dir.file("frames"))
         let error = mediaError { () throws(MediaError) in try FrameDirectoryWriter(directory: dir.file("frames/sub")) }

@@ -33,6 +33,18 @@ struct ReadAheadVideoDecoderTests {
         #expect(try frames.next() == nil)
     }
 
+    @Test("contain: the bars are transparent, as the GPU's contain leaves them; the picture is opaque")
+    func containBars() throws {
+        let dir = try TemporaryDirectory("media")
+        let (path, stream) = try greyRamp(dir, encoder: ["-c:v", "ffv1", "-pix_fmt", "gray"], name: "ramp.mkv")
+        let decoder = try TimedVideoDecoder(path: path, stream: stream, width: 32, height: 16, resize: .contain, frameLimit: 1)
+        var pixels = [UInt8](repeating: 7, count: 32 * 16 * 4)
+        _ = try pixels.withUnsafeMutableBytes { try decoder.read(into: $0) }
+        decoder.close()
+        for x in [0, 7, 24, 31] { #expect(pixels[(8 * 32 + x) * 4 + 3] == 0, "bar at x \(x): alpha \(pixels[(8 * 32 + x) * 4 + 3])") }
+        for x in [8, 16, 23] { #expect(pixels[(8 * 32 + x) * 4 + 3] == 255, "picture at x \(x)") }
+    }
+
     @Test("held frames stay intact while later ones are decoded into other buffers")
     func heldFrames() throws {
         let dir = try TemporaryDirectory("media")

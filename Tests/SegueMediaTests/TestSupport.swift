@@ -72,3 +72,12 @@ func greyRamp(_ dir: TemporaryDirectory, encoder: [String], name: String) throws
     }
     return (path, stream)
 }
+
+/// Runs `body` with `executable` as ffmpeg, for the calling test's task only; ffprobe is the one
+/// found beside it or on PATH, whatever SEGUE_FFPROBE the developer's shell sets.
+func withFFmpeg<T>(_ executable: String, _ body: () throws -> T) rethrows -> T {
+    var environment = ProcessInfo.processInfo.environment
+    environment[FFmpeg.ffmpegVariable] = executable
+    environment[FFmpeg.ffprobeVariable] = nil
+    return try FFmpeg.$environment.withValue(environment) { try body() }
+}

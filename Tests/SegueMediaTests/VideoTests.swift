@@ -46,13 +46,6 @@ struct VideoTests {
         return frames
     }
 
-    /// Runs `body` with `value` as the ffmpeg executable, for this test's task only.
-    private func withFFmpeg<T>(_ value: String, _ body: () throws -> T) rethrows -> T {
-        var environment = ProcessInfo.processInfo.environment
-        environment[FFmpeg.ffmpegVariable] = value
-        return try FFmpeg.$environment.withValue(environment) { try body() }
-    }
-
     /// A stand-in ffmpeg in `tools` running the shell `script`; returns its path.
     private func fakeFFmpeg(_ tools: TemporaryDirectory, _ script: String) -> String {
         let path = tools.file("ffmpeg")

@@ -221,6 +221,16 @@ struct StitchableConfigurationTests {
         #expect(
             message(wave, StitchableConfiguration(animated: "speed"))
                 == "'wave' has no argument 'speed' to animate; its float arguments are: amplitude, phase")
+        // An unknown argument: one wording for every reader (--arg, auto, an image effect), with
+        // the types, "none" for a function without any, and a removal function's too.
+        #expect(grey.unknownArgument("x").message == "'grey' has no argument 'x'; its arguments are: none")
+        #expect(
+            wave.unknownArgument("x", others: [tint]).message
+                == "'wave' has no argument 'x'; its arguments are: size (float2), amplitude (float), phase (float), progress (float), sample (float3)"
+        )
+        #expect(
+            message(wave, StitchableConfiguration(automatic: ["speed"]))
+                == "'wave' has no argument 'speed'; its arguments are: size (float2), amplitude (float), phase (float)")
         #expect(
             message(grey, StitchableConfiguration())
                 == "'grey' has no float argument for a transition to animate; add one (e.g. 'float amount')")

@@ -7,7 +7,7 @@ import Testing
 @Suite("AnimatedTriangle --window (Xvfb)")
 struct AnimatedTriangleWindowTests {
     /// Lit pixels (any channel above 40) inside the window: the triangle's area.
-    private func area(_ shot: Image, _ g: (x: Int, y: Int, width: Int, height: Int)) -> Int {
+    private func area(_ shot: Image, _ g: Geometry) -> Int {
         var n = 0
         for y in g.y..<(g.y + g.height) {
             for x in g.x..<(g.x + g.width) {
@@ -23,8 +23,7 @@ struct AnimatedTriangleWindowTests {
         guard let display = try VirtualDisplay() else { return }
         let binary = productBinary("AnimatedTriangle")
         let live = try LiveProcess(["--window", "--size", "320x180"], display: display, binary: binary)
-        let id = try #require(try display.window(named: "AnimatedTriangle"), "no window appeared: \(live.stderr)")
-        let g = try display.settledGeometry(of: id)
+        let (id, g) = try #require(try display.openedWindow(named: "AnimatedTriangle", of: live), "no window appeared: \(live.stderr)")
         #expect(g.width == 320 && g.height == 180, "window \(g)")
         // At scale 1 the triangle (height 2h, base 2h, h = 0.15 × 180 = 27 points) covers about
         // 2h² = 1458 pixels; at scale 2 four times that. Sample until both a small and a large

@@ -10,7 +10,6 @@ import Testing
 
 @Suite("segue mesh --window (Xvfb)")
 struct MeshWindowTests {
-    typealias Geometry = (x: Int, y: Int, width: Int, height: Int)
 
     /// The share of the window's pixels within `tolerance` (per channel) of `expected`
     /// composited over black (its premultiplied colour).
@@ -231,17 +230,9 @@ struct MeshWindowTests {
         #expect(live.waitForExit() == 0, "\(live.stderr)")
     }
 
-    /// The `segue mesh` window and its settled geometry, looked up again while the X server
-    /// reports no geometry for it (bounded); nil when none appears.
+    /// The `segue mesh` window and its settled geometry; nil when none appears.
     static func openedWindow(_ display: VirtualDisplay, _ live: LiveProcess) throws -> (String, Geometry)? {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, live.isRunning {
-            guard let id = try display.window(named: "segue mesh", timeout: max(1, deadline.timeIntervalSinceNow)) else { return nil }
-            let g = try display.settledGeometry(of: id)
-            if g.width > 0 && g.height > 0 { return (id, g) }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        return nil
+        try display.openedWindow(named: "segue mesh", of: live)
     }
 
     /// The window's pixels of a screenshot.

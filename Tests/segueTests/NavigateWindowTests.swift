@@ -13,31 +13,26 @@ import Testing
 struct NavigateWindowTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
 
-    private func grey(_ shot: Image, _ g: (x: Int, y: Int, width: Int, height: Int)) -> Int {
-        Int(shot[g.x + g.width / 2, g.y + g.height / 2].r)
-    }
-
     @Test("opens on the first screen; Right pushes through a mid-push frame to the next screen; Left pops back")
     func pushAndPop() throws {
         guard let display = try VirtualDisplay() else { return }
         let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 160, height: 120)
         let live = try LiveProcess(["navigate", "from.png", "to.png", "--effect", "fade", "--duration", "3"], display: display, cwd: dir)
-        let id = try #require(try display.window(named: "segue navigate"), "no window appeared: \(live.stderr)")
-        let g = try display.settledGeometry(of: id)
+        let (id, g) = try #require(try display.openedWindow(named: "segue navigate", of: live), "no window appeared: \(live.stderr)")
         #expect(g.width == 160 && g.height == 120, "window \(g)")
-        let (first, isFirst) = try display.waitForScreen { grey($0, g) == 0 }
-        #expect(isFirst, "the first screen (black) should show, saw \(grey(first, g))")
+        let (first, isFirst) = try display.waitForScreen { centreGrey($0, g) == 0 }
+        #expect(isFirst, "the first screen (black) should show, saw \(centreGrey(first, g))")
 
         try display.run("xdotool", ["key", "--window", id, "Right"])
-        let (mid, isMid) = try display.waitForScreen { (40...215).contains(grey($0, g)) }
-        #expect(isMid, "a frame in the middle of the push should mix both screens, saw \(grey(mid, g))")
-        let (pushed, isPushed) = try display.waitForScreen { grey($0, g) == 255 }
-        #expect(isPushed, "the pushed screen (white) should show, saw \(grey(pushed, g))")
+        let (mid, isMid) = try display.waitForScreen { (40...215).contains(centreGrey($0, g)) }
+        #expect(isMid, "a frame in the middle of the push should mix both screens, saw \(centreGrey(mid, g))")
+        let (pushed, isPushed) = try display.waitForScreen { centreGrey($0, g) == 255 }
+        #expect(isPushed, "the pushed screen (white) should show, saw \(centreGrey(pushed, g))")
         // Pushing past the last screen does nothing.
         try display.run("xdotool", ["key", "--window", id, "Right"])
         Thread.sleep(forTimeInterval: 0.5)
-        #expect(grey(try display.screenshot(), g) == 255)
+        #expect(centreGrey(try display.screenshot(), g) == 255)
 
         // A resized window is filled at its new size (the swapchain and renderers follow).
         try display.run("xdotool", ["windowsize", id, "300", "200"])
@@ -49,11 +44,11 @@ struct NavigateWindowTests {
             }
         }
         let g2 = try display.geometry(of: id)
-        #expect(isResized, "the resized window should be white edge to edge: \(g2), \(grey(resized, g2))")
+        #expect(isResized, "the resized window should be white edge to edge: \(g2), \(centreGrey(resized, g2))")
 
         try display.run("xdotool", ["key", "--window", id, "Left"])
-        let (popped, isPopped) = try display.waitForScreen { grey($0, g2) == 0 }
-        #expect(isPopped, "Left pops back to the first screen, saw \(grey(popped, g2))")
+        let (popped, isPopped) = try display.waitForScreen { centreGrey($0, g2) == 0 }
+        #expect(isPopped, "Left pops back to the first screen, saw \(centreGrey(popped, g2))")
         try display.run("xdotool", ["key", "--window", id, "Escape"])
         #expect(live.waitForExit() == 0, "\(live.stderr)")
     }
@@ -64,10 +59,9 @@ struct NavigateWindowTests {
         let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 200, height: 100)
         let live = try LiveProcess(["navigate", "from.png", "to.png", "--effect", "fade", "--duration", "0.3"], display: display, cwd: dir)
-        let id = try #require(try display.window(named: "segue navigate"), "no window appeared: \(live.stderr)")
-        let g = try display.settledGeometry(of: id)
+        let (id, g) = try #require(try display.openedWindow(named: "segue navigate", of: live), "no window appeared: \(live.stderr)")
         try display.run("xdotool", ["key", "--window", id, "Return"])
-        let (_, isPushed) = try display.waitForScreen { grey($0, g) == 255 }
+        let (_, isPushed) = try display.waitForScreen { centreGrey($0, g) == 255 }
         #expect(isPushed, "Enter pushes the second screen")
 
         // A press away from the edge on the left half does nothing.
@@ -75,34 +69,34 @@ struct NavigateWindowTests {
             "xdotool",
             ["mousemove", "--window", id, "60", "50", "mousedown", "1", "mousemove", "--window", id, "150", "50", "mouseup", "1"])
         Thread.sleep(forTimeInterval: 0.4)
-        #expect(grey(try display.screenshot(), g) == 255)
+        #expect(centreGrey(try display.screenshot(), g) == 255)
 
         // From the edge (x = 5) to x = 65: 30 % of the width; the fade backwards shows 255·0.7.
         try display.run("xdotool", ["mousemove", "--window", id, "5", "50", "mousedown", "1"])
         try display.run("xdotool", ["mousemove", "--window", id, "35", "50"])
         try display.run("xdotool", ["mousemove", "--window", id, "65", "50"])
-        let (held, isHeld) = try display.waitForScreen { abs(grey($0, g) - 178) <= 3 }
-        #expect(isHeld, "at 30 % of the way the pop shows grey 178, saw \(grey(held, g))")
+        let (held, isHeld) = try display.waitForScreen { abs(centreGrey($0, g) - 178) <= 3 }
+        #expect(isHeld, "at 30 % of the way the pop shows grey 178, saw \(centreGrey(held, g))")
         // Held still, then released: no flick, under half way: it springs back.
         Thread.sleep(forTimeInterval: 0.3)
         try display.run("xdotool", ["mouseup", "1"])
-        let (back, isBack) = try display.waitForScreen { grey($0, g) == 255 }
-        #expect(isBack, "a release before half way cancels the pop, saw \(grey(back, g))")
+        let (back, isBack) = try display.waitForScreen { centreGrey($0, g) == 255 }
+        #expect(isBack, "a release before half way cancels the pop, saw \(centreGrey(back, g))")
 
         // Again to x = 165: 80 %; released, the pop finishes on the first screen.
         try display.run("xdotool", ["mousemove", "--window", id, "5", "50", "mousedown", "1"])
         try display.run("xdotool", ["mousemove", "--window", id, "85", "50"])
         try display.run("xdotool", ["mousemove", "--window", id, "165", "50"])
-        let (far, isFar) = try display.waitForScreen { abs(grey($0, g) - 51) <= 3 }
-        #expect(isFar, "at 80 % the pop shows grey 51, saw \(grey(far, g))")
+        let (far, isFar) = try display.waitForScreen { abs(centreGrey($0, g) - 51) <= 3 }
+        #expect(isFar, "at 80 % the pop shows grey 51, saw \(centreGrey(far, g))")
         Thread.sleep(forTimeInterval: 0.3)
         try display.run("xdotool", ["mouseup", "1"])
-        let (done, isDone) = try display.waitForScreen { grey($0, g) == 0 }
-        #expect(isDone, "a release past half way finishes the pop, saw \(grey(done, g))")
+        let (done, isDone) = try display.waitForScreen { centreGrey($0, g) == 0 }
+        #expect(isDone, "a release past half way finishes the pop, saw \(centreGrey(done, g))")
         // The stack now holds one screen: another edge drag does nothing.
         try display.run("xdotool", ["mousemove", "--window", id, "5", "50", "mousedown", "1", "mousemove", "--window", id, "150", "50"])
         Thread.sleep(forTimeInterval: 0.4)
-        #expect(grey(try display.screenshot(), g) == 0)
+        #expect(centreGrey(try display.screenshot(), g) == 0)
         try display.run("xdotool", ["mouseup", "1"])
 
         // Closing the window (a window manager's WM_DELETE_WINDOW request) quits cleanly, also
@@ -137,8 +131,7 @@ struct NavigateWindowTests {
         try writeInputs(dir, width: 120, height: 90)
         let args = arguments.map { $0.hasPrefix("gallery/") ? Self.fixtures + "/" + $0 : $0 }
         let live = try LiveProcess(["navigate", "from.png", "to.png"] + args, display: display, cwd: dir)
-        let id = try #require(try display.window(named: "segue navigate"), "no window appeared: \(live.stderr)")
-        let g = try display.settledGeometry(of: id)
+        let (id, g) = try #require(try display.openedWindow(named: "segue navigate", of: live), "no window appeared: \(live.stderr)")
         let (_, isFirst) = try display.waitForScreen { $0[g.x + g.width / 2, g.y + g.height / 2] == Pixel(0, 0, 0, 255) }
         #expect(isFirst, "the first screen (black) shows")
         try display.run("xdotool", ["key", "--window", id, "Right"])
@@ -181,8 +174,7 @@ struct NavigateWindowTests {
         let live = try LiveProcess(
             ["navigate", "from.png", "to.png", "--effect", mask, "--texture", "luma=luma.png", "--duration", "4"], display: display,
             cwd: dir)
-        let id = try #require(try display.window(named: "segue navigate"), "no window appeared: \(live.stderr)")
-        let g = try display.settledGeometry(of: id)
+        let (id, g) = try #require(try display.openedWindow(named: "segue navigate", of: live), "no window appeared: \(live.stderr)")
         let (left, right) = ((g.x + g.width / 4, g.y + g.height / 2), (g.x + 3 * g.width / 4, g.y + g.height / 2))
         let (_, isFirst) = try display.waitForScreen { $0[left.0, left.1] == Pixel(0, 0, 0, 255) }
         #expect(isFirst, "the first screen (black) shows")

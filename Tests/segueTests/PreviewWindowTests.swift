@@ -8,23 +8,18 @@ import Testing
 
 @Suite("segue preview (window, Xvfb)")
 struct PreviewWindowTests {
-    /// The grey level in the middle of the window.
-    private func centreGrey(_ shot: Image, _ g: (x: Int, y: Int, width: Int, height: Int)) -> Int {
-        Int(shot[g.x + g.width / 2, g.y + g.height / 2].r)
-    }
-
     /// `segue preview` between black and white inputs of `size` written into `scratch` (a fresh
     /// directory if none), with `arguments`; the directory, the process, its window and the
     /// window's settled geometry.
     private func openPreview(
         _ arguments: [String], size: (width: Int, height: Int) = (200, 100), in scratch: TemporaryDirectory? = nil,
         on display: VirtualDisplay
-    ) throws -> (TemporaryDirectory, LiveProcess, String, (x: Int, y: Int, width: Int, height: Int)) {
+    ) throws -> (TemporaryDirectory, LiveProcess, String, Geometry) {
         let scratch = try scratch ?? TemporaryDirectory("cli")
         try writeInputs(scratch.path, width: size.width, height: size.height)
         let live = try LiveProcess(["preview", "--from", "from.png", "--to", "to.png"] + arguments, display: display, cwd: scratch.path)
-        let id = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
-        return (scratch, live, id, try display.settledGeometry(of: id))
+        let (id, g) = try #require(try display.openedWindow(named: "segue preview", of: live), "no window appeared: \(live.stderr)")
+        return (scratch, live, id, g)
     }
 
     @Test("a drag scrubs the fade to the pointer's x; s saves the frame; Escape quits")

@@ -108,9 +108,22 @@ final class VirtualDisplay {
         return nil
     }
 
+    /// The window named `title` that `live` opened, and its settled geometry, looked up again
+    /// while the X server reports no size for it (bounded); nil when none appears or `live` ends.
+    func openedWindow(named title: String, of live: LiveProcess, timeout: Double = 30) throws -> (id: String, geometry: Geometry)? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, live.isRunning {
+            guard let id = try window(named: title, timeout: max(1, deadline.timeIntervalSinceNow)) else { return nil }
+            let g = try settledGeometry(of: id)
+            if g.width > 0 && g.height > 0 { return (id, g) }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        return nil
+    }
+
     /// The window's position and size once they stop changing (SDL may move a new window to the
     /// centre after mapping it): two readings 0.2 s apart agree (bounded).
-    func settledGeometry(of window: String, timeout: Double = 10) throws -> (x: Int, y: Int, width: Int, height: Int) {
+    func settledGeometry(of window: String, timeout: Double = 10) throws -> Geometry {
         var last = try geometry(of: window)
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
@@ -123,7 +136,7 @@ final class VirtualDisplay {
     }
 
     /// The window's position and size on the screen.
-    func geometry(of window: String) throws -> (x: Int, y: Int, width: Int, height: Int) {
+    func geometry(of window: String) throws -> Geometry {
         let text = try run("xdotool", ["getwindowgeometry", "--shell", window]).stdoutText
         var values: [String: Int] = [:]
         for line in text.split(separator: "\n") {
@@ -144,6 +157,14 @@ final class VirtualDisplay {
         }
         return (shot, true)
     }
+}
+
+/// A window's position and size on the screen, in pixels.
+typealias Geometry = (x: Int, y: Int, width: Int, height: Int)
+
+/// The grey level (red channel) in the middle of a window in a screenshot.
+func centreGrey(_ shot: Image, _ g: Geometry) -> Int {
+    Int(shot[g.x + g.width / 2, g.y + g.height / 2].r)
 }
 
 /// A running `segue` (or example) child with a live window, killed when released.

@@ -178,6 +178,17 @@ public struct StitchableFunction: Sendable, Equatable {
 
     func list(_ args: [StitchableArgument]) -> String { Self.listed(args.map(\.name)) }
 
+    /// The error of an argument `name` that neither this function nor `others` (a removal
+    /// function, which takes the same values) has, listing theirs with their Metal types: every
+    /// reader of `--arg` and `auto` words it so.
+    public func unknownArgument(_ name: String, others: [StitchableFunction] = []) -> StitchableConfigurationError {
+        var known: [String] = []
+        for a in ([self] + others).flatMap(\.arguments) where !known.contains("\(a.name) (\(a.metalType))") {
+            known.append("\(a.name) (\(a.metalType))")
+        }
+        return StitchableConfigurationError("'\(self.name)' has no argument '\(name)'; its arguments are: \(Self.listed(known))")
+    }
+
     /// Names for a message: "none", or the first `limit` joined with commas and a count of the
     /// rest, so a file with thousands of functions or arguments still gets a one-line message.
     static func listed(_ names: [String], limit: Int = 12) -> String { listedNames(names, limit: limit) }
@@ -228,7 +239,7 @@ public struct StitchableFunction: Sendable, Equatable {
         let automatic = configuration.automatic ?? functions.reduce(into: Set<String>()) { $0.formUnion($1.defaultAutomatic) }
         for name in automatic {
             guard let a = functions.lazy.compactMap({ $0.arguments.first { $0.name == name } }).first else {
-                throw StitchableConfigurationError("'\(self.name)' has no argument '\(name)'; its arguments are: \(list(arguments))")
+                throw unknownArgument(name, others: functions.filter { $0 != self })
             }
             guard a.canBeAutomatic, a.name != animated.name, a.name != removalAnimated.name || removalFunction == self else {
                 throw StitchableConfigurationError(
@@ -292,9 +303,7 @@ public struct StitchableFunction: Sendable, Equatable {
     ) throws(StitchableConfigurationError) -> Effect {
         let automatic = automatic ?? defaultImageAutomatic
         for name in automatic {
-            guard let a = arguments.first(where: { $0.name == name }) else {
-                throw StitchableConfigurationError("'\(self.name)' has no argument '\(name)'; its arguments are: \(list(arguments))")
-            }
+            guard let a = arguments.first(where: { $0.name == name }) else { throw unknownArgument(name) }
             guard a.canBeAutomatic else {
                 throw StitchableConfigurationError(
                     "'\(name)' is a \(a.metalType); only float (the time), float2 (the layer size) and float4 (its bounding rectangle) arguments can be 'auto'"
