@@ -193,12 +193,7 @@ struct NavigateWindowTests {
 
     @Test("the display going away under the window: one error line, exit 1")
     func displayLost() throws {
-        guard let display = try VirtualDisplay() else { return }
-        let live = try LiveProcess(["navigate", "--effect", "fade"], display: display)
-        _ = try #require(try display.window(named: "segue navigate"), "no window appeared: \(live.stderr)")
-        display.killServer()
-        #expect(live.waitForExit() == 1, "\(live.stderr)")
-        #expect(live.stderr == "error: the display connection was lost\n")
+        try expectDisplayLossReported(["navigate", "--effect", "fade"], window: "segue navigate")
     }
 
     @Test("bad options: one error line, exit 1")

@@ -153,12 +153,7 @@ struct PreviewWindowTests {
 
     @Test("the display going away under the window: one error line, exit 1")
     func displayLost() throws {
-        guard let display = try VirtualDisplay() else { return }
-        let live = try LiveProcess(["preview", "--effect", "fade"], display: display)
-        _ = try #require(try display.window(named: "segue preview"), "no window appeared: \(live.stderr)")
-        display.killServer()
-        #expect(live.waitForExit() == 1, "\(live.stderr)")
-        #expect(live.stderr == "error: the display connection was lost\n")
+        try expectDisplayLossReported(["preview", "--effect", "fade"], window: "segue preview")
     }
 
     @Test("--watch with a built-in (a fade, the stitchable shift) is refused before a window opens: there is no file to watch")

@@ -159,6 +159,18 @@ final class VirtualDisplay {
     }
 }
 
+/// Opens the window of `segue arguments` (run in `cwd`), kills the X server as soon as the window
+/// shows (the moment a display is lost under a window that has just started drawing), and expects
+/// one error line and status 1: no Xlib sentence, no SIGPIPE, no crash in the driver.
+func expectDisplayLossReported(_ arguments: [String], window title: String, cwd: String? = nil) throws {
+    guard let display = try VirtualDisplay() else { return }
+    let live = try LiveProcess(arguments, display: display, cwd: cwd)
+    _ = try #require(try display.window(named: title), "no window appeared: \(live.stderr)")
+    display.killServer()
+    #expect(live.waitForExit() == 1, "\(live.stderr)")
+    #expect(live.stderr == "error: the display connection was lost\n")
+}
+
 /// A window's position and size on the screen, in pixels.
 typealias Geometry = (x: Int, y: Int, width: Int, height: Int)
 
