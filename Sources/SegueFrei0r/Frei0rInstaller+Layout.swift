@@ -43,6 +43,6 @@ extension Frei0rInstaller {
         // `..` removed by text: resolving links would also resolve the SONAME link, which must
         // keep naming the library after an upgrade replaces the file it points to.
         let paths = candidates.map { FileIO.standardizedAbsolute(FileIO.joining(directory, $0)) }
-        return paths.first { FileManager.default.fileExists(atPath: $0) } ?? paths[0]
+        return paths.first(where: FileIO.exists) ?? paths[0]
     }
 }

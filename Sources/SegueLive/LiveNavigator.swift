@@ -35,7 +35,11 @@ public final class LiveNavigator {
     /// The window.
     public let view: LiveView
 
-    private var cache = RecentCache<String, TransitionRenderer>(capacity: 4)
+    private var cache = RecentCache<RendererKey, TransitionRenderer>(capacity: 4)
+    /// A renderer's screens and direction (a value, not a string made every frame).
+    private struct RendererKey: Equatable {
+        let from: Int, to: Int, reverse: Bool
+    }
 
     /// Opens a window of the first screen's size in points (its pixels / `scale`).
     /// - Parameters:
@@ -84,8 +88,7 @@ public final class LiveNavigator {
     }
 
     private func renderer(from: Int, to: Int, reverse useReverse: Bool) throws -> TransitionRenderer {
-        let key = "\(from)>\(to)\(useReverse ? "r" : "")"
-        return try cache.value(for: key) {
+        try cache.value(for: RendererKey(from: from, to: to, reverse: useReverse)) {
             try view.transitionRenderer(useReverse ? (reverse ?? effect) : effect, from: screens[from], to: screens[to])
         }
     }

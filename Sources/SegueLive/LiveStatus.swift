@@ -36,12 +36,12 @@ struct LiveStatus {
     }
 
     /// Something from `source` worked: `line` is reported, `source`'s error leaves the card, and
-    /// the window is titled after `subject` when one is given.
+    /// the window is titled after `subject` when one is given. The card is drawn again only when
+    /// an error left it (a card is a GPU image).
     mutating func succeeded(_ source: Source, _ line: String, subject: String? = nil, on view: LiveView) throws {
         if let subject { view.window.title = windowTitle(subject) }
         report(line)
-        messages[source] = nil
-        try redraw(on: view)
+        if messages.removeValue(forKey: source) != nil { try redraw(on: view) }
     }
 
     /// `source` failed with `error`: it is reported and shown on the card, and the window is
@@ -49,6 +49,7 @@ struct LiveStatus {
     mutating func failed(_ source: Source, _ error: SegueError, subject: String? = nil, on view: LiveView) throws {
         if let subject { view.window.title = windowTitle(subject) }
         report("error: \(error.message)")
+        guard messages[source] != error.message else { return }
         messages[source] = error.message
         try redraw(on: view)
     }

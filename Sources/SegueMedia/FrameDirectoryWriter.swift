@@ -48,7 +48,7 @@ public final class FrameDirectoryWriter {
     public static func isFrameName(_ name: String, prefix: String = "frame-") -> Bool {
         guard name.hasPrefix(prefix), name.hasSuffix(".png") else { return false }
         let number = name.utf8.dropFirst(prefix.utf8.count).dropLast(4)
-        return name.utf8.count > prefix.utf8.count + 4 && number.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        return !number.isEmpty && number.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     /// The path of frame `index` (`DIR/frame-00042.png`).

@@ -213,7 +213,7 @@ public enum EffectCatalog {
                     path: path,
                     message: names.isEmpty
                         ? "no [[ stitchable ]] function found"
-                        : "several stitchable functions (\(StitchableFunction.listed(names))); name one as \(path):NAME")
+                        : "several stitchable functions (\(listedNames(names))); name one as \(path):NAME")
             }
             return module.functions[0]
         }
@@ -252,7 +252,7 @@ public enum EffectCatalog {
             let names = functions.map(\.name)
             throw .stitchable(
                 path: path,
-                message: "no [[ stitchable ]] function '\(name)'" + (names.isEmpty ? "" : " (it has: \(StitchableFunction.listed(names)))"))
+                message: "no [[ stitchable ]] function '\(name)'" + (names.isEmpty ? "" : " (it has: \(listedNames(names)))"))
         }
         let listing = named.map(\.signatureText).joined(separator: "; ")
         if wanted.count > name.count {

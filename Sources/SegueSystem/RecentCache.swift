@@ -18,6 +18,7 @@ package struct RecentCache<Key: Equatable, Value> {
     /// The value kept for `key`, marked as the most recently used; nil when none is kept.
     package mutating func value(for key: Key) -> Value? {
         guard let i = entries.firstIndex(where: { $0.key == key }) else { return nil }
+        if i == entries.count - 1 { return entries[i].value }  // already the most recent (every frame of a running transition)
         let entry = entries.remove(at: i)
         entries.append(entry)
         return entry.value

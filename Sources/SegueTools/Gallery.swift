@@ -87,11 +87,9 @@ public struct Gallery {
     /// - Throws: `GalleryError` (the output), `MediaError` (folders, writing), `VulkanError`.
     public func run(report: (GalleryEntry) -> Void = { _ in }) throws -> [GalleryEntry] {
         let target = try Self.checkOutput(output, folders: folders)
-        guard let slash = target.lastIndex(of: "/"), target.index(after: slash) < target.endIndex else {
-            throw GalleryError.foreignOutput(path: output)  // the root folder
-        }
+        guard target != "/" else { throw GalleryError.foreignOutput(path: output) }
         // Missing parent folders are made (when that fails, staging the site says why).
-        _ = FileIO.makeDirectories(slash == target.startIndex ? "/" : String(target[..<slash]))
+        _ = FileIO.makeDirectories(FileIO.directory(of: target))
         let site = try MediaError.converting { () throws(SystemError) in try StagedOutput(directory: target, cancellation: cancellation) }
         let staging = site.temporaryPath
         if let problem = FileIO.directoryCreationProblem(staging + "/previews") {

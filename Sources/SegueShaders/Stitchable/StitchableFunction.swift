@@ -149,11 +149,12 @@ public struct StitchableFunction: Sendable, Equatable {
         if let name = configuration.animated {
             guard let a = arguments.first(where: { $0.name == name }) else {
                 throw StitchableConfigurationError(
-                    "'\(self.name)' has no argument '\(name)' to animate; its float arguments are: \(list(floats))")
+                    "'\(self.name)' has no argument '\(name)' to animate; its float arguments are: \(listedNames(floats.map(\.name)))")
             }
             guard a.type == .float else {
                 throw StitchableConfigurationError(
-                    "'\(name)' is a \(a.metalType); the animated argument must be a float (float arguments: \(list(floats)))")
+                    "'\(name)' is a \(a.metalType); the animated argument must be a float (float arguments: \(listedNames(floats.map(\.name))))"
+                )
             }
             return a
         }
@@ -176,8 +177,6 @@ public struct StitchableFunction: Sendable, Equatable {
         return try animatedArgument(c)
     }
 
-    func list(_ args: [StitchableArgument]) -> String { Self.listed(args.map(\.name)) }
-
     /// The error of an argument `name` that neither this function nor `others` (a removal
     /// function, which takes the same values) has, listing theirs with their Metal types: every
     /// reader of `--arg` and `auto` words it so.
@@ -186,12 +185,8 @@ public struct StitchableFunction: Sendable, Equatable {
         for a in ([self] + others).flatMap(\.arguments) where !known.contains("\(a.name) (\(a.metalType))") {
             known.append("\(a.name) (\(a.metalType))")
         }
-        return StitchableConfigurationError("'\(self.name)' has no argument '\(name)'; its arguments are: \(Self.listed(known))")
+        return StitchableConfigurationError("'\(self.name)' has no argument '\(name)'; its arguments are: \(listedNames(known))")
     }
-
-    /// Names for a message: "none", or the first `limit` joined with commas and a count of the
-    /// rest, so a file with thousands of functions or arguments still gets a one-line message.
-    static func listed(_ names: [String], limit: Int = 12) -> String { listedNames(names, limit: limit) }
 
     /// The types after `position`, as `FILE:NAME(types)` names an overload: the colour or layer
     /// (`half4`, `SwiftUI::Layer`), then each argument's Metal type.
@@ -354,7 +349,7 @@ public struct StitchableFunction: Sendable, Equatable {
         let arrays = parameters.filter(\.type.isArray)
         guard arrays.count <= ParameterType.maximumArrayParameters else {
             throw StitchableConfigurationError(
-                "the functions have \(arrays.count) array and data arguments (\(listed(arrays.map(\.name)))); "
+                "the functions have \(arrays.count) array and data arguments (\(listedNames(arrays.map(\.name)))); "
                     + "an effect takes at most \(ParameterType.maximumArrayParameters) (each takes 4 KiB of the GPU's uniform block)")
         }
         return parameters
