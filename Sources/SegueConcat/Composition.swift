@@ -156,27 +156,38 @@ public struct CompositionTimeline: Sendable, Hashable {
 
     /// What output frame `index` shows at `fps`: the clips and cuts whose first frame
     /// (`firstFrame(atOrAfter:fps:)`) it has reached, so the renderer starts each where the smart
-    /// plan and the job planner count it.
+    /// plan and the job planner count it. Times inside a clip or a cut are measured from that
+    /// first frame when the start lies within `frameTolerance` of it: frame n of a clip is then
+    /// n/fps into it, not n/fps less the start's rounding drift, which at 29.97 fps can put the
+    /// request a microsecond before the source frame's timestamp and show the frame before it.
     public func moment(atFrame index: Int, fps: Double) -> Moment {
         let t = min(max(Double(index) / fps, 0), duration)
-        return moment(at: t) { start in Self.firstFrame(atOrAfter: start, fps: fps) <= index }
+        return moment(at: t) { start in
+            Self.firstFrame(atOrAfter: start, fps: fps) <= index
+        } origin: { start in
+            let frame = Double(Self.firstFrame(atOrAfter: start, fps: fps)) / fps
+            return abs(frame - start) * fps <= Self.frameTolerance ? frame : start
+        }
     }
 
     /// What the output shows at `t`, `reached` saying whether a clip or a cut starting at a time
-    /// has started.
-    private func moment(at t: Double, reached: (Double) -> Bool) -> Moment {
+    /// has started, `origin` what time a clip or a cut starting at a time is measured from.
+    private func moment(
+        at t: Double, reached: (Double) -> Bool, origin: (Double) -> Double = { $0 }
+    ) -> Moment {
         // The last clip that has started.
         var k = 0
         while k + 1 < clipStarts.count && reached(clipStarts[k + 1]) { k += 1 }
+        let start = origin(clipStarts[k])
         if k > 0 {
             let cut = span(ofCut: k - 1)
             if reached(cut.start) && !reached(cut.end) {
                 return .transition(
-                    k - 1, progress: min(max((t - cut.start) / cut.duration, 0), 1),
-                    fromTime: t - clipStarts[k - 1], toTime: max(t - clipStarts[k], 0))
+                    k - 1, progress: min(max((t - start) / cut.duration, 0), 1),
+                    fromTime: t - origin(clipStarts[k - 1]), toTime: max(t - start, 0))
             }
         }
-        return .clip(k, time: min(max(t - clipStarts[k], 0), clipDurations[k]))
+        return .clip(k, time: min(max(t - start, 0), clipDurations[k]))
     }
 
     /// Number of output frames at `fps`: frame i is at i/fps for i = 0 ..< round(duration·fps),

@@ -96,6 +96,9 @@ struct CompositionTests {
         #expect(t.clipStarts[3] > 300 / fps + 5e-7, "further off the grid than half a microsecond")
         #expect(CompositionTimeline.firstFrame(atOrAfter: t.clipStarts[3], fps: fps) == 300)
         #expect(t.moment(atFrame: 300, fps: fps) == .clip(3, time: 0))
+        // Later frames are n/fps into the clip, measured from frame 300, not from the drifted
+        // start (which asked a microsecond before each source frame's timestamp).
+        for n in 1...29 { #expect(t.moment(atFrame: 300 + n, fps: fps) == .clip(3, time: Double(300 + n) / fps - 300 / fps)) }
         guard case let .clip(k, time) = t.moment(atFrame: 299, fps: fps) else { Issue.record("frame 299 is no clip"); return }
         #expect(k == 2 && abs(time - 99 / fps - 1e-6) < 1e-5, "\(k) \(time)")
         // With a transition into clip 4: its first frame is 300, at progress 0, and it ends where the planner splits.
@@ -105,6 +108,8 @@ struct CompositionTests {
             return
         }
         #expect(n == 2 && progress == 0 && toTime == 0)
+        guard case let .transition(_, _, fromTime, later) = cut.moment(atFrame: 301, fps: fps) else { return }
+        #expect(later == 301 / fps - 300 / fps && fromTime == 301 / fps - 200 / fps, "\(fromTime) \(later)")
         if case .transition = cut.moment(atFrame: CompositionTimeline.firstFrame(atOrAfter: cut.span(ofCut: 2).end, fps: fps), fps: fps) {
             Issue.record("the frame the cut ends at is clip 4's")
         }

@@ -164,6 +164,36 @@ struct ConcatRendererTests {
         #expect(abs(toneAmplitude(window(left, 2.01, 2.1), frequency: 1000) / 0.125 - 1) < 0.05)
     }
 
+    @Test(
+        "29.97 fps clips joined by hard cuts: every output frame is the source frame the timeline puts there, past the drifted fourth start"
+    )
+    func ntscFramesInOrder() throws {
+        // Each source frame n shows a white bar n pixels wide over black (luma, so sharp through
+        // 4:2:0), 100 frames at 30000/1001 fps: ffprobe's 3.336667 s each puts clip 4's start a
+        // microsecond after output frame 300.
+        let dir = try TemporaryDirectory()
+        let clip = dir.file("bars.mp4")
+        try ffmpeg([
+            "-f", "lavfi", "-i", "color=c=black:s=128x16:r=30000/1001:d=4", "-vf", "geq=lum='if(lt(X,N),235,16)':cb=128:cr=128",
+            "-frames:v", "100", "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p", clip,
+        ])
+        let out = dir.file("out.mkv")
+        let c = try renderConcat(
+            ConcatSpec(clips: Array(repeating: ClipSpec(path: clip), count: 4), transition: CutSpec(effect: "none")), to: out)
+        #expect(c.timeline.clipStarts[3] > 300 / c.fps + 5e-7, "the fourth start is off the grid")
+        let (width, _, frames) = try decodeFrames(out)
+        #expect(frames.count == 400)
+        // The bar's width: the white pixels along the middle row.
+        let bars = frames.map { frame in (0..<width).filter { pixel(frame, width, $0, 8).g > 128 }.count }
+        let expected = (0..<400).map { $0 % 100 }
+        let wrong = zip(bars, expected).enumerated().filter { $0.element.0 != $0.element.1 }
+        let wrongCount = wrong.count
+        #expect(
+            wrongCount == 0,
+            "frames showing another source frame (output frame: shown, expected): \(wrong.prefix(8).map { "\($0.offset): \($0.element.0), \($0.element.1)" })"
+        )
+    }
+
     @Test("a failure part-way (a video corrupt in the middle) throws and leaves no output or temporary file")
     func corruptInTheMiddle() throws {
         let dir = try TemporaryDirectory()
