@@ -66,7 +66,8 @@ public final class AudioDecoder {
 
     /// Reads up to `buffer.count / channels` sample frames; fewer only at the end of the stream.
     /// - Returns: the number of sample frames read (0 at the end).
-    /// - Throws: `.corrupt` when ffmpeg stops on a decoding error.
+    /// - Throws: `.corrupt` when ffmpeg stops on a decoding error, `.cancelled` when the
+    ///   cancellation killed it.
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(MediaError) -> Int {
         precondition(buffer.count % channels == 0, "the buffer must hold whole sample frames")
         guard let tool else { return 0 }
@@ -76,6 +77,7 @@ public final class AudioDecoder {
         if bytes < buffer.count * 4 {
             self.tool = nil
             let (status, stderr) = tool.wait()
+            if tool.wasCancelled { throw .cancelled(path: path) }
             if status != 0 {
                 let reason = MediaProbe.lastLine(stderr, dropping: path) ?? "ffmpeg exited with status \(status)"
                 throw .corrupt(

@@ -101,7 +101,7 @@ public enum FFmpeg {
         }
         let (status, stderr) = tool.wait()
         guard status == 0 else {
-            if cancellation?.isCancelled == true { throw .cancelled(path: path) }  // the cancellation killed ffmpeg
+            if tool.wasCancelled { throw .cancelled(path: path) }
             throw .ffmpegFailed(path: path, status: status, stderr: stderr)
         }
     }

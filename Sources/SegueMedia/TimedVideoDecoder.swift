@@ -154,7 +154,8 @@ public final class TimedVideoDecoder {
     /// Reads the next frame into `buffer` (`frameByteCount` bytes) and returns its timestamp in
     /// seconds from the start point, or nil after the last frame.
     /// - Throws: `.corrupt` when ffmpeg stops on a decoding error (naming ffmpeg's reason) or a
-    ///   frame is cut short; `.invalidVideo` when ffmpeg gives a frame without its timestamp.
+    ///   frame is cut short; `.invalidVideo` when ffmpeg gives a frame without its timestamp;
+    ///   `.cancelled` when the cancellation killed ffmpeg.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(MediaError) -> Double? {
         precondition(buffer.count == frameByteCount, "expected a \(frameByteCount)-byte buffer")
         guard let tool else { return nil }
@@ -172,6 +173,7 @@ public final class TimedVideoDecoder {
                 self.tool = nil
                 tool.kill()
                 let (status, stderr) = tool.wait()
+                if tool.wasCancelled { throw .cancelled(path: path) }
                 if status != 0, status != 128 + SIGKILL, let reason = MediaProbe.lastLine(stderr, dropping: path) {
                     throw .corrupt(path: path, format: "video", message: "decoding stopped after \(framesRead) frames: \(reason)")
                 }
@@ -184,6 +186,7 @@ public final class TimedVideoDecoder {
         }
         self.tool = nil
         let (status, stderr) = tool.wait()
+        if tool.wasCancelled { throw .cancelled(path: path) }
         if status != 0 {
             let reason = MediaProbe.lastLine(stderr, dropping: path) ?? "ffmpeg exited with status \(status)"
             throw .corrupt(path: path, format: "video", message: "decoding stopped after \(framesRead) frames: \(reason)")

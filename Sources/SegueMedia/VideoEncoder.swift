@@ -260,7 +260,7 @@ public final class VideoEncoder {
             cancelled.withLock { $0 = true }
             let (status, stderr) = tool.wait()
             removeTemporaries()
-            if cancellation?.isCancelled == true { throw .cancelled(path: path) }  // the cancellation killed ffmpeg
+            if tool.wasCancelled { throw .cancelled(path: path) }
             if let problem = writeErrors.problem { throw .incompleteOutput(path: path, reason: problem) }
             if status != 0 { throw .ffmpegFailed(path: path, status: status, stderr: stderr) }
             throw .writeFailed(path: path, reason: "ffmpeg stopped reading frames (\(FileIO.message(code)))")

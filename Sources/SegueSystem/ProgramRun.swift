@@ -100,6 +100,6 @@ public struct ProgramRun: Sendable {
         output = bytes
         stderr = child.collectedErrors
         timedOut = expired.withLock { $0 }
-        if cancellation?.isCancelled == true && signal != nil { throw .cancelled(path: path) }
+        if child.wasCancelled { throw .cancelled(path: path) }
     }
 }

@@ -89,6 +89,8 @@ struct ChildProcessTests {
     func cancellation() throws {
         let (script, pidFile) = stubbornWrapper()
         let token = Cancellation()
+        // A failure of the program's own, before any cancel(), is its exit status.
+        #expect(try ProgramRun("/bin/sh", ["-c", "exit 3"], cancellation: token).status == 3)
         let outcome = Locked<SystemError??>(nil)
         try WorkerThread.start(for: "test") {
             let error = systemError { () throws(SystemError) in try ProgramRun(script, [], timeout: 120, cancellation: token) }
