@@ -56,6 +56,20 @@ public struct EffectRequest: Sendable {
         return try ResolvedEffect(
             effect: resolved, parameters: try resolved.resolveParameters(assignments), texturePaths: textures, scale: scale)
     }
+
+    /// The effect that pops what `push` (this request, resolved) pushed: the push effect's
+    /// `Effect.reverse`, with those of this request's parameters and of `push`'s textures that
+    /// it declares (ios-pop takes all of ios-push's; a file's `// Reverse: fade` none of them).
+    /// - Returns: nil when the push effect names no reverse (a pop plays the push backwards).
+    /// - Throws: `EffectLookupError` (the reverse is no effect), `ParameterError`.
+    public func resolveReverse(of push: ResolvedEffect) throws -> ResolvedEffect? {
+        guard let name = push.effect.reverse else { return nil }
+        let effect = try EffectCatalog.effect(name)
+        let declared = Set(effect.parameters.map(\.name))
+        return ResolvedEffect(
+            effect: effect, parameters: try effect.resolveParameters(parameters.filter { declared.contains($0.name) }),
+            textures: push.textures.filter { declared.contains($0.key) })
+    }
 }
 
 /// An effect ready to render: checked parameter values and loaded textures.
@@ -77,9 +91,14 @@ public struct ResolvedEffect: Sendable {
     ) throws {
         var images: [String: Image] = [:]
         for (name, path) in texturePaths { images[name] = try ImageFile.read(path: path, scale: scale) }
+        self.init(effect: effect, parameters: parameters, textures: images)
+    }
+
+    /// `effect` with its checked `parameters` and loaded `textures`.
+    init(effect: Effect, parameters: [String: ParameterValue], textures: [String: Image]) {
         self.effect = effect
         self.parameters = parameters
-        textures = images
+        self.textures = textures
     }
 
     /// Checks that the textures given are the effect's (`Effect.checkTextures`), as a renderer

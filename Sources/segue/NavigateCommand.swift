@@ -55,16 +55,9 @@ struct NavigateCommand: ParsableCommand {
             images.isEmpty
             ? [SampleScreens.home(scale: scale), SampleScreens.detail(scale: scale), SampleScreens.settings(scale: scale)]
             : try images.map { try ImageFile.read(path: $0, scale: scale) }
-        let resolved = try values.request(effect: effect, stitchable: try stitchable.request()).resolve(scale: scale)
-        let reverse = try resolved.effect.reverse.map { name in
-            // The pop's own effect takes those of the push's values it declares (ios-pop all of
-            // ios-push's; a file's `// Reverse: fade` none of its parameters or textures).
-            let declared = Set(try EffectCatalog.effect(name).parameters.map(\.name))
-            var request = try values.request(effect: name)
-            request.parameters.removeAll { !declared.contains($0.name) }
-            request.textures.removeAll { !declared.contains($0.name) }
-            return try request.resolve(scale: scale)
-        }
+        let request = try values.request(effect: effect, stitchable: try stitchable.request())
+        let resolved = try request.resolve(scale: scale)
+        let reverse = try request.resolveReverse(of: resolved)
         let pushTiming = try timing.timing(
             defaultCurve: resolved.effect.defaultTiming, defaultDuration: resolved.effect.defaultDuration,
             duration: duration)
