@@ -28,16 +28,14 @@ public enum TransitionPosition: Sendable, Equatable {
 public enum CompletionTiming: Sendable, Equatable {
     /// A timing curve over the remaining share of the transition's duration.
     case curve(TimingFunction)
-    /// A spring of damping ratio `dampingRatio` (> 0; 1 is critically damped) whose undamped
-    /// period is `response` seconds, starting with the gesture's velocity.
-    case spring(dampingRatio: Double, response: Double)
     /// A spring as given (its mass, stiffness, damping and whether it may be overdamped), starting
-    /// with the gesture's velocity instead of its own: the spring a transition's timing names.
-    case physical(Spring)
+    /// with the gesture's velocity instead of its own: `.spring(try Spring(response: 0.3,
+    /// dampingFraction: 1))`, or the spring a transition's timing names.
+    case spring(Spring)
 
     /// A released finger's: critically damped, 0.3 s (UIKit's navigation pop, and the C API's
     /// and the GTK stack's interactive transitions).
-    public static let release = CompletionTiming.spring(dampingRatio: 1, response: 0.3)
+    public static let release = CompletionTiming.spring(.critical(response: 0.3))
 }
 
 /// A transition whose progress a gesture drives, then finishes or cancels with a curve or a
@@ -162,21 +160,12 @@ public final class InteractiveTransition {
         switch timing {
         case .curve:
             next.length = duration * abs(distance)
-        case .spring, .physical:
+        case let .spring(s):
             let v = distance == 0 || !velocity.isFinite ? 0 : velocity / distance
-            // Invalid spring parameters fall back to a critically damped quarter-second spring.
-            let given: Spring? =
-                switch timing {
-                case let .spring(dampingRatio, response): try? Spring(response: response, dampingFraction: dampingRatio, initialVelocity: v)
-                case let .physical(s):
-                    try? Spring(
-                        mass: s.mass, stiffness: s.stiffness, damping: s.damping, initialVelocity: v, allowsOverdamping: s.allowsOverdamping
-                    )
-                case .curve: nil
-                }
-            let spring = given ?? (try? Spring(response: 0.25, dampingFraction: 1, initialVelocity: v))
+            // The gesture's velocity in fractions of the distance a second (none past a double's range).
+            let spring = s.starting(at: v.isFinite ? v : 0)
             next.spring = spring
-            let settle = spring?.settlingDuration ?? 0
+            let settle = spring.settlingDuration
             next.length = distance == 0 ? 0 : (settle.isFinite ? settle : duration)
         }
         run = next
@@ -236,7 +225,7 @@ public final class InteractiveTransition {
         if t >= run.length - 1e-9 { return 1 }
         switch run.timing {
         case let .curve(curve): return curve.value(at: max(t, 0) / run.length)
-        case .spring, .physical: return run.spring?.value(at: t) ?? 1
+        case .spring: return run.spring?.value(at: t) ?? 1
         }
     }
 }

@@ -92,6 +92,14 @@ public struct Spring: Sendable, Hashable {
             allowsOverdamping: true)
     }
 
+    /// This spring starting at `velocity` (finite) instead of its own initial velocity.
+    func starting(at velocity: Double) -> Spring { Spring(unchecked: mass, stiffness, damping, velocity, allowsOverdamping) }
+
+    /// The critically damped spring of `response` seconds (> 0), as `init(response:dampingFraction: 1)`.
+    static func critical(response: Double) -> Spring {
+        Spring(unchecked: 1, (2 * .pi / response) * (2 * .pi / response), 4 * .pi / response, 0, false)
+    }
+
     private init(unchecked mass: Double, _ stiffness: Double, _ damping: Double, _ velocity: Double, _ overdamping: Bool) {
         self.mass = mass
         self.stiffness = stiffness

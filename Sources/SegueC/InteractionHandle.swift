@@ -50,7 +50,7 @@ final class InteractionHandle {
         let timing: CompletionTiming
         switch curve {
         case let .timingFunction(f): timing = .curve(f)
-        case let .spring(s): timing = .physical(s)  // as given: an overdamped spring stays one
+        case let .spring(s): timing = .spring(s)  // as given: an overdamped spring stays one
         }
         if finish { transition.finish(timing: timing) } else { transition.cancel(timing: timing) }
     }

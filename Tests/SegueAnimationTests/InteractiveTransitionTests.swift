@@ -86,7 +86,7 @@ struct InteractiveTransitionTests {
         let clock = ManualClock()
         let t = try InteractiveTransition(duration: 0.35, clock: clock)
         t.update(fraction)
-        #expect(t.release(velocity: velocity, timing: .spring(dampingRatio: 1, response: 0.5)) == .end)
+        #expect(t.release(velocity: velocity, timing: .spring(try Spring(response: 0.5, dampingFraction: 1))) == .end)
         let w0 = 2 * Double.pi / 0.5
         let v = velocity / (1 - fraction)
         for dt in [0.0, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5] {
@@ -102,14 +102,16 @@ struct InteractiveTransitionTests {
         #expect(t.state == .finished(.end) && t.fractionComplete == 1)
     }
 
-    @Test("a spring given as it is (.physical) keeps its overdamping: the closed form of ζ = 2, not a critical spring")
+    @Test("a spring given as it is (.spring) keeps its overdamping: the closed form of ζ = 2, not a critical spring")
     func overdampedFinish() throws {
         let clock = ManualClock()
         let t = try InteractiveTransition(duration: 0.5, clock: clock)
         t.update(0.4)
         // SwiftUI's Spring(duration: 0.5, bounce: -0.5): ζ = 1/(1 − 0.5) = 2, overdamping allowed.
         let spring = try Spring(perceptualDuration: 0.5, bounce: -0.5)
-        t.finish(timing: .physical(spring))
+        t.finish(timing: .spring(spring))
+        // The release spring is SwiftUI's critically damped 0.3 s spring, to the bit.
+        #expect(CompletionTiming.release == .spring(try Spring(response: 0.3, dampingFraction: 1)))
         let w0 = 2 * Double.pi / 0.5, zeta = 2.0
         let (r1, r2) = (-w0 * (zeta - (zeta * zeta - 1).squareRoot()), -w0 * (zeta + (zeta * zeta - 1).squareRoot()))
         // y = 1 − x = c1·e^(r1·t) + c2·e^(r2·t), y(0) = 1, y'(0) = 0 (the finish starts at rest).
@@ -132,7 +134,7 @@ struct InteractiveTransitionTests {
         let t = try InteractiveTransition(duration: 0.5, clock: clock)
         t.update(0.4)
         // A flick back: -2 fractions per second, toward the start.
-        #expect(t.release(velocity: -2, timing: .spring(dampingRatio: 0.5, response: 0.4)) == .start)
+        #expect(t.release(velocity: -2, timing: .spring(try Spring(response: 0.4, dampingFraction: 0.5))) == .start)
         let w0 = 2 * Double.pi / 0.4
         let v = -2 / (0 - 0.4)  // 5: relative to the remaining distance, positive toward the target
         var sawOvershoot = false
@@ -162,7 +164,7 @@ struct InteractiveTransitionTests {
         let clock = ManualClock()
         let t = try InteractiveTransition(duration: 1, clock: clock)
         t.update(fraction)
-        let heading = t.release(velocity: velocity, timing: .spring(dampingRatio: 1, response: 0.3))
+        let heading = t.release(velocity: velocity, timing: .spring(try Spring(response: 0.3, dampingFraction: 1)))
         #expect(heading == (finishes ? .end : .start))
         clock.advance(by: 30)
         #expect(t.takeCompletion() == heading)
@@ -196,7 +198,7 @@ struct InteractiveTransitionTests {
         let clock = ManualClock()
         let t = try InteractiveTransition(duration: 1, clock: clock)
         t.update(1)
-        t.finish(timing: .spring(dampingRatio: 1, response: 0.3), velocity: 4)
+        t.finish(timing: .spring(try Spring(response: 0.3, dampingFraction: 1)), velocity: 4)
         #expect(t.state == .finished(.end))
         #expect(throws: AnimationError.self) { try InteractiveTransition(duration: 0, clock: clock) }
         #expect(throws: AnimationError.self) { try InteractiveTransition(duration: .infinity, clock: clock) }
