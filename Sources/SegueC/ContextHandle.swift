@@ -53,19 +53,13 @@ final class ContextHandle: ForkBound {
     /// - Throws: `VulkanError`.
     convenience init(selector: String?, cacheDirectory: String?) throws {
         // SEGUE_GPU_TIMEOUT, as the CLI reads it: hosts set it in their environment (segue.h).
-        let timeout = GPUContext.Configuration(environment: Self.environment).gpuTimeout
+        let timeout = GPUContext.Configuration(variable: Self.variable).gpuTimeout
         try self.init(configuration: .init(deviceSelector: selector, shaderCacheDirectory: cacheDirectory, gpuTimeout: timeout))
     }
 
-    /// The variables a context's configuration reads (`Configuration.environmentVariables`), each
-    /// by getenv: walking environ could race a host thread that sets one.
-    static var environment: [String: String] {
-        var values: [String: String] = [:]
-        for name in GPUContext.Configuration.environmentVariables {
-            if let value = getenv(name) { values[name] = String(cString: value) }
-        }
-        return values
-    }
+    /// A variable of the process's environment, by getenv: walking environ could race a host
+    /// thread that sets one.
+    static func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
     /// Opens the device `configuration` chooses.
     /// - Throws: `VulkanError`.
@@ -151,7 +145,7 @@ public func segue_context_create_cached(
 @_cdecl("segue_context_create_default")
 public func segue_context_create_default(_ error: UnsafeMutablePointer<OpaquePointer?>?) -> OpaquePointer? {
     catchingErrors(error, failure: nil) {
-        retainedHandle(try ContextHandle(configuration: .init(environment: ContextHandle.environment)))
+        retainedHandle(try ContextHandle(configuration: .init(variable: ContextHandle.variable)))
     }
 }
 

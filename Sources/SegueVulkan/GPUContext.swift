@@ -100,21 +100,22 @@ public final class GPUContext: @unchecked Sendable {
             bounded(text.flatMap(Double.init) ?? defaultGPUTimeout)
         }
 
-        /// The variables `init(environment:)` reads (for a library that asks for each with
-        /// `getenv` rather than walk `environ`, which a host's thread may be changing).
-        package static let environmentVariables = ["SEGUE_DEVICE", "SEGUE_CACHE_DIR", "XDG_CACHE_HOME", "HOME", "SEGUE_GPU_TIMEOUT"]
-
         /// The configuration an executable derives from its environment: `deviceSelector`
         /// (e.g. `--device`) or else `SEGUE_DEVICE`, the cache directory of
         /// `ShaderCache.defaultDirectory(environment:)`, and `SEGUE_GPU_TIMEOUT` (seconds; a
         /// value that is not a positive finite number is ignored, one longer than
         /// `maximumGPUTimeout` is that maximum). Empty values count as unset.
         public init(environment: [String: String], deviceSelector: String? = nil) {
-            let fromEnvironment = environment["SEGUE_DEVICE"].flatMap { $0.isEmpty ? nil : $0 }
+            self.init(variable: { environment[$0] }, deviceSelector: deviceSelector)
+        }
+
+        /// The configuration of `init(environment:)`, each variable asked of `variable` (a library
+        /// calls `getenv` for each rather than walk `environ`, which a host's thread may be changing).
+        package init(variable: (String) -> String?, deviceSelector: String? = nil) {
             self.init(
-                deviceSelector: deviceSelector ?? fromEnvironment,
-                shaderCacheDirectory: ShaderCache.defaultDirectory(environment: environment),
-                gpuTimeout: Self.gpuTimeout(environmentValue: environment["SEGUE_GPU_TIMEOUT"]))
+                deviceSelector: deviceSelector ?? variable("SEGUE_DEVICE").flatMap { $0.isEmpty ? nil : $0 },
+                shaderCacheDirectory: ShaderCache.defaultDirectory(variable: variable),
+                gpuTimeout: Self.gpuTimeout(environmentValue: variable("SEGUE_GPU_TIMEOUT")))
         }
     }
 

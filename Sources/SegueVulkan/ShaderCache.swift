@@ -46,7 +46,12 @@ public struct ShaderCache: Sendable {
     /// (empty values count as unset). The library never reads the process environment itself:
     /// an executable passes `ProcessInfo.processInfo.environment`.
     public static func defaultDirectory(environment: [String: String]) -> String? {
-        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        defaultDirectory { environment[$0] }
+    }
+
+    /// `defaultDirectory(environment:)` with each variable asked of `variable`.
+    static func defaultDirectory(variable: (String) -> String?) -> String? {
+        func value(_ name: String) -> String? { variable(name).flatMap { $0.isEmpty ? nil : $0 } }
         if let dir = value("SEGUE_CACHE_DIR") { return dir }
         if let xdg = value("XDG_CACHE_HOME") { return FileIO.standardizedAbsolute(xdg + "/segue/spirv") }
         if let home = value("HOME") { return FileIO.standardizedAbsolute(home + "/.cache/segue/spirv") }
