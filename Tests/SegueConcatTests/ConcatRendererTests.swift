@@ -260,20 +260,18 @@ struct ConcatRendererTests {
         let dir = try TemporaryDirectory(), tools = try TemporaryDirectory()
         let (a, b) = try makeInputs(dir)
         let real = try #require(FileIO.findExecutable("ffmpeg"))
-        let fake = tools.file("ffmpeg")
-        try """
-        #!/bin/sh
-        for last; do :; done
-        case "$last" in
-        *segue-tmp-*)
-            for a; do case "$a" in file:*audio.f32) sound="${a#file:}" ;; esac; done
-            head -c 200000 "$sound" >/dev/null
-            echo "av_interleaved_write_frame(): No space left on device" >&2
-            exit 1 ;;
-        esac
-        exec "\(real)" "$@"
-        """.write(toFile: fake, atomically: true, encoding: .utf8)
-        #expect(chmod(fake, 0o755) == 0)
+        let fake = try fakeFFmpeg(
+            at: tools.file("ffmpeg"),
+            """
+            case "$last" in
+            *segue-tmp-*)
+                for a; do case "$a" in file:*audio.f32) sound="${a#file:}" ;; esac; done
+                head -c 200000 "$sound" >/dev/null
+                echo "av_interleaved_write_frame(): No space left on device" >&2
+                exit 1 ;;
+            esac
+            exec "\(real)" "$@"
+            """)
         let output = dir.file("out.mp4")
         try Data("old".utf8).write(to: URL(fileURLWithPath: output))
         let before = dir.contents

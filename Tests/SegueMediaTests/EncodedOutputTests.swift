@@ -40,7 +40,7 @@ struct EncodedOutputTests {
     @Test("videos need ffmpeg and ffprobe: an ffmpeg alone is not enough (the demo then writes PNG directories)")
     func videoTools() throws {
         let tools = try TemporaryDirectory("media")
-        let ffmpeg = fakeFFmpeg(tools, "exit 0")
+        let ffmpeg = try fakeFFmpeg(tools, "exit 0")
         var environment = ProcessInfo.processInfo.environment
         environment[FFmpeg.ffmpegVariable] = ffmpeg
         environment[FFmpeg.ffprobeVariable] = tools.file("ffprobe")  // not there
@@ -51,13 +51,10 @@ struct EncodedOutputTests {
         #expect(FFmpeg.$environment.withValue(environment) { FFmpeg.videoToolsProblem(for: "out.mp4") } == nil)
     }
 
-    /// A stand-in for ffmpeg: reads all its input, then runs `body` with `$out` the output file
-    /// (its last argument without `file:`), and exits with `body`'s status.
-    private func fakeFFmpeg(_ tools: TemporaryDirectory, _ body: String) -> String {
-        let path = tools.file("ffmpeg")
-        writeFixture(Array("#!/bin/sh\nfor last; do :; done\nout=\"${last#file:}\"\ncat >/dev/null\n\(body)\n".utf8), to: path)
-        chmod(path, 0o755)
-        return path
+    /// A stand-in for ffmpeg in `tools` (`fakeFFmpeg(at:_:)`): reads all its input, then runs
+    /// `body`, and exits with `body`'s status.
+    private func fakeFFmpeg(_ tools: TemporaryDirectory, _ body: String) throws -> String {
+        try SegueTestSupport.fakeFFmpeg(at: tools.file("ffmpeg"), "cat >/dev/null\n" + body)
     }
 
     private static let oldBytes = Array("the film from yesterday".utf8)
@@ -79,7 +76,7 @@ struct EncodedOutputTests {
         arguments: [("film.mp4", VideoEncoder.Input.rgba), ("film.mp4", .opaqueRGBA), ("film.mkv", .opaqueRGBA), ("film.webm", .rgba)])
     func fullDisk(name: String, input: VideoEncoder.Input) throws {
         let dir = try TemporaryDirectory("media"), tools = try TemporaryDirectory("media")
-        let fake = fakeFFmpeg(
+        let fake = try fakeFFmpeg(
             tools,
             """
             printf 'ftyp and some mdat but no moov' > "$out"
@@ -103,7 +100,7 @@ struct EncodedOutputTests {
         arguments: [VideoEncoder.Input.rgba, .opaqueRGBA])
     func unreadable(input: VideoEncoder.Input) throws {
         let dir = try TemporaryDirectory("media"), tools = try TemporaryDirectory("media")
-        let fake = fakeFFmpeg(tools, "printf 'garbage, not a movie' > \"$out\"\nexit 0")
+        let fake = try fakeFFmpeg(tools, "printf 'garbage, not a movie' > \"$out\"\nexit 0")
         let path = dir.file("film.mp4")
         writeFixture(Self.oldBytes, to: path)
         let error = withFFmpeg(fake) { encode(path, input: input) }
@@ -130,9 +127,9 @@ struct EncodedOutputTests {
         }
         let path = dir.file("film.mp4")
         writeFixture(Self.oldBytes, to: path)
-        let tooShort = withFFmpeg(fakeFFmpeg(tools, "cp '\(short)' \"$out\"\nexit 0")) { encode(path, input: .opaqueRGBA) }
+        let tooShort = withFFmpeg(try fakeFFmpeg(tools, "cp '\(short)' \"$out\"\nexit 0")) { encode(path, input: .opaqueRGBA) }
         #expect(tooShort == .incompleteOutput(path: path, reason: "the file ffmpeg wrote lasts 0.20 s, not 2.00 s"))
-        let noPicture = withFFmpeg(fakeFFmpeg(tools, "cp '\(sound)' \"$out\"\nexit 0")) { encode(path) }
+        let noPicture = withFFmpeg(try fakeFFmpeg(tools, "cp '\(sound)' \"$out\"\nexit 0")) { encode(path) }
         #expect(noPicture == .incompleteOutput(path: path, reason: "the file ffmpeg wrote has no video stream"))
         #expect(readFixture(path) == Self.oldBytes)
         #expect(dir.contents == ["film.mp4"])
@@ -141,7 +138,8 @@ struct EncodedOutputTests {
     @Test("ffmpeg failing with a full disk (status 1) says so too")
     func fullDiskWithStatus() throws {
         let dir = try TemporaryDirectory("media"), tools = try TemporaryDirectory("media")
-        let fake = fakeFFmpeg(tools, "printf 'partial' > \"$out\"\necho \"Error closing file $last: No space left on device\" >&2\nexit 1")
+        let fake = try fakeFFmpeg(
+            tools, "printf 'partial' > \"$out\"\necho \"Error closing file $last: No space left on device\" >&2\nexit 1")
         let path = dir.file("film.mov")
         let error = withFFmpeg(fake) { encode(path) }
         #expect(error == .incompleteOutput(path: path, reason: "no space left on device"))

@@ -46,14 +46,6 @@ struct VideoTests {
         return frames
     }
 
-    /// A stand-in ffmpeg in `tools` running the shell `script`; returns its path.
-    private func fakeFFmpeg(_ tools: TemporaryDirectory, _ script: String) -> String {
-        let path = tools.file("ffmpeg")
-        writeFixture(Array(("#!/bin/sh\n" + script).utf8), to: path)
-        chmod(path, 0o755)
-        return path
-    }
-
     // MARK: - Encoding
 
     @Test(arguments: VideoFormat.allCases)
@@ -145,11 +137,10 @@ struct VideoTests {
     @Test func ffmpegFailingMidwayLeavesNoOutput() throws {
         // A stand-in ffmpeg that writes part of an output, complains and dies after ~2 frames.
         let tools = try TemporaryDirectory("media")
-        let fake = fakeFFmpeg(
-            tools,
+        let fake = try fakeFFmpeg(
+            at: tools.file("ffmpeg"),
             """
-            for last; do :; done
-            head -c 30000 > "${last#file:}"
+            head -c 30000 > "$out"
             echo "first line of noise" >&2
             echo "simulated encoder crash" >&2
             exit 3
@@ -172,7 +163,7 @@ struct VideoTests {
 
     @Test func ffmpegFailingAtTheEndLeavesNoOutput() throws {
         let tools = try TemporaryDirectory("media")
-        let fake = fakeFFmpeg(tools, "for last; do :; done\ncat > \"${last#file:}\"\necho 'muxer failed' >&2\nexit 1\n")
+        let fake = try fakeFFmpeg(at: tools.file("ffmpeg"), "cat > \"$out\"\necho 'muxer failed' >&2\nexit 1")
         writeFixture([7], to: dir.file("out.gif"))
         let error = try withFFmpeg(fake) { () throws -> MediaError? in
             let video = try VideoEncoder(path: dir.file("out.gif"), width: 64, height: 48, fps: 30)
@@ -187,7 +178,7 @@ struct VideoTests {
     @Test("a stream copy stopped by its cancellation is .cancelled, not ffmpeg failing with the signal's status")
     func cancelledCopy() throws {
         let tools = try TemporaryDirectory("media")
-        let fake = fakeFFmpeg(tools, "exec sleep 30\n")
+        let fake = try fakeFFmpeg(at: tools.file("ffmpeg"), "exec sleep 30")
         let path = dir.file("out.mp4"), token = Cancellation()
         try WorkerThread.start(for: "canceller") {
             FileIO.sleep(seconds: 0.3)
@@ -204,7 +195,7 @@ struct VideoTests {
     @Test("one error for one failure: ffmpeg failing is .ffmpegFailed from a stream copy and from an encoder with sound")
     func oneErrorForAnFFmpegFailure() throws {
         let tools = try TemporaryDirectory("media")
-        let fake = fakeFFmpeg(tools, "echo 'simulated failure' >&2\nexit 3\n")
+        let fake = try fakeFFmpeg(at: tools.file("ffmpeg"), "echo 'simulated failure' >&2\nexit 3")
         let path = dir.file("out.mp4")
         let copy = withFFmpeg(fake) { mediaError { () throws(MediaError) in try FFmpeg.run(["-i", "in.mp4", path], for: path) } }
         #expect(copy == .ffmpegFailed(path: path, status: 3, stderr: "simulated failure"))

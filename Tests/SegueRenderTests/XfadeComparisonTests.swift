@@ -129,7 +129,7 @@ enum XfadeReference {
         guard FileManager.default.createFile(atPath: inputs.from, contents: rgb(from(size))),
             FileManager.default.createFile(atPath: inputs.to, contents: rgb(to(size)))
         else {
-            throw XfadeTestError(message: "cannot write the inputs in \(dir)")
+            throw SetupFailure("cannot write the inputs in \(dir)")
         }
         let out = dir + "/out.rgb"
         let input = [
@@ -141,11 +141,11 @@ enum XfadeReference {
             ["-hide_banner", "-loglevel", "error", "-nostdin"] + input + [inputs.from] + input + [inputs.to]
                 + ["-filter_complex", graph, "-frames:v", "\(fps + 1)", "-f", "rawvideo", "-y", out])
         guard run.status == 0, let data = FileManager.default.contents(atPath: out) else {
-            throw XfadeTestError(message: "ffmpeg failed for \(name) (status \(run.status)): \(run.stderr)")
+            throw SetupFailure("ffmpeg failed for \(name) (status \(run.status)): \(run.stderr)")
         }
         let frameSize = width * height * 3
         guard data.count >= frameSize * (frames.max()! + 1) else {
-            throw XfadeTestError(message: "ffmpeg gave \(data.count / frameSize) frames for \(name)")
+            throw SetupFailure("ffmpeg gave \(data.count / frameSize) frames for \(name)")
         }
         let bytes = [UInt8](data)
         return frames.map { k in
@@ -256,11 +256,6 @@ enum XfadeReference {
         }
         return result
     }
-}
-
-struct XfadeTestError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
 }
 
 @Suite("xfade equivalents against ffmpeg")

@@ -6,16 +6,11 @@ import SegueMedia
 import SegueSystem
 import SegueTools
 
-/// A test's setup that could not be made (a tool failed).
-public struct ToolFailure: Error, CustomStringConvertible {
-    public let description: String
-}
-
 /// Runs ffmpeg quietly; throws with its stderr on failure.
 @discardableResult
 public func ffmpeg(_ arguments: [String]) throws -> Data {
     let r = try runTool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments)
-    guard r.status == 0 else { throw ToolFailure(description: "ffmpeg \(arguments.joined(separator: " ")) failed: \(r.stderr)") }
+    guard r.status == 0 else { throw SetupFailure("ffmpeg \(arguments.joined(separator: " ")) failed: \(r.stderr)") }
     return r.stdout
 }
 
@@ -61,7 +56,7 @@ public func decodeFrames(_ path: String) throws -> (width: Int, height: Int, fra
     if let r = fields["rotation"], abs(r) % 180 == 90 { (w, h) = (h, w) }
     let data = try ffmpeg(["-i", path, "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"])
     let size = w * h * 4
-    guard size > 0, data.count % size == 0 else { throw ToolFailure(description: "\(data.count) bytes are not whole \(w)x\(h) frames") }
+    guard size > 0, data.count % size == 0 else { throw SetupFailure("\(data.count) bytes are not whole \(w)x\(h) frames") }
     let bytes = [UInt8](data)
     return (w, h, stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<($0 + size)]) })
 }

@@ -256,9 +256,7 @@ struct CLITests {
         let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir)
         // A stand-in that reads its input and exits 0 without writing the output.
-        let fake = dir + "/fake-ffmpeg"
-        try "#!/bin/sh\ncat >/dev/null\nexit 0\n".write(toFile: fake, atomically: true, encoding: .utf8)
-        #expect(chmod(fake, 0o755) == 0)
+        let fake = try fakeFFmpeg(at: dir + "/fake-ffmpeg", "cat >/dev/null\nexit 0")
         let r = try segue(
             [
                 "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "0.2", "-o",

@@ -8,38 +8,17 @@ import Testing
 
 @Suite("segue concat CLI")
 struct ConcatCLITests {
-    /// Runs an executable found on PATH with a bounded wait; throws on a non-zero exit.
-    private func tool(_ name: String, _ args: [String]) throws -> Data {
-        let run = try ProgramRun(name, args, environment: ["PATH": FileIO.searchPath()], inheriting: false, timeout: 120)
-        guard run.status == 0 else { throw CLIFailure("\(name) \(args.joined(separator: " ")) exited with \(run.status)") }
-        return Data(run.output)
-    }
-
-    struct CLIFailure: Error { let text: String; init(_ text: String) { self.text = text } }
 
     /// a.mp4: red 64×48 at 25 fps with 440 Hz, 2 s; b.mp4: blue, 1000 Hz, 2 s; still.png: green 32×32.
     private func makeMedia(_ dir: String) throws {
-        for (name, color, tone) in [("a", "red", 440), ("b", "blue", 1000)] {
-            _ = try tool(
-                "ffmpeg",
-                [
-                    "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):s=64x48:r=25:d=2",
-                    "-f", "lavfi", "-i", "sine=frequency=\(tone):duration=2", "-c:v", "libx264", "-preset", "ultrafast",
-                    "-pix_fmt", "yuv420p", "-c:a", "aac", dir + "/\(name).mp4",
-                ])
+        for (name, color, tone) in [("a", "red", 440.0), ("b", "blue", 1000)] {
+            try makeClip(dir + "/\(name).mp4", color: color, tone: tone, channels: 1)
         }
         try ImageFile.write(Image(width: 32, height: 32, fill: Pixel(0, 255, 0)), to: dir + "/still.png")
     }
 
     private func frameCount(_ path: String) throws -> Int {
-        let text = String(
-            decoding: try tool(
-                "ffprobe",
-                [
-                    "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-                    "stream=nb_read_frames", "-of", "csv=p=0", path,
-                ]), as: UTF8.self)
-        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        try streamLengths(path).frames
     }
 
     @Test("a spec with trims, a still, per-cut effects, parameters and timing; relative paths are the spec's; --fps overrides it")
@@ -218,12 +197,7 @@ struct ConcatCLITests {
             try #"{"clips": [{"path": "a.mp4"}], "size": "\#(size)"}"#.write(
                 toFile: dir + "/\(name).json", atomically: true, encoding: .utf8)
         }
-        _ = try tool(
-            "ffmpeg",
-            [
-                "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=red:s=64x48:r=25:d=1",
-                "-frames:v", "0", dir + "/empty.mp4",
-            ])
+        try ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=64x48:r=25:d=1", "-frames:v", "0", dir + "/empty.mp4"])
         let before = listing(dir)
         let result = try segue(["concat"] + args, environment: environment, cwd: dir)
         #expect(result.status == 1)
@@ -235,12 +209,9 @@ struct ConcatCLITests {
     func corruptInTheMiddle() throws {
         let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try makeMedia(dir)
-        _ = try tool(
-            "ffmpeg",
-            [
-                "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=64x48:r=25:d=2",
-                "-c:v", "libx264", "-preset", "ultrafast", "-g", "10", dir + "/damaged.mp4",
-            ])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=s=64x48:r=25:d=2", "-c:v", "libx264", "-preset", "ultrafast", "-g", "10", dir + "/damaged.mp4",
+        ])
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/damaged.mp4")))
         let middle = bytes.count / 2
         for k in middle..<(middle + 400) { bytes[k] = UInt8(truncatingIfNeeded: k &* 37) }
@@ -277,10 +248,9 @@ struct ConcatCLITests {
         try makeMedia(dir)
         if smart {  // clips --smart can copy (same H.264 parameters), large enough to take a while
             for (name, pattern) in [("c", "testsrc2"), ("d", "smptebars")] {
-                _ = try tool(
-                    "ffmpeg",
+                try ffmpeg(
                     [
-                        "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "\(pattern)=s=1280x720:r=25:d=4",
+                        "-f", "lavfi", "-i", "\(pattern)=s=1280x720:r=25:d=4",
                         "-f", "lavfi", "-i", "sine=frequency=500:duration=4", "-c:v", "libx264", "-preset", "ultrafast",
                         "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "aac", dir + "/\(name).mp4",
                     ])
@@ -322,9 +292,10 @@ struct ConcatCLITests {
         #expect(listing(dir) == before)
         #expect(listing(tmp).isEmpty, "temporary directories left: \(listing(tmp))")
         // No ffmpeg of this render may go on encoding after segue is gone (they all name files in `dir`).
-        let survivors = try? tool("pgrep", ["-f", "--", dir])
-        let described = survivors.map { String(decoding: $0, as: UTF8.self).split(separator: "\n").joined(separator: ",") }
-            .flatMap { try? tool("ps", ["-o", "pid,stat,args", "-p", $0]) }
-        #expect(survivors == nil, "processes still running: \(String(decoding: described ?? survivors ?? Data(), as: UTF8.self))")
+        let survivors = try runTool("pgrep", ["-f", "--", dir])
+        let described =
+            survivors.status == 0
+            ? try runTool("ps", ["-o", "pid,stat,args", "-p", survivors.text.split(separator: "\n").joined(separator: ",")]).text : ""
+        #expect(survivors.status != 0, "processes still running: \(described)")
     }
 }

@@ -12,14 +12,7 @@ struct ConcatLimitsCLITests {
     /// a.mp4 and "take:2.mp4": 64×48 at 25 fps, 2 s, with sound; from.png and to.png.
     private func makeMedia(_ dir: String) throws {
         for (name, color) in [("a.mp4", "red"), ("b.mp4", "blue")] {
-            let r = try runProduct(
-                try executable("ffmpeg"),
-                [
-                    "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-                    "-f", "lavfi", "-i", "color=c=\(color):s=64x48:r=25:d=2", "-f", "lavfi", "-i", "sine=d=2",
-                    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", dir + "/" + name,
-                ])
-            #expect(r.status == 0, "\(r.stderr)")
+            try makeClip(dir + "/" + name, color: color, tone: 440, channels: 1)
         }
         try writeInputs(dir, width: 32, height: 24)
     }
@@ -33,27 +26,6 @@ struct ConcatLimitsCLITests {
     private static let oldFilm = Data("yesterday's film".utf8)
 
     // MARK: - A full disk
-
-    /// The real ffmpeg, except that the temporary file of the output `film.*` is cut to 2000
-    /// bytes and ffmpeg then says "No space left on device" and exits with status 0, as ffmpeg 5.1
-    /// does on a full disk.
-    private func fullDiskFFmpeg(_ dir: String) throws -> String {
-        let path = dir + "/ffmpeg"
-        try """
-        #!/bin/sh
-        for last; do :; done
-        case "$last" in
-        *.film.*.segue-tmp-*)
-            "\(try executable("ffmpeg"))" "$@" || exit $?
-            truncate -s 2000 "${last#file:}"
-            echo "av_interleaved_write_frame(): No space left on device" >&2
-            exit 0 ;;
-        esac
-        exec "\(try executable("ffmpeg"))" "$@"
-        """.write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(chmod(path, 0o755) == 0)
-        return path
-    }
 
     static let fullDiskCases: [[String]] = [
         ["concat", "a.mp4", "a.mp4", "-o", "film.mp4"],
@@ -77,7 +49,7 @@ struct ConcatLimitsCLITests {
         let output = args[args.firstIndex(of: "-o")! + 1]
         try Self.oldFilm.write(to: URL(fileURLWithPath: dir + "/" + output))
         let before = listing(dir)
-        let r = try segue(args, environment: ["SEGUE_FFMPEG": try fullDiskFFmpeg(tools)], cwd: dir)
+        let r = try segue(args, environment: ["SEGUE_FFMPEG": try fullDiskFFmpeg(at: tools + "/ffmpeg", output: "film")], cwd: dir)
         #expect(r.status == 1)
         #expect(r.stderr == "error: \(output): the output could not be completed: no space left on device; \(output) was left as it was\n")
         #expect(FileManager.default.contents(atPath: dir + "/" + output) == Self.oldFilm)

@@ -40,7 +40,7 @@ struct MeshWindowTests {
     static func offline(_ dir: String, _ args: [String]) throws -> Image {
         let path = dir + "/offline-\(UUID().uuidString).png"
         let r = try segue(["mesh"] + args + ["-o", path], cwd: dir)
-        guard r.status == 0 else { throw CLIFailureForTests("offline render failed: \(r.stderr)") }
+        guard r.status == 0 else { throw SetupFailure("offline render failed: \(r.stderr)") }
         return try ImageFile.read(path: path)
     }
 

@@ -50,7 +50,7 @@ final class VirtualDisplay {
             p.kill()
             p.wait()
         }
-        guard let chosen, let started else { throw CLIFailureForTests("could not start Xvfb") }
+        guard let chosen, let started else { throw SetupFailure("could not start Xvfb") }
         number = chosen
         server = started
     }
@@ -92,7 +92,7 @@ final class VirtualDisplay {
     func screenshot() throws -> Image {
         let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         let r = try run("import", ["-window", "root", dir + "/shot.png"])
-        guard r.status == 0 else { throw CLIFailureForTests("import failed: \(r.stderr)") }
+        guard r.status == 0 else { throw SetupFailure("import failed: \(r.stderr)") }
         return try ImageFile.read(path: dir + "/shot.png")
     }
 
@@ -225,9 +225,4 @@ final class LiveProcess {
             process.wait()
         }
     }
-}
-
-struct CLIFailureForTests: Error, CustomStringConvertible {
-    let description: String
-    init(_ text: String) { description = text }
 }
