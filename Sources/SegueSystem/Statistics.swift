@@ -23,6 +23,13 @@ package enum Statistics {
         percentiles([0.5], of: values)[0]
     }
 
+    /// The median of `runs` (at least one) results of `measure`, taken one after another.
+    package static func median(of runs: Int, _ measure: () throws -> Double) rethrows -> Double {
+        var values: [Double] = []
+        for _ in 0..<max(runs, 1) { values.append(try measure()) }
+        return median(values)
+    }
+
     /// The element of `values` (not empty) whose `key` is the median of their keys.
     package static func median<T>(_ values: [T], by key: (T) -> Double) -> T {
         let sorted = values.sorted { key($0) < key($1) }

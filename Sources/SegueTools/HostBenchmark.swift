@@ -169,16 +169,14 @@ public struct HostBenchmark {
     /// that stalls (Debian's melt 7.12 now and then never exits) is killed after a minute plus a
     /// second a frame and run again, at most twice.
     func time(_ executable: String, _ arguments: [String], environment: [String: String], frames: Int) throws -> Double {
-        var times: [Double] = []
-        for _ in 0..<runs {
+        try Statistics.median(of: runs) {
             var seconds: Double?
             for _ in 0..<3 where seconds == nil {
                 seconds = try timeOnce(executable, arguments, environment: environment, limit: 60 + Double(frames))
             }
             guard let seconds else { throw RenderError.invalidValue("\(executable) did not finish in \(60 + frames) s, three times") }
-            times.append(seconds)
+            return seconds
         }
-        return Statistics.median(times)
     }
 
     /// Seconds one run takes, or nil when it outlived `limit` seconds (then killed).

@@ -32,35 +32,43 @@ extension MeshBenchmark {
     }
 
     /// Measures the suite in the order of `Measurement.allCases`, `frames` frames each at
-    /// `width` × `height` pixels, handing each result (frames per second) to `measured` as soon
-    /// as it is known.
+    /// `width` × `height` pixels, the median of `runs` measurements, handing each result (frames
+    /// per second) to `measured` as soon as it is known. (One measurement a row swung by half on
+    /// the H200, whose clocks change between runs of a tenth of a second.)
     /// - Throws: `VulkanError`, `RenderError`, `MeshError`; what `measured` throws.
     public static func suite(
-        context: GPUContext, width: Int, height: Int, frames: Int, cancellation: Cancellation? = nil,
+        context: GPUContext, width: Int, height: Int, frames: Int, runs: Int = 1, cancellation: Cancellation? = nil,
         measured: (Measurement, Double) throws -> Void
     ) throws {
         let image = SampleScreens.home(scale: Double(width) / 390)
         let texture = try GPUTexture(context: context, image: image)
+        func median(_ measure: () throws -> Double) throws -> Double { try Statistics.median(of: runs, measure) }
         for (measurement, streaming) in [(Measurement.staticGrid, false), (.reuploaded, true)] {
             try measured(
                 measurement,
-                try framesPerSecond(
-                    context: context, width: width, height: height, frames: frames, streaming: streaming, textures: [texture]))
+                try median {
+                    try framesPerSecond(
+                        context: context, width: width, height: height, frames: frames, streaming: streaming, textures: [texture])
+                })
         }
         try measured(
             .withoutReadback,
-            try framesPerSecond(
-                context: context, width: width, height: height, frames: frames, streaming: false, textures: [texture],
-                options: MeshRenderer.Options(readback: false)))
+            try median {
+                try framesPerSecond(
+                    context: context, width: width, height: height, frames: frames, streaming: false, textures: [texture],
+                    options: MeshRenderer.Options(readback: false))
+            })
         try measured(
             .oneQuad,
-            try framesPerSecond(
-                context: context, width: width, height: height, rows: 1, columns: 1, frames: frames, streaming: false,
-                textures: [texture]))
+            try median {
+                try framesPerSecond(
+                    context: context, width: width, height: height, rows: 1, columns: 1, frames: frames, streaming: false,
+                    textures: [texture])
+            })
         let fade = try TransitionBenchmark(
-            width: width, height: height, frames: frames, runs: 1, context: context, cancellation: cancellation)
+            width: width, height: height, frames: frames, runs: max(runs, 1), context: context, cancellation: cancellation)
         try measured(.fade, try fade.framesPerSecond(EffectCatalog.builtIn(named: "fade")!, mode: .readback))
-        try measured(.rebuilt, try rebuiltFramesPerSecond(context: context, width: width, height: height, frames: frames))
+        try measured(.rebuilt, try median { try rebuiltFramesPerSecond(context: context, width: width, height: height, frames: frames) })
     }
 
     /// Frames per second of a 100×100 grid rippling in depth, its `MeshTransform` rebuilt every

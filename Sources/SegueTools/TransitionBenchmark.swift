@@ -230,9 +230,7 @@ public struct TransitionBenchmark {
 
     /// The median of `runs` results of `measure`.
     func median(_ measure: () throws -> Double) rethrows -> Double {
-        var times: [Double] = []
-        for _ in 0..<runs { times.append(try measure()) }
-        return Statistics.median(times)
+        try Statistics.median(of: runs, measure)
     }
 
     /// Reads `fd` to its end, discarding the bytes.

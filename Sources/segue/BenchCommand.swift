@@ -133,7 +133,7 @@ struct BenchCommand: ParsableCommand {
             return
         }
         if meshes {
-            try MeshBench(width: w, height: h, frames: frames, context: context).run()
+            try MeshBench(width: w, height: h, frames: frames, runs: runs, context: context).run()
             return
         }
         let bench = try TransitionBenchmark(
@@ -195,7 +195,7 @@ struct BenchCommand: ParsableCommand {
         }
         // The mesh targets too, so that one command prints every figure and ratio.
         print("")
-        try MeshBench(width: bench.width, height: bench.height, frames: frames, context: bench.context).run()
+        try MeshBench(width: bench.width, height: bench.height, frames: frames, runs: bench.runs, context: bench.context).run()
     }
 
     /// Into an MP4 with the same x264 settings: Segue (before and after the peer, averaged), ffmpeg

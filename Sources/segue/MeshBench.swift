@@ -7,13 +7,16 @@ struct MeshBench {
     let width: Int
     let height: Int
     let frames: Int
+    let runs: Int
     let context: GPUContext
 
     func run() throws {
-        print("Mesh pipeline: \(width)x\(height), 100x100-quad grid, \(frames) frames, readback on, device \(context.info.name)")
+        print(
+            "Mesh pipeline: \(width)x\(height), 100x100-quad grid, \(frames) frames, median of \(runs) runs, readback on, device \(context.info.name)"
+        )
         var staticFPS = 0.0
         try MeshBenchmark.suite(
-            context: context, width: width, height: height, frames: frames, cancellation: InterruptHandler.cancellation
+            context: context, width: width, height: height, frames: frames, runs: runs, cancellation: InterruptHandler.cancellation
         ) { measurement, fps in
             switch measurement {
             case .staticGrid:

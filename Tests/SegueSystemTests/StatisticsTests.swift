@@ -13,6 +13,18 @@ struct StatisticsTests {
         #expect(Statistics.median([0.5, 0.25, 0.75, 0.125, 1]) == 0.5)
     }
 
+    @Test("the median of runs measures one after another, at least once")
+    func medianOfRuns() {
+        var results: [Double] = [5, 1, 3, 8]
+        var calls = 0
+        let measure = { () -> Double in
+            calls += 1
+            return results.removeFirst()
+        }
+        #expect(Statistics.median(of: 3, measure) == 3 && calls == 3)
+        #expect(Statistics.median(of: 0, measure) == 8 && calls == 4)
+    }
+
     @Test("the median of elements by a key is the element itself")
     func medianByKey() {
         let runs: [(total: Double, run: Int)] = [(3, 0), (1, 1), (2, 2), (9, 3)]
