@@ -23,6 +23,12 @@ public struct ToolResult {
     public var stdout: Data
     public var stderr: String
     public var text: String { String(decoding: stdout, as: UTF8.self) }
+
+    public init(status: Int32, stdout: Data, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 }
 
 /// Runs `name` (found on PATH, or a path) with an environment of PATH and the entries given,

@@ -14,11 +14,11 @@ struct ArrayArgumentCLITests {
         let text = try segue(["info", Self.arrays + ":spectrum"])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(
-            text.stdoutText.contains(
+            text.text.contains(
                 "    values: device const float *values, int count  — --arg values=0.1,0.5,0.9 (at most 1024 floats; 'count' gets the number; default empty, count 0)"
             ),
-            "\(text.stdoutText)")
-        #expect(text.stdoutText.contains("    values: float[] (floats, at most 1024; default empty)"), "\(text.stdoutText)")
+            "\(text.text)")
+        #expect(text.text.contains("    values: float[] (floats, at most 1024; default empty)"), "\(text.text)")
         let json = try segue(["info", "--json", Self.arrays + ":decode"])
         #expect(json.status == 0, "\(json.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])

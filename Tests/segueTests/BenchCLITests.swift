@@ -18,8 +18,8 @@ struct BenchCLITests {
             "--effect", "fade", "--effect", "cube", "--effect", Self.glsl,
         ])
         #expect(r.status == 0, "\(r.stderr)")
-        let lines = r.stdoutText.split(separator: "\n").map(String.init)
-        try #require(lines.count == 5, "\(r.stdoutText)")
+        let lines = r.text.split(separator: "\n").map(String.init)
+        try #require(lines.count == 5, "\(r.text)")
         #expect(lines[0].hasPrefix("Segue frame account: 32x16, 3 frames, median of 1 runs"))
         #expect(
             lines[1].split(separator: " ") == [
@@ -41,9 +41,9 @@ struct BenchCLITests {
     func whole() throws {
         let r = try segue(["bench", "--size", "32x16", "--frames", "3", "--runs", "1", "--no-moderngl", "--preset", "ultrafast"])
         #expect(r.status == 0, "\(r.stderr)")
-        let lines = r.stdoutText.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.hasPrefix("fade        pipe") && $0.contains("fade: ") && $0.contains("x (segue") }, "\(r.stdoutText)")
-        let mp4 = try #require(lines.firstIndex { $0.hasPrefix("MP4 (libx264 --preset ultrafast --crf 23, 3 frames)") }, "\(r.stdoutText)")
+        let lines = r.text.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("fade        pipe") && $0.contains("fade: ") && $0.contains("x (segue") }, "\(r.text)")
+        let mp4 = try #require(lines.firstIndex { $0.hasPrefix("MP4 (libx264 --preset ultrafast --crf 23, 3 frames)") }, "\(r.text)")
         for (offset, name) in [(2, "fade/fade"), (3, "wipe/wipelef")] {
             let cells = lines[mp4 + offset].split(separator: " ").map(String.init)
             try #require(cells.count == 6, "\(lines[mp4 + offset])")
@@ -67,10 +67,10 @@ struct BenchCLITests {
     func concat() throws {
         let r = try segue(["bench", "--concat", "--size", "64x48", "--preset", "ultrafast"])
         #expect(r.status == 0, "\(r.stderr)")
-        let lines = r.stdoutText.split(separator: "\n").map(String.init)
+        let lines = r.text.split(separator: "\n").map(String.init)
         var seconds: [String: (Double, Double)] = [:]
         for mode in ["ffmpeg xfade", "segue full", "segue --smart", "--smart .glsl"] {
-            let row = try #require(lines.first { $0.hasPrefix(mode + " ") }, "no row \(mode): \(r.stdoutText)")
+            let row = try #require(lines.first { $0.hasPrefix(mode + " ") }, "no row \(mode): \(r.text)")
             let numbers = row.dropFirst(mode.count).split(separator: " ").compactMap { Double($0) }
             try #require(numbers.count >= 3, "\(row)")
             seconds[mode] = (numbers[0], numbers[2])
@@ -79,7 +79,7 @@ struct BenchCLITests {
         for (mode, (time, ratio)) in seconds {
             #expect(abs(ratio - reference / time) <= 0.01 + 0.01 * ratio, "\(mode): \(ratio) against \(reference / time)")
         }
-        #expect(lines.filter { $0.contains("60 of 840 frames rendered") }.count == 2, "\(r.stdoutText)")
+        #expect(lines.filter { $0.contains("60 of 840 frames rendered") }.count == 2, "\(r.text)")
     }
 
     @Test("without ffmpeg the rows that need it are skipped with a line saying so, and the bench succeeds")
@@ -88,14 +88,14 @@ struct BenchCLITests {
         let account = try segue(
             ["bench", "--account", "--size", "32x16", "--frames", "2", "--runs", "1", "--effect", "fade"], environment: noFFmpeg)
         #expect(account.status == 0, "\(account.stderr)")
-        let lines = account.stdoutText.split(separator: "\n").map(String.init)
-        #expect(lines.count == 4, "\(account.stdoutText)")
-        #expect(lines.last?.hasPrefix("encoder colour conversion skipped: no ffmpeg") == true, "\(account.stdoutText)")
+        let lines = account.text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(account.text)")
+        #expect(lines.last?.hasPrefix("encoder colour conversion skipped: no ffmpeg") == true, "\(account.text)")
         let whole = try segue(
             ["bench", "--size", "32x16", "--frames", "2", "--runs", "1", "--no-moderngl"], environment: noFFmpeg)
         #expect(whole.status == 0, "\(whole.stderr)")
-        #expect(whole.stdoutText.contains("\nxfade peers skipped: no ffmpeg"), "\(whole.stdoutText)")
-        #expect(!whole.stdoutText.contains("MP4 ("), "\(whole.stdoutText)")
+        #expect(whole.text.contains("\nxfade peers skipped: no ffmpeg"), "\(whole.text)")
+        #expect(!whole.text.contains("MP4 ("), "\(whole.text)")
     }
 
     @Test("bad numbers are refused before anything is measured, in every mode: one error line, nothing on stdout")
@@ -146,7 +146,7 @@ struct BenchCLITests {
             let r = try segue(["bench"] + args)
             #expect(r.status == 1, "\(args): \(r.stderr)")
             #expect(r.stderr == "error: \(message) (see 'segue bench --help')\n", "\(args)")
-            #expect(r.stdoutText.isEmpty, "\(args): \(r.stdoutText)")
+            #expect(r.text.isEmpty, "\(args): \(r.text)")
         }
     }
 
@@ -157,6 +157,6 @@ struct BenchCLITests {
         ])
         #expect(r.status == 1)
         #expect(r.stderr.hasPrefix("error: ") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
-        #expect(r.stdoutText.isEmpty)
+        #expect(r.text.isEmpty)
     }
 }

@@ -4,13 +4,6 @@ import Segue
 import SegueTestSupport
 import SegueTools
 
-struct CLIResult {
-    let status: Int32
-    let stdout: Data
-    let stderr: String
-    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
-}
-
 /// The package's executable `name` next to the test bundle (SwiftPM builds it with the tests).
 func productBinary(_ name: String) -> String {
     let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -29,7 +22,7 @@ let segueBinary = productBinary("segue")
 
 /// Runs `segue` with `args`.
 @discardableResult
-func segue(_ args: [String], environment: [String: String] = [:], cwd: String? = nil) throws -> CLIResult {
+func segue(_ args: [String], environment: [String: String] = [:], cwd: String? = nil) throws -> ToolResult {
     try runProduct(segueBinary, args, environment: environment, cwd: cwd)
 }
 
@@ -39,12 +32,12 @@ func segue(_ args: [String], environment: [String: String] = [:], cwd: String? =
 func runProduct(
     _ binary: String, _ args: [String], environment: [String: String] = [:], cwd: String? = nil,
     timeout: Double = 300
-) throws -> CLIResult {
+) throws -> ToolResult {
     // Each run caches shaders in its own directory, never in ~/.cache.
     let scratch = try TemporaryDirectory("cli-cache"), cacheDir = scratch.path
     let run = try ProgramRun(
         binary, args, environment: ["SEGUE_CACHE_DIR": cacheDir].merging(environment) { $1 }, directory: cwd, timeout: timeout)
-    return CLIResult(
+    return ToolResult(
         status: run.status, stdout: Data(run.output),
         stderr: run.stderr + (run.timedOut ? "\n[test harness: killed after \(timeout) s]\n" : ""))
 }

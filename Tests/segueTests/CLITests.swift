@@ -11,10 +11,10 @@ struct CLITests {
         let list = try segue(["list"])
         #expect(list.status == 0)
         for name in ["fade", "doom-melt", "wipe", "circle", "ios-push", "ios-pop", "wipeleft", "circleopen", "revealdown"] {
-            #expect(list.stdoutText.contains(name))
+            #expect(list.text.contains(name))
         }
         // Grouped by kind and family, Segue's own first, each heading with its count.
-        let lines = list.stdoutText.split(separator: "\n").map(String.init)
+        let lines = list.text.split(separator: "\n").map(String.init)
         let headings = lines.filter { !$0.hasPrefix(" ") && $0.hasSuffix(":") }
         #expect(
             headings == [
@@ -33,7 +33,7 @@ struct CLITests {
         #expect(families == ["segue": 16, "xfade": 57])
         #expect(parsed?.filter { $0["kind"] as? String == "stitchable" }.count == 1)
         let xfadeInfo = try segue(["info", "wipeleft"])
-        #expect(xfadeInfo.stdoutText.contains("source:   built-in (ffmpeg xfade equivalents)"))
+        #expect(xfadeInfo.text.contains("source:   built-in (ffmpeg xfade equivalents)"))
         let info = try segue(["info", "doom-melt", "--json"])
         let obj = try JSONSerialization.jsonObject(with: info.stdout) as? [String: Any]
         let params = obj?["parameters"] as? [[String: Any]]
@@ -41,14 +41,14 @@ struct CLITests {
         #expect((params?.first?["default"] as? [Double]) == [2.7])
         #expect(obj?["duration"] as? Double == 2)
         let text = try segue(["info", "wipe"])
-        #expect(text.stdoutText.contains("direction: vec2 = 1,0"))
+        #expect(text.text.contains("direction: vec2 = 1,0"))
     }
 
     @Test("devices lists lavapipe or a GPU with its Vulkan version")
     func devices() throws {
         let r = try segue(["devices"])
         #expect(r.status == 0)
-        #expect(r.stdoutText.contains("Vulkan 1."))
+        #expect(r.text.contains("Vulkan 1."))
     }
 
     @Test("frame: fade of black to white at progress 0.5 and, eased, at a time")

@@ -15,11 +15,11 @@ struct CheckCLITests {
     func check() throws {
         let good = try segue(["check", fixture("luma-mask.glsl")])
         #expect(good.status == 0, "\(good.stderr)")
-        #expect(good.stdoutText.components(separatedBy: "\n").filter { $0.hasPrefix("  ok") }.count == 5)
+        #expect(good.text.components(separatedBy: "\n").filter { $0.hasPrefix("  ok") }.count == 5)
         let bad = try segue(["check", fixture("sloppy.glsl")])
         #expect(bad.status == 1)
-        #expect(bad.stdoutText.contains("FAIL every parameter is used: unused: unused"))
-        #expect(bad.stdoutText.contains("FAIL header names the author and the license: missing // Author: and // License:"))
+        #expect(bad.text.contains("FAIL every parameter is used: unused: unused"))
+        #expect(bad.text.contains("FAIL header names the author and the license: missing // Author: and // License:"))
         #expect(bad.stderr.hasPrefix("error: ") && bad.stderr.contains("fails 3 of 5 checks"))
         let json = try segue(["check", fixture("sloppy.glsl"), "--json"])
         let object = try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any]
@@ -40,10 +40,10 @@ struct CheckCLITests {
         #expect(r.stderr == "error: \(file) fails 2 of 5 checks\n")
         // from's pixel (0, 0) is (0, 0, 40, 255) and to's (0, 0, 80, 255); the output is clamp(2, 2, 2, 0.5)
         // premultiplied, (128, 128, 128, 128) everywhere, as GL would store it: no colour above its alpha.
-        #expect(r.stdoutText.contains("  FAIL progress 0 shows from: largest difference 128/255 at pixel (0, 0)\n"), "\(r.stdoutText)")
-        #expect(r.stdoutText.contains("  FAIL progress 1 shows to: largest difference 128/255 at pixel (0, 0)\n"), "\(r.stdoutText)")
-        #expect(!r.stdoutText.contains("exceeds the alpha"), "\(r.stdoutText)")
-        #expect(r.stdoutText.contains("  ok   compiles: GLSL 450 → SPIR-V\n"))
+        #expect(r.text.contains("  FAIL progress 0 shows from: largest difference 128/255 at pixel (0, 0)\n"), "\(r.text)")
+        #expect(r.text.contains("  FAIL progress 1 shows to: largest difference 128/255 at pixel (0, 0)\n"), "\(r.text)")
+        #expect(!r.text.contains("exceeds the alpha"), "\(r.text)")
+        #expect(r.text.contains("  ok   compiles: GLSL 450 → SPIR-V\n"))
     }
 
     @Test("info lists a file's parameters with their defaults; --texture feeds a sampler, and its absence is named")
@@ -51,7 +51,7 @@ struct CheckCLITests {
         let info = try segue(["info", fixture("all-types.glsl")])
         #expect(info.status == 0)
         for line in ["f: float = 2", "iv2: ivec2 = 4,4", "bv4: bvec4 = false,true,false,true", "x: float = 1.5", "y: float = 1.5"] {
-            #expect(info.stdoutText.contains(line), "\(line) in \(info.stdoutText)")
+            #expect(info.text.contains(line), "\(line) in \(info.text)")
         }
         let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 8, height: 4)

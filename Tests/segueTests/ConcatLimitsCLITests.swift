@@ -74,7 +74,7 @@ struct ConcatLimitsCLITests {
             let probe = try runProduct(
                 try executable("ffprobe"),
                 ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", "file:" + dir + "/" + output])
-            let seconds = Double(probe.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            let seconds = Double(probe.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
             #expect(abs(seconds - (args[0] == "render" ? 0.4 : 3)) < 0.15, "\(output) lasts \(seconds) s")
         }
         #expect(listing(dir) == ["12:30.mp4", "12:31.mov", "a.mp4", "b.mp4", "f:1.gif", "from.png", "t:1.mkv", "take:2.mp4", "to.png"])
@@ -105,7 +105,7 @@ struct ConcatLimitsCLITests {
     // MARK: - Few descriptors, little memory
 
     /// Runs segue under `limit` (a bash `ulimit` option and value) with a bounded wait.
-    private func segueLimited(_ limit: String, _ args: [String], cwd: String) throws -> CLIResult {
+    private func segueLimited(_ limit: String, _ args: [String], cwd: String) throws -> ToolResult {
         try runProduct("/bin/bash", ["-c", "ulimit \(limit) && exec \"$0\" \"$@\"", segueBinary] + args, cwd: cwd, timeout: 150)
     }
 

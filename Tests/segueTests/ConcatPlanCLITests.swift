@@ -51,7 +51,7 @@ struct ConcatPlanCLITests {
         #expect(planned.status == 0, "\(planned.stderr)")
         let p = try plan(dir)
         let count = jobs(p).count
-        #expect(planned.stdoutText == (0..<count).map { "\($0)\n" }.joined(), "the job numbers, one per line")
+        #expect(planned.text == (0..<count).map { "\($0)\n" }.joined(), "the job numbers, one per line")
         for n in (0..<count).shuffled() {
             let r = try segue(["concat", "--job", "p.json", String(n)], cwd: dir)
             #expect(r.status == 0 && r.stderr.isEmpty, "job \(n): \(r.stderr)")
@@ -282,7 +282,7 @@ struct ConcatPlanCLITests {
         try makeMedia(dir, mixed: true)
         let edit = ["concat", "a.mp4", "b.mp4", "--size", "80x60", "--transition", "fade:0.5", "-o", "out.gif"]
         let planned = try segue(edit + ["--plan", "g.json"], cwd: dir)
-        #expect(planned.status == 0 && planned.stdoutText == "0\n", "\(planned.stderr)")
+        #expect(planned.status == 0 && planned.text == "0\n", "\(planned.stderr)")
         let p = try plan(dir, "g.json")
         #expect(jobs(p).count == 1 && jobs(p)[0]["kind"] as? String == "render" && jobs(p)[0]["piece"] as? String == "g.job-0000.gif")
         #expect((p["join"] as? [String: Any])?["method"] as? String == "publish")
@@ -348,9 +348,9 @@ struct ConcatPlanCLITests {
         }
         let r = try segue(["bench", "--concat", "--jobs", "2", "--job-seconds", "4", "--size", "64x48", "--preset", "ultrafast"])
         #expect(r.status == 0, "\(r.stderr)")
-        let lines = r.stdoutText.split(separator: "\n").map(String.init)
+        let lines = r.text.split(separator: "\n").map(String.init)
         func row(_ label: String) throws -> (seconds: Double, ratio: Double) {
-            let line = try #require(lines.first { $0.hasPrefix(label) }, "no row '\(label)': \(r.stdoutText)")
+            let line = try #require(lines.first { $0.hasPrefix(label) }, "no row '\(label)': \(r.text)")
             let numbers = line.dropFirst(label.count).split(separator: " ").compactMap { Double($0) }
             try #require(numbers.count == 2, "\(line)")
             return (numbers[0], numbers[1])
@@ -370,8 +370,8 @@ struct ConcatPlanCLITests {
         }
         // 55 s: six stretches of one clip (two of 9 s, in three parts of at most 4 s; four of 8 s, in two parts) and five
         // transitions are the segments.
-        #expect(lines.first?.contains("segments of at most 4 s;") == true, "\(r.stdoutText)")
-        #expect(lines.contains { $0.contains("; 20 jobs (19 segments, 1 sound) of ") }, "\(r.stdoutText)")
+        #expect(lines.first?.contains("segments of at most 4 s;") == true, "\(r.text)")
+        #expect(lines.contains { $0.contains("; 20 jobs (19 segments, 1 sound) of ") }, "\(r.text)")
     }
 
     @Test("the schedule: longest job first onto the machine free first")

@@ -17,7 +17,7 @@ struct DemoCLITests {
         let names = Demo.transitions.map(\.name)
         #expect(
             listing(out) == (["contact-sheet.png", "meshes.png", "sample-from.png", "sample-to.png"] + names.map { $0 + ".mp4" }).sorted())
-        for name in names { #expect(r.stdoutText.contains("  \(name)"), "\(name) not reported") }
+        for name in names { #expect(r.text.contains("  \(name)"), "\(name) not reported") }
         // The sample screens are 390×844 points; the sheet holds a third-size tile per progress.
         let from = try ImageFile.read(path: out + "/sample-from.png")
         #expect(from.width == 98 && from.height == 211)

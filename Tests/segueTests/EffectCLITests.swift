@@ -123,9 +123,9 @@ struct EffectCLITests {
         for y in 0..<4 { for x in 0..<8 { #expect(image[x, y] == Self.input[7 - x, y], "pixel \(x),\(y)") } }
         let info = try segue(["info", dir + "/effects.metal:mirror"])
         #expect(info.status == 0, "\(info.stderr)")
-        #expect(info.stdoutText.contains("  (no float argument: it cannot run as a transition)\n"))
+        #expect(info.text.contains("  (no float argument: it cannot run as a transition)\n"))
         #expect(
-            info.stdoutText.contains(
+            info.text.contains(
                 "  on one image:    segue effect --input IMAGE --effect \(dir)/effects.metal:mirror --time 0 -o out.png\n"))
         let render = try segue([
             "frame", "--from", dir + "/input.png", "--to", dir + "/input.png", "--effect", dir + "/effects.metal:mirror",
@@ -217,10 +217,10 @@ struct EffectCLITests {
         #expect(try ImageFile.read(path: dir + "/zero.png") == image)
         let info = try segue(["info", dir + "/effects.metal:pushIn"])
         #expect(
-            info.stdoutText.contains(
+            info.text.contains(
                 "  as a transition: segue render --from A.png --to B.png --effect \(dir)/effects.metal:pushIn --animate amount --insertion 1:0 --removal-function pushOut --removal 0:1 -o out.mp4\n"
             ),
-            "\(info.stdoutText)")
+            "\(info.text)")
         let bad = try segue(base.dropLast(2) + ["--removal-function", "pushAway", "--progress", "0.5", "-o", dir + "/bad.png"])
         #expect(bad.status == 1)
         #expect(
@@ -234,14 +234,14 @@ struct EffectCLITests {
         let info = try segue(["info", dir + "/effects.metal:wash"])
         #expect(info.status == 0, "\(info.stderr)")
         #expect(
-            info.stdoutText.contains("    time: float  — --arg time=VALUE (default 0); on one image: auto, the time in seconds\n"),
-            "\(info.stdoutText)")
-        #expect(info.stdoutText.contains("    tint: half4  — --arg tint=VALUE (default 0,0,0,0)\n"), "\(info.stdoutText)")
+            info.text.contains("    time: float  — --arg time=VALUE (default 0); on one image: auto, the time in seconds\n"),
+            "\(info.text)")
+        #expect(info.text.contains("    tint: half4  — --arg tint=VALUE (default 0,0,0,0)\n"), "\(info.text)")
         #expect(
-            info.stdoutText.contains(
+            info.text.contains(
                 "    amount: float  — animated: insertion 1.0→0.0, removal 0.0→-1.0 (--animate, --insertion, --removal); on one image default 0.5, from the source\n"
             ),
-            "\(info.stdoutText)")
+            "\(info.text)")
     }
 }
 
@@ -371,8 +371,8 @@ extension EffectCLITests {
         #expect(notFill.status == 1 && notFill.stderr.contains("'fade' is not a fill"), "\(notFill.stderr)")
         let info = try segue(["info", dir + "/fills.metal:pulse"])
         #expect(
-            info.stdoutText.contains("shader:   fill function 'pulse'")
-                && info.stdoutText.contains("iTime: float  — auto: the time in seconds"), "\(info.stdoutText)")
+            info.text.contains("shader:   fill function 'pulse'")
+                && info.text.contains("iTime: float  — auto: the time in seconds"), "\(info.text)")
     }
 
     @Test("a fill with --input is drawn over the image (premultiplied source-over, as SwiftUI's .overlay)")
@@ -433,10 +433,10 @@ extension EffectCLITests {
         let info = try segue(["info", spec])
         #expect(info.status == 0, "\(info.stderr)")
         #expect(
-            info.stdoutText.contains("overloads: 2")
-                && info.stdoutText.contains("half4 tint(float2 position, half4 color, float amount)  — colour, line 5")
-                && info.stdoutText.contains("half4 tint(float2 position, float amount)  — fill, line 9")
-                && info.stdoutText.contains("--effect \(spec)(float) --size WxH"), "\(info.stdoutText)")
+            info.text.contains("overloads: 2")
+                && info.text.contains("half4 tint(float2 position, half4 color, float amount)  — colour, line 5")
+                && info.text.contains("half4 tint(float2 position, float amount)  — fill, line 9")
+                && info.text.contains("--effect \(spec)(float) --size WxH"), "\(info.text)")
         // As a transition the colour function is the one that can run.
         try writeInputs(dir)
         let transition = try segue([

@@ -11,7 +11,7 @@ import Testing
 struct ErrorPathCLITests {
     /// Runs `segue` in a fresh directory holding from.png and to.png; returns the result and the
     /// directory's listing afterwards.
-    private func run(_ args: [String], files: [String: String] = [:]) throws -> (CLIResult, [String]) {
+    private func run(_ args: [String], files: [String: String] = [:]) throws -> (ToolResult, [String]) {
         let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir)
         for (name, text) in files { try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8) }
@@ -163,9 +163,9 @@ struct ErrorPathCLITests {
     func helpAndVersion() throws {
         let help = try segue(["frame", "--help"])
         #expect(help.status == 0)
-        #expect(help.stdoutText.contains("USAGE: segue frame"))
+        #expect(help.text.contains("USAGE: segue frame"))
         let version = try segue(["--version"])
-        #expect(version.status == 0 && version.stdoutText == "0.2.0\n")
+        #expect(version.status == 0 && version.text == "0.2.0\n")
     }
 
     @Test("a negative value that is in range parses (an --insertion of -1:0 on a stitchable effect)")

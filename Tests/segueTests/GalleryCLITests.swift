@@ -13,7 +13,7 @@ struct GalleryCLITests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/gallery").path
 
     /// Runs headless Chromium; nil when it is not installed (`scripts/install-deps.sh` installs it).
-    static func chromium(_ arguments: [String]) throws -> CLIResult? {
+    static func chromium(_ arguments: [String]) throws -> ToolResult? {
         guard let path = ["chromium", "chromium-browser", "google-chrome"].lazy.compactMap({ FileIO.findExecutable($0) }).first else {
             return nil
         }
@@ -37,8 +37,8 @@ struct GalleryCLITests {
         let builtIns = EffectCatalog.builtIns.count
         // The fixtures: tint.glsl, slide.metal:slide and glow.metal's two overloads (a fill, over time,
         // and a colour function) preview; broken.glsl is listed with its error.
-        #expect(r.stdoutText.hasPrefix("\(site)/index.html: \(builtIns + 5) effects, \(builtIns + 4) previews\n"), "\(r.stdoutText)")
-        #expect(r.stdoutText.contains("broken.glsl: "))
+        #expect(r.text.hasPrefix("\(site)/index.html: \(builtIns + 5) effects, \(builtIns + 4) previews\n"), "\(r.text)")
+        #expect(r.text.contains("broken.glsl: "))
         #expect(listing(dir) == ["site"])
         #expect(listing(site) == [Gallery.markerName, "index.html", "previews"])
         let page = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
@@ -54,7 +54,7 @@ struct GalleryCLITests {
             return
         }
         #expect(dom.status == 0, "\(dom.stderr)")
-        let body = dom.stdoutText.range(of: "<body[^>]*>", options: .regularExpression).map { String(dom.stdoutText[$0]) } ?? ""
+        let body = dom.text.range(of: "<body[^>]*>", options: .regularExpression).map { String(dom.text[$0]) } ?? ""
         #expect(body.contains("data-previews=\"\(builtIns + 4)\""), "\(body)")
         #expect(body.contains("data-playing=\"\(builtIns + 4)\""), "not every preview plays: \(body)")
         let console = dom.stderr.split(separator: "\n").filter { $0.contains(":CONSOLE") }
@@ -85,7 +85,7 @@ struct GalleryCLITests {
         try "old".write(toFile: site + "/stale.txt", atomically: true, encoding: .utf8)
         let again = try segue(["gallery", "--scale", "0.1", "-o", site])
         #expect(again.status == 0, "\(again.stderr)")
-        #expect(again.stdoutText.hasPrefix("\(site)/index.html: \(builtIns) effects, \(builtIns) previews\n"), "\(again.stdoutText)")
+        #expect(again.text.hasPrefix("\(site)/index.html: \(builtIns) effects, \(builtIns) previews\n"), "\(again.text)")
         #expect(listing(site) == [Gallery.markerName, "index.html", "previews"])
         #expect(listing(dir) == ["site"])
     }

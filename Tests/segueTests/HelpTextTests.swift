@@ -13,7 +13,7 @@ struct HelpTextTests {
             let r = try segue(command + ["--help"], environment: ["COLUMNS": String(width)])
             #expect(r.status == 0)
             // The discussion: the lines between the overview and the usage.
-            let lines = r.stdoutText.components(separatedBy: "\n")
+            let lines = r.text.components(separatedBy: "\n")
             guard let overview = lines.firstIndex(where: { $0.hasPrefix("OVERVIEW:") }),
                 let usage = lines.firstIndex(where: { $0.hasPrefix("USAGE:") })
             else {

@@ -61,8 +61,8 @@ struct StitchableCLITests {
         #expect(nan.status != 0 && nan.stderr.contains("--removal must be two finite numbers"))
         let info = try segue(["info", dir + "/slide.metal:slide"])
         #expect(info.status == 0, "\(info.stderr)")
-        #expect(info.stdoutText.contains("shader:   distortion function 'slide'"))
-        #expect(info.stdoutText.contains("effectValue: float  — animated"))
-        #expect(info.stdoutText.contains("size: float2  — auto"))
+        #expect(info.text.contains("shader:   distortion function 'slide'"))
+        #expect(info.text.contains("effectValue: float  — animated"))
+        #expect(info.text.contains("size: float2  — auto"))
     }
 }

@@ -84,7 +84,7 @@ final class VirtualDisplay {
 
     /// Runs a tool on this display and returns its stdout.
     @discardableResult
-    func run(_ name: String, _ arguments: [String]) throws -> CLIResult {
+    func run(_ name: String, _ arguments: [String]) throws -> ToolResult {
         try runProduct(tool(name) ?? name, arguments, environment: environment, timeout: 30)
     }
 
@@ -102,7 +102,7 @@ final class VirtualDisplay {
         while Date() < deadline {
             // Only a mapped window takes input: events sent before it is viewable are lost.
             let r = try run("xdotool", ["search", "--onlyvisible", "--name", title])
-            if let id = r.stdoutText.split(separator: "\n").first { return String(id) }
+            if let id = r.text.split(separator: "\n").first { return String(id) }
             Thread.sleep(forTimeInterval: 0.1)
         }
         return nil
@@ -137,7 +137,7 @@ final class VirtualDisplay {
 
     /// The window's position and size on the screen.
     func geometry(of window: String) throws -> Geometry {
-        let text = try run("xdotool", ["getwindowgeometry", "--shell", window]).stdoutText
+        let text = try run("xdotool", ["getwindowgeometry", "--shell", window]).text
         var values: [String: Int] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: "=")
