@@ -86,12 +86,7 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError(FlagWording.message(for: error))
         }
         // One benchmark a run: a second mode flag was ignored without a word.
-        let modes = [("--animations", animations), ("--meshes", meshes), ("--concat", concat), ("--hosts", hosts), ("--account", account)]
-            .filter(\.1).map(\.0)
-        if modes.count > 1 {
-            throw ValidationError(
-                "give one of --animations, --meshes, --concat, --hosts and --account, not \(modes.joined(separator: " and "))")
-        }
+        try validateOneOf(["--animations": animations, "--meshes": meshes, "--concat": concat, "--hosts": hosts, "--account": account])
         if !accountEffects.isEmpty, !(hosts || account) { throw ValidationError("--effect goes with --account or --hosts") }
         if hosts, accountEffects.count > 1 { throw ValidationError("--hosts takes one --effect, got \(accountEffects.count)") }
         if let jobs {

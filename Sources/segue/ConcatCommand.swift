@@ -85,10 +85,11 @@ struct ConcatCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
 
     func validate() throws {
-        let modes = [plan.map { _ in "--plan" }, jobPlan.map { _ in "--job" }, joinPlan.map { _ in "--join" }].compactMap { $0 }
-        if modes.count > 1 { throw ValidationError("give one of --plan, --job and --join, not \(modes.joined(separator: " and "))") }
+        try validateOneOf(["--plan": plan != nil, "--job": jobPlan != nil, "--join": joinPlan != nil])
         try validateSeconds(imageDuration, option: "--image-duration")
-        if workDir != nil, modes.isEmpty { throw ValidationError("--work-dir goes with --plan, --job or --join") }
+        if workDir != nil, plan == nil, jobPlan == nil, joinPlan == nil {
+            throw ValidationError("--work-dir goes with --plan, --job or --join")
+        }
         if jobPlan != nil || joinPlan != nil {
             let mode = jobPlan != nil ? "--job" : "--join"
             let editOptions: [(String, Bool)] = [

@@ -77,6 +77,17 @@ func validateSeconds(_ seconds: Double?, option: String) throws {
     }
 }
 
+/// Refuses more than one of `flags` (a name and whether it was given): "give either --a or --b,
+/// not both", or for more "give one of --a, --b and --c, not --a and --c".
+func validateOneOf(_ flags: KeyValuePairs<String, Bool>) throws {
+    let given = flags.filter(\.value).map(\.key)
+    guard given.count > 1 else { return }
+    let names = flags.map(\.key)
+    if names.count == 2 { throw ValidationError("give either \(names[0]) or \(names[1]), not both") }
+    throw ValidationError(
+        "give one of \(names.dropLast().joined(separator: ", ")) and \(names.last!), not \(given.joined(separator: " and "))")
+}
+
 /// Refuses a `--time` (seconds into an animation) that is negative or not finite; nil passes.
 func validateTime(_ time: Double?) throws {
     if let time, !(time.isFinite && time >= 0) {

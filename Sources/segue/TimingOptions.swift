@@ -32,7 +32,7 @@ struct TimingOptions: ParsableArguments {
     var keyframes: [String] = []
 
     func validate() throws {
-        if timing != nil, spring != nil { throw ValidationError("give either --timing or --spring, not both") }
+        try validateOneOf(["--timing": timing != nil, "--spring": spring != nil])
         if let repeatCount, let problem = TransitionTiming.repeatCountProblem(repeatCount) {
             throw ValidationError("--repeat \(problem)")
         }

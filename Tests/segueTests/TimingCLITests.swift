@@ -162,6 +162,7 @@ struct TimingCLITests {
             (["--effect", "fade", "--spring", "mass=1,response=0.3"], "cannot be mixed"),
             (["--effect", "fade", "--spring", "stiffness=100,damping=0"], "never settles"),
             (["--effect", "fade", "--timing", "cubic-bezier(0.1,0.2)"], "cubic-bezier"),
+            (["--effect", "fade", "--timing", "ease-in", "--spring", "response=0.3"], "error: give either --timing or --spring, not both"),
             (
                 ["--effect", "fade", "--repeat", "-1"],
                 "error: --repeat must be a finite number of passes ≥ 0 (0 and 1 both play once), got -1"
