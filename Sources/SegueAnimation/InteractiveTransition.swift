@@ -5,11 +5,12 @@
 // the transition completes from the current fraction f0 toward a target T (1 = end, 0 = start):
 //   curve c:  p(t) = f0 + (T − f0)·c(t / D'),  D' = D·|T − f0|  (the remaining share of the
 //             transition's duration D, as UIKit's durationFactor 0 means);
-//   spring:   p(t) = f0 + (T − f0)·s(t), s the normalised spring motion from 0 to 1 with
-//             ζ = dampingRatio, ω0 = 2π/response, and initial velocity v/(T − f0): the gesture's
-//             velocity v (fractions per second) relative to the remaining distance, the meaning
-//             of UISpringTimingParameters(dampingRatio:initialVelocity:). It lasts the spring's
-//             settling time (|1 − s| < 0.001 from then on), then shows T exactly.
+//   spring:   p(t) = f0 + (T − f0)·s(t), s the normalised motion from 0 to 1 of the spring given
+//             (its mass, stiffness and damping; `.release` is ζ = 1, ω0 = 2π/0.3 s) with initial
+//             velocity v/(T − f0): the gesture's velocity v (fractions per second) relative to
+//             the remaining distance, the meaning of UISpringTimingParameters(dampingRatio:
+//             initialVelocity:). It lasts the spring's settling time (|1 − s| < 0.001 from then
+//             on; the transition's duration for a spring that never settles), then shows T exactly.
 // The platform's rule of thumb decides between finishing and cancelling: a flick (|v| at least
 // `flickVelocity`) goes the way it points; otherwise the transition finishes past half way.
 //

@@ -53,7 +53,7 @@ final class ContextHandle: ForkBound {
     /// - Throws: `VulkanError`.
     convenience init(selector: String?, cacheDirectory: String?) throws {
         // SEGUE_GPU_TIMEOUT, as the CLI reads it: hosts set it in their environment (segue.h).
-        let timeout = GPUContext.Configuration(variable: Self.variable).gpuTimeout
+        let timeout = GPUContext.Configuration.gpuTimeout(environmentValue: Self.variable("SEGUE_GPU_TIMEOUT"))
         try self.init(configuration: .init(deviceSelector: selector, shaderCacheDirectory: cacheDirectory, gpuTimeout: timeout))
     }
 

@@ -136,10 +136,19 @@ public struct CompositionTimeline: Sendable, Hashable {
     /// summed from trimmed lengths (0.4 − 0.1 is 0.30000000000000004) differ by rounding only.
     public static let timeTolerance = 5e-7
 
-    /// How near, in frames, a time must be to a frame to count as that frame. Lengths rounded
-    /// to the microsecond (a 29.97 fps clip's) add up off the frame grid by far less; the smart
-    /// plan, the job planner and the renderer all place starts on the grid with it.
+    /// How near, in frames, a time must be to a frame to count as that frame: a length rounded
+    /// to the microsecond (a 29.97 fps clip's) is off the grid by far less. The smart plan, the
+    /// job planner and the renderer all place starts on the grid with it, and `Concatenation`
+    /// takes such lengths as whole frames (`gridAligned`), so that many of them add up without
+    /// drifting (each 29.97 fps length is 1e-5 frames long: a hundred of them would pass it).
     public static let frameTolerance = 1e-3
+
+    /// `seconds` as the whole number of frames at `fps` it lies within `frameTolerance` of,
+    /// else unchanged.
+    public static func gridAligned(_ seconds: Double, fps: Double) -> Double {
+        let frames = seconds * fps
+        return abs(frames - frames.rounded()) < frameTolerance ? frames.rounded() / fps : seconds
+    }
 
     /// The first output frame at or after `seconds` at `fps` (a time within `frameTolerance`
     /// frames after a frame counts as that frame).
@@ -166,7 +175,7 @@ public struct CompositionTimeline: Sendable, Hashable {
             Self.firstFrame(atOrAfter: start, fps: fps) <= index
         } origin: { start in
             let frame = Double(Self.firstFrame(atOrAfter: start, fps: fps)) / fps
-            return abs(frame - start) * fps <= Self.frameTolerance ? frame : start
+            return abs(frame - start) * fps < Self.frameTolerance ? frame : start
         }
     }
 

@@ -118,11 +118,15 @@ public struct Concatenation: Sendable {
         if !defaultUsed {
             _ = try Self.resolve(spec.transition, place: "the transition", directory: directory)
         }
-        timeline = try CompositionTimeline(
-            clipDurations: clips.map(\.duration), cutDurations: cuts.map(\.duration),
-            names: clips.map(\.name))
         // Size and rate: given, else the first video's, else the first image's at 30 fps.
         let firstVideo = clips.first { !$0.isStill }
+        let rate = spec.fps ?? firstVideo.map { FrameRate.range.contains($0.video.fps) ? $0.video.fps : 30 } ?? 30
+        fps = rate
+        // Lengths of whole frames (a 29.97 fps clip's 3.336667 s) as exact frame counts, so
+        // starts summed over many clips do not drift off the frame grid.
+        timeline = try CompositionTimeline(
+            clipDurations: clips.map { CompositionTimeline.gridAligned($0.duration, fps: rate) }, cutDurations: cuts.map(\.duration),
+            names: clips.map(\.name))
         if let size = spec.size {
             (width, height) = try Image.parseSize(size)  // checked by validate()
         } else {
@@ -130,7 +134,6 @@ public struct Concatenation: Sendable {
             // Even sides, as 4:2:0 video needs; never below 2.
             (width, height) = (max(2, display.width & ~1), max(2, display.height & ~1))
         }
-        fps = spec.fps ?? firstVideo.map { FrameRate.range.contains($0.video.fps) ? $0.video.fps : 30 } ?? 30
         frameCount = try timeline.frameCount(fps: fps, maximumFrameCount: Self.maximumFrameCount)
         resize = spec.resize.flatMap(ResizeMode.init(rawValue:)) ?? .cover  // checked by validate()
         audioCurve = spec.audioCurve

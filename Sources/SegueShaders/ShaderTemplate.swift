@@ -201,7 +201,7 @@ enum GLSLScope {
                 while i < chars.count && SourceIdentifier.isPart(chars[i]) { word.unicodeScalars.append(chars[i]); i += 1 }
                 if braces == 0 && parens == 0 {
                     let afterName =
-                        !previous.isEmpty && (previous.first.map { $0 == "_" || $0.isLetter } ?? false)
+                        (previous.unicodeScalars.first.map(SourceIdentifier.isStart) ?? false)
                         && !["return", "else", "uniform", "in", "out", "const", "highp", "mediump", "lowp", "precision"].contains(previous)
                         || previous == ","
                     if afterName { names.insert(word) }

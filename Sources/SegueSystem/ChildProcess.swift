@@ -76,8 +76,9 @@ package final class ChildProcess {
     package var pid: Int32 { control.pid }
     /// The signal that ended the child, once `wait()` has returned (nil for an exit).
     package private(set) var terminatingSignal: Int32?
-    /// Whether the child failed because its cancellation was cancelled (which kills it), once
-    /// `wait()` has returned: its failure is then the cancellation, not what it printed.
+    /// Whether a signal ended the child after its cancellation was cancelled (which kills its
+    /// group), once `wait()` has returned: its failure is then the cancellation, not what it
+    /// printed. A child that exited with a status of its own was not cancelled.
     package private(set) var wasCancelled = false
     /// The write end of the child's stdin when piped, else -1.
     private var input: Int32
@@ -251,7 +252,7 @@ package final class ChildProcess {
         let signal = raw & 0x7F
         terminatingSignal = signal == 0 ? nil : signal
         let status = signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
-        wasCancelled = status != 0 && cancellation?.isCancelled == true
+        wasCancelled = signal != 0 && cancellation?.isCancelled == true
         collected?.waitForEnd()
         let result = (status, errors.tail())
         self.result = result

@@ -35,11 +35,13 @@ extension MeshBenchmark {
     /// `width` × `height` pixels, the median of `runs` measurements, handing each result (frames
     /// per second) to `measured` as soon as it is known. (One measurement a row swung by half on
     /// the H200, whose clocks change between runs of a tenth of a second.)
-    /// - Throws: `VulkanError`, `RenderError`, `MeshError`; what `measured` throws.
+    /// - Throws: `RenderError.outOfRange` for `runs` outside 1…100 (before anything is
+    ///   measured); `VulkanError`, `RenderError`, `MeshError`; what `measured` throws.
     public static func suite(
         context: GPUContext, width: Int, height: Int, frames: Int, runs: Int = 1, cancellation: Cancellation? = nil,
         measured: (Measurement, Double) throws -> Void
     ) throws {
+        try TransitionBenchmark.checkRuns(runs)
         let image = SampleScreens.home(scale: Double(width) / 390)
         let texture = try GPUTexture(context: context, image: image)
         func median(_ measure: () throws -> Double) throws -> Double { try Statistics.median(of: runs, measure) }
@@ -66,7 +68,7 @@ extension MeshBenchmark {
                     textures: [texture])
             })
         let fade = try TransitionBenchmark(
-            width: width, height: height, frames: frames, runs: max(runs, 1), context: context, cancellation: cancellation)
+            width: width, height: height, frames: frames, runs: runs, context: context, cancellation: cancellation)
         try measured(.fade, try fade.framesPerSecond(EffectCatalog.builtIn(named: "fade")!, mode: .readback))
         try measured(.rebuilt, try median { try rebuiltFramesPerSecond(context: context, width: width, height: height, frames: frames) })
     }

@@ -108,11 +108,45 @@ struct CompositionTests {
             return
         }
         #expect(n == 2 && progress == 0 && toTime == 0)
-        guard case let .transition(_, _, fromTime, later) = cut.moment(atFrame: 301, fps: fps) else { return }
+        guard case let .transition(_, _, fromTime, later) = cut.moment(atFrame: 301, fps: fps) else {
+            Issue.record("frame 301 is no transition: \(cut.moment(atFrame: 301, fps: fps))")
+            return
+        }
         #expect(later == 301 / fps - 300 / fps && fromTime == 301 / fps - 200 / fps, "\(fromTime) \(later)")
         if case .transition = cut.moment(atFrame: CompositionTimeline.firstFrame(atOrAfter: cut.span(ofCut: 2).end, fps: fps), fps: fps) {
             Issue.record("the frame the cut ends at is clip 4's")
         }
+    }
+
+    @Test("a start off the grid on purpose is not moved: frame 11 of [1.05 s, 1 s] at 10 fps is 0.05 s into clip 2")
+    func offGridStart() throws {
+        let t = try CompositionTimeline(clipDurations: [1.05, 1], cutDurations: [0])
+        #expect(CompositionTimeline.firstFrame(atOrAfter: t.clipStarts[1], fps: 10) == 11)
+        guard case let .clip(k, time) = t.moment(atFrame: 11, fps: 10) else { Issue.record("frame 11 is no clip"); return }
+        #expect(k == 1 && abs(time - 0.05) < 1e-12, "\(k) \(time)")
+        #expect(CompositionTimeline.gridAligned(1.05, fps: 10) == 1.05)
+    }
+
+    @Test("150 clips of 100 frames at 29.97 fps: whole-frame lengths keep every start on the grid, for the renderer and the smart plan")
+    func manyNTSCClips() throws {
+        let fps = 30000.0 / 1001, n = 150
+        // ffprobe's 3.336667 s is 1e-5 frames long: summed, clip 102 would start 1e-3 frames late.
+        let raw = try CompositionTimeline(
+            clipDurations: Array(repeating: 3.336667, count: n), cutDurations: Array(repeating: 0, count: n - 1))
+        #expect(
+            CompositionTimeline.firstFrame(atOrAfter: raw.clipStarts[n - 1], fps: fps) != 100 * (n - 1), "the drift passes the tolerance")
+        let aligned = CompositionTimeline.gridAligned(3.336667, fps: fps)
+        #expect(aligned == 100 / fps)
+        let t = try CompositionTimeline(clipDurations: Array(repeating: aligned, count: n), cutDurations: Array(repeating: 0, count: n - 1))
+        for k in [1, 101, 102, n - 1] {
+            #expect(t.moment(atFrame: 100 * k, fps: fps) == .clip(k, time: 0))
+            guard case let .clip(clip, time) = t.moment(atFrame: 100 * k + 7, fps: fps) else { Issue.record("no clip"); continue }
+            #expect(clip == k && abs(time - 7 / fps) < 1e-9, "clip \(k): \(clip) at \(time)")
+        }
+        let plan = try SmartPlan(
+            timeline: t, fps: fps, inPoints: Array(repeating: 0, count: n), keyframes: Array(repeating: [0], count: n),
+            sourceFrameCounts: Array(repeating: 100, count: n))
+        #expect(plan.frameCount == 100 * n)
     }
 
     @Test("frame counts are limited and need a positive frame rate")

@@ -169,8 +169,8 @@ struct ConcatRendererTests {
     )
     func ntscFramesInOrder() throws {
         // Each source frame n shows a white bar n pixels wide over black (luma, so sharp through
-        // 4:2:0), 100 frames at 30000/1001 fps: ffprobe's 3.336667 s each puts clip 4's start a
-        // microsecond after output frame 300.
+        // 4:2:0), 100 frames at 30000/1001 fps: ffprobe's 3.336667 s each, summed, would put
+        // clip 4's start a microsecond after output frame 300 (and showed the frame before).
         let dir = try TemporaryDirectory()
         let clip = dir.file("bars.mp4")
         try ffmpeg([
@@ -180,7 +180,8 @@ struct ConcatRendererTests {
         let out = dir.file("out.mkv")
         let c = try renderConcat(
             ConcatSpec(clips: Array(repeating: ClipSpec(path: clip), count: 4), transition: CutSpec(effect: "none")), to: out)
-        #expect(c.timeline.clipStarts[3] > 300 / c.fps + 5e-7, "the fourth start is off the grid")
+        // The probed lengths are taken as 100 frames each: the fourth start is frame 300's time.
+        #expect(abs(c.timeline.clipStarts[3] - 300 / c.fps) < 1e-12, "\(c.timeline.clipStarts[3])")
         let (width, _, frames) = try decodeFrames(out)
         #expect(frames.count == 400)
         // The bar's width: the white pixels along the middle row.

@@ -107,6 +107,23 @@ struct ChildProcessTests {
             systemError { () throws(SystemError) in try ProgramRun("/bin/true", [], cancellation: token) } == .cancelled(path: "/bin/true"))
     }
 
+    @Test("a child that exited on its own before cancel() keeps its status: it was not cancelled")
+    func exitedBeforeCancel() throws {
+        let token = Cancellation()
+        let child = try ChildProcess(
+            executable: "/bin/sh", arguments: ["-c", "exit 3"], pipeInput: false, output: .discard, path: "sh", cancellation: token)
+        #expect(eventually { child.hasExited }, "the child exited")
+        token.cancel()
+        #expect(child.wait().status == 3)
+        #expect(!child.wasCancelled)
+        // One the cancellation kills was.
+        let sleeper = try ChildProcess(
+            executable: "/bin/sh", arguments: ["-c", "exec sleep 30"], pipeInput: false, output: .discard, path: "sh",
+            cancellation: Cancellation())
+        sleeper.kill()
+        #expect(sleeper.wait().status == 128 + SIGKILL && !sleeper.wasCancelled, "killed, but not by a cancellation")
+    }
+
     // MARK: - Starting
 
     @Test("spawn failures are errors that say why: a missing path, a name not on PATH, a file that is not a program")
