@@ -164,34 +164,52 @@ struct ConcatRendererTests {
         #expect(abs(toneAmplitude(window(left, 2.01, 2.1), frequency: 1000) / 0.125 - 1) < 0.05)
     }
 
+    /// Source rates as ffmpeg writes them, and an output rate (nil: the sources').
+    static let frameRates: [(source: String, output: String?)] = [
+        ("30000/1001", nil), ("24000/1001", nil), ("60000/1001", nil), ("25", "30000/1001"),
+    ]
+
     @Test(
-        "29.97 fps clips joined by hard cuts: every output frame is the source frame the timeline puts there, past the drifted fourth start"
-    )
-    func ntscFramesInOrder() throws {
+        "clips of 100 frames joined by hard cuts at 29.97, 23.976, 59.94 and 25 → 29.97 fps: every output frame is the source frame its time falls on",
+        arguments: 0..<frameRates.count)
+    func framesInOrder(rate: Int) throws {
         // Each source frame n shows a white bar n pixels wide over black (luma, so sharp through
-        // 4:2:0), 100 frames at 30000/1001 fps: ffprobe's 3.336667 s each, summed, would put
-        // clip 4's start a microsecond after output frame 300 (and showed the frame before).
+        // 4:2:0). ffprobe gives 100 frames at 29.97 fps as 3.336667 s: summed, such lengths put
+        // clip 4's start a microsecond after output frame 300, which showed the frame before.
+        let (source, output) = Self.frameRates[rate]
         let dir = try TemporaryDirectory()
         let clip = dir.file("bars.mp4")
         try ffmpeg([
-            "-f", "lavfi", "-i", "color=c=black:s=128x16:r=30000/1001:d=4", "-vf", "geq=lum='if(lt(X,N),235,16)':cb=128:cr=128",
+            "-f", "lavfi", "-i", "color=c=black:s=128x16:r=\(source):d=5", "-vf", "geq=lum='if(lt(X,N),235,16)':cb=128:cr=128",
             "-frames:v", "100", "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p", clip,
         ])
+        let rate = { (text: String) -> Double in
+            let parts = text.split(separator: "/").compactMap { Double($0) }
+            return parts.count == 2 ? parts[0] / parts[1] : parts[0]
+        }
+        let sourceFPS = rate(source), fps = rate(output ?? source)
+        var spec = ConcatSpec(clips: Array(repeating: ClipSpec(path: clip), count: 4), transition: CutSpec(effect: "none"))
+        spec.fps = output.map(rate)
         let out = dir.file("out.mkv")
-        let c = try renderConcat(
-            ConcatSpec(clips: Array(repeating: ClipSpec(path: clip), count: 4), transition: CutSpec(effect: "none")), to: out)
-        // The probed lengths are taken as 100 frames each: the fourth start is frame 300's time.
-        #expect(abs(c.timeline.clipStarts[3] - 300 / c.fps) < 1e-12, "\(c.timeline.clipStarts[3])")
+        let c = try renderConcat(spec, to: out)
+        // Clip k starts at k · 100 / source rate (its first output frame the first at or after
+        // that); output frame i shows the source frame whose time n / source rate the time since
+        // the clip's start has reached.
+        let length = 100 / sourceFPS
+        let firstFrames = (0..<4).map { k in Int((Double(k) * length * fps - 1e-3).rounded(.up)) }
+        let expected = (0..<c.frameCount).map { i -> Int in
+            let k = firstFrames.lastIndex { $0 <= i }!
+            return min(99, Int(((Double(i) / fps - Double(k) * length) * sourceFPS + 1e-6).rounded(.down)))
+        }
         let (width, _, frames) = try decodeFrames(out)
-        #expect(frames.count == 400)
+        #expect(frames.count == c.frameCount)
         // The bar's width: the white pixels along the middle row.
         let bars = frames.map { frame in (0..<width).filter { pixel(frame, width, $0, 8).g > 128 }.count }
-        let expected = (0..<400).map { $0 % 100 }
         let wrong = zip(bars, expected).enumerated().filter { $0.element.0 != $0.element.1 }
         let wrongCount = wrong.count
         #expect(
             wrongCount == 0,
-            "frames showing another source frame (output frame: shown, expected): \(wrong.prefix(8).map { "\($0.offset): \($0.element.0), \($0.element.1)" })"
+            "\(wrongCount) of \(c.frameCount) frames show another source frame (output frame: shown, expected): \(wrong.prefix(8).map { "\($0.offset): \($0.element.0), \($0.element.1)" })"
         )
     }
 
