@@ -9,21 +9,22 @@ import Testing
 
 @Suite("Decoders cancelled part-way")
 struct DecoderCancellationTests {
-    /// A 20 s clip of 64×48 noise (so ffmpeg has work left when cancelled) with a tone.
-    private func longClip(_ dir: TemporaryDirectory) throws -> MediaInfo {
+    /// A 20 s clip of 64×48 noise (so ffmpeg has work left when cancelled) with a tone, in a
+    /// scratch directory that lasts as long as the value, and a token to cancel its decoding.
+    private func longClip() throws -> (dir: TemporaryDirectory, info: MediaInfo, token: Cancellation) {
+        let dir = try TemporaryDirectory("media")
         let path = dir.file("long.mkv")
         try ffmpeg([
             "-f", "lavfi", "-i", "nullsrc=s=64x48:r=25:d=20,geq=random(1)*255:128:128", "-f", "lavfi", "-i",
             "sine=frequency=440:duration=20", "-c:v", "ffv1", "-c:a", "pcm_s16le", path,
         ])
-        return try MediaProbe.probe(path: path)
+        return (dir, try MediaProbe.probe(path: path), Cancellation())
     }
 
     @Test("the video decoder: frames, then .cancelled once the token is cancelled")
     func video() throws {
-        let dir = try TemporaryDirectory("media")
-        let info = try longClip(dir)
-        let token = Cancellation()
+        let (dir, info, token) = try longClip()
+        defer { withExtendedLifetime(dir) {} }
         let decoder = try TimedVideoDecoder(
             path: info.path, stream: try #require(info.video), width: 64, height: 48, resize: .stretch, cancellation: token)
         var buffer = [UInt8](repeating: 0, count: decoder.frameByteCount)
@@ -39,9 +40,8 @@ struct DecoderCancellationTests {
 
     @Test("the audio decoder: samples, then .cancelled once the token is cancelled")
     func audio() throws {
-        let dir = try TemporaryDirectory("media")
-        let info = try longClip(dir)
-        let token = Cancellation()
+        let (dir, info, token) = try longClip()
+        defer { withExtendedLifetime(dir) {} }
         let decoder = try AudioDecoder(
             path: info.path, stream: try #require(info.audio), sampleRate: 48_000, channels: 2, cancellation: token)
         var buffer = [Float](repeating: 0, count: 4_800 * 2)

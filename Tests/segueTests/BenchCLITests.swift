@@ -63,6 +63,18 @@ struct BenchCLITests {
         #expect(lines.contains { $0.contains("static mesh / fade: ") } && lines.contains { $0.contains("rebuilt / static: ") })
     }
 
+    @Test(
+        "past xfade's 60 s (1,802 frames) the xfade rows and the MP4 comparison are skipped with a line; Segue's and the mesh rows are measured"
+    )
+    func pastXfadeLimit() throws {
+        let r = try segue(["bench", "--size", "32x16", "--frames", "1802", "--runs", "1", "--no-moderngl", "--preset", "ultrafast"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.text.split(separator: "\n").map(String.init)
+        #expect(lines.contains("xfade peers skipped: ffmpeg's xfade lasts at most 60 s, 1801 frames at 30 fps"), "\(r.text)")
+        #expect(!lines.contains { $0.hasPrefix("MP4 (") || $0.contains("x (segue") }, "\(r.text)")
+        #expect(lines.contains { $0.hasPrefix("fade        pipe") } && lines.contains { $0.hasPrefix("rebuilt ") }, "\(r.text)")
+    }
+
     @Test("--concat: four rows whose ratios are the quotients of their seconds; the smart renders draw 60 of 840 frames")
     func concat() throws {
         let r = try segue(["bench", "--concat", "--size", "64x48", "--preset", "ultrafast"])
