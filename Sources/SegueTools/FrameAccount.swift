@@ -8,7 +8,9 @@ import SegueShaders
 //
 // Each stage is measured on its own over the same frames the end-to-end run makes:
 //   shading      render mode (no copy to the host), ms per frame;
-//   readback     readback mode minus render mode (the image → buffer copy and the wait for it);
+//   readback     readback mode minus render mode (the image → buffer copy and the wait for it),
+//                the two measured in turn in each run and the median of their differences taken
+//                (measured apart, a change of the GPU's clocks between them made it 0 on an H200);
 //   straight α   the CPU pass a raw/PNG/video-with-alpha sink makes over the read-back pixels
 //                (the opaque scan, and for translucent frames the copy and un-premultiply),
 //                timed around each call inside an end-to-end run;
@@ -49,13 +51,22 @@ public struct FrameAccount: Sendable, Equatable {
 }
 
 extension TransitionBenchmark {
-    /// The per-stage account of `effect` (median of `runs` for each measured mode).
+    /// The per-stage account of `effect` (median of `runs` for each measured stage).
     public func account(_ effect: Effect, parameters: [String: ParameterValue] = [:]) throws -> FrameAccount {
-        let render = 1000 / (try framesPerSecond(effect, parameters: parameters, mode: .render))
-        let readback = 1000 / (try framesPerSecond(effect, parameters: parameters, mode: .readback))
         let timeline = try Timeline(duration: duration, fps: 30, curve: { $0 })
-        let renderer = try TransitionRenderer(effect: effect, from: from, to: to, parameters: parameters, context: context)
-        try renderer.render(try Timeline(duration: 1, fps: 2, curve: { $0 })) { _, _ in }
+        let n = Double(timeline.frameCount)
+        // Warmed up: the driver compiles shader variants on first draw.
+        func warmed(readback: Bool) throws -> TransitionRenderer {
+            let renderer = try TransitionRenderer(
+                effect: effect, from: from, to: to, parameters: parameters, context: context, readback: readback)
+            try renderer.render(try Timeline(duration: 1, fps: 2, curve: { $0 })) { _, _ in }
+            return renderer
+        }
+        let shaded = try warmed(readback: false), renderer = try warmed(readback: true)
+        var modes: [(render: Double, readback: Double)] = []
+        for _ in 0..<runs { modes.append((try Self.renderSeconds(shaded, timeline), try Self.renderSeconds(renderer, timeline))) }
+        let render = 1000 * Statistics.median(modes.map(\.render)) / n
+        let readback = 1000 * Statistics.median(modes.map { $0.readback - $0.render }) / n
         var samples: [(total: Double, alpha: Double, write: Double, translucent: Int)] = []
         for _ in 0..<runs {
             var alpha = 0.0, write = 0.0, translucent = 0
@@ -77,9 +88,8 @@ extension TransitionBenchmark {
             samples.append((total, alpha, write, translucent))
         }
         let mid = Statistics.median(samples, by: \.total)
-        let n = Double(timeline.frameCount)
         return FrameAccount(
-            effect: effect.name, shading: render, readback: max(0, readback - render),
+            effect: effect.name, shading: render, readback: max(0, readback),
             straightAlpha: 1000 * mid.alpha / n, pipeWrite: 1000 * mid.write / n,
             endToEnd: 1000 * mid.total / n, translucentFrames: mid.translucent, frames: timeline.frameCount)
     }

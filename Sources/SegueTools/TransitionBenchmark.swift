@@ -121,14 +121,19 @@ public struct TransitionBenchmark {
                     try renderer.render(timeline) { i, pixels in try sink.write(frame: i, pixels: pixels) }
                 }
             case .render, .readback:
-                var checksum: UInt8 = 0
-                defer { _ = checksum }
-                return try Stopwatch.time {
-                    try renderer.render(timeline) { _, pixels in if !pixels.isEmpty { checksum &+= pixels[pixels.count / 2] } }
-                }
+                return try Self.renderSeconds(renderer, timeline)
             }
         }
         return Double(timeline.frameCount) / seconds
+    }
+
+    /// Seconds `renderer` takes to render `timeline`, touching one byte of each frame read back.
+    static func renderSeconds(_ renderer: TransitionRenderer, _ timeline: Timeline) throws -> Double {
+        var checksum: UInt8 = 0
+        defer { _ = checksum }
+        return try Stopwatch.time {
+            try renderer.render(timeline) { _, pixels in if !pixels.isEmpty { checksum &+= pixels[pixels.count / 2] } }
+        }
     }
 
     /// A peer measured alongside Segue: the peer's frames per second, measured between two of
