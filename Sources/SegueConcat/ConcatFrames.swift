@@ -33,6 +33,9 @@ final class ClipFrames {
     private var pending: ReadAheadVideoDecoder.Frame?
     /// Seconds into the clip where decoding started (added to the decoder's timestamps).
     private let offset: Double
+    /// How far before a frame's timestamp a time reaches it (see `frame(at:)`): three roundings
+    /// to the microsecond and a margin.
+    static let reach = 2e-6
 
     /// Starts the clip's decoder and reads its first frame (and, for a video, the next one).
     /// - Parameter time: the first time (seconds into the clip) that will be asked for. Decoding
@@ -49,7 +52,9 @@ final class ClipFrames {
         self.clip = clip
         let margin = max(3 / (clip.video.fps > 0 ? clip.video.fps : 30), 0.05)
         let exact = atKeyframe && !clip.isStill && time > 0
-        let offset = exact ? time : clip.isStill || time <= margin ? 0 : time - margin
+        // A few frames early, from before the clip's in point too: an in point between two
+        // frames shows the one covering it (ffmpeg's exact seek drops frames before it).
+        let offset = exact ? time : clip.isStill ? 0 : max(time - margin, -clip.start)
         self.offset = offset
         let noFrame = MediaError.invalidVideo(
             path: clip.path,
@@ -101,12 +106,15 @@ final class ClipFrames {
     /// The frame shown at `time` seconds into the clip (times must not decrease between calls).
     /// Valid until the next call.
     ///
-    /// Timestamps are whole microseconds; a time within half a microsecond of a frame's
-    /// timestamp reaches it, so the rounding in `i / fps − clipStart` never shows the frame before.
+    /// A time within `reach` (2 µs) before a frame's timestamp reaches it. Timestamps are whole
+    /// microseconds, and a piece of a smart render is decoded from a seek point itself rounded
+    /// to one, so a request and the timestamp of the frame it means can differ by up to 1.5 µs
+    /// (with half a microsecond, the frame before showed every third frame of such a piece at
+    /// 30 fps). A request that far before a frame between two rates is on the frame's side.
     func frame(at time: Double) throws -> UnsafeRawBufferPointer {
         guard let frames, let shown = current else { return UnsafeRawBufferPointer(still!) }
         var now = shown
-        while let next = pending, next.time + offset <= time + CompositionTimeline.timeTolerance {
+        while let next = pending, next.time + offset <= time + Self.reach {
             frames.recycle(now)
             now = next
             pending = try frames.next()

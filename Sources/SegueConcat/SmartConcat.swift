@@ -47,8 +47,12 @@ extension ConcatRenderer {
         if let still = c.clips.first(where: \.isStill) { return "\(still.name) is a still image" }
         let first = c.clips[0], v = first.video
         guard v.codec == "h264" else { return "\(first.name) is \(v.codec); smart rendering copies H.264" }
-        guard MatchedVideo(v).x264Profile != nil else {
+        guard let profile = MatchedVideo(v).x264Profile else {
             return "\(first.name) uses the H.264 profile '\(v.profile)', which x264 cannot match"
+        }
+        // x264 encodes lossless only in High 4:4:4 Predictive: the pieces must keep the inputs'.
+        if settings.crf == 0, profile != "high444" {
+            return "a CRF of 0 (lossless) needs the H.264 profile High 4:4:4 Predictive; \(first.name) uses '\(v.profile)'"
         }
         guard v.rotation == 0, abs(v.pixelAspect - 1) < 1e-9 else { return "\(first.name) is rotated or has non-square pixels" }
         guard v.rateText == v.baseRateText, v.fps > 0 else { return "\(first.name) has a variable frame rate" }
@@ -57,7 +61,9 @@ extension ConcatRenderer {
             return "the output is \(c.width)x\(c.height), the inputs \(v.width)x\(v.height)"
         }
         guard abs(c.fps - v.fps) < 1e-9 else {
-            return "the output is \(MessageText.number(c.fps)) fps, the inputs \(MessageText.number(v.fps)) fps"
+            // 29.97 and NTSC's 30000/1001 read alike to three decimals: then the inputs' rate exactly.
+            let output = MessageText.number(c.fps), input = MessageText.number(v.fps)
+            return "the output is \(output) fps, the inputs \(input == output ? v.rateText : input) fps"
         }
         for clip in c.clips.dropFirst() {
             let w = clip.video

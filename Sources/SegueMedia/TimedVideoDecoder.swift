@@ -91,9 +91,14 @@ public final class TimedVideoDecoder {
         var arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-xerror"]
         var shift = 0.0
         if start > 0 && startsAtKeyframe {
-            let seek = FFmpeg.seconds(start + frameInterval / 4)
-            shift = (Double(seek) ?? start) - start
-            arguments += ["-noaccurate_seek", "-ss", seek]
+            // A quarter frame later, on a tick of the stream's time base: ffmpeg shifts the
+            // timestamps by the seek point rounded to a tick, so a point between two ticks moved
+            // them by up to half a tick (17 µs at 1/30000) and showed a frame's predecessor.
+            var seek = start + frameInterval / 4
+            let tick = stream.timeBase.split(separator: "/").compactMap { Double($0) }
+            if tick.count == 2, tick[0] > 0, tick[1] > 0 { seek = (seek * tick[1] / tick[0]).rounded() * tick[0] / tick[1] }
+            shift = seek - start
+            arguments += ["-noaccurate_seek", "-ss", FFmpeg.seconds(seek)]
         } else if start > 0 {
             arguments += ["-ss", FFmpeg.seconds(start)]
         }

@@ -179,10 +179,7 @@ struct ConcatRendererTests {
         let (source, output) = Self.frameRates[rate]
         let dir = try TemporaryDirectory()
         let clip = dir.file("bars.mp4")
-        try ffmpeg([
-            "-f", "lavfi", "-i", "color=c=black:s=128x16:r=\(source):d=5", "-vf", "geq=lum='if(lt(X,N),235,16)':cb=128:cr=128",
-            "-frames:v", "100", "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p", clip,
-        ])
+        try makeBars(clip, rate: source, frames: 100)
         let rate = { (text: String) -> Double in
             let parts = text.split(separator: "/").compactMap { Double($0) }
             return parts.count == 2 ? parts[0] / parts[1] : parts[0]
@@ -201,16 +198,28 @@ struct ConcatRendererTests {
             let k = firstFrames.lastIndex { $0 <= i }!
             return min(99, Int(((Double(i) / fps - Double(k) * length) * sourceFPS + 1e-6).rounded(.down)))
         }
-        let (width, _, frames) = try decodeFrames(out)
-        #expect(frames.count == c.frameCount)
-        // The bar's width: the white pixels along the middle row.
-        let bars = frames.map { frame in (0..<width).filter { pixel(frame, width, $0, 8).g > 128 }.count }
+        let bars = try barWidths(out)
+        #expect(bars.count == c.frameCount)
         let wrong = zip(bars, expected).enumerated().filter { $0.element.0 != $0.element.1 }
         let wrongCount = wrong.count
         #expect(
             wrongCount == 0,
             "\(wrongCount) of \(c.frameCount) frames show another source frame (output frame: shown, expected): \(wrong.prefix(8).map { "\($0.offset): \($0.element.0), \($0.element.1)" })"
         )
+    }
+
+    @Test("an in point between two frames shows the frame covering it, one inside the last frame that frame")
+    func inPointBetweenFrames() throws {
+        let dir = try TemporaryDirectory()
+        let clip = dir.file("bars.mp4")
+        try makeBars(clip, rate: "30", frames: 30)
+        // 0.05 s lies in frame 1 (1/30 … 2/30 s): frames 1 to 14 over 0.45 s (ffmpeg's exact seek
+        // alone drops frame 1 and shows frame 2 twice); 0.99 s lies in frame 29, the last.
+        for (start, end, expected) in [(0.05, 0.5, Array(1...14)), (0.0334, 0.5, Array(1...14)), (0.99, nil, [29])] {
+            let out = dir.file("out.mkv")
+            try renderConcat(ConcatSpec(clips: [ClipSpec(path: clip, in: start, out: end)], transition: CutSpec(effect: "none")), to: out)
+            #expect(try barWidths(out) == expected, "in \(start)")
+        }
     }
 
     @Test("a failure part-way (a video corrupt in the middle) throws and leaves no output or temporary file")

@@ -91,6 +91,48 @@ struct SmartConcatTests {
         #expect(lengths.frames == 300 && abs(lengths.video - 10) < 1e-6 && abs((lengths.audio ?? 0) - 10) <= 1.0 / 30)
     }
 
+    @Test(
+        "B-frames at 29.97 fps and an out point inside a GOP: the stretch rendered from its keyframe shows each source frame once, as the full render does"
+    )
+    func renderedAfterACopy() throws {
+        let dir = try TemporaryDirectory()
+        let a = dir.file("a.mp4"), b = dir.file("b.mp4")
+        // A keyframe every 20 frames, three B-frames between P-frames.
+        let gops = ["-preset", "medium", "-crf", "10", "-x264-params", "keyint=20:min-keyint=20:scenecut=0:bframes=3"]
+        for path in [a, b] { try makeBars(path, rate: "30000/1001", frames: 120, options: gops) }
+        // Clip 1 ends at frame 63: copied to its keyframe at 60, rendered from there.
+        let spec = ConcatSpec(
+            clips: [ClipSpec(path: a, out: 63 * 1001 / 30000.0), ClipSpec(path: b)], transition: CutSpec(effect: "none"))
+        let concatenation = try Concatenation(spec: spec)
+        let smart = dir.file("smart.mp4"), full = dir.file("full.mp4")
+        let report = try ConcatRenderer(concatenation, output: smart, settings: VideoSettings(preset: "ultrafast", crf: 10)).renderSmart()
+        #expect(report.fallbackReason == nil)
+        let pieces = try #require(report.plan).pieces
+        #expect(
+            pieces.contains { if case .render = $0 { true } else { false } }
+                && pieces.contains { if case .copy = $0 { true } else { false } },
+            "\(pieces)")
+        try ConcatRenderer(concatenation, output: full, settings: VideoSettings(preset: "ultrafast", crf: 10)).render()
+        let expected = Array(0..<63) + Array(0..<120)
+        #expect(try barWidths(full) == expected)
+        #expect(try barWidths(smart) == expected, "\(pieces)")
+        // Asked for 29.97 fps, the output is not the inputs' NTSC rate, and the note says so exactly.
+        var other = spec
+        other.fps = 29.97
+        let note = try ConcatRenderer(
+            try Concatenation(spec: other), output: dir.file("other.mp4"), settings: VideoSettings(preset: "ultrafast")
+        )
+        .renderSmart().fallbackReason
+        #expect(note == "the output is 29.97 fps, the inputs 30000/1001 fps")
+        // Lossless pieces cannot keep the inputs' High profile: a full render, saying so.
+        let lossless = try ConcatRenderer(
+            concatenation, output: dir.file("lossless.mp4"), settings: VideoSettings(preset: "ultrafast", crf: 0)
+        )
+        .renderSmart()
+        #expect(lossless.fallbackReason == "a CRF of 0 (lossless) needs the H.264 profile High 4:4:4 Predictive; clip 1 (\(a)) uses 'High'")
+        #expect(try barWidths(dir.file("lossless.mp4")) == expected)
+    }
+
     @Test("inputs that differ fall back to a full render and say why")
     func fallback() throws {
         let dir = try TemporaryDirectory()
