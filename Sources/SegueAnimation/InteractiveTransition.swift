@@ -72,9 +72,9 @@ public final class InteractiveTransition {
         var start: Double
         var from: Double
         var target: TransitionPosition
+        /// The curve, or the spring started with the gesture's velocity.
         var timing: CompletionTiming
         var length: Double
-        var spring: Spring?
     }
 
     private var storedState: State = .interactive
@@ -157,7 +157,7 @@ public final class InteractiveTransition {
         let target: TransitionPosition = isReversed ? .start : .end
         let timing = timing ?? run?.timing ?? .curve(.linear)
         let distance = value(target) - from
-        var next = Run(start: clock.now, from: from, target: target, timing: timing, length: 0, spring: nil)
+        var next = Run(start: clock.now, from: from, target: target, timing: timing, length: 0)
         switch timing {
         case .curve:
             next.length = duration * abs(distance)
@@ -165,7 +165,7 @@ public final class InteractiveTransition {
             let v = distance == 0 || !velocity.isFinite ? 0 : velocity / distance
             // The gesture's velocity in fractions of the distance a second (none past a double's range).
             let spring = s.starting(at: v.isFinite ? v : 0)
-            next.spring = spring
+            next.timing = .spring(spring)
             let settle = spring.settlingDuration
             next.length = distance == 0 ? 0 : (settle.isFinite ? settle : duration)
         }
@@ -226,7 +226,7 @@ public final class InteractiveTransition {
         if t >= run.length - 1e-9 { return 1 }
         switch run.timing {
         case let .curve(curve): return curve.value(at: max(t, 0) / run.length)
-        case .spring: return run.spring?.value(at: t) ?? 1
+        case let .spring(spring): return spring.value(at: t)
         }
     }
 }

@@ -99,7 +99,7 @@ public final class ConcatRenderer {
             throw MediaError.unknownOutputFormat(path: output, supported: VideoFormat.extensions)
         }
         if let problem = audioLayout.problem { throw RenderError.invalidValue(problem) }
-        do { try settings.validate(for: format) } catch { throw MediaError.invalidSettings(path: output, error) }
+        try settings.validate(for: format, output: output)
         try OutputGuard.check(output: output, inputs: Concatenation.inputFiles(of: concatenation.spec))
         self.concatenation = concatenation
         self.output = output

@@ -1,4 +1,3 @@
-import SegueCore
 import SegueMath
 import SegueSystem
 

@@ -95,8 +95,7 @@ public final class TimedVideoDecoder {
             // timestamps by the seek point rounded to a tick, so a point between two ticks moved
             // them by up to half a tick (17 µs at 1/30000) and showed a frame's predecessor.
             var seek = start + frameInterval / 4
-            let tick = stream.timeBase.split(separator: "/").compactMap { Double($0) }
-            if tick.count == 2, tick[0] > 0, tick[1] > 0 { seek = (seek * tick[1] / tick[0]).rounded() * tick[0] / tick[1] }
+            if let tick = MediaProbe.rate(stream.timeBase) { seek = (seek / tick).rounded() * tick }
             shift = seek - start
             arguments += ["-noaccurate_seek", "-ss", FFmpeg.seconds(seek)]
         } else if start > 0 {

@@ -136,7 +136,7 @@ public final class VideoEncoder {
         guard let format = format ?? VideoFormat(pathExtensionOf: path) else {
             throw .unknownOutputFormat(path: path, supported: VideoFormat.extensions)
         }
-        do { try settings.validate(for: format) } catch { throw .invalidSettings(path: path, error) }
+        try settings.validate(for: format, output: path)
         if let problem = MediaError.sizeProblem(width: width, height: height, path: path) { throw problem }
         let executable = try FFmpeg.ffmpegExecutable(for: path)
         let audio = format.hasAudio && copiedSound == nil ? audio : nil

@@ -54,6 +54,12 @@ public struct VideoSettings: Sendable, Hashable {
     /// The codec for `format`.
     public func codec(for format: VideoFormat) -> VideoCodec { codec ?? format.defaultCodec }
 
+    /// `validate(for:)` for the output at `path`, as the media error that names it.
+    /// - Throws: `MediaError.invalidSettings`.
+    package func validate(for format: VideoFormat, output path: String) throws(MediaError) {
+        do { try validate(for: format) } catch { throw .invalidSettings(path: path, error) }
+    }
+
     /// Checks the settings against the container.
     /// - Throws: `VideoSettingsError` naming the setting that does not fit and what would.
     public func validate(for format: VideoFormat) throws(VideoSettingsError) {

@@ -176,7 +176,7 @@ public struct StitchableRequest: Sendable {
         var assignments: [(name: String, value: String)] = []
         for (name, value) in arguments {
             guard functions.contains(where: { f in f.arguments.contains { $0.name == name } }) else {
-                throw fn.unknownArgument(name, others: functions.filter { $0 != fn })
+                throw fn.unknownArgument(name, others: functions)
             }
             if value.lowercased() == "auto" { automatic.insert(name) } else { automatic.remove(name); assignments.append((name, value)) }
         }

@@ -234,7 +234,7 @@ public struct StitchableFunction: Sendable, Equatable {
         let automatic = configuration.automatic ?? functions.reduce(into: Set<String>()) { $0.formUnion($1.defaultAutomatic) }
         for name in automatic {
             guard let a = functions.lazy.compactMap({ $0.arguments.first { $0.name == name } }).first else {
-                throw unknownArgument(name, others: functions.filter { $0 != self })
+                throw unknownArgument(name, others: functions)
             }
             guard a.canBeAutomatic, a.name != animated.name, a.name != removalAnimated.name || removalFunction == self else {
                 throw StitchableConfigurationError(
