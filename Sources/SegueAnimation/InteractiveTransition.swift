@@ -162,9 +162,8 @@ public final class InteractiveTransition {
         case .curve:
             next.length = duration * abs(distance)
         case let .spring(s):
-            let v = distance == 0 || !velocity.isFinite ? 0 : velocity / distance
             // The gesture's velocity in fractions of the distance a second (none past a double's range).
-            let spring = s.starting(at: v.isFinite ? v : 0)
+            let spring = s.starting(at: distance == 0 ? 0 : velocity / distance)
             next.timing = .spring(spring)
             let settle = spring.settlingDuration
             next.length = distance == 0 ? 0 : (settle.isFinite ? settle : duration)

@@ -13,7 +13,7 @@
 //   ζ < 1: T = max(−ln(ε/(1+|B|))/(ζω0), 0), B = (ζω0 − v)/ωd  (1+|B| bounds the oscillation);
 //   otherwise: sample every 0.1 s and return the first sample of the first run of samples with
 //   |1 − p| < ε that lasts more than 1 s (the sample and the ten after it, spanning 1 s, all
-//   pass), giving up at 10,000 s.
+//   pass), giving up at 10,000 s (settlingSearchLimit).
 import SegueMath
 
 #if canImport(Darwin)
@@ -42,6 +42,8 @@ public struct Spring: Sendable, Hashable {
 
     /// The threshold of ``settlingDuration``: |1 − p| stays below it afterwards.
     public static let settlingThreshold = 0.001
+    /// Seconds the search for a critically damped or overdamped spring's settling looks ahead.
+    public static let settlingSearchLimit = 10_000.0
 
     /// Creates a spring from its physical parameters (CASpringAnimation's defaults).
     ///
@@ -92,8 +94,12 @@ public struct Spring: Sendable, Hashable {
             allowsOverdamping: true)
     }
 
-    /// This spring starting at `velocity` (finite) instead of its own initial velocity.
-    func starting(at velocity: Double) -> Spring { Spring(unchecked: mass, stiffness, damping, velocity, allowsOverdamping) }
+    /// This spring starting at `velocity` (progress units per second) instead of its own
+    /// initial velocity, as a gesture hands its speed over; a velocity that is not finite
+    /// starts it at rest.
+    public func starting(at velocity: Double) -> Spring {
+        Spring(unchecked: mass, stiffness, damping, velocity.isFinite ? velocity : 0, allowsOverdamping)
+    }
 
     /// The critically damped spring of `response` seconds (> 0), as `init(response:dampingFraction: 1)`.
     static func critical(response: Double) -> Spring {
@@ -158,7 +164,8 @@ public struct Spring: Sendable, Hashable {
     }
 
     /// The time after which |1 − p| stays below ``settlingThreshold`` (0.001), by the rules in
-    /// the file header. Infinite for an undamped spring (`damping == 0`).
+    /// the file header. Infinite for an undamped spring (`damping == 0`), and for one that
+    /// takes longer than ``settlingSearchLimit`` to settle without oscillating.
     public var settlingDuration: Double {
         let epsilon = Spring.settlingThreshold
         let w0 = naturalFrequency
@@ -172,7 +179,7 @@ public struct Spring: Sendable, Hashable {
         let step = 0.1
         let samplesPerSecond = 10
         var runStart: Int?
-        for i in 0...100_000 {
+        for i in 0...Int(Spring.settlingSearchLimit / step) {
             let t = Double(i) * step
             if abs(1 - value(at: t)) < epsilon {
                 if runStart == nil { runStart = i }
@@ -184,5 +191,14 @@ public struct Spring: Sendable, Hashable {
             }
         }
         return .infinity
+    }
+
+    /// Why this spring cannot end a motion by itself, or nil when it settles: an undamped
+    /// spring never comes to rest, and a slow one without oscillation may not within
+    /// ``settlingSearchLimit``. A clause for the caller's advice to follow ("…; give a duration").
+    public var settlingProblem: String? {
+        guard !settlingDuration.isFinite else { return nil }
+        if damping == 0 { return "this spring never settles (damping 0)" }
+        return "this spring takes longer than \(MessageText.number(Spring.settlingSearchLimit)) s to settle"
     }
 }

@@ -32,7 +32,7 @@ extension ConcatPlan {
 
     /// Checks, before anything is written, that the plan may be written to `path`.
     /// - Throws: `PlanError` for a name without `.json`, an existing file that is not a Segue plan,
-    ///   a work directory that is missing or not writable; `MediaError.unwritable` for a plan path,
+    ///   a plan's folder or work directory that is missing or not writable; `MediaError.unwritable` for a plan path,
     ///   piece or record that is one of the edit's files (or a link to one).
     public func checkDestination(_ path: String) throws {
         let files = inputFiles()
@@ -62,18 +62,25 @@ extension ConcatPlan {
                 throw PlanError("\(path) exists and is not a Segue plan; it was left as it is: choose another name, or remove it first")
             }
         }
-        try checkWorkDirectory(workDirectory ?? Self.directory(ofPlan: path), writer: "the jobs write their pieces")
+        // The plan's own folder, under its own name (the pieces go there too without a work directory).
+        try checkFolder(Self.directory(ofPlan: path), named: "the plan's folder", writer: "the plan is written")
+        if let workDirectory { try checkWorkDirectory(workDirectory, writer: "the jobs write their pieces") }
     }
 
     /// Checks that a work directory exists and takes files; `writer` says what writes there
     /// ("the jobs write their pieces", "job 3 writes its piece").
     /// - Throws: `PlanError` naming the directory, what writes there and the system's reason.
     static func checkWorkDirectory(_ directory: String, writer: String) throws(PlanError) {
+        try checkFolder(directory, named: "the work directory", writer: writer)
+    }
+
+    /// Checks that `directory`, called `noun` in the messages, exists and takes files.
+    private static func checkFolder(_ directory: String, named noun: String, writer: String) throws(PlanError) {
         guard FileIO.isDirectory(directory) else {
-            throw PlanError("the work directory \(directory) does not exist; \(writer) there: create it first")
+            throw PlanError("\(noun) \(directory) does not exist; \(writer) there: create it first")
         }
         guard access(directory, W_OK | X_OK) == 0 else {
-            throw PlanError("the work directory \(directory) is not writable (\(FileIO.message(errno))); \(writer) there")
+            throw PlanError("\(noun) \(directory) is not writable (\(FileIO.message(errno))); \(writer) there")
         }
     }
 

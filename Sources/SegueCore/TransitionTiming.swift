@@ -79,7 +79,8 @@ public struct TransitionTiming: Sendable, Hashable, CustomStringConvertible {
     ///   - duration: seconds of one pass; nil takes the spring's settling duration (required for a
     ///     timing function).
     /// - Throws: `AnimationError` for a duration that is not positive and finite, a repeat count
-    ///   that is negative or infinite, or a spring that never settles without a duration.
+    ///   that is negative or infinite, or a spring that does not settle (``Spring/settlingProblem``)
+    ///   without a duration.
     public init(
         curve: Curve = .timingFunction(.linear), duration: Double? = nil, repeatCount: Double = 0,
         autoreverses: Bool = false
@@ -89,8 +90,8 @@ public struct TransitionTiming: Sendable, Hashable, CustomStringConvertible {
             d = duration
         } else if let spring = curve.spring {
             d = spring.settlingDuration
-            guard d.isFinite, d > 0 else {
-                throw AnimationError(.invalidParameter, "this spring never settles (damping 0); give a duration")
+            if !d.isFinite, let problem = spring.settlingProblem {
+                throw AnimationError(.invalidParameter, "\(problem); give a duration")
             }
         } else {
             throw AnimationError(.invalidParameter, "a timing curve needs a duration")

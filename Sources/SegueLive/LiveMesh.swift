@@ -73,20 +73,15 @@ public final class LiveMesh {
     /// - Parameters:
     ///   - title: the window title's first part; the mesh's name (or the error) follows it.
     ///   - report: receives one line for each reload and reload error (for stderr).
-    /// - Throws: `AnimationError` for a touch spring that never settles; `MeshError`,
+    /// - Throws: `AnimationError` for a touch spring that does not settle; `MeshError`,
     ///   `ParameterError` (the request), `WindowError` (no display),
     ///   `VulkanError`, `RenderError`.
     public init(
         image: Image, request: MeshRequest, options: Options = Options(), configuration: GPUContext.Configuration = .init(),
         title: String, report: @escaping (String) -> Void = { _ in }
     ) throws {
-        // Where no duration is given, a spring that never settles is refused, as TransitionTiming
-        // refuses it: a released touch would swing for ever.
-        if let spring = options.spring, !spring.settlingDuration.isFinite {
-            throw AnimationError(
-                .invalidParameter, "this spring never settles (damping 0): a released touch would never come to rest; give it damping")
-        }
         let templates = try request.templates()
+        let session = try MeshSession(configuration: Self.sessionConfiguration(templates, options), clock: clock)
         let points = try LiveView.points(width: image.width, height: image.height, scale: image.scale)
         // Every check of the meshes happens before a window opens.
         _ = try MeshRequest.scenes(templates.start, templates.end, width: Double(points.width), height: Double(points.height))
@@ -98,7 +93,7 @@ public final class LiveMesh {
         self.request = request
         self.options = options
         self.templates = templates
-        session = MeshSession(configuration: Self.sessionConfiguration(templates, options), clock: clock)
+        self.session = session
         renderer = try Self.makeRenderer(image: image, view: view, antialiasing: options.antialiasing)
     }
 
@@ -139,7 +134,7 @@ public final class LiveMesh {
     /// - Parameter clock: seconds on a monotonic clock (any origin).
     public func run(frames: Int? = nil, clock now: () -> Double) throws {
         clock.now = now()
-        session = MeshSession(configuration: session.configuration, clock: clock)
+        session = try MeshSession(configuration: session.configuration, clock: clock)
         var watch = FileWatch(watchedFiles)
         try view.run(frames: frames) { event in
             if case .resized = event {

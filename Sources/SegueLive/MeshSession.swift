@@ -114,7 +114,12 @@ public final class MeshSession {
     private var toggleMotion: (from: Double, to: Double, start: Double)?
 
     /// A session starting (its phase at rest) at the clock's present time.
-    public init(configuration: Configuration, clock: AnimationClock) {
+    /// - Throws: `AnimationError` when the configuration's spring does not settle
+    ///   (``Spring/settlingProblem``): a released touch would never come to rest.
+    public init(configuration: Configuration, clock: AnimationClock) throws(AnimationError) {
+        if let problem = configuration.spring.settlingProblem {
+            throw AnimationError(.invalidParameter, "\(problem): a released touch would never come to rest; give it damping")
+        }
         self.configuration = configuration
         self.clock = clock
         start = clock.now
@@ -224,8 +229,8 @@ struct TouchRelease {
     private let still: Spring
     private let moving: Spring
 
-    /// Seconds the settling search looks ahead at most (an undamped spring never settles;
-    /// `LiveMesh` refuses one).
+    /// Seconds the settling search looks ahead at most (a spring that does not settle at all
+    /// is refused when the session is made).
     static let horizon = 60.0
 
     init(spring: Spring, rest: Vector2, position: Vector2, velocity: Vector2, start: Double, tolerance: Double) {
@@ -233,15 +238,8 @@ struct TouchRelease {
         displacement = position - rest
         self.velocity = Vector2(velocity.x.isFinite ? velocity.x : 0, velocity.y.isFinite ? velocity.y : 0)
         self.start = start
-        // The spring's parameters were validated when it was made; only the velocity changes.
-        still =
-            (try? Spring(
-                mass: spring.mass, stiffness: spring.stiffness, damping: spring.damping,
-                initialVelocity: 0, allowsOverdamping: spring.allowsOverdamping)) ?? spring
-        moving =
-            (try? Spring(
-                mass: spring.mass, stiffness: spring.stiffness, damping: spring.damping,
-                initialVelocity: 1, allowsOverdamping: spring.allowsOverdamping)) ?? spring
+        still = spring.starting(at: 0)
+        moving = spring.starting(at: 1)
         // The last moment (on a 1/240 s grid) the displacement is outside the tolerance.
         let step = 1.0 / 240
         var last = 0.0

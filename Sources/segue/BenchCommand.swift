@@ -232,14 +232,13 @@ struct BenchCommand: ParsableCommand {
         print(String(cFormat: "encoder colour conversion (ffmpeg rgba -> yuv420p, any effect): %.2f ms per frame", conversion))
     }
 
-    /// Whether the rows that need ffmpeg run: not with --no-ffmpeg, and not where there is no
-    /// ffmpeg, which a line says (the rest of the bench stands without them).
+    /// Whether the rows that need ffmpeg run: not with --no-ffmpeg, and not where ffmpeg or
+    /// ffprobe is missing, which a line names as every command does (the rest of the bench
+    /// stands without them).
     private func runsFFmpegPeers(_ what: String) -> Bool {
         guard !noFFmpeg else { return false }
-        guard FFmpeg.videoToolsProblem(for: what) == nil else {
-            print(
-                "\(what) skipped: no ffmpeg or ffprobe (install the Debian package 'ffmpeg', or set SEGUE_FFMPEG and SEGUE_FFPROBE to their paths)"
-            )
+        if let problem = FFmpeg.videoToolsProblem(for: "\(what) skipped") {
+            print(problem.description)
             return false
         }
         return true

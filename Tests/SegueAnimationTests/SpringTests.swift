@@ -116,6 +116,31 @@ struct SpringTests {
 
     @Test func undampedSpringNeverSettles() throws {
         #expect(try Spring(damping: 0).settlingDuration == .infinity)
+        #expect(try Spring(damping: 0).settlingProblem == "this spring never settles (damping 0)")
+        #expect(try Spring().settlingProblem == nil)
+    }
+
+    @Test("a damped spring too slow to settle within the search is named as such, not as undamped")
+    func slowSpringSettlingProblem() throws {
+        // ζ = 10 / (2·√(1e-6 · 1e6)) = 5, evaluated as critically damped with ω0 = 1e-6 rad/s:
+        // p(10,000 s) = 1 − (1 + 0.01)·e^(−0.01) ≈ 5e-5, nowhere near settled.
+        let slow = try Spring(mass: 1e6, stiffness: 1e-6, damping: 10)
+        #expect(slow.settlingDuration == .infinity)
+        #expect(slow.settlingProblem == "this spring takes longer than 10000 s to settle")
+        // A tiny damping ratio settles, late but finitely: −ln(0.001 / (1 + |B|)) / (ζ·ω0).
+        let barely = try Spring(response: 0.3, dampingFraction: 1e-6)
+        #expect(barely.settlingDuration.isFinite && barely.settlingDuration > 3e5)
+        #expect(barely.settlingProblem == nil)
+    }
+
+    @Test("starting(at:) replaces only the initial velocity; a velocity that is not finite starts at rest")
+    func startingAtVelocity() throws {
+        let spring = try Spring(mass: 2, stiffness: 300, damping: 40, initialVelocity: 1, allowsOverdamping: true)
+        let moving = spring.starting(at: 5)
+        #expect(moving == (try Spring(mass: 2, stiffness: 300, damping: 40, initialVelocity: 5, allowsOverdamping: true)))
+        for velocity in [Double.nan, .infinity, -.infinity] {
+            #expect(spring.starting(at: velocity).initialVelocity == 0)
+        }
     }
 
     @Test func responseAndDampingFraction() throws {

@@ -18,16 +18,16 @@ struct MeshSessionTests {
         return (d0 + (v0 + omega * d0) * t) * exp(-omega * t)
     }
 
-    static func session(_ configuration: MeshSession.Configuration, at now: Double = 0) -> (MeshSession, ManualClock) {
+    static func session(_ configuration: MeshSession.Configuration, at now: Double = 0) throws -> (MeshSession, ManualClock) {
         let clock = ManualClock(now: now)
-        return (MeshSession(configuration: configuration, clock: clock), clock)
+        return (try MeshSession(configuration: configuration, clock: clock), clock)
     }
 
     func handle(_ s: MeshSession, _ event: WindowEvent) { s.handle(event, width: Self.size.width, height: Self.size.height) }
 
     @Test("while held, the touch is the pointer in unit coordinates of the layer; without a touch nothing follows")
     func follows() throws {
-        let (s, clock) = Self.session(MeshSession.Configuration(restTouch: Vector2(0.6, 0.5)))
+        let (s, clock) = try Self.session(MeshSession.Configuration(restTouch: Vector2(0.6, 0.5)))
         #expect(s.frame() == MeshFrame(touch: nil, phase: nil, fraction: 0), "at rest each mesh shows its own touch")
         handle(s, .pointerDown(x: 40, y: 200, time: 10))
         #expect(s.frame().touch == Vector2(0.1, 0.25))
@@ -39,11 +39,11 @@ struct MeshSessionTests {
         clock.advance(by: 3)
         #expect(s.frame().touch == Vector2(0.75, 0.75))
         // Moves without a button do nothing.
-        let (idle, _) = Self.session(MeshSession.Configuration(restTouch: Vector2(0.6, 0.5)))
+        let (idle, _) = try Self.session(MeshSession.Configuration(restTouch: Vector2(0.6, 0.5)))
         handle(idle, .pointerMoved(x: 10, y: 10, isPressed: false, time: 0))
         #expect(idle.frame().touch == nil)
         // A mesh without a touch: the pointer moves nothing.
-        let (plain, _) = Self.session(MeshSession.Configuration())
+        let (plain, _) = try Self.session(MeshSession.Configuration())
         handle(plain, .pointerDown(x: 40, y: 200, time: 0))
         #expect(plain.frame() == MeshFrame())
         #expect(!plain.isAnimating)
@@ -54,7 +54,7 @@ struct MeshSessionTests {
         let response = 0.5
         let spring = try Spring(response: response, dampingFraction: dampingFraction)
         let rest = Vector2(0.6, 0.5)
-        let (s, clock) = Self.session(MeshSession.Configuration(restTouch: rest, spring: spring), at: 100)
+        let (s, clock) = try Self.session(MeshSession.Configuration(restTouch: rest, spring: spring), at: 100)
         // Down at (100, 400), then right and up: 100 points in x and −80 in y over the last 0.1 s.
         handle(s, .pointerDown(x: 100, y: 400, time: 5.0))
         handle(s, .pointerMoved(x: 150, y: 360, isPressed: true, time: 5.05))
@@ -82,7 +82,7 @@ struct MeshSessionTests {
     @Test("a release after the pointer rested starts at zero velocity; a press while it springs catches the touch")
     func restThenCatch() throws {
         let rest = Vector2(0.5, 0.5)
-        let (s, clock) = Self.session(MeshSession.Configuration(restTouch: rest))
+        let (s, clock) = try Self.session(MeshSession.Configuration(restTouch: rest))
         handle(s, .pointerDown(x: 100, y: 100, time: 0))
         handle(s, .pointerMoved(x: 120, y: 200, isPressed: true, time: 0.1))
         // Held still for 0.3 s before the release.
@@ -100,16 +100,29 @@ struct MeshSessionTests {
         #expect(s.isTouching)
     }
 
+    @Test("a spring that does not settle is refused when the session is made, not swung for ever on release")
+    func unsettledSpringRefused() throws {
+        for (spring, problem) in [
+            (try Spring(damping: 0), "this spring never settles (damping 0)"),
+            (try Spring(mass: 1e6, stiffness: 1e-6, damping: 10), "this spring takes longer than 10000 s to settle"),
+        ] {
+            let configuration = MeshSession.Configuration(restTouch: Vector2(0.5, 0.5), spring: spring)
+            #expect(
+                throws: AnimationError(.invalidParameter, problem + ": a released touch would never come to rest; give it damping")
+            ) { try MeshSession(configuration: configuration, clock: ManualClock()) }
+        }
+    }
+
     @Test("a phase runs at its rate from its rest value; without one the frame has none")
-    func phase() {
-        let (s, clock) = Self.session(MeshSession.Configuration(restPhase: 0.5, phaseRate: 2), at: 7)
+    func phase() throws {
+        let (s, clock) = try Self.session(MeshSession.Configuration(restPhase: 0.5, phaseRate: 2), at: 7)
         #expect(s.frame().phase == 0.5)
         clock.now = 8.5
         #expect(s.frame().phase == 0.5 + 2 * 1.5)
         #expect(s.isAnimating)
-        let (held, _) = Self.session(MeshSession.Configuration(restPhase: 0.5, phaseRate: 0))
+        let (held, _) = try Self.session(MeshSession.Configuration(restPhase: 0.5, phaseRate: 0))
         #expect(!held.isAnimating)
-        let (none, _) = Self.session(MeshSession.Configuration())
+        let (none, _) = try Self.session(MeshSession.Configuration())
         #expect(none.frame().phase == nil)
         #expect(MeshFrame(touch: Vector2(0.25, 0.5), phase: 3).overrides == ["touch": .vec2(0.25, 0.5), "phase": .float(3)])
         #expect(MeshFrame().overrides.isEmpty)
@@ -118,7 +131,7 @@ struct MeshSessionTests {
     @Test("a click toggles with the timing; a click mid-way reverses from the value shown; a drag does not toggle")
     func toggle() throws {
         let timing = try TransitionTiming(curve: .timingFunction(.linear), duration: 2)
-        let (s, clock) = Self.session(MeshSession.Configuration(toggle: timing))
+        let (s, clock) = try Self.session(MeshSession.Configuration(toggle: timing))
         handle(s, .pointerDown(x: 10, y: 10, time: 0))
         handle(s, .pointerUp(x: 12, y: 11, time: 0.05))
         #expect(s.isToggled)
@@ -144,7 +157,7 @@ struct MeshSessionTests {
         handle(s, .keyDown(.space, isRepeat: true, time: 5.3))
         #expect(!s.isToggled && s.frame().fraction == 0)
         // Without a second mesh a click toggles nothing.
-        let (single, _) = Self.session(MeshSession.Configuration())
+        let (single, _) = try Self.session(MeshSession.Configuration())
         single.toggle()
         #expect(!single.isToggled && single.frame().fraction == 0)
     }
@@ -152,7 +165,7 @@ struct MeshSessionTests {
     @Test("a toggle follows a timing curve or a spring as the offline animation does")
     func toggleTimings() throws {
         let eased = try TransitionTiming(curve: .timingFunction(.easeInEaseOut), duration: 1)
-        let (s, clock) = Self.session(MeshSession.Configuration(toggle: eased))
+        let (s, clock) = try Self.session(MeshSession.Configuration(toggle: eased))
         s.toggle()
         clock.now = 0.3
         #expect(abs(s.frame().fraction - TimingFunction.easeInEaseOut.value(at: 0.3)) < 1e-9)
@@ -164,7 +177,7 @@ struct MeshSessionTests {
 
         let spring = try Spring(response: 0.4, dampingFraction: 0.5)
         let springy = try TransitionTiming(curve: .spring(spring), duration: 2)
-        let (b, bc) = Self.session(MeshSession.Configuration(toggle: springy))
+        let (b, bc) = try Self.session(MeshSession.Configuration(toggle: springy))
         b.toggle()
         for t in [0.1, 0.25, 0.5, 1.5] {
             bc.now = t

@@ -102,11 +102,15 @@ struct BenchCLITests {
         #expect(account.status == 0, "\(account.stderr)")
         let lines = account.text.split(separator: "\n").map(String.init)
         #expect(lines.count == 4, "\(account.text)")
-        #expect(lines.last?.hasPrefix("encoder colour conversion skipped: no ffmpeg") == true, "\(account.text)")
+        // The line names the missing tool and where it was looked for, as every command's error does.
+        #expect(
+            lines.last?.hasPrefix(
+                "encoder colour conversion skipped: ffmpeg is needed for video but was not found (no `ffmpeg` on PATH=/nonexistent)")
+                == true, "\(account.text)")
         let whole = try segue(
             ["bench", "--size", "32x16", "--frames", "2", "--runs", "1", "--no-moderngl"], environment: noFFmpeg)
         #expect(whole.status == 0, "\(whole.stderr)")
-        #expect(whole.text.contains("\nxfade peers skipped: no ffmpeg"), "\(whole.text)")
+        #expect(whole.text.contains("\nxfade peers skipped: ffmpeg is needed for video but was not found"), "\(whole.text)")
         #expect(!whole.text.contains("MP4 ("), "\(whole.text)")
     }
 

@@ -306,6 +306,12 @@ struct ConcatPlanCLITests {
         try expectError(
             edit + ["--plan", "b.json", "--work-dir", "blocked"], in: dir,
             "cannot create the work directory \(dir)/blocked: a file is in the way of the directory")
+        // A plan's missing folder is named as such, not as the work directory --work-dir names,
+        // and the refused plan makes no work directory.
+        try expectError(
+            edit + ["--plan", "nowhere/p.json", "--work-dir", "elsewhere"], in: dir,
+            "the plan's folder \(dir)/nowhere does not exist; the plan is written there: create it first")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/elsewhere"))
         // Without --work-dir the join looks beside the plan, where nothing was made.
         try expectError(
             ["concat", "--join", "g.json", "-o", "x.gif"], in: dir,

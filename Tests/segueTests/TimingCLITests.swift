@@ -160,7 +160,12 @@ struct TimingCLITests {
         let cases: [([String], String)] = [
             (["--effect", "fade", "--spring", "mass=0"], "spring mass must be greater than 0"),
             (["--effect", "fade", "--spring", "mass=1,response=0.3"], "cannot be mixed"),
-            (["--effect", "fade", "--spring", "stiffness=100,damping=0"], "never settles"),
+            (["--effect", "fade", "--spring", "stiffness=100,damping=0"], "error: this spring never settles (damping 0); give a duration"),
+            // Damped, but critically so with ω0 = 1e-6 rad/s: not "damping 0".
+            (
+                ["--effect", "fade", "--spring", "mass=1e6,stiffness=1e-6,damping=10"],
+                "error: this spring takes longer than 10000 s to settle; give a duration"
+            ),
             (["--effect", "fade", "--timing", "cubic-bezier(0.1,0.2)"], "cubic-bezier"),
             (["--effect", "fade", "--timing", "ease-in", "--spring", "response=0.3"], "error: give either --timing or --spring, not both"),
             (
