@@ -146,6 +146,7 @@ extension ConcatSpec {
         case ObjectIdentifier([String: Any].self): "an object"
         case ObjectIdentifier(CutOrText.self): "a transition as text (EFFECT[:SECONDS]) or an object"
         case ObjectIdentifier(ParameterText.self): "a string, a number, true or false, or a list of numbers"
+        case ObjectIdentifier(RateNumberOrText.self): "a number or a ratio such as \"30000/1001\""
         default: "another type"
         }
     }
@@ -237,6 +238,28 @@ struct CurveText: Decodable {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected \(names), found '\(text)'"))
         }
         self.curve = curve
+    }
+}
+
+/// A frame rate in a spec: a number, or a ratio as text (`"30000/1001"`, NTSC's rate exactly).
+struct RateNumberOrText: Decodable {
+    let fps: Double
+
+    init(from decoder: Decoder) throws {
+        let value = try decoder.singleValueContainer()
+        if let number = try? value.decode(Double.self) {
+            fps = number
+        } else if let text = try? value.decode(String.self) {
+            guard let rate = FrameRate.parse(text) else {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "expected a number or a ratio such as \"30000/1001\", found '\(text)'"))
+            }
+            fps = rate
+        } else {
+            throw DecodingError.typeMismatch(RateNumberOrText.self, .init(codingPath: decoder.codingPath, debugDescription: ""))
+        }
     }
 }
 

@@ -20,7 +20,7 @@ import SegueVulkan
 //              {"effect": "none"} ],
 //   "transition": "fade:1",        // the default cut
 //   "imageDuration": 3,            // seconds a still lasts
-//   "size": "1920x1080", "fps": 30, "resize": "cover",
+//   "size": "1920x1080", "fps": 30 (or "30000/1001"), "resize": "cover",
 //   "audioCurve": "equal-power", "audio": "music.mp3"
 // }
 #if canImport(Glibc)
@@ -145,7 +145,8 @@ public struct ConcatSpec: Sendable, Hashable, Codable {
     public var imageDuration: Double
     /// Output size `WxH` (default: the first video's, else the first image's).
     public var size: String?
-    /// Frames per second (default: the first video's, else 30).
+    /// Frames per second (default: the first video's, else 30); in JSON a number or a ratio as
+    /// text (`"30000/1001"`).
     public var fps: Double?
     /// `cover`, `contain` or `stretch` (default `cover`).
     public var resize: String?
@@ -247,7 +248,7 @@ public struct ConcatSpec: Sendable, Hashable, Codable {
         transition = try c.decodeIfPresent(CutOrText.self, forKey: .transition)?.cut ?? CutSpec(effect: "fade", duration: 1)
         imageDuration = try c.decodeIfPresent(Double.self, forKey: .imageDuration) ?? 3
         size = try c.decodeIfPresent(String.self, forKey: .size)
-        fps = try c.decodeIfPresent(Double.self, forKey: .fps)
+        fps = try c.decodeIfPresent(RateNumberOrText.self, forKey: .fps)?.fps
         resize = try c.decodeIfPresent(String.self, forKey: .resize)
         audioCurve = try c.decodeIfPresent(CurveText.self, forKey: .audioCurve)?.curve ?? .equalPower
         audio = try c.decodeIfPresent(String.self, forKey: .audio)

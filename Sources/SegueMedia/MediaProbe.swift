@@ -195,15 +195,7 @@ public enum MediaProbe {
 
     /// "30000/1001" or "30" as a positive rate, nil for "0/0" and nonsense.
     static func rate(_ text: String?) -> Double? {
-        guard let text else { return nil }
-        let parts = text.split(separator: "/")
-        let value: Double?
-        if parts.count == 2, let n = Double(parts[0]), let d = Double(parts[1]), d != 0 {
-            value = n / d
-        } else {
-            value = Double(text)
-        }
-        guard let value, value.isFinite, value > 0 else { return nil }
+        guard let value = text.flatMap(FrameRate.parse), value.isFinite, value > 0 else { return nil }
         return value
     }
 

@@ -45,7 +45,9 @@ struct ConcatCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Output size (default: the first video's, else the first image's).", valueName: "WxH"))
     var size: String?
 
-    @Option(parsing: .unconditional, help: "Frames per second (default: the first video's, else 30).")
+    @Option(
+        parsing: .unconditional, help: "Frames per second: a number or a ratio such as 30000/1001 (default: the first video's, else 30).",
+        transform: parseFPS)
     var fps: Double?
 
     @Option(help: "Fit inputs of another shape: cover, contain or stretch (default cover).")

@@ -17,7 +17,9 @@ struct DemoCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Pixels per point of the sample screens (390×844 points).")
     var scale: Double = 1
 
-    @Option(parsing: .unconditional, help: "Frames per second of the videos.")
+    @Option(
+        parsing: .unconditional, help: "Frames per second of the videos: a number or a ratio such as 30000/1001 (default: 30).",
+        transform: parseFPS)
     var fps: Double = 30
 
     @OptionGroup var deviceOptions: DeviceOptions

@@ -41,7 +41,9 @@ struct EffectCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Render an animation of this many seconds (frame i at i/fps).")
     var duration: Double?
 
-    @Option(parsing: .unconditional, help: "Frames per second (with --duration).")
+    @Option(
+        parsing: .unconditional, help: "Frames per second with --duration: a number or a ratio such as 30000/1001 (default: 30).",
+        transform: parseFPS)
     var fps: Double = 30
 
     @Option(parsing: .unconditional, help: "Pixels per point of the image (like UIScreen.scale); positions are in points.")

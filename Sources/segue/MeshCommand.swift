@@ -40,7 +40,9 @@ struct MeshCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds of the animation (with --to-mesh).")
     var duration: Double = 1
 
-    @Option(parsing: .unconditional, help: "Frames per second (with --to-mesh).")
+    @Option(
+        parsing: .unconditional, help: "Frames per second with --to-mesh: a number or a ratio such as 30000/1001 (default: 30).",
+        transform: parseFPS)
     var fps: Double = 30
 
     @OptionGroup var timing: TimingOptions

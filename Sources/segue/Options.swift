@@ -63,6 +63,15 @@ func parseAssignments(_ options: [String], flag: String) throws -> [(name: Strin
     }
 }
 
+/// An `--fps` as text: a number ("29.97") or a ratio as ffmpeg's `-r` takes one ("30000/1001",
+/// NTSC's exactly), for every command that takes a rate (`transform:` of its option).
+func parseFPS(_ text: String) throws -> Double {
+    guard let fps = FrameRate.parse(text) else {
+        throw ValidationError("expected a number or a ratio such as 30000/1001")
+    }
+    return fps
+}
+
 /// Refuses an `--fps` outside `FrameRate.range`, the one check every command makes before it
 /// opens anything (call from `validate()`).
 func validateFPS(_ fps: Double) throws {

@@ -21,7 +21,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var timing: TimingOptions
     @OptionGroup(title: "Video encoding") var encoder: EncoderOptions
 
-    @Option(parsing: .unconditional, help: "Frames per second.")
+    @Option(parsing: .unconditional, help: "Frames per second: a number or a ratio such as 30000/1001 (default: 30).", transform: parseFPS)
     var fps: Double = 30
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output: a directory, '-', or a video file.", valueName: "OUT"))

@@ -69,6 +69,9 @@ struct ConcatSpecTests {
         #expect(message(#"{"clips": [{"path": "a"}], "fps": 0}"#) == "fps must be a number from 1 to 1000, got 0")
         #expect(message(#"{"clips": [{"path": "a"}], "fps": 0.5}"#) == "fps must be a number from 1 to 1000, got 0.5")
         #expect(message(#"{"clips": [{"path": "a"}], "fps": 1e9}"#) == "fps must be a number from 1 to 1000, got 1000000000")
+        // A rate may be a ratio as text, NTSC's exactly; it is checked as a number is.
+        #expect(message(#"{"clips": [{"path": "a"}], "fps": "0/1"}"#) == "fps must be a number from 1 to 1000, got 0")
+        #expect((try? ConcatSpec(json: Data(#"{"clips": [{"path": "a"}], "fps": "30000/1001"}"#.utf8)))?.fps == 30000.0 / 1001)
         #expect(
             message(#"{"clips": [{"path": "a"}], "imageDuration": -1}"#)
                 == "the image duration must be a positive number of seconds, got -1")
@@ -113,7 +116,8 @@ struct ConcatSpecTests {
             (#"{"clips": {"path": "a"}}"#, "clips: expected a list, found an object"),
             (#"{"clips": ["a.mp4"]}"#, "clips[0]: expected an object, found a string"),
             (#"{"clips": [{"path": "a", "out": true}]}"#, "clips[0].out: expected a number, found true or false"),
-            (#"{"clips": [{"path": "a"}], "fps": "30"}"#, "fps: expected a number, found a string"),
+            (#"{"clips": [{"path": "a"}], "fps": "thirty"}"#, #"fps: expected a number or a ratio such as "30000/1001", found 'thirty'"#),
+            (#"{"clips": [{"path": "a"}], "fps": true}"#, #"fps: expected a number or a ratio such as "30000/1001", found true or false"#),
             (
                 #"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": [5]}"#,
                 "cuts[0]: expected a transition as text (EFFECT[:SECONDS]) or an object, found a number"

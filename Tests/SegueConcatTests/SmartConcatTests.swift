@@ -124,6 +124,13 @@ struct SmartConcatTests {
         )
         .renderSmart().fallbackReason
         #expect(note == "the output is 29.97 fps, the inputs 30000/1001 fps")
+        // Asked for the inputs' rate exactly, as a ratio (--fps 30000/1001), the plan copies.
+        other.fps = 30000.0 / 1001
+        let exact = try ConcatRenderer(
+            try Concatenation(spec: other), output: dir.file("exact.mp4"), settings: VideoSettings(preset: "ultrafast")
+        )
+        .plan(smart: true, pieceStem: "exact")
+        #expect(exact.output.note == nil && exact.jobs.contains { $0.kind == .copy }, "\(exact.jobs.map(\.kind))")
         // Lossless pieces cannot keep the inputs' High profile: a full render, saying so.
         let lossless = try ConcatRenderer(
             concatenation, output: dir.file("lossless.mp4"), settings: VideoSettings(preset: "ultrafast", crf: 0)

@@ -121,6 +121,19 @@ struct CLITests {
         let text = probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(text == "64,48,4")
         #expect(listing(dir) == ["from.png", "out.mp4", "to.png"])
+        // NTSC's rate as a ratio is that rate exactly: round(1 s · 30000/1001) + 1 = 31 frames.
+        let ntsc = try segue([
+            "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade", "--duration", "1", "--fps", "30000/1001",
+            "--preset", "ultrafast", "-o", dir + "/ntsc.mp4",
+        ])
+        #expect(ntsc.status == 0, "\(ntsc.stderr)")
+        let rate = try ProgramRun(
+            "ffprobe",
+            [
+                "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=r_frame_rate,nb_read_frames",
+                "-of", "csv=p=0", dir + "/ntsc.mp4",
+            ])
+        #expect(rate.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "30000/1001,31")
     }
 
     @Test(

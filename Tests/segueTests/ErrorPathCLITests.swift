@@ -89,6 +89,15 @@ struct ErrorPathCLITests {
             ["demo", "--fps", "0.5", "-o", "demo"],
             "--fps must be a number from 1 to 1000, got 0.5 (see 'segue demo --help')"
         ),
+        // A ratio is a rate too, checked alike; text that is neither says what a rate looks like.
+        (
+            ["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--fps", "30000/1", "-o", "out.mp4"],
+            "--fps must be a number from 1 to 1000, got 30000 (see 'segue render --help')"
+        ),
+        (
+            ["mesh", "from.png", "--mesh", "flat", "--to-mesh", "flat", "--fps", "30000/0", "-o", "m.mp4"],
+            "the value '30000/0' is invalid for '--fps <fps>': expected a number or a ratio such as 30000/1001 (see 'segue mesh --help')"
+        ),
         // Command-line mistakes: lower case, one line, a pointer to help, exit 1 (not 64).
         (
             ["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "-o", "f.png", "--progress"],
