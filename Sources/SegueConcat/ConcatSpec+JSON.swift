@@ -249,17 +249,16 @@ struct RateNumberOrText: Decodable {
         let value = try decoder.singleValueContainer()
         if let number = try? value.decode(Double.self) {
             fps = number
-        } else if let text = try? value.decode(String.self) {
-            guard let rate = FrameRate.parse(text) else {
-                throw DecodingError.dataCorrupted(
-                    .init(
-                        codingPath: decoder.codingPath,
-                        debugDescription: "expected a number or a ratio such as \"30000/1001\", found '\(text)'"))
-            }
-            fps = rate
-        } else {
+            return
+        }
+        guard let text = try? value.decode(String.self) else {
             throw DecodingError.typeMismatch(RateNumberOrText.self, .init(codingPath: decoder.codingPath, debugDescription: ""))
         }
+        guard let rate = FrameRate.parse(text) else {
+            let expected = "expected a number or a ratio such as \"30000/1001\", found '\(text)'"
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: expected))
+        }
+        fps = rate
     }
 }
 

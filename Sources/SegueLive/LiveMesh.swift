@@ -81,7 +81,7 @@ public final class LiveMesh {
         title: String, report: @escaping (String) -> Void = { _ in }
     ) throws {
         let templates = try request.templates()
-        let session = try MeshSession(configuration: Self.sessionConfiguration(templates, options), clock: clock)
+        session = try MeshSession(configuration: Self.sessionConfiguration(templates, options), clock: clock)
         let points = try LiveView.points(width: image.width, height: image.height, scale: image.scale)
         // Every check of the meshes happens before a window opens.
         _ = try MeshRequest.scenes(templates.start, templates.end, width: Double(points.width), height: Double(points.height))
@@ -93,7 +93,6 @@ public final class LiveMesh {
         self.request = request
         self.options = options
         self.templates = templates
-        self.session = session
         renderer = try Self.makeRenderer(image: image, view: view, antialiasing: options.antialiasing)
     }
 

@@ -17,21 +17,17 @@ struct DemoCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Pixels per point of the sample screens (390×844 points).")
     var scale: Double = 1
 
-    @Option(
-        parsing: .unconditional, help: "Frames per second of the videos: a number or a ratio such as 30000/1001 (default: 30).",
-        transform: parseFPS)
-    var fps: Double = 30
+    @OptionGroup var rate: RateOptions
 
     @OptionGroup var deviceOptions: DeviceOptions
 
     func validate() throws {
         try validateScale(scale, in: Demo.scales)
-        try validateFPS(fps)
     }
 
     func run() throws {
         let demo = try Demo(
-            directory: output, scale: scale, fps: fps, context: deviceOptions.context(), cancellation: InterruptHandler.cancellation)
+            directory: output, scale: scale, fps: rate.fps, context: deviceOptions.context(), cancellation: InterruptHandler.cancellation)
         if !demo.writesVideos {
             FileIO.writeStandardError(
                 "note: ffmpeg or ffprobe not found (Debian package 'ffmpeg'); writing PNG frame directories instead of videos\n")

@@ -41,10 +41,7 @@ struct EffectCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Render an animation of this many seconds (frame i at i/fps).")
     var duration: Double?
 
-    @Option(
-        parsing: .unconditional, help: "Frames per second with --duration: a number or a ratio such as 30000/1001 (default: 30).",
-        transform: parseFPS)
-    var fps: Double = 30
+    @OptionGroup var rate: RateOptions
 
     @Option(parsing: .unconditional, help: "Pixels per point of the image (like UIScreen.scale); positions are in points.")
     var scale: Double = 1
@@ -71,7 +68,6 @@ struct EffectCommand: ParsableCommand {
         try encoder.validate(output: output)
         try validateTime(time)
         try validateSeconds(duration, option: "--duration")
-        try validateFPS(fps)
         try validateScale(scale)
     }
 
@@ -103,10 +99,10 @@ struct EffectCommand: ParsableCommand {
             return
         }
         let sink = try makeFrameSink(
-            destination, width: renderer.width, height: renderer.height, fps: fps,
+            destination, width: renderer.width, height: renderer.height, fps: rate.fps,
             settings: encoder.settings, cancellation: InterruptHandler.cancellation)
-        let progress = ProgressLine(total: try Timeline.frameCount(duration: duration, fps: fps))
+        let progress = ProgressLine(total: try Timeline.frameCount(duration: duration, fps: rate.fps))
         defer { progress.finish() }
-        try renderer.render(duration: duration, fps: fps, to: sink, progress: progress.update)
+        try renderer.render(duration: duration, fps: rate.fps, to: sink, progress: progress.update)
     }
 }

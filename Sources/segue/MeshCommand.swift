@@ -40,10 +40,7 @@ struct MeshCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds of the animation (with --to-mesh).")
     var duration: Double = 1
 
-    @Option(
-        parsing: .unconditional, help: "Frames per second with --to-mesh: a number or a ratio such as 30000/1001 (default: 30).",
-        transform: parseFPS)
-    var fps: Double = 30
+    @OptionGroup var rate: RateOptions
 
     @OptionGroup var timing: TimingOptions
 
@@ -66,7 +63,6 @@ struct MeshCommand: ParsableCommand {
             try encoder.validate(output: output)
         }
         try validateScale(scale, in: live.window ? LiveWindow.scales : .positive)
-        try validateFPS(fps)
         if !timing.keyframes.isEmpty { throw ValidationError("--param-keyframes applies to effects, not to meshes") }
     }
 
@@ -97,10 +93,11 @@ struct MeshCommand: ParsableCommand {
             try ImageFile.write(try renderer.frame(start), to: output, cancellation: InterruptHandler.cancellation)
             return
         }
-        let timeline = try Timeline(timing: timing.timing(defaultCurve: "linear", defaultDuration: duration, duration: duration), fps: fps)
+        let timeline = try Timeline(
+            timing: timing.timing(defaultCurve: "linear", defaultDuration: duration, duration: duration), fps: rate.fps)
         let destination = try RenderOutput(path: output)
         let sink = try makeFrameSink(
-            destination, width: renderer.width, height: renderer.height, fps: fps,
+            destination, width: renderer.width, height: renderer.height, fps: rate.fps,
             settings: encoder.settings, cancellation: InterruptHandler.cancellation)
         let progress = ProgressLine(total: timeline.frameCount)
         defer { progress.finish() }

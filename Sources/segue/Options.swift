@@ -72,6 +72,17 @@ func parseFPS(_ text: String) throws -> Double {
     return fps
 }
 
+/// `--fps` of the commands that render frames at one rate (render, effect, mesh, demo); concat's
+/// own defaults to its first video's.
+struct RateOptions: ParsableArguments {
+    @Option(
+        parsing: .unconditional, help: "Frames per second: a number or a ratio such as 30000/1001 (default: 30).",
+        transform: parseFPS)
+    var fps: Double = 30
+
+    func validate() throws { try validateFPS(fps) }
+}
+
 /// Refuses an `--fps` outside `FrameRate.range`, the one check every command makes before it
 /// opens anything (call from `validate()`).
 func validateFPS(_ fps: Double) throws {

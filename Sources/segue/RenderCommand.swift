@@ -21,14 +21,12 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var timing: TimingOptions
     @OptionGroup(title: "Video encoding") var encoder: EncoderOptions
 
-    @Option(parsing: .unconditional, help: "Frames per second: a number or a ratio such as 30000/1001 (default: 30).", transform: parseFPS)
-    var fps: Double = 30
+    @OptionGroup var rate: RateOptions
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output: a directory, '-', or a video file.", valueName: "OUT"))
     var output: String
 
     func validate() throws {
-        try validateFPS(fps)
         try encoder.validate(output: output)
     }
 
@@ -38,12 +36,12 @@ struct RenderCommand: ParsableCommand {
         let (from, to, w, h) = try inputs.load()
         let resolved = try stitchable.resolve(effectOptions, scale: inputs.scale)
         let (effect, values, textures) = (resolved.effect, resolved.parameters, resolved.textures)
-        let timeline = try timing.timeline(for: effect, duration: effectOptions.duration, fps: fps)
+        let timeline = try timing.timeline(for: effect, duration: effectOptions.duration, fps: rate.fps)
         let renderer = try TransitionRenderer(
             effect: effect, from: from, to: to, width: w, height: h, resize: inputs.resize,
             parameters: values, textures: textures, context: deviceOptions.context())
         let sink = try makeFrameSink(
-            destination, width: w, height: h, fps: fps, settings: encoder.settings,
+            destination, width: w, height: h, fps: rate.fps, settings: encoder.settings,
             cancellation: InterruptHandler.cancellation)
         let progress = ProgressLine(total: timeline.frameCount)
         defer { progress.finish() }
