@@ -50,22 +50,20 @@ final class ClipFrames {
         atKeyframe: Bool = false, cancellation: Cancellation? = nil
     ) throws {
         self.clip = clip
-        let margin = max(3 / (clip.video.fps > 0 ? clip.video.fps : 30), 0.05)
-        let exact = atKeyframe && !clip.isStill && time > 0
-        // A few frames early, from before the clip's in point too: an in point between two
-        // frames shows the one covering it (ffmpeg's exact seek drops frames before it).
-        let offset = exact ? time : clip.isStill ? 0 : max(time - margin, -clip.start)
-        self.offset = offset
         let noFrame = MediaError.invalidVideo(
             path: clip.path,
             reason: clip.start > 0
                 ? "it has no frame after \(MessageText.seconds(clip.start))" : "it has no video frames")
-        let decoder = try TimedVideoDecoder(
-            path: clip.path, stream: clip.video, start: clip.start + offset, width: width,
-            height: height, resize: resize, frameLimit: clip.isStill ? 1 : nil,
-            pixelFormat: clip.isStill ? .rgba : pixelFormat, startsAtKeyframe: exact,
-            cancellation: cancellation)
+        let decoder = { (offset: Double, exact: Bool) in
+            try TimedVideoDecoder(
+                path: clip.path, stream: clip.video, start: clip.start + offset, width: width,
+                height: height, resize: resize, frameLimit: clip.isStill ? 1 : nil,
+                pixelFormat: clip.isStill ? .rgba : pixelFormat, startsAtKeyframe: exact,
+                cancellation: cancellation)
+        }
         if clip.isStill {
+            offset = 0
+            let decoder = try decoder(0, false)
             let pixels = UnsafeMutableRawBufferPointer.allocate(byteCount: decoder.frameByteCount, alignment: 64)
             defer { decoder.close() }
             do {
@@ -84,17 +82,38 @@ final class ClipFrames {
             } else {
                 (still, frames) = (pixels, nil)
             }
-        } else {
-            let frames = try ReadAheadVideoDecoder(decoder)
+            return
+        }
+        // A few frames early, from before the clip's in point too: an in point between two frames
+        // shows the one covering it (ffmpeg's exact seek drops frames before it). Where the first
+        // frame read still comes after `time` (a variable-rate source's gap longer than that), the
+        // decoder starts again eight times as far back, until a frame covers `time` or decoding
+        // starts at the source's beginning. A smart piece's keyframe start is exact.
+        let exact = atKeyframe && time > 0
+        var back = max(3 / (clip.video.fps > 0 ? clip.video.fps : 30), 0.05)
+        while true {
+            let offset = exact ? time : max(time - back, -clip.start)
+            let frames = try ReadAheadVideoDecoder(try decoder(offset, exact))
+            let first: ReadAheadVideoDecoder.Frame?
+            let next: ReadAheadVideoDecoder.Frame?
             do {
-                guard let first = try frames.next() else { throw noFrame }
-                current = first
-                pending = try frames.next()
+                first = try frames.next()
+                next = first == nil ? nil : try frames.next()
             } catch {
                 frames.close()
                 throw error
             }
-            (still, self.frames) = (nil, frames)
+            let covers = first.map { $0.time + offset <= time + Self.reach } ?? false
+            if exact || covers || offset <= -clip.start {
+                guard let first else {
+                    frames.close()
+                    throw noFrame
+                }
+                (self.offset, current, pending, self.frames, still) = (offset, first, next, frames, nil)
+                return
+            }
+            frames.close()
+            back *= 8
         }
     }
 

@@ -222,6 +222,26 @@ struct ConcatRendererTests {
         }
     }
 
+    @Test("a variable-rate source with a long gap before the in point shows the frame before the gap, which covers the in point")
+    func inPointAfterAGap() throws {
+        let dir = try TemporaryDirectory()
+        let bars = dir.file("bars.mp4"), gap = dir.file("gap.mp4")
+        try makeBars(bars, rate: "30", frames: 40)
+        // Frames 0–9 at n/30 s, then half a second of nothing (15 frames' time), frames 10–39 at
+        // n/30 + 0.5 s: frame 9 (0.3 s) covers 0.7 s, frame 10 comes at 0.8333 s.
+        try ffmpeg([
+            "-i", bars, "-vf", "setpts='if(gte(N,10),PTS+0.5/TB,PTS)'", "-fps_mode", "vfr", "-c:v", "libx264", "-preset", "ultrafast",
+            "-qp", "0", gap,
+        ])
+        let out = dir.file("out.mkv")
+        var spec = ConcatSpec(clips: [ClipSpec(path: gap, in: 0.7, out: 1.7)], transition: CutSpec(effect: "none"))
+        spec.fps = 30
+        try renderConcat(spec, to: out)
+        // Output frame i is at 0.7 + i/30 s: frame 9 until 0.8333 s, then n = (t − 0.5)·30.
+        let widths = try barWidths(out)
+        #expect(widths == [9, 9, 9, 9] + Array(10...35), "\(widths)")
+    }
+
     @Test("a failure part-way (a video corrupt in the middle) throws and leaves no output or temporary file")
     func corruptInTheMiddle() throws {
         let dir = try TemporaryDirectory()
