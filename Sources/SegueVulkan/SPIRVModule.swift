@@ -20,6 +20,19 @@ enum SPIRVModule {
     /// The most bytes all Function and Private variables together may take.
     static let maxPrivateBytes = 1 << 20
 
+    /// Whether a well-formed module divides signed integers (OpSDiv, OpSRem, OpSMod: GLSL's `/`
+    /// and `%` on `int`s and `ivec`s), which spirv-opt must not see (see `ShaderCompiler`).
+    static func dividesSignedIntegers(_ words: [UInt32]) -> Bool {
+        var i = 5
+        while i < words.count {
+            let count = Int(words[i] >> 16)
+            guard count > 0 else { return false }
+            if [135, 138, 139].contains(words[i] & 0xffff) { return true }
+            i += count
+        }
+        return false
+    }
+
     /// Whether `words` has a valid header (magic, a 1.x version word, 0 < id bound ≤ 4,194,303,
     /// schema 0) and an instruction stream whose word counts tile the module exactly.
     static func isWellFormed(_ words: [UInt32]) -> Bool {

@@ -4,7 +4,8 @@
 // The cache key covers the compiler's identity: the SPIR-V version shaderc reports, and the
 // complete output of a fixed probe shader (its generator word carries the glslang version, and
 // any change in code generation changes the probe), with the target environment and the
-// optimisation level. Every module, cached or fresh, is checked for private-memory limits
+// optimisation level (performance, or none for a module that divides signed integers: decided
+// by the source, so not part of the key). Every module, cached or fresh, is checked for private-memory limits
 // (`SPIRVModule.checkPrivateMemory`) before it can reach a driver.
 import CSegueVulkan
 import SegueSystem
@@ -65,11 +66,23 @@ final class ShaderCompiler: @unchecked Sendable {
         return words
     }
 
+    /// Compiles with spirv-opt's performance passes, except a module that divides signed
+    /// integers: spirv-opt folds such a division when it can prove its operands on the host, and
+    /// INT_MIN / −1 (or % −1) there raises SIGFPE, which no error handling can catch. Such a
+    /// module is kept as glslang makes it (the driver optimises it in any case).
     private func compileUncached(_ source: String, stage: ShaderStage, fileName: String) throws(VulkanError) -> [UInt32] {
+        let plain = try compileUncached(source, stage: stage, fileName: fileName, level: shaderc_optimization_level_zero)
+        if SPIRVModule.dividesSignedIntegers(plain) { return plain }
+        return try compileUncached(source, stage: stage, fileName: fileName, level: shaderc_optimization_level_performance)
+    }
+
+    private func compileUncached(
+        _ source: String, stage: ShaderStage, fileName: String, level: shaderc_optimization_level
+    ) throws(VulkanError) -> [UInt32] {
         let options = shaderc_compile_options_initialize()
         defer { shaderc_compile_options_release(options) }
         shaderc_compile_options_set_target_env(options, shaderc_target_env_vulkan, UInt32(shaderc_env_version_vulkan_1_3.rawValue))
-        shaderc_compile_options_set_optimization_level(options, shaderc_optimization_level_performance)
+        shaderc_compile_options_set_optimization_level(options, level)
         shaderc_compile_options_set_source_language(options, shaderc_source_language_glsl)
         let utf8 = Array(source.utf8)
         lock.lock()

@@ -57,6 +57,27 @@ struct ShaderLimitTests {
         #expect(abs(Int(pixels[0]) - 128) <= 1 && pixels[3] == 255)
     }
 
+    @Test("signed integer division is found in compiled SPIR-V (such modules skip spirv-opt); float and unsigned division are not")
+    func signedDivision() throws {
+        let compiler = ShaderCompiler(cache: nil)
+        let cases: [(String, Bool)] = [
+            ("int i = int(vUV.x * 9.0) / 3; color = vec4(float(i));", true),
+            ("int i = int(vUV.x * 9.0) % 4; color = vec4(float(i));", true),
+            ("ivec2 i = ivec2(vUV * 9.0) / ivec2(2, -1); color = vec4(vec2(i), 0.0, 1.0);", true),
+            ("uint i = uint(vUV.x * 9.0) / 3u; color = vec4(float(i));", false),
+            ("color = vec4(vUV.x / 3.0);", false),
+        ]
+        for (body, divides) in cases {
+            let words = try compiler.compile(fragmentShader(body), stage: .fragment, fileName: "d.frag")
+            #expect(SPIRVModule.dividesSignedIntegers(words) == divides, "\(body)")
+        }
+        // INT_MIN / −1 on a value spirv-opt can prove: its folder divided on the host and raised
+        // SIGFPE, killing the process. Compiled without it, the shader renders.
+        let fold = fragmentShader("int y = -2147483647 - 1; y /= -1; int z = y % -1; color = vec4(u.progress) + vec4(float(y + z) * 0.0);")
+        let pixels = try renderFullScreen(try TestGPU.context(), fold, fileName: "fold.frag", progress: 0.5)
+        #expect(abs(Int(pixels[0]) - 128) <= 1)
+    }
+
     @Test("the private-memory count of compiled SPIR-V: arrays multiply, structs add")
     func privateMemoryCount() throws {
         let context = try TestGPU.context()
