@@ -55,12 +55,11 @@ package enum MetalLexer {
     /// - Throws: `ShaderSourceError` for an unterminated block comment or a character that is
     ///   not part of C++ source.
     package static func tokenize(_ text: String, file: String, lenient: Bool = false) throws(ShaderSourceError) -> [MetalToken] {
-        let chars = Array(text.unicodeScalars)
+        let (chars, places) = spliced(text)
         var tokens: [MetalToken] = []
         var i = 0
         var line = 1
         var atLineStart = true
-        var lineStart = 0
         var sawSpace = false
 
         func peek(_ offset: Int = 0) -> Unicode.Scalar? { i + offset < chars.count ? chars[i + offset] : nil }
@@ -68,11 +67,12 @@ package enum MetalLexer {
 
         while i < chars.count {
             let c = chars[i]
-            if c == "\n" { line += 1; atLineStart = true; i += 1; lineStart = i; sawSpace = false; continue }
-            if c == " " || c == "\t" || c == "\r" || c == "\u{0C}" || c == "\u{0B}" { i += 1; sawSpace = true; continue }
+            line = places[i].line
+            if c == "\n" { atLineStart = true; i += 1; sawSpace = false; continue }
+            if c == " " || c == "\t" || c == "\u{0C}" || c == "\u{0B}" { i += 1; sawSpace = true; continue }
             // Tokens record where they start and whether space came before them.
             let count = tokens.count
-            let column = i - lineStart + 1
+            let column = places[i].column
             defer {
                 if tokens.count > count {
                     tokens[count].column = column
@@ -88,10 +88,7 @@ package enum MetalLexer {
             if c == "/" && peek(1) == "*" {
                 let startLine = line
                 i += 2
-                while i < chars.count && !(chars[i] == "*" && peek(1) == "/") {
-                    if chars[i] == "\n" { line += 1; lineStart = i + 1 }
-                    i += 1
-                }
+                while i < chars.count && !(chars[i] == "*" && peek(1) == "/") { i += 1 }
                 guard i < chars.count || lenient else {
                     throw ShaderSourceError(file: file, line: startLine, message: "unterminated block comment")
                 }
@@ -99,13 +96,25 @@ package enum MetalLexer {
                 sawSpace = true
                 continue
             }
-            // Preprocessor lines (with backslash continuations).
+            // Preprocessor lines (their continuations already spliced).
             if c == "#" && atLineStart {
                 let startLine = line
                 var s = ""
                 while i < chars.count && chars[i] != "\n" {
-                    if chars[i] == "\\" && peek(1) == "\n" { line += 1; i += 2; s += " "; continue }
                     if chars[i] == "/" && peek(1) == "/" { while i < chars.count && chars[i] != "\n" { i += 1 }; break }
+                    // A block comment is one space, even across lines (C removes comments before
+                    // it reads directives).
+                    if chars[i] == "/" && peek(1) == "*" {
+                        let commentLine = places[i].line
+                        i += 2
+                        while i < chars.count && !(chars[i] == "*" && peek(1) == "/") { i += 1 }
+                        guard i < chars.count || lenient else {
+                            throw ShaderSourceError(file: file, line: commentLine, message: "unterminated block comment")
+                        }
+                        i = min(i + 2, chars.count)
+                        s += " "
+                        continue
+                    }
                     s.unicodeScalars.append(chars[i])
                     i += 1
                 }
@@ -152,7 +161,7 @@ package enum MetalLexer {
                 }
             }
             guard matched else {
-                guard lenient else { throw ShaderSourceError(file: file, line: line, message: "unexpected character '\(Character(c))'") }
+                guard lenient else { throw ShaderSourceError(file: file, line: line, message: "unexpected character \(Self.shown(c))") }
                 tokens.append(MetalToken(kind: .punctuation, text: String(Character(c)), line: line))
                 i += 1
                 continue
@@ -168,5 +177,54 @@ package enum MetalLexer {
             )
         }
         return tokens
+    }
+
+    /// The source after C's first translation phases, each character with the line and column
+    /// it was written at: a byte-order mark at the start is dropped, CR LF and a lone CR end a
+    /// line as LF does, and a backslash at the end of a line joins the next one to it, in a
+    /// comment or a directive alike (so a `//` comment ending in `\` comments out the next line
+    /// too, as in C and Metal).
+    static func spliced(_ text: String) -> (chars: [Unicode.Scalar], places: [(line: Int, column: Int)]) {
+        var source = Array(text.unicodeScalars)
+        if source.first == "\u{FEFF}" { source.removeFirst() }
+        var chars: [Unicode.Scalar] = []
+        var places: [(line: Int, column: Int)] = []
+        chars.reserveCapacity(source.count)
+        places.reserveCapacity(source.count)
+        var line = 1, column = 1, i = 0
+        /// The length of the line end at `k` (LF, CR LF or CR), 0 when none.
+        func lineEnd(at k: Int) -> Int {
+            guard k < source.count else { return 0 }
+            if source[k] == "\n" { return 1 }
+            if source[k] == "\r" { return k + 1 < source.count && source[k + 1] == "\n" ? 2 : 1 }
+            return 0
+        }
+        while i < source.count {
+            if source[i] == "\\", case let end = lineEnd(at: i + 1), end > 0 {
+                i += 1 + end
+                (line, column) = (line + 1, 1)
+                continue
+            }
+            let end = lineEnd(at: i)
+            chars.append(end > 0 ? "\n" : source[i])
+            places.append((line, column))
+            if end > 0 {
+                i += end
+                (line, column) = (line + 1, 1)
+            } else {
+                i += 1
+                column += 1
+            }
+        }
+        return (chars, places)
+    }
+
+    /// A character for a message: itself in quotes, or its code point where it would not show
+    /// (a control character, NUL, a byte-order mark inside the text).
+    static func shown(_ c: Unicode.Scalar) -> String {
+        let invisible = c.properties.generalCategory == .control || c.properties.generalCategory == .format
+            || c.properties.isWhitespace
+        let hex = String(c.value, radix: 16, uppercase: true)
+        return invisible ? "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex : "'\(Character(c))'"
     }
 }

@@ -49,6 +49,14 @@ struct MetalPreprocessorConditionalTests {
         "#if true && !false\ncpp\n#endif\n",
         // Parenthesised #if and macros defined in a group.
         "#if(1)\n#define INSIDE 4\n#endif\n#if INSIDE == 4\ninside\n#endif\n#if 0\n#define OUTSIDE 1\n#endif\n#ifdef OUTSIDE\nout\n#endif\n",
+        // Lines joined by a backslash at their end: in a // comment (the next line is comment
+        // too), in code, in a name, in a directive, after CR LF; a block comment in a directive
+        // spans lines as one space.
+        "kept // note \\\ncommented = out;\nafter\n",
+        "x = 1 + \\\n 2;\nna\\\nme\n",
+        "#define TWO \\\n 2\n#if TWO == 2\ntwo\n#endif\n",
+        "a\r\nb \\\r\nc\r\n#if 1\r\nd\r\n#endif\r\n",
+        "#define K 1 /* one\ncomment */ + 2\n#if K == 3\nthree\n#endif\nK\n",
     ]
 
     @Test("each conditional keeps the tokens cpp keeps", arguments: table)
