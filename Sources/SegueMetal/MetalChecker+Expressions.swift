@@ -91,6 +91,9 @@ extension MetalChecker {
         let condition = try convert(v, to: .bool, context: "in a '?:' condition")
         let x = try expr(a), y = try expr(b)
         let type = try commonType(x.type, y.type, at: question)
+        guard type.isValue else {
+            throw error("a '?:' cannot choose a '\(type.metal)' (a handle, not a value); sample each and choose the colour", question.line)
+        }
         let cx = try convert(x, to: type, context: ""), cy = try convert(y, to: type, context: "")
         var value: [Double]?
         if let c = condition.value, let vx = cx.value, let vy = cy.value { value = c[0] != 0 ? vx : vy }
@@ -438,6 +441,9 @@ extension MetalChecker {
                 throw error("cannot assign through a pointer: SwiftUI's array and data arguments are read-only", op.line)
             }
             throw error("cannot assign to this expression (it is not a variable)", op.line)
+        }
+        guard lhs.type.isValue else {
+            throw error("cannot assign to a '\(lhs.type.metal)': it is a handle, not a value; use the argument itself", op.line)
         }
         if op.text == "=" {
             let rhs = try initial(source, as: lhs.type, context: "in an assignment")

@@ -170,6 +170,10 @@ package struct MetalChecker {
         if let (name, line) = calledPrototypes.first(where: { name, _ in functions[name]?.contains { !$0.isDefined } == true }) {
             throw error("function '\(name)' is declared but never defined", line)
         }
+        // SwiftUI calls a stitchable function: a prototype alone has nothing to call.
+        if let s = stitchable.first(where: { s in functions[s.name]?.contains { $0.glsl == s.glsl && !$0.isDefined } == true }) {
+            throw error("stitchable function '\(s.name)' is declared but never defined", s.line)
+        }
         try checkRecursion()
     }
 
@@ -310,14 +314,17 @@ package struct MetalChecker {
             } else if parameters.contains(where: { $0.defaultValue != nil }) {
                 throw error("parameter '\(p.name.text)' needs a default value, as the ones before it have", p.name.line)
             }
-            parameters.append(.init(name: p.name.text, type: type, isReference: p.isReference, defaultValue: defaultValue))
-            let qualifier = p.isReference ? (p.isConst ? "in " : "inout ") : (p.isConst && type.isValue ? "const " : "")
+            // A texture or layer is a handle that cannot be assigned: by reference it is the same
+            // handle, passed as GLSL passes samplers.
+            let isReference = p.isReference && type.isValue
+            parameters.append(.init(name: p.name.text, type: type, isReference: isReference, defaultValue: defaultValue))
+            let qualifier = isReference ? (p.isConst ? "in " : "inout ") : (p.isConst && type.isValue ? "const " : "")
             headers.append("\(qualifier)\(glsl(type)) \(glslName(p.name.text))\(type.glslArraySuffix)")
             declared.append(
                 (p.name, MetalVariable(type: type, glsl: glslName(p.name.text), isLValue: !p.isConst, isConstant: false, value: nil)))
         }
         let glslFunction = try register(f, returnType: returnType, parameters: parameters)
-        if f.isStitchable {
+        if f.isStitchable, !stitchable.contains(where: { $0.glsl == glslFunction }) {
             stitchable.append(try signature(f, returnType: returnType, parameters: parameters, glsl: glslFunction))
         }
         if returnType == .layer || returnType == .sampler

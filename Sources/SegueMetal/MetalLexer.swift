@@ -222,7 +222,8 @@ package enum MetalLexer {
     /// A character for a message: itself in quotes, or its code point where it would not show
     /// (a control character, NUL, a byte-order mark inside the text).
     static func shown(_ c: Unicode.Scalar) -> String {
-        let invisible = c.properties.generalCategory == .control || c.properties.generalCategory == .format
+        let invisible =
+            c.properties.generalCategory == .control || c.properties.generalCategory == .format
             || c.properties.isWhitespace
         let hex = String(c.value, radix: 16, uppercase: true)
         return invisible ? "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex : "'\(Character(c))'"

@@ -194,7 +194,7 @@ struct MetalParser {
         guard let nameToken = peek(), nameToken.kind == .identifier else {
             throw error("expected a name after '\(type.spelling)'", (peek() ?? typeToken).line)
         }
-        if let what = MetalVocabulary.rejected[nameToken.text] { throw unsupported(what, nameToken) }
+        try checkDeclaredName(nameToken)
         if isText("(", 1) && !(type.builtIn == .sampler) {
             i += 1
             return .function(try function(first: first, name: nameToken, returnType: type, isStitchable: isStitchable))
@@ -255,7 +255,7 @@ struct MetalParser {
             guard let n = peek(), n.kind == .identifier else {
                 throw error("expected a parameter name after '\(type.spelling)'", (peek() ?? start).line)
             }
-            if let what = MetalVocabulary.rejected[n.text] { throw unsupported(what, n) }
+            try checkDeclaredName(n)
             i += 1
             if isText("[") { throw unsupported("array of pointers", peek()!) }
             if isText("[[") { throw unsupported("attribute", peek(1) ?? peek()!) }
@@ -274,7 +274,7 @@ struct MetalParser {
         guard let n = peek(), n.kind == .identifier else {
             throw error("expected a parameter name after '\(type.spelling)'", (peek() ?? start).line)
         }
-        if let what = MetalVocabulary.rejected[n.text] { throw unsupported(what, n) }
+        try checkDeclaredName(n)
         i += 1
         var dimensions: [MetalExpr] = []
         while isText("[") {
@@ -292,6 +292,16 @@ struct MetalParser {
         return MetalParameter(
             first: start, type: type, name: n, dimensions: dimensions, isConst: isConst,
             isReference: isReference, defaultValue: defaultValue)
+    }
+
+    /// Refuses a name being declared that Metal keeps for itself: a word outside the subset, a
+    /// keyword (`true`, `if`, `static`) or a type (`half`, `float2`, `texture2d`).
+    func checkDeclaredName(_ name: MetalToken) throws(ShaderSourceError) {
+        if let what = MetalVocabulary.rejected[name.text] { throw unsupported(what, name) }
+        let qualifiers: Set<String> = ["static", "inline", "constexpr", "thread", "unsigned", "texture2d", "sampler"]
+        if MetalVocabulary.keywords.contains(name.text) || qualifiers.contains(name.text) || MetalType.named[name.text] != nil {
+            throw error("'\(name.text)' is a keyword or type of Metal and cannot name a variable or function", name.line)
+        }
     }
 
     // MARK: - Types
@@ -493,7 +503,7 @@ struct MetalParser {
             guard let name = peek(), name.kind == .identifier else {
                 throw error("expected a name after '\(type.spelling)'", (peek() ?? first).line)
             }
-            if let what = MetalVocabulary.rejected[name.text] { throw unsupported(what, name) }
+            try checkDeclaredName(name)
             if isText("*") { throw unsupported("pointer", peek()!) }
             i += 1
             var dimensions: [(open: MetalToken, size: MetalExpr?, close: MetalToken)] = []

@@ -230,9 +230,50 @@ struct MetalCheckerTests {
                 "[[ stitchable ]] float2 f(float2 position, float v) {\n    if constexpr (true) {}\n    return position;\n}",
                 "user.metal:2: unsupported if constexpr: 'constexpr'"
             ),
+            // What glslang refused in the generated code before the checker did, and names that
+            // Metal keeps for itself.
+            (
+                "[[ stitchable ]] half4 f(float2 position, half4 color);",
+                "user.metal:1: stitchable function 'f' is declared but never defined"
+            ),
+            (
+                "[[ stitchable ]] half4 f(float2 position, half4 color) {\n    float true = 1;\n    return color;\n}",
+                "user.metal:2: 'true' is a keyword or type of Metal and cannot name a variable or function"
+            ),
+            (
+                "[[ stitchable ]] half4 f(float2 position, half4 color) {\n    float half = 1;\n    return color;\n}",
+                "user.metal:2: 'half' is a keyword or type of Metal and cannot name a variable or function"
+            ),
+            (
+                "[[ stitchable ]] half4 f(float2 position, half4 color, texture2d<half> t, texture2d<half> u) {\n    t = u;\n    return color;\n}",
+                "user.metal:2: cannot assign to a 'texture2d<half>': it is a handle, not a value; use the argument itself"
+            ),
+            (
+                "[[ stitchable ]] half4 f(float2 position, half4 color, texture2d<half> t, texture2d<half> u) {\n    constexpr sampler s;\n"
+                    + "    return (position.x > 1 ? t : u).sample(s, position);\n}",
+                "user.metal:3: a '?:' cannot choose a 'texture2d<half>' (a handle, not a value); sample each and choose the colour"
+            ),
         ] as [(String, String)])
     func errors(source: String, message: String) {
         #expect(translationError(source) == message)
+    }
+
+    @Test("a texture passed to a helper by reference is the same handle, as by value; a prototype before the definition is one function")
+    func textureReferenceAndPrototype() {
+        let reference = """
+            half4 g(thread texture2d<half> &t, float2 p) {
+                constexpr sampler s(filter::linear);
+                return t.sample(s, p);
+            }
+            [[ stitchable ]] half4 f(float2 position, half4 color, texture2d<half> t) {
+                return g(t, position);
+            }
+            """
+        #expect(translationError(reference) == nil)
+        let prototype =
+            "[[ stitchable ]] half4 f(float2 position, half4 color);\n[[ stitchable ]] half4 f(float2 position, half4 color) {\n    return color.bgra;\n}"
+        #expect(translationError(prototype) == nil)
+        #expect((try? MetalTranslator.translate(prototype, file: "user.metal"))?.functions.count == 1)
     }
 
     @Test(
