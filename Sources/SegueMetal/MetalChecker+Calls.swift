@@ -442,6 +442,7 @@ extension MetalChecker {
                 throw error("layer.sample takes one position (float2), got \(args.items.count) arguments", name.line)
             }
             let p = try convert(try expr(args.items[0]), to: .vector(.float, 2), context: "as the position of layer.sample")
+            countTextureRead()
             return Typed(type: .vector(.half, 4), code: .wrapped("_segue_sampleLayer(", .sequence([base.code, .text(", "), p.code]), ")"))
         case let .texture(s):
             switch name.text {
@@ -459,11 +460,13 @@ extension MetalChecker {
                     }
                 }
                 prelude.requireTextureSampler()
+                countTextureRead()
                 return Typed(
                     type: .vector(s, 4),
                     code: .wrapped("_segue_texSample(", .sequence([base.code, .text(", "), sampler.code, .text(", "), coord.code]), ")"))
             case "read":
                 guard (1...2).contains(args.items.count) else { throw error("texture read takes a coordinate (and a level)", name.line) }
+                countTextureRead()
                 for a in args.items { typed.append(try expr(a)) }
                 guard let e = typed[0].type.scalar, e.isInteger, typed[0].type.width == 2 else {
                     throw error("texture read takes a uint2 coordinate, got '\(typed[0].type.metal)'", name.line)

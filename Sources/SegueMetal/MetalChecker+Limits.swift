@@ -13,6 +13,11 @@
 //   known only at run time, into code whose compile time grows faster than its length (measured
 //   on a 32×32 frame: one array of 256 elements 1.5 s, of 512 6–10 s, of 1024 30 s, of 4096
 //   minutes; four of 256 7 s, four of 512 74 s).
+// - A stitchable function reads textures and layers (`sample`, `read`) at most
+//   `maximumTextureReads` times, a helper's reads counted at each call (the driver inlines
+//   helpers): lavapipe's compile time grows faster than the number of reads (measured on a 64×48
+//   frame, two cores shared with other work: 150 layer samples 2.9 s, 300 8.5 s, 600 27 s, 900
+//   over a minute). A read in a loop counts once.
 import SegueCore
 
 extension MetalChecker {
@@ -26,6 +31,33 @@ extension MetalChecker {
     package static let maximumInitializedElements = 256
     /// The most elements of all arrays given values in one file.
     package static let maximumInitializedElementsPerFile = 1_024
+
+    /// The most texture and layer reads of one stitchable function, its helpers' included.
+    package static let maximumTextureReads = 256
+
+    /// Counts a texture or layer read in the function being checked.
+    mutating func countTextureRead() {
+        if let f = current?.glsl { textureReads[f, default: 0] += 1 }
+    }
+
+    /// Refuses a stitchable function that reads textures and layers more than
+    /// `maximumTextureReads` times, counting each call of a helper as the helper's reads (the call
+    /// graph has no cycle: `checkRecursion` ran).
+    func checkTextureReads() throws(ShaderSourceError) {
+        var totals: [String: Int] = [:]
+        func total(_ function: String) -> Int {
+            if let known = totals[function] { return known }
+            let sum = (calls[function] ?? []).reduce(textureReads[function] ?? 0) { Self.saturatingSum($0, total($1.callee)) }
+            totals[function] = sum
+            return sum
+        }
+        for f in stitchable where total(f.glsl) > Self.maximumTextureReads {
+            throw error(
+                "'\(f.name)' reads textures and layers \(total(f.glsl)) times (a helper's reads count at each call); the limit is "
+                    + "\(Self.maximumTextureReads): read in a loop (it counts once), or the driver may compile for minutes",
+                f.line)
+        }
+    }
 
     /// `a * b`, or `Int.max` when that overflows.
     package static func saturatingProduct(_ a: Int, _ b: Int) -> Int {

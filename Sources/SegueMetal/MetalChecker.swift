@@ -79,6 +79,8 @@ package struct MetalChecker {
     /// The calls between the file's functions: caller's GLSL name → callees' GLSL names with the
     /// call's name and line (GLSL has no recursion; `checkRecursion` finds cycles).
     var calls: [String: [(callee: String, name: String, line: Int)]] = [:]
+    /// Texture and layer reads (`sample`, `read`) in each function's own body, by GLSL name.
+    var textureReads: [String: Int] = [:]
     /// Functions called but only declared so far (name → line of the call).
     var calledPrototypes: [String: Int] = [:]
     /// Array elements given values in the source so far (see `countInitializedElements`).
@@ -175,6 +177,7 @@ package struct MetalChecker {
             throw error("stitchable function '\(s.name)' is declared but never defined", s.line)
         }
         try checkRecursion()
+        try checkTextureReads()
     }
 
     mutating func structure(_ s: MetalStructDecl) throws(ShaderSourceError) {

@@ -261,6 +261,32 @@ struct MetalShapeLimitTests {
         #expect(translationError(member)?.contains("an initialiser of 'T' gives 300 array elements values") == true)
     }
 
+    @Test("texture and layer reads: 256 translate; 257, or a helper's reads at each of its calls, are an error on the function's line")
+    func textureReads() throws {
+        func layer(_ n: Int) -> String {
+            prologue + "[[ stitchable ]] half4 f(float2 p, SwiftUI::Layer layer) {\n    half4 s = 0;\n"
+                + String(repeating: "    s += layer.sample(p + float2(s.xy));\n", count: n) + "    return s;\n}\n"
+        }
+        #expect(translationError(layer(256)) == nil)
+        #expect(
+            translationError(layer(257))
+                == "user.metal:3: 'f' reads textures and layers 257 times (a helper's reads count at each call); the limit is 256: "
+                + "read in a loop (it counts once), or the driver may compile for minutes")
+        // A helper of 30 reads called 9 times is 270, through a second helper too; one loop is one read.
+        let helper =
+            prologue + "half4 g(texture2d<half> t, float2 p) {\n    constexpr sampler s;\n    half4 c = 0;\n"
+            + String(repeating: "    c += t.sample(s, p);\n", count: 30) + "    return c;\n}\n"
+            + "half4 h(texture2d<half> t, float2 p) { return g(t, p) + g(t, p) + g(t, p); }\n"
+            + "[[ stitchable ]] half4 f(float2 p, half4 c, texture2d<half> t) {\n    return h(t, p) + h(t, p) + h(t, p);\n}\n"
+        #expect(
+            translationError(helper)?.hasPrefix("user.metal:39: 'f' reads textures and layers 270 times") == true,
+            "\(translationError(helper) ?? "")")
+        let loop =
+            prologue + "[[ stitchable ]] half4 f(float2 p, SwiftUI::Layer layer) {\n    half4 s = 0;\n"
+            + "    for (int i = 0; i < 1000; i++) { s += layer.sample(p + float(i)); }\n    return s;\n}\n"
+        #expect(translationError(loop) == nil)
+    }
+
     @Test("a message listing a file's functions stays short however many it has")
     func boundedLists() throws {
         let scratch = try TemporaryDirectory("lists"), dir = URL(fileURLWithPath: scratch.path)
