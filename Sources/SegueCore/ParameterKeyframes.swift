@@ -85,7 +85,8 @@ public struct ParameterKeyframes: Sendable {
     ///   `AnimationError` for bad syntax, an unknown mode or key times that break a rule.
     public static func parse(_ text: String, effect: Effect) throws -> ParameterKeyframes {
         guard let eq = text.firstIndex(of: "=") else {
-            throw AnimationError(.invalidSyntax, "keyframes are written NAME[:MODE]=VALUE@TIME,VALUE@TIME,…, got '\(text)'")
+            throw AnimationError(
+                .invalidSyntax, "keyframes are written NAME[:MODE]=VALUE@TIME,VALUE@TIME,…, got '\(MessageText.excerpt(text))'")
         }
         let head = text[..<eq].trimmingWhitespaceAndNewlines()
         let body = text[text.index(after: eq)...].trimmingWhitespaceAndNewlines()

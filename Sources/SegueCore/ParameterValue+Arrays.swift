@@ -3,6 +3,7 @@
 // checked against the type's maximum before anything is allocated by it: the commas are counted
 // before the text is split, hex digits before they are decoded, and a file is read up to one byte
 // past the limit.
+import SegueMath
 import SegueSystem
 
 extension ParameterValue {
@@ -70,10 +71,10 @@ extension ParameterValue {
                     throw .invalidArray(
                         name: name,
                         message:
-                            "'\(part)' is not a number; give \(type == .colorArray ? "colours (#rrggbb[aa] or r,g,b,a)" : "numbers") separated by commas"
+                            "'\(MessageText.excerpt(part))' is not a number; give \(type == .colorArray ? "colours (#rrggbb[aa] or r,g,b,a)" : "numbers") separated by commas"
                     )
                 }
-                guard d.isFinite else { throw .notFinite(name: name, text: part) }
+                guard Float(d).isFinite else { throw .notFinite(name: name, text: part) }
                 components.append(d)
                 if type == .colorArray { pending = (pending + 1) % 4 }
             }

@@ -115,13 +115,14 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
                 default: throw .wrongType(name: name, type: type, text: text)
                 }
             case .int:
-                guard let i = Int(part) else { throw .wrongType(name: name, type: type, text: text) }
+                // GLSL's int has 32 bits.
+                guard let i = Int32(part) else { throw .wrongType(name: name, type: type, text: text) }
                 values.append(Double(i))
             case .float:
                 guard let d = Double(part) else {
                     throw .wrongType(name: name, type: type, text: text)
                 }
-                guard d.isFinite else { throw .notFinite(name: name, text: text) }
+                guard Float(d).isFinite else { throw .notFinite(name: name, text: text) }
                 values.append(d)
             case .texture:
                 throw .notSettable(name: name, type: type)
@@ -181,9 +182,15 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
             let list = known.isEmpty ? "it has no parameters" : "its parameters are: \(known.joined(separator: ", "))"
             return "effect '\(effect)' has no parameter '\(name)'; \(list)"
         case let .wrongType(name, type, text):
-            return "parameter '\(name)' is a \(type.rawValue); '\(text)' is not a valid \(type.rawValue) value"
+            return "parameter '\(name)' is a \(type.rawValue); '\(MessageText.excerpt(text))' is not a valid \(type.rawValue) value"
         case let .notFinite(name, text):
-            return "parameter '\(name)' must be a finite number, got '\(text)'"
+            // A number a double holds but a shader's 32-bit float does not (1e100) is named as such.
+            let beyond = text.split(separator: ",").contains {
+                Double($0.trimmingWhitespaceAndNewlines())?.isFinite == true && !(Float($0.trimmingWhitespaceAndNewlines()) ?? 0).isFinite
+            }
+            return beyond
+                ? "parameter '\(name)' is beyond a 32-bit float's range (±3.4e+38), got '\(MessageText.excerpt(text))'"
+                : "parameter '\(name)' must be a finite number, got '\(MessageText.excerpt(text))'"
         case let .wrongComponentCount(name, type, expected, got):
             return "parameter '\(name)' is a \(type.rawValue) with \(expected) components; got \(got)"
         case let .notSettable(name, _):
@@ -191,7 +198,7 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
         case let .notKeyframable(name, type):
             return "'\(name)' is an array argument (\(type.rawValue)); it cannot be keyframed: give it one value"
         case let .malformedAssignment(text):
-            return "expected NAME=VALUE, got '\(text)'"
+            return "expected NAME=VALUE, got '\(MessageText.excerpt(text))'"
         case let .tooLong(name, type, limit, got):
             return "argument '\(name)' takes at most \(limit) \(type.elementUnit ?? "elements"); got \(got.map { "\($0)" } ?? "more")"
         case let .invalidArray(name, message):

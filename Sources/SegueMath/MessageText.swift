@@ -29,6 +29,13 @@ public enum MessageText {
         return text == "-0" ? "0" : text
     }
 
+    /// Text a user gave, quoted back in a message: whole up to `limit` characters, else its
+    /// first `limit` and a count (a 100 KB value must not make a 100 KB error line).
+    public static func excerpt(_ text: some StringProtocol, limit: Int = 80) -> String {
+        let count = text.count
+        return count <= limit ? String(text) : String(text.prefix(limit)) + "… (\(count) characters)"
+    }
+
     /// The candidate closest to `name` by edit distance (case ignored), when it is close enough
     /// to be a misspelling: at most two edits, or a third of the name's length.
     public static func closest(to name: String, among candidates: [String]) -> String? {

@@ -13,6 +13,7 @@
 // parentheses. Division by zero, a malformed expression, `#else`/`#elif`/`#endif` without `#if`
 // and an `#if` never closed are errors naming their line. Nesting is bounded
 // (`maximumConditionalDepth`, and parentheses by `maximumExpressionDepth`).
+import SegueMath
 
 extension MetalPreprocessor {
     /// An integer literal's value (decimal, 0x hex, 0b binary, 0 octal; u/l suffixes); nil for
@@ -114,7 +115,9 @@ extension MetalPreprocessor {
     /// The one name after `#ifdef`/`#ifndef`.
     private func macroName(_ text: String, _ head: String, _ t: MetalToken) throws(ShaderSourceError) -> String {
         let tokens = try MetalLexer.tokenize(text, file: file)
-        guard tokens.count == 1, tokens[0].kind == .identifier else { throw error("#\(head) takes one macro name, got '\(text)'", t.line) }
+        guard tokens.count == 1, tokens[0].kind == .identifier else {
+            throw error("#\(head) takes one macro name, got '\(MessageText.excerpt(text))'", t.line)
+        }
         return tokens[0].text
     }
 
@@ -130,13 +133,13 @@ extension MetalPreprocessor {
             let parenthesised = j < lexed.count && lexed[j].text == "("
             if parenthesised { j += 1 }
             guard j < lexed.count, lexed[j].kind == .identifier else {
-                throw error("'defined' needs a macro name in '#if \(text)'", t.line)
+                throw error("'defined' needs a macro name in '#if \(MessageText.excerpt(text))'", t.line)
             }
             let name = lexed[j].text
             j += 1
             if parenthesised {
                 guard j < lexed.count, lexed[j].text == ")" else {
-                    throw error("expected ')' after 'defined(\(name)' in '#if \(text)'", t.line)
+                    throw error("expected ')' after 'defined(\(name)' in '#if \(MessageText.excerpt(text))'", t.line)
                 }
                 j += 1
             }
@@ -149,7 +152,7 @@ extension MetalPreprocessor {
         var parser = ConditionParser(tokens: expanded, text: text, line: t.line, file: file)
         let value = try parser.conditional(depth: 0)
         guard parser.index == expanded.count else {
-            throw error("unexpected '\(expanded[parser.index].text)' in '#if \(text)'", t.line)
+            throw error("unexpected '\(expanded[parser.index].text)' in '#if \(MessageText.excerpt(text))'", t.line)
         }
         return value
     }
@@ -167,7 +170,7 @@ private struct ConditionParser {
     var skipping = 0
 
     private func fail(_ message: String) -> ShaderSourceError {
-        ShaderSourceError(file: file, line: line, message: "\(message) in '#if \(text)'")
+        ShaderSourceError(file: file, line: line, message: "\(message) in '#if \(MessageText.excerpt(text))'")
     }
 
     private var next: String? { index < tokens.count ? tokens[index].text : nil }

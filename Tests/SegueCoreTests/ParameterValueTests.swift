@@ -19,6 +19,15 @@ struct ParameterValueTests {
             ("nan", ParameterType.float, "finite"), ("inf", .float, "finite"), ("-infinity", .float, "finite"),
             ("abc", .float, "not a valid float"), ("1.5", .int, "not a valid int"), ("1,2,3", .vec2, "2 components"),
             ("maybe", .bool, "not a valid bool"), ("", .float, "not a valid float"),
+            // What a double holds but the shader's 32-bit types do not.
+            ("1e100", .float, "parameter 'p' is beyond a 32-bit float's range (±3.4e+38), got '1e100'"),
+            ("0,-4e38", .vec2, "parameter 'p' is beyond a 32-bit float's range (±3.4e+38), got '0,-4e38'"),
+            ("3000000000", .int, "not a valid int"),
+            // A long value is quoted in part.
+            (
+                String(repeating: "x", count: 100_000), .float,
+                "'\(String(repeating: "x", count: 80))… (100000 characters)' is not a valid float"
+            ),
         ] as [(String, ParameterType, String)])
     func rejects(text: String, type: ParameterType, message: String) {
         #expect {

@@ -35,4 +35,12 @@ struct MessageTextTests {
         #expect(MessageText.closest(to: "x", among: []) == nil)
         #expect(MessageText.editDistance("kitten", "sitting") == 3)
     }
+
+    @Test("a user's text is quoted whole up to 80 characters, else its start and its length")
+    func excerpts() {
+        #expect(MessageText.excerpt("short") == "short")
+        #expect(MessageText.excerpt(String(repeating: "a", count: 80)) == String(repeating: "a", count: 80))
+        #expect(MessageText.excerpt(String(repeating: "é", count: 81)) == String(repeating: "é", count: 80) + "… (81 characters)")
+        #expect(MessageText.excerpt("abcdef", limit: 3) == "abc… (6 characters)")
+    }
 }

@@ -79,6 +79,11 @@ struct MetalPreprocessorConditionalTests {
             ("#ifdef\n#endif\n", "t.metal:1: #ifdef takes one macro name, got ''"),
             ("#if defined(\n#endif\n", "t.metal:1: 'defined' needs a macro name in '#if defined('"),
             ("#if 1 2\n#endif\n", "t.metal:1: unexpected '2' in '#if 1 2'"),
+            // A long expression is quoted in part.
+            (
+                "#if 1 +" + String(repeating: " 1", count: 100) + "\n#endif\n",
+                "t.metal:1: unexpected '1' in '#if 1 +" + String(repeating: " 1", count: 38) + " … (203 characters)'"
+            ),
         ] as [(String, String)])
     func errors(source: String, message: String) {
         do {
