@@ -192,7 +192,7 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
                 ? "parameter '\(name)' is beyond a 32-bit float's range (±3.4e+38), got '\(MessageText.excerpt(text))'"
                 : "parameter '\(name)' must be a finite number, got '\(MessageText.excerpt(text))'"
         case let .wrongComponentCount(name, type, expected, got):
-            return "parameter '\(name)' is a \(type.rawValue) with \(expected) components; got \(got)"
+            return "parameter '\(name)' is a \(type.rawValue) with \(expected) component\(expected == 1 ? "" : "s"); got \(got)"
         case let .notSettable(name, _):
             return "parameter '\(name)' is a texture: give it an image (a PNG or JPEG path), not a value"
         case let .notKeyframable(name, type):

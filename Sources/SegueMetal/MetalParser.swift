@@ -83,7 +83,9 @@ struct MetalParser {
     mutating func expect(_ s: String, _ context: String) throws(ShaderSourceError) -> MetalToken {
         guard let t = peek() else { throw error("expected '\(s)' \(context), found the end of the file", lastLine) }
         guard t.text == s, t.kind == .punctuation || t.kind == .identifier else {
-            throw error("expected '\(s)' \(context), found '\(t.text)'", t.line)
+            // A missing `;` belongs at the end of the line before, as clang reports it.
+            let line = s == ";" && i > 0 ? tokens[i - 1].line : t.line
+            throw error("expected '\(s)' \(context), found '\(t.text)'", line)
         }
         i += 1
         return t
@@ -178,8 +180,12 @@ struct MetalParser {
         var isStitchable = false
         var isConstant = false
         if isText("[[") {
-            guard let attr = peek(1), isText("]]", 2) else { throw unsupported("attribute", peek(1) ?? first) }
-            guard attr.text == "stitchable" else { throw unsupported("attribute", attr) }
+            guard let attr = peek(1), attr.text == "stitchable" else { throw unsupported("attribute", peek(1) ?? first) }
+            // `[[ stitchable, visible ]]`, `[[ stitchable("x") ]]`: name what follows.
+            if !isText("]]", 2), let extra = peek(2) {
+                if extra.text == "(" { throw unsupported("attribute argument", extra) }
+                throw unsupported("attribute", extra.text == "," ? peek(3) ?? extra : extra)
+            }
             isStitchable = true
             i += 3
         }

@@ -4,8 +4,10 @@
 // rescanned, a macro never expanding inside itself), and the conditionals `#if`, `#ifdef`,
 // `#ifndef`, `#elif`, `#else`, `#endif` with `defined`, integer arithmetic, comparisons and logic
 // (MetalPreprocessor+Conditionals.swift); `#error` is an error naming its line. Expanded tokens
-// take the line of the use, so errors and the GLSL stay on the user's line. `#`/`##` and other
-// directives are rejected with their line.
+// take the line of the use, so errors and the GLSL stay on the user's line; an argument's tokens
+// keep their own line when a use spans lines. `#`/`##` and other
+// directives are rejected with their line. `__METAL_VERSION__` is 310 (Metal 3.1, which SwiftUI's
+// shaders are compiled for) and `__LINE__` the line it is written on.
 //
 // Expansion is bounded: macros that use each other several times grow exponentially (thirty
 // `#define`s, each using the one before twice, make a billion tokens from a few hundred bytes),
@@ -46,9 +48,16 @@ package struct MetalPreprocessor {
     /// The open conditionals, outermost first.
     var conditionals: [Conditional] = []
 
+    /// The Metal version SwiftUI's stitchable shaders are compiled for (Metal 3.1, iOS 17 and
+    /// macOS 14), as `__METAL_VERSION__` gives it to `#if`.
+    static let metalVersion = "310"
+
     package init(file: String, glsl: Bool = false) {
         self.file = file
         self.glsl = glsl
+        if !glsl {
+            macros["__METAL_VERSION__"] = Macro(parameters: nil, body: [MetalToken(kind: .number, text: Self.metalVersion, line: 1)])
+        }
     }
 
     /// Handles the directives and expands the macros of `tokens`.
@@ -97,6 +106,8 @@ package struct MetalPreprocessor {
             }
         case "pragma":
             return
+        case "" where rest.isEmpty:
+            return  // `#` alone: C's null directive
         case "error":
             throw error("#error\(rest.isEmpty ? "" : ": \(rest)")", t.line)
         case "warning":
@@ -159,6 +170,12 @@ package struct MetalPreprocessor {
         var i = 0
         while i < tokens.count {
             let t = tokens[i]
+            // `__LINE__`: the line it is written on.
+            if t.text == "__LINE__", t.kind == .identifier, !glsl, macros[t.text] == nil {
+                out.append(MetalToken(kind: .number, text: String(t.line), line: t.line, column: t.column, spaceBefore: t.spaceBefore))
+                i += 1
+                continue
+            }
             guard t.kind == .identifier, let macro = macros[t.text], !active.contains(t.text),
                 !(i > 0 && (tokens[i - 1].text == "." || tokens[i - 1].text == "::"))
             else {
@@ -171,7 +188,8 @@ package struct MetalPreprocessor {
                 throw error(
                     "macro '\(origin.text)' nests macro uses more than \(Self.maximumExpansionDepth) levels deep (at '\(t.text)')", t.line)
             }
-            var body = macro.body
+            // Each token of the expansion, and whether it came from an argument.
+            var body = macro.body.map { ($0, false) }
             if let parameters = macro.parameters {
                 // A function-like macro not followed by `(` is an ordinary name.
                 guard i + 1 < tokens.count, tokens[i + 1].text == "(" else { out.append(t); i += 1; continue }
@@ -185,22 +203,28 @@ package struct MetalPreprocessor {
                 // Arguments count one level deeper: `F(F(F(…)))` nests as replacements do.
                 for a in arguments { expanded.append(try expand(a, active: active, depth: depth + 1, outermost: origin)) }
                 var size = 0
-                for b in body {
+                for (b, _) in body {
                     if b.kind == .identifier, let k = parameters.firstIndex(of: b.text) { size += expanded[k].count } else { size += 1 }
                 }
                 try count(size, origin: origin, at: t)
-                body = body.flatMap { b -> [MetalToken] in
-                    if b.kind == .identifier, let k = parameters.firstIndex(of: b.text) { return expanded[k] }
-                    return [b]
+                body = body.flatMap { b, _ -> [(MetalToken, Bool)] in
+                    if b.kind == .identifier, let k = parameters.firstIndex(of: b.text) { return expanded[k].map { ($0, true) } }
+                    return [(b, false)]
                 }
                 i = end
             } else {
                 try count(body.count, origin: origin, at: t)
                 i += 1
             }
-            // The expansion sits where the use was.
-            let placed = body.enumerated().map { k, b in
-                MetalToken(kind: b.kind, text: b.text, line: t.line, column: t.column, spaceBefore: k == 0 ? t.spaceBefore : b.spaceBefore)
+            // The expansion sits where the use was; an argument's tokens keep the lines they were
+            // written on (a use spanning lines), and lines never go back within the expansion.
+            var line = t.line
+            let placed = body.enumerated().map { k, entry in
+                let (b, fromArgument) = entry
+                if fromArgument { line = max(line, b.line) }
+                return MetalToken(
+                    kind: b.kind, text: b.text, line: line, column: fromArgument ? b.column : t.column,
+                    spaceBefore: k == 0 ? t.spaceBefore : b.spaceBefore)
             }
             out += try expand(placed, active: active.union([t.text]), depth: depth + 1, outermost: origin)
         }

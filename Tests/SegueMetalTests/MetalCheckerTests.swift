@@ -230,6 +230,21 @@ struct MetalCheckerTests {
                 "[[ stitchable ]] float2 f(float2 position, float v) {\n    if constexpr (true) {}\n    return position;\n}",
                 "user.metal:2: unsupported if constexpr: 'constexpr'"
             ),
+            // Lines and names as clang gives them: the attribute not supported, a missing ';' at
+            // the end of its line, a macro argument on the line it is written on.
+            (
+                "[[ stitchable, visible ]] half4 f(float2 position, half4 color) { return color; }",
+                "user.metal:1: unsupported attribute: 'visible'"
+            ),
+            (
+                "[[ stitchable ]] half4 f(float2 position, half4 color) {\n    float y = 2;\n    return color * y\n}",
+                "user.metal:3: expected ';' after the returned value, found '}'"
+            ),
+            (
+                "#define ADD(a, b) ((a) + (b))\n[[ stitchable ]] half4 f(float2 position, half4 color) {\n    float y = ADD(\n        1.0,\n"
+                    + "        undefinedZ\n    );\n    return color * y;\n}",
+                "user.metal:5: use of undeclared identifier 'undefinedZ'"
+            ),
             // What glslang refused in the generated code before the checker did, and names that
             // Metal keeps for itself.
             (

@@ -94,6 +94,25 @@ struct MetalPreprocessorConditionalTests {
         }
     }
 
+    @Test("Metal's predefined macros: __METAL_VERSION__ is 310 (Metal 3.1), __LINE__ its line; # alone is C's null directive")
+    func predefined() throws {
+        #expect(try segue("#if __METAL_VERSION__ >= 300\nmetal3\n#else\nolder\n#endif\n") == ["metal3"])
+        #expect(try segue("#ifdef __METAL_VERSION__\nyes\n#endif\nv = __METAL_VERSION__;\n") == ["yes", "v", "=", "310", ";"])
+        #expect(try segue("a\n#\nb = __LINE__;\n#if __LINE__ == 4\nfour\n#endif\n") == ["a", "b", "=", "3", ";", "four"])
+        #expect(try segue("#undef __METAL_VERSION__\n#ifndef __METAL_VERSION__\ngone\n#endif\n") == ["gone"])
+    }
+
+    @Test("a macro use spanning lines: its arguments' tokens keep their lines, so errors name them")
+    func argumentLines() throws {
+        var preprocessor = MetalPreprocessor(file: "t.metal")
+        let tokens = try preprocessor.run(
+            try MetalLexer.tokenize("#define ADD(a, b) ((a) + (b))\ny = ADD(\n  1.0,\n  z\n);\n", file: "t.metal"))
+        #expect(
+            tokens.map { "\($0.text)@\($0.line)" } == [
+                "y@2", "=@2", "(@2", "(@2", "1.0@3", ")@3", "+@3", "(@3", "z@4", ")@4", ")@4", ";@5",
+            ])
+    }
+
     @Test("nesting is bounded: conditionals and parentheses past their limits are errors, not a crash")
     func limits() {
         let deep =
