@@ -264,13 +264,16 @@ public struct Effect: Sendable, Equatable {
     }
 
     /// Every settable parameter's value: the defaults, overridden by `assignments` (user text).
-    /// - Throws: `ParameterError` for an unknown name, a value of the wrong type, or NaN/infinity.
+    /// - Throws: `ParameterError` for an unknown name, a name given twice, a value of the wrong
+    ///   type, or NaN/infinity.
     public func resolveParameters(_ assignments: [(name: String, value: String)]) throws(ParameterError) -> [String: ParameterValue] {
         var values = self.values()
+        var given: Set<String> = []
         for (name, text) in assignments {
             guard let p = parameter(named: name) else {
                 throw .unknown(name: name, effect: self.name, known: parameters.filter { $0.type != .sampler2D }.map(\.name))
             }
+            guard given.insert(name).inserted else { throw .givenTwice(name: name) }
             let value = try ParameterValue.parse(text, as: p.type, name: name)
             // A stitchable function's colour literal is a SwiftUI `Color`, which reaches the
             // function premultiplied (`Shader.Argument.color`); numbers are passed as written.
@@ -290,6 +293,7 @@ public func parseAssignment(_ text: String) throws(ParameterError) -> (name: Str
     guard let eq = text.firstIndex(of: "=") else { throw .malformedAssignment(text) }
     let name = text[..<eq].trimmingWhitespaceAndNewlines()
     let value = text[text.index(after: eq)...].trimmingWhitespaceAndNewlines()
-    guard !name.isEmpty, !value.isEmpty else { throw .malformedAssignment(text) }
+    // An empty value is a value: an empty array argument (`values=`); a scalar refuses it by type.
+    guard !name.isEmpty else { throw .malformedAssignment(text) }
     return (name, value)
 }

@@ -33,6 +33,9 @@ extension ParameterValue {
             if text.lowercased().hasPrefix("0x") {
                 let digits = text.utf8.dropFirst(2)
                 guard digits.count / 2 <= limit else { throw .tooLong(name: name, type: type, limit: limit, got: digits.count / 2) }
+                guard digits.allSatisfy({ hexValue($0) != nil }) else {
+                    throw .invalidArray(name: name, message: "'0x…' takes hex digits only (0-9, a-f), two per byte")
+                }
                 guard digits.count % 2 == 0, let bytes = decodeHex(Array(digits)) else {
                     throw .invalidArray(name: name, message: "'0x…' needs an even number of hex digits (two per byte)")
                 }
@@ -101,20 +104,22 @@ extension ParameterValue {
         return ParameterValue(.data, bytes.map(Double.init))
     }
 
-    /// Hex digit pairs as bytes, or nil for a character that is not a hex digit.
-    private static func decodeHex(_ digits: [UInt8]) -> [UInt8]? {
-        func nibble(_ c: UInt8) -> UInt8? {
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-            default: nil
-            }
+    /// The value of one hex digit, nil for another character.
+    private static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+        default: nil
         }
+    }
+
+    /// Hex digit pairs (an even count) as bytes, or nil for a character that is not a hex digit.
+    private static func decodeHex(_ digits: [UInt8]) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(digits.count / 2)
-        for k in stride(from: 0, to: digits.count, by: 2) {
-            guard let hi = nibble(digits[k]), let lo = nibble(digits[k + 1]) else { return nil }
+        for k in stride(from: 0, to: digits.count - 1, by: 2) {
+            guard let hi = hexValue(digits[k]), let lo = hexValue(digits[k + 1]) else { return nil }
             out.append(hi << 4 | lo)
         }
         return out

@@ -175,6 +175,8 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
     case tooLong(name: String, type: ParameterType, limit: Int, got: Int?)
     /// An array or data value that is not in one of its forms, or a file that cannot be read.
     case invalidArray(name: String, message: String)
+    /// A parameter given a value twice in one request (which would win is no one's guess).
+    case givenTwice(name: String)
 
     public var description: String {
         switch self {
@@ -203,6 +205,8 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
             return "argument '\(name)' takes at most \(limit) \(type.elementUnit ?? "elements"); got \(got.map { "\($0)" } ?? "more")"
         case let .invalidArray(name, message):
             return "argument '\(name)': \(message)"
+        case let .givenTwice(name):
+            return "parameter '\(name)' is given twice; give it once"
         }
     }
 }

@@ -75,7 +75,7 @@ struct EffectCommand: ParsableCommand {
         var request = ImageEffectRequest(
             effect: effect,
             arguments: try parseAssignments(args, flag: "--arg"),
-            textures: try parseAssignments(textures, flag: "--texture").map { ($0.name, path: $0.value) })
+            textures: try parseTextures(textures))
         request.drawsAlone = input == nil
         let destination: RenderOutput? = duration == nil ? nil : try RenderOutput(path: output)
         let files = (input.map { [OutputGuard.Input("the input image", $0)] } ?? []) + request.inputFiles

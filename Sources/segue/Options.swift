@@ -35,7 +35,7 @@ struct ParameterOptions: ParsableArguments {
         EffectRequest(
             effect: effect,
             parameters: try parseAssignments(params, flag: "--param"),
-            textures: try parseAssignments(textures, flag: "--texture").map { ($0.name, path: $0.value) }, stitchable: stitchable)
+            textures: try parseTextures(textures), stitchable: stitchable)
     }
 }
 
@@ -81,6 +81,14 @@ struct RateOptions: ParsableArguments {
     var fps: Double = 30
 
     func validate() throws { try validateFPS(fps) }
+}
+
+/// `--texture NAME=PATH` options as pairs; one without a name or a path is a usage error.
+func parseTextures(_ options: [String]) throws -> [(name: String, path: String)] {
+    try parseAssignments(options, flag: "--texture").map { texture in
+        guard !texture.value.isEmpty else { throw ValidationError("--texture: expected NAME=PATH, got '\(texture.name)='") }
+        return (texture.name, path: texture.value)
+    }
 }
 
 /// Refuses an `--fps` outside `FrameRate.range`, the one check every command makes before it

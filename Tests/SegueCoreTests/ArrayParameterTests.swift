@@ -75,7 +75,8 @@ struct ArrayParameterTests {
             ("1,0,#fff", .colorArray, "argument 'x': a colour given as numbers needs 4 (r,g,b,a) before the next '#' colour"),
             ("#ggg", .colorArray, "argument 'x': '#ggg' is not a colour (#rgb, #rrggbb, #rrggbbaa or four numbers r,g,b,a)"),
             ("0x123", .data, "argument 'x': '0x…' needs an even number of hex digits (two per byte)"),
-            ("0xzz", .data, "argument 'x': '0x…' needs an even number of hex digits (two per byte)"),
+            ("0xzz", .data, "argument 'x': '0x…' takes hex digits only (0-9, a-f), two per byte"),
+            ("0x00 11", .data, "argument 'x': '0x…' takes hex digits only (0-9, a-f), two per byte"),
             (
                 "1,256", .data,
                 "argument 'x': '256' is not a byte (0…255); give bytes as 0x and hex digits, @FILE or numbers 0…255 separated by commas"

@@ -45,8 +45,14 @@ struct ParameterValueTests {
         let v = try e.resolveParameters([("a", "3")])
         #expect(v["a"] == .float(3) && v["b"] == .vec2(0, 0))
         #expect(throws: ParameterError.unknown(name: "c", effect: "e", known: ["a", "b"])) { try e.resolveParameters([("c", "1")]) }
+        // Given twice, neither value wins silently.
+        #expect(throws: ParameterError.givenTwice(name: "a")) { try e.resolveParameters([("a", "1"), ("b", "0,0"), ("a", "2")]) }
+        #expect(ParameterError.givenTwice(name: "a").description == "parameter 'a' is given twice; give it once")
         #expect(throws: ParameterError.malformedAssignment("novalue")) { try parseAssignment("novalue") }
         #expect(try parseAssignment(" a = 1,2 ") == ("a", "1,2"))
+        // An empty value is one: an empty array argument; a scalar refuses it by its type.
+        #expect(try parseAssignment("values=") == ("values", ""))
+        #expect(throws: ParameterError.malformedAssignment("=1")) { try parseAssignment("=1") }
     }
 
     @Test("a stitchable function's #rrggbbaa colour is a SwiftUI Color, premultiplied; numbers and a gl-transitions vec4 stay as written")

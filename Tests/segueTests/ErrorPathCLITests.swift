@@ -40,6 +40,10 @@ struct ErrorPathCLITests {
             "--texture: expected NAME=VALUE, got '=a.png' (see 'segue effect --help')"
         ),
         (
+            ["effect", "--input", "from.png", "--effect", "invert", "--texture", "t=", "--time", "0", "-o", "o.png"],
+            "--texture: expected NAME=PATH, got 't=' (see 'segue effect --help')"
+        ),
+        (
             ["effect", "--input", "from.png", "--effect", "invert", "--time", "-1", "-o", "o.png"],
             "--time must be a finite number of seconds ≥ 0, got -1 (see 'segue effect --help')"
         ),
