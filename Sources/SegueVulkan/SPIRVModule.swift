@@ -21,16 +21,33 @@ enum SPIRVModule {
     static let maxPrivateBytes = 1 << 20
 
     /// Whether a well-formed module divides signed integers (OpSDiv, OpSRem, OpSMod: GLSL's `/`
-    /// and `%` on `int`s and `ivec`s), which spirv-opt must not see (see `ShaderCompiler`).
-    static func dividesSignedIntegers(_ words: [UInt32]) -> Bool {
+    /// and `%` on `int`s and `ivec`s) by anything but constants other than −1: spirv-opt folds a
+    /// division whose operands it can prove on the host, where INT_MIN / −1 raises SIGFPE (see
+    /// `ShaderCompiler`). A divisor written as a constant (`n / 10`, `ivec2(2, 2)`) is safe.
+    static func mayDivideByMinusOne(_ words: [UInt32]) -> Bool {
+        var scalars: [UInt32: UInt32] = [:]
+        var composites: [UInt32: [UInt32]] = [:]
+        var divisors: [UInt32] = []
         var i = 5
         while i < words.count {
-            let count = Int(words[i] >> 16)
-            guard count > 0 else { return false }
-            if [135, 138, 139].contains(words[i] & 0xffff) { return true }
+            let count = Int(words[i] >> 16), op = words[i] & 0xffff
+            guard count > 0, i + count <= words.count else { break }
+            switch op {
+            case 43 where count >= 4: scalars[words[i + 2]] = words[i + 3]  // OpConstant (its low word)
+            case 44 where count >= 3, 80 where count >= 3:  // OpConstantComposite, OpCompositeConstruct
+                composites[words[i + 2]] = Array(words[(i + 3)..<(i + count)])
+            case 135 where count >= 5, 138 where count >= 5, 139 where count >= 5:  // OpSDiv, OpSRem, OpSMod
+                divisors.append(words[i + 4])
+            default: break
+            }
             i += count
         }
-        return false
+        func isSafe(_ id: UInt32, depth: Int) -> Bool {
+            if let value = scalars[id] { return value != 0xffff_ffff }
+            guard depth < 4, let parts = composites[id] else { return false }
+            return parts.allSatisfy { isSafe($0, depth: depth + 1) }
+        }
+        return divisors.contains { !isSafe($0, depth: 0) }
     }
 
     /// Whether `words` has a valid header (magic, a 1.x version word, 0 < id bound ≤ 4,194,303,

@@ -4,8 +4,8 @@
 // The cache key covers the compiler's identity: the SPIR-V version shaderc reports, and the
 // complete output of a fixed probe shader (its generator word carries the glslang version, and
 // any change in code generation changes the probe), with the target environment and the
-// optimisation level (performance, or none for a module that divides signed integers: decided
-// by the source, so not part of the key). Every module, cached or fresh, is checked for private-memory limits
+// optimisation level (performance, or none for a module that may divide a signed integer by −1:
+// decided by the source, so not part of the key). Every module, cached or fresh, is checked for private-memory limits
 // (`SPIRVModule.checkPrivateMemory`) before it can reach a driver.
 import CSegueVulkan
 import SegueSystem
@@ -67,12 +67,13 @@ final class ShaderCompiler: @unchecked Sendable {
     }
 
     /// Compiles with spirv-opt's performance passes, except a module that divides signed
-    /// integers: spirv-opt folds such a division when it can prove its operands on the host, and
-    /// INT_MIN / −1 (or % −1) there raises SIGFPE, which no error handling can catch. Such a
-    /// module is kept as glslang makes it (the driver optimises it in any case).
+    /// integers by something other than a constant (`y / z`, `y / -1`): spirv-opt folds such a
+    /// division when it can prove its operands on the host, and INT_MIN / −1 (or % −1) there
+    /// raises SIGFPE, which no error handling can catch. Such a module is kept as glslang makes
+    /// it (the driver optimises it in any case); divisions by constants (`n / 10`) stay optimised.
     private func compileUncached(_ source: String, stage: ShaderStage, fileName: String) throws(VulkanError) -> [UInt32] {
         let plain = try compileUncached(source, stage: stage, fileName: fileName, level: shaderc_optimization_level_zero)
-        if SPIRVModule.dividesSignedIntegers(plain) { return plain }
+        if SPIRVModule.mayDivideByMinusOne(plain) { return plain }
         return try compileUncached(source, stage: stage, fileName: fileName, level: shaderc_optimization_level_performance)
     }
 
