@@ -246,19 +246,18 @@ struct RateNumberOrText: Decodable {
     let fps: Double
 
     init(from decoder: Decoder) throws {
-        let value = try decoder.singleValueContainer()
-        if let number = try? value.decode(Double.self) {
+        switch try JSONValue(from: decoder) {
+        case let .number(number):
             fps = number
-            return
-        }
-        guard let text = try? value.decode(String.self) else {
+        case let .string(text):
+            guard let rate = FrameRate.parse(text) else {
+                let expected = "expected a number or a ratio such as \"30000/1001\", found '\(MessageText.excerpt(text))'"
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: expected))
+            }
+            fps = rate
+        default:
             throw DecodingError.typeMismatch(RateNumberOrText.self, .init(codingPath: decoder.codingPath, debugDescription: ""))
         }
-        guard let rate = FrameRate.parse(text) else {
-            let expected = "expected a number or a ratio such as \"30000/1001\", found '\(text)'"
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: expected))
-        }
-        fps = rate
     }
 }
 
