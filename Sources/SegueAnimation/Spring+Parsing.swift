@@ -1,4 +1,5 @@
 // Parsing springs from text: comma-separated `name=value` pairs in one of three families.
+import SegueMath
 import SegueSystem
 
 extension Spring {
@@ -41,25 +42,27 @@ extension Spring {
             let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard pair.count == 2 else {
                 throw AnimationError(
-                    .invalidSyntax, "spring parameter '\(String(item).trimmingWhitespaceAndNewlines())' needs the form name=value")
+                    .invalidSyntax,
+                    "spring parameter '\(MessageText.excerpt(String(item).trimmingWhitespaceAndNewlines()))' needs the form name=value")
             }
             var name = String(pair[0]).trimmingWhitespaceAndNewlines()
             let value = String(pair[1]).trimmingWhitespaceAndNewlines()
             guard known.contains(name) else {
                 throw AnimationError(
                     .invalidSyntax,
-                    "unknown spring parameter '\(name)'; expected mass, stiffness, damping, velocity, allows-overdamping, response, damping-fraction, duration or bounce"
+                    "unknown spring parameter '\(MessageText.excerpt(name))'; expected mass, stiffness, damping, velocity, allows-overdamping, response, damping-fraction, duration or bounce"
                 )
             }
             if name == "initial-velocity" { name = "velocity" }
             guard values[name] == nil else {
-                throw AnimationError(.invalidSyntax, "spring parameter '\(name)' is given twice")
+                throw AnimationError(.invalidSyntax, "spring parameter '\(MessageText.excerpt(name))' is given twice")
             }
             if let owner = families.first(where: { $0.value.contains(name) })?.key {
                 if let current = family, current != owner {
                     throw AnimationError(
                         .invalidSyntax,
-                        "spring parameter '\(name)' belongs to the \(owner) family and cannot be mixed with the \(current) family")
+                        "spring parameter '\(MessageText.excerpt(name))' belongs to the \(owner) family and cannot be mixed with the \(current) family"
+                    )
                 }
                 family = owner
             }
@@ -69,7 +72,7 @@ extension Spring {
         func number(_ name: String, default fallback: Double) throws -> Double {
             guard let text = values[name] else { return fallback }
             guard let value = Double(text) else {
-                throw AnimationError(.invalidSyntax, "spring parameter \(name) = '\(text)' is not a number")
+                throw AnimationError(.invalidSyntax, "spring parameter \(name) = '\(MessageText.excerpt(text))' is not a number")
             }
             return value
         }
@@ -92,7 +95,8 @@ extension Spring {
                 case "true", "yes", "1": overdamping = true
                 case "false", "no", "0": overdamping = false
                 default:
-                    throw AnimationError(.invalidSyntax, "spring parameter allows-overdamping = '\(text)' must be true or false")
+                    throw AnimationError(
+                        .invalidSyntax, "spring parameter allows-overdamping = '\(MessageText.excerpt(text))' must be true or false")
                 }
             }
             try self.init(

@@ -1,4 +1,5 @@
 // Parsing timing functions from text, with CSS-style names.
+import SegueMath
 import SegueSystem
 
 extension TimingFunction {
@@ -35,22 +36,24 @@ extension TimingFunction {
         guard lowered.hasPrefix(prefix) else {
             throw AnimationError(
                 .invalidSyntax,
-                "unknown timing function '\(source)'; expected linear, ease-in, ease-out, ease-in-out, default or cubic-bezier(x1, y1, x2, y2)"
+                "unknown timing function '\(MessageText.excerpt(source))'; expected linear, ease-in, ease-out, ease-in-out, default or cubic-bezier(x1, y1, x2, y2)"
             )
         }
         guard lowered.hasSuffix(")") else {
-            throw AnimationError(.invalidSyntax, "'\(source)' is missing the closing parenthesis of cubic-bezier(x1, y1, x2, y2)")
+            throw AnimationError(
+                .invalidSyntax, "'\(MessageText.excerpt(source))' is missing the closing parenthesis of cubic-bezier(x1, y1, x2, y2)")
         }
         let inner = lowered.dropFirst(prefix.count).dropLast()
         let parts = inner.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingWhitespaceAndNewlines() }
         guard parts.count == 4 else {
-            throw AnimationError(.invalidSyntax, "cubic-bezier needs 4 numbers (x1, y1, x2, y2), got \(parts.count) in '\(source)'")
+            throw AnimationError(
+                .invalidSyntax, "cubic-bezier needs 4 numbers (x1, y1, x2, y2), got \(parts.count) in '\(MessageText.excerpt(source))'")
         }
         let names = ["x1", "y1", "x2", "y2"]
         var numbers: [Double] = []
         for (name, part) in zip(names, parts) {
             guard let number = Double(part), number.isFinite else {
-                throw AnimationError(.invalidSyntax, "cubic-bezier \(name) '\(part)' is not a finite number")
+                throw AnimationError(.invalidSyntax, "cubic-bezier \(name) '\(MessageText.excerpt(part))' is not a finite number")
             }
             numbers.append(number)
         }

@@ -34,7 +34,7 @@ public struct TransitionTiming: Sendable, Hashable, CustomStringConvertible {
                 guard body.hasPrefix("("), body.hasSuffix(")") else {
                     throw AnimationError(
                         .invalidSyntax,
-                        "a spring is written spring(mass=…,stiffness=…,damping=…) or spring(response=…,damping-fraction=…), got '\(trimmed)'"
+                        "a spring is written spring(mass=…,stiffness=…,damping=…) or spring(response=…,damping-fraction=…), got '\(MessageText.excerpt(trimmed))'"
                     )
                 }
                 body = String(body.dropFirst().dropLast())

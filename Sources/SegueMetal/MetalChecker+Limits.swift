@@ -44,16 +44,10 @@ extension MetalChecker {
     /// `maximumTextureReads` times, counting each call of a helper as the helper's reads (the call
     /// graph has no cycle: `checkRecursion` ran).
     func checkTextureReads() throws(ShaderSourceError) {
-        var totals: [String: Int] = [:]
-        func total(_ function: String) -> Int {
-            if let known = totals[function] { return known }
-            let sum = (calls[function] ?? []).reduce(textureReads[function] ?? 0) { Self.saturatingSum($0, total($1.callee)) }
-            totals[function] = sum
-            return sum
-        }
-        for f in stitchable where total(f.glsl) > Self.maximumTextureReads {
+        let totals = InlinedTotals.of(own: textureReads, calls: calls.mapValues { $0.map(\.callee) })
+        for f in stitchable where totals[f.glsl, default: 0] > Self.maximumTextureReads {
             throw error(
-                "'\(f.name)' reads textures and layers \(total(f.glsl)) times (a helper's reads count at each call); the limit is "
+                "'\(f.name)' reads textures and layers \(totals[f.glsl, default: 0]) times (a helper's reads count at each call); the limit is "
                     + "\(Self.maximumTextureReads): read in a loop (it counts once), or the driver may compile for minutes",
                 f.line)
         }

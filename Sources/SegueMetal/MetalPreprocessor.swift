@@ -38,6 +38,8 @@ package struct MetalPreprocessor {
     static let maximumExpansion = 1 << 18
     /// How deeply macro uses may nest: in the replacement of another macro or in its arguments.
     static let maximumExpansionDepth = 64
+    /// The most tokens of a measured GLSL `#if`, `#elif` or `#line` (before its macros).
+    static let maximumDirectiveTokens = 1_024
 
     let file: String
     /// Whether the source is GLSL being measured (see the type's comment).
@@ -90,7 +92,19 @@ package struct MetalPreprocessor {
         let text = String(t.text.dropFirst()).trimmingWhitespaceAndNewlines()
         let head = String(text.prefix { $0.isLetter })
         let rest = String(text.dropFirst(head.count)).trimmingWhitespaceAndNewlines()
-        // GLSL being measured keeps every branch (see the type's comment).
+        // GLSL being measured keeps every branch (see the type's comment), but measures the
+        // expressions glslang will evaluate: their macros count against the expansion limit (a
+        // macro doubling 30 times in a #if kept glslang busy for minutes), their length against
+        // its recursion (40,000 '!' or '(' in one #if overflowed its stack).
+        if glsl, ["if", "elif", "line"].contains(head) {
+            let expression = try MetalLexer.tokenize(rest, file: file, lenient: true).map {
+                MetalToken(kind: $0.kind, text: $0.text, line: t.line, column: $0.column, spaceBefore: $0.spaceBefore)
+            }
+            guard expression.count <= Self.maximumDirectiveTokens else {
+                throw error("a #\(head) of more than \(Self.maximumDirectiveTokens) tokens", t.line)
+            }
+            _ = try expand(expression, active: [], depth: 0, outermost: nil)
+        }
         if !glsl, try conditional(head, rest, t) { return }
         guard isActive else { return }  // a skipped group's other directives are not read
         switch head {

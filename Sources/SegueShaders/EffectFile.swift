@@ -22,7 +22,9 @@ public enum EffectFile {
         let bytes = try FileIO.readAll(
             path: path, limit: maximumSize, head: { (_) throws(EffectLookupError) in },
             failure: { EffectLookupError.unreadable(path: path, reason: wording($0)) })
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        // A byte-order mark opens the text, as editors may write it; glslang would read it as a token.
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        guard let text = String(validating: body, as: UTF8.self) else {
             throw .unreadable(path: path, reason: "it is not UTF-8 text (the first invalid byte is on line \(firstInvalidLine(bytes)))")
         }
         return text

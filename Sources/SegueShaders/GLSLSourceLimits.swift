@@ -61,6 +61,7 @@ public enum GLSLSourceLimits {
         }
         var scan = GLSLShapeScan(tokens: expanded, file: file)
         try scan.run()
+        try GLSLCallCost(expanded).check(file: file)
     }
 }
 
@@ -266,6 +267,10 @@ struct GLSLShapeScan {
         case "for", "while", "do", "switch":
             controls += 1
             try checkControl(t)
+        case "constant_id":
+            // The driver folds specialization constants itself, INT_MIN / -1 with a SIGFPE;
+            // Segue sets none, so a plain const says the same.
+            throw fail("unsupported specialization constant (layout(constant_id = …)): Segue sets none; write a const", t)
         default:
             break
         }

@@ -20,6 +20,18 @@ public enum TransitionSourceParser {
     /// Names the uniform block always provides; a source may not redeclare them.
     public static let reservedNames: Set<String> = ["progress", "ratio"]
 
+    /// Names a parameter cannot take because the template or GLSL uses them (glslang reported a
+    /// uniform named so on the template's lines, or as a syntax error): the template's functions,
+    /// its `_segue` and GLSL's `gl_` prefixes, type names and keywords.
+    static func isTaken(_ name: String) -> Bool {
+        let words: Set<String> = [
+            "getFromColor", "getToColor", "transition", "main", "if", "else", "for", "while", "do", "return", "break", "continue",
+            "discard", "switch", "case", "default", "true", "false", "const", "uniform", "in", "out", "inout", "struct", "void",
+            "layout", "precision", "highp", "mediump", "lowp", "sampler2D", "uint", "double", "float", "int", "bool",
+        ]
+        return words.contains(name) || name.hasPrefix("_segue") || name.hasPrefix("gl_") || ParameterType(rawValue: name) != nil
+    }
+
     /// Parses `text` as a transition source.
     /// - Parameters:
     ///   - name: the effect's name (a file's base name, or the built-in's name).
@@ -74,10 +86,17 @@ public enum TransitionSourceParser {
             for n in decl.names {
                 if reservedNames.contains(n) {
                     throw ShaderSourceError(
-                        file: fileLabel, line: lineNumber, message: "'\(n)' is provided by Segue and cannot be declared as a parameter")
+                        file: fileLabel, line: lineNumber,
+                        message: "'\(MessageText.excerpt(n))' is provided by Segue and cannot be declared as a parameter")
+                }
+                if isTaken(n) {
+                    throw ShaderSourceError(
+                        file: fileLabel, line: lineNumber,
+                        message: "'\(MessageText.excerpt(n))' is a GLSL word or a name of Segue's template; choose another parameter name")
                 }
                 if parameters.contains(where: { $0.name == n }) {
-                    throw ShaderSourceError(file: fileLabel, line: lineNumber, message: "parameter '\(n)' is declared twice")
+                    throw ShaderSourceError(
+                        file: fileLabel, line: lineNumber, message: "parameter '\(MessageText.excerpt(n))' is declared twice")
                 }
                 parameters.append(EffectParameter(name: n, type: decl.type, defaultValue: decl.defaultValue, summary: decl.summary))
             }
@@ -97,7 +116,7 @@ public enum TransitionSourceParser {
             guard let parsed = EffectOrigin(rawValue: o) else {
                 throw ShaderSourceError(
                     file: fileLabel, line: headerLine(of: "origin", in: text),
-                    message: "origin must be 'top-left' or 'bottom-left', got '\(o)'")
+                    message: "origin must be 'top-left' or 'bottom-left', got '\(MessageText.excerpt(o))'")
             }
             origin = parsed
         } else {
@@ -108,7 +127,7 @@ public enum TransitionSourceParser {
             guard let v = Double(d), v.isFinite, v > 0 else {
                 throw ShaderSourceError(
                     file: fileLabel, line: headerLine(of: "duration", in: text),
-                    message: "duration must be a positive number of seconds, got '\(d)'")
+                    message: "duration must be a positive number of seconds, got '\(MessageText.excerpt(d))'")
             }
             duration = v
         }
@@ -218,13 +237,13 @@ public enum TransitionSourceParser {
         guard typeIndex + 1 < words.count else { throw fail("expected 'uniform TYPE NAME;'") }
         guard let type = ParameterType(rawValue: words[typeIndex]), !type.isArray else {
             throw fail(
-                "unknown parameter type '\(words[typeIndex])' (supported: \(ParameterType.glslTypes.map(\.rawValue).joined(separator: ", ")))"
+                "unknown parameter type '\(MessageText.excerpt(words[typeIndex]))' (supported: \(ParameterType.glslTypes.map(\.rawValue).joined(separator: ", ")))"
             )
         }
         let names = words[(typeIndex + 1)...].joined().split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
         for n in names where !SourceIdentifier.isValid(n) {
             if n.isEmpty { throw fail("expected a parameter name") }
-            throw fail("'\(n)' is not a valid parameter name")
+            throw fail("'\(MessageText.excerpt(n))' is not a valid parameter name")
         }
         var value: ParameterValue?
         if let defaultText {
@@ -246,7 +265,7 @@ public enum TransitionSourceParser {
         if let paren = inner.firstIndex(of: "("), inner.hasSuffix(")") {
             let ctor = inner[..<paren].trimmingWhitespaceAndNewlines()
             guard let t = ParameterType(rawValue: ctor), !t.isArray else {
-                throw fail("unknown constructor '\(ctor)' in the default of '\(name)'")
+                throw fail("unknown constructor '\(MessageText.excerpt(ctor))' in the default of '\(MessageText.excerpt(name))'")
             }
             inner = String(inner[inner.index(after: paren)..<inner.index(before: inner.endIndex)])
         }
@@ -256,7 +275,7 @@ public enum TransitionSourceParser {
         do {
             return try ParameterValue.parse(parts.joined(separator: ","), as: type, name: name)
         } catch {
-            throw fail("invalid default '\(text)' for \(type.rawValue) '\(name)': \(error)")
+            throw fail("invalid default '\(MessageText.excerpt(text))' for \(type.rawValue) '\(MessageText.excerpt(name))': \(error)")
         }
     }
 

@@ -71,5 +71,9 @@ struct EffectFileTests {
         try "// é\nvec4 transition(vec2 uv) { return vec4(1.0); }\n".write(toFile: dir + "/ok.glsl", atomically: true, encoding: .utf8)
         #expect(try EffectFile.read(dir + "/ok.glsl") == "// é\nvec4 transition(vec2 uv) { return vec4(1.0); }\n")
         #expect(try EffectCatalog.effect(dir + "/ok.glsl").name == "ok")
+        // A byte-order mark opens the text and is not part of it (glslang read it as a token).
+        try Data([0xEF, 0xBB, 0xBF] + Array("vec4 transition(vec2 uv) { return vec4(1.0); }\n".utf8))
+            .write(to: URL(fileURLWithPath: dir + "/bom.glsl"))
+        #expect(try EffectFile.read(dir + "/bom.glsl") == "vec4 transition(vec2 uv) { return vec4(1.0); }\n")
     }
 }

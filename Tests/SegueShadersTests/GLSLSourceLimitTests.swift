@@ -120,6 +120,53 @@ struct GLSLSourceLimitTests {
                     globals: "#ifdef GL_ES\nprecision mediump float;\n#define SCALE 0.5\n#else\n#define SCALE 1.0\n#endif\n")) == nil)
     }
 
+    @Test("a #if, #elif or #line is measured too: doubling macros in it, and more than 1,024 tokens (glslang's stack)")
+    func directiveExpressions() throws {
+        let defines = "#define M0 1\n" + (1...30).map { "#define M\($0) (M\($0 - 1) + M\($0 - 1))\n" }.joined()
+        for (directive, line) in [("#if M30\n#endif\n", 32), ("#if 0\n#elif M30\n#endif\n", 33), ("#line M30\n", 32)] {
+            #expect(
+                parseError(transition("", globals: defines + directive))?.hasPrefix("user.glsl:\(line): macro 'M30' expands to more than")
+                    == true,
+                "\(directive)")
+        }
+        #expect(
+            parseError(transition("", globals: "#if " + String(repeating: "!", count: 40_000) + "1\n#endif\n"))
+                == "user.glsl:1: a #if of more than \(MetalPreprocessor.maximumDirectiveTokens) tokens")
+        #expect(parseError(transition("", globals: "#if " + String(repeating: "!", count: 1_000) + "1\n#endif\n")) == nil)
+    }
+
+    @Test(
+        "helpers are weighed once inlined: a doubling call tree or texture reads past 256 are refused on the function; a loop of reads passes"
+    )
+    func inlinedCost() throws {
+        // f_k calls f_(k-1) twice: f12 is 2^12 copies of f0 (spirv-opt ran for minutes on 13).
+        func doubling(_ levels: Int, leaf: String) -> String {
+            "vec4 f0(vec2 u) { return \(leaf); }\n"
+                + (1...levels).map { "vec4 f\($0)(vec2 u) { return f\($0 - 1)(u) + f\($0 - 1)(u * 1.01); }\n" }.joined()
+        }
+        let arithmetic = doubling(13, leaf: "vec4(sin(u.x))")
+        #expect(parseError(transition("    x = f13(uv).x;", globals: arithmetic))?.hasPrefix("user.glsl:13: 'f12' grows to ") == true)
+        #expect(parseError(transition("    x = f11(uv).x;", globals: doubling(11, leaf: "vec4(sin(u.x))"))) == nil)
+        let reads = doubling(9, leaf: "getFromColor(u)")
+        #expect(
+            parseError(transition("    x = f9(uv).x;", globals: reads))
+                == "user.glsl:10: 'f9' reads textures 512 times (getFromColor, getToColor, texture…; a helper's reads count at each call); "
+                + "the limit is 256: read in a loop (it counts once), or the driver may compile for minutes")
+        // The transition's own two reads count with its helpers'.
+        #expect(parseError(transition("    x = f7(uv).x;", globals: doubling(7, leaf: "getFromColor(u)"))) == nil)
+        let straight = String(repeating: "    x += getToColor(uv + vec2(x)).r;\n", count: 255)
+        #expect(parseError(transition(straight))?.hasPrefix("user.glsl:1: 'transition' reads textures 257 times") == true)
+        #expect(parseError(transition(String(repeating: "    x += getToColor(uv + vec2(x)).r;\n", count: 254))) == nil)
+        #expect(parseError(transition("    for (int i = 0; i < 1000; i++) { x += getFromColor(uv * float(i)).r; }")) == nil)
+    }
+
+    @Test("specialization constants are refused: the driver folds them itself (INT_MIN / -1 raised SIGFPE there)")
+    func specializationConstants() throws {
+        #expect(
+            parseError(transition("", globals: "layout(constant_id = 0) const int b = -1;\n"))
+                == "user.glsl:1: unsupported specialization constant (layout(constant_id = …)): Segue sets none; write a const")
+    }
+
     // Issue 22 item 10: compile time cubic in nested control flow (500 levels: 50 s).
     @Test("nested ?:, else-if chains and unbraced loops are bounded; moderate ones pass")
     func controlFlow() throws {

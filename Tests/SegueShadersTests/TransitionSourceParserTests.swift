@@ -90,6 +90,18 @@ struct TransitionSourceParserTests {
             ("\nuniform float x // = 1\nvec4 transition(vec2 uv) { return vec4(1.0); }", 2, "expected ';'"),
             ("uniform vec2 d; // = vec3(1.0, 2.0, 3.0)\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "invalid default"),
             ("uniform float progress;\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "provided by Segue"),
+            // Names the template or GLSL uses were reported by glslang on the template's lines.
+            (
+                "// c\nuniform float getFromColor;\nvec4 transition(vec2 uv) { return vec4(1.0); }", 2,
+                "'getFromColor' is a GLSL word or a name"
+            ),
+            ("uniform float float;\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "'float' is a GLSL word or a name"),
+            ("uniform vec2 _segue_from;\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "'_segue_from' is a GLSL word or a name"),
+            // A header value is quoted in part, however long.
+            (
+                "// Duration: " + String(repeating: "9x", count: 50_000) + "\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1,
+                "… (100000 characters)'"
+            ),
             // Names are ASCII, as glslang reads them (the parser took any letter, the compiler did not).
             ("uniform float café; // = 1\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "'café' is not a valid parameter name"),
             ("uniform float a; // = 1\nuniform float a; // = 2\nvec4 transition(vec2 uv) { return vec4(1.0); }", 2, "declared twice"),
