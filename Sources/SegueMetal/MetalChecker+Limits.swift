@@ -34,17 +34,33 @@ extension MetalChecker {
 
     /// The most texture and layer reads of one stitchable function, its helpers' included.
     package static let maximumTextureReads = 256
+    /// The most tokens a function may grow to once every call in it is inlined (a `.glsl`
+    /// file's limit: the GLSL made from Metal is about as long as the Metal).
+    package static let maximumInlinedTokens = 65_536
 
     /// Counts a texture or layer read in the function being checked.
     mutating func countTextureRead() {
         if let f = current?.glsl { textureReads[f, default: 0] += 1 }
     }
 
-    /// Refuses a stitchable function that reads textures and layers more than
-    /// `maximumTextureReads` times, counting each call of a helper as the helper's reads (the call
-    /// graph has no cycle: `checkRecursion` ran).
-    func checkTextureReads() throws(ShaderSourceError) {
-        let totals = InlinedTotals.of(own: textureReads, calls: calls.mapValues { $0.map(\.callee) })
+    /// Refuses a function that grows past `maximumInlinedTokens` once inlined, and a stitchable
+    /// function that reads textures and layers more than `maximumTextureReads` times, counting
+    /// each call of a helper as the helper's reads (the call graph has no cycle:
+    /// `checkRecursion` ran).
+    func checkInlinedCost() throws(ShaderSourceError) {
+        let graph = calls.mapValues { $0.map(\.callee) }
+        let size = InlinedTotals.of(own: bodyTokens, calls: graph)
+        // In the order written, so the helper that grows too large is the one named.
+        for (name, overloads) in functions.sorted(by: { ($0.value.first?.line ?? 0) < ($1.value.first?.line ?? 0) }) {
+            for f in overloads {
+                if let n = size[f.glsl], n > Self.maximumInlinedTokens {
+                    throw error(
+                        "'\(name)' grows to \(n) tokens once the functions it calls are inlined (each call copies its function); "
+                            + "the limit is \(Self.maximumInlinedTokens): call helpers fewer times, or in a loop", f.line)
+                }
+            }
+        }
+        let totals = InlinedTotals.of(own: textureReads, calls: graph)
         for f in stitchable where totals[f.glsl, default: 0] > Self.maximumTextureReads {
             throw error(
                 "'\(f.name)' reads textures and layers \(totals[f.glsl, default: 0]) times (a helper's reads count at each call); the limit is "

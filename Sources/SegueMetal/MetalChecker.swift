@@ -81,6 +81,8 @@ package struct MetalChecker {
     var calls: [String: [(callee: String, name: String, line: Int)]] = [:]
     /// Texture and layer reads (`sample`, `read`) in each function's own body, by GLSL name.
     var textureReads: [String: Int] = [:]
+    /// Tokens in each function's own body, by GLSL name.
+    var bodyTokens: [String: Int] = [:]
     /// Functions called but only declared so far (name → line of the call).
     var calledPrototypes: [String: Int] = [:]
     /// Array elements given values in the source so far (see `countInitializedElements`).
@@ -177,7 +179,7 @@ package struct MetalChecker {
             throw error("stitchable function '\(s.name)' is declared but never defined", s.line)
         }
         try checkRecursion()
-        try checkTextureReads()
+        try checkInlinedCost()
     }
 
     mutating func structure(_ s: MetalStructDecl) throws(ShaderSourceError) {
@@ -343,6 +345,7 @@ package struct MetalChecker {
             return
         }
         current = (f.name.text, glslFunction, returnType)
+        bodyTokens[glslFunction] = f.bodyTokens
         (returns, loops, breakable) = (false, 0, 0)
         scopes.append([:])
         for (token, variable) in declared { try declare(token, variable) }

@@ -239,10 +239,11 @@ struct MetalParser {
                 parameters: parameters, body: nil, semicolon: next())
         }
         guard isText("{") else { throw error("expected '{' to begin the body of '\(name.text)'", (peek() ?? name).line) }
+        let start = i
         let body = try block()
         return MetalFunctionDecl(
             first: first, isStitchable: isStitchable, returnType: returnType, name: name,
-            parameters: parameters, body: body, semicolon: nil)
+            parameters: parameters, body: body, semicolon: nil, bodyTokens: i - start)
     }
 
     mutating func parameter() throws(ShaderSourceError) -> MetalParameter {

@@ -170,6 +170,8 @@ struct MetalFunctionDecl: Sendable {
     let body: MetalStmt?
     /// The `;` of a prototype.
     let semicolon: MetalToken?
+    /// Tokens in the body (0 for a prototype): what a call of it copies once inlined.
+    var bodyTokens = 0
 }
 
 /// `struct Name { T field; … };`

@@ -12,7 +12,7 @@ import SegueMetal
 /// The inlined size and texture reads of each function of a GLSL source.
 struct GLSLCallCost {
     /// The most tokens a function may grow to once every call in it is inlined.
-    static let maximumInlinedTokens = 2 * GLSLSourceLimits.maximumTokens
+    static let maximumInlinedTokens = MetalChecker.maximumInlinedTokens
     /// The most texture reads a function may make, its helpers' counted at each call.
     static let maximumTextureReads = MetalChecker.maximumTextureReads
 

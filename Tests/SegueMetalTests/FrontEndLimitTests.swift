@@ -281,6 +281,12 @@ struct MetalShapeLimitTests {
         #expect(
             translationError(helper)?.hasPrefix("user.metal:39: 'f' reads textures and layers 270 times") == true,
             "\(translationError(helper) ?? "")")
+        // Helpers that each call the one before twice: f0 copied 2^12 times is refused on the first too large.
+        let doubling =
+            prologue + "float f0(float u) { return sin(u); }\n"
+            + (1...13).map { "float f\($0)(float u) { return f\($0 - 1)(u) + f\($0 - 1)(u * 1.01); }\n" }.joined()
+            + "[[ stitchable ]] half4 f(float2 p, half4 c) {\n    return c * half(f13(p.x));\n}\n"
+        #expect(translationError(doubling)?.hasPrefix("user.metal:15: 'f12' grows to ") == true, "\(translationError(doubling) ?? "")")
         let loop =
             prologue + "[[ stitchable ]] half4 f(float2 p, SwiftUI::Layer layer) {\n    half4 s = 0;\n"
             + "    for (int i = 0; i < 1000; i++) { s += layer.sample(p + float(i)); }\n    return s;\n}\n"
