@@ -70,10 +70,17 @@ final class ShaderCompiler: @unchecked Sendable {
     /// integers by something other than a constant (`y / z`, `y / -1`): spirv-opt folds such a
     /// division when it can prove its operands on the host, and INT_MIN / −1 (or % −1) there
     /// raises SIGFPE, which no error handling can catch. Such a module is kept as glslang makes
-    /// it (the driver optimises it in any case); divisions by constants (`n / 10`) stay optimised.
+    /// it (the driver optimises it in any case), its divisions made total for the driver's own
+    /// folding (`SPIRVDivisionGuard`); divisions by constants (`n / 10`) stay optimised.
     private func compileUncached(_ source: String, stage: ShaderStage, fileName: String) throws(VulkanError) -> [UInt32] {
         let plain = try compileUncached(source, stage: stage, fileName: fileName, level: shaderc_optimization_level_zero)
-        if SPIRVModule.mayDivideByMinusOne(plain) { return plain }
+        if SPIRVModule.mayDivideByMinusOne(plain) {
+            // The driver folds what it can prove, in C too: every signed division is made total.
+            guard let guarded = SPIRVDivisionGuard.guarded(plain) else {
+                throw .shaderCompilation(file: fileName, log: "the shader has too many ids to guard its integer divisions")
+            }
+            return guarded
+        }
         return try compileUncached(source, stage: stage, fileName: fileName, level: shaderc_optimization_level_performance)
     }
 

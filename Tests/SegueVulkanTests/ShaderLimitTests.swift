@@ -84,6 +84,31 @@ struct ShaderLimitTests {
         #expect(abs(Int(pixels[0]) - 128) <= 1)
     }
 
+    @Test("signed divisions a driver can prove are made total first: INT_MIN / (-1, 3) gives (INT_MIN, -715827882), x % -1 gives 0")
+    func guardedDivision() throws {
+        // lavapipe folded this vector division on the host, in C, and raised SIGFPE.
+        let source = fragmentShader(
+            """
+            ivec2 a = ivec2(-2147483647 - 1); ivec2 m = ivec2(-1, 3); ivec2 q = a / m; ivec2 r = a % m;
+            int s = (-2147483647 - 1) / m.x;
+            color = vec4(q.x == -2147483647 - 1 ? 1.0 : 0.0, q.y == -715827882 ? 1.0 : 0.0, r.x == 0 ? 1.0 : 0.0,
+                s == -2147483647 - 1 ? 1.0 : 0.0);
+            """)
+        let words = try ShaderCompiler(cache: nil).compile(source, stage: .fragment, fileName: "guard.frag")
+        // Each of the three divisions is now behind a test of its divisor against -1 (OpIEqual),
+        // besides the four comparisons written.
+        var opcodes: [UInt32] = []
+        var i = 5
+        while i < words.count {
+            opcodes.append(words[i] & 0xffff)
+            i += Int(words[i] >> 16)
+        }
+        #expect(opcodes.filter { [135, 139].contains($0) }.count == 3, "\(opcodes)")
+        #expect(opcodes.filter { $0 == 170 }.count == 3 + 4, "\(opcodes)")
+        let pixels = try renderFullScreen(try TestGPU.context(), source, fileName: "guard.frag", progress: 0.5)
+        #expect(Array(pixels.prefix(4)) == [255, 255, 255, 255])
+    }
+
     @Test("the private-memory count of compiled SPIR-V: arrays multiply, structs add")
     func privateMemoryCount() throws {
         let context = try TestGPU.context()
