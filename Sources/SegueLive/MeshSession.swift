@@ -118,7 +118,8 @@ public final class MeshSession {
     ///   (``Spring/settlingProblem``): a released touch would never come to rest.
     public init(configuration: Configuration, clock: AnimationClock) throws(AnimationError) {
         if let problem = configuration.spring.settlingProblem {
-            throw AnimationError(.invalidParameter, "\(problem): a released touch would never come to rest; give it damping")
+            let advice = configuration.spring.damping == 0 ? "give it damping" : "give it more stiffness or less mass"
+            throw AnimationError(.invalidParameter, "\(problem): a released touch would never come to rest; \(advice)")
         }
         self.configuration = configuration
         self.clock = clock

@@ -17,7 +17,8 @@
 //   `maximumTextureReads` times, a helper's reads counted at each call (the driver inlines
 //   helpers): lavapipe's compile time grows faster than the number of reads (measured on a 64×48
 //   frame, two cores shared with other work: 150 layer samples 2.9 s, 300 8.5 s, 600 27 s, 900
-//   over a minute). A read in a loop counts once.
+//   over a minute; a transition runs the function twice, so 256 reads there took 16 s of CPU).
+//   A read in a loop counts once.
 import SegueCore
 
 extension MetalChecker {
@@ -32,8 +33,9 @@ extension MetalChecker {
     /// The most elements of all arrays given values in one file.
     package static let maximumInitializedElementsPerFile = 1_024
 
-    /// The most texture and layer reads of one stitchable function, its helpers' included.
-    package static let maximumTextureReads = 256
+    /// The most texture and layer reads of one stitchable function, its helpers' included (a
+    /// transition runs the function twice, for the inserted and the removed screen: 256 reads).
+    package static let maximumTextureReads = 128
     /// The most tokens a function may grow to once every call in it is inlined (a `.glsl`
     /// file's limit: the GLSL made from Metal is about as long as the Metal).
     package static let maximumInlinedTokens = 65_536

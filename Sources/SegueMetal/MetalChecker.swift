@@ -329,8 +329,17 @@ package struct MetalChecker {
                 (p.name, MetalVariable(type: type, glsl: glslName(p.name.text), isLValue: !p.isConst, isConstant: false, value: nil)))
         }
         let glslFunction = try register(f, returnType: returnType, parameters: parameters)
-        if f.isStitchable, !stitchable.contains(where: { $0.glsl == glslFunction }) {
-            stitchable.append(try signature(f, returnType: returnType, parameters: parameters, glsl: glslFunction))
+        // A prototype and its definition are one function: the definition's signature (its
+        // defaults) replaces the prototype's.
+        if f.isStitchable {
+            // Defaults given on either declaration (`register` merged them).
+            let merged = functions[f.name.text]?.first { $0.glsl == glslFunction }?.parameters ?? parameters
+            let s = try signature(f, returnType: returnType, parameters: merged, glsl: glslFunction)
+            if let k = stitchable.firstIndex(where: { $0.glsl == glslFunction }) {
+                if f.body != nil { stitchable[k] = s }
+            } else {
+                stitchable.append(s)
+            }
         }
         if returnType == .layer || returnType == .sampler
             || {

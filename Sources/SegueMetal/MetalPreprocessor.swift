@@ -38,7 +38,7 @@ package struct MetalPreprocessor {
     static let maximumExpansion = 1 << 18
     /// How deeply macro uses may nest: in the replacement of another macro or in its arguments.
     static let maximumExpansionDepth = 64
-    /// The most tokens of a measured GLSL `#if`, `#elif` or `#line` (before its macros).
+    /// The most tokens of a measured GLSL `#if`, `#elif` or `#line`, its macros expanded.
     static let maximumDirectiveTokens = 1_024
 
     let file: String
@@ -100,10 +100,12 @@ package struct MetalPreprocessor {
             let expression = try MetalLexer.tokenize(rest, file: file, lenient: true).map {
                 MetalToken(kind: $0.kind, text: $0.text, line: t.line, column: $0.column, spaceBefore: $0.spaceBefore)
             }
-            guard expression.count <= Self.maximumDirectiveTokens else {
-                throw error("a #\(head) of more than \(Self.maximumDirectiveTokens) tokens", t.line)
+            // Counted as glslang will read it: after its macros.
+            guard expression.count <= Self.maximumDirectiveTokens,
+                try expand(expression, active: [], depth: 0, outermost: nil).count <= Self.maximumDirectiveTokens
+            else {
+                throw error("a #\(head) of more than \(Self.maximumDirectiveTokens) tokens once its macros are expanded", t.line)
             }
-            _ = try expand(expression, active: [], depth: 0, outermost: nil)
         }
         if !glsl, try conditional(head, rest, t) { return }
         guard isActive else { return }  // a skipped group's other directives are not read

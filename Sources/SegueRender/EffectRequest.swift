@@ -172,13 +172,12 @@ public struct StitchableRequest: Sendable {
             configuration.removalFunction = other
             if other != fn { functions.append(other) }
         }
-        var automatic = functions.reduce(into: Set<String>()) { $0.formUnion($1.defaultAutomatic) }
-        var assignments: [(name: String, value: String)] = []
-        for (name, value) in arguments {
+        let (automatic, assignments) = try splitAutomatic(
+            arguments, automatic: functions.reduce(into: Set<String>()) { $0.formUnion($1.defaultAutomatic) }
+        ) { name in
             guard functions.contains(where: { f in f.arguments.contains { $0.name == name } }) else {
                 throw fn.unknownArgument(name, others: functions)
             }
-            if value.lowercased() == "auto" { automatic.insert(name) } else { automatic.remove(name); assignments.append((name, value)) }
         }
         configuration.automatic = automatic
         let animated = try fn.animatedArgument(configuration)
@@ -191,4 +190,26 @@ public struct StitchableRequest: Sendable {
             defaultDuration: base.defaultDuration, defaultTiming: base.defaultTiming)
         return (effect, assignments)
     }
+}
+
+/// Stitchable `arguments` split into the names filled automatically (`auto`, added to
+/// `automatic`; a value given removes a default one) and the values to assign. `check` throws for
+/// a name the function does not have; a name given twice is refused (`auto` included).
+func splitAutomatic(
+    _ arguments: [(name: String, value: String)], automatic: Set<String>, check: (String) throws -> Void
+) throws -> (automatic: Set<String>, assignments: [(name: String, value: String)]) {
+    var automatic = automatic
+    var assignments: [(name: String, value: String)] = []
+    var given: Set<String> = []
+    for (name, value) in arguments {
+        try check(name)
+        guard given.insert(name).inserted else { throw ParameterError.givenTwice(name: name) }
+        if value.lowercased() == "auto" {
+            automatic.insert(name)
+        } else {
+            automatic.remove(name)
+            assignments.append((name, value))
+        }
+    }
+    return (automatic, assignments)
 }

@@ -48,14 +48,9 @@ public struct ImageEffectRequest: Sendable {
         if EffectCatalog.stitchablePath(effect) != nil || EffectCatalog.builtIn(named: effect)?.kind == .stitchable {
             let fn = try EffectCatalog.stitchableFunction(effect, use: drawsAlone ? .alone : .image)
             isFill = fn.kind == .fill
-            var automatic = fn.defaultImageAutomatic
-            for (name, value) in arguments {
+            let automatic: Set<String>
+            (automatic, assignments) = try splitAutomatic(arguments, automatic: fn.defaultImageAutomatic) { name in
                 guard fn.arguments.contains(where: { $0.name == name }) else { throw fn.unknownArgument(name) }
-                if value.lowercased() == "auto" {
-                    automatic.insert(name)
-                } else {
-                    automatic.remove(name); assignments.append((name, value))
-                }
             }
             let source: EffectSource = EffectCatalog.stitchablePath(effect) == nil ? .builtIn : .file(fn.file)
             resolved = try fn.imageEffect(automatic: automatic, source: source)

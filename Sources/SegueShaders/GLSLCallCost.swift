@@ -14,7 +14,8 @@ struct GLSLCallCost {
     /// The most tokens a function may grow to once every call in it is inlined.
     static let maximumInlinedTokens = MetalChecker.maximumInlinedTokens
     /// The most texture reads a function may make, its helpers' counted at each call.
-    static let maximumTextureReads = MetalChecker.maximumTextureReads
+    /// (`transition` runs once a pixel; a stitchable function twice, so its limit is half.)
+    static let maximumTextureReads = 2 * MetalChecker.maximumTextureReads
 
     /// GLSL's functions that read a texture, and the template's reading the two screens.
     static let readers: Set<String> = [
@@ -30,12 +31,16 @@ struct GLSLCallCost {
     private var calls: [String: [String]] = [:]
 
     init(_ source: [MetalToken]) {
-        var depth = 0
+        var depth = 0, parentheses = 0
         var candidate: MetalToken?
         var current: String?
         for (k, t) in source.enumerated() {
             let next = k + 1 < source.count ? source[k + 1].text : nil
             switch t.text {
+            case "(":
+                parentheses += 1
+            case ")":
+                parentheses = max(parentheses - 1, 0)
             case "{":
                 if depth == 0, k > 0, source[k - 1].text == ")", let name = candidate {
                     current = name.text
@@ -47,7 +52,8 @@ struct GLSLCallCost {
                 if depth == 0 { current = nil }
             default:
                 if t.kind == .identifier, next == "(" {
-                    if depth == 0 { candidate = t }
+                    // A definition's name, not a call in its parameter list (`float a[int(2)]`).
+                    if depth == 0, parentheses == 0 { candidate = t }
                     if let current {
                         if Self.readers.contains(t.text) {
                             reads[current, default: 0] += 1

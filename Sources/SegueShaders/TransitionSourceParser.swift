@@ -28,6 +28,8 @@ public enum TransitionSourceParser {
             "getFromColor", "getToColor", "transition", "main", "if", "else", "for", "while", "do", "return", "break", "continue",
             "discard", "switch", "case", "default", "true", "false", "const", "uniform", "in", "out", "inout", "struct", "void",
             "layout", "precision", "highp", "mediump", "lowp", "sampler2D", "uint", "double", "float", "int", "bool",
+            // GLSL functions the template itself calls.
+            "texture", "texelFetch", "clamp",
         ]
         return words.contains(name) || name.hasPrefix("_segue") || name.hasPrefix("gl_") || ParameterType(rawValue: name) != nil
     }

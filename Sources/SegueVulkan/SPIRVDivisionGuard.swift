@@ -3,8 +3,8 @@
 // did (`ShaderCompiler` keeps such modules from it), and lavapipe's NIR does too, for a vector
 // divisor it can prove (`ivec2(INT_MIN) / ivec2(-1, 3)`), where no error handling can catch it.
 //
-// So in a module that may divide by −1 (`SPIRVModule.mayDivideByMinusOne`), every 32-bit
-// OpSDiv, OpSRem and OpSMod `r = a ÷ b` becomes
+// So in a module that may divide by −1 (`SPIRVModule.mayDivideByMinusOne`), every 32- and
+// 64-bit OpSDiv, OpSRem and OpSMod `r = a ÷ b` becomes
 //     m = (b == −1);  b' = m ? 1 : b;  q = a ÷ b';  r = m ? −a : q   (OpSDiv)
 //                                                 r = m ? 0 : q    (OpSRem, OpSMod)
 // which gives what the hardware gives (−INT_MIN wraps to INT_MIN; x % −1 is 0) and leaves no
@@ -63,14 +63,15 @@ enum SPIRVDivisionGuard {
             boolVectors[count] = id
             return id
         }
-        /// Constants −1, 1 and 0 of a type, declared once each.
+        /// Constants −1, 1 and 0 of a type, declared once each (a 64-bit one in two words, low first).
         var constants: [UInt32: (minusOne: UInt32, one: UInt32, zero: UInt32)] = [:]
         func constantsOf(_ type: UInt32, scalar: UInt32, count: UInt32?) -> (minusOne: UInt32, one: UInt32, zero: UInt32) {
             if let known = constants[type] { return known }
-            let values: [UInt32] = [0xffff_ffff, 1, 0]
+            let values: [[UInt32]] =
+                ints[scalar] == 64 ? [[0xffff_ffff, 0xffff_ffff], [1, 0], [0, 0]] : [[0xffff_ffff], [1], [0]]
             let scalars = values.map { value -> UInt32 in
                 let id = newID()
-                declarations += instruction(43, [scalar, id, value])
+                declarations += instruction(43, [scalar, id] + value)
                 return id
             }
             var ids = scalars
@@ -97,7 +98,8 @@ enum SPIRVDivisionGuard {
             } else {
                 continue
             }
-            guard ints[shape.scalar] == 32 else { continue }
+            // 8- and 16-bit operands are widened before a C compiler divides them: no trap.
+            guard ints[shape.scalar] == 32 || ints[shape.scalar] == 64 else { continue }
             let bool = boolFor(shape.count)
             let c = constantsOf(type, scalar: shape.scalar, count: shape.count)
             let isMinusOne = newID(), divisor = newID(), quotient = newID()

@@ -32,7 +32,9 @@ final class ShaderCompiler: @unchecked Sendable {
     /// What the compiled code depends on besides the source (see the file comment).
     private(set) var identity = ""
 
-    private static let targetDescription = "vulkan1.3 spirv-target-default O=performance"
+    /// `divguard=1`: modules that may divide by −1 are unoptimised and guarded (`SPIRVDivisionGuard`);
+    /// a change to that rule changes the number, so no cached module of another rule is served.
+    private static let targetDescription = "vulkan1.3 spirv-target-default O=performance divguard=1"
     /// The most lines of the compiler's messages kept in an error, and the longest line.
     static let maximumLogLines = 30
     static let maximumLogLineLength = 400

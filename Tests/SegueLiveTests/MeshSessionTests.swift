@@ -103,13 +103,16 @@ struct MeshSessionTests {
     @Test("a spring that does not settle is refused when the session is made, not swung for ever on release")
     func unsettledSpringRefused() throws {
         for (spring, problem) in [
-            (try Spring(damping: 0), "this spring never settles (damping 0)"),
-            (try Spring(mass: 1e6, stiffness: 1e-6, damping: 10), "this spring takes longer than 10000 s to settle"),
+            (try Spring(damping: 0), "this spring never settles (damping 0): a released touch would never come to rest; give it damping"),
+            (
+                try Spring(mass: 1e6, stiffness: 1e-6, damping: 10),
+                "this spring takes longer than 10000 s to settle: a released touch would never come to rest; give it more stiffness or less mass"
+            ),
         ] {
             let configuration = MeshSession.Configuration(restTouch: Vector2(0.5, 0.5), spring: spring)
-            #expect(
-                throws: AnimationError(.invalidParameter, problem + ": a released touch would never come to rest; give it damping")
-            ) { try MeshSession(configuration: configuration, clock: ManualClock()) }
+            #expect(throws: AnimationError(.invalidParameter, problem)) {
+                try MeshSession(configuration: configuration, clock: ManualClock())
+            }
         }
     }
 

@@ -261,16 +261,16 @@ struct MetalShapeLimitTests {
         #expect(translationError(member)?.contains("an initialiser of 'T' gives 300 array elements values") == true)
     }
 
-    @Test("texture and layer reads: 256 translate; 257, or a helper's reads at each of its calls, are an error on the function's line")
+    @Test("texture and layer reads: 128 translate; 129, or a helper's reads at each of its calls, are an error on the function's line")
     func textureReads() throws {
         func layer(_ n: Int) -> String {
             prologue + "[[ stitchable ]] half4 f(float2 p, SwiftUI::Layer layer) {\n    half4 s = 0;\n"
                 + String(repeating: "    s += layer.sample(p + float2(s.xy));\n", count: n) + "    return s;\n}\n"
         }
-        #expect(translationError(layer(256)) == nil)
+        #expect(translationError(layer(128)) == nil)
         #expect(
-            translationError(layer(257))
-                == "user.metal:3: 'f' reads textures and layers 257 times (a helper's reads count at each call); the limit is 256: "
+            translationError(layer(129))
+                == "user.metal:3: 'f' reads textures and layers 129 times (a helper's reads count at each call); the limit is 128: "
                 + "read in a loop (it counts once), or the driver may compile for minutes")
         // A helper of 30 reads called 9 times is 270, through a second helper too; one loop is one read.
         let helper =

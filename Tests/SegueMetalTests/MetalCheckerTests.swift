@@ -289,6 +289,12 @@ struct MetalCheckerTests {
             "[[ stitchable ]] half4 f(float2 position, half4 color);\n[[ stitchable ]] half4 f(float2 position, half4 color) {\n    return color.bgra;\n}"
         #expect(translationError(prototype) == nil)
         #expect((try? MetalTranslator.translate(prototype, file: "user.metal"))?.functions.count == 1)
+        // A default written on the definition only is the function's.
+        let defaults =
+            "[[ stitchable ]] half4 f(float2 position, half4 color, float amount);\n"
+            + "[[ stitchable ]] half4 f(float2 position, half4 color, float amount = 0.25) {\n    return color * amount;\n}"
+        #expect(
+            (try? MetalTranslator.translate(defaults, file: "user.metal"))?.functions.first?.arguments.first?.defaultValue == .float(0.25))
     }
 
     @Test(

@@ -131,8 +131,13 @@ struct GLSLSourceLimitTests {
         }
         #expect(
             parseError(transition("", globals: "#if " + String(repeating: "!", count: 40_000) + "1\n#endif\n"))
-                == "user.glsl:1: a #if of more than \(MetalPreprocessor.maximumDirectiveTokens) tokens")
+                == "user.glsl:1: a #if of more than \(MetalPreprocessor.maximumDirectiveTokens) tokens once its macros are expanded")
         #expect(parseError(transition("", globals: "#if " + String(repeating: "!", count: 1_000) + "1\n#endif\n")) == nil)
+        // Counted once its macros are expanded: 1,000 uses of a macro of 40 '!'.
+        let bangs = "#define N " + String(repeating: "!", count: 40) + "\n#if " + String(repeating: "N ", count: 1_000) + "1\n#endif\n"
+        #expect(
+            parseError(transition("", globals: bangs))
+                == "user.glsl:2: a #if of more than \(MetalPreprocessor.maximumDirectiveTokens) tokens once its macros are expanded")
     }
 
     @Test(

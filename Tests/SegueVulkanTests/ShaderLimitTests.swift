@@ -109,6 +109,29 @@ struct ShaderLimitTests {
         #expect(Array(pixels.prefix(4)) == [255, 255, 255, 255])
     }
 
+    @Test("the guard declares a bool type where the module has none, and guards 64-bit divisions with two-word constants")
+    func guardedDivisionTypes() throws {
+        // No comparison anywhere: the module's first bool is the guard's.
+        let noBool = fragmentShader(
+            "int z = int(vUV.y * 0.0) - 1; int q = (-2147483647 - 1) / z; color = vec4(vec3(float(q) / -2147483648.0), 1.0);")
+        let pixels = try renderFullScreen(try TestGPU.context(), noBool, fileName: "nobool.frag", progress: 0.5)
+        #expect(Array(pixels.prefix(4)) == [255, 255, 255, 255])
+        let wide = fragmentShader(
+            "int64_t z = int64_t(vUV.y * 3.0) - 1l; int64_t q = int64_t(vUV.x * 9.0) / z; color = vec4(float(q));",
+            globals: "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require")
+        let words = try ShaderCompiler(cache: nil).compile(wide, stage: .fragment, fileName: "wide.frag")
+        var constants: [[UInt32]] = []
+        var equalities = 0, i = 5
+        while i < words.count {
+            let count = Int(words[i] >> 16), op = words[i] & 0xffff
+            if op == 43 { constants.append(Array(words[(i + 3)..<(i + count)])) }
+            if op == 170 { equalities += 1 }
+            i += count
+        }
+        #expect(equalities == 1)
+        #expect(constants.contains([0xffff_ffff, 0xffff_ffff]) && constants.contains([1, 0]))
+    }
+
     @Test("the private-memory count of compiled SPIR-V: arrays multiply, structs add")
     func privateMemoryCount() throws {
         let context = try TestGPU.context()

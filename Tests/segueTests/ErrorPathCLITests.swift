@@ -39,6 +39,14 @@ struct ErrorPathCLITests {
             ["effect", "--input", "from.png", "--effect", "invert", "--texture", "=a.png", "--time", "0", "-o", "o.png"],
             "--texture: expected NAME=VALUE, got '=a.png' (see 'segue effect --help')"
         ),
+        // An argument given twice, 'auto' once included: which would win is no one's guess.
+        (
+            [
+                "effect", "--input", "from.png", "--effect", "shift", "--arg", "size=10,10", "--arg", "size=auto", "--time", "0", "-o",
+                "o.png",
+            ],
+            "parameter 'size' is given twice; give it once"
+        ),
         (
             ["effect", "--input", "from.png", "--effect", "invert", "--texture", "t=", "--time", "0", "-o", "o.png"],
             "--texture: expected NAME=PATH, got 't=' (see 'segue effect --help')"
