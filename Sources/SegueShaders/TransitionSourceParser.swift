@@ -61,7 +61,7 @@ public enum TransitionSourceParser {
             guard t.hasPrefix("//") else { break }
             let body = t.dropFirst(2).trimmingWhitespaceAndNewlines()
             if let colon = body.firstIndex(of: ":"), body[..<colon].allSatisfy({ $0.isLetter || $0 == "-" }) {
-                headers[body[..<colon].lowercased()] = body[body.index(after: colon)...].trimmingWhitespaceAndNewlines()
+                headers[body[..<colon].lowercased()] = shown(body[body.index(after: colon)...].trimmingWhitespaceAndNewlines())
             }
         }
 
@@ -149,35 +149,32 @@ public enum TransitionSourceParser {
         return effect
     }
 
-    /// Whether `body` has `vec4 transition(vec2 NAME)` (white space as GLSL allows it: at least
-    /// one space between the words, any around the parentheses).
+    /// Whether `body` defines `vec4 transition(vec2 NAME) { … }`, read as tokens (so one in a
+    /// comment does not count, nor a prototype alone), its parameter with GLSL's qualifiers
+    /// (`in`, `const`, a precision) allowed.
     static func declaresTransition(_ body: String) -> Bool {
-        let chars = Array(body)
-        func word(_ w: String, at i: Int) -> Int? {
-            let w = Array(w)
-            guard i + w.count <= chars.count, Array(chars[i..<(i + w.count)]) == w else { return nil }
-            return i + w.count
-        }
-        func spaces(from i: Int, atLeastOne: Bool) -> Int? {
-            var j = i
-            while j < chars.count, chars[j].isWhitespace { j += 1 }
-            return atLeastOne && j == i ? nil : j
-        }
-        for start in chars.indices where chars[start] == "v" {
-            guard var i = word("vec4", at: start), let a = spaces(from: i, atLeastOne: true),
-                let b = word("transition", at: a)
+        guard let tokens = try? MetalLexer.tokenize(body, file: "", lenient: true) else { return false }
+        let qualifiers: Set<String> = ["in", "const", "highp", "mediump", "lowp"]
+        for k in tokens.indices.dropFirst() where tokens[k].text == "transition" && tokens[k - 1].text == "vec4" {
+            var i = k + 1
+            guard i < tokens.count, tokens[i].text == "(" else { continue }
+            i += 1
+            while i < tokens.count, qualifiers.contains(tokens[i].text) { i += 1 }
+            guard i + 3 < tokens.count, tokens[i].text == "vec2", tokens[i + 1].kind == .identifier, tokens[i + 2].text == ")",
+                tokens[i + 3].text == "{"
             else { continue }
-            i = spaces(from: b, atLeastOne: false)!
-            guard let c = word("(", at: i) else { continue }
-            i = spaces(from: c, atLeastOne: false)!
-            guard let d = word("vec2", at: i), let e = spaces(from: d, atLeastOne: true) else { continue }
-            var f = e
-            while f < chars.count, SourceIdentifier.isPart(chars[f]) { f += 1 }
-            guard f > e else { continue }
-            i = spaces(from: f, atLeastOne: false)!
-            if word(")", at: i) != nil { return true }
+            return true
         }
         return false
+    }
+
+    /// Comment text as `segue info` and listings may print it: control characters (a NUL, an
+    /// escape sequence that would recolour or move a terminal's cursor) become U+FFFD.
+    static func shown(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        var out = String.UnicodeScalarView()
+        for c in text.unicodeScalars { out.append(c.properties.generalCategory == .control && c != "\t" ? "\u{FFFD}" : c) }
+        return String(out)
     }
 
     /// Whether a uniform declaration continues on the next line: a `/*` comment is still open,
@@ -252,7 +249,7 @@ public enum TransitionSourceParser {
             if type == .sampler2D { throw fail("a sampler2D parameter cannot have a default") }
             value = try parseDefault(defaultText, type: type, name: names[0], fail: fail)
         }
-        return Declaration(type: type, names: names, defaultValue: value, summary: summary)
+        return Declaration(type: type, names: names, defaultValue: value, summary: shown(summary))
     }
 
     /// Parses a default: a literal (`2`, `.5`, `1.`, `true`) or a constructor

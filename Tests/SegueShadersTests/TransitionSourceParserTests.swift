@@ -75,6 +75,25 @@ struct TransitionSourceParserTests {
                 == src.split(separator: "\n", omittingEmptySubsequences: false).count)
     }
 
+    @Test("the transition function's parameter may carry GLSL's qualifiers; white space and line breaks as GLSL allows")
+    func transitionSignatures() throws {
+        for signature in [
+            "vec4 transition(in vec2 uv)", "vec4 transition(const vec2 p)", "vec4 transition ( highp vec2 uv )\n",
+            "vec4\ntransition(vec2 uv)",
+        ] {
+            #expect(throws: Never.self) { try parse(signature + " { return vec4(1.0); }") }
+        }
+    }
+
+    @Test("control characters in comments (an escape sequence, a NUL) are not handed to a terminal")
+    func controlCharacters() throws {
+        let e = try parse(
+            "// Author: x\u{1B}[31mred\n// Description: a\u{0}b\tc\nuniform float k; // = 1.0; bell\u{7}\nvec4 transition(vec2 uv) { return vec4(k); }"
+        )
+        #expect(e.author == "x\u{FFFD}[31mred" && e.summary == "a\u{FFFD}b\tc")
+        #expect(e.parameters.first?.summary.contains("bell\u{FFFD}") == true, "\(e.parameters)")
+    }
+
     @Test("header keys: origin, duration, timing, description")
     func headers() throws {
         let e = try parse(
@@ -106,6 +125,12 @@ struct TransitionSourceParserTests {
             ("uniform float café; // = 1\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "'café' is not a valid parameter name"),
             ("uniform float a; // = 1\nuniform float a; // = 2\nvec4 transition(vec2 uv) { return vec4(1.0); }", 2, "declared twice"),
             ("vec4 main2(vec2 uv) { return vec4(1.0); }", 1, "no 'vec4 transition(vec2 uv)'"),
+            // Only a definition counts: not one in a comment, nor a prototype alone.
+            (
+                "// vec4 transition(vec2 uv) { return vec4(1.0); }\nvec4 f(vec2 uv) { return vec4(1.0); }", 1,
+                "no 'vec4 transition(vec2 uv)'"
+            ),
+            ("vec4 transition(vec2 uv);\nvec4 f(vec2 uv) { return vec4(1.0); }", 1, "no 'vec4 transition(vec2 uv)'"),
             ("uniform float x; // = nan\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "invalid default"),
             ("// Duration: -1\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "duration must be a positive"),
             // A default that is not a number is quoted whole (its last 'f' is no float suffix).
