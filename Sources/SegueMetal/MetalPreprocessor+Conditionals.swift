@@ -123,7 +123,7 @@ extension MetalPreprocessor {
 
     /// The value of an `#if`/`#elif` expression.
     private mutating func evaluate(_ text: String, _ t: MetalToken) throws(ShaderSourceError) -> Int64 {
-        let lexed = try MetalLexer.tokenize(text, file: file)
+        let lexed = try tokens(of: text, in: t)
         // `defined` first: its operand is not expanded.
         var tokens: [MetalToken] = []
         var i = 0
@@ -146,8 +146,7 @@ extension MetalPreprocessor {
             tokens.append(MetalToken(kind: .number, text: isDefined(name) ? "1" : "0", line: t.line))
             i = j
         }
-        let placed = tokens.map { MetalToken(kind: $0.kind, text: $0.text, line: t.line, column: $0.column, spaceBefore: $0.spaceBefore) }
-        let expanded = try expand(placed, active: [], depth: 0, outermost: nil)
+        let expanded = try expand(tokens, active: [], depth: 0, outermost: nil)
         guard !expanded.isEmpty else { throw error("#if with no expression", t.line) }
         var parser = ConditionParser(tokens: expanded, text: text, line: t.line, file: file)
         let value = try parser.conditional(depth: 0)

@@ -97,9 +97,7 @@ package struct MetalPreprocessor {
         // macro doubling 30 times in a #if kept glslang busy for minutes), their length against
         // its recursion (40,000 '!' or '(' in one #if overflowed its stack).
         if glsl, ["if", "elif", "line"].contains(head) {
-            let expression = try MetalLexer.tokenize(rest, file: file, lenient: true).map {
-                MetalToken(kind: $0.kind, text: $0.text, line: t.line, column: $0.column, spaceBefore: $0.spaceBefore)
-            }
+            let expression = try tokens(of: rest, in: t, lenient: true)
             // Counted as glslang will read it: after its macros.
             guard expression.count <= Self.maximumDirectiveTokens,
                 try expand(expression, active: [], depth: 0, outermost: nil).count <= Self.maximumDirectiveTokens
@@ -133,13 +131,16 @@ package struct MetalPreprocessor {
         }
     }
 
-    private mutating func define(_ text: String, _ directive: MetalToken) throws(ShaderSourceError) {
-        var tokens = try MetalLexer.tokenize(text, file: file, lenient: glsl)
-        for k in tokens.indices {
-            tokens[k] = MetalToken(
-                kind: tokens[k].kind, text: tokens[k].text, line: directive.line,
-                column: tokens[k].column, spaceBefore: tokens[k].spaceBefore)
+    /// The tokens of a directive's `text`, all on the directive's line (where its errors and
+    /// expansions belong).
+    func tokens(of text: String, in directive: MetalToken, lenient: Bool = false) throws(ShaderSourceError) -> [MetalToken] {
+        try MetalLexer.tokenize(text, file: file, lenient: lenient).map {
+            MetalToken(kind: $0.kind, text: $0.text, line: directive.line, column: $0.column, spaceBefore: $0.spaceBefore)
         }
+    }
+
+    private mutating func define(_ text: String, _ directive: MetalToken) throws(ShaderSourceError) {
+        let tokens = try tokens(of: text, in: directive, lenient: glsl)
         guard let name = tokens.first, name.kind == .identifier else {
             throw error("expected a macro name after #define", directive.line)
         }

@@ -14,7 +14,7 @@
 
 /// Rewrites signed divisions of a SPIR-V module as described in the file comment.
 enum SPIRVDivisionGuard {
-    /// `words` with every 32-bit signed division guarded, or unchanged when it has none; nil when
+    /// `words` with every 32- and 64-bit signed division guarded, or unchanged when it has none; nil when
     /// the rewrite would pass SPIR-V's id bound.
     static func guarded(_ words: [UInt32]) -> [UInt32]? {
         guard SPIRVModule.isWellFormed(words) else { return nil }
@@ -24,9 +24,8 @@ enum SPIRVDivisionGuard {
         var boolVectors: [UInt32: UInt32] = [:]  // count → id
         var firstFunction: Int?
         var divisions: [Int] = []
-        var i = 5
-        while i < words.count {
-            let count = Int(words[i] >> 16), op = words[i] & 0xffff
+        let instructions = SPIRVModule.instructions(words)
+        for (i, op, count) in instructions {
             switch op {
             case 20 where count >= 2: boolType = words[i + 1]
             case 21 where count >= 3: ints[words[i + 1]] = words[i + 2]
@@ -35,7 +34,6 @@ enum SPIRVDivisionGuard {
             case 135 where count == 5, 138 where count == 5, 139 where count == 5: divisions.append(i)
             default: break
             }
-            i += count
         }
         for (id, v) in vectors where v.component == boolType { boolVectors[v.count] = id }
         guard !divisions.isEmpty, let insertAt = firstFunction else { return words }
@@ -118,12 +116,9 @@ enum SPIRVDivisionGuard {
         guard bound <= SPIRVModule.maxIdBound else { return nil }
         var out = Array(words[0..<5])
         out[3] = bound
-        i = 5
-        while i < words.count {
-            let count = Int(words[i] >> 16)
+        for (i, _, count) in instructions {
             if i == insertAt { out += declarations }
             out += replacements[i] ?? Array(words[i..<(i + count)])
-            i += count
         }
         return out
     }

@@ -20,6 +20,20 @@ enum SPIRVModule {
     /// The most bytes all Function and Private variables together may take.
     static let maxPrivateBytes = 1 << 20
 
+    /// Each instruction after the header: where it starts, its opcode and its word count (up to
+    /// the first that does not fit, in a module that is not well formed).
+    static func instructions(_ words: [UInt32]) -> [(at: Int, op: UInt32, count: Int)] {
+        var list: [(at: Int, op: UInt32, count: Int)] = []
+        var i = 5
+        while i < words.count {
+            let count = Int(words[i] >> 16)
+            guard count > 0, i + count <= words.count else { break }
+            list.append((i, words[i] & 0xffff, count))
+            i += count
+        }
+        return list
+    }
+
     /// Whether a well-formed module divides signed integers (OpSDiv, OpSRem, OpSMod: GLSL's `/`
     /// and `%` on `int`s and `ivec`s) by anything but constants other than −1: spirv-opt folds a
     /// division whose operands it can prove on the host, where INT_MIN / −1 raises SIGFPE (see
@@ -28,10 +42,7 @@ enum SPIRVModule {
         var scalars: [UInt32: UInt32] = [:]
         var composites: [UInt32: [UInt32]] = [:]
         var divisors: [UInt32] = []
-        var i = 5
-        while i < words.count {
-            let count = Int(words[i] >> 16), op = words[i] & 0xffff
-            guard count > 0, i + count <= words.count else { break }
+        for (i, op, count) in instructions(words) {
             switch op {
             case 43 where count >= 4: scalars[words[i + 2]] = words[i + 3]  // OpConstant (its low word)
             case 44 where count >= 3, 80 where count >= 3:  // OpConstantComposite, OpCompositeConstruct
@@ -40,7 +51,6 @@ enum SPIRVModule {
                 divisors.append(words[i + 4])
             default: break
             }
-            i += count
         }
         func isSafe(_ id: UInt32, depth: Int) -> Bool {
             if let value = scalars[id] { return value != 0xffff_ffff }

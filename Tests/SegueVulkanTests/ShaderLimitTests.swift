@@ -97,12 +97,7 @@ struct ShaderLimitTests {
         let words = try ShaderCompiler(cache: nil).compile(source, stage: .fragment, fileName: "guard.frag")
         // Each of the three divisions is now behind a test of its divisor against -1 (OpIEqual),
         // besides the four comparisons written.
-        var opcodes: [UInt32] = []
-        var i = 5
-        while i < words.count {
-            opcodes.append(words[i] & 0xffff)
-            i += Int(words[i] >> 16)
-        }
+        let opcodes = SPIRVModule.instructions(words).map(\.op)
         #expect(opcodes.filter { [135, 139].contains($0) }.count == 3, "\(opcodes)")
         #expect(opcodes.filter { $0 == 170 }.count == 3 + 4, "\(opcodes)")
         let pixels = try renderFullScreen(try TestGPU.context(), source, fileName: "guard.frag", progress: 0.5)
@@ -120,14 +115,9 @@ struct ShaderLimitTests {
             "int64_t z = int64_t(vUV.y * 3.0) - 1l; int64_t q = int64_t(vUV.x * 9.0) / z; color = vec4(float(q));",
             globals: "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require")
         let words = try ShaderCompiler(cache: nil).compile(wide, stage: .fragment, fileName: "wide.frag")
-        var constants: [[UInt32]] = []
-        var equalities = 0, i = 5
-        while i < words.count {
-            let count = Int(words[i] >> 16), op = words[i] & 0xffff
-            if op == 43 { constants.append(Array(words[(i + 3)..<(i + count)])) }
-            if op == 170 { equalities += 1 }
-            i += count
-        }
+        let instructions = SPIRVModule.instructions(words)
+        let constants = instructions.filter { $0.op == 43 }.map { Array(words[($0.at + 3)..<($0.at + $0.count)]) }
+        let equalities = instructions.filter { $0.op == 170 }.count
         #expect(equalities == 1)
         #expect(constants.contains([0xffff_ffff, 0xffff_ffff]) && constants.contains([1, 0]))
     }
