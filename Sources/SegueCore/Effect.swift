@@ -36,16 +36,19 @@ public struct EffectParameter: Sendable, Equatable {
     public let name: String
     /// The GLSL type.
     public let type: ParameterType
+    /// The type as the effect's source spells it, for people: `vec4` in GLSL, `half4` in Metal.
+    public let typeName: String
     /// The default value (nil for textures, and for gl-transitions parameters declared without
     /// one, which then default to zero).
     public let defaultValue: ParameterValue?
     /// What the parameter does, for `segue info`.
     public let summary: String
 
-    /// A parameter description.
-    public init(name: String, type: ParameterType, defaultValue: ParameterValue?, summary: String = "") {
+    /// A parameter description; `typeName` defaults to the GLSL name.
+    public init(name: String, type: ParameterType, defaultValue: ParameterValue?, summary: String = "", typeName: String? = nil) {
         self.name = name
         self.type = type
+        self.typeName = typeName ?? type.rawValue
         self.defaultValue = defaultValue
         self.summary = summary
     }
@@ -274,7 +277,7 @@ public struct Effect: Sendable, Equatable {
                 throw .unknown(name: name, effect: self.name, known: parameters.filter { $0.type != .sampler2D }.map(\.name))
             }
             guard given.insert(name).inserted else { throw .givenTwice(name: name) }
-            let value = try ParameterValue.parse(text, as: p.type, name: name)
+            let value = try ParameterValue.parse(text, as: p.type, name: name, typeName: p.typeName)
             // A stitchable function's colour literal is a SwiftUI `Color`, which reaches the
             // function premultiplied (`Shader.Argument.color`); numbers are passed as written.
             if kind == .stitchable, p.type == .vec4, text.trimmingWhitespaceAndNewlines().hasPrefix("#"), value.components.count == 4 {

@@ -97,11 +97,16 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
     /// - Throws: `ParameterError` for text that is not a number of the right kind, a wrong
     ///   component count, or a NaN or infinite value.
     /// An array or data parameter takes the forms of `parseArray`.
-    public static func parse(_ text: String, as type: ParameterType, name: String) throws(ParameterError) -> ParameterValue {
+    /// `typeName` is the type as the source spells it, for messages (`half4` in Metal; default
+    /// the GLSL name).
+    public static func parse(
+        _ text: String, as type: ParameterType, name: String, typeName: String? = nil
+    ) throws(ParameterError) -> ParameterValue {
+        let spelled = typeName ?? type.rawValue
         guard type != .sampler2D else { throw .notSettable(name: name, type: type) }
         if type.isArray { return try parseArray(text, as: type, name: name) }
         if text.hasPrefix("#"), type == .vec3 || type == .vec4 {
-            guard let rgba = hexColor(text.dropFirst()) else { throw .wrongType(name: name, type: type, text: text) }
+            guard let rgba = hexColor(text.dropFirst()) else { throw .wrongType(name: name, type: spelled, text: text) }
             return ParameterValue(type, Array(rgba.prefix(type.componentCount)))
         }
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespaceAndNewlines() }
@@ -112,16 +117,14 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
                 switch part.lowercased() {
                 case "true", "1", "yes", "on": values.append(1)
                 case "false", "0", "no", "off": values.append(0)
-                default: throw .wrongType(name: name, type: type, text: text)
+                default: throw .wrongType(name: name, type: spelled, text: text)
                 }
             case .int:
                 // GLSL's int has 32 bits.
-                guard let i = Int32(part) else { throw .wrongType(name: name, type: type, text: text) }
+                guard let i = Int32(part) else { throw .wrongType(name: name, type: spelled, text: text) }
                 values.append(Double(i))
             case .float:
-                guard let d = Double(part) else {
-                    throw .wrongType(name: name, type: type, text: text)
-                }
+                guard let d = Double(part) else { throw .wrongType(name: name, type: spelled, text: text) }
                 guard Float(d).isFinite else { throw .notFinite(name: name, text: text) }
                 values.append(d)
             case .texture:
@@ -138,7 +141,7 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
                 values = Array(repeating: values[0], count: n)
             }
         }
-        guard values.count == n else { throw .wrongComponentCount(name: name, type: type, expected: n, got: values.count) }
+        guard values.count == n else { throw .wrongComponentCount(name: name, type: spelled, expected: n, got: values.count) }
         return ParameterValue(type, values)
     }
 }
@@ -158,12 +161,12 @@ func hexColor(_ digits: Substring) -> [Double]? {
 public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvertible {
     /// The effect has no parameter of that name.
     case unknown(name: String, effect: String, known: [String])
-    /// The text is not a value of the parameter's type.
-    case wrongType(name: String, type: ParameterType, text: String)
+    /// The text is not a value of the parameter's type (`type`: as the source spells it).
+    case wrongType(name: String, type: String, text: String)
     /// NaN or an infinity.
     case notFinite(name: String, text: String)
-    /// Too few or too many comma-separated components.
-    case wrongComponentCount(name: String, type: ParameterType, expected: Int, got: Int)
+    /// Too few or too many comma-separated components (`type`: as the source spells it).
+    case wrongComponentCount(name: String, type: String, expected: Int, got: Int)
     /// A texture parameter takes an image, not a value.
     case notSettable(name: String, type: ParameterType)
     /// An array argument takes one value for the whole transition, not keyframes.
@@ -184,7 +187,7 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
             let list = known.isEmpty ? "it has no parameters" : "its parameters are: \(known.joined(separator: ", "))"
             return "effect '\(effect)' has no parameter '\(name)'; \(list)"
         case let .wrongType(name, type, text):
-            return "parameter '\(name)' is a \(type.rawValue); '\(MessageText.excerpt(text))' is not a valid \(type.rawValue) value"
+            return "parameter '\(name)' is a \(type); '\(MessageText.excerpt(text))' is not a valid \(type) value"
         case let .notFinite(name, text):
             // A number a double holds but a shader's 32-bit float does not (1e100) is named as such.
             let beyond = text.split(separator: ",").contains {
@@ -194,7 +197,7 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
                 ? "parameter '\(name)' is beyond a 32-bit float's range (±3.4e+38), got '\(MessageText.excerpt(text))'"
                 : "parameter '\(name)' must be a finite number, got '\(MessageText.excerpt(text))'"
         case let .wrongComponentCount(name, type, expected, got):
-            return "parameter '\(name)' is a \(type.rawValue) with \(expected) component\(expected == 1 ? "" : "s"); got \(got)"
+            return "parameter '\(name)' is a \(type) with \(expected) component\(expected == 1 ? "" : "s"); got \(got)"
         case let .notSettable(name, _):
             return "parameter '\(name)' is a texture: give it an image (a PNG or JPEG path), not a value"
         case let .notKeyframable(name, type):

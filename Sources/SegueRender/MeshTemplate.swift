@@ -54,7 +54,9 @@ public struct MeshTemplate: Sendable {
             }
             var values: [String: ParameterValue] = [:]
             for (key, value) in parameters {
-                if let p = definition.effect.parameter(named: key) { values[key] = try ParameterValue.parse(value, as: p.type, name: key) }
+                if let p = definition.effect.parameter(named: key) {
+                    values[key] = try ParameterValue.parse(value, as: p.type, name: key, typeName: p.typeName)
+                }
             }
             self.definition = definition
             self.values = values

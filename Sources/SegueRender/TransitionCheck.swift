@@ -4,7 +4,8 @@ import SegueMedia
 import SegueShaders
 // Validates a transition the way gl-transitions contributors do: it has its Author and License
 // header, it compiles, progress 0 shows `from` and progress 1 shows `to` (within 1/255), and every
-// parameter it declares is used.
+// parameter it declares is used; and each stitchable function of a .metal file: it compiles, and
+// as a transition shows `from` and `to`, or on one image draws.
 import SegueSystem
 import SegueVulkan
 
@@ -28,6 +29,9 @@ public struct TransitionCheck: Sendable {
 
     /// The effect checked.
     public let effect: Effect
+    /// What was checked, in words: the effect's name, or a stitchable function's signature and
+    /// how it ran (`half4 wave(float2 position, half4 color, float amount), as a transition`).
+    public let subject: String
     /// The findings, in order.
     public let findings: [Finding]
     /// Whether every rule passed.
@@ -39,24 +43,35 @@ public struct TransitionCheck: Sendable {
     /// Checks `effect` on two generated, asymmetric 128×96 inputs (textures for `sampler2D`
     /// parameters are generated too). Rendering failures are findings, not errors.
     public init(effect: Effect, context: GPUContext) {
-        self.effect = effect
-        var findings: [Finding] = []
-        let header = [("Author", effect.author), ("License", effect.license)]
-        let missing = header.filter { $0.1?.isEmpty ?? true }.map { "// \($0.0):" }
-        findings.append(
-            Finding(
-                rule: "header names the author and the license", passed: missing.isEmpty,
-                detail: missing.isEmpty
-                    ? "Author \(effect.author!), License \(effect.license!)"
-                    : "missing \(missing.joined(separator: " and "))"))
+        self.init(effect, subject: effect.name, oneImage: nil, context: context)
+    }
 
-        let unused = effect.parameters.map(\.name).filter { !Self.uses(effect.glsl ?? "", $0) }
-        findings.append(
-            Finding(
-                rule: "every parameter is used", passed: unused.isEmpty,
-                detail: unused.isEmpty
-                    ? "\(effect.parameters.count) parameter(s)"
-                    : "unused: \(unused.joined(separator: ", "))"))
+    /// Checks `effect`: a transition when `oneImage` is nil, else an effect drawn on one image
+    /// (`oneImage` says how, in the finding), which has no `from` and `to` to show at 0 and 1.
+    /// The header and unused-parameter rules are gl-transitions' and apply to `.glsl` files only.
+    init(_ effect: Effect, subject: String, oneImage: String?, context: GPUContext) {
+        self.effect = effect
+        self.subject = subject
+        var findings: [Finding] = []
+        let metal = effect.kind == .stitchable
+        if !metal {
+            let header = [("Author", effect.author), ("License", effect.license)]
+            let missing = header.filter { $0.1?.isEmpty ?? true }.map { "// \($0.0):" }
+            findings.append(
+                Finding(
+                    rule: "header names the author and the license", passed: missing.isEmpty,
+                    detail: missing.isEmpty
+                        ? "Author \(effect.author!), License \(effect.license!)"
+                        : "missing \(missing.joined(separator: " and "))"))
+
+            let unused = effect.parameters.map(\.name).filter { !Self.uses(effect.glsl ?? "", $0) }
+            findings.append(
+                Finding(
+                    rule: "every parameter is used", passed: unused.isEmpty,
+                    detail: unused.isEmpty
+                        ? "\(effect.parameters.count) parameter(s)"
+                        : "unused: \(unused.joined(separator: ", "))"))
+        }
 
         let (width, height) = (128, 96)
         let from = Self.pattern(width: width, height: height, seed: 1)
@@ -65,11 +80,19 @@ public struct TransitionCheck: Sendable {
         for (k, p) in effect.parameters.enumerated() where p.type == .sampler2D {
             textures[p.name] = Self.pattern(width: 64, height: 64, seed: 3 + k)
         }
+        var compiled = false
         do {
             let renderer = try TransitionRenderer(
                 effect: effect, from: from, to: to, textures: textures,
                 context: context, framesInFlight: 1)
-            findings.append(Finding(rule: "compiles", passed: true, detail: "GLSL 450 → SPIR-V"))
+            compiled = true
+            findings.append(Finding(rule: "compiles", passed: true, detail: metal ? "Metal → GLSL 450 → SPIR-V" : "GLSL 450 → SPIR-V"))
+            if let oneImage {
+                _ = try renderer.frame(progress: 0, time: 0, duration: effect.defaultDuration)
+                findings.append(Finding(rule: "draws", passed: true, detail: oneImage))
+                self.findings = findings
+                return
+            }
             for (progress, expected, name) in [(0.0, from, "from"), (1.0, to, "to")] {
                 let frame = try renderer.frame(
                     progress: progress, time: progress * effect.defaultDuration,
@@ -79,15 +102,43 @@ public struct TransitionCheck: Sendable {
                 if let (cx, cy) = Self.colourAboveAlpha(frame) {
                     detail += "; the colour exceeds the alpha at pixel (\(cx), \(cy)) (the output must be premultiplied: rgb ≤ a)"
                 }
+                if metal, difference > Self.tolerance {
+                    detail +=
+                        "; as a transition by default, the removed screen runs at effect value 0 → -1 and the inserted one at 1 → 0, so the function must leave a screen unchanged at 0 and hide it at 1 and -1; give --insertion and --removal ranges that fit it ('segue info' suggests some)"
+                }
                 findings.append(
                     Finding(
                         rule: "progress \(Int(progress)) shows \(name)", passed: difference <= Self.tolerance,
                         detail: detail))
             }
         } catch {
-            findings.append(Finding(rule: "compiles", passed: false, detail: "\(error)"))
+            findings.append(
+                Finding(rule: compiled ? (oneImage == nil ? "renders" : "draws") : "compiles", passed: false, detail: "\(error)"))
         }
         self.findings = findings
+    }
+
+    /// Checks the effect file `path`: a `.glsl` transition by every rule, or each stitchable
+    /// function of a `.metal` file (`FILE.metal:NAME`: the overloads of that name) as `segue info`
+    /// takes it — a transition with the default configuration when it has a `float` to animate
+    /// (it compiles, and shows `from` at 0 and `to` at 1), else on one image (it compiles and draws).
+    /// - Throws: `EffectLookupError` for a file that cannot be read or parsed, or of another kind.
+    public static func checks(file path: String, context: GPUContext) throws(EffectLookupError) -> [TransitionCheck] {
+        guard EffectCatalog.stitchablePath(path) != nil else {
+            return [TransitionCheck(effect: try EffectCatalog.load(path: path), context: context)]
+        }
+        return try EffectCatalog.stitchableFunctions(path).map { (f) throws(EffectLookupError) in
+            do throws(StitchableConfigurationError) {
+                let transition = f.runsAsTransition
+                let effect: Effect
+                if transition { effect = try f.effect(source: .file(f.file)) } else { effect = try f.imageEffect(source: .file(f.file)) }
+                let use = transition ? "as a transition" : f.kind == .fill ? "as a fill" : "on one image"
+                let oneImage = transition ? nil : f.kind == .fill ? "one frame, drawn alone" : "one frame, applied to an image"
+                return TransitionCheck(effect, subject: "\(f.signatureText), \(use)", oneImage: oneImage, context: context)
+            } catch {
+                throw .stitchable(path: f.file, message: error.message)
+            }
+        }
     }
 
     /// Whether `name` occurs as an identifier in `glsl` outside comments.

@@ -164,8 +164,7 @@ public enum EffectCatalog {
         do {
             return try effect(nameOrPath)
         } catch {
-            guard case .stitchable = error, let fn = try? stitchableFunction(nameOrPath),
-                (try? fn.animatedArgument(StitchableConfiguration())) == nil
+            guard case .stitchable = error, let fn = try? stitchableFunction(nameOrPath), !fn.runsAsTransition
             else { throw error }
             do {
                 return try fn.imageEffect(source: .file(fn.file))
@@ -199,13 +198,7 @@ public enum EffectCatalog {
         if let named, let function, named != function {
             throw .stitchable(path: path, message: "the function is named twice, as '\(named)' and '\(function)'")
         }
-        let text = try EffectFile.read(path)
-        let module: StitchableTranslator.Module
-        do {
-            module = try StitchableTranslator.translate(text, file: path)
-        } catch {
-            throw .invalidSource(error)
-        }
+        let module = try stitchableModule(path)
         let names = module.functions.map(\.name)
         guard let wanted = named ?? function else {
             guard module.functions.count == 1 else {
@@ -227,14 +220,29 @@ public enum EffectCatalog {
         guard let (path, named) = stitchablePath(nameOrPath), let named, !named.contains("(") else {
             return [try stitchableFunction(nameOrPath)]
         }
-        let module: StitchableTranslator.Module
-        do { module = try StitchableTranslator.translate(try EffectFile.read(path), file: path) } catch let error as EffectLookupError {
-            throw error
+        let functions = try stitchableModule(path).functions
+        let all = functions.filter { $0.name == named }
+        return all.isEmpty ? [try overload(named, of: functions, use: .any, path: path)] : all
+    }
+
+    /// Every stitchable function `nameOrPath` covers, in source order: all of a file's
+    /// (`FILE.metal`), or the overloads `FILE.metal:NAME` names; what `segue check` checks.
+    /// - Throws: as `stitchableFunction`, and `.stitchable` for a file with no stitchable function.
+    public static func stitchableFunctions(_ nameOrPath: String) throws(EffectLookupError) -> [StitchableFunction] {
+        guard let (path, named) = stitchablePath(nameOrPath), named == nil else { return try stitchableOverloads(nameOrPath) }
+        let functions = try stitchableModule(path).functions
+        guard !functions.isEmpty else { throw .stitchable(path: path, message: "no [[ stitchable ]] function found") }
+        return functions
+    }
+
+    /// The `.metal` file at `path`, read and translated.
+    private static func stitchableModule(_ path: String) throws(EffectLookupError) -> StitchableTranslator.Module {
+        let text = try EffectFile.read(path)
+        do {
+            return try StitchableTranslator.translate(text, file: path)
         } catch {
-            throw .invalidSource(error as! ShaderSourceError)
+            throw .invalidSource(error)
         }
-        let all = module.functions.filter { $0.name == named }
-        return all.isEmpty ? [try overload(named, of: module.functions, use: .any, path: path)] : all
     }
 
     /// The function `wanted` names (`NAME`, or `NAME(type, …)` with the types after `position`)

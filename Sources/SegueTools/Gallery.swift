@@ -166,7 +166,7 @@ public struct Gallery {
     ) throws -> GalleryEntry {
         let parameters = effect.parameters.map { p in
             (
-                name: p.name, type: p.type.rawValue,
+                name: p.name, type: p.typeName,
                 defaultValue: p.type == .sampler2D
                     ? "texture"
                     : p.type.isArray ? "empty (at most \(p.type.maximumElements))" : p.effectiveDefault?.description ?? ""

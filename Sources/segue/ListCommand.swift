@@ -98,7 +98,7 @@ struct InfoCommand: ParsableCommand {
                     : p.type.isArray
                         ? "(\(p.type.elementUnit ?? ""), at most \(p.type.maximumElements); default empty)"
                         : "= \(p.effectiveDefault!.description)"
-                print("    \(p.name): \(p.type.rawValue) \(d)\(p.summary.isEmpty ? "" : "  — \(p.summary)")")
+                print("    \(p.name): \(p.typeName) \(d)\(p.summary.isEmpty ? "" : "  — \(p.summary)")")
             }
         }
     }

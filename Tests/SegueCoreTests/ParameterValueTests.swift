@@ -73,7 +73,7 @@ struct ParameterValueTests {
         #expect(try ParameterValue.parse("#F80", as: .vec4, name: "c").components == [1, Double(0x88) / 255, 0, 1])
         #expect(try ParameterValue.parse("#00ff0080", as: .vec4, name: "c").components == [0, 1, 0, Double(0x80) / 255])
         for bad in ["#ff88", "#gg8800", "#", "#ff8800ff00"] {
-            #expect(throws: ParameterError.wrongType(name: "c", type: .vec4, text: bad)) {
+            #expect(throws: ParameterError.wrongType(name: "c", type: "vec4", text: bad)) {
                 try ParameterValue.parse(bad, as: .vec4, name: "c")
             }
         }

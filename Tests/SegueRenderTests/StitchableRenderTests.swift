@@ -252,4 +252,29 @@ struct StitchableRenderTests {
             "\(error)" == "\(path):6: use of undeclared identifier 'undefinedName'"
         }
     }
+
+    @Test("TransitionCheck.checks covers each function of a .metal file in its use; a .glsl file is one check by gl-transitions' rules")
+    func checks() throws {
+        let checks = try TransitionCheck.checks(
+            file: repositoryRoot + "/Tests/Fixtures/stitchable/Check.metal", context: try TestGPU.context())
+        #expect(
+            checks.map(\.subject) == [
+                "float2 slide(float2 position, float2 size, float amount), as a transition",
+                "half4 tint(float2 position, half4 color, float amount), as a transition",
+                "half4 gradient(float2 position, float4 bounds), as a fill",
+                "half4 invert(float2 position, half4 color), on one image",
+            ])
+        #expect(checks.map(\.passed) == [true, false, true, true])
+        #expect(
+            checks.map { $0.findings.map(\.rule) } == [
+                ["compiles", "progress 0 shows from", "progress 1 shows to"],
+                ["compiles", "progress 0 shows from", "progress 1 shows to"],
+                ["compiles", "draws"], ["compiles", "draws"],
+            ])
+        // tint at progress 0: the inserted screen at value 1 is opaque red over from's (0, 0, 40, 255).
+        #expect(checks[1].findings[1].detail.hasPrefix("largest difference 255/255 at pixel (0, 0); as a transition by default"))
+        let glsl = try TransitionCheck.checks(
+            file: repositoryRoot + "/Tests/Fixtures/gl-transitions/luma-mask.glsl", context: try TestGPU.context())
+        #expect(glsl.map(\.subject) == ["luma-mask"] && glsl[0].findings.count == 5 && glsl[0].passed)
+    }
 }

@@ -324,4 +324,28 @@ struct MetalNestingTests {
         let message = try #require(translationError(source))
         #expect(message.contains("nested more than"), "\(message.prefix(200))")
     }
+
+    @Test("an effect's parameters keep their Metal type names for messages: a half4 is 'half4', not GLSL's 'vec4'")
+    func metalTypeNames() throws {
+        let module = try StitchableTranslator.translate(
+            header + """
+                [[ stitchable ]] half4 tintIn(float2 position, half4 color, half4 tint, float2 offset, float amount) { return color; }
+                [[ stitchable ]] half4 tintOut(float2 position, half4 color, float2 tint, float amount) { return color; }
+                """, file: "user.metal")
+        let effect = try module.functions[0].effect(source: .file("user.metal"))
+        #expect(effect.parameters.map(\.typeName) == ["half4", "float2"])
+        #expect(effect.parameters.map(\.type) == [.vec4, .vec2])
+        #expect(throws: ParameterError.wrongComponentCount(name: "tint", type: "half4", expected: 4, got: 2)) {
+            _ = try effect.resolveParameters([("tint", "1,2")])
+        }
+        #expect(throws: ParameterError.wrongType(name: "offset", type: "float2", text: "x")) {
+            _ = try effect.resolveParameters([("offset", "x")])
+        }
+        // tint is a half4 in one and a float2 in the other, named as written.
+        #expect {
+            _ = try module.functions[0].effect(StitchableConfiguration(removalFunction: module.functions[1]), source: .file("user.metal"))
+        } throws: { error in
+            "\(error)" == "argument 'tint' is a half4 in 'tintIn' but a float2 in 'tintOut'; rename one"
+        }
+    }
 }

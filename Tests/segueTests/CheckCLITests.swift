@@ -25,6 +25,57 @@ struct CheckCLITests {
         let object = try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any]
         #expect(object?["passed"] as? Bool == false)
         #expect((object?["findings"] as? [[String: Any]])?.count == 5)
+        #expect((object?["findings"] as? [[String: Any]])?.allSatisfy { $0["function"] == nil } == true)
+    }
+
+    @Test("check takes a .metal file: each stitchable function as a transition, a fill or on one image; FILE.metal:NAME one")
+    func checkStitchable() throws {
+        let file = repositoryRoot + "/Tests/Fixtures/stitchable/Check.metal"
+        let all = try segue(["check", file])
+        #expect(all.status == 1)
+        #expect(all.stderr == "error: \(file) fails 1 of 10 checks\n")
+        let hint =
+            "; as a transition by default, the removed screen runs at effect value 0 → -1 and the inserted one at 1 → 0, so the function must leave a screen unchanged at 0 and hide it at 1 and -1; give --insertion and --removal ranges that fit it ('segue info' suggests some)"
+        #expect(
+            all.text == """
+                \(file): float2 slide(float2 position, float2 size, float amount), as a transition
+                  ok   compiles: Metal → GLSL 450 → SPIR-V
+                  ok   progress 0 shows from: identical
+                  ok   progress 1 shows to: identical
+                \(file): half4 tint(float2 position, half4 color, float amount), as a transition
+                  ok   compiles: Metal → GLSL 450 → SPIR-V
+                  FAIL progress 0 shows from: largest difference 255/255 at pixel (0, 0)\(hint)
+                  ok   progress 1 shows to: identical
+                \(file): half4 gradient(float2 position, float4 bounds), as a fill
+                  ok   compiles: Metal → GLSL 450 → SPIR-V
+                  ok   draws: one frame, drawn alone
+                \(file): half4 invert(float2 position, half4 color), on one image
+                  ok   compiles: Metal → GLSL 450 → SPIR-V
+                  ok   draws: one frame, applied to an image
+
+                """)
+        let one = try segue(["check", file + ":slide"])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(one.text.components(separatedBy: "\n").filter { $0.hasPrefix("  ok   ") }.count == 3)
+        let json = try segue(["check", file, "--json"])
+        let object = try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any]
+        let findings = object?["findings"] as? [[String: Any]] ?? []
+        #expect(object?["passed"] as? Bool == false && findings.count == 10)
+        #expect(
+            findings.filter { $0["passed"] as? Bool == false }.map { $0["function"] as? String } == [
+                "half4 tint(float2 position, half4 color, float amount), as a transition"
+            ])
+
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
+        try
+            "#include <metal_stdlib>\nusing namespace metal;\n[[ stitchable ]] half4 f(float2 position, half4 color) {\n    return color * q;\n}\n"
+            .write(toFile: dir + "/broken.metal", atomically: true, encoding: .utf8)
+        let broken = try segue(["check", dir + "/broken.metal"])
+        #expect(broken.status == 1 && broken.text.isEmpty)
+        #expect(broken.stderr.hasPrefix("error: \(dir)/broken.metal:4: "), "\(broken.stderr)")
+        try "// just a comment\n".write(toFile: dir + "/empty.metal", atomically: true, encoding: .utf8)
+        let empty = try segue(["check", dir + "/empty.metal"])
+        #expect(empty.stderr == "error: \(dir)/empty.metal: no [[ stitchable ]] function found\n")
     }
 
     @Test(

@@ -169,7 +169,7 @@ struct EffectCLITests {
             ),
             (
                 ["--effect", "effects.metal:wash", "--arg", "tint=1,2", "--time", "0", "-o", "o.png"],
-                "parameter 'tint' is a vec4 with 4 components; got 2"
+                "parameter 'tint' is a half4 with 4 components; got 2"
             ),
             (
                 ["--effect", "invert.glsl", "--arg", "strength=auto", "--time", "0", "-o", "o.png"],

@@ -167,6 +167,13 @@ public struct StitchableFunction: Sendable, Equatable {
         return last
     }
 
+    /// Whether the function runs as a transition when nothing configures it (`segue info` and
+    /// `segue check` take it so): it is not a fill and has a `float` to animate. Otherwise it is
+    /// applied to one image (`imageEffect`).
+    public var runsAsTransition: Bool {
+        kind != .fill && (try? animatedArgument(StitchableConfiguration())) != nil
+    }
+
     /// The animated argument of the function run on the removed screen (`configuration.
     /// removalFunction`): the configured name when it has a `float` of that name, else its default.
     public func removalAnimatedArgument(_ configuration: StitchableConfiguration) throws(StitchableConfigurationError) -> StitchableArgument
@@ -335,7 +342,7 @@ public struct StitchableFunction: Sendable, Equatable {
                 if let p = parameters.first(where: { $0.name == a.name }) {
                     guard p.type == a.type else {
                         throw StitchableConfigurationError(
-                            "argument '\(a.name)' is a \(p.type.rawValue) in '\(functions[0].name)' but a \(a.metalType) in '\(f.name)'; rename one"
+                            "argument '\(a.name)' is a \(p.typeName) in '\(functions[0].name)' but a \(a.metalType) in '\(f.name)'; rename one"
                         )
                     }
                     continue
@@ -343,7 +350,7 @@ public struct StitchableFunction: Sendable, Equatable {
                 parameters.append(
                     EffectParameter(
                         name: a.name, type: a.type, defaultValue: a.defaultValue,
-                        summary: "\(a.type.isArray ? a.declaration : a.metalType) argument of \(f.name)"))
+                        summary: "\(a.type.isArray ? a.declaration : a.metalType) argument of \(f.name)", typeName: a.metalType))
             }
         }
         let arrays = parameters.filter(\.type.isArray)
