@@ -131,10 +131,10 @@ public final class InteractiveTransition {
 
     // MARK: - Driving
 
-    /// Sets the fraction (clamped to [0, 1]; NaN is ignored) and makes the transition
-    /// interactive, pausing a running animation. Ignored once finished.
+    /// Sets the fraction (clamped to [0, 1], infinities too; NaN is ignored) and makes the
+    /// transition interactive, pausing a running animation. Ignored once finished.
     public func update(_ fraction: Double) {
-        guard fraction.isFinite else { return }
+        guard !fraction.isNaN else { return }
         if case .finished = state { return }
         pausedFraction = min(max(fraction, 0), 1)
         storedState = .interactive

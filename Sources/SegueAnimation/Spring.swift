@@ -165,7 +165,7 @@ public struct Spring: Sendable, Hashable {
 
     /// The time after which |1 − p| stays below ``settlingThreshold`` (0.001), by the rules in
     /// the file header. Infinite for an undamped spring (`damping == 0`), and for one that
-    /// takes longer than ``settlingSearchLimit`` to settle without oscillating.
+    /// takes longer than ``settlingSearchLimit`` to settle, oscillating or not.
     public var settlingDuration: Double {
         let epsilon = Spring.settlingThreshold
         let w0 = naturalFrequency
@@ -174,7 +174,9 @@ public struct Spring: Sendable, Hashable {
             guard zeta > 0 else { return .infinity }
             let wd = w0 * (1 - zeta * zeta).squareRoot()
             let b = (zeta * w0 - initialVelocity) / wd
-            return max(-log(epsilon / (1 + abs(b))) / (zeta * w0), 0)
+            let settling = max(-log(epsilon / (1 + abs(b))) / (zeta * w0), 0)
+            // A barely damped spring rings for longer than anyone waits (1e-300: 3e299 s).
+            return settling <= Spring.settlingSearchLimit ? settling : .infinity
         }
         let step = 0.1
         let samplesPerSecond = 10
@@ -194,11 +196,21 @@ public struct Spring: Sendable, Hashable {
     }
 
     /// Why this spring cannot end a motion by itself, or nil when it settles: an undamped
-    /// spring never comes to rest, and a slow one without oscillation may not within
-    /// ``settlingSearchLimit``. A clause for the caller's advice to follow ("…; give a duration").
+    /// spring never comes to rest, a barely damped one rings and a slow one creeps for longer
+    /// than ``settlingSearchLimit``. A clause for the caller's advice to follow ("…; give a
+    /// duration"); ``settlingAdvice`` says what would make it settle.
     public var settlingProblem: String? {
         guard !settlingDuration.isFinite else { return nil }
         if damping == 0 { return "this spring never settles (damping 0)" }
-        return "this spring takes longer than \(MessageText.number(Spring.settlingSearchLimit)) s to settle"
+        let limit = MessageText.number(Spring.settlingSearchLimit)
+        return dampingRatio < 1
+            ? "this spring oscillates for longer than \(limit) s (damping ratio \(MessageText.number(dampingRatio)))"
+            : "this spring takes longer than \(limit) s to settle"
+    }
+
+    /// What would make a spring with a ``settlingProblem`` settle: damping for one that
+    /// oscillates, stiffness or less mass for one that creeps.
+    public var settlingAdvice: String {
+        damping == 0 ? "give it damping" : dampingRatio < 1 ? "give it more damping" : "give it more stiffness or less mass"
     }
 }

@@ -3,13 +3,17 @@ import SegueMath
 import SegueSystem
 
 extension TimingFunction {
+    /// The largest |y1| and |y2| a parsed curve takes: 1,000.
+    public static let maximumControlY = 1_000.0
+
     /// Parses a timing function: `linear`, `ease-in`, `ease-out`, `ease-in-out`, `default`
     /// (also `ease`, and Core Animation's `easeIn`, `easeOut`, `easeInEaseOut`), or
-    /// `cubic-bezier(x1, y1, x2, y2)` with `x1`, `x2` in [0, 1]. Case and surrounding
+    /// `cubic-bezier(x1, y1, x2, y2)` with `x1`, `x2` in [0, 1] and `y1`, `y2` in
+    /// ±``maximumControlY``. Case and surrounding
     /// whitespace are ignored.
     ///
     /// - Throws: ``AnimationError`` (`.invalidSyntax`, or `.invalidParameter` for an `x`
-    ///   outside [0, 1]) with a message naming what is wrong.
+    ///   outside [0, 1] or a `y` beyond ±1,000) with a message naming what is wrong.
     public init(parsing text: String) throws {
         let source = text.trimmingWhitespaceAndNewlines()
         let lowered = source.lowercased()
@@ -61,6 +65,14 @@ extension TimingFunction {
             throw AnimationError(
                 .invalidParameter,
                 "cubic-bezier \(names[index]) = \(numbers[index]) is outside [0, 1]; the x coordinates of the control points must lie in [0, 1]"
+            )
+        }
+        // CSS sets no bound on y; past ±1,000 the overshoot is beyond any screen, and near 1e308
+        // the curve's polynomial overflows to NaN.
+        for index in [1, 3] where abs(numbers[index]) > TimingFunction.maximumControlY {
+            throw AnimationError(
+                .invalidParameter,
+                "cubic-bezier \(names[index]) = \(MessageText.number(numbers[index])) is outside [-1000, 1000]; a control point that far overshoots beyond any screen"
             )
         }
         self.init(controlPoints: numbers[0], numbers[1], numbers[2], numbers[3])

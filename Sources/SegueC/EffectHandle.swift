@@ -3,6 +3,7 @@ import SegueMath
 import SegueMedia
 import SegueRender
 import SegueShaders
+import SegueSystem
 import SegueVulkan
 
 // `segue_effect_*`: an effect on one frame. A shader runs as `segue effect` runs it (both of
@@ -28,8 +29,9 @@ final class EffectHandle: NamedEffectHandle {
     private let frames: Frames
     /// One thread at a time.
     let use = UseLock()
-    /// Seconds: a shader's progress is time / duration.
-    var duration: Double
+    /// Seconds: a shader's progress is time / duration. Locked apart from `use`, so that
+    /// `segue_effect_duration`, which cannot fail as busy, reads it from any thread.
+    let duration: Locked<Double>
     /// Whether it is a stitchable fill, which may render without an input.
     let isFill: Bool
     /// Transparent pixels a fill drawn alone is drawn over, kept between frames (used under `use`).
@@ -41,11 +43,11 @@ final class EffectHandle: NamedEffectHandle {
         case let .shader(resolved):
             isFill = resolved.isFill
             frames = .shader(TransitionFrames(resolved, context: context, setter: "segue_effect_set_param"))
-            duration = resolved.effect.defaultDuration
+            duration = Locked(resolved.effect.defaultDuration)
         case let .mesh(effect):
             frames = .mesh(MeshImageFrames(effect, context: context))
             isFill = false
-            duration = effect.defaultDuration
+            duration = Locked(effect.defaultDuration)
         }
     }
 
@@ -68,6 +70,7 @@ final class EffectHandle: NamedEffectHandle {
         switch frames {
         case let .shader(f):
             // As `ImageEffectRenderer.frame(time:duration:)`: the progress follows the time.
+            let duration = duration.withLock { $0 }
             f.duration = duration
             try f.render(from: input, to: input, layout: layout, progress: min(time / duration, 1), time: time, out: out)
         case let .mesh(f):
@@ -99,7 +102,7 @@ public func segue_effect_set_param(
 /// `segue_effect_duration`.
 @_cdecl("segue_effect_duration")
 public func segue_effect_duration(_ effect: OpaquePointer?) -> Double {
-    (try? object(effect, "effect", as: EffectHandle.self))?.duration ?? .nan
+    (try? object(effect, "effect", as: EffectHandle.self))?.duration.withLock { $0 } ?? .nan
 }
 
 /// `segue_effect_set_duration`.
@@ -109,7 +112,7 @@ public func segue_effect_set_duration(_ effect: OpaquePointer?, _ seconds: Doubl
     catchingErrors(error, failure: -1) {
         let handle = try object(effect, "effect", as: EffectHandle.self)
         try checkDuration(seconds)
-        try handle.use.exclusive("effect") { handle.duration = seconds }
+        try handle.use.exclusive("effect") { handle.duration.withLock { $0 = seconds } }
         return 0
     }
 }

@@ -33,6 +33,8 @@ final class InteractionHandle {
     /// The gesture sets `progress` at `now`.
     func update(_ progress: Double, now: Double) {
         advance(to: now)
+        // An infinity is the end it points to (the velocity would take none of it).
+        let progress = progress.isInfinite ? (progress > 0 ? 1 : 0) : progress
         gesture.record(progress, at: clock.now)
         transition.update(progress)
     }

@@ -4,6 +4,7 @@ import SegueMath
 import SegueMedia
 import SegueRender
 import SegueShaders
+import SegueSystem
 import SegueVulkan
 
 // `segue_transition_*`: a transition by name, its parameters, duration and timing, and frames
@@ -24,18 +25,28 @@ final class TransitionHandle: NamedEffectHandle {
     /// One thread at a time.
     let use = UseLock()
 
-    /// How progress follows time: the caller's curve or spring (else the effect's) over the
-    /// caller's duration (else the effect's, or a caller's spring's settling time).
-    private(set) var timing: TransitionTiming
-    /// The caller's curve (nil: the effect's own) and duration (nil: the default).
-    fileprivate var curve: TransitionTiming.Curve?
-    fileprivate var passDuration: Double?
+    /// How progress follows time, and the caller's choices it was made of.
+    private struct Settings {
+        /// The caller's curve or spring (else the effect's) over the caller's duration (else the
+        /// effect's, or a caller's spring's settling time).
+        var timing: TransitionTiming
+        /// The caller's curve (nil: the effect's own) and duration (nil: the default).
+        var curve: TransitionTiming.Curve?
+        var passDuration: Double?
+    }
+
+    /// Locked apart from `use`: `segue_transition_duration` and `_progress_at`, which cannot
+    /// fail as busy, read them from any thread without racing a setter or waiting for a frame.
+    private let settings: Locked<Settings>
+
+    /// The transition's timing now.
+    var timing: TransitionTiming { settings.withLock { $0.timing } }
 
     /// The transition `name` on `context`.
     init(_ name: String, context: GPUContext) throws {
         let resolved = try EffectLookup.transition(name)
         frames = TransitionFrames(resolved, context: context, setter: "segue_transition_set_param")
-        timing = try Self.timing(resolved.effect, curve: nil, duration: nil)
+        settings = Locked(Settings(timing: try Self.timing(resolved.effect, curve: nil, duration: nil)))
     }
 
     /// Sets a parameter from text.
@@ -43,13 +54,30 @@ final class TransitionHandle: NamedEffectHandle {
         try frames.set(name, to: text)
     }
 
-    /// Sets the caller's curve (nil: the effect's own) and pass duration (nil: the default); the
-    /// shader's `duration` follows the pass.
+    /// Sets the caller's curve (nil: the effect's own), keeping the pass duration; the shader's
+    /// `duration` follows the pass. Call holding `use`.
     /// - Throws: `AnimationError` when they make no timing (nothing changes then).
-    func setTiming(curve: TransitionTiming.Curve?, duration: Double?) throws {
-        timing = try Self.timing(frames.parameters.effect, curve: curve, duration: duration)
-        (self.curve, passDuration) = (curve, duration)
-        frames.duration = timing.duration
+    func setCurve(_ curve: TransitionTiming.Curve?) throws {
+        try update { $0.curve = curve }
+    }
+
+    /// Sets the caller's pass duration, keeping the curve. Call holding `use`.
+    /// - Throws: `AnimationError` when they make no timing (nothing changes then).
+    func setDuration(_ seconds: Double) throws {
+        try update { $0.passDuration = seconds }
+    }
+
+    /// Applies `change` to the caller's choices and makes their timing, all or nothing.
+    private func update(_ change: (inout Settings) -> Void) throws {
+        let effect = frames.parameters.effect
+        let duration = try settings.withLock { (s: inout Settings) throws -> Double in
+            var next = s
+            change(&next)
+            next.timing = try Self.timing(effect, curve: next.curve, duration: next.passDuration)
+            s = next
+            return next.timing.duration
+        }
+        frames.duration = duration
     }
 
     /// The timing of `effect` with a caller's curve and duration.
@@ -81,7 +109,7 @@ public func segue_transition_set_param(
 /// `segue_transition_duration`.
 @_cdecl("segue_transition_duration")
 public func segue_transition_duration(_ transition: OpaquePointer?) -> Double {
-    (try? object(transition, "transition", as: TransitionHandle.self))?.frames.duration ?? .nan
+    (try? object(transition, "transition", as: TransitionHandle.self))?.timing.duration ?? .nan
 }
 
 /// `segue_transition_set_duration`.
@@ -93,7 +121,7 @@ public func segue_transition_set_duration(
     catchingErrors(error, failure: -1) {
         let handle = try object(transition, "transition", as: TransitionHandle.self)
         try checkDuration(seconds)
-        try handle.use.exclusive("transition") { try handle.setTiming(curve: handle.curve, duration: seconds) }
+        try handle.use.exclusive("transition") { try handle.setDuration(seconds) }
         return 0
     }
 }
@@ -108,7 +136,7 @@ public func segue_transition_set_timing(
         let handle = try object(transition, "transition", as: TransitionHandle.self)
         let text = timing.map { String(cString: $0) } ?? ""
         let curve = text.isEmpty ? nil : try TransitionTiming.Curve(parsing: text)
-        try handle.use.exclusive("transition") { try handle.setTiming(curve: curve, duration: handle.passDuration) }
+        try handle.use.exclusive("transition") { try handle.setCurve(curve) }
         return 0
     }
 }

@@ -118,8 +118,8 @@ public final class MeshSession {
     ///   (``Spring/settlingProblem``): a released touch would never come to rest.
     public init(configuration: Configuration, clock: AnimationClock) throws(AnimationError) {
         if let problem = configuration.spring.settlingProblem {
-            let advice = configuration.spring.damping == 0 ? "give it damping" : "give it more stiffness or less mass"
-            throw AnimationError(.invalidParameter, "\(problem): a released touch would never come to rest; \(advice)")
+            throw AnimationError(
+                .invalidParameter, "\(problem): a released touch would never come to rest; \(configuration.spring.settlingAdvice)")
         }
         self.configuration = configuration
         self.clock = clock

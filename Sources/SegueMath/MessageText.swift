@@ -19,7 +19,7 @@ public enum MessageText {
     public static func number(_ value: Double) -> String {
         if value.isNaN { return "NaN" }
         if value.isInfinite { return value > 0 ? "infinity" : "-infinity" }
-        if value == 0 { return "0" }
+        if value == 0 { return value.sign == .minus ? "-0" : "0" }
         let magnitude = abs(value)
         if magnitude >= 1e15 || magnitude < 0.0005 { return String(cFormat: "%.3g", value) }
         if value == value.rounded() { return String(Int64(value)) }

@@ -66,6 +66,8 @@ public final class TransitionRenderer {
     }
 
     private let backend: Backend
+    /// The device: a failure it notes is named after this renderer's effect.
+    private let context: GPUContext
 
     /// Prepares the GPU side: compiles the effect (or reuses the cached pipeline) and uploads
     /// the textures.
@@ -82,9 +84,11 @@ public final class TransitionRenderer {
         framesInFlight: Int = 3, readback: Bool = true
     ) throws {
         self.effect = effect
+        self.context = context
         self.width = width ?? from.width
         self.height = height ?? from.height
         try Image.validateSize(width: self.width, height: self.height)
+        try context.checkUsable()
         self.scale = from.scale
         self.parameters = effect.values(overriding: parameters)
 
@@ -128,7 +132,7 @@ public final class TransitionRenderer {
             backend = .fullScreen(renderer, layout: shader.layout, base: base, textures: gpuTextures)
             renderer.work = effect.gpuWork
         } catch let error as VulkanError {
-            throw error.naming(effect.gpuWork)
+            throw context.naming(error, effect.gpuWork)
         }
     }
 
@@ -143,7 +147,7 @@ public final class TransitionRenderer {
             case let .fullScreen(_, _, _, textures): try GPUTexture.replace(Array(textures.prefix(2)), pixels: [from, to])
             }
         } catch let error as VulkanError {
-            throw error.naming(effect.gpuWork)
+            throw context.naming(error, effect.gpuWork)
         }
     }
 
@@ -161,7 +165,7 @@ public final class TransitionRenderer {
                 try GPUTexture.replace(Array(textures.prefix(2)), fill: fill)  // after them: the effect's own images
             }
         } catch let error as VulkanError {
-            throw error.naming(effect.gpuWork)
+            throw context.naming(error, effect.gpuWork)
         }
     }
 

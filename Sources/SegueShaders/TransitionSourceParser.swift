@@ -145,8 +145,27 @@ public enum TransitionSourceParser {
             parameters: parameters, defaultDuration: duration,
             defaultTiming: headers["timing"] ?? "linear",
             author: headers["author"], license: headers["license"])
+        if let reverse = headers["reverse"], case .file = source {
+            try checkReverse(reverse, line: headerLine(of: "reverse", in: text), file: fileLabel)
+        }
         effect.reverse = headers["reverse"]
         return effect
+    }
+
+    /// Refuses a file's `// Reverse:` that names no built-in transition, when it names one
+    /// rather than a file (`pop.glsl`, `dir/pop`, `fx.metal:pop`, read when a pop plays): every
+    /// pop would fail otherwise, long after the file was accepted.
+    private static func checkReverse(_ name: String, line: Int, file: String) throws(ShaderSourceError) {
+        guard EffectCatalog.file(ofEffect: name) == nil else { return }
+        let effect: Effect
+        do {
+            effect = try EffectCatalog.effect(name)
+        } catch {
+            throw ShaderSourceError(file: file, line: line, message: "reverse: \(error)")
+        }
+        if let mesh = effect.meshBuilder, !mesh.isTransition {
+            throw ShaderSourceError(file: file, line: line, message: "reverse: '\(name)' applies to one image; a pop needs a transition")
+        }
     }
 
     /// Whether `body` defines `vec4 transition(vec2 NAME) { … }`, read as tokens (so one in a

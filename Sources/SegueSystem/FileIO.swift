@@ -232,10 +232,12 @@ package enum FileIO {
     }
 
     /// The first `count` bytes of the file at `path` (all of it when shorter), whatever kind of
-    /// file it is.
+    /// file it is. A pipe (a FIFO, `<(command)`'s `/dev/fd/N`) is read as its writer writes, for
+    /// at most `timeout` seconds: a FIFO no one writes to is an error, not a wait for ever.
     /// - Throws: `.fileNotFound`, `.unreadable` with the reason.
-    package static func readPrefix(path: String, count: Int) throws(SystemError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    package static func readPrefix(path: String, count: Int, timeout: Double = 10) throws(SystemError) -> [UInt8] {
+        // Non-blocking, so that opening a FIFO does not wait for a writer; the reads below poll.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
             if code == ENOENT { throw .fileNotFound(path: path) }
@@ -243,13 +245,34 @@ package enum FileIO {
                 path: path, reason: code == EACCES || code == EPERM ? "permission denied" : descriptorShortage(code) ?? message(code))
         }
         defer { close(fd) }
+        var info = stat()
+        let isRegular = fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        let clock = Stopwatch()
         var bytes = [UInt8](repeating: 0, count: max(count, 0))
         var total = 0
         while total < bytes.count {
+            // Anything but a regular file (a pipe, a FIFO, a terminal) is waited on for data or
+            // its writer's end, up to the deadline: opened without blocking, a FIFO that has no
+            // writer yet reads as ended, while poll waits for one to come and write.
+            if !isRegular {
+                let left = timeout - clock.elapsed
+                var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = left > 0 ? poll(&entry, 1, Int32(min(left, 3600) * 1000) + 1) : 0
+                if ready < 0 && errno == EINTR { continue }
+                guard ready != 0 else {
+                    throw .unreadable(
+                        path: path,
+                        reason: "no data came through the pipe in \(String(cFormat: "%g", timeout)) s (a FIFO that nothing writes to?)")
+                }
+                guard ready > 0 else { throw .unreadable(path: path, reason: message(errno)) }
+            }
             let n = bytes.withUnsafeMutableBytes { readSome(fd, UnsafeMutableRawBufferPointer(rebasing: $0[total...])) }
             if n == 0 { break }
-            guard n > 0 else { throw .unreadable(path: path, reason: message(errno)) }
-            total += n
+            if n > 0 {
+                total += n
+            } else if errno != EAGAIN && errno != EWOULDBLOCK {
+                throw .unreadable(path: path, reason: message(errno))
+            }
         }
         bytes.removeSubrange(total...)
         return bytes

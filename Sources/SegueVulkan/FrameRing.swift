@@ -63,7 +63,7 @@ final class FrameRing {
                 let cb = try prepare(i, s)
                 var f: VkFence? = fences[s]
                 try check(vkResetFences(context.device, 1, &f), "vkResetFences")
-                do throws(VulkanError) { try context.submit(cb, fence: fences[s]) } catch { throw error.naming(work) }
+                do throws(VulkanError) { try context.submit(cb, fence: fences[s]) } catch { throw context.naming(error, work) }
                 pending[s] = i
             }
             // Drain in frame order.

@@ -419,14 +419,27 @@ public final class GPUContext: @unchecked Sendable {
     private func noting(_ error: VulkanError) -> VulkanError {
         guard error.breaksContext else { return error }
         lock.lock()
-        if broken == nil { broken = error.naming(nil) }
+        if broken == nil { broken = error }
         lock.unlock()
         return error
     }
 
-    /// Throws the context's `failure`, naming `work`, if it has one.
-    private func checkUsable(for work: String?) throws(VulkanError) {
-        if let failure { throw failure.naming(work) }
+    /// `error` naming `work` (`VulkanError.naming`). When it is the context's failure, not named
+    /// yet, the failure is named so too: later calls then fail naming the work that broke the
+    /// context, not their own.
+    public func naming(_ error: VulkanError, _ work: String?) -> VulkanError {
+        let named = error.naming(work)
+        lock.lock()
+        if broken == error { broken = named }
+        lock.unlock()
+        return named
+    }
+
+    /// Throws the context's `failure` if it has one: before any work, so that a call on a
+    /// broken context fails at once rather than after preparing its frames. A failure that no
+    /// work was named for says "earlier work".
+    public func checkUsable() throws(VulkanError) {
+        if let failure { throw failure.naming("earlier work") }
     }
 
     /// `check(result, what)` for a call on the context's queue or device: an error that breaks
@@ -452,7 +465,7 @@ public final class GPUContext: @unchecked Sendable {
     /// `info` must stay valid for the call).
     /// - Throws: the context's `failure`; `VulkanError` (a lost device breaks the context).
     func submit(_ info: VkSubmitInfo, fence: VkFence?) throws(VulkanError) {
-        try checkUsable(for: nil)
+        try checkUsable()
         var info = info
         let result = {
             lock.lock()
@@ -522,7 +535,7 @@ public final class GPUContext: @unchecked Sendable {
     /// - Throws: `.gpuTimeout` or `.deviceLost` naming `work` (the context is then broken: see
     ///   `failure`), the context's earlier `failure`.
     func wait(_ fence: VkFence, for work: String? = nil) throws(VulkanError) {
-        try checkUsable(for: work)
+        try checkUsable()
         var f: VkFence? = fence
         let timeout = configuration.gpuTimeout
         do throws(VulkanError) {
@@ -530,7 +543,7 @@ public final class GPUContext: @unchecked Sendable {
         } catch {
             var error = error
             if case .gpuTimeout = error { error = .gpuTimeout(seconds: timeout, work: nil) }
-            throw noting(error).naming(work)
+            throw naming(noting(error), work)
         }
     }
 

@@ -29,6 +29,12 @@ struct InteractiveTransitionTests {
         #expect(t.fractionComplete == 0)
         t.update(.nan)
         #expect(t.fractionComplete == 0)
+        // Infinities are clamped as other numbers are (they were ignored, as NaN is).
+        t.update(0.7)
+        t.update(.infinity)
+        #expect(t.fractionComplete == 1)
+        t.update(-.infinity)
+        #expect(t.fractionComplete == 0)
         #expect(t.takeCompletion() == nil)
     }
 

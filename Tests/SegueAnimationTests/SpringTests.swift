@@ -127,10 +127,23 @@ struct SpringTests {
         let slow = try Spring(mass: 1e6, stiffness: 1e-6, damping: 10)
         #expect(slow.settlingDuration == .infinity)
         #expect(slow.settlingProblem == "this spring takes longer than 10000 s to settle")
-        // A tiny damping ratio settles, late but finitely: −ln(0.001 / (1 + |B|)) / (ζ·ω0).
-        let barely = try Spring(response: 0.3, dampingFraction: 1e-6)
-        #expect(barely.settlingDuration.isFinite && barely.settlingDuration > 3e5)
-        #expect(barely.settlingProblem == nil)
+        #expect(slow.settlingAdvice == "give it more stiffness or less mass")
+        // A small damping ratio settles late but within the search: −ln(0.001 / (1 + |B|)) / (ζ·ω0)
+        // = 6.9 / (1e-3 · 2π/0.3) ≈ 330 s.
+        let late = try Spring(response: 0.3, dampingFraction: 1e-3)
+        let w0 = 2 * Double.pi / 0.3, b = 1e-3 / (1 - 1e-6).squareRoot()
+        #expect(abs(late.settlingDuration - -log(0.001 / (1 + b)) / (1e-3 * w0)) < 1e-9)
+        #expect(late.settlingProblem == nil)
+        // A tinier one rings past the same limit (1e-6: 3.3e5 s; 1e-300: 3.3e299 s, which the
+        // analytic formula gave as a duration), so it is refused like the slow one.
+        for fraction in [1e-6, 1e-300] {
+            let barely = try Spring(response: 0.3, dampingFraction: fraction)
+            #expect(barely.settlingDuration == .infinity)
+            #expect(
+                barely.settlingProblem
+                    == "this spring oscillates for longer than 10000 s (damping ratio \(fraction == 1e-6 ? "1e-06" : "1e-300"))")
+            #expect(barely.settlingAdvice == "give it more damping")
+        }
     }
 
     @Test("starting(at:) replaces only the initial velocity; a velocity that is not finite starts at rest")

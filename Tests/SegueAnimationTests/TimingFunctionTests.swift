@@ -110,7 +110,7 @@ struct TimingFunctionTests {
         }
     }
 
-    @Test func rejectsInvalidText() {
+    @Test func rejectsInvalidText() throws {
         func message(_ text: String) -> String {
             do {
                 _ = try TimingFunction(parsing: text)
@@ -123,6 +123,13 @@ struct TimingFunctionTests {
         #expect(message("cubic-bezier(1.5, 0, 0.5, 1)").contains("x1 = 1.5 is outside [0, 1]"))
         #expect(message("cubic-bezier(0.5, 0, -0.1, 1)").contains("x2 = -0.1 is outside [0, 1]"))
         #expect(message("cubic-bezier(0.5, 0, 0.5)").contains("needs 4 numbers"))
+        // y is unbounded in CSS; near 1e308 the polynomial overflowed and progress was NaN.
+        #expect(
+            message("cubic-bezier(0, 1e308, 1, 1)")
+                == "cubic-bezier y1 = 1e+308 is outside [-1000, 1000]; a control point that far overshoots beyond any screen")
+        #expect(message("cubic-bezier(0, 0, 1, -1000.5)").contains("y2 = -1000.5 is outside [-1000, 1000]"))
+        let extreme = try TimingFunction(parsing: "cubic-bezier(0, 1000, 1, -1000)")
+        for x in stride(from: 0.0, through: 1.0, by: 0.125) { #expect(extreme.value(at: x).isFinite) }
         #expect(message("cubic-bezier(0.5, zero, 0.5, 1)").contains("y1 'zero' is not a finite number"))
         #expect(message("cubic-bezier(0.5, 0, 0.5, 1").contains("closing parenthesis"))
         #expect(throws: AnimationError.self) { try TimingFunction(parsing: "cubic-bezier(0, nan, 1, 1)") }

@@ -48,6 +48,19 @@ struct TransitionTimingTests {
         #expect(abs(long.progress(at: 0.2) - t.progress(at: 0.2)) < 1e-12)
     }
 
+    @Test("a barely damped spring without a duration is refused (it was a pass of 3.3e299 s); with one it runs")
+    func barelyDampedSpring() throws {
+        let curve = try TransitionTiming.Curve(parsing: "spring(response=0.3,damping-fraction=1e-300)")
+        #expect(
+            throws: AnimationError(
+                .invalidParameter, "this spring oscillates for longer than 10000 s (damping ratio 1e-300); give a duration")
+        ) {
+            try TransitionTiming(curve: curve)
+        }
+        let t = try TransitionTiming(curve: curve, duration: 2)
+        #expect(t.duration == 2 && t.progress(at: 2) == 1 && t.progress(at: 1).isFinite)
+    }
+
     @Test("ios-push and ios-pop default to UIKit's push spring, evaluated as critically damped")
     func uikitPush() throws {
         let curve = try TransitionTiming.Curve(parsing: "spring(mass=3,stiffness=1000,damping=500)")

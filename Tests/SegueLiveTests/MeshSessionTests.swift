@@ -108,6 +108,10 @@ struct MeshSessionTests {
                 try Spring(mass: 1e6, stiffness: 1e-6, damping: 10),
                 "this spring takes longer than 10000 s to settle: a released touch would never come to rest; give it more stiffness or less mass"
             ),
+            (
+                try Spring(response: 0.3, dampingFraction: 1e-9),
+                "this spring oscillates for longer than 10000 s (damping ratio 1e-09): a released touch would never come to rest; give it more damping"
+            ),
         ] {
             let configuration = MeshSession.Configuration(restTouch: Vector2(0.5, 0.5), spring: spring)
             #expect(throws: AnimationError(.invalidParameter, problem)) {

@@ -21,6 +21,9 @@ struct MessageTextTests {
         #expect(MessageText.number(-.infinity) == "-infinity")
         #expect(MessageText.number(30_000_000_001) == "30000000001")
         #expect(MessageText.number(-0.0001) == "-0.0001")
+        #expect(
+            MessageText.number(-0.0) == "-0" && MessageText.number(0.0) == "0",
+            "a negative zero, refused where a duration must be > 0, is shown as given")
         #expect(MessageText.number(3e301) == "3e+301")
         #expect(MessageText.number(29.97002997002997) == "29.97")
     }

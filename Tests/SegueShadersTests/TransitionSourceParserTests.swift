@@ -133,6 +133,12 @@ struct TransitionSourceParserTests {
             ("vec4 transition(vec2 uv);\nvec4 f(vec2 uv) { return vec4(1.0); }", 1, "no 'vec4 transition(vec2 uv)'"),
             ("uniform float x; // = nan\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "invalid default"),
             ("// Duration: -1\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "duration must be a positive"),
+            // A reverse naming no built-in failed at every pop, not when the file was read.
+            (
+                "// Author: a\n// Reverse: fdae\nvec4 transition(vec2 uv) { return vec4(1.0); }", 2,
+                "reverse: unknown effect 'fdae'; did you mean 'fade'"
+            ),
+            ("// Reverse: bulge\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "reverse: 'bulge' applies to one image"),
             // A default that is not a number is quoted whole (its last 'f' is no float suffix).
             ("uniform float x; // = 0.5 & stuff\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "'0.5 & stuff' for float 'x': "),
             (
@@ -150,6 +156,13 @@ struct TransitionSourceParserTests {
             #expect(error.message.contains(message), "\(error.message)")
         } catch {
             Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test("a file's reverse: a built-in transition is checked when the file is read, a file when a pop plays")
+    func reverse() throws {
+        for name in ["fade", "ios-pop", "cube", "pop.glsl", "dir/pop", "fx.metal:pop"] {
+            #expect(try parse("// Reverse: \(name)\nvec4 transition(vec2 uv) { return vec4(1.0); }").reverse == name)
         }
     }
 

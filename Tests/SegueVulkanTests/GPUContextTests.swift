@@ -121,9 +121,17 @@ struct GPUContextResultTests {
         let lost = try GPUContext(configuration: .init())
         #expect(throws: VulkanError.deviceLost(work: nil)) { try lost.checkResult(VK_ERROR_DEVICE_LOST, "vkQueuePresentKHR") }
         #expect(lost.failure == .deviceLost(work: nil))
-        // Every later submission fails at once, without reaching the driver.
+        // Every later submission fails at once, without reaching the driver, and without naming
+        // its own work as the one that broke the context (no work was named for it).
         var info = VkSubmitInfo()
         info.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
-        #expect(throws: VulkanError.deviceLost(work: nil)) { try lost.submit(info, fence: nil) }
+        #expect(throws: VulkanError.deviceLost(work: "earlier work")) { try lost.submit(info, fence: nil) }
+        // Once the caller names the work that failed, the failure is that work's: later calls
+        // name it (they named their own: "rendering 'fade'" after 'doom-melt' broke the context).
+        #expect(lost.naming(.deviceLost(work: nil), "'doom-melt'") == .deviceLost(work: "'doom-melt'"))
+        #expect(lost.failure == .deviceLost(work: "'doom-melt'"))
+        #expect(throws: VulkanError.deviceLost(work: "'doom-melt'")) { try lost.submit(info, fence: nil) }
+        #expect(lost.naming(.deviceLost(work: nil), "'fade'") == .deviceLost(work: "'fade'"))
+        #expect(lost.failure == .deviceLost(work: "'doom-melt'"), "named once, by the first")
     }
 }

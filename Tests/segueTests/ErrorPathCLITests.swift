@@ -168,16 +168,25 @@ struct ErrorPathCLITests {
         #expect(files == ["from.png", "long.glsl", "to.png"], "\(args)")
     }
 
-    @Test("a spring that takes for ever to settle is refused by its frame count, not by a trap")
+    @Test("a spring that settles late is refused by its frame count, one that rings for ever by its settling time; neither traps")
     func slowSpring() throws {
+        // ζ = 0.002 / (2·√100) = 1e-4: it settles in −ln(0.001)/(ζ·ω0) ≈ 6,900 s, 1.66 million frames at 240 fps.
         let (result, files) = try run([
+            "render", "--from", "from.png", "--to", "to.png", "--effect", "fade",
+            "--spring", "damping=0.002", "--fps", "240", "-o", "out",
+        ])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: the render would have "), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix(Self.limit + "\n"))
+        #expect(files == ["from.png", "to.png"])
+        // ζ = 5e-302: it would ring for 1.4e303 s (it reached the frame count as the first did).
+        let (ringing, left) = try run([
             "render", "--from", "from.png", "--to", "to.png", "--effect", "fade",
             "--spring", "damping=1e-300", "-o", "out",
         ])
-        #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("error: the render would have "))
-        #expect(result.stderr.hasSuffix(Self.limit + "\n"))
-        #expect(files == ["from.png", "to.png"])
+        #expect(ringing.status == 1)
+        #expect(ringing.stderr == "error: this spring oscillates for longer than 10000 s (damping ratio 5e-302); give a duration\n")
+        #expect(left == ["from.png", "to.png"])
     }
 
     @Test("--help and --version still print and exit 0")

@@ -17,12 +17,15 @@
  * kind of failure it is, for hosts that act on it; the caller frees it with segue_error_free.
  * On success `*error` is left as it was. Pass NULL to get no message. Nothing in this library
  * prints, exits, installs signal handlers, changes SIGPIPE, the environment or the current
- * directory; no Swift error or trap crosses this boundary for bad input.
+ * directory; no Swift error or trap crosses this boundary for bad input. (The Vulkan driver may
+ * print its own warnings: Mesa, for one, when it cannot write its shader cache under $HOME.)
  *
  * Threads: a context may be used from several threads at once (GPU submissions are serialised
  * inside). Each transition or effect must be used by one thread at a time; a call that finds its
- * handle busy in another thread fails with an error instead of racing. Different transitions of
- * one context may render in parallel.
+ * handle busy in another thread fails with an error instead of racing. The getters that cannot
+ * fail (segue_transition_duration, segue_transition_progress_at, segue_effect_duration) may be
+ * called from any thread, even while another renders or sets the timing: they read a consistent
+ * value and do not wait for a frame. Different transitions of one context may render in parallel.
  *
  * fork(): GPU objects do not survive fork() (the device and the driver's threads stay in the
  * parent). In a child, every call on a context, transition or effect created before the fork

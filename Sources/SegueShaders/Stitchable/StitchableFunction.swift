@@ -350,7 +350,8 @@ public struct StitchableFunction: Sendable, Equatable {
                 parameters.append(
                     EffectParameter(
                         name: a.name, type: a.type, defaultValue: a.defaultValue,
-                        summary: "\(a.type.isArray ? a.declaration : a.metalType) argument of \(f.name)", typeName: a.metalType))
+                        summary: "\(a.type.isArray ? a.declaration : a.metalType) argument of \(f.name)",
+                        typeName: a.type.isArray ? nil : a.metalType))
             }
         }
         let arrays = parameters.filter(\.type.isArray)

@@ -216,6 +216,15 @@ int lost_mode(void) {
         CHECK(segue_transition_render(melt, a, a, 8, 8, 32, 0.5, 0.5, out, &e) == -1 && segue_error_code(e) == SEGUE_ERROR_DEVICE_LOST
               && strstr(segue_error_message(e), "doom-melt") != NULL, "a broken context: %s", segue_error_message(e));
         segue_error_free(e);
+        /* Another transition on it fails as well, naming the work that broke the context, not
+         * its own (it said the GPU did not finish rendering 'fade'). */
+        segue_transition *fade = segue_transition_create(hurried, "fade", NULL);
+        e = NULL;
+        CHECK(fade && segue_transition_render(fade, a, a, SIDE, SIDE, SIDE * 4, 0.5, 0.5, out, &e) == -1
+              && segue_error_code(e) == SEGUE_ERROR_DEVICE_LOST && strstr(segue_error_message(e), "doom-melt") != NULL
+              && strstr(segue_error_message(e), "fade") == NULL, "another transition on the broken context: %s", segue_error_message(e));
+        segue_error_free(e);
+        segue_transition_destroy(fade);
     }
     free(a); free(out);
     segue_transition_destroy(melt);

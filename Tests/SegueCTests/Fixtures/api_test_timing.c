@@ -19,6 +19,51 @@ static double bezier(double x1, double y1, double x2, double y2, double x) {
 #endif
 #define NEAR(a, b, tolerance) (fabs((a) - (b)) <= (tolerance))
 
+/* The getters read a transition's timing and duration while another thread sets them. */
+struct timing_race {
+    segue_transition *transition;
+    atomic_int done;
+};
+
+static void *set_timings(void *argument) {
+    struct timing_race *race = argument;
+    for (int k = 0; k < 20000; k++) {
+        segue_transition_set_timing(race->transition, k % 2 ? "linear" : "spring(response=0.3,damping-fraction=0.5)", NULL);
+        segue_transition_set_duration(race->transition, k % 3 ? 1.0 : 2.0, NULL);
+    }
+    atomic_store(&race->done, 1);
+    return NULL;
+}
+
+/* segue_transition_progress_at and _duration from one thread while another sets the timing and the
+ * duration: each read is a value of one of the four states, never a torn one (they read a torn
+ * timing, NaN among others, before the getters and setters shared a lock). */
+static void timing_getters_from_another_thread(segue_context *context) {
+    struct timing_race race = {segue_transition_create(context, "fade", NULL), 0};
+    double expected[4];
+    const char *timings[2] = {"linear", "spring(response=0.3,damping-fraction=0.5)"};
+    for (int i = 0; i < 4; i++) {
+        segue_transition_set_timing(race.transition, timings[i / 2], NULL);
+        segue_transition_set_duration(race.transition, i % 2 ? 2.0 : 1.0, NULL);
+        expected[i] = segue_transition_progress_at(race.transition, 0.25);
+    }
+    CHECK(NEAR(expected[0], 0.25, 1e-12) && NEAR(expected[1], 0.125, 1e-12) && expected[2] == expected[3] && expected[2] > 0.25,
+          "the four states: %g %g %g %g", expected[0], expected[1], expected[2], expected[3]);
+    pthread_t setter;
+    pthread_create(&setter, NULL, set_timings, &race);
+    long reads = 0, torn = 0;
+    double example = 0;
+    while (!atomic_load(&race.done)) {
+        double p = segue_transition_progress_at(race.transition, 0.25), d = segue_transition_duration(race.transition);
+        int known = p == expected[0] || p == expected[1] || p == expected[2];
+        if (!known || !(d == 1.0 || d == 2.0)) torn++, example = known ? d : p;
+        reads++;
+    }
+    pthread_join(setter, NULL);
+    CHECK(torn == 0, "%ld of %ld reads torn (e.g. %g)", torn, reads, example);
+    segue_transition_destroy(race.transition);
+}
+
 /* timing: transitions' timing and reverse effects, and interactive transitions, against closed forms. */
 int timing_mode(void) {
     segue_context *context = segue_context_create(NULL, NULL);
@@ -121,6 +166,14 @@ int timing_mode(void) {
           segue_interaction_release(NULL, 0) == -1, "NULL handles");
     segue_interaction_update(NULL, 0.5, 0);
     segue_interaction_destroy(NULL);
+
+    /* A control point's y so far out that the curve's polynomial overflowed gave NaN progress. */
+    segue_transition *far_y = segue_transition_create(context, "fade", NULL);
+    EXPECT_CODE(segue_transition_set_timing(far_y, "cubic-bezier(0,1e308,1,1)", error), IS_MINUS1, SEGUE_ERROR_INVALID_ARGUMENT);
+    CHECK(NEAR(segue_transition_progress_at(far_y, 0.25), 0.25, 1e-12), "the old timing is kept: %g", segue_transition_progress_at(far_y, 0.25));
+    segue_transition_destroy(far_y);
+
+    timing_getters_from_another_thread(context);
     segue_context_destroy(context);
     return failures ? 1 : 0;
 }
