@@ -16,7 +16,65 @@ effect_free (gpointer data)
   g_free (effect->name);
   g_free (effect->reverse);
   g_free (effect->timing);
+  g_strfreev (effect->textures);
   g_free (effect);
+}
+
+/* Where the value of parameter `name` is in `params` (names and values, alternating), or NULL when
+ * it was never set. */
+static char **
+param_value (GPtrArray  *params,
+             const char *name)
+{
+  for (guint i = 0; i + 1 < params->len; i += 2)
+    if (g_strcmp0 (g_ptr_array_index (params, i), name) == 0)
+      return (char **) &g_ptr_array_index (params, i + 1);
+  return NULL;
+}
+
+/* Sets `params` (each set before, one value a name) on a transition made anew for `self`'s effect
+ * `name`. */
+static void
+params_set_again (SegueGtkStack    *self,
+                  const char       *name,
+                  GPtrArray        *params,
+                  segue_transition *transition)
+{
+  for (guint i = 0; i + 1 < params->len; i += 2)
+    segue_transition_set_param (transition, g_ptr_array_index (params, i), g_ptr_array_index (params, i + 1),
+                                NULL);
+  g_debug ("SegueGtkStack %p: made effect '%s' again, setting its %u parameters again", (void *) self, name,
+           params->len / 2);
+}
+
+/* The names of the sampler2D parameters (image paths) of an effect. */
+static char **
+info_textures (segue_info *info)
+{
+  GPtrArray *names = g_ptr_array_new ();
+
+  for (size_t i = 0; i < segue_info_param_count (info); i++)
+    if (g_strcmp0 (segue_info_param_type (info, i), "sampler2D") == 0)
+      g_ptr_array_add (names, g_strdup (segue_info_param_name (info, i)));
+  g_ptr_array_add (names, NULL);
+  return (char **) g_ptr_array_free (names, FALSE);
+}
+
+/* Fails when a sampler2D parameter of `effect` has no image yet: the transition would not render.
+ * The message is the widget's own (libsegue's names segue_transition_set_param). */
+gboolean
+effect_check_textures (Effect  *effect,
+                       GError **error)
+{
+  for (char **name = effect->textures; *name != NULL; name++)
+    if (param_value (effect->params, *name) == NULL)
+      {
+        g_set_error (error, SEGUE_GTK_ERROR, SEGUE_GTK_ERROR_INVALID_ARGUMENT,
+                     "effect '%s' needs the texture '%s': set it to an image path with "
+                     "segue_gtk_stack_set_param", effect->name, *name);
+        return FALSE;
+      }
+  return TRUE;
 }
 
 /* Drops the least recently used effects beyond EFFECT_CACHE_SIZE, but never the stack's current
@@ -97,8 +155,7 @@ effect_get (SegueGtkStack *self,
     }
   params = g_hash_table_lookup (self->effect_params, name);
   if (params != NULL)
-    for (guint i = 0; i + 1 < params->len; i += 2)
-      segue_transition_set_param (transition, g_ptr_array_index (params, i), g_ptr_array_index (params, i + 1), NULL);
+    params_set_again (self, name, params, transition);
   /* A shader that parses but does not compile is reported by its first render: render a tiny
    * frame now, so that set_effect says so. Other failures (a sampler2D parameter not set yet)
    * are for set_param to mend before the first switch. */
@@ -128,6 +185,7 @@ effect_get (SegueGtkStack *self,
   effect->transition = transition;
   effect->reverse = segue_info_reverse (info)[0] != '\0' ? g_strdup (segue_info_reverse (info)) : NULL;
   effect->timing = segue_info_timing (info)[0] != '\0' ? g_strdup (segue_info_timing (info)) : NULL;
+  effect->textures = info_textures (info);
   segue_info_destroy (info);
   g_hash_table_insert (self->effects, g_strdup (name), effect);
   effect_cache_trim (self);
@@ -161,9 +219,7 @@ effect_apply_timing (SegueGtkStack *self,
       fresh = segue_transition_create (context, effect->name, &serr);
       if (fresh == NULL)
         goto failed;
-      for (guint i = 0; i + 1 < effect->params->len; i += 2)
-        segue_transition_set_param (fresh, g_ptr_array_index (effect->params, i),
-                                    g_ptr_array_index (effect->params, i + 1), NULL);
+      params_set_again (self, effect->name, effect->params, fresh);
       segue_transition_destroy (effect->transition);
       effect->transition = fresh;
       effect->duration_set = FALSE;
@@ -320,7 +376,8 @@ segue_gtk_stack_get_timing (SegueGtkStack *stack)
  * @error: a #GError, or %NULL
  *
  * Sets a parameter of the current effect; the effect keeps it when the stack switches to
- * another effect and back.
+ * another effect and back. A parameter keeps one value, the last set: setting it again replaces
+ * it.
  *
  * Returns: %TRUE, or %FALSE with @error set to Segue's message (the old value kept)
  */
@@ -332,6 +389,7 @@ segue_gtk_stack_set_param (SegueGtkStack *stack,
 {
   Effect *effect;
   segue_error *serr = NULL;
+  char **kept;
 
   g_return_val_if_fail (SEGUE_GTK_IS_STACK (stack), FALSE);
   g_return_val_if_fail (name != NULL && value != NULL, FALSE);
@@ -344,8 +402,19 @@ segue_gtk_stack_set_param (SegueGtkStack *stack,
       propagate_segue_error (error, serr, "cannot set the parameter");
       return FALSE;
     }
-  g_ptr_array_add (effect->params, g_strdup (name));
-  g_ptr_array_add (effect->params, g_strdup (value));
+  /* Kept to set again on a new transition of the effect: one value a name, so that they take as
+   * much memory as there are parameters, however often they are set. */
+  kept = param_value (effect->params, name);
+  if (kept != NULL)
+    {
+      g_free (*kept);
+      *kept = g_strdup (value);
+    }
+  else
+    {
+      g_ptr_array_add (effect->params, g_strdup (name));
+      g_ptr_array_add (effect->params, g_strdup (value));
+    }
   gtk_widget_queue_draw (GTK_WIDGET (stack));
   return TRUE;
 }

@@ -36,7 +36,7 @@ swipe_begin (GtkGestureDrag *gesture,
       gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
       return;
     }
-  if (!start_transition (self, g_ptr_array_index (self->back_stack, self->back_stack->len - 2), MOTION_POP, TRUE))
+  if (!start_transition (self, back_stack_below_top (self), MOTION_POP, TRUE))
     {
       gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
       return;
@@ -177,28 +177,43 @@ input_blocker_init (SegueGtkStack *self)
  * segue_gtk_stack_cancel_interactive() (UIKit's percent-driven transition). When @name is the
  * page below the top of the back stack it is a pop, else a push.
  *
+ * A transition still running first ends where it was headed (as for segue_gtk_stack_push(): a
+ * #SegueGtkStack::transition-done handler's navigation stands, and this call returns %FALSE).
+ *
  * Returns: %FALSE when it cannot start (an unknown page, the page shown, a stack not on
- *   screen, an effect that cannot run: a warning says which); the other calls then do nothing
+ *   screen, an effect that cannot run, a transition-done handler that navigated first: a warning
+ *   says which); the other calls then do nothing
  */
 gboolean
 segue_gtk_stack_begin_interactive (SegueGtkStack *stack,
                                    const char    *name)
 {
-  Page *page;
-  MotionKind kind;
+  g_autoptr (SegueGtkStack) keep = NULL;
+  const char *refusal = NULL;
+  Page *page = NULL;
 
   g_return_val_if_fail (SEGUE_GTK_IS_STACK (stack), FALSE);
-  page = find_page_by_name (stack, name);
-  if (page == NULL)
+  if (find_page_by_name (stack, name) == NULL)
     {
       g_warning ("SegueGtkStack: no page named '%s'", name != NULL ? name : "(null)");
       return FALSE;
     }
-  if (stack->running)
-    end_transition (stack, transition_headed_to_end (stack), TRUE);
-  kind = stack->back_stack->len >= 2 && g_ptr_array_index (stack->back_stack, stack->back_stack->len - 2) == page
-           ? MOTION_POP : MOTION_PUSH;
-  if (!start_transition (stack, page, kind, TRUE))
+  keep = g_object_ref (stack);   /* a transition-done handler may close the window */
+  if (!make_way (stack))
+    refusal = "a transition-done handler navigated first";
+  else if ((page = find_page_by_name (stack, name)) == NULL)
+    refusal = "a transition-done handler removed the page";
+  else if (page == stack->visible)
+    refusal = "it is the page shown";
+  else
+    refusal = animation_blocker (stack);
+  if (refusal != NULL)
+    {
+      g_warning ("SegueGtkStack: no interactive transition to '%s': %s", name, refusal);
+      return FALSE;
+    }
+  /* Refused by start_transition only when the effect or the interaction cannot be made: it warns. */
+  if (!start_transition (stack, page, page == back_stack_below_top (stack) ? MOTION_POP : MOTION_PUSH, TRUE))
     return FALSE;
   segue_interaction_update (stack->interaction, 0, now_seconds ());
   return TRUE;
@@ -215,11 +230,13 @@ void
 segue_gtk_stack_update_interactive (SegueGtkStack *stack,
                                     double         progress)
 {
+  g_autoptr (SegueGtkStack) keep = NULL;
   double now = now_seconds ();
 
   g_return_if_fail (SEGUE_GTK_IS_STACK (stack));
   if (!stack->running || stack->interaction == NULL || stack->swiping || !isfinite (progress))
     return;
+  keep = g_object_ref (stack);   /* advance may end it: a transition-done handler may close the window */
   segue_interaction_update (stack->interaction, CLAMP (progress, 0, 1), now);
   stack->completion = -1;
   advance (stack, now);
@@ -236,6 +253,7 @@ static void
 complete_interactive (SegueGtkStack *stack,
                       gboolean       finish)
 {
+  g_autoptr (SegueGtkStack) keep = NULL;
   g_autoptr (GError) error = NULL;
   segue_error *serr = NULL;
   double now = now_seconds ();
@@ -243,6 +261,7 @@ complete_interactive (SegueGtkStack *stack,
 
   if (!stack->running || stack->interaction == NULL || stack->swiping)
     return;
+  keep = g_object_ref (stack);   /* it may end: a transition-done handler may close the window */
   timing = stack->timing != NULL ? stack->timing : stack->forward->timing;
   if (segue_interaction_complete (stack->interaction, finish, timing, now, &serr) != 0)
     {

@@ -26,8 +26,11 @@ typedef struct {
   char *reverse;          /* the effect's own reverse ("ios-pop"), or NULL */
   char *timing;           /* the effect's own timing (segue_info_timing: "linear", ios-push's spring) */
   gboolean duration_set;  /* whether segue_transition_set_duration was called on it */
-  GPtrArray *params;      /* names and values set, alternating, to set again on a new transition
-                           * (borrowed from the stack's effect_params: they outlive the Effect) */
+  GPtrArray *params;      /* names and values set, alternating, one value a name (the last set, in
+                           * the order of the names' first setting), to set again on a new
+                           * transition (borrowed from the stack's effect_params: they outlive the
+                           * Effect) */
+  char **textures;        /* the names of its sampler2D parameters (an image path each) */
   guint64 last_used;      /* the stack's effect_clock when last asked for */
 } Effect;
 
@@ -61,6 +64,7 @@ struct _SegueGtkStack
 
   /* The transition, while one runs. */
   gboolean running;
+  guint navigations;       /* navigations begun (animated or at once): make_way compares them */
   MotionKind kind;
   Page *from;              /* where the navigation starts */
   Page *to;                /* where it goes */
@@ -128,6 +132,7 @@ G_GNUC_INTERNAL void effect_free (gpointer data);
 G_GNUC_INTERNAL Effect *effect_get (SegueGtkStack *self, const char *name, GError **error);
 G_GNUC_INTERNAL gboolean effect_apply_timing (SegueGtkStack *self, Effect *effect, const char *timing,
                                               GError **error);
+G_GNUC_INTERNAL gboolean effect_check_textures (Effect *effect, GError **error);
 
 /* segue-gtk-stack.c */
 G_GNUC_INTERNAL Page *find_page_by_name (SegueGtkStack *self, const char *name);
@@ -136,8 +141,13 @@ G_GNUC_INTERNAL void set_visible_page (SegueGtkStack *self, Page *page);
 G_GNUC_INTERNAL void set_progress (SegueGtkStack *self, double progress);
 
 /* segue-gtk-transition.c */
+G_GNUC_INTERNAL Page *back_stack_top (SegueGtkStack *self);
+G_GNUC_INTERNAL Page *back_stack_below_top (SegueGtkStack *self);
+G_GNUC_INTERNAL void back_stack_collapse (SegueGtkStack *self);
 G_GNUC_INTERNAL void end_transition (SegueGtkStack *self, gboolean finished, gboolean emit);
 G_GNUC_INTERNAL gboolean transition_headed_to_end (SegueGtkStack *self);
+G_GNUC_INTERNAL gboolean make_way (SegueGtkStack *self);
+G_GNUC_INTERNAL const char *animation_blocker (SegueGtkStack *self);
 G_GNUC_INTERNAL gboolean start_transition (SegueGtkStack *self, Page *to, MotionKind kind, gboolean interactive);
 G_GNUC_INTERNAL void advance (SegueGtkStack *self, double now);
 

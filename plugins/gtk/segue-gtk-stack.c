@@ -63,12 +63,6 @@ find_page_by_widget (SegueGtkStack *self,
   return NULL;
 }
 
-static Page *
-back_stack_top (SegueGtkStack *self)
-{
-  return self->back_stack->len > 0 ? g_ptr_array_index (self->back_stack, self->back_stack->len - 1) : NULL;
-}
-
 /* Which pages are drawn: the visible one, and during a transition both of its pages. */
 void
 update_child_visibility (SegueGtkStack *self)
@@ -157,10 +151,11 @@ segue_gtk_stack_unmap (GtkWidget *widget)
 {
   SegueGtkStack *self = SEGUE_GTK_STACK (widget);
 
-  /* Hidden mid-transition: it ends where it was headed. */
+  /* Hidden mid-transition: it ends where it was headed, once unmapped (so a handler navigating
+   * then switches at once). */
+  GTK_WIDGET_CLASS (segue_gtk_stack_parent_class)->unmap (widget);
   if (self->running)
     end_transition (self, transition_headed_to_end (self), TRUE);
-  GTK_WIDGET_CLASS (segue_gtk_stack_parent_class)->unmap (widget);
 }
 
 static void
@@ -327,7 +322,7 @@ segue_gtk_stack_class_init (SegueGtkStackClass *klass)
    * SegueGtkStack:visible-child-name: (getter get_visible_child_name) (setter set_visible_child_name)
    *
    * The name of the page shown. Setting it switches to that page with the transition, replacing
-   * the top of the back stack (push and pop keep the pages below).
+   * the top of the back stack (push and pop keep the pages below); the page below the top pops.
    */
   stack_properties[PROP_VISIBLE_CHILD_NAME] =
     g_param_spec_string ("visible-child-name", NULL, NULL, NULL,
@@ -413,7 +408,8 @@ segue_gtk_stack_class_init (SegueGtkStackClass *klass)
    * @finished: %TRUE when the transition reached its destination, %FALSE when it was cancelled
    *   and the page it started from is shown again
    *
-   * Emitted when a transition ends (a switch that could not animate ends at once, finished).
+   * Emitted when a transition ends (a switch that could not animate ends at once, finished), once
+   * a navigation; a handler navigating prevails over the call that ended it (segue_gtk_stack_push()).
    */
   stack_signals[TRANSITION_DONE] =
     g_signal_new ("transition-done", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
@@ -492,53 +488,69 @@ segue_gtk_stack_add_named (SegueGtkStack *stack,
   update_child_visibility (stack);
 }
 
+/* Takes `page` out of the stack (no transition may use it) and frees it. */
+static void
+remove_page (SegueGtkStack *self,
+             Page          *page)
+{
+  guint depth = self->back_stack->len;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  g_ptr_array_remove (self->pages, page);
+  while (g_ptr_array_remove (self->back_stack, page))
+    ;
+  back_stack_collapse (self);
+  if (self->visible == page)
+    {
+      Page *next = back_stack_top (self);
+      if (next == NULL && self->pages->len > 0)
+        {
+          next = g_ptr_array_index (self->pages, 0);
+          g_ptr_array_add (self->back_stack, next);
+        }
+      set_visible_page (self, next);
+    }
+  if (depth != self->back_stack->len)
+    g_object_notify_by_pspec (G_OBJECT (self), stack_properties[PROP_DEPTH]);
+  gtk_widget_unparent (page->widget);
+  page_free (page);
+  update_child_visibility (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
 /**
  * segue_gtk_stack_remove:
  * @stack: a #SegueGtkStack
  * @child: a page of @stack
  *
- * Removes a page, from the back stack too. A transition from or to it ends at once; when it was
- * shown, the page below it on the back stack (else the first page) is shown.
+ * Removes a page, from the back stack too (a page then twice in a row there is kept once). A
+ * transition from or to it ends at once, its transition-done emitted first (a handler may remove the
+ * page itself); when it was shown, the page below it on the back stack (else the first) is shown.
  */
 void
 segue_gtk_stack_remove (SegueGtkStack *stack,
                         GtkWidget     *child)
 {
+  g_autoptr (SegueGtkStack) keep = NULL;
+  g_autoptr (GtkWidget) keep_child = NULL;
   Page *page;
-  guint depth;
 
   g_return_if_fail (SEGUE_GTK_IS_STACK (stack));
   g_return_if_fail (GTK_IS_WIDGET (child));
-  page = find_page_by_widget (stack, child);
-  if (page == NULL)
+  if (find_page_by_widget (stack, child) == NULL)
     {
       g_warning ("SegueGtkStack: the widget to remove is not a page of this stack");
       return;
     }
 
-  g_object_freeze_notify (G_OBJECT (stack));
-  if (stack->running && (page == stack->from || page == stack->to))
+  /* A transition-done handler may close the window, remove the page or navigate to it again. */
+  keep = g_object_ref (stack);
+  keep_child = g_object_ref (child);
+  while ((page = find_page_by_widget (stack, child)) != NULL && stack->running
+         && (page == stack->from || page == stack->to))
     end_transition (stack, page != stack->to, TRUE);
-  depth = stack->back_stack->len;
-  g_ptr_array_remove (stack->pages, page);
-  while (g_ptr_array_remove (stack->back_stack, page))
-    ;
-  if (stack->visible == page)
-    {
-      Page *next = back_stack_top (stack);
-      if (next == NULL && stack->pages->len > 0)
-        {
-          next = g_ptr_array_index (stack->pages, 0);
-          g_ptr_array_add (stack->back_stack, next);
-        }
-      set_visible_page (stack, next);
-    }
-  if (depth != stack->back_stack->len)
-    g_object_notify_by_pspec (G_OBJECT (stack), stack_properties[PROP_DEPTH]);
-  gtk_widget_unparent (child);
-  page_free (page);
-  update_child_visibility (stack);
-  g_object_thaw_notify (G_OBJECT (stack));
+  if (page != NULL)
+    remove_page (stack, page);
 }
 
 /**

@@ -6,6 +6,15 @@
  * built-in, an ffmpeg xfade name, a mesh transition such as cube, a gl-transitions .glsl file, a
  * SwiftUI stitchable FILE.metal:NAME) between its pages while both keep living: every frame of a
  * transition draws both pages as they are at that moment. See Docs/Gtk.md.
+ *
+ * A call that ends a running transition (a push, a pop, a switch, begin_interactive, removing one
+ * of its pages, hiding the stack) emits its ::transition-done first, and a handler may do anything
+ * there, close the window included. When the handler navigates (push, pop, a switch,
+ * begin_interactive), its navigation stands: the call that ended the transition is dropped (push,
+ * pop and begin_interactive return FALSE) and every navigation that returned TRUE gets its own
+ * ::transition-done. Other changes a handler makes (a page removed, the stack hidden, the window
+ * closed) are taken as they are: the call goes on with the stack as the handler left it (a stack no
+ * longer on screen switches at once). The back stack never holds a page twice in a row.
  */
 #ifndef SEGUE_GTK_H
 #define SEGUE_GTK_H

@@ -10,12 +10,23 @@
  *   push NAME | pop | show NAME | begin NAME | update P | finish | cancel | effect E | param N V
  *   timing T | duration S | remove NAME | resize W H | hide | unhide | close | frame | state
  *   wait-idle | trace | focus | quit
- * `state` answers "ok visible=NAME running=0|1 progress=P depth=N done=LIST counter=N clicks=N
- * keys=N", LIST the transition-done values so far (1 finished, 0 cancelled), clicks the presses
- * pages a and b got, keys the key presses page a got (`focus` gives it the keyboard focus). `trace` answers "ok T:P T:P …": each
- * progress the running transition notified since the last finish or cancel, with the seconds since
- * that call (the stack notifies progress as it computes it, so T is the time it was computed for).
- * Warnings go to stderr as GLib prints them.
+ * `push` and `pop` answer "ok 1" or "ok 0", what the call returned. `state` answers "ok
+ * visible=NAME running=0|1 progress=P depth=N done=LIST counter=N clicks=N keys=N updates=N
+ * rss=KB handler=RESULT", LIST the transition-done values so far (1 finished, 0 cancelled), clicks
+ * the presses pages a and b got, keys the key presses page a got (`focus` gives it the keyboard
+ * focus), updates the frame clock's update phases so far (tick callbacks run in them: at rest there
+ * are none), rss the process's resident memory, RESULT what the last `on-done` command did.
+ * `trace` answers "ok T:P T:P …": each progress the running transition notified since the last
+ * finish or cancel, with the seconds since that call (the stack notifies progress as it computes
+ * it, so T is the time it was computed for). Warnings go to stderr as GLib prints them.
+ *
+ * Only this C window (not stack_fixture.py) has these, for what a transition-done handler does
+ * while the stack emits it, and for the memory a call keeps:
+ *   on-done VERB [NAME]   the next transition-done's handler (once) calls push NAME, pop,
+ *                         show NAME, begin NAME, remove NAME or close (destroys the window);
+ *                         `state` then says "handler=VERB:RETURNED" (push, pop, begin) or
+ *                         "handler=VERB"
+ *   param-repeat N NAME V1 V2 …   set_param NAME to V1, V2, … in turn, N calls in all
  */
 #include <segue-gtk.h>
 
@@ -38,6 +49,9 @@ typedef struct {
   guint keys;      /* key presses on page a */
   GtkWidget *page_a;
   GString *trace;  /* progress notified since then */
+  guint updates;   /* the frame clock's update phases */
+  char *on_done;   /* the command the next transition-done's handler runs, or NULL */
+  char *handled;   /* what it did */
   GMainLoop *loop;
 } Fixture;
 
@@ -107,12 +121,79 @@ tick_counter (gpointer data)
 }
 
 static void
+on_window_destroy (GtkWidget *window,
+                   Fixture   *f)
+{
+  (void) window;
+  f->window = NULL;
+  f->stack = NULL;
+  f->counter_label = NULL;
+  f->page_a = NULL;
+}
+
+/* The command of `on-done`, in the handler, while the stack emits transition-done. */
+static char *
+handler_command (Fixture       *f,
+                 SegueGtkStack *stack,
+                 const char    *command)
+{
+  g_auto (GStrv) words = g_strsplit (command, " ", 2);
+  const char *verb = words[0], *name = words[1] != NULL ? words[1] : "";
+
+  if (strcmp (verb, "push") == 0)
+    return g_strdup_printf ("push:%d", segue_gtk_stack_push (stack, name));
+  if (strcmp (verb, "pop") == 0)
+    return g_strdup_printf ("pop:%d", segue_gtk_stack_pop (stack));
+  if (strcmp (verb, "begin") == 0)
+    return g_strdup_printf ("begin:%d", segue_gtk_stack_begin_interactive (stack, name));
+  if (strcmp (verb, "show") == 0)
+    segue_gtk_stack_set_visible_child_name (stack, name);
+  else if (strcmp (verb, "remove") == 0)
+    {
+      if (strcmp (name, "live") == 0)
+        f->counter_label = NULL;
+      segue_gtk_stack_remove (stack, segue_gtk_stack_get_child_by_name (stack, name));
+    }
+  else if (strcmp (verb, "close") == 0)
+    {
+      f->closed = TRUE;
+      gtk_window_destroy (GTK_WINDOW (f->window));
+    }
+  return g_strdup (verb);
+}
+
+static void
 on_done (SegueGtkStack *stack,
          gboolean       finished,
          Fixture       *f)
 {
-  (void) stack;
   g_string_append (f->done, finished ? "1" : "0");
+  if (f->on_done != NULL)
+    {
+      g_autofree char *command = g_steal_pointer (&f->on_done);
+      g_free (f->handled);
+      f->handled = handler_command (f, stack, command);
+    }
+}
+
+static void
+on_update (GdkFrameClock *clock,
+           Fixture       *f)
+{
+  (void) clock;
+  f->updates++;
+}
+
+/* The process's resident memory in kB (VmRSS), or 0. */
+static long
+rss_kb (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL) || (line = strstr (status, "VmRSS:")) == NULL)
+    return 0;
+  return atol (line + strlen ("VmRSS:"));
 }
 
 static void
@@ -190,17 +271,6 @@ image_page (const char *path,
   return overlay;
 }
 
-static void
-on_window_destroy (GtkWidget *window,
-                   Fixture   *f)
-{
-  (void) window;
-  f->window = NULL;
-  f->stack = NULL;
-  f->counter_label = NULL;
-  f->page_a = NULL;
-}
-
 static gboolean
 wait_idle (gpointer data)
 {
@@ -220,6 +290,7 @@ handle (Fixture    *f,
   const char *verb = words[0] != NULL ? words[0] : "";
   const char *arg = words[0] != NULL && words[1] != NULL ? words[1] : "";
   g_autoptr (GError) error = NULL;
+  const char *answer = "ok";
   char buffer[512];
 
   if (strcmp (verb, "quit") == 0)
@@ -234,9 +305,22 @@ handle (Fixture    *f,
       return;
     }
   if (strcmp (verb, "push") == 0)
-    segue_gtk_stack_push (f->stack, arg);
+    answer = segue_gtk_stack_push (f->stack, arg) ? "ok 1" : "ok 0";
   else if (strcmp (verb, "pop") == 0)
-    segue_gtk_stack_pop (f->stack);
+    answer = segue_gtk_stack_pop (f->stack) ? "ok 1" : "ok 0";
+  else if (strcmp (verb, "on-done") == 0)
+    {
+      g_free (f->on_done);
+      f->on_done = words[1] != NULL ? g_strdup (command + strlen ("on-done ")) : NULL;
+    }
+  else if (strcmp (verb, "param-repeat") == 0)
+    {
+      g_auto (GStrv) values = g_strsplit (words[2] != NULL ? words[2] : "", " ", -1);
+      guint n = (guint) atoi (arg), count = g_strv_length (values);
+
+      for (guint i = 0; count > 1 && i < n; i++)
+        segue_gtk_stack_set_param (f->stack, values[0], values[1 + i % (count - 1)], NULL);
+    }
   else if (strcmp (verb, "show") == 0)
     segue_gtk_stack_set_visible_child_name (f->stack, arg);
   else if (strcmp (verb, "begin") == 0)
@@ -307,11 +391,13 @@ handle (Fixture    *f,
         g_snprintf (buffer, sizeof buffer, "ok closed done=%s", f->done->str);
       else
         g_snprintf (buffer, sizeof buffer,
-                    "ok visible=%s running=%d progress=%.4f depth=%u done=%s counter=%u clicks=%u keys=%u",
+                    "ok visible=%s running=%d progress=%.4f depth=%u done=%s counter=%u clicks=%u keys=%u "
+                    "updates=%u rss=%ld handler=%s",
                     segue_gtk_stack_get_visible_child_name (f->stack),
                     segue_gtk_stack_get_transition_running (f->stack) ? 1 : 0,
                     segue_gtk_stack_get_progress (f->stack), segue_gtk_stack_get_depth (f->stack),
-                    f->done->str, f->counter, f->clicks, f->keys);
+                    f->done->str, f->counter, f->clicks, f->keys, f->updates, rss_kb (),
+                    f->handled != NULL ? f->handled : "");
       reply (buffer);
       return;
     }
@@ -338,7 +424,7 @@ handle (Fixture    *f,
       reply (buffer);
       return;
     }
-  reply_after_paint (f, "ok");
+  reply_after_paint (f, answer);
 }
 
 static gboolean
@@ -433,6 +519,7 @@ main (int argc, char **argv)
 
   gtk_window_present (GTK_WINDOW (f.window));
   g_signal_connect (gtk_widget_get_frame_clock (f.window), "after-paint", G_CALLBACK (after_paint), &f);
+  g_signal_connect (gtk_widget_get_frame_clock (f.window), "update", G_CALLBACK (on_update), &f);
 
   channel = g_io_channel_unix_new (0);
   g_io_add_watch (channel, G_IO_IN | G_IO_HUP | G_IO_ERR, on_stdin, &f);
@@ -444,6 +531,8 @@ main (int argc, char **argv)
     gtk_window_destroy (GTK_WINDOW (f.window));
   g_string_free (f.done, TRUE);
   g_string_free (f.trace, TRUE);
+  g_free (f.on_done);
+  g_free (f.handled);
   g_main_loop_unref (f.loop);
   g_object_unref (css);
   return 0;

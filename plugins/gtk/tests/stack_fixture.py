@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The window of stack-fixture.c built from Python through GObject introspection (SegueGtk-1.0):
-the same pages, the same commands on stdin and the same answers on stdout (see stack-fixture.c),
-so that test_stack.py checks that Python gets the same pixels.
+the same pages, the same commands on stdin and the same answers on stdout (see stack-fixture.c;
+but for its on-done and param-repeat commands and the state's updates, rss and handler fields), so
+that test_stack.py checks that Python gets the same pixels.
 
     stack_fixture.py --width W --height H --image-a A.png --image-b B.png [--effect E]
 """
@@ -163,11 +164,12 @@ class Fixture:
             self.reply_after_paint("ok closed")
             return
         s = self.stack
+        answer = "ok"
         try:
             if verb == "push":
-                s.push(arg)
+                answer = "ok 1" if s.push(arg) else "ok 0"
             elif verb == "pop":
-                s.pop()
+                answer = "ok 1" if s.pop() else "ok 0"
             elif verb == "show":
                 s.set_visible_child_name(arg)
             elif verb == "begin":
@@ -218,7 +220,7 @@ class Fixture:
         except GLib.Error as error:
             self.reply_after_paint(f"error {error.code} {error.message}".replace("\n", " "))
             return
-        self.reply_after_paint("ok")
+        self.reply_after_paint(answer)
 
     def on_stdin(self, channel, condition):
         if condition & GLib.IOCondition.HUP and not condition & GLib.IOCondition.IN:

@@ -17,6 +17,7 @@ WIDTH, HEIGHT = 400, 300
 GLSL = os.path.join(ROOT, "Examples", "gtk", "circle-reveal.glsl")
 METAL = os.path.join(ROOT, "Examples", "gtk", "slide-up.metal") + ":slideUp"
 BROKEN_GLSL = os.path.join(ROOT, "Tests", "Fixtures", "gl-transitions", "syntax-error.glsl")
+TEXTURE_GLSL = os.path.join(ROOT, "Tests", "Fixtures", "gl-transitions", "luma-mask.glsl")   # sampler2D luma
 
 
 def setUpModule():
@@ -422,6 +423,39 @@ class BadInput(StackTestCase):
         f.ok("push a")   # the page shown: nothing to do
         self.assertState(f, running=0, visible="a")
 
+    def test_begin_interactive_says_why_it_refuses(self):
+        """Each refusal of begin_interactive warns (it returned FALSE silently for the page shown and a
+        hidden stack)."""
+        f = self.start("fade")
+        self.assertEqual(f.send("begin a"), "error begin")
+        self.assertIn("no interactive transition to 'a': it is the page shown", f.errors())
+        f.ok("hide")
+        self.assertEqual(f.send("begin b"), "error begin")
+        self.assertIn("no interactive transition to 'b': the stack is not on screen", f.errors())
+        f.ok("unhide")
+        f.ok("begin b")
+        self.assertState(f, running=1, visible="a")
+        f.ok("cancel")
+        f.ok("wait-idle")
+
+    def test_unset_texture_names_the_widgets_setter(self):
+        """An effect whose sampler2D parameter has no image yet switches at once, with a warning that
+        names segue_gtk_stack_set_param (libsegue's names segue_transition_set_param); set, it runs."""
+        f = self.start(TEXTURE_GLSL)
+        self.assertEqual(f.ok("push b"), "ok 1")
+        self.assertState(f, running=0, visible="b", depth=2, done="1")
+        self.assertIn("needs the texture 'luma': set it to an image path with segue_gtk_stack_set_param",
+                      f.errors())
+        self.assertNotIn("segue_transition_set_param", f.errors())
+        self.assertEqual(f.send("begin a"), "error begin")
+        f.ok(f"param luma {PAGE_A}")
+        f.ok("begin a")
+        f.ok("update 0.5")
+        self.assertState(f, running=1, progress="0.5000")
+        f.ok("cancel")
+        f.ok("wait-idle")
+        self.assertState(f, running=0, visible="b", depth=2, done="10")
+
     def test_window_closed_mid_transition(self):
         f = self.start("doom-melt")
         f.ok("duration 3")
@@ -443,6 +477,183 @@ class BadInput(StackTestCase):
         f.ok("pop")
         f.ok("wait-idle")
         self.assertState(f, running=0, visible="a", depth=1, done="11")
+
+
+class TransitionDoneHandlers(StackTestCase):
+    """A request that ends a running transition emits its transition-done first, and the handler may
+    do anything there (the fixture's `on-done`): remove pages, close the window, navigate. A handler's
+    navigation stands (its push returned TRUE and gets its own transition-done) and the request yields
+    to it; nothing is freed twice or used after it is freed, and no tick callback is left behind.
+    Freed memory is scribbled over (MALLOC_PERTURB_, GLib's slices through malloc), so that a use
+    after free shows."""
+
+    def fixture_env(self):
+        return SERVER.env(G_SLICE="always-malloc", MALLOC_PERTURB_="165")
+
+    def assertFrameClockIdle(self, f):
+        """At rest no tick callback is left: the frame clock has an update phase for each change of
+        the live page's counter (10 a second), not one a frame (60 a second)."""
+        before = int(f.state()["updates"])
+        time.sleep(1)
+        updates = int(f.state()["updates"]) - before
+        self.assertLessEqual(updates, 20, f"{updates} frame clock updates in 1 s at rest: a tick callback is left")
+
+    def test_handler_removing_the_page_being_removed(self):
+        """The app removes a page mid-pop; the pop's transition-done handler removes the same page
+        (the page popped, once back at the root): the page is removed once (it was freed twice)."""
+        f = self.start("fade")
+        f.ok("duration 0.05")
+        f.ok("push live")
+        f.ok("wait-idle")
+        f.ok("duration 3")
+        self.assertEqual(f.ok("pop"), "ok 1")
+        self.assertState(f, running=1, visible="live", depth=2)
+        f.ok("on-done remove live")
+        f.ok("remove live")
+        self.assertState(f, running=0, visible="a", depth=1, done="11", handler="remove")
+        f.ok("duration 0.05")
+        self.assertEqual(f.ok("push b"), "ok 1")
+        f.ok("wait-idle")
+        self.assertState(f, running=0, visible="b", depth=2, done="111")
+
+    def test_handler_closing_the_window_during_a_switch(self):
+        """A switch mid-transition ends it; its transition-done handler closes the window, the last
+        reference to the stack: the switch goes on with the stack as the handler left it (not on
+        screen: at once), and the stack is freed after it, not under it."""
+        f = self.start("fade")
+        f.ok("duration 3")
+        f.ok("push b")
+        f.ok("on-done close")
+        f.ok("show live")
+        self.assertEqual(f.ok("state"), "ok closed done=11")
+
+    def test_handler_navigation_stands_and_the_request_yields(self):
+        """A switch ends a running push; the push's transition-done handler pushes another page. The
+        handler's push stands: it runs to its end with a transition-done of its own, and the switch
+        is dropped (it overwrote the handler's transition, whose tick callback then ran forever)."""
+        f = self.start("fade")
+        f.ok("duration 0.3")
+        f.ok("push live")
+        f.ok("on-done push b")
+        f.ok("show a")
+        self.assertState(f, running=1, visible="live", depth=2, done="1", handler="push:1")
+        f.ok("wait-idle")
+        self.assertState(f, running=0, visible="b", depth=3, done="11")
+        self.assertFrameClockIdle(f)
+        # A pop yields likewise, and says so.
+        f.ok("duration 1")
+        self.assertEqual(f.ok("push a"), "ok 1")
+        f.ok("on-done pop")
+        self.assertEqual(f.ok("pop"), "ok 0")
+        self.assertState(f, running=1, visible="a", depth=4, done="111", handler="pop:1")
+        f.ok("duration 0.05")
+        f.ok("wait-idle", timeout=60)
+        self.assertState(f, running=0, visible="b", depth=3, done="1111")
+        self.assertFrameClockIdle(f)
+
+    def test_handler_interactive_transition_stands(self):
+        """The handler begins an interactive transition instead: it is the one that runs, held for
+        update_interactive (the switch left its segue_interaction and tick callback behind)."""
+        f = self.start("fade")
+        f.ok("duration 3")
+        f.ok("push b")
+        f.ok("on-done begin live")
+        f.ok("show a")   # the page below the top: a pop, dropped
+        self.assertState(f, running=1, visible="b", depth=2, done="1", handler="begin:1")
+        f.ok("update 0.5")
+        self.assertState(f, running=1, visible="b", progress="0.5000")
+        f.ok("finish")
+        f.ok("wait-idle", timeout=60)
+        self.assertState(f, running=0, visible="live", depth=3, done="11")
+        self.assertFrameClockIdle(f)
+
+    def test_handler_navigating_while_the_stack_is_hidden_switches_at_once(self):
+        """Hiding the stack ends its transition; a transition-done handler pushing then finds the
+        stack unmapped and switches at once, with its transition-done, as a push on a hidden stack
+        does (it ran a transition on the hidden stack)."""
+        f = self.start("fade")
+        f.ok("duration 3")
+        f.ok("push b")
+        f.ok("on-done push live")
+        f.ok("hide")
+        self.assertState(f, running=0, visible="live", depth=3, done="11", handler="push:1")
+        self.assertEqual(f.ok("push a"), "ok 1")   # hidden: at once too
+        self.assertState(f, running=0, visible="a", depth=4, done="111")
+        f.ok("unhide")
+        self.assertState(f, running=0, visible="a", depth=4)
+        self.assertFrameClockIdle(f)
+
+
+class BackStack(StackTestCase):
+    """The back stack never holds a page twice in a row: a switch to the page below the top is a
+    pop, and a removal that would leave a page after itself keeps it once. pop() returns FALSE when
+    it does nothing."""
+
+    def test_showing_the_page_below_the_top_pops(self):
+        f = self.start("fade")
+        f.ok("duration 0.05")
+        f.ok("push live")
+        f.ok("wait-idle")
+        self.assertState(f, visible="live", depth=2)
+        f.ok("show a")
+        f.ok("wait-idle")
+        self.assertState(f, running=0, visible="a", depth=1, done="11")   # it was [a, a]
+        self.assertEqual(f.ok("pop"), "ok 0")
+        self.assertState(f, running=0, visible="a", depth=1, done="11")
+        f.ok("show b")   # any other page replaces the top
+        f.ok("wait-idle")
+        self.assertState(f, visible="b", depth=1, done="111")
+        f.ok("push a")
+        f.ok("wait-idle")
+        f.ok("show b")
+        f.ok("wait-idle")
+        self.assertState(f, visible="b", depth=1, done="11111")
+        # The edge swipe and an interactive pop work (they were refused on [a, a]).
+        f.ok("push a")
+        f.ok("wait-idle")
+        f.ok("begin b")
+        self.assertState(f, running=1, visible="a", depth=2)
+        f.ok("finish")
+        f.ok("wait-idle")
+        self.assertState(f, running=0, visible="b", depth=1)
+
+    def test_removal_leaves_no_page_twice_in_a_row(self):
+        f = self.start("fade")
+        f.ok("duration 0.05")
+        f.ok("push b")
+        f.ok("wait-idle")
+        f.ok("push a")
+        f.ok("wait-idle")
+        self.assertState(f, visible="a", depth=3)   # [a, b, a]
+        f.ok("remove b")
+        self.assertState(f, running=0, visible="a", depth=1)
+        self.assertEqual(f.ok("pop"), "ok 0")
+        self.assertState(f, running=0, visible="a", depth=1, done="11")
+
+
+class Parameters(StackTestCase):
+    """A parameter keeps one value, the last set: memory does not grow with the calls, and an effect
+    made again (dropped from the cache, or after a duration) sets each parameter once."""
+
+    def fixture_env(self):
+        return SERVER.env(G_MESSAGES_DEBUG="SegueGtk")
+
+    def test_a_parameter_set_again_replaces_its_value(self):
+        f = self.start(GLSL)
+        a, b = self.page_shots(f)   # a duration set: the next transition without one is made again
+        rss = int(f.state()["rss"])
+        f.ok("param-repeat 200000 softness 0.1 0.2 0.3", timeout=120)
+        growth = int(f.state()["rss"]) - rss
+        self.assertLess(growth, 4096, f"200,000 set_param calls kept {growth} kB")   # it kept 16 MB
+        f.ok("param softness 0.3")
+        f.ok("begin b")
+        self.assertIn(f"made effect '{GLSL}' again, setting its 1 parameters again", f.errors())
+        f.ok("update 0.5")
+        expected = gtktest.segue_frame(a, b, GLSL, 0.5, os.path.join(WORKDIR.name, f"{self.id()}-expected.png"),
+                                       params=("softness=0.3",))
+        self.assertMatches(self.shot("last-value"), expected, "c-glsl-softness-last-value")
+        f.ok("cancel")
+        f.ok("wait-idle")
 
 
 class PythonSamePixels(StackTestCase):
