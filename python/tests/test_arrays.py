@@ -1,6 +1,8 @@
 """SwiftUI's array and data arguments (.floatArray, .colorArray, .data) from Python: lists, NumPy
 arrays and bytes, checked against NumPy computations of what the shaders draw; count 0; values
 past the limit refused naming the argument and the limit."""
+import re
+
 import numpy as np
 import pytest
 
@@ -93,3 +95,62 @@ def test_values_past_the_limit_and_of_the_wrong_kind_are_refused():
     assert np.array_equal(effect.render(size=(8, 4), time=0), before)   # the old value is kept
     with pytest.raises(ValueError, match="argument 'bytes' takes at most 4096 bytes; got 4097"):
         segue.Effect("%s:decode" % ARRAYS, bytes=bytes(4097))
+
+
+def decoded(frame):
+    """What the `decode` fill shows of bytes 0 and 8 (see test_bytes_from_bytes_and_numpy)."""
+    return int(frame[0, 0, 0]), int(frame[0, 3, 0])
+
+
+def test_array_arguments_keep_their_types_after_the_current_directory_changes(tmp_path, monkeypatch):
+    # The effect is made from a relative FILE.metal:FUNCTION; its argument types are read from
+    # the file it was made from, not from one relative to wherever the process has gone since.
+    import shutil
+    (tmp_path / "shaders").mkdir()
+    shutil.copy(ARRAYS, tmp_path / "shaders" / "Arrays.metal")
+    data = np.zeros(16, np.uint8)
+    data[0:4] = np.frombuffer(np.float32(51).tobytes(), np.uint8)
+    data[8] = 200
+    monkeypatch.chdir(tmp_path)
+    effect = segue.Effect("shaders/Arrays.metal:decode")
+    monkeypatch.chdir(tmp_path / "shaders")     # shaders/Arrays.metal is no file from here
+    for given in (data.tobytes(), data):
+        effect.set_param("bytes", given)
+        assert decoded(effect.render(size=(20, 1), time=0)) == (51, 200), type(given)
+    assert effect.effect == "shaders/Arrays.metal:decode"
+
+
+def test_a_description_that_failed_is_not_remembered(tmp_path):
+    # Should the argument types not be readable when they are needed (the file gone for a
+    # moment), the next set_param reads them again rather than treating every argument as a
+    # plain one for good.
+    import shutil
+    path = tmp_path / "Arrays.metal"
+    shutil.copy(ARRAYS, path)
+    effect = segue.Effect("%s:decode" % path)
+    effect._arrays = None        # as if the description at creation had failed
+    path.rename(tmp_path / "away.metal")
+    with pytest.raises(TypeError):
+        effect.set_param("bytes", b"\x33\x00\x00\x00")
+    (tmp_path / "away.metal").rename(path)
+    data = np.zeros(16, np.uint8)
+    data[8] = 200
+    effect.set_param("bytes", data.tobytes())
+    assert decoded(effect.render(size=(20, 1), time=0))[1] == 200
+
+
+@pytest.mark.parametrize("array", [np.array([object(), object()]), np.array(["2020-01-01"], dtype="datetime64[D]"),
+                                   np.array([1, 2], dtype="timedelta64[s]"), np.array(["ab", "cd"]),
+                                   np.array([b"ab"])])
+def test_bytes_of_arrays_that_are_not_numbers_are_refused(array):
+    # An object array's bytes are pointers into this process; a date's an epoch count: neither is
+    # data for a shader.
+    effect = segue.Effect("%s:decode" % ARRAYS)
+    before = effect.render(size=(20, 1), time=0)
+    expected = "parameter 'bytes' takes the bytes of an array of numbers, not of %s" % re.escape(str(array.dtype))
+    with pytest.raises(segue.InvalidArgumentTypeError, match=expected):
+        effect.set_param("bytes", array)
+    assert np.array_equal(effect.render(size=(20, 1), time=0), before)
+    # Arrays of numbers of every kind still give their bytes.
+    for numbers in (np.arange(4, dtype=np.uint16), np.array([True, False]), np.array([1.5], np.float64)):
+        effect.set_param("bytes", numbers)

@@ -497,3 +497,50 @@ def test_progress_is_one_live_line_on_a_terminal_and_a_line_per_job_otherwise():
                         r"\rjobs: 3 of 3 done \(\d+\.\d s\)\n", terminal.getvalue()), repr(terminal.getvalue())
     assert re.fullmatch(r"job 2 done: 1 of 3 \(\d+\.\d s\)\njob 0 done: 2 of 3 \(\d+\.\d s\)\n"
                         r"job 1 done: 3 of 3 \(\d+\.\d s\)\n", log.getvalue()), repr(log.getvalue())
+
+
+def test_distributed_refuses_a_plan_nested_too_deeply_to_read(tmp_path):
+    # json.load raised RecursionError, which is no SegueError (the command line printed a traceback).
+    import segue
+    import segue.distributed as distributed
+    plan = tmp_path / "deep.json"
+    plan.write_text('{"jobs": ' + "[" * 100000 + "]" * 100000 + "}")
+    with pytest.raises(segue.SegueError, match="is not a plan \\(its JSON nests arrays or objects too deeply"):
+        distributed.job_count(plan)
+    result = run([sys.executable, "-m", "segue.distributed", "--scheduler", "tcp://127.0.0.1:1", plan,
+                  "-o", tmp_path / "out.mp4"])
+    assert result.returncode == 1
+    assert result.stderr == "error: %s is not a plan (its JSON nests arrays or objects too deeply to read)\n" % plan
+
+
+@pytest.mark.parametrize("field, name", [("piece", "/etc/passwd"), ("record", "/etc/hostname"),
+                                         ("piece", "../elsewhere/p.job-0000.mp4"), ("record", "sub/p.json"),
+                                         ("piece", ".."), ("record", ".hidden.json"), ("piece", "p\0.mp4")])
+def test_a_jobs_files_must_be_file_names_in_the_work_directory(tmp_path, field, name):
+    # A piece or record named by a path passed for done when a file was there, wherever it was.
+    import segue
+    import segue.distributed as distributed
+    work = tmp_path / "work"
+    work.mkdir()
+    job = {"kind": "sound", "seconds": 1, "piece": "p.job-0000.mp4", "record": "p.job-0000.json"}
+    for own in job["piece"], job["record"]:
+        (work / own).write_text("x")
+    distributed._check_job_files({"jobs": [dict(job)]}, 0, str(work))     # the plan as segue writes it
+    job[field] = name
+    with pytest.raises(segue.SegueError, match="job 0 of the plan: its %s %s is not a file name in the work directory"
+                                               % (field, re.escape(repr(name)))):
+        distributed._check_job_files({"jobs": [job]}, 0, str(work))
+
+
+def test_job_command_takes_a_whole_number_index_only():
+    import numpy as np
+    import segue
+    import segue.distributed as distributed
+    for index in (True, False, 1.0, "0", "0; rm -rf /", None, np.bool_(True)):
+        with pytest.raises(segue.InvalidArgumentTypeError, match="the job index must be a whole number ≥ 0"):
+            distributed.job_command("/tmp/p.json", index)
+    for index in (-1, np.int64(-3)):
+        with pytest.raises(segue.InvalidArgumentError, match="the job index must be a whole number ≥ 0, not -"):
+            distributed.job_command("/tmp/p.json", index)
+    assert distributed.job_command("/tmp/p.json", np.int64(3)) == ["segue", "concat", "--job", "/tmp/p.json", "3"]
+    assert distributed.job_command("/tmp/p.json", 0)[-1] == "0"

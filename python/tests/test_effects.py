@@ -113,6 +113,7 @@ def test_fill_sizes_are_checked_before_anything_is_allocated(tmp_path):
             fill.render(size=size)
     with pytest.raises(ValueError):
         fill.render(np.zeros((4, 4, 4), np.uint8), size=(4, 4))
-    # An effect that is not a fill needs its image (the C API refuses a NULL input).
-    with pytest.raises(segue.InvalidArgumentError, match="only a fill draws without an input"):
+    # An effect that is not a fill needs its image (the C API refuses a NULL input; the message
+    # speaks of the image, not of C's `in`).
+    with pytest.raises(segue.InvalidArgumentError, match="the effect 'bulge' needs an image: .*only a fill"):
         segue.Effect("bulge").render(size=(8, 8))

@@ -117,3 +117,23 @@ def test_close_in_a_child_drops_the_inherited_handle_and_leaves_the_parents(shar
     assert messages == ["the transition 'fade' is closed", "the effect 'bulge' is closed"]
     assert np.array_equal(shared["fade"].render(a, b, 0.5), expected[0])
     assert np.array_equal(shared["bulge"].render(a), expected[1])
+
+
+def test_a_relative_effect_file_is_read_again_in_a_child_after_the_parent_changed_directory(shared, tmp_path,
+                                                                                              monkeypatch):
+    # The child makes its handle again from what the parent's was made from: the file the
+    # relative name named where the object was made, not one relative to the directory now.
+    import shutil
+    from test_render import TINT
+    shutil.copy(TINT, tmp_path / "tint.glsl")
+    a, b = frames(16, 8)
+    monkeypatch.chdir(tmp_path)
+    shared["tint"] = segue.Transition("tint.glsl", tint="#0080ff")
+    expected = shared["tint"].render(a, b, 0.4)
+    monkeypatch.chdir(tmp_path.parent)     # no tint.glsl here
+
+    results = run_in_pool(render_in_child, [("tint", (a, b, 0.4))] * 2)
+
+    assert {pid for pid, _ in results} - {os.getpid()}, "no job ran in a child"
+    assert all(np.array_equal(frame, expected) for _, frame in results)
+    assert shared["tint"].effect == "tint.glsl"     # as it was given

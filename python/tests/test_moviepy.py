@@ -2,6 +2,7 @@
 sound crossfaded (equal power) over exactly the transition; checked on an MP4 written by MoviePy."""
 import json
 import math
+import re
 import shutil
 import subprocess
 
@@ -205,9 +206,77 @@ def test_a_transition_object_is_used_with_its_parameters():
     b = ColorClip(SIZE, color=(0, 0, 255), duration=1).with_fps(FPS)
     wipe = segue.Transition("wipe", direction=(0, 1), smoothness=0.2)
     film = segue.moviepy.transition(a, b, wipe, 0.4)
-    assert wipe.duration == 0.4
+    assert wipe.duration == 1.0      # the caller's object is not changed: the film has its own
     frame = film.get_frame(0.8)      # half-way through the wipe
     reference = segue.Transition("wipe", direction=(0, 1), smoothness=0.2).render(
         a.get_frame(0).astype(np.uint8), b.get_frame(0).astype(np.uint8), 0.5)
     assert np.array_equal(frame, reference)
     assert not np.array_equal(frame[0], frame[-1])   # a vertical wipe: top and bottom rows differ
+
+
+def test_a_film_keeps_the_timing_it_was_made_with():
+    # The caller's Transition had its duration set to each film's cut, and frames are made when
+    # MoviePy asks: a second film of another duration changed the first one's frames.
+    red = lambda seconds: ColorClip(SIZE, color=(255, 0, 0), duration=seconds).with_fps(FPS)
+    blue = lambda seconds: ColorClip(SIZE, color=(0, 0, 255), duration=seconds).with_fps(FPS)
+    fade = segue.Transition("fade")
+    push = segue.Transition("ios-push")
+    first = segue.moviepy.concatenate([red(3), blue(3)], fade, 2)            # a 2 s fade over 1…3 s
+    pushed = segue.moviepy.concatenate([red(3), blue(3)], push, 2)
+    reference = segue.moviepy.concatenate([red(3), blue(3)], "fade", 2)
+    reference_push = segue.moviepy.concatenate([red(3), blue(3)], "ios-push", 2)
+    times = (1.2, 2.0, 2.5)
+    before = [first.get_frame(t) for t in times]
+    second = segue.moviepy.concatenate([red(3), blue(3)], fade, 0.5)          # the same object
+    segue.moviepy.concatenate([red(3), blue(3)], push, 0.25)
+    fade.duration = 7
+    for t, frame in zip(times, before):
+        assert np.array_equal(first.get_frame(t), frame), t
+        assert np.array_equal(first.get_frame(t), reference.get_frame(t)), t
+        assert np.array_equal(pushed.get_frame(t), reference_push.get_frame(t)), t
+    assert np.abs(first.get_frame(2.0)[0, 0].astype(int) - [128, 0, 128]).max() <= 2     # half-way
+    assert np.array_equal(second.get_frame(3.0), blue(1).get_frame(0))     # its 0.5 s fade is over by 3.0 s
+    assert fade.duration == 7.0 and push.duration == segue.describe("ios-push").duration
+
+
+def test_a_transition_given_is_used_with_the_settings_it_has_when_the_film_is_made():
+    a = ColorClip(SIZE, color=(255, 0, 0), duration=1).with_fps(FPS)
+    b = ColorClip(SIZE, color=(0, 0, 255), duration=1).with_fps(FPS)
+    wipe = segue.Transition("wipe", direction=(0, 1))
+    film = segue.moviepy.transition(a, b, wipe, 0.4)
+    wipe.set_param("direction", (1, 0))      # later: the film stays a vertical wipe
+    reference = segue.Transition("wipe", direction=(0, 1)).render(a.get_frame(0).astype(np.uint8),
+                                                                   b.get_frame(0).astype(np.uint8), 0.5)
+    assert np.array_equal(film.get_frame(0.8), reference)
+    wipe.close()
+    with pytest.raises(segue.InvalidArgumentError, match="the transition 'wipe' is closed"):
+        segue.moviepy.transition(a, b, wipe, 0.4)
+    assert np.array_equal(film.get_frame(0.8), reference)      # the film's own is not closed
+
+
+@pytest.mark.parametrize("length", [math.nan, math.inf, -1.0])
+@pytest.mark.parametrize("which", [0, 1])
+def test_clips_of_nan_infinite_or_negative_duration_are_refused(length, which):
+    clips = [ColorClip(SIZE, color=(255, 0, 0), duration=2).with_fps(FPS),
+             ColorClip(SIZE, color=(0, 0, 255), duration=2).with_fps(FPS)]
+    clips[which] = clips[which].with_duration(length)
+    with pytest.raises(segue.InvalidArgumentError,
+                       match=r"clip %d lasts %s s: a clip's duration must be a finite number of seconds ≥ 0"
+                             % (which + 1, re.escape(repr(length)))):
+        segue.moviepy.concatenate(clips, "fade", 0.5)
+    with pytest.raises(segue.InvalidArgumentError, match="clip %d lasts" % (which + 1)):
+        segue.moviepy.concatenate(clips, None)
+
+
+def test_the_effect_is_checked_where_no_transition_is_made():
+    a = ColorClip(SIZE, color=(255, 0, 0), duration=1).with_fps(FPS)
+    b = ColorClip(SIZE, color=(0, 0, 255), duration=1).with_fps(FPS)
+    for clips, duration in (([a], 1), ([a, b], 0)):
+        with pytest.raises(segue.UnknownEffectError, match="unknown effect 'nosuch-effect'"):
+            segue.moviepy.concatenate(clips, "nosuch-effect", duration)
+        with pytest.raises(segue.EffectFileError):
+            segue.moviepy.concatenate(clips, "/no/such/dir/x.glsl", duration)
+        with pytest.raises(segue.UnsupportedEffectError, match="'curtain' is an effect on one image, not a transition"):
+            segue.moviepy.concatenate(clips, "curtain", duration)
+        assert segue.moviepy.concatenate(clips, "cube", duration).duration == len(clips)
+        assert segue.moviepy.concatenate(clips, "none", duration).duration == len(clips)

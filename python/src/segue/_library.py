@@ -15,12 +15,13 @@ import ctypes.util
 import enum
 import os
 import threading
-from typing import Any, Dict, Optional, Tuple, Type
+from typing import Any, Dict, Optional, Type
 
 __all__ = ["__version__", "ErrorCode", "SegueError", "InvalidArgumentError", "InvalidArgumentTypeError",
            "UnknownEffectError", "EffectFileError", "ShaderCompileError", "UnsupportedEffectError",
            "OutOfMemoryError", "DeviceLostError", "NoDeviceError", "SegueIOError", "BusyError", "ForkedError",
-           "error_class", "library", "context", "device_name", "version", "call", "name_text", "path_text"]
+           "error_class", "library", "Context", "context", "forget_context", "device_name", "version", "call",
+           "name_text", "path_text"]
 
 #: This package's version; it binds the C API of libsegue of the same major version.
 __version__ = "0.2.0"
@@ -200,8 +201,7 @@ _PROTOTYPES = {
 
 _lock = threading.Lock()
 _library: Optional[ctypes.CDLL] = None
-_context: Optional[Tuple[int, int]] = None      # (pid, handle): a context is not carried across fork()
-_device_name: Optional[str] = None
+_context: Optional["Context"] = None      # the process's (see `context`); a child of fork() opens its own
 
 
 def _after_fork_in_child() -> None:
@@ -218,11 +218,17 @@ if hasattr(os, "register_at_fork"):   # POSIX; Windows has no fork()
 def name_text(value: object, what: str) -> str:
     """`value` checked as a name Segue reads as a C string: TypeError unless it is a `str` (bytes
     would otherwise read as "b'fade'", None as "None"), ValueError when it holds a NUL character
-    (C would cut it there)."""
+    (C would cut it there) or a lone surrogate (which has no UTF-8 form: a name decoded from bytes
+    that are not UTF-8, "\\udcff")."""
     if not isinstance(value, str):
         raise TypeError("%s must be a str, not %s" % (what, type(value).__name__))
     if "\0" in value:
         raise ValueError("%s %r contains a NUL character" % (what, value))
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ValueError("%s %r is not valid Unicode text: it holds the lone surrogate %r at index %d, which "
+                         "has no UTF-8 form" % (what, value, value[e.start], e.start)) from None
     return value
 
 
@@ -347,42 +353,71 @@ def call(function: Any, *args: Any) -> Any:
     return result
 
 
-def context() -> int:
+class Context:
+    """A GPU context (``segue_context *``) owned by Python: destroyed when the last reference to
+    this object goes, never before. The module holds one (`context`) and every transition or
+    effect holds the one it made its handle from, so a context is never destroyed while a call
+    that takes it (``segue_*_create``) may still be running in another thread: after a lost
+    device, `forget_context` only drops the module's reference."""
+
+    def __init__(self, pointer: int, device_name: str) -> None:
+        self.pointer = pointer
+        self.device_name = device_name
+        self.pid = os.getpid()
+
+    def __copy__(self) -> "Context":
+        raise TypeError("a segue GPU context cannot be copied")
+
+    def __deepcopy__(self, memo: Any) -> "Context":
+        raise TypeError("a segue GPU context cannot be copied")
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        raise TypeError("a segue GPU context cannot be pickled or sent to another process")
+
+    def __del__(self) -> None:
+        pointer, self.pointer = getattr(self, "pointer", 0), 0
+        # A context inherited through fork() is the parent's: dropped in the child, never destroyed.
+        if pointer and getattr(self, "pid", None) == os.getpid() and _library is not None:
+            try:
+                _library.segue_context_destroy(pointer)
+            except Exception:  # interpreter shutdown
+                pass
+
+
+def context() -> Context:
     """The process's GPU context, opened on the first call (the preferred device, or the one the
     ``SEGUE_DEVICE`` environment variable names as ``segue --device`` takes it); raises
-    NoDeviceError when there is no such device."""
-    global _context, _device_name
+    NoDeviceError when there is no such device. Keep the object while its pointer is in use."""
+    global _context
     pid = os.getpid()
     current = _context
-    if current is not None and current[0] == pid:
-        return current[1]
+    if current is not None and current.pid == pid:
+        return current
     lib = library()
     with _lock:
-        if _context is None or _context[0] != pid:
+        current = _context
+        if current is None or current.pid != pid:
             # The device and shader cache of the environment, as the CLI chooses them.
-            handle = int(call(lib.segue_context_create_default))
-            _device_name = text(lib.segue_context_device_name(handle))
-            _context = (pid, handle)
-        return _context[1]
+            pointer = int(call(lib.segue_context_create_default))
+            current = Context(pointer, text(lib.segue_context_device_name(pointer)))
+            _context = current
+        return current
 
 
-def forget_context(handle: int) -> None:
-    """Drops the process's context when it is `handle` (after a lost device: the C context can
-    never render again), so the next `context()` opens a new one; objects holding it keep their
-    reference until they make new handles."""
+def forget_context(lost: Optional[Context]) -> None:
+    """Stops handing out `lost` (after a lost device: the C context can never render again), so
+    the next `context()` opens a new one. The context itself is destroyed when its last user
+    lets go of it (see `Context`), not here: other threads may be making handles from it."""
     global _context
-    lib = library()
     with _lock:
-        if _context is not None and _context[0] == os.getpid() and _context[1] == handle:
+        if lost is not None and _context is lost:
             _context = None
-            lib.segue_context_destroy(handle)
 
 
 def device_name() -> str:
     """The name of the GPU device renders run on, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" (opens
     the context: raises NoDeviceError when there is none)."""
-    context()
-    return _device_name or ""
+    return context().device_name
 
 
 def version() -> str:

@@ -9,131 +9,21 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import sys
 import threading
-from typing import Any, Dict, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Any, Dict, Optional, Set, Tuple, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
 
-from ._library import (DeviceLostError, InvalidArgumentError, InvalidArgumentTypeError, call, context,
-                       forget_context, library, name_text, path_text)
+from ._library import (Context, DeviceLostError, InvalidArgumentError, InvalidArgumentTypeError, SegueError, call,
+                       context, forget_context, library, name_text, path_text)
+from ._values import ARRAY_TYPES, ParamValue, _finite_text, _real, array_parameter_text, parameter_text
 
 __all__ = ["Transition", "Effect", "Frame", "ParamValue", "parameter_text", "array_parameter_text", "ARRAY_TYPES"]
 
 #: A frame: a uint8 array of shape (height, width, 4) (RGBA, straight alpha) or (height, width, 3).
 Frame = npt.NDArray[np.uint8]
-
-#: A parameter's value: a number or bool, a sequence or array of them (vectors; matrices
-#: column-major; array arguments), bytes (a data argument), or text as the command line takes it
-#: ("#ff8800", "0.5", an image path, "0.1,0.5,0.9", "@file.bin").
-ParamValue = Union[str, os.PathLike[str], float, bool, bytes, bytearray, memoryview, np.generic, npt.NDArray[Any],
-                   Sequence[Any]]
-
-#: The array types of stitchable arguments (SwiftUI's floatArray, colorArray, data) as
-#: `segue.describe` spells them.
-ARRAY_TYPES = ("float[]", "color[]", "bytes")
-
-
-def array_parameter_text(value: ParamValue, type_name: str, name: str) -> str:
-    """A value for an array argument (`type_name` one of ARRAY_TYPES) in the C API's text form.
-
-    ``float[]``: a sequence or 1-D array of numbers; ``color[]``: a sequence of colours (each
-    "#rrggbb[aa]" or 4 numbers r,g,b,a as the shader reads them) or an (n, 4) array, flattened
-    row by row; ``bytes``: bytes, bytearray or memoryview, a NumPy array (its bytes, C order, as
-    Swift's Data of an array is: a float32 array gives 4 bytes per float) or a sequence of ints
-    0…255. Text is passed on unchanged (the C API's forms: "0.1,0.5", "@file.bin", "0x00ff").
-    Raises InvalidArgumentTypeError (a TypeError) for a value of another kind and
-    InvalidArgumentError (a ValueError) for an array of the wrong shape; lengths and values are
-    the library's to check."""
-    if isinstance(value, (str, os.PathLike)):
-        return path_text(value, "a parameter value")
-    if type_name == "bytes":
-        if isinstance(value, (bytes, bytearray, memoryview)):
-            data = bytes(value)
-        elif isinstance(value, np.ndarray):
-            data = np.ascontiguousarray(value).tobytes()
-        elif isinstance(value, (tuple, list)):
-            return parameter_text(value)
-        else:
-            raise InvalidArgumentTypeError("parameter '%s' takes bytes, a NumPy array or a list of ints 0-255, not %s"
-                                           % (name, type(value).__name__))
-        return "0x" + data.hex() if data else ""
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        raise InvalidArgumentTypeError("parameter '%s' is a %s: give numbers, not bytes" % (name, type_name))
-    if isinstance(value, np.ndarray):
-        if value.dtype.kind not in "biuf":
-            raise InvalidArgumentTypeError("parameter '%s': an array of numbers, not of %s" % (name, value.dtype))
-        if type_name == "color[]":
-            if value.ndim not in (1, 2) or (value.ndim == 2 and value.shape[1] != 4):
-                raise InvalidArgumentError("parameter '%s' takes colours: an array of shape (n, 4), got %s"
-                                           % (name, value.shape))
-        elif value.ndim != 1:
-            raise InvalidArgumentError("parameter '%s' takes a 1-D array of floats, got shape %s" % (name, value.shape))
-        return ",".join(_number(v) for v in value.astype(np.float64).ravel(order="C").tolist())
-    if isinstance(value, (tuple, list)):
-        parts = []
-        for item in value:
-            if type_name == "color[]" and isinstance(item, str):
-                parts.append(item)
-            elif isinstance(item, (tuple, list, np.ndarray)) and type_name == "color[]":
-                parts.append(parameter_text(item))
-            elif isinstance(item, (numbers.Number, np.bool_)) and not isinstance(item, (bool, np.bool_)):
-                parts.append(_number(item))
-            else:
-                raise InvalidArgumentTypeError("parameter '%s': items must be numbers%s, not %s"
-                                               % (name, " or colours" if type_name == "color[]" else "", type(item).__name__))
-        return ",".join(parts)
-    raise InvalidArgumentTypeError("parameter '%s' is a %s: give a list or array, not %s" % (name, type_name, type(value).__name__))
-
-
-def _number(value: Any) -> str:
-    """A finite or non-finite number as the C API reads it (repr keeps every digit)."""
-    if isinstance(value, (bool, np.bool_)):
-        return "true" if value else "false"
-    if isinstance(value, numbers.Integral):
-        return str(int(value))
-    return repr(float(value))
-
-
-def parameter_text(value: ParamValue) -> str:
-    """A Python value in the C API's text form: numbers as they are, bools as true/false,
-    tuples, lists and arrays as "a,b,c" (matrices flattened column-major as given), strings
-    (``"#ff8800"``, ``"0.5"``, an image path) and paths unchanged (ValueError when they hold a NUL
-    character, which C would cut them at). Raises InvalidArgumentTypeError (a TypeError and a
-    SegueError) for a value of another type."""
-    if isinstance(value, (str, os.PathLike)):
-        return path_text(value, "a parameter value")
-    if isinstance(value, (numbers.Number, np.bool_)):
-        return _number(value)
-    if isinstance(value, np.ndarray):
-        value = value.ravel(order="F").tolist()
-    if isinstance(value, (tuple, list)):
-        flat = []
-        for item in value:
-            if isinstance(item, (tuple, list, np.ndarray)):
-                flat.extend(parameter_text(item).split(","))
-            elif isinstance(item, (numbers.Number, np.bool_)):
-                flat.append(_number(item))
-            else:
-                raise InvalidArgumentTypeError("parameter value %r: components must be numbers or bools, not %s"
-                                               % (value, type(item).__name__))
-        return ",".join(flat)
-    raise InvalidArgumentTypeError("parameter value %r: use a number, a bool, a tuple of numbers or a string, "
-                                   "not %s" % (value, type(value).__name__))
-
-
-def _real(value: Any, what: str) -> float:
-    """`value` as a float: InvalidArgumentTypeError unless it is a number (text is refused, though
-    float() would read it). Whether it is finite and in range is the library's to check."""
-    if not isinstance(value, (str, bytes, bytearray)):
-        try:
-            return float(value)
-        except OverflowError:
-            raise InvalidArgumentError("%s must be a finite number, got %r" % (what, value)) from None
-        except TypeError:
-            pass
-    raise InvalidArgumentTypeError("%s must be a number, not %s" % (what, type(value).__name__))
-
 
 def _frame(array: Any, what: str) -> Tuple[Frame, int]:
     """`array` as a C-contiguous (h, w, 4) uint8 frame and its channel count (3 or 4)."""
@@ -213,6 +103,32 @@ if hasattr(os, "register_at_fork"):   # POSIX; Windows has no fork()
 _Self = TypeVar("_Self", bound="_Handle")
 
 
+def _effect_file(effect: str) -> Optional[Tuple[str, str]]:
+    """The file an effect name reads and the rest of the name (``(FILE.metal, ":FUNCTION")``), as
+    the C API decides it: ``FILE.metal[:FUNCTION]``, else a ``.glsl`` file or any name holding a
+    '/'; None for a built-in or xfade name."""
+    if effect.endswith(".metal"):
+        return effect, ""
+    colon = effect.rfind(":")
+    if colon >= 0 and effect[:colon].endswith(".metal"):
+        return effect[:colon], effect[colon:]
+    if effect.endswith(".glsl") or "/" in effect:
+        return effect, ""
+    return None
+
+
+def _absolute_effect(effect: str) -> str:
+    """`effect` with a relative file made absolute against the current directory (unchanged for
+    a built-in), so that what a handle was made from names the same file after a chdir()."""
+    file = _effect_file(effect)
+    if file is None or os.path.isabs(file[0]):
+        return effect
+    try:
+        return os.path.join(os.getcwd(), file[0]) + file[1]
+    except OSError:     # the current directory is gone: nothing relative can be read again
+        return effect
+
+
 class _Handle:
     """A C handle with its functions, destroyed with the object; one thread at a time.
 
@@ -222,6 +138,9 @@ class _Handle:
     first time it is used in another process, makes a new handle there from that process's
     context and sets them again; the parent's handle is dropped there, never destroyed (that
     would call into the parent's GPU objects too).
+
+    The object cannot be copied or pickled: a copy would share the handle (and destroy it
+    twice), and another process cannot use it (make a new object there).
     """
 
     _prefix = ""
@@ -229,15 +148,36 @@ class _Handle:
     #: The effect as it was given: a name, a ``.glsl`` path or ``FILE.metal:FUNCTION``.
     effect: str
 
+    _handle: Optional[int]
+    _context: Optional[Context]          # the context the handle was made in (see `_create`)
+    _arrays: Optional[Dict[str, str]]    # see `_describe_arrays`
+
     def __init__(self, effect: Union[str, os.PathLike[str]], **params: ParamValue) -> None:
-        self._handle: Optional[int] = None
-        self._context: int = 0       # the context the handle was made in (see `_render`)
+        self._handle = None
+        text = path_text(effect, "the effect")
+        for name in params:
+            name_text(name, "a parameter name")
+        self._setup(text)
+        # Made from the effect as given (the library's messages name it so), then remembered with
+        # a relative file made absolute here, where it was read: a handle made again (in a forked
+        # child, after a lost device) and the description of its parameters read the same file
+        # wherever the current directory has gone since.
+        self._handle = self._create()
+        self._source = _absolute_effect(self.effect)
+        self._arrays = self._describe_arrays()
+        for name, value in params.items():
+            self.set_param(name, value)
+
+    def _setup(self, effect: str) -> None:
+        """The object's state without a handle, for the effect `effect` (checked text)."""
+        self._handle = None
+        self._context = None
         self._pid = os.getpid()
         self._closed = False
         self._lock = threading.Lock()
-        self.effect = path_text(effect, "the effect")
-        for name in params:
-            name_text(name, "a parameter name")
+        self.effect = effect
+        self._source = effect      # what handles are made from (see __init__)
+        self._arrays = None
         # What the handle was told since it was made, replayed on a new one in a forked child:
         # ("param", name) → the value's text, ("duration",) → seconds, in the order last set
         # (a parameter set again moves to the end: its last value is the one that counts, and
@@ -246,42 +186,55 @@ class _Handle:
         lib = library()
         self._lib = lib
         self._destroy = getattr(lib, "segue_%s_destroy" % self._prefix)
-        self._handle = self._create()
-        for name, value in params.items():
-            self.set_param(name, value)
 
-    def _array_types(self) -> Dict[str, str]:
-        """The effect's array parameters (name → type), looked up once: their values have forms
-        of their own (see `array_parameter_text`). Empty for an effect `describe` cannot read."""
-        types = getattr(self, "_arrays", None)
-        if types is None:
+    def _describe_arrays(self) -> Optional[Dict[str, str]]:
+        """The effect's array parameters (name → type), remembered once read: their values have
+        forms of their own (see `array_parameter_text`). Only a stitchable ``.metal`` function
+        has them. None (and nothing remembered, so the next call reads again) when the file
+        cannot be described now."""
+        file = _effect_file(self._source)
+        if file is None or not file[0].endswith(".metal"):
+            types: Dict[str, str] = {}
+        else:
             from ._info import describe
             try:
-                types = {p.name: p.type for p in describe(self.effect).parameters if p.type in ARRAY_TYPES}
-            except Exception:   # the C API reported the effect when the handle was made
-                types = {}
-            self._arrays = types
+                types = {p.name: p.type for p in describe(self._source).parameters if p.type in ARRAY_TYPES}
+            except SegueError:
+                return None
+        self._arrays = types
         return types
+
+    def _array_types(self) -> Dict[str, str]:
+        types = self._arrays
+        if types is None:
+            types = self._describe_arrays()
+        return types or {}
 
     def _function(self, what: str) -> Any:
         return getattr(self._lib, "segue_%s_%s" % (self._prefix, what))
 
     def _create(self) -> int:
-        """A new C handle for the effect in this process's context (not yet told any setting)."""
-        self._context = context()
-        return int(call(self._function("create"), self._context, self.effect.encode()))
+        """A new C handle for the effect in this process's context (not yet told any setting).
+        The context object is held through the call (and by the object after it), so that it is
+        not destroyed while the library uses it (see `Context`)."""
+        made_in = context()
+        handle = int(call(self._function("create"), made_in.pointer, self._source.encode()))
+        self._context = made_in
+        return handle
 
     def _render(self, *args: Any) -> None:
         """Calls segue_*_render with `args`; after a lost device (the C context can never render
-        again) the handle and the process's context are dropped, so the next use makes both anew
-        (with the settings) and renders; the DeviceLostError is raised. Called holding the lock."""
+        again) the handle is destroyed and the process stops handing out its context, so the
+        next use makes both anew (with the settings) and renders; the DeviceLostError is raised.
+        The lost context itself goes with its last user. Called holding the lock."""
         try:
             call(self._function("render"), *args)
         except DeviceLostError:
             handle, self._handle = self._handle, None
+            lost, self._context = self._context, None
             if handle:
                 self._destroy(handle)
-            forget_context(self._context)
+            forget_context(lost)
             raise
 
     def _lock_here(self) -> threading.Lock:
@@ -294,6 +247,7 @@ class _Handle:
                 if self._pid != pid:
                     self._lock = threading.Lock()
                     self._handle = None      # the parent's: dropped, never destroyed here
+                    self._context = None     # likewise (see Context.__del__)
                     self._pid = pid
         return self._lock
 
@@ -309,11 +263,12 @@ class _Handle:
         image path for a ``sampler2D``). Raises InvalidArgumentError (a ValueError) for an
         unknown parameter or a value of the wrong type for it (the old value is kept),
         SegueIOError (an OSError) for an image that cannot be read, InvalidArgumentTypeError (a
-        TypeError) for a value with no text form, TypeError for a name that is not a str and
-        ValueError for a name or text value holding a NUL character."""
+        TypeError) for a value with no text form (a complex number, an object, a list that
+        contains itself), TypeError for a name that is not a str and ValueError for a name or
+        text value holding a NUL character or a lone surrogate."""
         name = name_text(name, "a parameter name")
         type_name = self._array_types().get(name)
-        text = array_parameter_text(value, type_name, name) if type_name else parameter_text(value)
+        text = array_parameter_text(value, type_name, name) if type_name else parameter_text(value, name)
         with self._lock_here():
             call(self._function("set_param"), self._live(), name.encode(), text.encode())
             self._remember(("param", name), text)
@@ -337,8 +292,8 @@ class _Handle:
             self._remember(("duration",), seconds)
 
     def _live(self) -> int:
-        """The C handle of this process (made again, with the settings, in a forked child);
-        called holding the lock."""
+        """The C handle of this process (made again, with the settings, in a forked child or
+        after a lost device); called holding the lock."""
         if self._closed:
             raise InvalidArgumentError("the %s '%s' is closed" % (self._prefix, self.effect))
         if not self._handle:
@@ -355,12 +310,45 @@ class _Handle:
             self._handle = handle
         return self._handle
 
+    def _renewed(self: _Self) -> _Self:
+        """A new object of the same effect with the same settings and a GPU handle of its own
+        (what a copy cannot be): for a user of this object that must not change it, or be
+        changed by what is done to it later."""
+        with self._lock_here():
+            if self._closed:
+                raise InvalidArgumentError("the %s '%s' is closed" % (self._prefix, self.effect))
+            settings = dict(self._settings)
+        other = type(self).__new__(type(self))
+        other._setup(self.effect)
+        other._source, other._arrays, other._settings = self._source, self._arrays, settings
+        with other._lock_here():
+            other._live()
+        return other
+
+    def _not_copyable(self) -> TypeError:
+        return TypeError("%r owns a GPU handle: it cannot be copied or pickled, nor sent to another process; make a "
+                         "new segue.%s(%r) where it is needed (in that process)"
+                         % (self, type(self).__name__, getattr(self, "effect", "")))
+
+    def __copy__(self) -> Any:
+        raise self._not_copyable()
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        raise self._not_copyable()
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        raise self._not_copyable()
+
+    def __reduce__(self) -> Any:
+        raise self._not_copyable()
+
     def close(self) -> None:
         """Frees the GPU resources now (also done when the object is collected, and by ``with``).
         A render after it raises InvalidArgumentError."""
         with self._lock_here():
             handle, self._handle = self._handle, None
             self._closed = True
+            self._context = None
             if handle:
                 self._destroy(handle)
 
@@ -382,7 +370,7 @@ class _Handle:
                 pass
 
     def __repr__(self) -> str:
-        return "segue.%s(%r)" % (type(self).__name__, self.effect)
+        return "segue.%s(%r)" % (type(self).__name__, getattr(self, "effect", "?"))
 
 
 class Transition(_Handle):
@@ -422,7 +410,7 @@ class Transition(_Handle):
         (h, w, 3) RGB (rendered opaque; the result is composited over black). `progress` 0 shows
         `a` exactly and 1 shows `b`; values outside 0…1 (a spring's overshoot) are passed to the
         effect. `time` is the seconds since the transition began, which time-based effects such
-        as doom-melt move with (None: progress × duration).
+        as doom-melt move with (None: progress × duration, and 0 for a progress below 0).
 
         Raises InvalidArgumentTypeError (a TypeError) for a frame that is not a NumPy array or
         not uint8, or a progress or time that is not a number; InvalidArgumentError (a
@@ -436,13 +424,17 @@ class Transition(_Handle):
             raise InvalidArgumentError("the from and to frames differ in shape: %s and %s"
                                        % (tuple(a.shape), tuple(b.shape)))
         progress = _real(progress, "progress")
+        if not math.isfinite(progress):
+            raise InvalidArgumentError("progress must be a finite number, got %s" % _finite_text(progress))
         seconds = None if time is None else _real(time, "time")
         out = np.empty_like(from_rgba)
         width, height = _size(from_rgba)
         with self._lock_here():
             handle = self._live()
             if seconds is None:
-                seconds = progress * self._lib.segue_transition_duration(handle)
+                # progress × duration, from 0 (a spring's undershoot before the start is at its
+                # start) and finite (an overshoot of 1e308).
+                seconds = min(max(progress * self._lib.segue_transition_duration(handle), 0.0), sys.float_info.max)
             self._render(handle, _address(from_rgba), _address(to_rgba), width, height, width * 4, progress, seconds,
                          _address(out))
         return _result(out, channels)
@@ -509,7 +501,17 @@ class Effect(_Handle):
             width, height = _fill_size(size)
             out = np.empty((height, width, 4), dtype=np.uint8)
             with self._lock_here():
-                self._render(self._live(), None, width, height, width * 4, seconds, _address(out))
+                try:
+                    self._render(self._live(), None, width, height, width * 4, seconds, _address(out))
+                except InvalidArgumentError as e:
+                    # The library names its C argument ("in is NULL (only a fill draws without
+                    # an input)"); here there is no `in`, only the image this call left out.
+                    if not str(e).startswith("in is NULL"):
+                        raise
+                    raise InvalidArgumentError(
+                        "the effect '%s' needs an image: render(image, …); only a fill (a stitchable "
+                        "half4 f(float2 position, …)) draws without one, from size=(width, height)"
+                        % self.effect) from None
             return out
         if size is not None:
             raise InvalidArgumentError("size= is for a fill drawn alone; drawn over an image, a fill takes the image's size")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import numbers
 import os
 import subprocess
 import sys
@@ -49,6 +50,8 @@ def _read_plan(plan: PathText) -> Dict[str, Any]:
         raise SegueError("cannot read the plan %s: %s" % (plan, e.strerror or e)) from None
     except ValueError as e:
         raise SegueError("%s is not a plan (not JSON: %s)" % (plan, e)) from None
+    except RecursionError:
+        raise SegueError("%s is not a plan (its JSON nests arrays or objects too deeply to read)" % plan) from None
     jobs = document.get("jobs") if isinstance(document, dict) else None
     if not isinstance(jobs, list):
         raise SegueError("%s is not a plan (no \"jobs\" array); write one with segue concat --plan" % plan)
@@ -76,8 +79,18 @@ def _work_directory(plan: PathText, document: Dict[str, Any], work_dir: Optional
 
 def job_command(plan: PathText, index: int, work_dir: Optional[PathText] = None,
                 segue: PathText = "segue") -> List[str]:
-    """The command line of job `index`: ``segue concat --job PLAN N [--work-dir DIR]``."""
-    command = [path_text(segue, "the segue command"), "concat", "--job", path_text(plan, "the plan"), str(index)]
+    """The command line of job `index`: ``segue concat --job PLAN N [--work-dir DIR]``.
+
+    Raises InvalidArgumentTypeError (a TypeError and a SegueError) for an index that is not an
+    int (a bool, a float, text) and InvalidArgumentError (a ValueError and a SegueError) for a
+    negative one."""
+    if not isinstance(index, numbers.Integral) or isinstance(index, bool):
+        raise InvalidArgumentTypeError("the job index must be a whole number ≥ 0, not %s %r"
+                                       % (type(index).__name__, index))
+    if index < 0:
+        raise InvalidArgumentError("the job index must be a whole number ≥ 0, not %d" % index)
+    command = [path_text(segue, "the segue command"), "concat", "--job", path_text(plan, "the plan"),
+               str(int(index))]
     if work_dir is not None:
         command += ["--work-dir", path_text(work_dir, "the work directory")]
     return command
@@ -103,6 +116,11 @@ def _check_job_files(document: Dict[str, Any], index: int, directory: str) -> No
         if not isinstance(name, str) or not name:
             raise SegueError("job %d of the plan names no %s file; write the plan with segue concat --plan"
                              % (index, field))
+        # A file name of its own in the work directory, as segue concat --plan writes and checks
+        # it: a path (absolute, or through "..") would make a file elsewhere pass for the job's.
+        if "/" in name or name.startswith(".") or "\0" in name:
+            raise SegueError("job %d of the plan: its %s %r is not a file name in the work directory; write the "
+                             "plan with segue concat --plan" % (index, field, name))
         path = os.path.join(directory, name)
         if not os.path.exists(path):
             raise SegueError("job %d exited 0 but its %s %s is missing (is the work directory shared "

@@ -24,8 +24,10 @@ try:
 except ImportError as e:  # MoviePy missing, or MoviePy 1 (whose names live in moviepy.editor)
     raise ImportError("segue.moviepy needs MoviePy 2: pip install 'moviepy>=2,<3' (%s)" % e) from e
 
-from ._library import InvalidArgumentError, InvalidArgumentTypeError, name_text, path_text
-from ._render import Frame, ParamValue, Transition, _real
+from ._info import describe
+from ._library import InvalidArgumentError, InvalidArgumentTypeError, UnsupportedEffectError, name_text, path_text
+from ._render import Frame, ParamValue, Transition
+from ._values import _real
 
 __all__ = ["transition", "concatenate"]
 
@@ -75,21 +77,35 @@ def _faded(audio: Any, duration: float, fade_in: float, fade_out: float) -> Any:
 
 def _transitions(cuts: int, effect: Union[str, Transition, None], duration: float,
                  params: Dict[str, ParamValue]) -> List[Optional[Transition]]:
-    """One Transition per cut (None for hard cuts), its duration set to the cut's."""
-    if duration == 0 or effect is None:
-        return [None] * cuts
+    """One Transition per cut (None for hard cuts), its duration set to the cut's. A caller's
+    Transition is not used itself: the film gets one of its own, of the same effect and settings
+    (one for every cut), so that the caller's is not changed, and what is later done to it (a
+    duration set for another film) does not change this film's frames, which are made lazily."""
     if isinstance(effect, Transition) and params:
         raise InvalidArgumentTypeError("give the parameters to segue.Transition(...) when passing a Transition "
                                        "(got %s)" % ", ".join(sorted(params)))
+    if duration == 0 or effect is None or cuts == 0:
+        return [None] * cuts
     made: List[Transition] = []
+    if isinstance(effect, Transition):
+        own = effect._renewed()
+        own.duration = duration
+        return [own] * cuts
     for _ in range(cuts):
-        if isinstance(effect, Transition):
-            made.append(effect)      # the caller's object, used for every cut
-            continue
         made.append(Transition(effect, **params))
     for t in made:
         t.duration = duration
     return list(made)
+
+
+def _check_effect(effect: str) -> None:
+    """Raises what `segue.Transition(effect)` would for an effect that is no transition (an
+    unknown name, a bad file, a mesh on one image), without a GPU: for a concatenation that makes
+    no Transition (one clip, or cuts of no duration)."""
+    info = describe(effect)
+    if info.kind == "single-image":
+        raise UnsupportedEffectError("'%s' is an effect on one image, not a transition between clips (use it "
+                                     "through segue.Effect on the frames)" % effect)
 
 
 def concatenate(clips: Iterable[VideoClip], transition: Union[str, os.PathLike[str], Transition, None] = "fade",
@@ -100,11 +116,16 @@ def concatenate(clips: Iterable[VideoClip], transition: Union[str, os.PathLike[s
     the effect. Returns a MoviePy VideoClip with the crossfaded sound of the clips that have some,
     at the highest frame rate among them.
 
+    A `segue.Transition` given is used with the parameters and settings it has now, through an
+    object of the film's own: the caller's object is not changed (its duration stays as it was),
+    and nothing done to it later changes the film.
+
     Raises TypeError for a `transition` that is none of these or a parameter name that is not a
     str, ValueError for one holding a NUL character, InvalidArgumentError (a ValueError and a
     SegueError) for no clips, a negative or non-finite duration, clips of different sizes, a
-    clip without a duration or one shorter than its transitions, and what `segue.Transition`
-    raises for the effect and its parameters."""
+    clip without a duration, with a negative or non-finite one or one shorter than its
+    transitions, and what `segue.Transition` raises for the effect and its parameters (the
+    effect is checked even where no transition is made: one clip, or a duration of 0)."""
     # Checked here, not only where a Transition is made: with one clip or a duration of 0 none is.
     if transition is not None and not isinstance(transition, Transition):
         try:
@@ -130,8 +151,14 @@ def concatenate(clips: Iterable[VideoClip], transition: Union[str, os.PathLike[s
         if tuple(clip.size) != size:
             raise InvalidArgumentError("clip %d is %dx%d, clip 1 is %dx%d: resize it first (clip.resized((%d, %d)))"
                                        % (k + 1, clip.size[0], clip.size[1], size[0], size[1], size[0], size[1]))
-        lengths.append(float(clip.duration))
+        length = _real(clip.duration, "clip %d's duration" % (k + 1))
+        if not math.isfinite(length) or length < 0:
+            raise InvalidArgumentError("clip %d lasts %r s: a clip's duration must be a finite number of seconds "
+                                       "≥ 0 (set one with with_duration)" % (k + 1, length))
+        lengths.append(length)
     cut = duration if len(clips) > 1 and transition is not None else 0.0
+    if isinstance(transition, str) and cut == 0:
+        _check_effect(transition)     # no Transition is made to say what is wrong with it
     for k, length in enumerate(lengths):
         needed = cut * ((k > 0) + (k < len(clips) - 1))
         if length < needed:
