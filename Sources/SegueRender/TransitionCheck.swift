@@ -122,23 +122,36 @@ public struct TransitionCheck: Sendable {
     /// function of a `.metal` file (`FILE.metal:NAME`: the overloads of that name) as `segue info`
     /// takes it — a transition with the default configuration when it has a `float` to animate
     /// (it compiles, and shows `from` at 0 and `to` at 1), else on one image (it compiles and draws).
-    /// - Throws: `EffectLookupError` for a file that cannot be read or parsed, or of another kind.
-    public static func checks(file path: String, context: GPUContext) throws(EffectLookupError) -> [TransitionCheck] {
-        guard EffectCatalog.stitchablePath(path) != nil else {
-            return [TransitionCheck(effect: try EffectCatalog.load(path: path), context: context)]
-        }
-        return try EffectCatalog.stitchableFunctions(path).map { (f) throws(EffectLookupError) in
-            do throws(StitchableConfigurationError) {
-                let transition = f.runsAsTransition
-                let effect: Effect
-                if transition { effect = try f.effect(source: .file(f.file)) } else { effect = try f.imageEffect(source: .file(f.file)) }
-                let use = transition ? "as a transition" : f.kind == .fill ? "as a fill" : "on one image"
-                let oneImage = transition ? nil : f.kind == .fill ? "one frame, drawn alone" : "one frame, applied to an image"
-                return TransitionCheck(effect, subject: "\(f.signatureText), \(use)", oneImage: oneImage, context: context)
-            } catch {
-                throw .stitchable(path: f.file, message: error.message)
+    /// The file is read first: `context` is asked for only when it parses, so that a file's error
+    /// is reported on a machine without a GPU too.
+    /// - Throws: `EffectLookupError` for a file that cannot be read or parsed, or of another kind;
+    ///   what `context` throws.
+    public static func checks(file path: String, context: () throws -> GPUContext) throws -> [TransitionCheck] {
+        typealias Subject = (effect: Effect, subject: String, oneImage: String?)
+        let subjects: [Subject]
+        if EffectCatalog.stitchablePath(path) == nil {
+            let effect = try EffectCatalog.load(path: path)
+            subjects = [(effect, effect.name, nil)]
+        } else {
+            subjects = try EffectCatalog.stitchableFunctions(path).map { (f) throws(EffectLookupError) -> Subject in
+                do throws(StitchableConfigurationError) {
+                    let transition = f.runsAsTransition
+                    let effect: Effect
+                    if transition {
+                        effect = try f.effect(source: .file(f.file))
+                    } else {
+                        effect = try f.imageEffect(source: .file(f.file))
+                    }
+                    let use = transition ? "as a transition" : f.kind == .fill ? "as a fill" : "on one image"
+                    let oneImage = transition ? nil : f.kind == .fill ? "one frame, drawn alone" : "one frame, applied to an image"
+                    return (effect, "\(f.signatureText), \(use)", oneImage)
+                } catch {
+                    throw .stitchable(path: f.file, message: error.message)
+                }
             }
         }
+        let gpu = try context()
+        return subjects.map { TransitionCheck($0.effect, subject: $0.subject, oneImage: $0.oneImage, context: gpu) }
     }
 
     /// Whether `name` occurs as an identifier in `glsl` outside comments.

@@ -24,8 +24,7 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
 
     func run() throws {
-        let context = try deviceOptions.context()
-        let checks = try TransitionCheck.checks(file: file, context: context)
+        let checks = try TransitionCheck.checks(file: file, context: deviceOptions.context)
         let several = EffectCatalog.stitchablePath(file) != nil
         if json {
             // The text JSONSerialization wrote (pretty, sorted keys, escaped slashes), from JSONEncoder.

@@ -256,7 +256,7 @@ struct StitchableRenderTests {
     @Test("TransitionCheck.checks covers each function of a .metal file in its use; a .glsl file is one check by gl-transitions' rules")
     func checks() throws {
         let checks = try TransitionCheck.checks(
-            file: repositoryRoot + "/Tests/Fixtures/stitchable/Check.metal", context: try TestGPU.context())
+            file: repositoryRoot + "/Tests/Fixtures/stitchable/Check.metal", context: TestGPU.context)
         #expect(
             checks.map(\.subject) == [
                 "float2 slide(float2 position, float2 size, float amount), as a transition",
@@ -274,7 +274,16 @@ struct StitchableRenderTests {
         // tint at progress 0: the inserted screen at value 1 is opaque red over from's (0, 0, 40, 255).
         #expect(checks[1].findings[1].detail.hasPrefix("largest difference 255/255 at pixel (0, 0); as a transition by default"))
         let glsl = try TransitionCheck.checks(
-            file: repositoryRoot + "/Tests/Fixtures/gl-transitions/luma-mask.glsl", context: try TestGPU.context())
+            file: repositoryRoot + "/Tests/Fixtures/gl-transitions/luma-mask.glsl", context: TestGPU.context)
         #expect(glsl.map(\.subject) == ["luma-mask"] && glsl[0].findings.count == 5 && glsl[0].passed)
+        // A file that does not read is reported without a GPU: the context is not asked for.
+        for file in [repositoryRoot + "/Tests/Fixtures/gl-transitions/unknown-type.glsl", "/nonexistent/a.metal"] {
+            #expect(throws: EffectLookupError.self) {
+                _ = try TransitionCheck.checks(file: file) {
+                    Issue.record("\(file): a GPU was asked for")
+                    return try TestGPU.context()
+                }
+            }
+        }
     }
 }

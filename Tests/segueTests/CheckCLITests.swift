@@ -70,7 +70,11 @@ struct CheckCLITests {
         try
             "#include <metal_stdlib>\nusing namespace metal;\n[[ stitchable ]] half4 f(float2 position, half4 color) {\n    return color * q;\n}\n"
             .write(toFile: dir + "/broken.metal", atomically: true, encoding: .utf8)
-        let broken = try segue(["check", dir + "/broken.metal"])
+        // The file is read before a GPU is looked for: on a machine without a Vulkan driver, its
+        // error, not the driver's.
+        let broken = try segue(
+            ["check", dir + "/broken.metal"],
+            environment: ["VK_DRIVER_FILES": "/nonexistent/icd.json", "VK_ICD_FILENAMES": "/nonexistent/icd.json"])
         #expect(broken.status == 1 && broken.text.isEmpty)
         #expect(broken.stderr.hasPrefix("error: \(dir)/broken.metal:4: "), "\(broken.stderr)")
         try "// just a comment\n".write(toFile: dir + "/empty.metal", atomically: true, encoding: .utf8)
