@@ -243,13 +243,14 @@ snapshot_transition (SegueGtkStack *self,
   return TRUE;
 }
 
-/* A transition that cannot draw ends at once (later, outside the snapshot). */
+/* A transition that cannot draw ends at once (later, outside the snapshot): only if the one
+ * running still is a failed one (a navigation in between may have started a new, healthy one). */
 static gboolean
 end_failed_transition (gpointer data)
 {
   SegueGtkStack *self = data;
 
-  if (self->running)
+  if (self->running && self->failed_warned)
     end_transition (self, transition_headed_to_end (self), TRUE);
   g_object_unref (self);
   return G_SOURCE_REMOVE;
