@@ -182,6 +182,7 @@ struct MetalParser {
         if isText("[[") {
             guard let attr = peek(1), attr.text == "stitchable" else { throw unsupported("attribute", peek(1) ?? first) }
             // `[[ stitchable, visible ]]`, `[[ stitchable("x") ]]`: name what follows.
+            guard peek(2) != nil else { throw error("expected ']]' after '[[ stitchable', found the end of the file", attr.line) }
             if !isText("]]", 2), let extra = peek(2) {
                 if extra.text == "(" { throw unsupported("attribute argument", extra) }
                 throw unsupported("attribute", extra.text == "," ? peek(3) ?? extra : extra)

@@ -174,7 +174,7 @@ package struct MetalPreprocessor {
     }
 
     /// Whether `name` is a defined macro (`defined NAME`, `#ifdef`).
-    func isDefined(_ name: String) -> Bool { macros[name] != nil }
+    func isDefined(_ name: String) -> Bool { macros[name] != nil || (name == "__LINE__" && !glsl) }
 
     /// Expands macros in `tokens`; `active` are the macros being expanded (not expanded again),
     /// `depth` how many replacements and arguments `tokens` lie within, `outermost` the use in the

@@ -237,6 +237,10 @@ struct MetalCheckerTests {
                 "user.metal:1: unsupported attribute: 'visible'"
             ),
             (
+                "half4 g(half4 c) { return c; }\n[[ stitchable",
+                "user.metal:2: expected ']]' after '[[ stitchable', found the end of the file"
+            ),
+            (
                 "[[ stitchable ]] half4 f(float2 position, half4 color) {\n    float y = 2;\n    return color * y\n}",
                 "user.metal:3: expected ';' after the returned value, found '}'"
             ),

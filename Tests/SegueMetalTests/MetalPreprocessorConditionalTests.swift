@@ -100,6 +100,11 @@ struct MetalPreprocessorConditionalTests {
         #expect(try segue("#ifdef __METAL_VERSION__\nyes\n#endif\nv = __METAL_VERSION__;\n") == ["yes", "v", "=", "310", ";"])
         #expect(try segue("a\n#\nb = __LINE__;\n#if __LINE__ == 4\nfour\n#endif\n") == ["a", "b", "=", "3", ";", "four"])
         #expect(try segue("#undef __METAL_VERSION__\n#ifndef __METAL_VERSION__\ngone\n#endif\n") == ["gone"])
+        // __LINE__ is defined, as in C (defined(__LINE__) was false).
+        #expect(
+            try segue("#if defined(__LINE__) && defined __METAL_VERSION__\nboth\n#endif\n#ifdef __LINE__\nline\n#endif\n") == [
+                "both", "line",
+            ])
     }
 
     @Test("a macro use spanning lines: its arguments' tokens keep their lines, so errors name them")
