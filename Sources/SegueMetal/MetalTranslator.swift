@@ -45,7 +45,9 @@ public enum MetalTranslator {
         guard tokens.count <= maximumTokens else {
             throw ShaderSourceError(
                 file: file, line: tokens[maximumTokens].line,
-                message: "the file has more than \(maximumTokens) tokens after its macros are expanded; split it into several files")
+                message:
+                    "the file has more than \(maximumTokens) tokens after its macros are expanded; keep in it only the functions a transition uses, or shorten them (a macro counts at each use)"
+            )
         }
         var checker = MetalChecker(file: file)
         try checker.check(declarations)
