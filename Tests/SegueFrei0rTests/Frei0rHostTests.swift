@@ -178,6 +178,31 @@ struct Frei0rHostTests {
 
 extension Frei0rHostTests {
     @Test(
+        "a value the effect refuses shows the first input until the host changes a parameter, then it renders again; each failure is said once"
+    )
+    func refusedValueRecovers() throws {
+        let dir = try TemporaryDirectory("recover")
+        defer { dir.remove() }
+        let installation = try Installation(dir)
+        let host = try installation.buildHost()
+        // A radius of 0 is frei0r's 0, the bottom of the slider: it disabled the instance for good,
+        // so a page curl keyframed from 0 showed its first input even at progress 1.
+        let run = try runProgram(
+            host,
+            [
+                "sequence", installation.plugins + "/segue_page_curl.so", "32", "24", "progress=0.5", "render", "radius=0", "render",
+                "render",
+                "angle=0.2", "render", "radius=0.5", "render", "radius=0", "render",
+            ], environment: installation.hostEnvironment())
+        #expect(run.status == 0 && run.signal == nil, "\(run.stderr)")
+        #expect(run.stdout == "rendered\ncopied\ncopied\ncopied\nrendered\ncopied\n", "\(run.stdout)")
+        // Said when it fails, not again while it stays failed (the angle changed, the radius did not),
+        // and again after a frame rendered.
+        let message = "segue_page_curl (segue frei0r plugin): radius must be positive, got 0\n"
+        #expect(run.stderr.components(separatedBy: message).count - 1 == 2, "\(run.stderr)")
+    }
+
+    @Test(
         "failures: a zero size and a vanished file fail construction; a shader that does not compile and a missing libsegue show the first input; each with a message"
     )
     func failures() throws {
@@ -204,6 +229,11 @@ extension Frei0rHostTests {
         let gone = try runProgram(host, ["construct", bad.plugins + "/segue_gone.so", "64", "48", "2"], environment: env)
         #expect(gone.status == 0 && gone.signal == nil && gone.stdout == "null\nnull\n", "\(gone.stdout)\(gone.stderr)")
         #expect(gone.stderr.contains(bad.goneMessage), "\(gone.stderr)")
+        // A FIFO in the effect file's place fails construction at once (it blocked in open, and
+        // GStreamer constructs every plugin when it rescans its registry).
+        let piped = try runProgram(host, ["construct", bad.plugins + "/segue_piped.so", "64", "48", "2"], environment: env, timeout: 60)
+        #expect(piped.status == 0 && piped.signal == nil && piped.stdout == "null\nnull\n", "\(piped.stdout)\(piped.stderr)")
+        #expect(piped.stderr.contains(bad.pipedMessage), "\(piped.stderr)")
 
         let cases: [(plugin: String, message: String)] = [
             (bad.plugins + "/segue_broken.so", bad.brokenMessage),

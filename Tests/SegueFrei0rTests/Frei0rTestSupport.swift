@@ -86,20 +86,27 @@ struct BrokenEffects {
     let plugins: String
     let brokenMessage: String
     let goneMessage: String
+    let pipedMessage: String
 
     init(_ dir: TemporaryDirectory, _ installation: Installation) throws {
         let effects = dir.file("effects")
         try FileManager.default.createDirectory(atPath: effects, withIntermediateDirectories: true)
         let tint = repositoryRoot + "/Tests/segueTests/Fixtures/gallery/tint.glsl"
-        for name in ["broken", "gone"] { try FileManager.default.copyItem(atPath: tint, toPath: "\(effects)/\(name).glsl") }
+        for name in ["broken", "gone", "piped"] { try FileManager.default.copyItem(atPath: tint, toPath: "\(effects)/\(name).glsl") }
         plugins = dir.file("bad")
-        let added = try installation.installFiles(["\(effects)/broken.glsl", "\(effects)/gone.glsl"], into: plugins)
+        let added = try installation.installFiles(
+            ["\(effects)/broken.glsl", "\(effects)/gone.glsl", "\(effects)/piped.glsl"], into: plugins)
         guard added.status == 0 else { throw SetupFailure("segue frei0r install: \(added.stderr)") }
         try FileManager.default.removeItem(atPath: "\(effects)/broken.glsl")
         try FileManager.default.copyItem(
             atPath: repositoryRoot + "/Tests/Fixtures/gl-transitions/syntax-error.glsl", toPath: "\(effects)/broken.glsl")
         try FileManager.default.removeItem(atPath: "\(effects)/gone.glsl")
+        // A named pipe in the file's place: opening it to check it blocked until a writer came.
+        try FileManager.default.removeItem(atPath: "\(effects)/piped.glsl")
+        guard mkfifo("\(effects)/piped.glsl", 0o600) == 0 else { throw SetupFailure("mkfifo failed") }
         brokenMessage = "segue_broken (segue frei0r plugin): shader '\(effects)/broken.glsl' does not compile"
         goneMessage = "segue_gone (segue frei0r plugin): cannot read the effect file '\(effects)/gone.glsl': No such file or directory"
+        pipedMessage =
+            "segue_piped (segue frei0r plugin): cannot read the effect file '\(effects)/piped.glsl': it is not a regular file (a pipe or a device?)"
     }
 }

@@ -42,8 +42,10 @@
  * fails to start — except in MLT, which renders a NULL instance as uninitialised memory (and
  * constructs again every frame), where the instance shows its first input instead. An effect that
  * cannot be made at the first update (libsegue not found, a file edited into a shader that does
- * not compile) or a failed render is reported once, and the instance shows its first input.
- * Nothing is fatal to the host.
+ * not compile) is reported once, and the instance shows its first input. A failed render (a value
+ * the effect refuses, such as a radius of 0, or a texture not set yet) shows the first input too,
+ * until the host changes a parameter: the next frame then tries again; a failure is reported once
+ * until a frame renders. Nothing is fatal to the host.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -54,6 +56,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #pragma GCC visibility push(default)
 #include <frei0r.h>
@@ -348,7 +353,9 @@ static int load_runtime(char *why, size_t size) {
 typedef struct {
     unsigned width, height;
     int ready;                         /* the effect exists */
-    int failed;                        /* making or rendering it failed: the instance copies its first input */
+    int failed;                        /* making it failed: the instance copies its first input */
+    int stalled;                       /* a render failed: the first input shows until a parameter changes */
+    char *reported;                    /* the last failure said (owned), so that one repeated is said once */
     double progress;
     double values[MAX_PARAMS][3];      /* frei0r values */
     char *strings[MAX_PARAMS];         /* string values (owned) */
@@ -465,17 +472,23 @@ static int ensure_effect(instance *inst) {
     return 0;
 }
 
-/* Whether the effect file (for an effect that is a file) can be read; fills `why` when not. */
+/* Whether the effect file (for an effect that is a file) can be read; fills `why` when not. Opened
+ * without blocking and required to be a regular file: a FIFO would block the host (GStreamer
+ * constructs every plugin when it rescans its registry) until something wrote to it. */
 static int effect_file_readable(char *why, size_t size) {
     if (!strchr(config.effect, '/')) return 1;
     char path[4096];
     snprintf(path, sizeof path, "%s", config.effect);
     char *colon = strstr(path, ".metal:");
     if (colon) colon[6] = 0;
-    FILE *f = fopen(path, "rb");
-    if (f) {
-        fclose(f);
-        return 1;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) {
+        struct stat st;
+        int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+        close(fd);
+        if (regular) return 1;
+        snprintf(why, size, "cannot read the effect file '%s': it is not a regular file (a pipe or a device?); install it again with 'segue frei0r install FILE'", path);
+        return 0;
     }
     snprintf(why, size, "cannot read the effect file '%s': %s; install it again with 'segue frei0r install FILE'", path,
              strerror(errno));
@@ -487,6 +500,7 @@ static void destroy(instance *inst) {
     if (inst->transition) api.transition_destroy(inst->transition);
     if (inst->effect) api.effect_destroy(inst->effect);
     for (int p = 0; p < config.param_count; p++) free(inst->strings[p]);
+    free(inst->reported);
     free(inst);
 }
 
@@ -638,6 +652,29 @@ void f0r_get_param_value(f0r_instance_t instance_pointer, f0r_param_t value, int
     }
 }
 
+/* Whether the host changed a parameter since the effect last had them. */
+static int parameters_changed(const instance *inst) {
+    for (int t = 0; t < config.target_count; t++)
+        if (inst->dirty[t]) return 1;
+    return 0;
+}
+
+/* Notes the outcome of a render: a failure stalls the instance until a parameter changes, and is
+ * said unless it is the one said last; a success forgets it, so that the next is said again. */
+static void rendered(instance *inst, int ok, segue_error *error) {
+    inst->stalled = !ok;
+    if (ok) {
+        free(inst->reported);
+        inst->reported = NULL;
+        return;
+    }
+    const char *message = api.error_message(error);
+    if (inst->reported && !strcmp(inst->reported, message)) return;
+    say("%s", message);
+    free(inst->reported);
+    inst->reported = strdup(message);
+}
+
 /* A render failed (or the effect could not be created): the first input shows unchanged (a
  * source, which has none, shows transparent pixels). */
 static void pass_through(instance *inst, const uint32_t *input, uint32_t *output) {
@@ -653,19 +690,17 @@ static double host_time(double time) {
 void f0r_update(f0r_instance_t instance_pointer, double time, const uint32_t *inframe, uint32_t *outframe) {
     instance *inst = instance_pointer;
     if (!inst || (!inframe && !config.source) || !outframe) return;
-    if (!config.filter || !ensure_effect(inst)) {
+    if (!config.filter || !ensure_effect(inst) || (inst->stalled && !parameters_changed(inst))) {
         pass_through(inst, inframe, outframe);
         return;
     }
     apply_parameters(inst);
     segue_error *error = NULL;
     /* A source's fill draws alone: the C API takes a NULL input for it. */
-    if (api.effect_render(inst->effect, config.source ? NULL : (const uint8_t *)inframe, inst->width, inst->height, (size_t)inst->width * 4,
-                          host_time(time), (uint8_t *)outframe, &error) != 0) {
-        say("%s", api.error_message(error));
-        inst->failed = 1;
-        pass_through(inst, inframe, outframe);
-    }
+    int ok = api.effect_render(inst->effect, config.source ? NULL : (const uint8_t *)inframe, inst->width, inst->height,
+                               (size_t)inst->width * 4, host_time(time), (uint8_t *)outframe, &error) == 0;
+    rendered(inst, ok, error);
+    if (!ok) pass_through(inst, inframe, outframe);
     api.error_free(error);
 }
 
@@ -684,18 +719,17 @@ void f0r_update2(f0r_instance_t instance_pointer, double time, const uint32_t *i
         f0r_update(instance_pointer, time, inframe1, outframe);
         return;
     }
-    if (!inframe2 || !ensure_effect(inst)) {
+    if (!inframe2 || !ensure_effect(inst) || (inst->stalled && !parameters_changed(inst))) {
         pass_through(inst, inframe1, outframe);
         return;
     }
     apply_parameters(inst);
     segue_error *error = NULL;
-    if (api.transition_render(inst->transition, (const uint8_t *)inframe1, (const uint8_t *)inframe2, inst->width, inst->height,
-                              (size_t)inst->width * 4, inst->progress, host_time(time), (uint8_t *)outframe, &error) != 0) {
-        say("%s", api.error_message(error));
-        inst->failed = 1;  /* not tried again: every later frame shows the first input */
-        pass_through(inst, inframe1, outframe);
-    }
+    int ok = api.transition_render(inst->transition, (const uint8_t *)inframe1, (const uint8_t *)inframe2, inst->width,
+                                   inst->height, (size_t)inst->width * 4, inst->progress, host_time(time), (uint8_t *)outframe,
+                                   &error) == 0;
+    rendered(inst, ok, error);
+    if (!ok) pass_through(inst, inframe1, outframe);
     api.error_free(error);
 }
 

@@ -18,6 +18,10 @@
  *       Constructs COUNT instances one after another, printing "instance" or "null" for each; each
  *       instance renders an opaque pattern twice (a mixer at progress 1 to a transparent second
  *       input), printing "copied" for a frame that is its first input unchanged, else "rendered".
+ *   frei0r_host sequence PLUGIN W H STEP...
+ *       One instance of W×H and, in order, each STEP: NAME=VALUE sets a parameter (as for run),
+ *       "render" renders the pattern of construct (a mixer to a transparent second input) and
+ *       prints "rendered" or "copied" — what a host's timeline does to one instance over frames.
  *
  * Exits 0 on success, 2 for usage or I/O problems.
  */
@@ -260,10 +264,33 @@ static int construct_mode(int argc, char **argv) {
     return 0;
 }
 
+static int sequence_mode(int argc, char **argv) {
+    if (argc < 6 || load(argv[2]) != 0) return 2;
+    unsigned w = (unsigned)strtoul(argv[3], NULL, 10), h = (unsigned)strtoul(argv[4], NULL, 10);
+    size_t bytes = (size_t)w * h * 4;
+    f0r_instance_t inst = p.construct(w, h);
+    if (!inst || bytes == 0) { printf("null\n"); return 0; }
+    uint8_t *a = malloc(bytes), *b = calloc(1, bytes), *out = calloc(1, bytes);
+    for (size_t k = 0; k < bytes; k++) a[k] = (uint8_t)(k * 7 + 3) | 1;
+    for (size_t k = 3; k < bytes; k += 4) a[k] = 255;
+    for (int i = 5; i < argc; i++) {
+        if (strcmp(argv[i], "render") != 0) { set_param(inst, argv[i]); continue; }
+        memset(out, 0, bytes);
+        if (info.plugin_type == F0R_PLUGIN_TYPE_MIXER2) p.update2(inst, 0, (uint32_t *)a, (uint32_t *)b, NULL, (uint32_t *)out);
+        else p.update(inst, 0, (uint32_t *)a, (uint32_t *)out);
+        printf("%s\n", memcmp(a, out, bytes) != 0 ? "rendered" : "copied");
+        fflush(stdout);
+    }
+    p.destruct(inst);
+    free(a); free(b); free(out);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 3 && !strcmp(argv[1], "info")) return info_mode(argv[2]);
     if (argc >= 3 && !strcmp(argv[1], "run")) return run_mode(argc, argv);
     if (argc >= 3 && !strcmp(argv[1], "construct")) return construct_mode(argc, argv);
-    fprintf(stderr, "usage: frei0r_host info PLUGIN | run [--parallel] PLUGIN JOB... | construct PLUGIN W H COUNT\n");
+    if (argc >= 3 && !strcmp(argv[1], "sequence")) return sequence_mode(argc, argv);
+    fprintf(stderr, "usage: frei0r_host info PLUGIN | run [--parallel] PLUGIN JOB... | construct PLUGIN W H COUNT | sequence PLUGIN W H STEP...\n");
     return 2;
 }
