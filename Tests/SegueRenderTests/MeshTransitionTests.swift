@@ -17,6 +17,26 @@ struct MeshTransitionTests {
             #expect(try r.frame(progress: 0, time: 0, duration: 0.5).pixels == from.pixels, "pop \(pop)")
             #expect(try r.frame(progress: 1, time: 0.5, duration: 0.5).pixels == to.pixels, "pop \(pop)")
         }
+        // Translucent screens: 0 and 1 are exact too, and near them (or past them, as a spring
+        // overshoots) the face turned away is not drawn through the other (at 1 the from face,
+        // edge-on and darkened, showed through `to`).
+        let glassFrom = Image(width: 33, height: 9, fill: Pixel(255, 0, 0, 255)),
+            glassTo = Image(width: 33, height: 9, fill: Pixel(0, 128, 0, 128))
+        for pop in [false, true] {
+            let r = try TransitionRenderer(
+                effect: effect, from: glassTo, to: glassTo, parameters: ["pop": .bool(pop)], context: try TestGPU.context(),
+                framesInFlight: 1)
+            #expect(try r.frame(progress: 0, time: 0, duration: 0.5).pixels == glassTo.pixels, "pop \(pop)")
+            #expect(try r.frame(progress: 1, time: 0.5, duration: 0.5).pixels == glassTo.pixels, "pop \(pop)")
+            let opaqueFrom = try TransitionRenderer(
+                effect: effect, from: glassFrom, to: glassTo, parameters: ["pop": .bool(pop)], context: try TestGPU.context(),
+                framesInFlight: 1)
+            let end = try opaqueFrom.frame(progress: 1, time: 0.5, duration: 0.5)
+            #expect(end.pixels == glassTo.pixels, "pop \(pop): \(end[0, 4]) \(end[32, 4])")
+            // Past the end (a spring's overshoot) only `to` faces the viewer: nothing of `from`.
+            let past = try opaqueFrom.frame(progress: 1.05, time: 0.5, duration: 0.5)
+            #expect((0..<33).allSatisfy { past[$0, 4].r == 0 }, "pop \(pop): \((0..<33).map { past[$0, 4].r })")
+        }
         // Solid faces: at 45° each face's normal is 45° from the light (the viewer), so its
         // colour is the texel × cos 45° (diffuse factor 1).
         let grey = Image(width: 64, height: 48, fill: Pixel(200, 200, 200)), white = Image(width: 64, height: 48, fill: .white)

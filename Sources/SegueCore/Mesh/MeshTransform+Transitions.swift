@@ -58,7 +58,13 @@ extension MeshTransform {
             pop
             ? face([(-w, -width), (-w, 0), (-w, 0), (-w, -width)], texture: .to)
             : face([(w, 0), (w, -width), (w, -width), (w, 0)], texture: .to)
-        let mesh = MeshTransform(unchecked: vertices, faces: [front, side], depthNormalization: .width)
+        // A solid cube shows no face from behind. A face W/2 from the centre with unit normal n
+        // faces the eye, (d + 1/2)·W in front of the centre, when n·(0, d + 1/2) > 1/2: the front
+        // face's normal is (−s, c), the side's (±c, ±s). Drawn from behind, a face showed through a
+        // translucent one — at progress 1 the from face, edge-on, darkened `to` (1 must show `to`).
+        let facing = 1 / (2 * eyeDistance + 1)
+        let faces = [c > facing ? front : nil, (pop ? -s : s) > facing ? side : nil].compactMap { $0 }
+        let mesh = MeshTransform(unchecked: vertices, faces: faces, depthNormalization: .width)
         return (mesh, MeshAppearance(supplementaryTransform: .perspective(distance: eyeDistance * width)))
     }
 
