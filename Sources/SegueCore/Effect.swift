@@ -43,14 +43,22 @@ public struct EffectParameter: Sendable, Equatable {
     public let defaultValue: ParameterValue?
     /// What the parameter does, for `segue info`.
     public let summary: String
+    /// The values the effect is meant for, when it states them (every component): the ends of
+    /// a host's slider (frei0r's 0…1 maps onto it). A value outside is still taken — a spring's
+    /// overshoot passes it — so this is a guide for people, not a check.
+    public let range: ClosedRange<Double>?
 
     /// A parameter description; `typeName` defaults to the GLSL name.
-    public init(name: String, type: ParameterType, defaultValue: ParameterValue?, summary: String = "", typeName: String? = nil) {
+    public init(
+        name: String, type: ParameterType, defaultValue: ParameterValue?, summary: String = "", range: ClosedRange<Double>? = nil,
+        typeName: String? = nil
+    ) {
         self.name = name
         self.type = type
         self.typeName = typeName ?? type.rawValue
         self.defaultValue = defaultValue
         self.summary = summary
+        self.range = range
     }
 
     /// The default, or zero of the right type when none was declared.

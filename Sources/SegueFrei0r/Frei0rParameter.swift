@@ -13,12 +13,14 @@
 //   float[], color[],     → a string: the value as `--arg` takes it ("0.1,0.5,0.9",
 //   bytes                   "#ff0000,#00ff00", "@file.bin"); empty is count 0
 //
-// min…max is the range derived from the default d (effects state no ranges; `range(for:)`):
+// min…max is the range the effect states (`EffectParameter.range`: every built-in, and a
+// `.glsl` file's `// = d in min...max`), else one derived from the default d (`range(forDefault:)`):
 // 0…1 when 0 ≤ d < 1 (fractions and texture coordinates pass unchanged), 0…N when d ≥ 1 and
 // −N…N when d < 0, N the first of 1, 2, 5, 10, 20, 50, … at least 2·|d| (ints: at least 10).
 // frei0r values outside 0…1 extrapolate (MLT passes them through), and a value the host never
 // changes is the effect's exact default.
 import SegueCore
+import SegueMath
 import SegueSystem
 
 /// One frei0r parameter of a plugin.
@@ -64,7 +66,8 @@ public struct Frei0rTarget: Sendable, Equatable {
 }
 
 extension Frei0rParameter {
-    /// The range of a component whose default is `d` (see the top of this file).
+    /// The range of a component whose default is `d`, for an effect that states none (see the
+    /// top of this file).
     public static func range(forDefault d: Double, integer: Bool) -> ClosedRange<Double> {
         if d >= 0, d < 1, !integer { return 0...1 }
         let n = niceCeiling(max(2 * abs(d), integer ? 10 : 1))
@@ -107,9 +110,9 @@ extension Frei0rParameter {
                         range: 0...1, defaultValue: [defaults[k]], integer: false)
                 default:
                     let integer = p.type.scalar == .int
-                    let range = stated ?? Frei0rParameter.range(forDefault: defaults[k], integer: integer)
+                    let range = stated ?? p.range ?? Frei0rParameter.range(forDefault: defaults[k], integer: integer)
                     let span = range.upperBound - range.lowerBound
-                    let explanation = range == 0...1 ? what : what + " (0…1 is \(describe(range)))"
+                    let explanation = range == 0...1 ? what : what + " (0…1 is \(MessageText.range(range)))"
                     return Frei0rParameter(
                         name: name, kind: .double, explanation: explanation, target: .components(parameter: index, component: k),
                         range: range, defaultValue: [(defaults[k] - range.lowerBound) / span], integer: integer)
@@ -148,10 +151,5 @@ extension Frei0rParameter {
             }
         }
         return (out, targets)
-    }
-
-    /// `min…max` for an explanation.
-    private static func describe(_ range: ClosedRange<Double>) -> String {
-        "\(String(exactNumber: range.lowerBound))…\(String(exactNumber: range.upperBound))"
     }
 }

@@ -29,6 +29,11 @@ public enum MessageText {
         return text == "-0" ? "0" : text
     }
 
+    /// A range for people, its ends as `number` words them: `-180…180`, `0…6.283`.
+    public static func range(_ range: ClosedRange<Double>) -> String {
+        "\(number(range.lowerBound))…\(number(range.upperBound))"
+    }
+
     /// Text a user gave, quoted back in a message: whole up to `limit` characters, else its
     /// first `limit` and a count (a 100 KB value must not make a 100 KB error line).
     public static func excerpt(_ text: some StringProtocol, limit: Int = 80) -> String {

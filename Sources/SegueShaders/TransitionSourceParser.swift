@@ -3,7 +3,8 @@ import SegueMath
 import SegueMetal
 // Parses a transition source in the gl-transitions style: `// Key: value` header comments and
 // parameters declared as `uniform TYPE name; // = default`, `uniform TYPE a, b; // = default` or
-// `uniform TYPE name /* = default */;`. Declarations are blanked out of the source (newlines kept,
+// `uniform TYPE name /* = default */;`, and Segue's own addition, a range after the default:
+// `// = 30.0 in -180.0...180.0; summary` (the values the effect is meant for). Declarations are blanked out of the source (newlines kept,
 // so compile errors keep the user's line numbers) and become members of Segue's uniform block.
 //
 // Format reference: gl-transitions' README (transition function, uniforms and default comments).
@@ -100,7 +101,8 @@ public enum TransitionSourceParser {
                     throw ShaderSourceError(
                         file: fileLabel, line: lineNumber, message: "parameter '\(MessageText.excerpt(n))' is declared twice")
                 }
-                parameters.append(EffectParameter(name: n, type: decl.type, defaultValue: decl.defaultValue, summary: decl.summary))
+                parameters.append(
+                    EffectParameter(name: n, type: decl.type, defaultValue: decl.defaultValue, summary: decl.summary, range: decl.range))
             }
             // Blanked from its keyword on: what comes before (the end of a comment) stays.
             lines[index] = String(decoding: Array(lines[index].utf8)[..<start], as: UTF8.self)
@@ -216,6 +218,7 @@ public enum TransitionSourceParser {
         var names: [String]
         var defaultValue: ParameterValue?
         var summary: String
+        var range: ClosedRange<Double>?
     }
 
     private static func parseDeclaration(_ code: String, file: String, line: Int) throws(ShaderSourceError) -> Declaration {
@@ -264,11 +267,43 @@ public enum TransitionSourceParser {
             throw fail("'\(MessageText.excerpt(n))' is not a valid parameter name")
         }
         var value: ParameterValue?
-        if let defaultText {
+        var range: ClosedRange<Double>?
+        if var defaultText {
             if type == .sampler2D { throw fail("a sampler2D parameter cannot have a default") }
+            // `DEFAULT in MIN...MAX`: the values the effect is meant for.
+            let words = defaultText.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            if let k = words.lastIndex(of: "in") {
+                range = try parseRange(words[(k + 1)...].joined(separator: " "), type: type, name: names[0], fail: fail)
+                defaultText = words[..<k].joined(separator: " ")
+            }
             value = try parseDefault(defaultText, type: type, name: names[0], fail: fail)
+            if let range, let value, let outside = value.components.first(where: { !range.contains($0) }) {
+                throw fail(
+                    "the default of '\(MessageText.excerpt(names[0]))' (\(MessageText.number(outside))) is outside its range \(MessageText.range(range))"
+                )
+            }
         }
-        return Declaration(type: type, names: names, defaultValue: value, summary: shown(summary))
+        return Declaration(type: type, names: names, defaultValue: value, summary: shown(summary), range: range)
+    }
+
+    /// Parses a range, `MIN...MAX` or `MIN…MAX` (GLSL number literals, MIN < MAX), of a
+    /// parameter whose type takes one: numbers, not bools or textures.
+    private static func parseRange(
+        _ text: String, type: ParameterType, name: String, fail: (String) -> ShaderSourceError
+    ) throws(ShaderSourceError) -> ClosedRange<Double> {
+        let quoted = "'\(MessageText.excerpt(name))'"
+        guard type.scalar != .bool, type != .sampler2D else { throw fail("\(type.rawValue) \(quoted) takes no range") }
+        let separator = text.contains("…") ? "…" : "..."
+        let bounds = text.split(separator: separator, omittingEmptySubsequences: false).map {
+            normalizeLiteral($0.trimmingWhitespaceAndNewlines())
+        }
+        guard bounds.count == 2, let low = Double(bounds[0]), let high = Double(bounds[1]), low.isFinite, high.isFinite else {
+            throw fail("invalid range '\(MessageText.excerpt(text))' for \(quoted): expected MIN...MAX, e.g. 'in -1.0...1.0'")
+        }
+        guard low < high else {
+            throw fail("the range of \(quoted) must go from a smaller number to a larger one, got \(MessageText.excerpt(text))")
+        }
+        return low...high
     }
 
     /// Parses a default: a literal (`2`, `.5`, `1.`, `true`) or a constructor

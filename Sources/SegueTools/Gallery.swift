@@ -169,7 +169,9 @@ public struct Gallery {
                 name: p.name, type: p.typeName,
                 defaultValue: p.type == .sampler2D
                     ? "texture"
-                    : p.type.isArray ? "empty (at most \(p.type.maximumElements))" : p.effectiveDefault?.description ?? ""
+                    : p.type.isArray
+                        ? "empty (at most \(p.type.maximumElements))"
+                        : (p.effectiveDefault?.description ?? "") + (p.range.map { " in \(MessageText.range($0))" } ?? "")
             )
         }
         var file: String?

@@ -98,6 +98,7 @@ struct InfoCommand: ParsableCommand {
                     : p.type.isArray
                         ? "(\(p.type.elementUnit ?? ""), at most \(p.type.maximumElements); default empty)"
                         : "= \(p.effectiveDefault!.description)"
+                            + (p.range.map { " in \(MessageText.range($0))" } ?? "")
                 print("    \(p.name): \(p.typeName) \(d)\(p.summary.isEmpty ? "" : "  — \(p.summary)")")
             }
         }
@@ -111,6 +112,8 @@ struct EffectJSON: Encodable {
         let type: String
         let `default`: [Double]?
         let summary: String
+        /// `[min, max]`, the values the effect is meant for, when it states them.
+        let range: [Double]?
         /// For an array or data argument: the most elements (floats, colours or bytes) it takes.
         let maximumLength: Int?
     }
@@ -139,7 +142,7 @@ struct EffectJSON: Encodable {
         parameters = e.parameters.map {
             Parameter(
                 name: $0.name, type: $0.type.rawValue, default: $0.effectiveDefault?.components, summary: $0.summary,
-                maximumLength: $0.type.isArray ? $0.type.maximumElements : nil)
+                range: $0.range.map { [$0.lowerBound, $0.upperBound] }, maximumLength: $0.type.isArray ? $0.type.maximumElements : nil)
         }
     }
 }

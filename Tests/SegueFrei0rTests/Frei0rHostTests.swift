@@ -95,27 +95,27 @@ struct Frei0rHostTests {
                 translucent: false),
             Job(
                 plugin: "segue_wipe", width: 64, height: 48, progress: 0.4, time: 0.4,
-                parameters: ["direction_x=0", "direction_y=1", "smoothness=0.2"],
+                parameters: ["direction_x=0.5", "direction_y=1", "smoothness=0.2"],
                 reference: ["--progress", "0.4", "--param", "direction=0,1", "--param", "smoothness=0.2"], translucent: false),
-            // pop is a bool; eyeDistance's 0…1 is 0…5.
+            // The direction's 0…1 is its stated -1…1; pop is a bool; eyeDistance's 0…1 is 1…5.
             Job(
                 plugin: "segue_cube", width: 64, height: 48, progress: 0.6, time: 0.3, parameters: ["pop=1", "eyeDistance=0.5"],
-                reference: ["--progress", "0.6", "--param", "pop=true", "--param", "eyeDistance=2.5"], translucent: false),
+                reference: ["--progress", "0.6", "--param", "pop=true", "--param", "eyeDistance=3"], translucent: false),
             // The host's time drives the melt: 0.48 s at progress 0.5 is segue's progress 0.5 of 0.96 s.
             Job(
                 plugin: "segue_doom_melt", width: 64, height: 48, progress: 0.5, time: 0.48, parameters: [],
                 reference: ["--progress", "0.5", "--duration", "0.96"], translucent: false),
             Job(
-                plugin: "segue_page_curl", width: 37, height: 23, progress: 0.5, time: 0.5, parameters: ["angle=0.2"],
-                reference: ["--progress", "0.5", "--param", "angle=20"], translucent: false),
+                plugin: "segue_page_curl", width: 37, height: 23, progress: 0.5, time: 0.5, parameters: ["angle=0.6"],
+                reference: ["--progress", "0.5", "--param", "angle=36"], translucent: false),
             // A colour: tint's rgb (its alpha stays 1).
             Job(
                 plugin: extra + "/segue_tint", width: 64, height: 48, progress: 0.25, time: 0.25, parameters: ["tint=0,1,0"],
                 reference: ["--progress", "0.25", "--param", "tint=0,1,0,1"], translucent: false),
-            // A filter: the bulge mesh, radius 0.1 of 0…500 points.
+            // A filter: the bulge mesh, radius 0.1 of 1…500 points.
             Job(
                 plugin: "segue_bulge", width: 64, height: 48, progress: 0, time: 0, parameters: ["radius=0.1", "touch_x=0.25"],
-                reference: ["--param", "radius=50", "--param", "touch=0.25,0.5"], translucent: false),
+                reference: ["--param", "radius=50.9", "--param", "touch=0.25,0.5"], translucent: false),
         ]
         func inputs(_ job: Job) -> String { dir.file("in-\(job.width)x\(job.height)\(job.translucent ? "-a" : "")") }
         func spec(_ job: Job, _ out: String) -> String {
@@ -185,20 +185,21 @@ extension Frei0rHostTests {
         defer { dir.remove() }
         let installation = try Installation(dir)
         let host = try installation.buildHost()
-        // A radius of 0 is frei0r's 0, the bottom of the slider: it disabled the instance for good,
-        // so a page curl keyframed from 0 showed its first input even at progress 1.
+        // A radius below the slider (MLT passes any number; -1 is -0.98 of the stated 0.01…1)
+        // disabled the instance for good, so a page curl keyframed from it showed its first input
+        // even at progress 1. The bottom of the slider, 0, is a radius the curl takes.
         let run = try runProgram(
             host,
             [
-                "sequence", installation.plugins + "/segue_page_curl.so", "32", "24", "progress=0.5", "render", "radius=0", "render",
+                "sequence", installation.plugins + "/segue_page_curl.so", "32", "24", "progress=0.5", "render", "radius=-1", "render",
                 "render",
-                "angle=0.2", "render", "radius=0.5", "render", "radius=0", "render",
+                "angle=0.2", "render", "radius=0.5", "render", "radius=-1", "render", "radius=0", "render",
             ], environment: installation.hostEnvironment())
         #expect(run.status == 0 && run.signal == nil, "\(run.stderr)")
-        #expect(run.stdout == "rendered\ncopied\ncopied\ncopied\nrendered\ncopied\n", "\(run.stdout)")
+        #expect(run.stdout == "rendered\ncopied\ncopied\ncopied\nrendered\ncopied\nrendered\n", "\(run.stdout)")
         // Said when it fails, not again while it stays failed (the angle changed, the radius did not),
         // and again after a frame rendered.
-        let message = "segue_page_curl (segue frei0r plugin): radius must be positive, got 0\n"
+        let message = "segue_page_curl (segue frei0r plugin): radius must be positive, got -0.98\n"
         #expect(run.stderr.components(separatedBy: message).count - 1 == 2, "\(run.stderr)")
     }
 

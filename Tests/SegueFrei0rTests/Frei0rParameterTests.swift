@@ -21,6 +21,28 @@ struct Frei0rParameterTests {
         #expect(Frei0rParameter.range(forDefault: 1, integer: true) == 0...10)
         #expect(Frei0rParameter.range(forDefault: 0, integer: true) == 0...10)
     }
+
+    @Test("a range the effect states wins over the derived one: 0…1 reaches every value it is meant for, the default in between")
+    func statedRanges() throws {
+        let curl = try #require(EffectCatalog.builtIn(named: "page-curl"))
+        let angle = try #require(Frei0rParameter.map(curl.parameters, withProgress: true).parameters.first { $0.name == "angle" })
+        #expect(angle.range == -180...180)
+        #expect(abs(angle.defaultValue[0] - 210.0 / 360) < 1e-12)
+        #expect(angle.explanation.hasSuffix("(0…1 is -180…180)"))
+        let wipe = Frei0rParameter.map(try #require(EffectCatalog.builtIn(named: "wipe")).parameters, withProgress: false).parameters
+        #expect(wipe.map(\.range) == [-1...1, -1...1, 0...1] && wipe.map(\.defaultValue) == [[1], [0.5], [0]])
+        // A file's own range, and none (derived from the default 30: 0…100).
+        let parsed = try TransitionSourceParser.parse(
+            """
+            uniform float stated; // = 30.0 in 10.0...50.0
+            uniform float derived; // = 30.0
+            uniform int steps; // = 4 in 1...9
+            vec4 transition(vec2 uv) { return getFromColor(uv); }
+            """, name: "ranges", source: .file("ranges.glsl"))
+        let mapped = Frei0rParameter.map(parsed.parameters, withProgress: false).parameters
+        #expect(mapped.map(\.range) == [10...50, 0...100, 1...9])
+        #expect(mapped.map(\.defaultValue) == [[0.5], [0.3], [0.375]] && mapped.map(\.integer) == [false, false, true])
+    }
 }
 
 extension Frei0rParameterTests {

@@ -92,8 +92,8 @@ struct Frei0rPluginTests {
                 target\tdirection\tf\t2\t1,0
                 target\tsmoothness\tf\t1\t0
                 param\tprogress\tdouble\t-1\t0\t0\t1\t0\ttransition progress: 0 shows the first input, 1 the second (animate it)
-                param\tdirection_x\tdouble\t0\t0\t0\t2\t0.5\tdirection the edge travels (x right, y down): x (0…1 is 0…2)
-                param\tdirection_y\tdouble\t0\t1\t0\t1\t0\tdirection the edge travels (x right, y down): y
+                param\tdirection_x\tdouble\t0\t0\t-1\t1\t1\tdirection the edge travels (x right, y down): x (0…1 is -1…1)
+                param\tdirection_y\tdouble\t0\t1\t-1\t1\t0.5\tdirection the edge travels (x right, y down): y (0…1 is -1…1)
                 param\tsmoothness\tdouble\t1\t0\t0\t1\t0\twidth of the soft edge, as a fraction of the sweep
 
                 """)

@@ -70,7 +70,7 @@ struct GStreamerTests {
             }
         }
 
-        // A filter on one stream: the bulge, radius 0.06 of 0…500 points.
+        // A filter on one stream: the bulge, radius 0.06 of its stated 1…500 points.
         let out = dir.file("bulge")
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let run = try runProgram(
@@ -83,7 +83,7 @@ struct GStreamerTests {
             environment: installation.hostEnvironment(), timeout: 240)
         #expect(run.status == 0 && run.signal == nil, "bulge: \(run.stderr)")
         let cli = try installation.runSegue([
-            "mesh", inputs + "/from.png", "--mesh", "bulge", "--param", "radius=30", "-o", dir.file("bulge-segue.png"),
+            "mesh", inputs + "/from.png", "--mesh", "bulge", "--param", "radius=30.94", "-o", dir.file("bulge-segue.png"),
         ])
         try #require(cli.status == 0, "\(cli.stderr)")
         let worst = largestDifference(try ImageFile.read(path: out + "/g001.png"), try ImageFile.read(path: dir.file("bulge-segue.png")))

@@ -161,7 +161,7 @@ struct MeltTests {
             in: dir, name: "bulge", installation: installation, frames: 5)
         #expect(run.run.status == 0 && run.run.signal == nil, "\(run.run.stderr)")
         let file = dir.file("bulge-segue.png")
-        let cli = try installation.runSegue(["mesh", inputs + "/from.png", "--mesh", "bulge", "--param", "radius=30", "-o", file])
+        let cli = try installation.runSegue(["mesh", inputs + "/from.png", "--mesh", "bulge", "--param", "radius=30.94", "-o", file])
         try #require(cli.status == 0, "\(cli.stderr)")
         for frame in ["out001.png", "out005.png"] {
             let worst = largestDifference(try ImageFile.read(path: run.frames + "/" + frame), try ImageFile.read(path: file))

@@ -46,6 +46,63 @@ struct TransitionSourceParserTests {
         #expect(!e.glsl!.contains("uniform"))
     }
 
+    @Test("a range after the default: 'in MIN...MAX' or 'MIN…MAX', GLSL literals, for every component; none unless stated")
+    func ranges() throws {
+        let e = try parse(
+            """
+            uniform float angle; // = 30.0 in -180.0...180.0; direction of the curl
+            uniform vec2 direction; // = vec2(1.0, 0.0) in -1.…1.; where it goes
+            uniform int rows /* = 4 in 1...100 */;
+            uniform float plain; // = 0.5; no range
+            uniform float bare; // = 2 in .5...+4.0f
+            vec4 transition(vec2 uv) { return getFromColor(uv); }
+            """)
+        let byName = Dictionary(uniqueKeysWithValues: e.parameters.map { ($0.name, $0) })
+        #expect(byName["angle"]?.range == -180...180 && byName["angle"]?.defaultValue == .float(30))
+        #expect(byName["angle"]?.summary == "direction of the curl")
+        #expect(byName["direction"]?.range == -1...1 && byName["direction"]?.defaultValue == .vec2(1, 0))
+        #expect(byName["rows"]?.range == 1...100 && byName["rows"]?.defaultValue == .int(4))
+        #expect(byName["plain"]?.range == nil && byName["plain"]?.summary == "no range")
+        #expect(byName["bare"]?.range == 0.5...4 && byName["bare"]?.defaultValue == .float(2))
+    }
+
+    @Test(
+        "a range that cannot be read, is empty, leaves out its default or is given to a bool or texture is refused on its line",
+        arguments: [
+            ("uniform float x; // = 1 in 0..2", "invalid range '0..2' for 'x': expected MIN...MAX"),
+            ("uniform float x; // = 1 in 0...two", "invalid range '0...two'"),
+            ("uniform float x; // = 1 in 0...inf", "invalid range '0...inf'"),
+            ("uniform float x; // = 1 in", "invalid range '' for 'x'"),
+            ("uniform float x; // = 1 in 2...0", "the range of 'x' must go from a smaller number to a larger one, got 2...0"),
+            ("uniform float x; // = 1 in 1...1", "must go from a smaller number to a larger one"),
+            ("uniform float x; // = 3 in 0...2", "the default of 'x' (3) is outside its range 0…2"),
+            ("uniform vec2 d; // = vec2(0.5, -1.5) in -1...1", "the default of 'd' (-1.5) is outside its range -1…1"),
+            ("uniform bool b; // = true in 0...1", "bool 'b' takes no range"),
+        ])
+    func rangeErrors(declaration: String, message: String) {
+        let src = "// Author: a\n" + declaration + "\nvec4 transition(vec2 uv) { return getFromColor(uv); }"
+        #expect {
+            try parse(src)
+        } throws: { error in
+            guard let error = error as? ShaderSourceError else { return false }
+            return error.line == 2 && error.message.contains(message)
+        }
+    }
+
+    @Test("every built-in parameter states its range, which holds its default")
+    func builtInRanges() {
+        for e in EffectCatalog.builtIns {
+            for p in e.parameters where p.type.scalar != .bool && p.type != .sampler2D && !p.type.isArray {
+                guard let range = p.range else {
+                    Issue.record("\(e.name).\(p.name) states no range")
+                    continue
+                }
+                #expect(p.effectiveDefault!.components.allSatisfy(range.contains), "\(e.name).\(p.name) default outside \(range)")
+            }
+        }
+        #expect(EffectCatalog.builtIn(named: "page-curl")?.parameters.first?.range == -180...180)
+    }
+
     @Test("declarations are found as the compiler reads comments: none inside /* */, one after a comment closes on its line")
     func declarationsAndComments() throws {
         let src = """

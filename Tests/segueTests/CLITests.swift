@@ -39,9 +39,11 @@ struct CLITests {
         let params = obj?["parameters"] as? [[String: Any]]
         #expect(params?.map { $0["name"] as? String } == ["startSpeed", "meltSpeed", "spread"])
         #expect((params?.first?["default"] as? [Double]) == [2.7])
+        #expect((params?.first?["range"] as? [Double]) == [0, 10])
         #expect(obj?["duration"] as? Double == 2)
         let text = try segue(["info", "wipe"])
-        #expect(text.text.contains("direction: vec2 = 1,0"))
+        #expect(text.text.contains("direction: vec2 = 1,0 in -1…1  — direction the edge travels"))
+        #expect(try segue(["info", "jelly"]).text.contains("phase: float = 0 in 0…6.283  — phase φ in radians"))
     }
 
     @Test("devices lists lavapipe or a GPU with its Vulkan version")

@@ -16,15 +16,16 @@ def test_built_ins_are_listed_with_kinds_durations_and_parameters():
     melt = listed["doom-melt"]
     assert melt.duration == 2.0 and melt.summary.startswith("Doom's screen melt")
     spread = {p.name: p for p in melt.parameters}["spread"]
-    assert (spread.type, spread.default, spread.range) == ("float", 0.35, None)
+    assert (spread.type, spread.default, spread.range) == ("float", 0.35, (0.0, 1.0))
     assert spread.summary != ""
     cube = listed["cube"]
     assert cube.kind == "mesh-transition" and cube.duration == 0.5
     assert [(p.name, p.type, p.default, p.range) for p in cube.parameters] == [
-        ("pop", "bool", False, (0.0, 1.0)), ("eyeDistance", "float", 2.0, None)]
+        ("pop", "bool", False, (0.0, 1.0)), ("eyeDistance", "float", 2.0, (1.0, 5.0))]
     assert listed["curtain"].kind == "single-image"
     assert [(p.name, p.type, p.default) for p in listed["flat"].parameters] == [("rows", "int", 1), ("columns", "int", 1)]
-    assert [(p.name, p.type, p.default) for p in listed["wipe"].parameters][0] == ("direction", "vec2", (1.0, 0.0))
+    assert [(p.name, p.type, p.default, p.range) for p in listed["wipe"].parameters][0] == (
+        "direction", "vec2", (1.0, 0.0), (-1.0, 1.0))
     assert "wipeleft" in listed
 
 

@@ -352,9 +352,11 @@ const char *segue_info_param_summary(const segue_info *info, size_t index);
 int segue_info_param_default(const segue_info *info, size_t index, double *values, size_t capacity);
 
 /**
- * The range of parameter `index`'s components, when the effect states one: returns 1 and sets
- * `*min` and `*max` (either pointer may be NULL); 0 when no range is known (any finite value is
- * taken); -1 when out of range. Bools report 0…1.
+ * The range of parameter `index`'s components, when the effect states one (every built-in does;
+ * a .glsl file with `// = DEFAULT in MIN...MAX`): the values it is meant for, a slider's ends.
+ * Values outside are still taken (any finite value, as without a range). Returns 1 and sets
+ * `*min` and `*max` (either pointer may be NULL); 0 when none is stated; -1 when out of range.
+ * Bools report 0…1.
  */
 int segue_info_param_range(const segue_info *info, size_t index, double *min, double *max);
 

@@ -47,8 +47,9 @@ public enum MeshEffects {
                     name: "pop", type: .bool, defaultValue: .bool(false),
                     summary: "false: to comes from the right (push); true: from the left (pop)"),
                 EffectParameter(
-                    name: "eyeDistance", type: .float, defaultValue: .float(2), summary: "viewer distance in screen widths (m34 = −1/(d·W))"
-                ),
+                    name: "eyeDistance", type: .float, defaultValue: .float(2),
+                    summary: "viewer distance in screen widths (m34 = −1/(d·W))",
+                    range: 1...5),
             ]
         ) { progress, v, w, h in
             MeshTransform.cube(
@@ -60,8 +61,9 @@ public enum MeshEffects {
             parameters: [
                 EffectParameter(
                     name: "angle", type: .float, defaultValue: .float(30),
-                    summary: "direction of the curl in degrees (0: the right edge lifts first)"),
-                EffectParameter(name: "radius", type: .float, defaultValue: .float(0.12), summary: "cylinder radius, in screen widths"),
+                    summary: "direction of the curl in degrees (0: the right edge lifts first)", range: -180...180),
+                EffectParameter(
+                    name: "radius", type: .float, defaultValue: .float(0.12), summary: "cylinder radius, in screen widths", range: 0.01...1),
             ]
         ) { progress, v, w, h in
             MeshTransform.pageCurl(progress: progress, width: w, height: h, angle: v["angle"]!.scalar, radius: try positive(v, "radius"))
@@ -71,7 +73,7 @@ public enum MeshEffects {
             parameters: [
                 EffectParameter(
                     name: "touch", type: .vec2, defaultValue: .vec2(0.6, 0.5),
-                    summary: "touch point as a fraction of the layer (0,0 top-left)")
+                    summary: "touch point as a fraction of the layer (0,0 top-left)", range: 0...1)
             ]
         ) { _, v, w, h in
             let t = v["touch"]!.components
@@ -82,8 +84,8 @@ public enum MeshEffects {
             parameters: [
                 EffectParameter(
                     name: "touch", type: .vec2, defaultValue: .vec2(0.5, 0.5),
-                    summary: "touch point as a fraction of the layer (0,0 top-left)"),
-                EffectParameter(name: "radius", type: .float, defaultValue: .float(120), summary: "radius in points"),
+                    summary: "touch point as a fraction of the layer (0,0 top-left)", range: 0...1),
+                EffectParameter(name: "radius", type: .float, defaultValue: .float(120), summary: "radius in points", range: 1...500),
             ]
         ) { _, v, w, h in
             let t = v["touch"]!.components
@@ -92,8 +94,8 @@ public enum MeshEffects {
         MeshEffectDefinition(
             name: "jelly", summary: "A wobbling disc: 100 rim vertices around a centre.", transition: false,
             parameters: [
-                EffectParameter(name: "phase", type: .float, defaultValue: .float(0), summary: "phase φ in radians"),
-                EffectParameter(name: "magnitude", type: .float, defaultValue: .float(0.05), summary: "wobble magnitude m"),
+                EffectParameter(name: "phase", type: .float, defaultValue: .float(0), summary: "phase φ in radians", range: 0...(2 * .pi)),
+                EffectParameter(name: "magnitude", type: .float, defaultValue: .float(0.05), summary: "wobble magnitude m", range: 0...0.5),
             ]
         ) { _, v, _, _ in
             (try .jelly(phase: v["phase"]!.scalar, magnitude: v["magnitude"]!.scalar), .default)
@@ -102,7 +104,8 @@ public enum MeshEffects {
             name: "ripple", summary: "Concentric ripples in depth, lit from the viewer.", transition: false,
             parameters: [
                 EffectParameter(
-                    name: "phase", type: .float, defaultValue: .float(0), summary: "phase φ in radians (growing: rings move outward)")
+                    name: "phase", type: .float, defaultValue: .float(0), summary: "phase φ in radians (growing: rings move outward)",
+                    range: 0...(2 * .pi))
             ]
         ) { _, v, _, _ in
             (.ripple(phase: v["phase"]!.scalar), .default)
@@ -117,8 +120,8 @@ public enum MeshEffects {
         MeshEffectDefinition(
             name: "flat", summary: "The identity grid (rows × columns): a flat start or end for mesh animations.", transition: false,
             parameters: [
-                EffectParameter(name: "rows", type: .int, defaultValue: .int(1), summary: "grid rows"),
-                EffectParameter(name: "columns", type: .int, defaultValue: .int(1), summary: "grid columns"),
+                EffectParameter(name: "rows", type: .int, defaultValue: .int(1), summary: "grid rows", range: 1...100),
+                EffectParameter(name: "columns", type: .int, defaultValue: .int(1), summary: "grid columns", range: 1...100),
             ]
         ) { _, v, _, _ in
             let rows = Int(v["rows"]!.scalar), columns = Int(v["columns"]!.scalar)

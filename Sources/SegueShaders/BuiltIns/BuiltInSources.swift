@@ -1,7 +1,7 @@
 // GLSL sources of Segue's built-in transitions, in the same interface a user's `.glsl` file uses:
 // `vec4 transition(vec2 uv)`, `getFromColor`/`getToColor`, the uniforms `progress`, `time`,
 // `duration`, `ratio`, `resolution` (pixels), `scale` (pixels per point), and parameters
-// declared as `uniform TYPE name; // = default; summary`. All use `// Origin: top-left`.
+// declared as `uniform TYPE name; // = default in min...max; summary`. All use `// Origin: top-left`.
 //
 // Each returns exactly `from` at progress 0 and exactly `to` at progress 1.
 
@@ -22,9 +22,9 @@ enum BuiltInSources {
         // Description: Doom's screen melt: columns of from slide down at pseudo-random speeds, revealing to.
         // Origin: top-left
         // Duration: 2
-        uniform float startSpeed; // = 2.7; how fast a column reaches full melting speed (1/s)
-        uniform float meltSpeed; // = 1.0; how fast columns fall once melting (screen heights/s)
-        uniform float spread; // = 0.35; largest head start of a column (screen heights)
+        uniform float startSpeed; // = 2.7 in 0.0...10.0; how fast a column reaches full melting speed (1/s)
+        uniform float meltSpeed; // = 1.0 in 0.0...2.0; how fast columns fall once melting (screen heights/s)
+        uniform float spread; // = 0.35 in 0.0...1.0; largest head start of a column (screen heights)
 
         // sin to about 1 ulp on every device: Cody–Waite reduction by π and an odd Taylor polynomial
         // through x^13 on [−π/2, π/2]. Built-in sin is a fast approximation on GPUs (errors near
@@ -78,8 +78,8 @@ enum BuiltInSources {
         // Description: A straight edge sweeps across the screen, revealing to behind it.
         // Origin: top-left
         // Duration: 1
-        uniform vec2 direction; // = vec2(1.0, 0.0); direction the edge travels (x right, y down)
-        uniform float smoothness; // = 0.0; width of the soft edge, as a fraction of the sweep
+        uniform vec2 direction; // = vec2(1.0, 0.0) in -1.0...1.0; direction the edge travels (x right, y down)
+        uniform float smoothness; // = 0.0 in 0.0...1.0; width of the soft edge, as a fraction of the sweep
 
         vec4 transition(vec2 uv) {
             vec2 d = length(direction) > 0.0 ? normalize(direction) : vec2(1.0, 0.0);
@@ -100,8 +100,8 @@ enum BuiltInSources {
         // Description: A circle grows from a centre point, revealing to inside it.
         // Origin: top-left
         // Duration: 1
-        uniform vec2 center; // = vec2(0.5, 0.5); centre of the circle (0,0 top-left, 1,1 bottom-right)
-        uniform float smoothness; // = 0.0; width of the soft edge (screen heights)
+        uniform vec2 center; // = vec2(0.5, 0.5) in 0.0...1.0; centre of the circle (0,0 top-left, 1,1 bottom-right)
+        uniform float smoothness; // = 0.0 in 0.0...1.0; width of the soft edge (screen heights)
 
         vec4 transition(vec2 uv) {
             vec2 a = vec2(ratio, 1.0);
@@ -119,10 +119,10 @@ enum BuiltInSources {
     /// Shared by push and pop: UIKit's navigation geometry (shared/reference/core-animation.md).
     /// All lengths in points; `W` is the screen width in points.
     private static let navigationCommon = #"""
-        uniform float parallax; // = 0.3; fraction of the width the lower view travels (UIKit: 0.3)
-        uniform float dimming; // = 0.1; opacity of the black dimming over the lower view when covered
-        uniform float shadowWidth; // = 9.0; width of the soft shadow on the upper view's leading edge (points)
-        uniform float shadowOpacity; // = 0.3; opacity of that shadow at the edge
+        uniform float parallax; // = 0.3 in 0.0...1.0; fraction of the width the lower view travels (UIKit: 0.3)
+        uniform float dimming; // = 0.1 in 0.0...1.0; opacity of the black dimming over the lower view when covered
+        uniform float shadowWidth; // = 9.0 in 0.0...20.0; width of the soft shadow on the upper view's leading edge (points)
+        uniform float shadowOpacity; // = 0.3 in 0.0...1.0; opacity of that shadow at the edge
 
         // Points the lower view travels: W − round((1 − parallax)·W), C rounding.
         float segueParallaxTravel(float W) {

@@ -33,7 +33,9 @@ int info_mode(int argc, char **argv) {
     double v[4] = {0};
     CHECK(segue_info_param_default(melt, 0, v, 4) == 1 && v[0] == 2.7, "startSpeed default %g", v[0]);
     CHECK(segue_info_param_default(melt, 0, NULL, 0) == 1, "count without storage");
-    CHECK(segue_info_param_range(melt, 0, NULL, NULL) == 0, "no range known for startSpeed");
+    double lo = -1, hi = -1;
+    CHECK(segue_info_param_range(melt, 0, &lo, &hi) == 1 && lo == 0 && hi == 10, "startSpeed range %g…%g", lo, hi);
+    CHECK(segue_info_param_range(melt, 0, NULL, NULL) == 1, "a range with NULL pointers");
     CHECK(segue_info_param_name(melt, 3) == NULL && segue_info_param_type(melt, 3) == NULL
           && segue_info_param_default(melt, 3, v, 4) == -1 && segue_info_param_range(melt, 3, NULL, NULL) == -1,
           "index past the end");
@@ -42,7 +44,7 @@ int info_mode(int argc, char **argv) {
     segue_info *cube = segue_info_create("cube", NULL);
     CHECK(cube && segue_info_kind(cube) == SEGUE_KIND_MESH_TRANSITION, "cube is a mesh transition");
     if (cube) {
-        double lo = -1, hi = -1;
+        lo = hi = -1;
         CHECK(strcmp(segue_info_param_type(cube, 0), "bool") == 0 && segue_info_param_range(cube, 0, &lo, &hi) == 1 && lo == 0 && hi == 1,
               "pop: bool 0…1");
         CHECK(segue_info_duration(cube) == 0.5, "cube duration %g", segue_info_duration(cube));
@@ -58,6 +60,8 @@ int info_mode(int argc, char **argv) {
     if (wipe) {
         CHECK(segue_info_param_default(wipe, 0, v, 1) == 2 && v[0] == 1 && v[1] == 0, "only capacity components written");
         CHECK(segue_info_param_default(wipe, 0, v, 4) == 2 && v[0] == 1 && v[1] == 0, "direction default %g,%g", v[0], v[1]);
+        lo = hi = 0;
+        CHECK(segue_info_param_range(wipe, 0, &lo, &hi) == 1 && lo == -1 && hi == 1, "direction range %g…%g", lo, hi);
     }
     segue_info_destroy(wipe);
 
@@ -69,6 +73,7 @@ int info_mode(int argc, char **argv) {
         CHECK(strcmp(segue_info_name(glsl), "tint") == 0, "file name %s", segue_info_name(glsl));
         CHECK(strcmp(segue_info_param_type(glsl, 0), "vec4") == 0, "tint vec4");
         CHECK(segue_info_param_default(glsl, 0, v, 4) == 4 && v[0] == 1 && v[1] == 0.5 && v[2] == 0 && v[3] == 1, "tint default");
+        CHECK(segue_info_param_range(glsl, 0, NULL, NULL) == 0, "a file's parameter without a stated range has none");
     }
     segue_info_destroy(glsl);
 

@@ -27,7 +27,8 @@ class Parameter:
     data arguments ``float[]``, ``color[]`` and ``bytes``); ``default`` is a float, int or
     bool for scalars, a tuple for vectors and matrices (column-major), () for an array argument
     (empty) and None for a ``sampler2D`` (whose value is an image path); ``range`` is (min, max)
-    when the effect states one, else None.
+    when the effect states one (every built-in does; bools (0, 1)), else None: the values it is
+    meant for, a slider's ends; values outside are still taken.
     """
 
     name: str
