@@ -131,6 +131,13 @@ package enum MetalLexer {
             if isDigit(c) || (c == "." && isDigit(peek(1))) {
                 var s = ""
                 while let d = peek() {
+                    // C++14's digit separator (`1'000'000`, `0xFF'FF`) between two digits: dropped.
+                    if d == "'", let before = s.unicodeScalars.last, before.properties.isASCIIHexDigit,
+                        let after = peek(1), after.properties.isASCIIHexDigit
+                    {
+                        i += 1
+                        continue
+                    }
                     let exponentSign = (d == "+" || d == "-") && (s.last == "e" || s.last == "E") && !s.lowercased().hasPrefix("0x")
                     guard SourceIdentifier.isPart(d) || d == "." || exponentSign else { break }
                     s.unicodeScalars.append(d)

@@ -36,6 +36,25 @@ extension MetalPreprocessor {
         return Int64(bitPattern: value)
     }
 
+    /// A character constant's value, as C's `#if` reads it: `'a'` 97, `'\n'` 10, `'\x41'` 65,
+    /// `'\101'` 65 (an escape's value; a plain character its code point). Nil for an empty,
+    /// unterminated or multi-character constant, or an unknown escape.
+    package static func character(_ text: String) -> Int64? {
+        var scalars = Array(text.unicodeScalars)
+        guard scalars.count >= 3, scalars.first == "'", scalars.last == "'" else { return nil }
+        scalars = Array(scalars.dropFirst().dropLast())
+        guard scalars.first == "\\" else { return scalars.count == 1 ? Int64(scalars[0].value) : nil }
+        let escape = scalars.dropFirst()
+        guard let kind = escape.first else { return nil }
+        let simple: [Unicode.Scalar: Int64] = [
+            "n": 10, "t": 9, "r": 13, "a": 7, "b": 8, "f": 12, "v": 11, "\\": 92, "'": 39, "\"": 34, "?": 63,
+        ]
+        if escape.count == 1, let value = simple[kind] { return value }
+        let digits = String(String.UnicodeScalarView(kind == "x" ? escape.dropFirst() : escape))
+        guard !digits.isEmpty, kind == "x" || digits.count <= 3, let value = UInt8(digits, radix: kind == "x" ? 16 : 8) else { return nil }
+        return Int64(value)
+    }
+
     /// One open `#if` (or `#ifdef`, `#ifndef`).
     struct Conditional {
         /// The directive that opened it ("if", "ifdef", "ifndef"), for messages.
@@ -261,6 +280,11 @@ private struct ConditionParser {
             guard let value = MetalPreprocessor.integer(t.text) else { throw fail("'\(t.text)' is not an integer") }
             return value
         case .identifier: return t.text == "true" ? 1 : 0  // any other name left after expansion is 0, as in C
+        case .string where t.text.hasPrefix("'"):
+            guard let value = MetalPreprocessor.character(t.text) else {
+                throw fail("\(t.text) is not a character constant of one character (as 'a' or '\\n')")
+            }
+            return value
         default: throw fail("unexpected '\(t.text)'")
         }
     }

@@ -23,6 +23,17 @@ struct MetalLexerTests {
         #expect(try tokens("\u{FEFF}float x;") == ["float@1:1", "x@1:7", ";@1:8"])
     }
 
+    @Test("C++14 digit separators between digits are dropped from a number; a quote elsewhere opens a character constant")
+    func digitSeparators() throws {
+        #expect(
+            try tokens("x = 1'000'000 + 0x1'F + 1.5'0e1'0f;") == [
+                "x@1:1", "=@1:3", "1000000@1:5", "+@1:15", "0x1F@1:17", "+@1:23", "1.50e10f@1:25", ";@1:35",
+            ])
+        // Not between two digits: a number, then a character constant.
+        #expect(try tokens("1 'a'") == ["1@1:1", "'a'@1:3"])
+        #expect(try tokens("1'") == ["1@1:1", "'@1:2"])
+    }
+
     @Test("a // comment ending in a backslash comments out the next line too, as in C")
     func commentContinuation() throws {
         #expect(try tokens("a // note \\\nb = 1;\nc") == ["a@1:1", "c@3:1"])
