@@ -24,11 +24,14 @@ extension MetalChecker {
         }
         var typed: [Typed] = []
         for a in args.items { typed.append(try expr(a)) }
+        // A variable hides a function of its name, as in C++ (`float g = 1; g(2)` calls no function g).
+        if n.qualifiers.isEmpty, let v = lookup(name) {
+            throw error("called object type '\(v.type.metal)' is not a function", n.token.line)
+        }
         if n.qualifiers.isEmpty, let overloads = functions[name] { return try userCall(overloads, n, typed, args) }
         if let overloads = MetalBuiltins.functions[name] { return try builtinCall(overloads, n, typed, args) }
         if MetalBuiltins.matrixFunctions.contains(name) { return try matrixCall(n, typed, args) }
         if let reason = MetalBuiltins.unsupported[name] ?? MetalVocabulary.rejected[name] { throw unsupported(reason, n.token) }
-        if let v = lookup(name) { throw error("called object type '\(v.type.metal)' is not a function", n.token.line) }
         throw unsupported("function", n.token)
     }
 

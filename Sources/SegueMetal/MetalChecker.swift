@@ -382,8 +382,11 @@ package struct MetalChecker {
         if let k = overloads.firstIndex(where: { $0.parameters.map { $0.type.metal + $0.type.glslArraySuffix } == signature }) {
             let existing = overloads[k]
             guard !(existing.isDefined && f.body != nil) else { throw error("redefinition of '\(name)'", f.name.line) }
-            guard existing.returnType == returnType || glsl(existing.returnType) == glsl(returnType) else {
-                throw error("'\(name)' is declared again with another return type", f.name.line)
+            // C++ takes no overloads by return type alone, even where GLSL's types agree (half, float).
+            guard existing.returnType == returnType else {
+                throw error(
+                    "'\(name)' is declared again with another return type (\(returnType.metal); line \(existing.line) says \(existing.returnType.metal))",
+                    f.name.line)
             }
             let merged = zip(existing.parameters, parameters).map { a, b in b.defaultValue == nil ? a : b }
             overloads[k] = MetalFunctionInfo(

@@ -159,6 +159,9 @@ package struct MetalPreprocessor {
                 guard i < tokens.count, tokens[i].kind == .identifier else {
                     throw error("unsupported macro parameter in '\(name.text)' (only names)", directive.line)
                 }
+                guard !names.contains(tokens[i].text) else {
+                    throw error("duplicate parameter '\(tokens[i].text)' in macro '\(name.text)'", directive.line)
+                }
                 names.append(tokens[i].text)
                 i += 1
             }

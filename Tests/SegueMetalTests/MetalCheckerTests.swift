@@ -180,6 +180,20 @@ struct MetalCheckerTests {
                 "user.metal:2: unsupported comma operator: ','"
             ),
             ("#define CAT(a, b) a ## b\n", "user.metal:1: unsupported macro operator '##' in 'CAT'"),
+            ("#define F(x, y, x) x\n", "user.metal:1: duplicate parameter 'x' in macro 'F'"),
+            (
+                "float g(float x);\nhalf g(float x) { return x; }\n",
+                "user.metal:2: 'g' is declared again with another return type (half; line 1 says float)"
+            ),
+            // A local variable hides the function of its name, as in C++; a parameter too.
+            (
+                "float g(float x) { return x; }\n[[ stitchable ]] float2 f(float2 position, float v) {\n    float g = v;\n    return position * g(v);\n}",
+                "user.metal:4: called object type 'float' is not a function"
+            ),
+            (
+                "[[ stitchable ]] float2 f(float2 position, float mix) {\n    return position * mix(0.0, 1.0, 0.5);\n}",
+                "user.metal:2: called object type 'float' is not a function"
+            ),
             (
                 "#define SQ(x) ((x) * (x))\n[[ stitchable ]] float2 f(float2 position, float v) {\n    return position * SQ(v, v);\n}",
                 "user.metal:3: macro 'SQ' takes 1 argument, got 2"
