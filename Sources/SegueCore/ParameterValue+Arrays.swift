@@ -78,6 +78,10 @@ extension ParameterValue {
                     )
                 }
                 guard Float(d).isFinite else { throw .notFinite(name: name, text: part) }
+                // SwiftUI's colours reach the shader as half4: ±65504 at most.
+                guard type != .colorArray || abs(d) <= ParameterValue.largestHalf else {
+                    throw .beyondHalf(name: name, type: "color[] (half4 components)", text: part)
+                }
                 components.append(d)
                 if type == .colorArray { pending = (pending + 1) % 4 }
             }

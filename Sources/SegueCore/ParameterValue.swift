@@ -16,6 +16,9 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
     public let type: ParameterType
     /// The components as doubles (ints and bools are exact: 0/1 for bools).
     public let components: [Double]
+    /// The largest magnitude a Metal `half` holds (what a `half` argument or a colour array's
+    /// component may be).
+    public static let largestHalf = 65504.0
 
     /// A value from components.
     /// - Precondition: the count matches the type (for an array type: whole elements, at most
@@ -126,6 +129,10 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
             case .float:
                 guard let d = Double(part) else { throw .wrongType(name: name, type: spelled, text: text) }
                 guard Float(d).isFinite else { throw .notFinite(name: name, text: text) }
+                // Metal's half holds ±65504; past that the shader would see an infinity.
+                guard !spelled.hasPrefix("half") || abs(d) <= ParameterValue.largestHalf else {
+                    throw .beyondHalf(name: name, type: spelled, text: part)
+                }
                 values.append(d)
             case .texture:
                 throw .notSettable(name: name, type: type)
@@ -180,6 +187,8 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
     case invalidArray(name: String, message: String)
     /// A parameter given a value twice in one request (which would win is no one's guess).
     case givenTwice(name: String)
+    /// A component of a Metal `half` parameter or of a colour array beyond a half's ±65504.
+    case beyondHalf(name: String, type: String, text: String)
 
     public var description: String {
         switch self {
@@ -210,6 +219,8 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
             return "argument '\(name)': \(message)"
         case let .givenTwice(name):
             return "parameter '\(name)' is given twice; give it once"
+        case let .beyondHalf(name, type, text):
+            return "parameter '\(name)' is a \(type), whose components hold at most ±65504; got '\(MessageText.excerpt(text))'"
         }
     }
 }

@@ -74,6 +74,10 @@ struct ArrayParameterTests {
             ("1,0,0", .colorArray, "argument 'x': a colour given as numbers needs 4 components (r,g,b,a); the last has 3"),
             ("1,0,#fff", .colorArray, "argument 'x': a colour given as numbers needs 4 (r,g,b,a) before the next '#' colour"),
             ("#ggg", .colorArray, "argument 'x': '#ggg' is not a colour (#rgb, #rrggbb, #rrggbbaa or four numbers r,g,b,a)"),
+            (
+                "1,0,0,1,70000,0,0,1", .colorArray,
+                "parameter 'x' is a color[] (half4 components), whose components hold at most ±65504; got '70000'"
+            ),
             ("0x123", .data, "argument 'x': '0x…' needs an even number of hex digits (two per byte)"),
             ("0xzz", .data, "argument 'x': '0x…' takes hex digits only (0-9, a-f), two per byte"),
             ("0x00 11", .data, "argument 'x': '0x…' takes hex digits only (0-9, a-f), two per byte"),

@@ -37,6 +37,18 @@ struct ParameterValueTests {
         }
     }
 
+    @Test("a Metal half holds ±65504: a half or half4 argument takes up to that, a float all a 32-bit float holds")
+    func halfRange() throws {
+        #expect(try ParameterValue.parse("65504,-65504", as: .vec2, name: "h", typeName: "half2") == .vec2(65504, -65504))
+        #expect(try ParameterValue.parse("70000", as: .float, name: "f", typeName: "float") == .float(70000))
+        #expect(throws: ParameterError.beyondHalf(name: "h", type: "half4", text: "-65505")) {
+            try ParameterValue.parse("1,0,-65505,1", as: .vec4, name: "h", typeName: "half4")
+        }
+        #expect(
+            ParameterError.beyondHalf(name: "h", type: "half", text: "1e5").description
+                == "parameter 'h' is a half, whose components hold at most ±65504; got '1e5'")
+    }
+
     @Test("effects resolve defaults and reject unknown names with the known ones")
     func resolve() throws {
         let e = Effect(
