@@ -30,14 +30,15 @@ struct ParameterState {
     }
 
     /// Sets parameter `name` from text; returns true when a texture changed (renderers holding
-    /// the old image must be rebuilt).
+    /// the old image must be rebuilt). An empty path unsets a texture, as it was before it was
+    /// set (a host's cleared field must not keep showing the old image).
     /// - Throws: `ParameterError` (unknown name, bad value), `MediaError` (an unreadable image).
     mutating func set(_ name: String, to text: String) throws -> Bool {
         guard let parameter = effect.parameter(named: name) else {
             throw ParameterError.unknown(name: name, effect: effect.name, known: effect.parameters.map(\.name))
         }
         if parameter.type == .sampler2D {
-            textures[name] = try ImageFile.read(path: text)
+            textures[name] = text.isEmpty ? nil : try ImageFile.read(path: text)
             return true
         }
         if let value = try effect.resolveParameters([(name, text)])[name] { values[name] = value }

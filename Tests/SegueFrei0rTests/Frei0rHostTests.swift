@@ -203,6 +203,27 @@ extension Frei0rHostTests {
         #expect(run.stderr.components(separatedBy: message).count - 1 == 2, "\(run.stderr)")
     }
 
+    @Test("a texture field the host clears unsets the texture: the first input shows, as before it was set, not the old image")
+    func clearedTexture() throws {
+        let dir = try TemporaryDirectory("cleared")
+        defer { dir.remove() }
+        let installation = try Installation(dir)
+        let host = try installation.buildHost()
+        let inputs = try writeInputs(dir)
+        _ = try installation.pluginPathWithFiles()
+        let run = try runProgram(
+            host,
+            [
+                "sequence", dir.file("extra/segue_luma_mask.so"), "32", "24", "progress=0.5", "render", "luma=\(inputs)/from.png",
+                "render", "luma=", "render", "luma=\(inputs)/to.png", "render",
+            ], environment: installation.hostEnvironment())
+        #expect(run.status == 0 && run.signal == nil, "\(run.stderr)")
+        #expect(run.stdout == "copied\nrendered\ncopied\nrendered\n", "\(run.stdout)")
+        // Said when it fails, again after a frame rendered.
+        let message = "effect 'luma-mask' needs the texture 'luma'"
+        #expect(run.stderr.components(separatedBy: message).count - 1 == 2, "\(run.stderr)")
+    }
+
     @Test(
         "failures: a zero size and a vanished file fail construction; a shader that does not compile and a missing libsegue show the first input; each with a message"
     )

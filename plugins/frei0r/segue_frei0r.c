@@ -388,10 +388,11 @@ static void apply_parameters(instance *inst) {
             continue;
         }
         if (tg->scalar == SCALAR_TEXTURE) {
-            const char *path = NULL;
+            /* A path, or "" (a field the host cleared) which unsets the texture: the first input
+             * shows, as before one was set, rather than the old image. */
+            const char *path = "";
             for (int p = 0; p < config.param_count; p++)
                 if (config.params[p].target == t && inst->strings[p]) path = inst->strings[p];
-            if (!path || !*path) continue;
             snprintf(text, sizeof text, "%s", path);
         } else {
             for (int c = 0; c < tg->count; c++) {

@@ -60,20 +60,23 @@ info_textures (segue_info *info)
   return (char **) g_ptr_array_free (names, FALSE);
 }
 
-/* Fails when a sampler2D parameter of `effect` has no image yet: the transition would not render.
- * The message is the widget's own (libsegue's names segue_transition_set_param). */
+/* Fails when a sampler2D parameter of `effect` has no image yet, or was set to "" (which unsets
+ * it): the transition would not render. The message is the widget's own (libsegue's names
+ * segue_transition_set_param). */
 gboolean
 effect_check_textures (Effect  *effect,
                        GError **error)
 {
   for (char **name = effect->textures; *name != NULL; name++)
-    if (param_value (effect->params, *name) == NULL)
-      {
-        g_set_error (error, SEGUE_GTK_ERROR, SEGUE_GTK_ERROR_INVALID_ARGUMENT,
-                     "effect '%s' needs the texture '%s': set it to an image path with "
-                     "segue_gtk_stack_set_param", effect->name, *name);
-        return FALSE;
-      }
+    {
+      char **path = param_value (effect->params, *name);
+      if (path != NULL && **path != '\0')
+        continue;
+      g_set_error (error, SEGUE_GTK_ERROR, SEGUE_GTK_ERROR_INVALID_ARGUMENT,
+                   "effect '%s' needs the texture '%s': set it to an image path with "
+                   "segue_gtk_stack_set_param", effect->name, *name);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -372,7 +375,8 @@ segue_gtk_stack_get_timing (SegueGtkStack *stack)
  * segue_gtk_stack_set_param:
  * @stack: a #SegueGtkStack
  * @name: a parameter of the current effect (`segue info EFFECT` lists them)
- * @value: its value as `segue frame --param` takes it: "0.5", "1,0", "true", a PNG path
+ * @value: its value as `segue frame --param` takes it: "0.5", "1,0", "true", a PNG path ("" unsets
+ *   a texture again)
  * @error: a #GError, or %NULL
  *
  * Sets a parameter of the current effect; the effect keeps it when the stack switches to

@@ -161,3 +161,14 @@ def test_one_transition_from_several_threads_and_one_context():
     assert failures == []
     assert len(results) == 15 and all(np.array_equal(r, expected) for r in results)
     assert segue.device_name() != ""
+
+
+def test_an_image_parameter_set_to_an_empty_path_is_unset_again(tmp_path):
+    a, b = frames()
+    luma = segue.Transition(GL_FIXTURES / "luma-mask.glsl", luma=write_png(tmp_path / "mask.png", b))
+    first = luma.render(a, b, 0.5)
+    luma.set_param("luma", "")
+    with pytest.raises(segue.SegueError, match="needs the texture 'luma'"):
+        luma.render(a, b, 0.5)
+    luma.set_param("luma", str(tmp_path / "mask.png"))
+    assert np.array_equal(luma.render(a, b, 0.5), first)

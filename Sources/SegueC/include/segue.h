@@ -176,7 +176,7 @@ segue_transition *segue_transition_create(segue_context *context, const char *ef
  * Sets a parameter, with `value` written as on the command line (`segue frame --param`):
  * "0.5", "1,0" (vectors: components separated by commas; one number fills every component),
  * "true"/"false", integers for int types. A `sampler2D` parameter takes the path of a PNG or JPEG
- * file, read here. Applies from the next render. Returns 0, or -1 for an unknown parameter or a
+ * file, read here; "" unsets it again (renders then fail naming it until one is set). Applies from the next render. Returns 0, or -1 for an unknown parameter or a
  * value of the wrong type (NaN and infinities included); the old value is kept then.
  *
  * Array and data arguments of a stitchable function (SwiftUI's floatArray, colorArray, data: the

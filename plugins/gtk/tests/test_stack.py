@@ -455,6 +455,13 @@ class BadInput(StackTestCase):
         f.ok("cancel")
         f.ok("wait-idle")
         self.assertState(f, running=0, visible="b", depth=2, done="10")
+        # Set to "", the texture is unset again (not the old image): the next switch is at once,
+        # with the warning again.
+        warned = f.errors().count("needs the texture 'luma'")
+        f.ok("param luma")
+        f.ok("pop")
+        self.assertState(f, running=0, visible="a", depth=1, done="101")
+        self.assertEqual(f.errors().count("needs the texture 'luma'"), warned + 1)
 
     def test_window_closed_mid_transition(self):
         f = self.start("doom-melt")

@@ -260,7 +260,7 @@ class _Handle:
 
         `value` is a number, a bool, a tuple, list or array of numbers (vectors; matrices
         column-major) or text as ``segue frame --param`` takes it (``"#ff8800"``, ``"0.5"``, an
-        image path for a ``sampler2D``). Raises InvalidArgumentError (a ValueError) for an
+        image path for a ``sampler2D``, ``""`` to unset it again). Raises InvalidArgumentError (a ValueError) for an
         unknown parameter or a value of the wrong type for it (the old value is kept),
         SegueIOError (an OSError) for an image that cannot be read, InvalidArgumentTypeError (a
         TypeError) for a value with no text form (a complex number, an object, a list that
