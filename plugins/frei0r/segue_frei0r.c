@@ -217,14 +217,36 @@ static int finite_number(double x) {
 
 /* MARK: - Messages */
 
+/* `in` into `out` (`size` bytes, cut to fit) in a host user's words: libsegue speaks to C callers
+ * ("set it to an image path with segue_transition_set_param"), where a host's user sets the
+ * plugin's parameter of the name the message gives. */
+static void host_words(const char *in, char *out, size_t size) {
+    static const char *const setters[] = {"segue_transition_set_param", "segue_effect_set_param"};
+    static const char replacement[] = "the plugin's parameter of that name";
+    size_t n = 0;
+    while (*in && n + 1 < size) {
+        size_t matched = 0;
+        for (size_t k = 0; k < sizeof setters / sizeof setters[0] && !matched; k++)
+            if (!strncmp(in, setters[k], strlen(setters[k]))) matched = strlen(setters[k]);
+        if (!matched) {
+            out[n++] = *in++;
+            continue;
+        }
+        for (const char *r = replacement; *r && n + 1 < size; r++) out[n++] = *r;
+        in += matched;
+    }
+    out[n] = 0;
+}
+
 /* One line on stderr, naming the plugin. */
 static void say(const char *format, ...) {
-    char text[8192];
+    char text[8192], words[8192];
     va_list args;
     va_start(args, format);
     vsnprintf(text, sizeof text, format, args);
     va_end(args);
-    fprintf(stderr, "%s (segue frei0r plugin): %s\n", config.name ? config.name : "segue", text);
+    host_words(text, words, sizeof words);
+    fprintf(stderr, "%s (segue frei0r plugin): %s\n", config.name ? config.name : "segue", words);
 }
 
 /* MARK: - libsegue, loaded once and never unloaded */

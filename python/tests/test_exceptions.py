@@ -147,8 +147,9 @@ def test_shader_compile_error():
 
 
 def test_unsupported_effect():
-    caught(lambda: segue.Transition("curtain"), segue.UnsupportedEffectError, ErrorCode.UNSUPPORTED,
-           "'curtain' is a mesh effect on one image")
+    e = caught(lambda: segue.Transition("curtain"), segue.UnsupportedEffectError, ErrorCode.UNSUPPORTED,
+               "'curtain' is a mesh effect on one image")
+    assert str(e).endswith("create it with segue.Effect"), str(e)
     caught(lambda: segue.Effect("cube"), segue.UnsupportedEffectError, ErrorCode.UNSUPPORTED,
            "'cube' is a mesh transition")
 

@@ -335,16 +335,33 @@ def text(value: Optional[bytes]) -> str:
     return value.decode("utf-8", "replace") if value else ""
 
 
+# The C functions the library's messages name, as Python spells them (libsegue speaks to C
+# callers: "set it to an image path with segue_transition_set_param").
+_PYTHON_WORDS = (
+    ("segue_transition_set_param", "set_param"),
+    ("segue_effect_set_param", "set_param"),
+    ("segue_transition_create", "segue.Transition"),
+    ("segue_effect_create", "segue.Effect"),
+)
+
+
+def python_words(message: str) -> str:
+    """`message` from libsegue with the C functions it names replaced by Python's."""
+    for c_name, python_name in _PYTHON_WORDS:
+        message = message.replace(c_name, python_name)
+    return message
+
+
 def call(function: Any, *args: Any) -> Any:
     """Calls a library function whose last argument is `segue_error **`; returns its result, or
     raises the `SegueError` subclass of the error's code (see `error_class`) with the library's
-    message when it fails (NULL or -1)."""
+    message, in Python's words (`python_words`), when it fails (NULL or -1)."""
     error = ctypes.c_void_p()
     result = function(*args, ctypes.byref(error))
     if result is None or (function.restype is _I and result == -1):
         lib = library()
         if error:
-            message = text(lib.segue_error_message(error))
+            message = python_words(text(lib.segue_error_message(error)))
             code = lib.segue_error_code(error)
             lib.segue_error_free(error)
         else:
