@@ -145,7 +145,13 @@ public func segue_context_create_cached(
 @_cdecl("segue_context_create_default")
 public func segue_context_create_default(_ error: UnsafeMutablePointer<OpaquePointer?>?) -> OpaquePointer? {
     catchingErrors(error, failure: nil) {
-        retainedHandle(try ContextHandle(configuration: .init(variable: ContextHandle.variable)))
+        do {
+            return retainedHandle(try ContextHandle(configuration: .init(variable: ContextHandle.variable)))
+        } catch let failure as VulkanError {
+            // The only selector here is the variable's: the message says where it came from.
+            guard case let .deviceNotFound(selector, _) = failure else { throw failure }
+            throw CAPIError("SEGUE_DEVICE=\(selector): \(failure.description)", code: .noDevice)
+        }
     }
 }
 

@@ -59,7 +59,9 @@ struct CAPIRenderTests {
         // $SEGUE_DEVICE chooses the device: one that does not exist is SEGUE_ERROR_NO_DEVICE.
         let missing = try runProgram(program, ["default"], environment: ["SEGUE_DEVICE": "no-such-gpu", "SEGUE_CACHE_DIR": cache])
         #expect(
-            missing.status == 0 && missing.stdout.hasPrefix("no context: 8 ") && missing.stdout.contains("no-such-gpu"), "\(missing.stdout)"
+            missing.status == 0
+                && missing.stdout.hasPrefix("no context: 8 SEGUE_DEVICE=no-such-gpu: no Vulkan device name contains 'no-such-gpu'"),
+            "\(missing.stdout)"
         )
     }
 

@@ -231,7 +231,7 @@ def test_no_device_for_a_selector_that_matches_none():
     lines = result.stdout.splitlines()
     assert len(lines) == 2, result.stdout
     for line in lines:
-        assert line.startswith("NoDeviceError 8 ") and "no-such-device-xyz" in line, line
+        assert line.startswith("NoDeviceError 8 SEGUE_DEVICE=no-such-device-xyz: no Vulkan device name contains"), line
 
 
 def test_busy_when_two_threads_render_with_one_handle_at_once():
