@@ -20,6 +20,8 @@ public enum Frei0rError: SegueError, Equatable {
     case occupied(path: String, effect: String, newEffect: String)
     /// A directory cannot be made or written.
     case unwritable(path: String, reason: String)
+    /// A path the plugin would load (an effect file, libsegue) holds a control character.
+    case controlCharacter(path: String)
 
     public var description: String {
         switch self {
@@ -42,6 +44,10 @@ public enum Frei0rError: SegueError, Equatable {
             return "\(path) is the plugin of \(effect), and \(newEffect) would replace it; remove it first if that is meant"
         case let .unwritable(path, reason):
             return "cannot write '\(path)': \(reason)"
+        case let .controlCharacter(path):
+            let shown = String(path.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
+            return
+                "'\(MessageText.excerpt(shown))' holds a line break, tab or other control character (shown as ?), which a plugin cannot name a file by; rename the file or move it"
         }
     }
 }

@@ -80,6 +80,12 @@ public struct Frei0rInstaller: Sendable {
         let library = FileIO.resolvedPath(FileIO.directory(of: self.library)) + "/" + FileIO.lastComponent(of: self.library)
         guard FileManager.default.isReadableFile(atPath: library) else { throw Frei0rError.library(path: library) }
         let plugins = try Self.plugins(files: files)
+        // A plugin's configuration is lines of tab-separated fields: a path holding a line break
+        // or a tab would be read back as another file, and the plugin would never find its own.
+        for path in [library] + plugins.map(\.effect)
+        where path.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw Frei0rError.controlCharacter(path: path)
+        }
         for plugin in plugins {
             // The template's tables (plugins/frei0r/segue_frei0r.c: MAX_PARAMS, MAX_TARGETS).
             if plugin.parameters.count > 256 {

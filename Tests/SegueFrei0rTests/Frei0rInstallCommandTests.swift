@@ -134,6 +134,16 @@ struct Frei0rInstallCommandTests {
             template.stderr
                 == "error: cannot use the frei0r plugin template '\(dir.file("none.so"))': there is no such file; install Segue with scripts/install.sh (which builds it) or give the template's path with --template\n"
         )
+        // A path with a line break: the plugin's configuration (lines of fields) would name
+        // another file, which it would never find.
+        try FileManager.default.createDirectory(atPath: dir.file("new\nline"), withIntermediateDirectories: true)
+        try source.write(toFile: dir.file("new\nline/odd.glsl"), atomically: true, encoding: .utf8)
+        let broken = try installation.runSegue(["frei0r", "install", "--dir", target, dir.file("new\nline/odd.glsl")])
+        #expect(broken.status == 1)
+        #expect(
+            broken.stderr
+                == "error: '\(dir.file("new?line/odd.glsl"))' holds a line break, tab or other control character (shown as ?), which a plugin cannot name a file by; rename the file or move it\n",
+            "\(broken.stderr)")
         #expect(!FileManager.default.fileExists(atPath: target), "a refused install wrote \(target)")
 
         // mine.glsl from a/, then from b/: the plugin in the way belongs to the other file.
