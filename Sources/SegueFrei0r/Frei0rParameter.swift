@@ -118,7 +118,8 @@ extension Frei0rParameter {
                         range: range, defaultValue: [(defaults[k] - range.lowerBound) / span], integer: integer)
                 }
             }
-            let isColour = (p.type == .vec3 || p.type == .vec4) && defaults.allSatisfy { (0...1).contains($0) }
+            let isColour =
+                (p.type == .vec3 || p.type == .vec4) && defaults.allSatisfy { (0...1).contains($0) } && (p.range ?? 0...1) == 0...1
             switch p.type {
             case .sampler2D:
                 out.append(

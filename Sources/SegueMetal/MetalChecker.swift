@@ -5,6 +5,7 @@
 // signatures) and statements. Expressions: MetalChecker+Expressions.swift; calls, constructors,
 // library functions, layers, textures and samplers: MetalChecker+Calls.swift.
 import SegueCore
+import SegueMath
 
 /// An expression after checking: its type and its GLSL.
 struct Typed {
@@ -462,6 +463,14 @@ package struct MetalChecker {
                         + "(arguments are float, half, float2–4, half2–4 or texture2d<half>)", syntax.name.line)
             }
             let defaultValue = p.defaultValue?.value.map { ParameterValue(type, $0) }
+            // A device holds a half default past ±65504 as an infinity, where Segue's float would
+            // not: refused, as a value given for the argument is.
+            if p.type.metal.hasPrefix("half"), let beyond = defaultValue?.components.first(where: { abs($0) > ParameterValue.largestHalf })
+            {
+                throw error(
+                    "the default of '\(p.name)' (\(MessageText.number(beyond))) is beyond a half's ±65504, which a device would make an infinity",
+                    syntax.name.line)
+            }
             arguments.append(StitchableArgument(name: p.name, type: type, metalType: syntax.type.spelling, defaultValue: defaultValue))
         }
         return StitchableSignature(name: name.text, glsl: glsl, kind: kind, arguments: arguments, line: name.line)

@@ -131,10 +131,13 @@ package enum MetalLexer {
             if isDigit(c) || (c == "." && isDigit(peek(1))) {
                 var s = ""
                 while let d = peek() {
-                    // C++14's digit separator (`1'000'000`, `0xFF'FF`) between two digits: dropped.
-                    if d == "'", let before = s.unicodeScalars.last, before.properties.isASCIIHexDigit,
-                        let after = peek(1), after.properties.isASCIIHexDigit
-                    {
+                    // C++14's digit separator (`1'000'000`, `0xFF'FF`) between two digits of the
+                    // literal's base: dropped (`1'e5` keeps its quote, as C++ refuses it).
+                    let hex = s.lowercased().hasPrefix("0x")
+                    func isDigitOfBase(_ c: Unicode.Scalar?) -> Bool {
+                        c.map { hex ? $0.properties.isASCIIHexDigit : isDigit($0) } ?? false
+                    }
+                    if d == "'", !(hex && s.count == 2), isDigitOfBase(s.unicodeScalars.last), isDigitOfBase(peek(1)) {
                         i += 1
                         continue
                     }

@@ -37,8 +37,9 @@ extension MetalPreprocessor {
     }
 
     /// A character constant's value, as C's `#if` reads it: `'a'` 97, `'\n'` 10, `'\x41'` 65,
-    /// `'\101'` 65 (an escape's value; a plain character its code point). Nil for an empty,
-    /// unterminated or multi-character constant, or an unknown escape.
+    /// `'\101'` 65; a plain character its code point, an escape its byte as a signed `char`
+    /// (`'\xff'` is -1, as GCC and Apple's Clang read it). Nil for an empty, unterminated or
+    /// multi-character constant, an unknown escape, or one past a byte (`'\777'`).
     package static func character(_ text: String) -> Int64? {
         var scalars = Array(text.unicodeScalars)
         guard scalars.count >= 3, scalars.first == "'", scalars.last == "'" else { return nil }
@@ -52,7 +53,7 @@ extension MetalPreprocessor {
         if escape.count == 1, let value = simple[kind] { return value }
         let digits = String(String.UnicodeScalarView(kind == "x" ? escape.dropFirst() : escape))
         guard !digits.isEmpty, kind == "x" || digits.count <= 3, let value = UInt8(digits, radix: kind == "x" ? 16 : 8) else { return nil }
-        return Int64(value)
+        return Int64(Int8(bitPattern: value))
     }
 
     /// One open `#if` (or `#ifdef`, `#ifndef`).
@@ -282,7 +283,8 @@ private struct ConditionParser {
         case .identifier: return t.text == "true" ? 1 : 0  // any other name left after expansion is 0, as in C
         case .string where t.text.hasPrefix("'"):
             guard let value = MetalPreprocessor.character(t.text) else {
-                throw fail("\(t.text) is not a character constant of one character (as 'a' or '\\n')")
+                throw fail(
+                    "\(t.text) is not a character constant Segue reads: one character, or one escape of a byte ('\\n', '\\x41', '\\101')")
             }
             return value
         default: throw fail("unexpected '\(t.text)'")

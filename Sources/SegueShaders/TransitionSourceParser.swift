@@ -303,6 +303,18 @@ public enum TransitionSourceParser {
         guard low < high else {
             throw fail("the range of \(quoted) must go from a smaller number to a larger one, got \(MessageText.excerpt(text))")
         }
+        // Within what the type holds (a frei0r slider spans the range: its width must be finite).
+        if type.scalar == .int {
+            guard low == low.rounded(), high == high.rounded(), low >= Double(Int32.min), high <= Double(Int32.max) else {
+                throw fail(
+                    "the range of \(type.rawValue) \(quoted) must be whole numbers a 32-bit int holds, got \(MessageText.excerpt(text))")
+            }
+        } else {
+            let largest = Double(Float.greatestFiniteMagnitude)
+            guard abs(low) <= largest, abs(high) <= largest else {
+                throw fail("the range of \(quoted) must lie within a 32-bit float's range (±3.4e+38), got \(MessageText.excerpt(text))")
+            }
+        }
         return low...high
     }
 

@@ -42,6 +42,17 @@ struct Frei0rParameterTests {
         let mapped = Frei0rParameter.map(parsed.parameters, withProgress: false).parameters
         #expect(mapped.map(\.range) == [10...50, 0...100, 1...9])
         #expect(mapped.map(\.defaultValue) == [[0.5], [0.3], [0.375]] && mapped.map(\.integer) == [false, false, true])
+        // A colour-like vec4 whose stated range is not 0…1 is a double a component, reaching it all.
+        let vectors = try TransitionSourceParser.parse(
+            """
+            uniform vec4 c; // = vec4(0.5) in -1.0...1.0
+            uniform vec3 tint; // = vec3(1.0, 0.5, 0.0) in 0.0...1.0
+            vec4 transition(vec2 uv) { return getFromColor(uv); }
+            """, name: "vectors", source: .file("vectors.glsl"))
+        let split = Frei0rParameter.map(vectors.parameters, withProgress: false).parameters
+        #expect(split.map(\.name) == ["c_x", "c_y", "c_z", "c_w", "tint"])
+        #expect(split.prefix(4).allSatisfy { $0.kind == .double && $0.range == -1...1 && $0.defaultValue == [0.75] })
+        #expect(split[4].kind == .color)
     }
 }
 

@@ -182,6 +182,10 @@ struct MetalCheckerTests {
             ("#define CAT(a, b) a ## b\n", "user.metal:1: unsupported macro operator '##' in 'CAT'"),
             ("#define F(x, y, x) x\n", "user.metal:1: duplicate parameter 'x' in macro 'F'"),
             (
+                "[[ stitchable ]] half4 g(float2 position, half4 color, half amount = 70000) {\n    return color * amount;\n}",
+                "user.metal:1: the default of 'amount' (70000) is beyond a half's ±65504, which a device would make an infinity"
+            ),
+            (
                 "float g(float x);\nhalf g(float x) { return x; }\n",
                 "user.metal:2: 'g' is declared again with another return type (half; line 1 says float)"
             ),

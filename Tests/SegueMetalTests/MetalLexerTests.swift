@@ -32,6 +32,11 @@ struct MetalLexerTests {
         // Not between two digits: a number, then a character constant.
         #expect(try tokens("1 'a'") == ["1@1:1", "'a'@1:3"])
         #expect(try tokens("1'") == ["1@1:1", "'@1:2"])
+        // Only between two digits of the literal's base: not before an exponent or suffix, nor
+        // right after 0x.
+        #expect(try tokens("1'e5") == ["1@1:1", "'e5@1:2"])
+        #expect(try tokens("0x'1") == ["0x@1:1", "'1@1:3"])
+        #expect(try tokens("0b1'0 + 07'7") == ["0b10@1:1", "+@1:7", "077@1:9"])
     }
 
     @Test("a // comment ending in a backslash comments out the next line too, as in C")

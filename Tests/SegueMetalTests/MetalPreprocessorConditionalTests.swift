@@ -46,6 +46,7 @@ struct MetalPreprocessorConditionalTests {
         // Short-circuits: an unused operand may divide by zero.
         "#if 1 || 1 / 0\nor\n#endif\n#if 0 && 1 / 0\nno\n#else\nand\n#endif\n#if 1 ? 2 : 1 / 0\nternary\n#endif\n",
         // Character constants and C++14 digit separators.
+        "#if '\\xff' < 0 && '\\377' == -1 && '\\x7f' == 127\nsigned\n#endif\n",
         "#if 'a' == 97 && '\\n' == 10 && '\\x41' == 65 && '\\101' == 65 && '\\'' == 39 && '\\\\' == 92 && '0' + 1 == '1'\nchars\n#endif\n",
         "#if 1'000 == 1000 && 0x1'0 == 16 && 0b1'0 == 2\nseparated\n#endif\nx = 1'000'000;\n",
         // true and false are keywords in C++.
@@ -82,8 +83,18 @@ struct MetalPreprocessorConditionalTests {
             ("#ifdef\n#endif\n", "t.metal:1: #ifdef takes one macro name, got ''"),
             ("#if defined(\n#endif\n", "t.metal:1: 'defined' needs a macro name in '#if defined('"),
             ("#if 1 2\n#endif\n", "t.metal:1: unexpected '2' in '#if 1 2'"),
-            ("#if 'ab'\n#endif\n", "t.metal:1: 'ab' is not a character constant of one character (as 'a' or '\\n') in '#if 'ab''"),
-            ("#if ''\n#endif\n", "t.metal:1: '' is not a character constant of one character (as 'a' or '\\n') in '#if '''"),
+            (
+                "#if 'ab'\n#endif\n",
+                "t.metal:1: 'ab' is not a character constant Segue reads: one character, or one escape of a byte ('\\n', '\\x41', '\\101') in '#if 'ab''"
+            ),
+            (
+                "#if ''\n#endif\n",
+                "t.metal:1: '' is not a character constant Segue reads: one character, or one escape of a byte ('\\n', '\\x41', '\\101') in '#if '''"
+            ),
+            (
+                "#if '\\777'\n#endif\n",
+                "t.metal:1: '\\777' is not a character constant Segue reads: one character, or one escape of a byte ('\\n', '\\x41', '\\101') in '#if '\\777''"
+            ),
             // A long expression is quoted in part.
             (
                 "#if 1 +" + String(repeating: " 1", count: 100) + "\n#endif\n",

@@ -78,6 +78,12 @@ struct TransitionSourceParserTests {
             ("uniform float x; // = 3 in 0...2", "the default of 'x' (3) is outside its range 0…2"),
             ("uniform vec2 d; // = vec2(0.5, -1.5) in -1...1", "the default of 'd' (-1.5) is outside its range -1…1"),
             ("uniform bool b; // = true in 0...1", "bool 'b' takes no range"),
+            (
+                "uniform float x; // = 0 in -1e308...1e308",
+                "the range of 'x' must lie within a 32-bit float's range (±3.4e+38), got -1e308...1e308"
+            ),
+            ("uniform int n; // = 2 in 0.5...3.5", "the range of int 'n' must be whole numbers a 32-bit int holds, got 0.5...3.5"),
+            ("uniform ivec2 n; // = ivec2(0) in -1e20...1e20", "the range of ivec2 'n' must be whole numbers a 32-bit int holds"),
         ])
     func rangeErrors(declaration: String, message: String) {
         let src = "// Author: a\n" + declaration + "\nvec4 transition(vec2 uv) { return getFromColor(uv); }"
