@@ -63,7 +63,7 @@ final class InfoHandle {
             Parameter(
                 name: CString(p.name), type: CString(p.type.rawValue), summary: CString(p.summary),
                 defaults: p.effectiveDefault?.components ?? [],
-                range: p.range ?? (p.type.scalar == .bool ? 0...1 : nil))
+                range: p.hostRange)
         }
     }
 

@@ -61,6 +61,9 @@ public struct EffectParameter: Sendable, Equatable {
         self.range = range
     }
 
+    /// The range as hosts read it (the C API, `--json`): the stated one; 0…1 for a bool.
+    public var hostRange: ClosedRange<Double>? { range ?? (type.scalar == .bool ? 0...1 : nil) }
+
     /// The default, or zero of the right type when none was declared.
     public var effectiveDefault: ParameterValue? {
         if let defaultValue { return defaultValue }

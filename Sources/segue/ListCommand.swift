@@ -112,7 +112,7 @@ struct EffectJSON: Encodable {
         let type: String
         let `default`: [Double]?
         let summary: String
-        /// `[min, max]`, the values the effect is meant for, when it states them.
+        /// `[min, max]`, the values the effect is meant for, when it states them (`[0, 1]` for a bool).
         let range: [Double]?
         /// For an array or data argument: the most elements (floats, colours or bytes) it takes.
         let maximumLength: Int?
@@ -142,7 +142,7 @@ struct EffectJSON: Encodable {
         parameters = e.parameters.map {
             Parameter(
                 name: $0.name, type: $0.type.rawValue, default: $0.effectiveDefault?.components, summary: $0.summary,
-                range: $0.range.map { [$0.lowerBound, $0.upperBound] }, maximumLength: $0.type.isArray ? $0.type.maximumElements : nil)
+                range: $0.hostRange.map { [$0.lowerBound, $0.upperBound] }, maximumLength: $0.type.isArray ? $0.type.maximumElements : nil)
         }
     }
 }

@@ -40,6 +40,8 @@ struct CLITests {
         #expect(params?.map { $0["name"] as? String } == ["startSpeed", "meltSpeed", "spread"])
         #expect((params?.first?["default"] as? [Double]) == [2.7])
         #expect((params?.first?["range"] as? [Double]) == [0, 10])
+        let cube = try JSONSerialization.jsonObject(with: try segue(["info", "cube", "--json"]).stdout) as? [String: Any]
+        #expect(((cube?["parameters"] as? [[String: Any]])?.map { $0["range"] as? [Double] }) == [[0, 1], [1, 5]])
         #expect(obj?["duration"] as? Double == 2)
         let text = try segue(["info", "wipe"])
         #expect(text.text.contains("direction: vec2 = 1,0 in -1…1  — direction the edge travels"))
