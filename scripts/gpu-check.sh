@@ -10,7 +10,7 @@
 # Usage: scripts/gpu-check.sh [OUTPUT_DIR]          (default gpu-check-out)
 # It needs bash, python3 (standard library only) and a segue binary with the Vulkan loader: build
 # one here with `swift build -c release --static-swift-stdlib --product segue` and take it there
-# with libvulkan1 (shared/ENVIRONMENT.md). Settings, all optional, in the environment:
+# with libvulkan1 and libglvnd0 (shared/ENVIRONMENT.md). Settings, all optional, in the environment:
 #   SEGUE       the segue binary (default: ./segue if present, else .build/release/segue)
 #   GPU_DEVICE  --device of the GPU under test (default: nvidia)
 #   REF_DEVICE  --device of the reference renderer (default: llvmpipe)
@@ -25,7 +25,9 @@
 #   CHECK_SIZE  size of the compared transitions (default 320x180; mesh effects keep the 480x270 input)
 #   SKIP_TESTS=1  leave out the test suite (a dry run of the rest)
 # The NVIDIA driver's manifest is named for the loader when it sits where NVIDIA's containers put
-# it (/usr/local/nvidia/...) and VK_DRIVER_FILES is not set; lavapipe's is added beside it.
+# it (/usr/local/nvidia/...) and VK_DRIVER_FILES is not set; lavapipe's is added beside it. The
+# driver (libGLX_nvidia) loads through libglvnd: without libglvnd0 the loader finds no driver.
+# Without a device matching GPU_DEVICE the run fails (it would have compared nothing).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -63,7 +65,14 @@ note "binary: $segue; GPU device: '$gpu'; reference device: '$ref'"
 have_gpu=0; have_ref=0
 "$segue" devices 2>/dev/null | grep -qi -- "$gpu" && have_gpu=1
 "$segue" devices 2>/dev/null | grep -qi -- "$ref" && have_ref=1
-if [ "${MAKE_REFERENCES:-0}" = 1 ]; then have_gpu=0; fi
+if [ "${MAKE_REFERENCES:-0}" = 1 ]; then
+  have_gpu=0
+elif [ $have_gpu = 0 ]; then
+  # Nothing to prove without the device under test: say so and fail, rather than pass having
+  # compared nothing. NVIDIA's Vulkan driver loads through libglvnd: bring libglvnd0 with the loader.
+  note "error: no Vulkan device matching '$gpu' (segue devices above); for NVIDIA's driver the loader needs libvulkan1 and libglvnd0, and VK_DRIVER_FILES may have to name nvidia_icd.json"
+  failed=1
+fi
 
 # --- Inputs: two translucent 480x270 PNGs (gradients, a disc, stripes), written by python3 ----
 python3 - "$out/from.png" "$out/to.png" <<'EOF'
