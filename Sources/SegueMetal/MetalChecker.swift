@@ -66,7 +66,9 @@ package struct MetalChecker {
     var structs: [String: MetalStructInfo] = [:]
     var functions: [String: [MetalFunctionInfo]] = [:]
     var scopes: [[String: MetalVariable]] = [[:]]
-    var stitchable: [StitchableSignature] = []
+    /// The `[[ stitchable ]]` functions in source order (a definition takes its prototype's place):
+    /// each one's signature, or why SwiftUI could not call it.
+    var stitchableEntries: [(glsl: String, entry: StitchableEntry)] = []
     /// The function being checked: its name, GLSL name and return type.
     var current: (name: String, glsl: String, returnType: MetalType)?
     /// Whether the function being checked has a `return` statement.
@@ -335,11 +337,19 @@ package struct MetalChecker {
         if f.isStitchable {
             // Defaults given on either declaration (`register` merged them).
             let merged = functions[f.name.text]?.first { $0.glsl == glslFunction }?.parameters ?? parameters
-            let s = try signature(f, returnType: returnType, parameters: merged, glsl: glslFunction)
-            if let k = stitchable.firstIndex(where: { $0.glsl == glslFunction }) {
-                if f.body != nil { stitchable[k] = s }
+            // A signature SwiftUI could not call refuses this function alone, when it is asked for:
+            // the file's other functions stay usable.
+            let entry: StitchableEntry
+            do {
+                entry = .usable(try signature(f, returnType: returnType, parameters: merged, glsl: glslFunction))
+            } catch {
+                let types = merged.dropFirst().map { $0.type.metal + ($0.isReference ? "&" : "") }
+                entry = .refused(StitchableRefusal(name: f.name.text, parameterTypes: types, line: f.name.line, error: error))
+            }
+            if let k = stitchableEntries.firstIndex(where: { $0.glsl == glslFunction }) {
+                if f.body != nil { stitchableEntries[k].entry = entry }
             } else {
-                stitchable.append(s)
+                stitchableEntries.append((glslFunction, entry))
             }
         }
         if returnType == .layer || returnType == .sampler
@@ -657,5 +667,25 @@ package struct MetalChecker {
             throw error("\(what) must be a scalar, got '\(v.type.metal)' (use all() or any())", at: v.code, or: e.first)
         }
         return try convert(v, to: .bool, context: "in \(what)")
+    }
+}
+
+/// A `[[ stitchable ]]` function as the checker found it.
+enum StitchableEntry {
+    /// SwiftUI could call it: its kind and arguments.
+    case usable(StitchableSignature)
+    /// Its signature is not one SwiftUI calls: why.
+    case refused(StitchableRefusal)
+}
+
+extension MetalChecker {
+    /// The stitchable functions that can be used, in source order.
+    var stitchable: [StitchableSignature] {
+        stitchableEntries.compactMap { if case let .usable(s) = $0.entry { s } else { nil } }
+    }
+
+    /// The stitchable functions whose signatures SwiftUI could not call, in source order.
+    var refused: [StitchableRefusal] {
+        stitchableEntries.compactMap { if case let .refused(r) = $0.entry { r } else { nil } }
     }
 }

@@ -28,6 +28,8 @@ public enum MetalTranslator {
         public let prelude: String
         /// The `[[ stitchable ]]` functions, in source order.
         public let functions: [StitchableSignature]
+        /// The `[[ stitchable ]]` functions that cannot be used and why, in source order.
+        public let refused: [StitchableRefusal]
         /// Number of lines of the source.
         public let lineCount: Int
     }
@@ -35,7 +37,9 @@ public enum MetalTranslator {
     /// Translates `text`.
     /// - Parameters:
     ///   - file: the name used in error messages (the path, or `shift.metal` for a built-in).
-    /// - Throws: `ShaderSourceError` naming the first unsupported construct or type error and its line.
+    /// - Throws: `ShaderSourceError` naming the first unsupported construct or type error and its
+    ///   line. A stitchable function whose signature SwiftUI could not call is not an error of the
+    ///   file: it is listed in `refused`.
     public static func translate(_ text: String, file: String) throws(ShaderSourceError) -> Module {
         var preprocessor = MetalPreprocessor(file: file)
         let tokens = try preprocessor.run(try MetalLexer.tokenize(text, file: file))
@@ -52,6 +56,8 @@ public enum MetalTranslator {
         var checker = MetalChecker(file: file)
         try checker.check(declarations)
         let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count
-        return Module(glsl: checker.out.text, prelude: checker.prelude.text, functions: checker.stitchable, lineCount: lineCount)
+        return Module(
+            glsl: checker.out.text, prelude: checker.prelude.text, functions: checker.stitchable, refused: checker.refused,
+            lineCount: lineCount)
     }
 }

@@ -91,6 +91,21 @@ public struct StitchableSignature: Sendable, Equatable {
     public let line: Int
 }
 
+/// A `[[ stitchable ]]` function that cannot be used, because its signature is not one SwiftUI
+/// calls (another shape, or an argument of a type SwiftUI does not pass). It refuses only itself,
+/// when it is asked for: the file's other functions still work, as in an app, where the Metal
+/// compiler takes the file and only calling this function fails.
+public struct StitchableRefusal: Sendable, Equatable {
+    /// Its name in the source.
+    public let name: String
+    /// The Metal types of its parameters after `position`, as an overload is named (`half4`, `int`).
+    public let parameterTypes: [String]
+    /// Its line.
+    public let line: Int
+    /// Why it cannot be used, at the line of its cause.
+    public let error: ShaderSourceError
+}
+
 /// Names for a message: "none", or the first `limit` joined with commas and a count of the rest,
 /// so a file with thousands of functions or arguments still gets a one-line message.
 package func listedNames(_ names: [String], limit: Int = 12) -> String {

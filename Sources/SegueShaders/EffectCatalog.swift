@@ -199,18 +199,19 @@ public enum EffectCatalog {
             throw .stitchable(path: path, message: "the function is named twice, as '\(named)' and '\(function)'")
         }
         let module = try stitchableModule(path)
-        let names = module.functions.map(\.name)
+        let names = module.names
         guard let wanted = named ?? function else {
-            guard module.functions.count == 1 else {
+            guard names.count == 1 else {
                 throw .stitchable(
                     path: path,
                     message: names.isEmpty
                         ? "no [[ stitchable ]] function found"
                         : "several stitchable functions (\(listedNames(names))); name one as \(path):NAME")
             }
+            if let refusal = module.refused.first { throw .invalidSource(refusal.error) }
             return module.functions[0]
         }
-        return try overload(wanted, of: module.functions, use: use, path: path)
+        return try overload(wanted, of: module, use: use, path: path)
     }
 
     /// Every overload `nameOrPath` (`FILE.metal:NAME`) names, in source order (one when the name
@@ -220,19 +221,21 @@ public enum EffectCatalog {
         guard let (path, named) = stitchablePath(nameOrPath), let named, !named.contains("(") else {
             return [try stitchableFunction(nameOrPath)]
         }
-        let functions = try stitchableModule(path).functions
-        let all = functions.filter { $0.name == named }
-        return all.isEmpty ? [try overload(named, of: functions, use: .any, path: path)] : all
+        let module = try stitchableModule(path)
+        let all = module.functions.filter { $0.name == named }
+        return all.isEmpty ? [try overload(named, of: module, use: .any, path: path)] : all
     }
 
     /// Every stitchable function `nameOrPath` covers, in source order: all of a file's
     /// (`FILE.metal`), or the overloads `FILE.metal:NAME` names; what `segue check` checks.
-    /// - Throws: as `stitchableFunction`, and `.stitchable` for a file with no stitchable function.
+    /// - Throws: as `stitchableFunction`, `.stitchable` for a file with no stitchable function, and
+    ///   `.invalidSource` with the first function that cannot be used (a check covers them all).
     public static func stitchableFunctions(_ nameOrPath: String) throws(EffectLookupError) -> [StitchableFunction] {
         guard let (path, named) = stitchablePath(nameOrPath), named == nil else { return try stitchableOverloads(nameOrPath) }
-        let functions = try stitchableModule(path).functions
-        guard !functions.isEmpty else { throw .stitchable(path: path, message: "no [[ stitchable ]] function found") }
-        return functions
+        let module = try stitchableModule(path)
+        if let refusal = module.refused.first { throw .invalidSource(refusal.error) }
+        guard !module.functions.isEmpty else { throw .stitchable(path: path, message: "no [[ stitchable ]] function found") }
+        return module.functions
     }
 
     /// The `.metal` file at `path`, read and translated.
@@ -246,25 +249,35 @@ public enum EffectCatalog {
     }
 
     /// The function `wanted` names (`NAME`, or `NAME(type, …)` with the types after `position`)
-    /// among `functions`: the one overload, the one whose types are given, else the one that fits
+    /// among `module`'s: the one overload, the one whose types are given, else the one that fits
     /// `use` (a fill to draw alone, a colour, distortion or layer function for an image or a
     /// transition).
-    /// - Throws: `EffectLookupError.stitchable` naming the overloads when none or several fit.
+    /// - Throws: `EffectLookupError.stitchable` naming the overloads when none or several fit;
+    ///   `.invalidSource` with why when `wanted` names a function that cannot be used.
     static func overload(
-        _ wanted: String, of functions: [StitchableFunction], use: StitchableUse,
+        _ wanted: String, of module: StitchableTranslator.Module, use: StitchableUse,
         path: String
     ) throws(EffectLookupError) -> StitchableFunction {
         let name = String(wanted.prefix { $0 != "(" })
-        let named = functions.filter { $0.name == name }
+        let named = module.functions.filter { $0.name == name }
+        let types =
+            wanted.count > name.count
+            ? wanted.dropFirst(name.count + 1).dropLast().split(separator: ",").map { String($0).replacingAll(" ", with: "") } : nil
+        // A function that cannot be used, named alone or by its types: why.
+        if let refusal = module.refused.first(where: { r in
+            let own = r.parameterTypes.map { $0.replacingAll(" ", with: "") }
+            return r.name == name && (types.map { t in t == own || t == ["float2"] + own } ?? named.isEmpty)
+        }) {
+            throw .invalidSource(refusal.error)
+        }
         guard !named.isEmpty else {
-            let names = functions.map(\.name)
+            let names = module.names
             throw .stitchable(
                 path: path,
                 message: "no [[ stitchable ]] function '\(name)'" + (names.isEmpty ? "" : " (it has: \(listedNames(names)))"))
         }
         let listing = named.map(\.signatureText).joined(separator: "; ")
-        if wanted.count > name.count {
-            let types = wanted.dropFirst(name.count + 1).dropLast().split(separator: ",").map { String($0).replacingAll(" ", with: "") }
+        if let types {
             let matching = named.filter { f in
                 let own = f.parameterTypes.map { $0.replacingAll(" ", with: "") }
                 return own == types || ["float2"] + own == types

@@ -5,11 +5,12 @@ import SegueMetal
 /// `#include <metal_stdlib>` and `using namespace metal;`: two lines.
 let prologue = "#include <metal_stdlib>\nusing namespace metal;\n"
 
-/// The error translating `source` (as `user.metal`) raises, as text (nil when it translates).
+/// The error translating `source` (as `user.metal`) raises, or else the first refused stitchable
+/// function's, as text (nil when it translates and every stitchable function can be used).
 func translationError(_ source: String) -> String? {
     do {
-        _ = try MetalTranslator.translate(source, file: "user.metal")
-        return nil
+        // A function SwiftUI could not call refuses only itself: its error is what asking for it gives.
+        return try MetalTranslator.translate(source, file: "user.metal").refused.first?.error.description
     } catch {
         return error.description
     }

@@ -127,6 +127,25 @@ struct StitchableRenderTests {
         }
     }
 
+    @Test("a function SwiftUI could not call does not stop the file's others: it is compiled with them, and transpose renders")
+    func besideRefused() throws {
+        let scratch = try TemporaryDirectory("refused"), path = scratch.path + "/lib.metal"
+        try """
+        #include <metal_stdlib>
+        using namespace metal;
+        [[ stitchable ]] half4 odd(float2 position, half4 color, device const float3 *v, int n) { return color * half(v[0].x); }
+        [[ stitchable ]] float2 transpose(float2 position, float effectValue) { return position.yx; }
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: EffectLookupError.self) { try EffectCatalog.stitchableFunction(path + ":odd") }
+        let from = smooth(6, 4, seed: 3), to = Image(width: 6, height: 4, fill: .clear)
+        let image = try renderStitchable(path + ":transpose", from: from, to: to, progress: 0.5)
+        for y in 0..<4 {
+            for x in 0..<6 {
+                #expect(image[x, y] == (x < 4 ? from[y, x] : .clear), "pixel \(x),\(y)")
+            }
+        }
+    }
+
     @Test("flag wave with an amplitude argument, at scale 2 (positions in points)")
     func flagWave() throws {
         let from = Image(width: 20, height: 16, scale: 2) { x, y in Pixel(UInt8(10 + 12 * x), UInt8(20 + 14 * y), 90) }

@@ -14,11 +14,12 @@ private func line(_ n: Int, of text: String) -> String {
     return n - 1 < lines.count ? String(lines[n - 1]) : ""
 }
 
-/// The error translating `source` raises, as text (nil when it translates).
+/// The error translating `source` raises, or else the first refused stitchable function's, as
+/// text (nil when it translates and every stitchable function can be used).
 private func translationError(_ source: String) -> String? {
     do {
-        _ = try StitchableTranslator.translate(source, file: "user.metal")
-        return nil
+        // A function SwiftUI could not call refuses only itself: its error is what asking for it gives.
+        return try StitchableTranslator.translate(source, file: "user.metal").refused.first?.error.description
     } catch {
         return error.description
     }
@@ -281,6 +282,66 @@ struct StitchableConfigurationTests {
         }
         #expect(EffectCatalog.builtIn(named: "shift")?.kind == .stitchable)
         #expect(try EffectCatalog.stitchableFunction("shift").arguments.map(\.name) == ["size", "effectValue"])
+    }
+
+    @Test("a stitchable function SwiftUI could not call refuses only itself, when it is asked for; the file's others work")
+    func refusedAlone() throws {
+        let scratch = try TemporaryDirectory("metal"), dir = URL(fileURLWithPath: scratch.path)
+        let path = dir.appendingPathComponent("lib.metal").path
+        try """
+        [[ stitchable ]] half4 tint(float2 position, half4 color, int steps);
+        [[ stitchable ]] float2 wave(float2 position, float amount) { return position + amount; }
+        [[ stitchable ]] half4 tint(float2 position, half4 color,
+                                    int steps) { return color * half(steps); }
+        [[ stitchable ]] half4 glow(float2 position, half4 color, float strength) { return color * half(strength); }
+        [[ stitchable ]] half4 glow(float2 position, half4 color, uint n) { return color * half(n); }
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let tintError = ShaderSourceError(
+            file: path, line: 4,
+            message:
+                "unsupported stitchable argument type: 'int' of 'steps' (arguments are float, half, float2–4, half2–4 or texture2d<half>)")
+        let glowError = ShaderSourceError(
+            file: path, line: 6,
+            message: "unsupported stitchable argument type: 'uint' of 'n' (arguments are float, half, float2–4, half2–4 or texture2d<half>)"
+        )
+
+        let module = try StitchableTranslator.translate(try String(contentsOfFile: path, encoding: .utf8), file: path)
+        #expect(module.functions.map(\.name) == ["wave", "glow"])
+        // The prototype and its definition are one function, refused once, at the definition.
+        #expect(module.refused.map(\.name) == ["tint", "glow"])
+        #expect(module.refused.map(\.line) == [3, 6])
+        #expect(module.refused.map(\.error) == [tintError, glowError])
+        #expect(module.refused.map(\.parameterTypes) == [["half4", "int"], ["half4", "uint"]])
+        #expect(module.names == ["wave", "tint", "glow", "glow"])
+        // The refused functions are still GLSL the others could call.
+        #expect(module.metal.glsl.contains("vec4 _m_tint(vec2 position, vec4 color, int steps)"))
+
+        #expect(try EffectCatalog.effect(path + ":wave").name == "wave")
+        #expect(try EffectCatalog.stitchableFunction(path, function: "glow").arguments.map(\.name) == ["strength"])
+        #expect(try EffectCatalog.stitchableFunction(path + ":glow(half4, float)").arguments.map(\.name) == ["strength"])
+        #expect(throws: EffectLookupError.invalidSource(tintError)) { try EffectCatalog.effect(path + ":tint") }
+        #expect(throws: EffectLookupError.invalidSource(glowError)) { try EffectCatalog.stitchableFunction(path + ":glow(half4,uint)") }
+        #expect(throws: EffectLookupError.invalidSource(glowError)) {
+            try EffectCatalog.stitchableFunction(path + ":glow(float2,half4,uint)")
+        }
+        #expect(
+            throws: EffectLookupError.stitchable(
+                path: path, message: "several stitchable functions (wave, tint, glow, glow); name one as \(path):NAME")
+        ) { try EffectCatalog.effect(path) }
+        // A check covers every function: the first that cannot be used is its error.
+        #expect(throws: EffectLookupError.invalidSource(tintError)) { try EffectCatalog.stitchableFunctions(path) }
+        #expect(try EffectCatalog.stitchableFunctions(path + ":wave").map(\.name) == ["wave"])
+
+        // A file whose one function is refused: asking for the file gives its error.
+        let single = dir.appendingPathComponent("single.metal").path
+        try "[[ stitchable ]] float2 f(float2 position,\n  bool on) { return position; }\n".write(
+            toFile: single, atomically: true, encoding: .utf8)
+        let boolError = ShaderSourceError(
+            file: single, line: 2,
+            message:
+                "unsupported stitchable argument type: 'bool' of 'on' (arguments are float, half, float2–4, half2–4 or texture2d<half>)")
+        #expect(throws: EffectLookupError.invalidSource(boolError)) { try EffectCatalog.effect(single) }
+        #expect(throws: EffectLookupError.invalidSource(boolError)) { try EffectCatalog.stitchableOverloads(single + ":f") }
     }
 }
 

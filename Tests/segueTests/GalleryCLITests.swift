@@ -36,9 +36,11 @@ struct GalleryCLITests {
         #expect(r.status == 0, "\(r.stderr)")
         let builtIns = EffectCatalog.builtIns.count
         // The fixtures: tint.glsl, slide.metal:slide and glow.metal's two overloads (a fill, over time,
-        // and a colour function) preview; broken.glsl is listed with its error.
-        #expect(r.text.hasPrefix("\(site)/index.html: \(builtIns + 5) effects, \(builtIns + 4) previews\n"), "\(r.text)")
+        // and a colour function) preview; broken.glsl and glow.metal's third overload, which SwiftUI
+        // could not call (an int argument), are listed with their errors.
+        #expect(r.text.hasPrefix("\(site)/index.html: \(builtIns + 6) effects, \(builtIns + 4) previews\n"), "\(r.text)")
         #expect(r.text.contains("broken.glsl: "))
+        #expect(r.text.contains("glow.metal:glow(half4,int): "), "\(r.text)")
         #expect(listing(dir) == ["site"])
         #expect(listing(site) == [Gallery.markerName, "index.html", "previews"])
         let page = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
@@ -46,6 +48,7 @@ struct GalleryCLITests {
         #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         #expect(page.contains("with markup in the summary &amp; quotes &quot;like this&quot;"))
         #expect(page.contains("glow.metal:glow(float4,float)") && page.contains("glow.metal:glow(half4,float)"), "the overloads' cards")
+        #expect(page.contains("unsupported stitchable argument type: &apos;int&apos; of &apos;steps&apos;"), "the refused overload's card")
         #expect(page.contains("SwiftUI fill shader &apos;glow&apos;"), "the fill's card")
 
         let url = "file://" + site + "/index.html"

@@ -14,6 +14,14 @@ public enum StitchableTranslator {
         public let metal: MetalTranslator.Module
         /// The `[[ stitchable ]]` functions, in source order.
         public let functions: [StitchableFunction]
+
+        /// The `[[ stitchable ]]` functions that cannot be used and why (`metal.refused`).
+        public var refused: [StitchableRefusal] { metal.refused }
+
+        /// Every `[[ stitchable ]]` function's name, the refused ones' too, in the order of their lines.
+        public var names: [String] {
+            (functions.map { ($0.line, $0.name) } + refused.map { ($0.line, $0.name) }).sorted { $0.0 < $1.0 }.map(\.1)
+        }
     }
 
     /// Translates `text`.

@@ -14,3 +14,8 @@ using namespace metal;
 [[ stitchable ]] half4 glow(float2 position, half4 color, float amount) {
     return half4(mix(color.rgb, half3(1.0, 0.6, 0.2) * color.a, half(amount * 0.5)), color.a);
 }
+
+/// SwiftUI passes no int: a function it could not call, listed with why, beside the others.
+[[ stitchable ]] half4 glow(float2 position, half4 color, int steps) {
+    return color * half(steps);
+}
