@@ -47,6 +47,10 @@ public struct ParameterKeyframes: Sendable {
     public let name: String
     /// The parameter's type.
     public let type: ParameterType
+    /// The largest magnitude a component may take: what the type holds on a device (a 32-bit
+    /// int's, a half's ±65504, a float's). Values between keys are held within it, since a cubic
+    /// curve may overshoot the keys.
+    let limit: Double
     /// The keyframe animation over the parameter's components; its key times are fractions of a
     /// pass.
     public let animation: KeyframeAnimation<ParameterComponents>
@@ -62,6 +66,11 @@ public struct ParameterKeyframes: Sendable {
         precondition(values.allSatisfy { $0.type == parameter.type }, "keyframe values must have the parameter's type")
         name = parameter.name
         type = parameter.type
+        switch parameter.type.scalar {
+        case .int: limit = Double(Int32.max)
+        case .bool: limit = 1
+        default: limit = parameter.typeName.hasPrefix("half") ? ParameterValue.largestHalf : Double(Float.greatestFiniteMagnitude)
+        }
         animation = try KeyframeAnimation(
             values: values.map { ParameterComponents($0.components) }, keyTimes: keyTimes,
             timingFunctions: timingFunctions, calculationMode: calculationMode)
@@ -132,11 +141,12 @@ public struct ParameterKeyframes: Sendable {
     }
 
     /// The value at `fraction` (0…1) of a pass. Int parameters are rounded and bools are true
-    /// from 0.5 on.
+    /// from 0.5 on. A cubic curve's overshoot between keys stops at what the type holds (a 32-bit
+    /// int, a half's ±65504, a float's ±3.4e+38).
     public func value(atFraction fraction: Double) -> ParameterValue {
         let c = animation.keyframeValue(atFraction: fraction).values
         let components = (0..<type.componentCount).map { i -> Double in
-            let v = i < c.count ? c[i] : 0
+            let v = min(max(i < c.count ? c[i] : 0, -limit), limit)
             switch type.scalar {
             case .int: return v.rounded()
             case .bool: return v >= 0.5 ? 1 : 0

@@ -146,7 +146,7 @@ public struct UniformLayout: Sendable, Equatable {
                     let at = m.offset + i * 4
                     switch m.type.scalar {
                     case .float: f(at, component)
-                    case .int: raw.storeBytes(of: Int32(component), toByteOffset: at, as: Int32.self)
+                    case .int: raw.storeBytes(of: Self.int32(component), toByteOffset: at, as: Int32.self)
                     case .bool: raw.storeBytes(of: UInt32(component != 0 ? 1 : 0), toByteOffset: at, as: UInt32.self)
                     case .texture: break
                     }
@@ -173,6 +173,13 @@ public struct UniformLayout: Sendable, Equatable {
         default:
             for (i, v) in c.enumerated() { raw[base + i] = UInt8(v) }
         }
+    }
+
+    /// `value` as a 32-bit int: rounded, held within Int32's range (NaN is 0). Values are checked
+    /// where they are parsed; this keeps any other path from trapping.
+    static func int32(_ value: Double) -> Int32 {
+        guard !value.isNaN else { return 0 }
+        return Int32(min(max(value.rounded(), Double(Int32.min)), Double(Int32.max)))
     }
 
     /// The IEEE 754 half-precision bits of `x`, rounded to nearest even (as Metal converts a

@@ -134,6 +134,34 @@ struct ParameterKeyframesTests {
         }
     }
 
+    @Test("a cubic curve's overshoot between keys stops at what the type holds: a 32-bit int, a half's ±65504")
+    func overshootHeld() throws {
+        // Keys 0, M, M at 0, ½, 1: the Catmull–Rom tangent at ½ is M/2 (0 at the last key), so
+        // the curve rises past M in the last segment: h10(½)·M/2 = M/16 at ¾.
+        let held = Effect(
+            name: "h", summary: "", kind: .stitchable, source: .builtIn, glsl: "", origin: .topLeft,
+            parameters: [
+                EffectParameter(name: "count", type: .int, defaultValue: .int(0)),
+                EffectParameter(name: "amount", type: .float, defaultValue: .float(0), typeName: "half"),
+                EffectParameter(name: "tint", type: .vec2, defaultValue: .vec2(0, 0), typeName: "half2"),
+                EffectParameter(name: "wide", type: .float, defaultValue: .float(0)),
+            ],
+            defaultDuration: 1, defaultTiming: "linear")
+        let int = try ParameterKeyframes.parse("count:cubic=0@0,2147483647@0.5,2147483647@1", effect: held)
+        #expect(int.animation.keyframeValue(atFraction: 0.75).values[0] == 2_147_483_647 * 1.0625, "the curve overshoots")
+        #expect(int.value(atFraction: 0.75).components == [2_147_483_647])
+        // Within the range the curve is untouched (rounded, as ints are).
+        let inside = int.animation.keyframeValue(atFraction: 0.25).values[0]
+        #expect(inside > 0 && inside < 2_147_483_647 && int.value(atFraction: 0.25).components == [inside.rounded()])
+        let half = try ParameterKeyframes.parse("amount:cubic=0@0,65504@0.5,65504@1", effect: held)
+        #expect(half.value(atFraction: 0.75).components == [65504])
+        let negative = try ParameterKeyframes.parse("tint:cubic=(0,0)@0,(-65504,1)@0.5,(-65504,1)@1", effect: held)
+        #expect(negative.value(atFraction: 0.75).components == [-65504, 1.0625])
+        // A float (32-bit on the device) holds far more: the overshoot stands.
+        let float = try ParameterKeyframes.parse("wide:cubic=0@0,65504@0.5,65504@1", effect: held)
+        #expect(float.value(atFraction: 0.75).components == [65504 * 1.0625])
+    }
+
     @Test("errors name the rule or the parameter")
     func errors() throws {
         func message(_ text: String) -> String {

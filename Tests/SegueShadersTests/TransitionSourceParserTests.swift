@@ -294,4 +294,16 @@ struct UniformLayoutTests {
         #expect([f(80), f(84), f(96), f(100)] == [1, 2, 3, 4])  // columns 16 bytes apart
         #expect([i(112), i(116)] == [1, 0])
     }
+
+    @Test("an int beyond 32 bits is packed as the nearest one, NaN as 0: nothing traps")
+    func intsHeld() {
+        #expect(UniformLayout.int32(3e9) == Int32.max && UniformLayout.int32(-3e9) == Int32.min)
+        #expect(UniformLayout.int32(.infinity) == Int32.max && UniformLayout.int32(-.infinity) == Int32.min)
+        #expect(UniformLayout.int32(.nan) == 0)
+        #expect(UniformLayout.int32(2.5) == 3 && UniformLayout.int32(-2.5) == -3 && UniformLayout.int32(-7) == -7)
+        let layout = UniformLayout(parameters: [.init(name: "i", type: .int, defaultValue: nil)])
+        let bytes = layout.pack(
+            FrameUniforms(progress: 0, time: 0, duration: 1, width: 1, height: 1), parameters: ["i": ParameterValue(.int, [1e12])])
+        #expect(bytes.withUnsafeBytes { $0.load(fromByteOffset: 64, as: Int32.self) } == Int32.max)
+    }
 }
