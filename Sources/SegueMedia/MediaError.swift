@@ -46,7 +46,8 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
     /// A file output could not be completed: a full disk or an I/O error while Segue or ffmpeg
     /// wrote it, or a file ffmpeg wrote that is not whole; nothing was published at `path`.
     case incompleteOutput(path: String, reason: String)
-    /// Not written: the work was cancelled (`Cancellation.cancel()`: a host's cancel button, a Ctrl-C).
+    /// Not done: the work was cancelled (`Cancellation.cancel()`: a host's cancel button, a
+    /// Ctrl-C). `path` is the output, or the input a decoder was reading; nothing was published.
     case cancelled(path: String)
 
     /// The file the error is about.

@@ -20,7 +20,8 @@ public enum SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     case systemLimit(path: String, reason: String)
     /// `program` could not be started (missing, not executable); `path` is what it was run for.
     case cannotStart(path: String, program: String, reason: String)
-    /// Not done: the work was cancelled (`Cancellation.cancel()`).
+    /// Not done: the work was cancelled (`Cancellation.cancel()`). `path` is the output, or the
+    /// input a decoder was reading; no output was published either way.
     case cancelled(path: String)
 
     /// The file (or program) the error is about.
@@ -53,7 +54,7 @@ public enum SystemError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .incompleteOutput(path, reason): "\(path): the output could not be completed: \(reason); \(path) was left as it was"
         case let .systemLimit(path, reason): "\(path): \(reason)"
         case let .cannotStart(path, program, reason): "\(path): \(program) could not be started: \(reason)"
-        case let .cancelled(path): "\(path): not written: the work was stopped"
+        case let .cancelled(path): "\(path): stopped: the work was cancelled (nothing was written)"
         }
     }
 }

@@ -36,6 +36,8 @@ struct DecoderCancellationTests {
         }
         #expect(error == .cancelled(path: info.path), "after \(frames) of 500 frames")
         #expect(frames < 500)
+        // The path is the input: the message says the work stopped, not that it was "not written".
+        #expect(error?.description == "\(info.path): stopped: the work was cancelled (nothing was written)")
     }
 
     @Test("the audio decoder: samples, then .cancelled once the token is cancelled")
