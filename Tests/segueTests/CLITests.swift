@@ -297,7 +297,11 @@ struct CLITests {
                 "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
                 "--duration", "60", "--fps", "30", "-o", dir + "/frames",
             ],
-            environment: ["SEGUE_CACHE_DIR": dir + "/cache"], pipeInput: false, output: .discard, path: "segue")
+            // Only what finds the libraries and the driver is passed on (a packed test bundle on a GPU
+            // machine puts its libraries on LD_LIBRARY_PATH).
+            environment: ProcessInfo.processInfo.environment.filter { ["LD_LIBRARY_PATH", "VK_DRIVER_FILES"].contains($0.key) }
+                .merging(["SEGUE_CACHE_DIR": dir + "/cache"]) { $1 },
+            pipeInput: false, output: .discard, path: "segue")
         // Signal once at least `afterFrames` frames are in the temporary directory.
         let deadline = Date().addingTimeInterval(120)
         while Date() < deadline && !p.hasExited {
