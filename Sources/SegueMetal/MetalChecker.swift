@@ -177,9 +177,17 @@ package struct MetalChecker {
         if let (name, line) = calledPrototypes.first(where: { name, _ in functions[name]?.contains { !$0.isDefined } == true }) {
             throw error("function '\(name)' is declared but never defined", line)
         }
-        // SwiftUI calls a stitchable function: a prototype alone has nothing to call.
-        if let s = stitchable.first(where: { s in functions[s.name]?.contains { $0.glsl == s.glsl && !$0.isDefined } == true }) {
-            throw error("stitchable function '\(s.name)' is declared but never defined", s.line)
+        // SwiftUI calls a stitchable function: a prototype alone has nothing to call (one that
+        // could not be used either: the file has a mistake either way).
+        for (glsl, entry) in stitchableEntries {
+            let (name, line) =
+                switch entry {
+                case let .usable(s): (s.name, s.line)
+                case let .refused(r): (r.name, r.line)
+                }
+            if functions[name]?.contains(where: { $0.glsl == glsl && !$0.isDefined }) == true {
+                throw error("stitchable function '\(name)' is declared but never defined", line)
+            }
         }
         try checkRecursion()
         try checkInlinedCost()
@@ -467,10 +475,28 @@ package struct MetalChecker {
             case .texture: type = .sampler2D
             default: type = nil
             }
+            if p.type == .layer {
+                throw error(
+                    "the layer '\(p.name)' must come right after position: half4 \(name.text)(float2 position, SwiftUI::Layer \(p.name), …)",
+                    syntax.name.line)
+            }
             guard let type, !p.isReference else {
                 throw error(
                     "unsupported stitchable argument type: '\(p.type.metal)\(p.isReference ? "&" : "")' of '\(p.name)' "
                         + "(arguments are float, half, float2–4, half2–4 or texture2d<half>)", syntax.name.line)
+            }
+            // The host passes the default: it must be a finite number the checker worked out
+            // (INFINITY, NAN or 1.0 / 0.0 would have been drawn as 0, or stopped the program).
+            if let d = p.defaultValue {
+                guard let components = d.value else {
+                    throw error(
+                        "the default of '\(p.name)' is not a value Segue can work out before rendering: write a finite number",
+                        syntax.name.line)
+                }
+                if let bad = components.first(where: { !$0.isFinite || abs($0) > Double(Float.greatestFiniteMagnitude) }) {
+                    throw error(
+                        "the default of '\(p.name)' (\(MessageText.number(bad))) is not a finite 32-bit float (±3.4e+38)", syntax.name.line)
+                }
             }
             let defaultValue = p.defaultValue?.value.map { ParameterValue(type, $0) }
             // A device holds a half default past ±65504 as an infinity, where Segue's float would

@@ -106,10 +106,11 @@ public struct StitchableRefusal: Sendable, Equatable {
     public let error: ShaderSourceError
 }
 
-/// Names for a message: "none", or the first `limit` joined with commas and a count of the rest,
-/// so a file with thousands of functions or arguments still gets a one-line message.
-package func listedNames(_ names: [String], limit: Int = 12) -> String {
+/// Names for a message: "none", or the first `limit` joined with `separator` (commas; "; " for
+/// signatures, which hold commas) and a count of the rest, so a file with thousands of functions
+/// or arguments still gets a one-line message.
+package func listedNames(_ names: [String], limit: Int = 12, separator: String = ", ") -> String {
     guard !names.isEmpty else { return "none" }
-    let shown = names.prefix(limit).joined(separator: ", ")
-    return names.count > limit ? shown + ", … (\(names.count - limit) more)" : shown
+    let shown = names.prefix(limit).joined(separator: separator)
+    return names.count > limit ? shown + "\(separator)… (\(names.count - limit) more)" : shown
 }

@@ -226,6 +226,15 @@ public enum EffectCatalog {
         return all.isEmpty ? [try overload(named, of: module, use: .any, path: path)] : all
     }
 
+    /// The overloads `nameOrPath` (`FILE.metal:NAME`) names that cannot be used, in source order;
+    /// none for a name with its types, a built-in or another effect. What `segue info` lists
+    /// beside `stitchableOverloads`.
+    /// - Throws: as `stitchableFunction` for a file that cannot be read or translated.
+    public static func refusedOverloads(_ nameOrPath: String) throws(EffectLookupError) -> [StitchableRefusal] {
+        guard let (path, named) = stitchablePath(nameOrPath), let named, !named.contains("(") else { return [] }
+        return try stitchableModule(path).refused.filter { $0.name == named }
+    }
+
     /// Every stitchable function `nameOrPath` covers, in source order: all of a file's
     /// (`FILE.metal`), or the overloads `FILE.metal:NAME` names; what `segue check` checks.
     /// - Throws: as `stitchableFunction`, `.stitchable` for a file with no stitchable function, and
@@ -260,14 +269,19 @@ public enum EffectCatalog {
     ) throws(EffectLookupError) -> StitchableFunction {
         let name = String(wanted.prefix { $0 != "(" })
         let named = module.functions.filter { $0.name == name }
-        let types =
-            wanted.count > name.count
-            ? wanted.dropFirst(name.count + 1).dropLast().split(separator: ",").map { String($0).replacingAll(" ", with: "") } : nil
-        // A function that cannot be used, named alone or by its types: why.
-        if let refusal = module.refused.first(where: { r in
-            let own = r.parameterTypes.map { $0.replacingAll(" ", with: "") }
-            return r.name == name && (types.map { t in t == own || t == ["float2"] + own } ?? named.isEmpty)
-        }) {
+        let refused = module.refused.filter { $0.name == name }
+        // Types compare without spaces or `thread` (`thread float &` is `float&`).
+        func normalized(_ type: some StringProtocol) -> String {
+            let t = String(type).replacingAll(" ", with: "")
+            return t.hasPrefix("thread") ? String(t.dropFirst(6)) : t
+        }
+        func takes(_ own: [String], _ types: [String]) -> Bool {
+            let own = own.map(normalized)
+            return own == types || ["float2"] + own == types
+        }
+        let types = wanted.count > name.count ? wanted.dropFirst(name.count + 1).dropLast().split(separator: ",").map(normalized) : nil
+        // A function that cannot be used, named by its types, or the only ones of its name: why.
+        if let refusal = types.flatMap({ t in refused.first { takes($0.parameterTypes, t) } }) ?? (named.isEmpty ? refused.first : nil) {
             throw .invalidSource(refusal.error)
         }
         guard !named.isEmpty else {
@@ -276,17 +290,28 @@ public enum EffectCatalog {
                 path: path,
                 message: "no [[ stitchable ]] function '\(name)'" + (names.isEmpty ? "" : " (it has: \(listedNames(names)))"))
         }
-        let listing = named.map(\.signatureText).joined(separator: "; ")
+        let listing = listedNames(
+            named.map(\.signatureText)
+                + refused.map { "\(name)(\($0.parameterTypes.joined(separator: ", "))) at line \($0.line), which cannot be used" },
+            separator: "; ")
         if let types {
-            let matching = named.filter { f in
-                let own = f.parameterTypes.map { $0.replacingAll(" ", with: "") }
-                return own == types || ["float2"] + own == types
-            }
-            guard matching.count == 1 else {
+            // The types as written first; then with `float2` (position) before them.
+            let exact = named.first { $0.parameterTypes.map(normalized) == types }
+            guard let match = exact ?? named.first(where: { takes($0.parameterTypes, types) }) else {
                 throw .stitchable(
                     path: path, message: "no overload of '\(name)' takes (\(types.joined(separator: ", "))); it has: \(listing)")
             }
-            return matching[0]
+            return match
+        }
+        // An overload that cannot be used is never passed over for another without a word: the
+        // use might have picked it.
+        guard refused.isEmpty else {
+            let usable = named[0]
+            throw .stitchable(
+                path: path,
+                message:
+                    "'\(name)' has overloads that cannot be used (\(listing)); name the one to use by the types after position, as \(path):\(name)(\(usable.parameterTypes.joined(separator: ",")))"
+            )
         }
         if named.count == 1 { return named[0] }
         let fitting = named.filter(use.fits)

@@ -31,9 +31,6 @@ enum FlagWording {
             }
             return parameter.message
         case let lookup as EffectLookupError:
-            if case let .stitchable(path, message) = lookup, message.hasPrefix("several stitchable functions") {
-                return "\(path): \(message) or --function NAME"
-            }
             if case .unknown = lookup { return lookup.message + " (run 'segue list' to see them all)" }
             return lookup.message
         case let stitchable as StitchableConfigurationError:

@@ -63,7 +63,9 @@ struct InfoCommand: ParsableCommand {
 
     func run() throws {
         // A name with several overloads: each, with the name that picks it.
-        if EffectCatalog.stitchablePath(name) != nil, !source, !json, try EffectCatalog.stitchableOverloads(name).count > 1 {
+        if EffectCatalog.stitchablePath(name) != nil, !source, !json,
+            try EffectCatalog.stitchableOverloads(name).count > 1 || !EffectCatalog.refusedOverloads(name).isEmpty
+        {
             print("\(name) — overloaded stitchable function")
             try stitchableInfoLines(name).forEach { print($0) }
             return

@@ -101,11 +101,17 @@ struct StitchableOptions: ParsableArguments {
 /// and the flags that apply it as a transition or to one image.
 func stitchableInfoLines(_ nameOrPath: String) throws -> [String] {
     let overloads = try EffectCatalog.stitchableOverloads(nameOrPath)
-    guard overloads.count == 1 else {
-        // Every overload, then each described under the name that picks it.
+    let refused = try EffectCatalog.refusedOverloads(nameOrPath)
+    guard overloads.count == 1 && refused.isEmpty else {
+        // Every overload (those that cannot be used with why), then each usable one described
+        // under the name that picks it.
         let path = EffectCatalog.file(ofEffect: nameOrPath) ?? nameOrPath
-        var lines = ["  overloads: \(overloads.count) (name one as \(path):NAME(types after position))"]
+        var lines = ["  overloads: \(overloads.count + refused.count) (name one as \(path):NAME(types after position))"]
         for f in overloads { lines.append("    \(f.signatureText)  — \(f.kind.rawValue), line \(f.line)") }
+        for r in refused {
+            lines.append(
+                "    \(r.name)(\(r.parameterTypes.joined(separator: ", ")))  — cannot be used, line \(r.error.line): \(r.error.message)")
+        }
         for f in overloads {
             let spec = "\(path):\(f.name)(\(f.parameterTypes.joined(separator: ",")))"
             lines.append("  \(spec):")

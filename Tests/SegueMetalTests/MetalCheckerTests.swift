@@ -185,6 +185,28 @@ struct MetalCheckerTests {
                 "[[ stitchable ]] half4 g(float2 position, half4 color, half amount = 70000) {\n    return color * amount;\n}",
                 "user.metal:1: the default of 'amount' (70000) is beyond a half's ±65504, which a device would make an infinity"
             ),
+            // The host passes a default: one the checker cannot work out was drawn as 0, and
+            // 1.0 / 0.0 stopped the program (a ParameterValue must be finite).
+            (
+                "[[ stitchable ]] half4 g(float2 position, half4 color,\n  float amount = 1.0 / 0.0) {\n    return color * amount;\n}",
+                "user.metal:2: the default of 'amount' (infinity) is not a finite 32-bit float (±3.4e+38)"
+            ),
+            (
+                "[[ stitchable ]] half4 g(float2 position, half4 color, float2 shift = float2(1, -1e39)) {\n    return color;\n}",
+                "user.metal:1: the default of 'shift' (-1e+39) is not a finite 32-bit float (±3.4e+38)"
+            ),
+            (
+                "[[ stitchable ]] half4 g(float2 position, half4 color, float amount = INFINITY) {\n    return color * amount;\n}",
+                "user.metal:1: the default of 'amount' is not a value Segue can work out before rendering: write a finite number"
+            ),
+            (
+                "[[ stitchable ]] half4 g(float2 position, float amount,\n  SwiftUI::Layer layer) {\n    return layer.sample(position);\n}",
+                "user.metal:2: the layer 'layer' must come right after position: half4 g(float2 position, SwiftUI::Layer layer, …)"
+            ),
+            (
+                "[[ stitchable ]] half4 g(float2 position, half4 color, int n);\n[[ stitchable ]] half4 h(float2 position, half4 color) { return color; }",
+                "user.metal:1: stitchable function 'g' is declared but never defined"
+            ),
             (
                 "float g(float x);\nhalf g(float x) { return x; }\n",
                 "user.metal:2: 'g' is declared again with another return type (half; line 1 says float)"

@@ -317,7 +317,8 @@ struct StitchableConfigurationTests {
         #expect(module.metal.glsl.contains("vec4 _m_tint(vec2 position, vec4 color, int steps)"))
 
         #expect(try EffectCatalog.effect(path + ":wave").name == "wave")
-        #expect(try EffectCatalog.stitchableFunction(path, function: "glow").arguments.map(\.name) == ["strength"])
+        // 'glow' has an overload that cannot be used: it is named by its types, never passed over.
+        #expect(throws: EffectLookupError.self) { try EffectCatalog.stitchableFunction(path, function: "glow") }
         #expect(try EffectCatalog.stitchableFunction(path + ":glow(half4, float)").arguments.map(\.name) == ["strength"])
         #expect(throws: EffectLookupError.invalidSource(tintError)) { try EffectCatalog.effect(path + ":tint") }
         #expect(throws: EffectLookupError.invalidSource(glowError)) { try EffectCatalog.stitchableFunction(path + ":glow(half4,uint)") }
@@ -331,6 +332,40 @@ struct StitchableConfigurationTests {
         // A check covers every function: the first that cannot be used is its error.
         #expect(throws: EffectLookupError.invalidSource(tintError)) { try EffectCatalog.stitchableFunctions(path) }
         #expect(try EffectCatalog.stitchableFunctions(path + ":wave").map(\.name) == ["wave"])
+
+        // A name whose overloads cannot all be used: never passed over for another without a
+        // word (the use might have picked the refused one); named by types, the usable one works.
+        let over = dir.appendingPathComponent("over.metal").path
+        try """
+        [[ stitchable ]] half4 fx(float2 position, float4 bounds, float time) { return half4(0, 1, 0, 1); }
+        [[ stitchable ]] half4 fx(float2 position, half4 color, bool invert) { return color; }
+        [[ stitchable ]] half4 fy(float2 position, half4 color, thread float &r) { return color; }
+        [[ stitchable ]] half4 fy(float2 position, half4 color, uint n) { return color; }
+        """.write(toFile: over, atomically: true, encoding: .utf8)
+        let fxListing = "half4 fx(float2 position, float4 bounds, float time); fx(half4, bool) at line 2, which cannot be used"
+        #expect(
+            throws: EffectLookupError.stitchable(
+                path: over,
+                message:
+                    "'fx' has overloads that cannot be used (\(fxListing)); name the one to use by the types after position, as \(over):fx(float4,float)"
+            )
+        ) { try EffectCatalog.stitchableFunction(over + ":fx", use: .image) }
+        #expect(try EffectCatalog.stitchableFunction(over + ":fx(float4,float)").kind == .fill)
+        #expect(
+            throws: EffectLookupError.stitchable(path: over, message: "no overload of 'fx' takes (half4, float); it has: \(fxListing)")
+        ) { try EffectCatalog.stitchableFunction(over + ":fx(half4, float)") }
+        #expect(try EffectCatalog.refusedOverloads(over + ":fx").map(\.line) == [2])
+        #expect(try EffectCatalog.refusedOverloads(over + ":fx(float4,float)").isEmpty)
+        // Every overload of 'fy' is refused: any request for it gives the first one's reason; a
+        // reference is named with or without `thread`.
+        let fyError = try #require(
+            try StitchableTranslator.translate(String(contentsOfFile: over, encoding: .utf8), file: over).refused.first { $0.name == "fy" }?
+                .error)
+        #expect(fyError.line == 3)
+        for spec in ["fy", "fy(half4,float)", "fy(half4, thread float &)"] {
+            #expect(throws: EffectLookupError.invalidSource(fyError), "\(spec)") { try EffectCatalog.stitchableFunction(over + ":" + spec) }
+        }
+        #expect(throws: EffectLookupError.self) { try EffectCatalog.stitchableFunction(over + ":fy(half4,uint)") }
 
         // A file whose one function is refused: asking for the file gives its error.
         let single = dir.appendingPathComponent("single.metal").path

@@ -185,7 +185,7 @@ struct EffectCLITests {
             ),
             (
                 ["--effect", "effects.metal", "--time", "0", "-o", "o.png"],
-                "effects.metal: several stitchable functions (wash, drift, mirror, pushIn, pushOut); name one as effects.metal:NAME or --function NAME"
+                "effects.metal: several stitchable functions (wash, drift, mirror, pushIn, pushOut); name one as effects.metal:NAME"
             ),
         ] as [([String], String)])
     func errors(args: [String], message: String) throws {
@@ -443,5 +443,24 @@ extension EffectCLITests {
             "frame", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", spec, "--progress", "0.5", "-o", dir + "/t.png",
         ])
         #expect(transition.status == 0, "\(transition.stderr)")
+
+        // An overload SwiftUI could not call: listed by info with why; the use no longer picks
+        // among the others without a word; named by types, a usable one still runs.
+        try (Self.overloads + "\n[[ stitchable ]] half4 tint(float2 position, half4 color, int steps) { return color; }\n").write(
+            toFile: dir + "/over.metal", atomically: true, encoding: .utf8)
+        let listed = try segue(["info", spec])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let lines = listed.text.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  overloads: 3 (name one as \(dir)/over.metal:NAME(types after position))"), "\(listed.text)")
+        #expect(
+            lines.contains(
+                "    tint(half4, int)  — cannot be used, line \(Self.overloads.split(separator: "\n", omittingEmptySubsequences: false).count + 1): "
+                    + "unsupported stitchable argument type: 'int' of 'steps' (arguments are float, half, float2–4, half2–4 or texture2d<half>)"
+            ),
+            "\(listed.text)")
+        let picked = try segue(["effect", "--input", dir + "/in.png", "--effect", spec, "--time", "0", "-o", dir + "/p.png"])
+        #expect(picked.status == 1 && picked.stderr.contains("'tint' has overloads that cannot be used"), "\(picked.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/p.png"))
+        _ = try pixel(["--input", dir + "/in.png", "--effect", spec + "(half4,float)", "--arg", "amount=0.5"])
     }
 }
