@@ -59,10 +59,21 @@ final class EffectHandle: NamedEffectHandle {
         }
     }
 
-    /// Renders a fill alone (over transparent pixels) at `time` into `out`.
-    func renderAlone(layout: FrameLayout, byteCount: Int, time: Double, out: UnsafeMutablePointer<UInt8>) throws {
-        if clear.count < byteCount { clear = [UInt8](repeating: 0, count: byteCount) }
-        try clear.withUnsafeBufferPointer { try render($0.baseAddress!, layout: layout, time: time, out: out) }
+    /// Renders a fill alone (over transparent pixels) at `time` into `out`. The transparent input
+    /// is packed, whatever the caller's stride (a stride of 2⁶² asked for that many bytes of it):
+    /// with a wider stride the frame is drawn packed, then each row copied to its place.
+    func renderAlone(layout: FrameLayout, time: Double, out: UnsafeMutablePointer<UInt8>) throws {
+        let packed = layout.packed
+        if clear.count < packed.packedBytes { clear = [UInt8](repeating: 0, count: packed.packedBytes) }
+        try clear.withUnsafeBufferPointer { clear in
+            guard layout.stride != packed.stride else { return try render(clear.baseAddress!, layout: layout, time: time, out: out) }
+            let frame = UnsafeMutablePointer<UInt8>.allocate(capacity: packed.packedBytes)
+            defer { frame.deallocate() }
+            try render(clear.baseAddress!, layout: packed, time: time, out: frame)
+            for row in 0..<layout.height {
+                (out + row * layout.stride).update(from: frame + row * packed.rowBytes, count: packed.rowBytes)
+            }
+        }
     }
 
     /// Renders `input` at `time` into `out`.
@@ -133,7 +144,7 @@ public func segue_effect_render(
         try handle.use.exclusive("effect") {
             guard let input else {
                 // A fill drawn alone: over transparent pixels (kept by the handle, not made per frame).
-                try handle.renderAlone(layout: layout, byteCount: Int(stride) * Int(height), time: time, out: out)
+                try handle.renderAlone(layout: layout, time: time, out: out)
                 return
             }
             try handle.render(input, layout: layout, time: time, out: out)

@@ -25,7 +25,8 @@ struct FrameLayout: Equatable {
     var packedBytes: Int { rowBytes * height }
 
     /// Checks a caller's size and stride: each side 1…`Image.maximumSide`, at most
-    /// `Image.maximumPixelCount` pixels, a stride of at least a row whose frame fits in memory.
+    /// `Image.maximumPixelCount` pixels, a stride of at least a row whose frame fits in an
+    /// address space (2⁵⁷ bytes).
     /// - Throws: `ImageSizeError` for the size, `CAPIError` for the stride.
     init(width: UInt32, height: UInt32, stride: UInt) throws {
         let w = Int(width), h = Int(height)
@@ -35,14 +36,24 @@ struct FrameLayout: Equatable {
         guard s >= w * 4 else {
             throw CAPIError("stride \(s) is smaller than a row of \(w) RGBA8 pixels (\(w * 4) bytes)")
         }
+        // No process has more than 2⁵⁷ bytes of address space (x86-64 and AArch64 with five-level
+        // page tables): a frame larger than that is no caller's buffer, and writing it would
+        // fault far outside the caller's memory.
         let (span, overflow) = s.multipliedReportingOverflow(by: h - 1)
-        guard !overflow, span <= Int.max - w * 4 else {
+        guard !overflow, span <= (1 << 57) - w * 4 else {
             throw CAPIError("stride \(s) × height \(h) does not fit in memory")
         }
         self.width = w
         self.height = h
         self.stride = s
     }
+
+    private init(width: Int, height: Int, stride: Int) {
+        (self.width, self.height, self.stride) = (width, height, stride)
+    }
+
+    /// The same size, tightly packed (the stride one row).
+    var packed: FrameLayout { FrameLayout(width: width, height: height, stride: rowBytes) }
 
     /// Copies the caller's straight-alpha rows at `source` into `packed` (tightly packed,
     /// `packedBytes` long), premultiplying them. An opaque row (the usual video frame) is copied

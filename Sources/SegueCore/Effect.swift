@@ -145,11 +145,13 @@ public struct MeshBuilder: Sendable {
     }
 
     /// The mesh and appearance for `values` (complete: every parameter present).
-    /// - Throws: `MeshError` for parameter values the mesh cannot take.
+    /// - Throws: `MeshError` for parameter values the mesh cannot take, or a layer size in points
+    ///   that is not finite and above 0 (an image's pixels at an absurd scale).
     public func scene(progress: Double, values: [String: ParameterValue], width: Double, height: Double) throws
         -> (mesh: MeshTransform, appearance: MeshAppearance)
     {
-        try build(progress, values, width, height)
+        try MeshGeometry.checkLayerSize(width: width, height: height)
+        return try build(progress, values, width, height)
     }
 }
 

@@ -30,6 +30,14 @@ public struct Vector3: EuclideanVector, Sendable, Hashable, Codable {
     /// The first two components.
     public var xy: Vector2 { Vector2(x, y) }
 
+    /// The unit vector along this one, however long or short it is (a light direction of
+    /// (1e200, 0, 0) is (1, 0, 0)): scaled by its largest component first, so that its length
+    /// neither overflows nor underflows. The zero vector stays zero.
+    public var direction: Vector3 {
+        let largest = max(abs(x), abs(y), abs(z))
+        return largest > 0 && largest.isFinite ? (self / largest).normalized : normalized
+    }
+
     // MARK: - Arithmetic
 
     /// The componentwise sum.

@@ -70,8 +70,10 @@ public final class MeshSceneRenderer {
     }
 
     /// The draw for a mesh: validated appearance, subdivided mesh, geometry in points.
-    /// - Throws: `MeshError` for an invalid appearance.
+    /// - Throws: `MeshError` for an invalid appearance, or a layer of no finite size in points (an
+    ///   absurd scale).
     public func draw(mesh: MeshTransform, appearance: MeshAppearance) throws -> MeshDraw {
+        try MeshGeometry.checkLayerSize(width: layerWidth, height: layerHeight)
         try appearance.validate()
         let resolved = appearance.subdivisionSteps > 0 ? try mesh.subdivided(steps: appearance.subdivisionSteps) : mesh
         return MeshDraw(

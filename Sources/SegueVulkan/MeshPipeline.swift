@@ -113,7 +113,8 @@ enum MeshPipeline {
         var out = m.rowMajor.map { Float($0) }
         for c in cofactors { out += [Float(c.x), Float(c.y), Float(c.z), 0] }
         out += [0, 0, 0, 1]
-        let l = draw.lightDirection
+        // A unit vector: a long direction, (1e200, 0, 0), would overflow a Float.
+        let l = draw.lightDirection.direction
         out += [Float(l.x), Float(l.y), Float(l.z), Float(draw.diffuseLightFactor)]
         out += [Float(draw.layerWidth), Float(draw.layerHeight), Float(0.5 / depthRange), 0]
         return out

@@ -158,7 +158,9 @@ public final class MeshRenderer {
     private func prepare(slot s: Int, draw: MeshDraw) throws(VulkanError) -> VkCommandBuffer {
         precondition(draw.layerWidth > 0 && draw.layerHeight > 0, "the layer needs a positive size")
         let l = draw.lightDirection
-        precondition(l.lengthSquared > 0 && l.lengthSquared.isFinite, "the light direction must be a finite, non-zero vector")
+        precondition(
+            l.x.isFinite && l.y.isFinite && l.z.isFinite && (l.x != 0 || l.y != 0 || l.z != 0),
+            "the light direction must be a finite, non-zero vector")
         let uniforms = MeshPipeline.uniforms(for: draw)
         write(uniforms, to: slots[s].uniforms)
 

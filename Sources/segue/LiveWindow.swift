@@ -9,8 +9,9 @@ enum LiveWindow {
         if let frames { guard frames > 0 else { throw ValidationError("--frames must be at least 1, got \(frames)") } }
     }
 
-    /// The scales of a window's screens: (0, 8].
-    static let scales = ScaleRange(maximum: 8)
+    /// The scales of a window's screens: [0.1, 8] (the sample screens round to no pixels far
+    /// below it, and an image's window would be wider than any display).
+    static let scales = ScaleRange(minimum: 0.1, maximum: 8)
 
     /// Runs a live window (`run`: its `run(frames:clock:)`) for `frames` frames or until it closes,
     /// its clock the seconds since now; then prints `view`'s frame-time percentiles when `stats`.

@@ -105,4 +105,40 @@ struct MeshReferenceTests {
         #expect(skew.vertices[0] == MeshVertex(from: Vector2(0, 0), to: Vector3(0.5, 0, 0)))
         #expect(skew.vertices[3] == MeshVertex(from: Vector2(1, 1), to: Vector3(1, 1, 0)))
     }
+
+    @Test("absurd layer sizes and distances are errors, not stopped programs: a scale of 5e-324, an eye at 0 or infinity")
+    func absurdSizes() throws {
+        let cube = try #require(MeshEffects.named("cube")), curl = try #require(MeshEffects.named("page-curl"))
+        // 16 pixels at a scale of 5e-324 are infinitely many points; at a scale of 3, an eye
+        // 5e-324 widths away is at 0 points.
+        for (width, height) in [(Double.infinity, 16), (16, .infinity), (0, 16), (.nan, 16)] {
+            let error = #expect(throws: MeshError.self) { try curl.scene(progress: 0.5, width: width, height: height) }
+            #expect(
+                error?.kind == .invalidParameter && error?.message.hasPrefix("a mesh needs a layer of a finite size above 0 points") == true
+            )
+        }
+        for (distance, width) in [(Double.leastNonzeroMagnitude, 0.33), (3e38, 1e300), (1e-300, 1e-20)] {
+            let error = #expect(throws: MeshError.self) {
+                try cube.scene(progress: 0.5, parameters: ["eyeDistance": .float(distance)], width: width, height: 1)
+            }
+            #expect(error?.message.contains("is no distance a perspective can take") == true, "\(distance) × \(width)")
+        }
+        #expect(
+            try cube.scene(progress: 0.5, parameters: ["eyeDistance": .float(1e-300)], width: 1e-5, height: 1).appearance
+                .supplementaryTransform.isFinite)
+    }
+
+    @Test("a light direction is a direction however long or short: (1e200, 0, 0) is (1, 0, 0)")
+    func longLight() throws {
+        #expect(Vector3(1e200, 0, 0).direction == Vector3(1, 0, 0))
+        #expect(Vector3(0, -Double.leastNonzeroMagnitude * 2024, 0).direction == Vector3(0, -1, 0))  // subnormal
+        let d = Vector3(3e-200, 4e-200, 0).direction
+        #expect(abs(d.x - 0.6) < 1e-15 && abs(d.y - 0.8) < 1e-15 && d.z == 0)
+        #expect(Vector3.zero.direction == .zero && Vector3(0, 3, 4).direction == Vector3(0, 0.6, 0.8))
+        let long = MeshAppearance(lightDirection: Vector3(1e200, 0, 1e200))
+        try long.validate()
+        #expect(abs(long.normalizedLightDirection.x - 0.5.squareRoot()) < 1e-15)
+        #expect(throws: MeshError.self) { try MeshAppearance(lightDirection: .zero).validate() }
+        try MeshAppearance(lightDirection: Vector3(0, 1e-200, 0)).validate()  // tiny, not zero
+    }
 }

@@ -57,6 +57,18 @@ struct MeshTransitionTests {
         #expect(abs(Double(popHalf[10, 24].r) - 255 * lit) <= 1 && abs(Double(popHalf[54, 24].r) - 200 * lit) <= 1)
     }
 
+    @Test("a light direction of any finite length lights as its unit vector: (1e200, 0, 1e200) as (1, 0, 1), |n·L| = √½")
+    func longLightDirection() throws {
+        let renderer = try MeshSceneRenderer(
+            from: Image(width: 16, height: 8, fill: .white), context: try TestGPU.context(), framesInFlight: 1)
+        let flat = MeshTransform.identity(rows: 1, columns: 1)
+        let unit = try renderer.frame(mesh: flat, appearance: MeshAppearance(lightDirection: Vector3(1, 0, 1), diffuseLightFactor: 1))
+        let long = try renderer.frame(
+            mesh: flat, appearance: MeshAppearance(lightDirection: Vector3(1e200, 0, 1e200), diffuseLightFactor: 1))
+        #expect(abs(Double(unit[8, 4].r) - 255 * 0.5.squareRoot()) <= 1 && unit[8, 4].a == 255, "\(unit[8, 4])")
+        #expect(long.pixels == unit.pixels)
+    }
+
     @Test(
         "depth normalization: one unit of z is 1, W, H, min, max or (W+H)/2 points, measured through perspective",
         arguments: DepthNormalization.allCases)

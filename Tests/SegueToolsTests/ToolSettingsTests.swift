@@ -8,11 +8,11 @@ import Testing
 
 @Suite("Demo and gallery settings")
 struct ToolSettingsTests {
-    @Test("the demo's scale is in (0, 4] and its frame rate follows FrameRate (1 to 1000), as segue demo checks them")
+    @Test("the demo's scale is in [0.1, 4] and its frame rate follows FrameRate (1 to 1000), as segue demo checks them")
     func demo() throws {
         let context = try TestGPU.context()
-        #expect(Demo.scales == ScaleRange(maximum: 4))
-        for scale in [0, -1, 4.5, .infinity] {
+        #expect(Demo.scales == ScaleRange(minimum: 0.1, maximum: 4))
+        for scale in [0, -1, 0.001, 0.09, 4.5, .infinity] {
             #expect(throws: ImageScaleError(scale: scale, range: Demo.scales)) { try Demo(directory: "d", scale: scale, context: context) }
         }
         #expect(throws: RenderError.invalidValue("fps must be a number from 1 to 1000, got 0.5")) {

@@ -47,9 +47,11 @@ struct DemoCLITests {
         // Checked up front like every command's flags, so with the --help pointer of a usage mistake.
         let noDevice = ["VK_DRIVER_FILES": "/nonexistent/icd.json", "VK_ICD_FILENAMES": "/nonexistent/icd.json"]
         let cases: [([String], String)] = [
-            (["--scale", "9"], "--scale must be in (0, 4], got 9"),
-            (["--scale", "0"], "--scale must be in (0, 4], got 0"),
-            (["--scale", "nan"], "--scale must be in (0, 4], got NaN"),
+            (["--scale", "9"], "--scale must be in [0.1, 4], got 9"),
+            (["--scale", "0"], "--scale must be in [0.1, 4], got 0"),
+            (["--scale", "nan"], "--scale must be in [0.1, 4], got NaN"),
+            // (At 0.001 the sample screens rounded to no pixels, and the demo stopped on a precondition.)
+            (["--scale", "0.001"], "--scale must be in [0.1, 4], got 0.001"),
             (["--fps", "0.5"], "--fps must be a number from 1 to 1000, got 0.5"),
         ]
         for (flags, message) in cases {

@@ -273,7 +273,7 @@ struct MeshWindowTests {
             (["--window", "--repeat", "2"], "error: --repeat and --autoreverse do not apply to --window"),
             (["--window", "--phase-rate", "nan"], "error: --phase-rate must be a finite number"),
             // A window's scale range, as preview's and navigate's.
-            (["--window", "--scale", "20"], "error: --scale must be in (0, 8], got 20"),
+            (["--window", "--scale", "20"], "error: --scale must be in [0.1, 8], got 20"),
             (["-o", "out.png", "--param-keyframes", "a=0@0,1@1"], "error: --param-keyframes applies to effects, not to meshes"),
             (["--window", "--param", "size=3"], "no parameter 'size'"),
             // A touch spring that never settles, refused as a transition's is without a duration.
@@ -281,11 +281,16 @@ struct MeshWindowTests {
                 ["--window", "--spring", "stiffness=100,damping=0"],
                 "this spring never settles (damping 0): a released touch would never come to rest"
             ),
-            (
-                ["--window", "--scale", "0.0001"],
-                "a 8×8-pixel image at scale 0.0001 needs a window larger than 16384 points; give a larger scale"
-            ),
+            (["--window", "--scale", "0.0001"], "error: --scale must be in [0.1, 8], got 0.0001"),
         ]
+        // Within the range, an image too wide for a window at its scale.
+        try ImageFile.write(Image(width: 1700, height: 8, fill: .white), to: dir + "/wide.png")
+        let wide = try segue(
+            ["mesh", "wide.png", "--mesh", "curtain", "--window", "--scale", "0.1"], environment: ["DISPLAY": ":59999"], cwd: dir)
+        #expect(
+            wide.status == 1
+                && wide.stderr == "error: a 1700×8-pixel image at scale 0.1 needs a window larger than 16384 points; give a larger scale\n",
+            "\(wide.stderr)")
         // A mesh file's error names the file once, as given.
         try #"{"vertices": [{"from": [0, 0], "to": [0, 0]}], "faces": [[0, 0, 0, 0]]}"#.write(
             toFile: dir + "/bad.json", atomically: true, encoding: .utf8)

@@ -200,7 +200,7 @@ struct NavigateWindowTests {
     func badOptions() throws {
         let r = try segue(["navigate", "--scale", "0"])
         #expect(r.status == 1)
-        #expect(r.stderr.hasPrefix("error: --scale must be in (0, 8], got 0"), "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("error: --scale must be in [0.1, 8], got 0"), "\(r.stderr)")
         let missing = try segue(["navigate", "/nonexistent/a.png"])
         #expect(missing.status == 1)
         #expect(missing.stderr.hasPrefix("error: "), "\(missing.stderr)")

@@ -34,7 +34,7 @@ public struct MeshAppearance: Sendable, Hashable {
     public static let `default` = MeshAppearance()
 
     /// The unit light direction `L`.
-    public var normalizedLightDirection: Vector3 { lightDirection.normalized }
+    public var normalizedLightDirection: Vector3 { lightDirection.direction }
 
     /// The light factor for a unit normal `n`: `(1 − f) + f·|dot(n, L)|`.
     public func lightFactor(normal: Vector3) -> Double {
@@ -51,7 +51,7 @@ public struct MeshAppearance: Sendable, Hashable {
         guard l.x.isFinite && l.y.isFinite && l.z.isFinite else {
             throw MeshError(.nonFiniteValue, "lightDirection must be finite, got (\(l.x), \(l.y), \(l.z))")
         }
-        guard l.lengthSquared > 0 else {
+        guard l.x != 0 || l.y != 0 || l.z != 0 else {
             throw MeshError(.invalidParameter, "lightDirection must not be the zero vector")
         }
         guard diffuseLightFactor.isFinite else {

@@ -52,8 +52,15 @@ public enum MeshEffects {
                     range: 1...5),
             ]
         ) { progress, v, w, h in
-            MeshTransform.cube(
-                progress: progress, width: w, height: h, pop: v["pop"]!.scalar != 0, eyeDistance: try positive(v, "eyeDistance"))
+            let eyeDistance = try positive(v, "eyeDistance")
+            // The eye stands eyeDistance widths away: a distance in points a perspective can take.
+            guard (eyeDistance * w).isNormal else {
+                throw MeshError(
+                    .invalidParameter,
+                    "eyeDistance \(MessageText.number(eyeDistance)) × the layer's width of \(MessageText.number(w)) points is no distance a perspective can take (\(MessageText.number(eyeDistance * w)) points)"
+                )
+            }
+            return MeshTransform.cube(progress: progress, width: w, height: h, pop: v["pop"]!.scalar != 0, eyeDistance: eyeDistance)
         },
         MeshEffectDefinition(
             name: "page-curl", summary: "from curls away around a cylinder, its back showing, revealing to.",

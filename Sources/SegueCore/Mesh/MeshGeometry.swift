@@ -50,10 +50,22 @@ public struct MeshGeometry: Sendable, Equatable {
         sourceVertices = Array(0..<count)
     }
 
+    /// Checks a layer size in points before a mesh is resolved for it: an image's pixels over its
+    /// scale can overflow to infinity or round to 0 at absurd scales.
+    /// - Throws: `MeshError` (`.invalidParameter`) unless both sides are finite and above 0.
+    public static func checkLayerSize(width: Double, height: Double) throws {
+        guard width > 0, height > 0, width.isFinite, height.isFinite else {
+            throw MeshError(
+                .invalidParameter,
+                "a mesh needs a layer of a finite size above 0 points, got \(MessageText.number(width))×\(MessageText.number(height)) (the image's pixels over its scale: is the scale absurd?)"
+            )
+        }
+    }
+
     /// Resolves `mesh` for a layer of `width` × `height` points.
     ///
-    /// - Precondition: `width` and `height` are finite and positive, and `mesh` is not
-    ///   ``MeshTransform/zero``.
+    /// - Precondition: `width` and `height` are finite and positive (`checkLayerSize`), and
+    ///   `mesh` is not ``MeshTransform/zero``.
     public init(mesh: MeshTransform, width: Double, height: Double) {
         precondition(
             width > 0 && height > 0 && width.isFinite && height.isFinite,

@@ -38,6 +38,22 @@ static void check_spectrum(segue_effect *fx, const double *values, int n, uint32
             }
         }
     free(out);
+    /* With rows wider than the frame (a stride of a row and 12 bytes): the same pixels, and the
+     * bytes between rows untouched. */
+    size_t stride = (size_t)w * 4 + 12;
+    uint8_t *wide = malloc(stride * h);
+    uint8_t *packed = calloc((size_t)w * h * 4, 1);
+    memset(wide, 0xAB, stride * h);
+    rc = segue_effect_render(fx, NULL, w, h, (size_t)w * 4, 0, packed, &e) == 0 && segue_effect_render(fx, NULL, w, h, stride, 0, wide, &e) == 0;
+    CHECK(rc, "%s: strided render: %s", label, segue_error_message(e));
+    segue_error_free(e);
+    for (uint32_t y = 0; y < h && rc; y++) {
+        CHECK(memcmp(wide + y * stride, packed + (size_t)y * w * 4, (size_t)w * 4) == 0, "%s: strided row %u differs", label, y);
+        for (size_t k = (size_t)w * 4; k < stride && y + 1 < h; k++)
+            if (wide[y * stride + k] != 0xAB) { CHECK(0, "%s: byte %zu after row %u was written", label, k, y); break; }
+    }
+    free(wide);
+    free(packed);
 }
 
 /* A float array argument through segue_effect_set_param: 16 values, a shorter list, "" (count

@@ -72,6 +72,8 @@ int errors_mode(int argc, char **argv) {
     EXPECT_FAIL(segue_transition_render(t, a, b, 16, 4, 0, 0.5, 0, out, error), IS_MINUS1, "stride");
     EXPECT_FAIL(segue_transition_render(t, a, b, 16, 4, SIZE_MAX, 0.5, 0, out, error), IS_MINUS1, "stride");
     EXPECT_FAIL(segue_transition_render(t, a, b, 16, 4, SIZE_MAX / 2, 0.5, 0, out, error), IS_MINUS1, "stride");
+    /* A frame past any address space (2^62 bytes between two rows): refused, not read. */
+    EXPECT_FAIL(segue_transition_render(t, a, b, 16, 2, (size_t)1 << 62, 0.5, 0, out, error), IS_MINUS1, "stride");
     EXPECT_FAIL(segue_transition_render(t, a, b, 16, 4, 64, NAN, 0, out, error), IS_MINUS1, "progress");
     EXPECT_FAIL(segue_transition_render(t, a, b, 16, 4, 64, INFINITY, 0, out, error), IS_MINUS1, "progress");
     EXPECT_FAIL(segue_transition_render(t, a, b, 16, 4, 64, -INFINITY, 0, out, error), IS_MINUS1, "progress");
