@@ -270,38 +270,34 @@ public enum EffectCatalog {
         let name = String(wanted.prefix { $0 != "(" })
         let named = module.functions.filter { $0.name == name }
         let refused = module.refused.filter { $0.name == name }
-        // Types compare without spaces or `thread` (`thread float &` is `float&`).
+        // Types compare without spaces or `thread` (`thread float &` is `float&`), as written or
+        // with `float2` (position) before them.
         func normalized(_ type: some StringProtocol) -> String {
             let t = String(type).replacingAll(" ", with: "")
             return t.hasPrefix("thread") ? String(t.dropFirst(6)) : t
         }
-        func takes(_ own: [String], _ types: [String]) -> Bool {
-            let own = own.map(normalized)
-            return own == types || ["float2"] + own == types
-        }
         let types = wanted.count > name.count ? wanted.dropFirst(name.count + 1).dropLast().split(separator: ",").map(normalized) : nil
-        // A function that cannot be used, named by its types, or the only ones of its name: why.
-        if let refusal = types.flatMap({ t in refused.first { takes($0.parameterTypes, t) } }) ?? (named.isEmpty ? refused.first : nil) {
-            throw .invalidSource(refusal.error)
+        let listing = listedNames(
+            named.map(\.signatureText)
+                + refused.map { "\(name)(\($0.parameterTypes.joined(separator: ", "))) at line \($0.line), which cannot be used" },
+            separator: "; ")
+        if let types {
+            // The overload the types name: written exactly, then after `float2`; usable or refused.
+            for prefix in [[], ["float2"]] {
+                if let f = named.first(where: { prefix + $0.parameterTypes.map(normalized) == types }) { return f }
+                if let r = refused.first(where: { prefix + $0.parameterTypes.map(normalized) == types }) { throw .invalidSource(r.error) }
+            }
         }
+        // Every overload of the name refused: why (the first).
+        if named.isEmpty, let r = refused.first { throw .invalidSource(r.error) }
         guard !named.isEmpty else {
             let names = module.names
             throw .stitchable(
                 path: path,
                 message: "no [[ stitchable ]] function '\(name)'" + (names.isEmpty ? "" : " (it has: \(listedNames(names)))"))
         }
-        let listing = listedNames(
-            named.map(\.signatureText)
-                + refused.map { "\(name)(\($0.parameterTypes.joined(separator: ", "))) at line \($0.line), which cannot be used" },
-            separator: "; ")
         if let types {
-            // The types as written first; then with `float2` (position) before them.
-            let exact = named.first { $0.parameterTypes.map(normalized) == types }
-            guard let match = exact ?? named.first(where: { takes($0.parameterTypes, types) }) else {
-                throw .stitchable(
-                    path: path, message: "no overload of '\(name)' takes (\(types.joined(separator: ", "))); it has: \(listing)")
-            }
-            return match
+            throw .stitchable(path: path, message: "no overload of '\(name)' takes (\(types.joined(separator: ", "))); it has: \(listing)")
         }
         // An overload that cannot be used is never passed over for another without a word: the
         // use might have picked it.
