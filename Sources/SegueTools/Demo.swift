@@ -42,8 +42,8 @@ public struct Demo {
     /// Progress values of the contact sheet's columns.
     public static let contactSheetColumns = [0, 0.25, 0.5, 0.75, 1.0]
 
-    /// The scales the demo draws its sample screens at: [0.1, 4] (below a hundredth of a point
-    /// a pixel, the 390 × 844-point screens would round to no pixels at all).
+    /// The scales the demo draws its sample screens at: [0.1, 4] (far below 0.1, at about 0.001,
+    /// the 390 × 844-point screens round to no pixels at all).
     public static let scales = ScaleRange(minimum: 0.1, maximum: 4)
 
     /// A demo.
