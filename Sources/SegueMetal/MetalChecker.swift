@@ -38,6 +38,8 @@ struct MetalFunctionInfo {
         let isReference: Bool
         /// The default argument: its GLSL (off its line) and value.
         let defaultValue: Typed?
+        /// The line of the declaration that gave the default (a prototype's or the definition's).
+        var defaultLine: Int? = nil
     }
     let name: String
     let glsl: String
@@ -333,7 +335,10 @@ package struct MetalChecker {
             // A texture or layer is a handle that cannot be assigned: by reference it is the same
             // handle, passed as GLSL passes samplers.
             let isReference = p.isReference && type.isValue
-            parameters.append(.init(name: p.name.text, type: type, isReference: isReference, defaultValue: defaultValue))
+            parameters.append(
+                .init(
+                    name: p.name.text, type: type, isReference: isReference, defaultValue: defaultValue,
+                    defaultLine: defaultValue == nil ? nil : p.name.line))
             let qualifier = isReference ? (p.isConst ? "in " : "inout ") : (p.isConst && type.isValue ? "const " : "")
             headers.append("\(qualifier)\(glsl(type)) \(glslName(p.name.text))\(type.glslArraySuffix)")
             declared.append(
@@ -485,17 +490,19 @@ package struct MetalChecker {
                     "unsupported stitchable argument type: '\(p.type.metal)\(p.isReference ? "&" : "")' of '\(p.name)' "
                         + "(arguments are float, half, float2–4, half2–4 or texture2d<half>)", syntax.name.line)
             }
+            // A default's problem is reported where the default is written (a prototype may give it).
+            let defaultLine = p.defaultLine ?? syntax.name.line
             // The host passes the default: it must be a finite number the checker worked out
             // (INFINITY, NAN or 1.0 / 0.0 would have been drawn as 0, or stopped the program).
             if let d = p.defaultValue {
                 guard let components = d.value else {
                     throw error(
                         "the default of '\(p.name)' is not a value Segue can work out before rendering: write a finite number",
-                        syntax.name.line)
+                        defaultLine)
                 }
                 if let bad = components.first(where: { !$0.isFinite || abs($0) > Double(Float.greatestFiniteMagnitude) }) {
                     throw error(
-                        "the default of '\(p.name)' (\(MessageText.number(bad))) is not a finite 32-bit float (±3.4e+38)", syntax.name.line)
+                        "the default of '\(p.name)' (\(MessageText.number(bad))) is not a finite 32-bit float (±3.4e+38)", defaultLine)
                 }
             }
             let defaultValue = p.defaultValue?.value.map { ParameterValue(type, $0) }
@@ -505,7 +512,7 @@ package struct MetalChecker {
             {
                 throw error(
                     "the default of '\(p.name)' (\(MessageText.number(beyond))) is beyond a half's ±65504, which a device would make an infinity",
-                    syntax.name.line)
+                    defaultLine)
             }
             arguments.append(StitchableArgument(name: p.name, type: type, metalType: syntax.type.spelling, defaultValue: defaultValue))
         }

@@ -185,6 +185,11 @@ struct MetalCheckerTests {
                 "[[ stitchable ]] half4 g(float2 position, half4 color, half amount = 70000) {\n    return color * amount;\n}",
                 "user.metal:1: the default of 'amount' (70000) is beyond a half's ±65504, which a device would make an infinity"
             ),
+            // A default given on the prototype is reported on the prototype's line.
+            (
+                "[[ stitchable ]] half4 g(float2 position, half4 color, half amount = 70000);\n\n[[ stitchable ]] half4 g(float2 position, half4 color, half amount) {\n    return color * amount;\n}",
+                "user.metal:1: the default of 'amount' (70000) is beyond a half's ±65504, which a device would make an infinity"
+            ),
             // The host passes a default: one the checker cannot work out was drawn as 0, and
             // 1.0 / 0.0 stopped the program (a ParameterValue must be finite).
             (
