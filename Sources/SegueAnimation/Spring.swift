@@ -60,8 +60,27 @@ public struct Spring: Sendable, Hashable {
             throw AnimationError(
                 .invalidParameter, "spring initialVelocity must be a finite number, got \(MessageText.number(initialVelocity))")
         }
+        guard abs(initialVelocity) <= Spring.largestVelocity else {
+            throw AnimationError(
+                .invalidParameter,
+                "spring initialVelocity must be within ±\(MessageText.number(Spring.largestVelocity)) (progress units per second), got \(MessageText.number(initialVelocity))"
+            )
+        }
+        // The closed form needs ω0 = √(k/m) and ζ = c / (2√(km)) as numbers: mass 1e-300 with
+        // stiffness 1e300 made ω0 infinite, and every value NaN.
+        let (w0, zeta) = ((stiffness / mass).squareRoot(), damping / (2 * (stiffness * mass).squareRoot()))
+        guard w0.isNormal, w0.isFinite, zeta.isFinite else {
+            throw AnimationError(
+                .invalidParameter,
+                "spring stiffness \(MessageText.number(stiffness)), mass \(MessageText.number(mass)) and damping \(MessageText.number(damping)) are too far apart to compute (√(k/m) = \(MessageText.number(w0)), damping ratio \(MessageText.number(zeta))); bring them closer together"
+            )
+        }
         self.init(unchecked: mass, stiffness, damping, initialVelocity, allowsOverdamping)
     }
+
+    /// The fastest start a spring takes, in progress units per second (a million times the
+    /// whole distance a second; a faster one overshot to numbers no animation can use).
+    public static let largestVelocity = 1e6
 
     /// Creates a spring from SwiftUI/UIKit parameters: `m = 1`, `k = (2π/response)²`,
     /// `c = 4π·dampingFraction/response`.
@@ -96,9 +115,10 @@ public struct Spring: Sendable, Hashable {
 
     /// This spring starting at `velocity` (progress units per second) instead of its own
     /// initial velocity, as a gesture hands its speed over; a velocity that is not finite
-    /// starts it at rest.
+    /// starts it at rest, and one beyond ±`largestVelocity` starts at that speed.
     public func starting(at velocity: Double) -> Spring {
-        Spring(unchecked: mass, stiffness, damping, velocity.isFinite ? velocity : 0, allowsOverdamping)
+        let v = velocity.isFinite ? min(max(velocity, -Spring.largestVelocity), Spring.largestVelocity) : 0
+        return Spring(unchecked: mass, stiffness, damping, v, allowsOverdamping)
     }
 
     /// The critically damped spring of `response` seconds (> 0), as `init(response:dampingFraction: 1)`.

@@ -177,6 +177,14 @@ public final class MeshSession {
         if configuration.restTouch != nil { touch = Self.unit(x, y, width, height) }
     }
 
+    /// How far a phase running at `rate` radians per second has gone in `seconds`, less whole
+    /// turns: the picture is the same (the meshes' phases are angles), and the value stays
+    /// exact over a long session and finite at any rate (1.7e308 rad/s × 1.1 s overflowed).
+    static func advance(_ rate: Double, over seconds: Double) -> Double {
+        let period = 2 * Double.pi / abs(rate)  // infinite for 0: no turn to take off
+        return rate * fmod(seconds, period)
+    }
+
     private static func unit(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> Vector2 {
         Vector2(width > 0 ? x / width : 0, height > 0 ? y / height : 0)
     }
@@ -187,7 +195,7 @@ public final class MeshSession {
     public func frame() -> MeshFrame {
         let now = clock.now
         var frame = MeshFrame(fraction: fraction(at: now))
-        if let rest = configuration.restPhase { frame.phase = rest + configuration.phaseRate * (now - start) }
+        if let rest = configuration.restPhase { frame.phase = rest + Self.advance(configuration.phaseRate, over: now - start) }
         if isTouching {
             frame.touch = touch
         } else if let r = release {

@@ -178,7 +178,7 @@ struct SpringTests {
         Self.expectMatchesIntegration(flat, mass: 1, stiffness: flat.stiffness, damping: flat.damping)
     }
 
-    @Test func invalidParametersThrowNamingTheParameter() {
+    @Test func invalidParametersThrowNamingTheParameter() throws {
         func message(_ make: () throws -> Spring) -> String {
             do {
                 _ = try make()
@@ -199,6 +199,17 @@ struct SpringTests {
         #expect(message { try Spring(perceptualDuration: -1) }.contains("perceptualDuration"))
         #expect(message { try Spring(perceptualDuration: 1, bounce: -1) }.contains("bounce"))
         #expect(message { try Spring(damping: 0) } == "no error")
+        // Values each finite, but ω0 or ζ not (they made every value NaN), and starts so fast that
+        // the overshoot is no number an animation can use.
+        #expect(message { try Spring(mass: 1e-300, stiffness: 1e300, damping: 0) }.contains("too far apart to compute"))
+        #expect(message { try Spring(mass: 1e300, stiffness: 1e-300, damping: 1) }.contains("too far apart to compute"))
+        #expect(message { try Spring(mass: 1e-200, stiffness: 1e200, damping: 1e300) }.contains("too far apart to compute"))
+        #expect(
+            message { try Spring(initialVelocity: 1e308) }
+                == "spring initialVelocity must be within ±1000000 (progress units per second), got 1e+308")
+        #expect(message { try Spring(initialVelocity: -1e6) } == "no error")
+        #expect(try Spring().starting(at: 1e308).initialVelocity == 1e6)
+        #expect(try Spring().starting(at: .nan).initialVelocity == 0)
     }
 
     @Test func parsesPhysicalParameters() throws {

@@ -135,6 +135,21 @@ struct MeshSessionTests {
         #expect(MeshFrame().overrides.isEmpty)
     }
 
+    @Test("a phase drops whole turns: finite at any rate (1.7e308 rad/s stopped the window), exact after a long run")
+    func phaseTurns() throws {
+        for rate in [1.7e308, -1e308, 1e-300] {
+            let (s, clock) = try Self.session(MeshSession.Configuration(restPhase: 0.5, phaseRate: rate), at: 0)
+            clock.now = 1.1
+            let phase = try #require(s.frame().phase)
+            #expect(phase.isFinite && abs(phase - 0.5) <= 2 * .pi, "\(rate): \(phase)")
+            _ = MeshFrame(phase: phase).overrides  // a finite parameter value
+        }
+        // A quarter turn a second for a million seconds and a second: a quarter turn on from rest.
+        let (s, clock) = try Self.session(MeshSession.Configuration(restPhase: 0.5, phaseRate: .pi / 2), at: 0)
+        clock.now = 1_000_001
+        #expect(abs(try #require(s.frame().phase) - (0.5 + .pi / 2)) < 1e-9)
+    }
+
     @Test("a click toggles with the timing; a click mid-way reverses from the value shown; a drag does not toggle")
     func toggle() throws {
         let timing = try TransitionTiming(curve: .timingFunction(.linear), duration: 2)
