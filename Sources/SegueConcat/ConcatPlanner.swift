@@ -67,7 +67,7 @@ extension ConcatRenderer {
         }
         let c = concatenation
         var output = planOutput(smart: smart, jobSeconds: jobSeconds)
-        let maximumFrames = max(1, Int(min(jobSeconds * c.fps, Double(c.frameCount)).rounded(.down)))
+        let maximumFrames = max(Self.shortestPiece, Int(min(jobSeconds * c.fps, Double(c.frameCount)).rounded(.down)))
         var jobs: [ConcatPlan.Job] = []
         var entries: [ConcatPlan.JoinEntry] = []
         func add(_ kind: ConcatPlan.Kind, frames: Range<Int>?, extension ext: String, clip: Int? = nil, keyframeClip: Int? = nil) -> Int {
@@ -180,20 +180,29 @@ extension ConcatRenderer {
     /// A job's piece name without its extension: `STEM.job-0003`.
     static func pieceName(_ stem: String, job n: Int) -> String { stem + ".job-" + String(cFormat: "%04d", n) }
 
-    /// The output frames split at every cut: the first and last frame of each transition, and
-    /// each hard cut.
+    /// The fewest frames of a segment piece (unless the whole output has fewer). A piece of one or
+    /// two frames has no B-frames, so its timestamps start without the B-frame delay the next
+    /// piece's start with: joined, their decoding timestamps went backwards, ffmpeg squeezed them,
+    /// and the output was two frames short (a clip one frame longer than its transition).
+    static let shortestPiece = 8
+
+    /// The output frames split at every cut (the first and last frame of each transition, and
+    /// each hard cut), where each stretch keeps `shortestPiece` frames: a cut closer than that to
+    /// the one before it, or to the end, is left out (its frames join the stretch beside them).
     func segmentStretches() -> [Range<Int>] {
         let c = concatenation
-        var bounds: Set<Int> = [0, c.frameCount]
+        var cuts: Set<Int> = []
         for k in c.cuts.indices {
             let span = c.timeline.span(ofCut: k)
-            for t in [span.start, span.end] {
-                let frame = CompositionTimeline.firstFrame(atOrAfter: t, fps: c.fps)
-                if frame > 0, frame < c.frameCount { bounds.insert(frame) }
-            }
+            for t in [span.start, span.end] { cuts.insert(CompositionTimeline.firstFrame(atOrAfter: t, fps: c.fps)) }
         }
-        let sorted = bounds.sorted()
-        return zip(sorted, sorted.dropFirst()).map { $0..<$1 }
+        var bounds = [0]
+        for frame in cuts.sorted()
+        where frame - bounds[bounds.count - 1] >= Self.shortestPiece && c.frameCount - frame >= Self.shortestPiece {
+            bounds.append(frame)
+        }
+        bounds.append(c.frameCount)
+        return zip(bounds, bounds.dropFirst()).map { $0..<$1 }
     }
 
     /// The files the edit reads: clips, soundtrack, effect files (each once, in order).

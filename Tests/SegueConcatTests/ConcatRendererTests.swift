@@ -145,6 +145,28 @@ struct ConcatRendererTests {
         #expect(abs(out440 - 0.5) < 0.04 && abs(in1000 - 0.5) < 0.04, "linear gains \(out440), \(in1000)")
     }
 
+    @Test(
+        "a clip one or two frames longer than its transition: no piece under 8 frames, every frame in the output (a 1-frame piece lost two)",
+        arguments: [1, 2])
+    func barelyLongerThanTheTransition(extraFrames: Int) throws {
+        let dir = try TemporaryDirectory()
+        let a = dir.file("a.mp4"), b = dir.file("b.mp4"), out = dir.file("out.mp4")
+        // 25 fps: a is 25 + extra frames, the fade 1 s (25 frames), so a has `extra` frames before it.
+        try makeClip(a, color: "red", fps: 25, seconds: Double(25 + extraFrames) / 25, tone: 440)
+        try makeClip(b, color: "blue", fps: 25, seconds: 2, tone: 1000)
+        let spec = ConcatSpec(clips: [ClipSpec(path: a), ClipSpec(path: b)], transition: CutSpec(effect: "fade", duration: 1))
+        let plan = try ConcatRenderer(Concatenation(spec: spec), output: out, settings: VideoSettings())
+            .plan(smart: false, pieceStem: "p")
+        let pieces = plan.jobs.compactMap(\.frames)
+        #expect(pieces.first?[0] == 0 && pieces.allSatisfy { $0[1] - $0[0] >= 8 }, "\(pieces)")
+        // x264's default preset, with B-frames (ultrafast has none, and no delay to disagree on).
+        let c = try renderConcat(spec, to: out, settings: VideoSettings())
+        #expect(c.frameCount == 50 + extraFrames)
+        let (_, _, frames) = try decodeFrames(out)
+        #expect(frames.count == c.frameCount)
+        #expect(near(meanColor(frames[0]), 255, 0, 0) && near(meanColor(frames[frames.count - 1]), 0, 0, 255))
+    }
+
     @Test("a hard cut and trims: clip 2 from 0.5 s to 1.5 s follows clip 1 at 2 s; 3 s, 75 frames")
     func hardCutAndTrim() throws {
         let dir = try TemporaryDirectory()
