@@ -126,6 +126,15 @@ struct MeshReferenceTests {
         #expect(
             try cube.scene(progress: 0.5, parameters: ["eyeDistance": .float(1e-300)], width: 1e-5, height: 1).appearance
                 .supplementaryTransform.isFinite)
+        // flat keeps a mesh's vertex limit: (rows + 1) × (columns + 1) ≤ 1,000,000 (1000 × 1000 had 1,002,001).
+        let flat = try #require(MeshEffects.named("flat"))
+        for (rows, columns) in [(1000, 1000), (1, 500_000), (0, 5), (2_147_483_647, 2_147_483_647)] {
+            let error = #expect(throws: MeshError.self) {
+                try flat.scene(parameters: ["rows": .int(rows), "columns": .int(columns)], width: 10, height: 10)
+            }
+            #expect(error?.message.hasPrefix("flat needs at least 1 row and column and at most 1000000 vertices") == true)
+        }
+        #expect(try flat.scene(parameters: ["rows": .int(3), "columns": .int(7)], width: 10, height: 10).mesh.vertices.count == 32)
     }
 
     @Test("a light direction is a direction however long or short: (1e200, 0, 0) is (1, 0, 0)")

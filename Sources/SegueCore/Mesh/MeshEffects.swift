@@ -132,8 +132,12 @@ public enum MeshEffects {
             ]
         ) { _, v, _, _ in
             let rows = Int(v["rows"]!.scalar), columns = Int(v["columns"]!.scalar)
-            guard (1...1000).contains(rows), (1...1000).contains(columns) else {
-                throw MeshError(.invalidParameter, "flat needs 1…1000 rows and columns, got \(rows)×\(columns)")
+            // A mesh's limit: (rows + 1) × (columns + 1) vertices (1000 × 1000 had 1,002,001).
+            guard rows >= 1, columns >= 1, (rows + 1) * (columns + 1) <= MeshTransform.maximumVertexCount else {
+                throw MeshError(
+                    .invalidParameter,
+                    "flat needs at least 1 row and column and at most \(MeshTransform.maximumVertexCount) vertices ((rows + 1) × (columns + 1)), got \(rows)×\(columns)"
+                )
             }
             return (.identity(rows: rows, columns: columns), .default)
         },
