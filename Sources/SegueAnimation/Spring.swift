@@ -66,10 +66,11 @@ public struct Spring: Sendable, Hashable {
                 "spring initialVelocity must be within ±\(MessageText.number(Spring.largestVelocity)) (progress units per second), got \(MessageText.number(initialVelocity))"
             )
         }
-        // The closed form needs ω0 = √(k/m) and ζ = c / (2√(km)) as numbers: mass 1e-300 with
-        // stiffness 1e300 made ω0 infinite, and every value NaN.
+        // The closed form needs ω0 = √(k/m), ζ = c / (2√(km)) and, overdamped, ζ²·ω0 as numbers:
+        // mass 1e-300 with stiffness 1e300 made ω0 infinite, damping 1e200 ζ² so, and every
+        // value NaN.
         let (w0, zeta) = ((stiffness / mass).squareRoot(), damping / (2 * (stiffness * mass).squareRoot()))
-        guard w0.isNormal, w0.isFinite, zeta.isFinite else {
+        guard w0.isNormal, w0.isFinite, zeta.isFinite, (zeta * zeta * w0).isFinite else {
             throw AnimationError(
                 .invalidParameter,
                 "spring stiffness \(MessageText.number(stiffness)), mass \(MessageText.number(mass)) and damping \(MessageText.number(damping)) are too far apart to compute (√(k/m) = \(MessageText.number(w0)), damping ratio \(MessageText.number(zeta))); bring them closer together"
@@ -90,6 +91,7 @@ public struct Spring: Sendable, Hashable {
     public init(response: Double, dampingFraction: Double, initialVelocity: Double = 0) throws {
         try Spring.check("response", response, mustBePositive: true)
         try Spring.check("dampingFraction", dampingFraction, mustBePositive: false)
+        try Spring.checkStiffness(of: response, "response")
         try self.init(
             mass: 1, stiffness: (2 * .pi / response) * (2 * .pi / response),
             damping: 4 * .pi * dampingFraction / response, initialVelocity: initialVelocity)
@@ -103,6 +105,7 @@ public struct Spring: Sendable, Hashable {
     ///   `bounce > 1` (or either is not finite).
     public init(perceptualDuration: Double, bounce: Double = 0, initialVelocity: Double = 0) throws {
         try Spring.check("perceptualDuration", perceptualDuration, mustBePositive: true)
+        try Spring.checkStiffness(of: perceptualDuration, "perceptualDuration")
         guard bounce.isFinite, bounce > -1, bounce <= 1 else {
             throw AnimationError(.invalidParameter, "spring bounce must lie in (-1, 1], got \(MessageText.number(bounce))")
         }
@@ -132,6 +135,16 @@ public struct Spring: Sendable, Hashable {
         self.damping = damping
         self.initialVelocity = velocity
         self.allowsOverdamping = overdamping
+    }
+
+    /// Refuses a period (`response`, `perceptualDuration`) so short that the stiffness it makes,
+    /// (2π/period)², is no number (it was reported as "stiffness", which the caller never gave).
+    private static func checkStiffness(of period: Double, _ name: String) throws {
+        guard ((2 * .pi / period) * (2 * .pi / period)).isFinite else {
+            throw AnimationError(
+                .invalidParameter,
+                "spring \(name) \(MessageText.number(period)) s is too short to compute (the stiffness (2π/\(name))² is no number)")
+        }
     }
 
     private static func check(_ name: String, _ value: Double, mustBePositive: Bool) throws {

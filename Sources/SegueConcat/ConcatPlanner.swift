@@ -80,9 +80,9 @@ extension ConcatRenderer {
                     piece: name + "." + ext, record: name + ".json", clip: clip, keyframeClip: keyframeClip))
             return n
         }
-        /// `frames` split into equal parts of at most `maximumFrames`.
+        /// `frames` split into equal parts of at most `maximumFrames`, each of `shortestPiece` at least.
         func parts(_ frames: Range<Int>) -> [Range<Int>] {
-            let count = (frames.count + maximumFrames - 1) / maximumFrames
+            let count = max(min((frames.count + maximumFrames - 1) / maximumFrames, frames.count / Self.shortestPiece), 1)
             return (0..<count).map { i in
                 (frames.lowerBound + frames.count * i / count)..<(frames.lowerBound + frames.count * (i + 1) / count)
             }

@@ -208,6 +208,15 @@ struct SpringTests {
             message { try Spring(initialVelocity: 1e308) }
                 == "spring initialVelocity must be within ±1000000 (progress units per second), got 1e+308")
         #expect(message { try Spring(initialVelocity: -1e6) } == "no error")
+        // Overdamped, ζ² overflowed (damping 1e200) and the spring animated NaN.
+        #expect(message { try Spring(mass: 1, stiffness: 1, damping: 1e200, allowsOverdamping: true) }.contains("too far apart to compute"))
+        #expect(message { try Spring(response: 1e-160, dampingFraction: 1) }.contains("spring response 1e-160 s is too short to compute"))
+        #expect(message { try Spring(perceptualDuration: 1e-160) }.contains("spring perceptualDuration 1e-160 s is too short"))
+        for spring in [
+            try Spring(mass: 1, stiffness: 1, damping: 1e150, allowsOverdamping: true), try Spring(response: 1e-100, dampingFraction: 1),
+        ] {
+            #expect([0.0, 1e-120, 0.5, 2].allSatisfy { spring.value(at: $0).isFinite }, "\(spring)")
+        }
         #expect(try Spring().starting(at: 1e308).initialVelocity == 1e6)
         #expect(try Spring().starting(at: .nan).initialVelocity == 0)
     }

@@ -46,6 +46,10 @@ struct ConcatPlanTests {
         #expect(plan.inputs[0].size == Int64(size) && plan.inputs[0].hash.count == 64)
         // Ten-second jobs: one segment per stretch.
         #expect(try makePlan(dir, jobSeconds: 10).jobs.map(\.frames) == [nil, [0, 38], [38, 50], [50, 88]])
+        // Jobs of a hundredth of a second: parts of 8 frames at least (a shorter piece has no
+        // B-frame delay to join with), so the 12-frame fade is one.
+        let tiny = try makePlan(dir, jobSeconds: 0.01).jobs.compactMap(\.frames)
+        #expect(tiny.allSatisfy { $0[1] - $0[0] >= 8 } && tiny.contains([38, 50]) && tiny.first?[0] == 0 && tiny.last?[1] == 88, "\(tiny)")
         // A GIF: one job rendering everything, published.
         let gif = try makePlan(dir, output: "out.gif")
         #expect(gif.jobs.map(\.kind) == [.render] && gif.jobs[0].frames == [0, 88] && gif.jobs[0].piece == "p.job-0000.gif")
