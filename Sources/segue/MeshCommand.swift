@@ -37,8 +37,10 @@ struct MeshCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Pixels per point of the image.")
     var scale: Double = 1
 
-    @Option(parsing: .unconditional, help: "Seconds of the animation (with --to-mesh).")
-    var duration: Double = 1
+    @Option(
+        parsing: .unconditional,
+        help: "Seconds of the animation (with --to-mesh; default 1, or with --spring the spring's settling duration).")
+    var duration: Double?
 
     @OptionGroup var rate: RateOptions
 
@@ -94,7 +96,7 @@ struct MeshCommand: ParsableCommand {
             return
         }
         let timeline = try Timeline(
-            timing: timing.timing(defaultCurve: "linear", defaultDuration: duration, duration: duration), fps: rate.fps)
+            timing: timing.timing(defaultCurve: "linear", defaultDuration: 1, duration: duration), fps: rate.fps)
         let destination = try RenderOutput(path: output)
         let sink = try makeFrameSink(
             destination, width: renderer.width, height: renderer.height, fps: rate.fps,

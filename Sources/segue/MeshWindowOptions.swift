@@ -59,7 +59,7 @@ extension MeshCommand {
         let options = LiveMesh.Options(
             spring: try timing.spring.map { try Spring(parsing: $0) },
             // The toggle runs as the offline animation does: --timing or --spring over --duration.
-            toggle: try timing.timing(defaultCurve: "linear", defaultDuration: duration, duration: duration),
+            toggle: try timing.timing(defaultCurve: "linear", defaultDuration: 1, duration: duration),
             phaseRate: live.phaseRate ?? 2 * .pi, antialiasing: antialias, watch: live.watch)
         DisplayConnection.reportLossAsError()
         let mesh = try LiveMesh(

@@ -32,6 +32,15 @@ struct MeshCLITests {
         let mid = try ImageFile.read(path: dir + "/frames/frame-00001.png")
         // At progress 0.5 the corner is at x = 8 on the top row: columns 0…6 are empty.
         #expect(mid[5, 0].a == 0 && mid[10, 0].a == 255)
+        // With --spring and no --duration a pass lasts the spring's settling duration, as for
+        // segue render (it lasted 1 s).
+        let spring = try Spring(mass: 1, stiffness: 10, damping: 2)
+        let sprung = try segue([
+            "mesh", dir + "/in.png", "--mesh-file", dir + "/flat.json", "--to-mesh", "skew", "--spring", "mass=1,stiffness=10,damping=2",
+            "--fps", "5", "-o", dir + "/sprung",
+        ])
+        #expect(sprung.status == 0, "\(sprung.stderr)")
+        #expect(spring.settlingDuration > 3 && listing(dir + "/sprung").count == Int((spring.settlingDuration * 5).rounded()) + 1)
     }
 
     @Test("errors: incompatible meshes name the rule; unknown meshes and bad files are clear")
