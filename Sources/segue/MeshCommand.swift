@@ -39,7 +39,8 @@ struct MeshCommand: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "Seconds of the animation (with --to-mesh; default 1, or with --spring the spring's settling duration).")
+        help:
+            "Seconds of the animation (with --to-mesh; default 1, or with --spring and -o the spring's settling duration).")
     var duration: Double?
 
     @OptionGroup var rate: RateOptions

@@ -58,8 +58,9 @@ extension MeshCommand {
         let request = try request()
         let options = LiveMesh.Options(
             spring: try timing.spring.map { try Spring(parsing: $0) },
-            // The toggle runs as the offline animation does: --timing or --spring over --duration.
-            toggle: try timing.timing(defaultCurve: "linear", defaultDuration: 1, duration: duration),
+            // The toggle runs with --timing or --spring over --duration, 1 s unless given (the
+            // spring is the touch's first: one that never settles is refused as such).
+            toggle: try timing.timing(defaultCurve: "linear", defaultDuration: 1, duration: duration ?? 1),
             phaseRate: live.phaseRate ?? 2 * .pi, antialiasing: antialias, watch: live.watch)
         DisplayConnection.reportLossAsError()
         let mesh = try LiveMesh(
