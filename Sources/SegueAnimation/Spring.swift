@@ -66,17 +66,16 @@ public struct Spring: Sendable, Hashable {
                 "spring initialVelocity must be within ±\(MessageText.number(Spring.largestVelocity)) (progress units per second), got \(MessageText.number(initialVelocity))"
             )
         }
-        // The closed form needs ω0 = √(k/m), ζ = c / (2√(km)) and, overdamped, ζ²·ω0 as numbers:
-        // mass 1e-300 with stiffness 1e300 made ω0 infinite, damping 1e200 ζ² so, and every
-        // value NaN.
-        let (w0, zeta) = ((stiffness / mass).squareRoot(), damping / (2 * (stiffness * mass).squareRoot()))
+        self.init(unchecked: mass, stiffness, damping, initialVelocity, allowsOverdamping)
+        // The closed form needs ω0, ζ and, overdamped, ζ²·ω0 as numbers: mass 1e-300 with
+        // stiffness 1e300 made ω0 infinite, damping 1e200 ζ² so, and every value NaN.
+        let (w0, zeta) = (naturalFrequency, dampingRatio)
         guard w0.isNormal, w0.isFinite, zeta.isFinite, (zeta * zeta * w0).isFinite else {
             throw AnimationError(
                 .invalidParameter,
                 "spring stiffness \(MessageText.number(stiffness)), mass \(MessageText.number(mass)) and damping \(MessageText.number(damping)) are too far apart to compute (√(k/m) = \(MessageText.number(w0)), damping ratio \(MessageText.number(zeta))); bring them closer together"
             )
         }
-        self.init(unchecked: mass, stiffness, damping, initialVelocity, allowsOverdamping)
     }
 
     /// The fastest start a spring takes, in progress units per second (a million times the

@@ -36,6 +36,9 @@ final class EffectHandle: NamedEffectHandle {
     let isFill: Bool
     /// Transparent pixels a fill drawn alone is drawn over, kept between frames (used under `use`).
     private var clear: [UInt8] = []
+    /// A fill drawn alone for a caller's wider stride: packed here, then copied row by row (kept,
+    /// not made per frame).
+    private var packedFrame: [UInt8] = []
 
     /// The effect `name` on `context`.
     init(_ name: String, context: GPUContext) throws {
@@ -67,11 +70,12 @@ final class EffectHandle: NamedEffectHandle {
         if clear.count < packed.packedBytes { clear = [UInt8](repeating: 0, count: packed.packedBytes) }
         try clear.withUnsafeBufferPointer { clear in
             guard layout.stride != packed.stride else { return try render(clear.baseAddress!, layout: layout, time: time, out: out) }
-            let frame = UnsafeMutablePointer<UInt8>.allocate(capacity: packed.packedBytes)
-            defer { frame.deallocate() }
-            try render(clear.baseAddress!, layout: packed, time: time, out: frame)
-            for row in 0..<layout.height {
-                (out + row * layout.stride).update(from: frame + row * packed.rowBytes, count: packed.rowBytes)
+            if packedFrame.count < packed.packedBytes { packedFrame = [UInt8](repeating: 0, count: packed.packedBytes) }
+            try packedFrame.withUnsafeMutableBufferPointer { frame in
+                try render(clear.baseAddress!, layout: packed, time: time, out: frame.baseAddress!)
+                for row in 0..<layout.height {
+                    (out + row * layout.stride).update(from: frame.baseAddress! + row * packed.rowBytes, count: packed.rowBytes)
+                }
             }
         }
     }
