@@ -23,7 +23,8 @@ extension ConcatPlan {
     /// output (the plan itself as well when `planPath` is given).
     public func inputFiles(planPath: String? = nil) -> [OutputGuard.Input] {
         var files = Concatenation.inputFiles(of: spec)
-        for input in inputs where !files.contains(where: { $0.path == input.path }) {
+        var named = Set(files.map(\.path))
+        for input in inputs where named.insert(input.path).inserted {
             files.append(OutputGuard.Input("an input of the edit", input.path))
         }
         if let planPath { files.append(OutputGuard.Input("the plan", planPath)) }
@@ -38,11 +39,9 @@ extension ConcatPlan {
         let files = inputFiles()
         try Self.checkDestination(path, workDirectory: workDirectory, inputs: files)
         let directory = defaultWorkDirectory(planPath: path)
-        for job in jobs {
-            for file in [job.piece, job.record] {
-                try OutputGuard.check(output: directory + "/" + file, inputs: files + [OutputGuard.Input("the plan", path)])
-            }
-        }
+        try OutputGuard.check(
+            outputs: jobs.flatMap { [directory + "/" + $0.piece, directory + "/" + $0.record] },
+            inputs: files + [OutputGuard.Input("the plan", path)])
     }
 
     /// Checks, before planning, that a plan of an edit reading `inputs` may be written to `path`

@@ -209,9 +209,10 @@ extension ConcatRenderer {
     static func inputFiles(of spec: ConcatSpec) -> [String] {
         // (The clips and the soundtrack were probed, so they exist; an effect name that is not a file
         // is a built-in.)
-        var files: [String] = []
+        var files: [String] = [], seen: Set<String> = []
         for input in Concatenation.inputFiles(of: spec)
-        where !files.contains(input.path) && FileManager.default.fileExists(atPath: input.path) {
+        where !seen.contains(input.path) && FileManager.default.fileExists(atPath: input.path) {
+            seen.insert(input.path)
             files.append(input.path)
         }
         return files

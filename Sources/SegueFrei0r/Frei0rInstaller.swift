@@ -104,7 +104,7 @@ public struct Frei0rInstaller: Sendable {
         let inputs =
             [OutputGuard.Input("the library", library), OutputGuard.Input("the plugin template", self.template)]
             + files.compactMap { EffectCatalog.file(ofEffect: $0).map { OutputGuard.Input("the effect file", $0) } }
-        for plugin in plugins { try OutputGuard.check(output: pluginPath(plugin), inputs: inputs) }
+        try OutputGuard.check(outputs: plugins.map(pluginPath), inputs: inputs)
         try Self.makeDirectory(directory)
         for plugin in plugins {
             let path = pluginPath(plugin)

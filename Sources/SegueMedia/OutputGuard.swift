@@ -39,27 +39,52 @@ public enum OutputGuard {
     ///     holds an input is refused as well.
     /// - Throws: `MediaError.unwritable` naming the output and the input (its role and path).
     public static func check(output: String, inputs: [Input], replacesDirectory: Bool = false) throws(MediaError) {
-        guard output != "-", !output.isEmpty else { return }
-        let target = identity(output), targetPath = FileIO.resolvedPath(output)
-        let directory = replacesDirectory ? resolved(output) : nil
-        for input in inputs where !input.path.isEmpty {
-            // An input not made yet (a plan's piece before its job) is compared by its path.
-            let file = identity(input.path)
-            if let target, let file, target == file {
+        try check(outputs: [output], inputs: inputs, replacesDirectory: replacesDirectory)
+    }
+
+    /// Checks that writing any of `outputs` destroys none of `inputs`, as `check(output:inputs:)`
+    /// does for each, reading each input's identity once: a plan's thousands of pieces are checked
+    /// against its thousands of clips in time proportional to their sum, not their product.
+    /// - Throws: `MediaError.unwritable` for the first output that is one of `inputs` (naming the
+    ///   first such input in their order).
+    public static func check(outputs: [String], inputs: [Input], replacesDirectory: Bool = false) throws(MediaError) {
+        let outputs = outputs.filter { $0 != "-" && !$0.isEmpty }
+        guard !outputs.isEmpty else { return }
+        let inputs = inputs.filter { !$0.path.isEmpty }
+        // The first input that is each existing file, and the first at each path not made yet (a
+        // plan's piece before its job is compared by its path).
+        var byFile: [FileIdentity: Int] = [:], byPath: [String: Int] = [:]
+        for (index, input) in inputs.enumerated() {
+            if let file = identity(input.path) {
+                if byFile[file] == nil { byFile[file] = index }
+            } else {
+                let path = FileIO.resolvedPath(input.path)
+                if byPath[path] == nil { byPath[path] = index }
+            }
+        }
+        for output in outputs {
+            let sameFile = identity(output).flatMap { byFile[$0] }
+            let samePath = byPath[FileIO.resolvedPath(output)]
+            let holding =
+                replacesDirectory
+                ? resolved(output).flatMap { directory in
+                    inputs.firstIndex { resolved($0.path)?.hasPrefix(directory == "/" ? "/" : directory + "/") ?? false }
+                } : nil
+            guard let index = [sameFile, samePath, holding].compactMap({ $0 }).min() else { continue }
+            let input = inputs[index]
+            if index == sameFile {
                 throw .unwritable(
                     path: output,
                     reason: "it is \(input.role) (\(input.path))\(link(output, to: input.path)); "
                         + "writing it would destroy that input: choose another output")
             }
-            if file == nil, targetPath == FileIO.resolvedPath(input.path) {
+            if index == samePath {
                 throw .unwritable(path: output, reason: "it is \(input.role) (\(input.path)): choose another output")
             }
-            if let directory, let path = resolved(input.path), path.hasPrefix(directory == "/" ? "/" : directory + "/") {
-                throw .unwritable(
-                    path: output,
-                    reason: "the directory holds \(input.role) (\(input.path)), and writing the "
-                        + "output replaces the whole directory: choose another output directory")
-            }
+            throw .unwritable(
+                path: output,
+                reason: "the directory holds \(input.role) (\(input.path)), and writing the "
+                    + "output replaces the whole directory: choose another output directory")
         }
     }
 

@@ -60,6 +60,38 @@ struct OutputGuardTests {
         #expect(refusal(dir, nested, directory: false) == nil)
     }
 
+    @Test("many outputs at once: the first output that is an input is refused, naming the first input it is")
+    func manyOutputs() throws {
+        let scratch = try directory(), dir = scratch.path
+        try FileManager.default.linkItem(atPath: dir + "/in.png", toPath: dir + "/hard.png")
+        let inputs = [
+            OutputGuard.Input("clip 1", dir + "/sub/../in.png"), OutputGuard.Input("clip 2", dir + "/hard.png"),
+            OutputGuard.Input("job 3's piece", dir + "/p.job-0003.mp4"), OutputGuard.Input("", ""),
+        ]
+        func refusal(_ outputs: [String]) -> String? {
+            do {
+                try OutputGuard.check(outputs: outputs, inputs: inputs)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        let pieces = (0..<2000).map { dir + "/p.job-\($0 + 4).mp4" }
+        #expect(refusal(pieces + ["-", ""]) == nil)
+        // Both clips are the same file: the first named. Outputs are taken in their order.
+        #expect(
+            refusal(pieces + [dir + "/hard.png", dir + "/sub/../p.job-0003.mp4"])
+                == "\(dir)/hard.png: cannot write the output: it is clip 1 (\(dir)/sub/../in.png), as a hard link; writing it would destroy that input: choose another output"
+        )
+        #expect(
+            refusal([dir + "/./p.job-0003.mp4", dir + "/in.png"])
+                == "\(dir)/./p.job-0003.mp4: cannot write the output: it is job 3's piece (\(dir)/p.job-0003.mp4): choose another output")
+        // Each output alone gives what `check(output:)` gives.
+        for output in [dir + "/in.png", dir + "/hard.png", dir + "/p.job-0003.mp4", dir + "/new.png"] {
+            #expect(refusal([output]) == self.refusal(output, inputs), "\(output)")
+        }
+    }
+
     @Test("resolved paths: absolute, links followed, . and .. removed, the missing part by its text")
     func resolved() throws {
         let scratch = try TemporaryDirectory("resolved"), raw = scratch.path
