@@ -133,11 +133,13 @@ extension MetalChecker {
         let body = lower.reversed().drop { $0 == "u" || $0 == "l" }.reversed()
         let radixPrefixed =
             lower.hasPrefix("0x") || lower.hasPrefix("0b") || (body.count > 1 && body.first == "0" && body.allSatisfy(\.isNumber))
+        if lower.dropFirst(body.count).contains("l") {
+            throw error("'\(t.text)': long literals are not supported: \(Self.noLong)", t.line)
+        }
         if radixPrefixed {
             // C++'s rule: a hex, binary or octal literal too large for int is unsigned.
-            guard !lower.contains("l"), let v = MetalPreprocessor.integer(lower), v >= 0, v <= Int64(UInt32.max) else {
-                throw unsupported("number literal", t)
-            }
+            guard let v = MetalPreprocessor.integer(lower), v >= 0 else { throw unsupported("number literal", t) }
+            guard v <= Int64(UInt32.max) else { throw error("'\(t.text)' does not fit in 32 bits: \(Self.noLong)", t.line) }
             let type: MetalType = lower.hasSuffix("u") || v > Int64(Int32.max) ? .uint : .int
             return Typed(
                 type: type, code: .token(type == .uint ? "\(v)u" : "\(v)", t), value: [Double(v)], isConstant: true, literal: (t, nil))
@@ -162,8 +164,12 @@ extension MetalChecker {
         if swiftText.hasSuffix(".") { swiftText += "0" }
         guard let v = Double(swiftText), v.isFinite else { throw unsupported("number literal", t) }
         if scalar.isInteger {
-            guard v <= (scalar == .uint ? Double(UInt32.max) : Double(Int32.max)) else {
-                throw unsupported("number literal (too large)", t)
+            guard v <= Double(UInt32.max) else { throw error("'\(t.text)' does not fit in 32 bits: \(Self.noLong)", t.line) }
+            guard scalar == .uint || v <= Double(Int32.max) else {
+                // C++ makes it a long; INT_MIN written out is the negation of such a literal.
+                throw error(
+                    "'\(t.text)' does not fit in an int: \(Self.noLong); write \(s)u for a uint"
+                        + (v == 2_147_483_648 ? ", or INT_MIN for -2147483648" : ""), t.line)
             }
             return Typed(
                 type: .scalar(scalar), code: .token(scalar == .uint ? s + "u" : s, t), value: [v], isConstant: true, literal: (t, nil))
@@ -171,6 +177,9 @@ extension MetalChecker {
         if !s.contains(".") && !s.lowercased().contains("e") { s += ".0" }
         return Typed(type: .scalar(scalar), code: .token(s, t), value: [v], isConstant: true, literal: (t, nil))
     }
+
+    /// Why an integer needs 32 bits.
+    static let noLong = "Segue translates Metal to GLSL, which has no 64-bit integers"
 
     mutating func name(_ n: MetalName) throws(ShaderSourceError) -> Typed {
         if n.qualifiers.isEmpty, let v = lookup(n.name) {

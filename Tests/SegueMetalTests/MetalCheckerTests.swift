@@ -445,6 +445,34 @@ struct MetalIntegerLiteralTests {
         #expect(line(5, of: g) == "    int d = 31;")
     }
 
+    @Test("integers past 32 bits and long literals are refused on their line, saying why and what to write")
+    func wide() {
+        let why = "Segue translates Metal to GLSL, which has no 64-bit integers"
+        let cases = [
+            "2147483648": "'2147483648' does not fit in an int: \(why); write 2147483648u for a uint, or INT_MIN for -2147483648",
+            "3000000000": "'3000000000' does not fit in an int: \(why); write 3000000000u for a uint",
+            "4294967296u": "'4294967296u' does not fit in 32 bits: \(why)",
+            "0x100000000": "'0x100000000' does not fit in 32 bits: \(why)",
+            "99999999999999999999": "'99999999999999999999' does not fit in 32 bits: \(why)",
+            "7l": "'7l': long literals are not supported: \(why)", "1UL": "'1UL': long literals are not supported: \(why)",
+        ]
+        for (literal, message) in cases {
+            #expect(throws: ShaderSourceError(file: "w.metal", line: 2, message: message), "\(literal)") {
+                try StitchableTranslator.translate(
+                    "[[ stitchable ]] float2 f(float2 position, float v) {\n    uint n = \(literal);\n    return position + float(n & 1u);\n}",
+                    file: "w.metal")
+            }
+        }
+        // The largest of each type pass: INT_MAX as an int, UINT_MAX as a uint, hex past INT_MAX as a uint.
+        for literal in ["2147483647", "4294967295u", "0xFFFFFFFF", "0x80000000"] {
+            #expect(throws: Never.self, "\(literal)") {
+                try StitchableTranslator.translate(
+                    "[[ stitchable ]] float2 f(float2 position, float v) {\n    uint n = uint(\(literal));\n    return position + float(n & 1u);\n}",
+                    file: "w.metal")
+            }
+        }
+    }
+
     @Test("an index past an octal-sized array is refused at its line, as for a decimal size")
     func octalBounds() {
         #expect(throws: ShaderSourceError(file: "r.metal", line: 3, message: "index 9 is out of range (0…7)")) {
