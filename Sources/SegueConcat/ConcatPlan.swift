@@ -459,10 +459,9 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
     /// - Throws: `MediaError` (missing, unreadable).
     public static func fingerprint(_ path: String) throws -> Input {
         try MediaProbe.checkReadable(path)
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        guard let size = (attributes?[.size] as? UInt).map(Int64.init), let date = attributes?[.modificationDate] as? Date,
-            let handle = FileStream(forReadingAtPath: path)
-        else { throw MediaError.unreadable(path: path, reason: "it cannot be opened") }
+        guard let (size, modified) = FileIO.sizeAndModificationTime(path), let handle = FileStream(forReadingAtPath: path) else {
+            throw MediaError.unreadable(path: path, reason: "it cannot be opened")
+        }
         defer { handle.close() }
         var hash = SHA256()
         let span = Int64(fingerprintSpan)
@@ -477,7 +476,7 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
         } catch {
             throw MediaError.unreadable(path: path, reason: "reading it failed")
         }
-        return Input(path: path, size: size, modified: date.timeIntervalSince1970, hash: hash.finalize().hexDigits)
+        return Input(path: path, size: size, modified: modified, hash: hash.finalize().hexDigits)
     }
 
     /// Checks that every input is as it was when planned.

@@ -211,7 +211,7 @@ extension ConcatRenderer {
         // is a built-in.)
         var files: [String] = [], seen: Set<String> = []
         for input in Concatenation.inputFiles(of: spec)
-        where !seen.contains(input.path) && FileManager.default.fileExists(atPath: input.path) {
+        where !seen.contains(input.path) && FileIO.exists(input.path) {
             seen.insert(input.path)
             files.append(input.path)
         }

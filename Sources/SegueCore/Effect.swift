@@ -290,17 +290,23 @@ public struct Effect: Sendable, Equatable {
                 throw .unknown(name: name, effect: self.name, known: parameters.filter { $0.type != .sampler2D }.map(\.name))
             }
             guard given.insert(name).inserted else { throw .givenTwice(name: name) }
-            let value = try ParameterValue.parse(text, as: p.type, name: name, typeName: p.typeName)
-            // A stitchable function's colour literal is a SwiftUI `Color`, which reaches the
-            // function premultiplied (`Shader.Argument.color`); numbers are passed as written.
-            if kind == .stitchable, p.type == .vec4, text.trimmingWhitespaceAndNewlines().hasPrefix("#"), value.components.count == 4 {
-                let c = value.components
-                values[name] = ParameterValue(.vec4, [c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]])
-            } else {
-                values[name] = value
-            }
+            values[name] = try value(text, of: p)
         }
         return values
+    }
+
+    /// The value of user text for parameter `p`, as every surface reads it (`--param`, a
+    /// keyframe, the C API): `ParameterValue.parse`, and a stitchable function's `#` colour
+    /// premultiplied, because it stands for a SwiftUI `Color`, which reaches the function so
+    /// (`Shader.Argument.color`); numbers are passed as written.
+    /// - Throws: `ParameterError` for a value of the wrong type, or NaN/infinity.
+    public func value(_ text: String, of p: EffectParameter) throws(ParameterError) -> ParameterValue {
+        let value = try ParameterValue.parse(text, as: p.type, name: p.name, typeName: p.typeName)
+        guard kind == .stitchable, p.type == .vec4, text.trimmingWhitespaceAndNewlines().hasPrefix("#"), value.components.count == 4 else {
+            return value
+        }
+        let c = value.components
+        return ParameterValue(.vec4, [c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]])
     }
 }
 

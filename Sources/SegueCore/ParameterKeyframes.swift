@@ -134,7 +134,7 @@ public struct ParameterKeyframes: Sendable {
             }
             var inner = valueText
             if inner.hasPrefix("("), inner.hasSuffix(")") { inner = String(inner.dropFirst().dropLast()) }
-            values.append(try ParameterValue.parse(inner, as: parameter.type, name: name, typeName: parameter.typeName))
+            values.append(try effect.value(inner, of: parameter))
         }
         let keyTimes: [Double]? = mode.isPacedMode ? nil : times
         return try ParameterKeyframes(parameter: parameter, values: values, keyTimes: keyTimes, calculationMode: mode)

@@ -10,8 +10,10 @@ public enum Frei0rError: SegueError, Equatable {
     case library(path: String)
     /// An effect's configuration does not fit the template's block.
     case configurationTooLarge(bytes: Int, capacity: Int)
-    /// More frei0r parameters (or effect parameters) than a plugin holds.
+    /// More frei0r parameters than a plugin holds.
     case tooManyParameters(effect: String, count: Int, limit: Int)
+    /// The effect has more parameters than a plugin can set.
+    case tooManyTargets(effect: String, count: Int, limit: Int)
     /// A file that is neither a `.glsl` file nor a stitchable `FILE.metal[:FUNCTION]`.
     case unsupportedFile(String)
     /// Two effects would get the same plugin name.
@@ -36,6 +38,8 @@ public enum Frei0rError: SegueError, Equatable {
                 "the effect's plugin configuration takes \(bytes) bytes, more than the template's \(capacity): the effect has too many parameters for a frei0r plugin"
         case let .tooManyParameters(effect, count, limit):
             return "'\(effect)' needs \(count) frei0r parameters, more than a plugin holds (\(limit))"
+        case let .tooManyTargets(effect, count, limit):
+            return "'\(effect)' has \(count) parameters, more than a plugin can set (\(limit))"
         case let .unsupportedFile(file):
             return "'\(file)' is not an effect file a plugin can be made of: give a .glsl file or FILE.metal:FUNCTION"
         case let .clash(name, first, second):

@@ -78,7 +78,7 @@ public struct Frei0rInstaller: Sendable {
         // The directory made absolute, the name kept: the SONAME link (libsegue.so.0) still names
         // the library after an upgrade replaces the file it points to.
         let library = FileIO.resolvedPath(FileIO.directory(of: self.library)) + "/" + FileIO.lastComponent(of: self.library)
-        guard FileManager.default.isReadableFile(atPath: library) else { throw Frei0rError.library(path: library) }
+        guard access(library, R_OK) == 0 else { throw Frei0rError.library(path: library) }
         let plugins = try Self.plugins(files: files)
         // A plugin's configuration is lines of tab-separated fields: a path holding a line break
         // or a tab would be read back as another file, and the plugin would never find its own.
@@ -87,12 +87,12 @@ public struct Frei0rInstaller: Sendable {
             throw Frei0rError.controlCharacter(path: path)
         }
         for plugin in plugins {
-            // The template's tables (plugins/frei0r/segue_frei0r.c: MAX_PARAMS, MAX_TARGETS).
-            if plugin.parameters.count > 256 {
-                throw Frei0rError.tooManyParameters(effect: plugin.effect, count: plugin.parameters.count, limit: 256)
+            if plugin.targets.count > Frei0rTemplate.maximumTargets {
+                throw Frei0rError.tooManyTargets(effect: plugin.effect, count: plugin.targets.count, limit: Frei0rTemplate.maximumTargets)
             }
-            if plugin.targets.count > 128 {
-                throw Frei0rError.tooManyParameters(effect: plugin.effect, count: plugin.targets.count, limit: 128)
+            if plugin.parameters.count > Frei0rTemplate.maximumParameters {
+                throw Frei0rError.tooManyParameters(
+                    effect: plugin.effect, count: plugin.parameters.count, limit: Frei0rTemplate.maximumParameters)
             }
         }
         if !files.isEmpty, let compiler {

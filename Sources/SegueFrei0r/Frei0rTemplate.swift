@@ -20,6 +20,10 @@ public struct Frei0rTemplate: Sendable {
     static let markerBytes = 32
     /// Bytes of configuration text, its NUL included.
     public static let capacity = 32768
+    /// The most frei0r parameters and effect parameters (targets) a plugin holds: the template's
+    /// tables (`plugins/frei0r/segue_frei0r.c`: `MAX_PARAMS`, `MAX_TARGETS`).
+    public static let maximumParameters = 256
+    public static let maximumTargets = 128
     /// The largest template or plugin file read, in bytes (the compiled template is tens of
     /// kilobytes; the limit keeps a wrong file from being read whole into memory).
     public static let maximumFileSize = 16 << 20

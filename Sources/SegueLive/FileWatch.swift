@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SegueSystem
 
 // The files a live window reloads when they change on disk, polled once a frame by modification
 // date. A missing file (an editor that saves by renaming takes it away for a moment) is no change:
@@ -8,7 +9,7 @@ import FoundationEssentials
 struct FileWatch {
     /// The watched files.
     let paths: [String]
-    private var dates: [Date?]
+    private var dates: [Double?]
 
     /// Watches `paths`, as they are now.
     init(_ paths: [String]) {
@@ -28,7 +29,9 @@ struct FileWatch {
         return changed
     }
 
-    private static func modificationDate(_ path: String) -> Date? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    /// The file's modification time; a symbolic link's target's, so editing the file it points
+    /// at reloads too.
+    private static func modificationDate(_ path: String) -> Double? {
+        FileIO.sizeAndModificationTime(path)?.modified
     }
 }

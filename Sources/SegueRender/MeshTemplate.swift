@@ -55,7 +55,7 @@ public struct MeshTemplate: Sendable {
             var values: [String: ParameterValue] = [:]
             for (key, value) in parameters {
                 if let p = definition.effect.parameter(named: key) {
-                    values[key] = try ParameterValue.parse(value, as: p.type, name: key, typeName: p.typeName)
+                    values[key] = try definition.effect.value(value, of: p)
                 }
             }
             self.definition = definition

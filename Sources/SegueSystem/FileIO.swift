@@ -90,6 +90,19 @@ package enum FileIO {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// The size in bytes and the modification time (seconds since 1970) of what `path` names,
+    /// symbolic links followed; nil when there is nothing.
+    package static func sizeAndModificationTime(_ path: String) -> (size: Int64, modified: Double)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let time = info.st_mtimespec
+        #else
+        let time = info.st_mtim
+        #endif
+        return (Int64(info.st_size), Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
+    }
+
     /// Whether `path` names anything (a file, directory or link).
     package static func exists(_ path: String) -> Bool {
         var info = stat()

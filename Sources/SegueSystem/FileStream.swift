@@ -111,10 +111,11 @@ extension FileIO {
     /// `path` and `component` joined (`appending(component, to: path)`).
     package static func joining(_ path: String, _ component: String) -> String { appending(component, to: path) }
 
-    /// Sleeps the calling thread for `seconds` (Foundation's `Thread.sleep(forTimeInterval:)`).
+    /// Sleeps the calling thread for `seconds` (Foundation's `Thread.sleep(forTimeInterval:)`), at
+    /// most 10⁹ s.
     package static func sleep(seconds: Double) {
         guard seconds > 0, seconds.isFinite else { return }
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var request = timespec(seconds: seconds)
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }

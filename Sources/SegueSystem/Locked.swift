@@ -131,9 +131,9 @@ package final class ConditionLock: @unchecked Sendable {
     package static func deadline(after seconds: Double) -> timespec {
         var deadline = timespec()
         clock_gettime(CLOCK_REALTIME, &deadline)
-        let whole = seconds.isFinite ? min(max(seconds, 0), 1e9) : 1e9
-        let nanoseconds = Int(deadline.tv_nsec) + Int((whole - whole.rounded(.down)) * 1e9)
-        deadline.tv_sec += Int(whole) + nanoseconds / 1_000_000_000
+        let wait = timespec(seconds: seconds.isFinite ? seconds : 1e9)
+        let nanoseconds = deadline.tv_nsec + wait.tv_nsec
+        deadline.tv_sec += wait.tv_sec + nanoseconds / 1_000_000_000
         deadline.tv_nsec = nanoseconds % 1_000_000_000
         return deadline
     }
@@ -143,4 +143,13 @@ package final class ConditionLock: @unchecked Sendable {
 
     /// Wakes every waiter.
     package func wakeAll() { pthread_cond_broadcast(condition) }
+}
+
+extension timespec {
+    /// `seconds` as a `timespec`: a negative number or NaN counts as 0, more than 10⁹ s (and
+    /// infinity) as 10⁹ s, so converting never traps.
+    package init(seconds: Double) {
+        let s = seconds.isNaN ? 0 : min(max(seconds, 0), 1e9)
+        self.init(tv_sec: Int(s), tv_nsec: Int((s - s.rounded(.down)) * 1e9))
+    }
 }

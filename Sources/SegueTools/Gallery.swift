@@ -3,6 +3,7 @@ import Segue
 import SegueCore
 import SegueMedia
 import SegueShaders
+import SegueSystem
 import SegueVulkan
 
 // `segue gallery`: a static web page of every effect — the built-ins and the effect files of
@@ -72,7 +73,7 @@ public struct Gallery {
     public func effectFiles() throws -> [String] {
         var files: [String] = []
         for folder in folders {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            guard let names = FileIO.directoryEntries(folder) else {
                 throw MediaError.unreadable(path: folder, reason: "it is not a folder that can be listed")
             }
             files += names.filter { $0.hasSuffix(".glsl") || $0.hasSuffix(".metal") }.sorted().map { FileIO.joining(folder, $0) }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Segue
+import SegueSystem
 
 // Where `segue gallery` may write its site. The site replaces its folder whole, so the folder must
 // be one the gallery wrote before (it holds the marker file `.segue-gallery`), an empty folder,
@@ -57,7 +58,7 @@ extension Gallery {
         var status = stat()
         guard lstat(resolved, &status) == 0 else { return resolved }
         guard status.st_mode & S_IFMT == S_IFDIR else { throw .outputNotAFolder(path: output) }
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: resolved),
+        guard let names = FileIO.directoryEntries(resolved),
             names.isEmpty || names.contains(markerName)
         else { throw .foreignOutput(path: output) }
         return resolved

@@ -129,6 +129,25 @@ struct ConcatInputsTests {
         #expect(abs(mid - cos(Double.pi / 4)) < 0.04, "outgoing gain \(mid)")
     }
 
+    @Test("a phone photo tagged EXIF orientation 6 comes out upright, fitted by its display size")
+    func orientedStill() throws {
+        let dir = try TemporaryDirectory()
+        // Stored 64×32: left half red, right half blue; orientation 6 shows it turned a quarter
+        // clockwise, 32×64 with red on top. Contained in 64×64: 16 columns of bars either side.
+        var stored = Image(width: 64, height: 32, fill: Pixel(0, 0, 255))
+        for y in 0..<32 { for x in 0..<32 { stored[x, y] = Pixel(255, 0, 0) } }
+        let photo = dir.file("photo.jpg")
+        try Data(withExifOrientation(6, try ImageFile.encodeJPEG(stored, quality: 100))).write(to: URL(fileURLWithPath: photo))
+        let out = dir.file("out.mp4")
+        try renderConcat(ConcatSpec(clips: [ClipSpec(path: photo)], imageDuration: 0.5, size: "64x64", resize: "contain"), to: out)
+        let (w, h, frames) = try decodeFrames(out)
+        #expect(w == 64 && h == 64)
+        for (x, y, r, b) in [(24, 8, 255, 0), (40, 24, 255, 0), (24, 40, 0, 255), (40, 56, 0, 255), (4, 32, 0, 0), (60, 32, 0, 0)] {
+            let p = pixel(frames[0], w, x, y)
+            #expect(abs(p.r - r) < 24 && abs(p.b - b) < 24 && p.g < 24, "(\(x), \(y)): \(p)")
+        }
+    }
+
     @Test("stills only: a slideshow of 1 s images with fade:0.5 lasts 1.5 s at 30 fps, in silence")
     func stillsSlideshow() throws {
         let dir = try TemporaryDirectory()

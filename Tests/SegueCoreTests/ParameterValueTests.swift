@@ -76,6 +76,12 @@ struct ParameterValueTests {
         #expect(try stitchable.resolveParameters([("tint", "#ff000080")])["tint"]?.components == [a, 0, 0, a])
         #expect(try stitchable.resolveParameters([("tint", "1,0,0,0.5")])["tint"]?.components == [1, 0, 0, 0.5])
         #expect(try glsl.resolveParameters([("tint", "#ff000080")])["tint"]?.components == [1, 0, 0, a])
+        // A keyframe's colour is read as --param's: premultiplied for a stitchable function only.
+        let keyed = try ParameterKeyframes.parse("tint=#ff000080@0,(0.5,0,0,0.5)@1", effect: stitchable)
+        #expect(keyed.value(atFraction: 0).components == [a, 0, 0, a])
+        #expect(keyed.value(atFraction: 1).components == [0.5, 0, 0, 0.5])
+        let plain = try ParameterKeyframes.parse("tint=#ff000080@0,#ff000080@1", effect: glsl)
+        #expect(plain.value(atFraction: 0.5).components == [1, 0, 0, a])
     }
 
     @Test("colour parameters take #rgb, #rrggbb and #rrggbbaa; anything else in hex is refused")

@@ -55,6 +55,40 @@ struct Frei0rPluginTests {
         #expect(throws: Frei0rError.unsupportedFile("notes.txt")) { try Frei0rPlugin.file("notes.txt") }
     }
 
+    @Test("an effect with more parameters than the template's tables is refused, naming which table, before anything is written")
+    func tableLimits() throws {
+        let dir = try TemporaryDirectory("tables")
+        defer { dir.remove() }
+        /// A filter with `count` uniforms of `type`.
+        func effect(_ name: String, _ count: Int, _ type: String) throws -> String {
+            let uniforms = (0..<count).map { "uniform \(type) p\($0);\n" }.joined()
+            try (uniforms + "vec4 transition(vec2 uv) { return getFromColor(uv); }\n").write(
+                toFile: dir.file(name), atomically: true, encoding: .utf8)
+            return dir.file(name)
+        }
+        try Data(Self.fakeTemplate()).write(to: URL(fileURLWithPath: dir.file("t.so")))
+        func refusal(_ file: String) -> Frei0rError? {
+            do {
+                try Frei0rInstaller(directory: dir.file("plugins"), library: file, template: dir.file("t.so"), files: [file]).install()
+                return nil
+            } catch {
+                return error as? Frei0rError
+            }
+        }
+        let floats = try effect("floats.glsl", Frei0rTemplate.maximumTargets + 1, "float")
+        #expect(refusal(floats) == .tooManyTargets(effect: floats, count: 129, limit: 128))
+        #expect(
+            Frei0rError.tooManyTargets(effect: "e", count: 129, limit: 128).message
+                == "'e' has 129 parameters, more than a plugin can set (128)")
+        // 17 matrices are 17 effect parameters but 272 frei0r ones (one per element).
+        let matrices = try effect("matrices.glsl", 17, "mat4")
+        #expect(refusal(matrices) == .tooManyParameters(effect: matrices, count: 272, limit: 256))
+        #expect(!FileManager.default.fileExists(atPath: dir.file("plugins")))
+        // At the limits, a plugin is made.
+        #expect(try Frei0rPlugin.file(try effect("fits.glsl", 16, "mat4")).parameters.count == 256)
+        #expect(try Frei0rPlugin.file(try effect("fits2.glsl", 128, "float")).targets.count == 128)
+    }
+
     @Test("a file named like a built-in, or two files of one name, is an error naming both")
     func clashes() throws {
         let dir = try TemporaryDirectory("clash")

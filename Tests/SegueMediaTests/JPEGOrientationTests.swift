@@ -10,23 +10,6 @@ import Testing
 
 @Suite("JPEG: EXIF orientation and CMYK")
 struct JPEGOrientationTests {
-    /// An APP1 Exif segment holding IFD0 with one entry: Orientation = `value`.
-    static func exif(_ value: UInt16, littleEndian: Bool) -> [UInt8] {
-        func u16(_ v: UInt16) -> [UInt8] { littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
-        func u32(_ v: UInt32) -> [UInt8] {
-            littleEndian
-                ? [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)]
-                : [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
-        }
-        var tiff: [UInt8] = littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]
-        tiff += u16(42) + u32(8)
-        // A first entry of another tag, then Orientation (SHORT, count 1, value in the first 2 bytes).
-        tiff += u16(2) + u16(0x010F) + u16(2) + u32(4) + u32(0) + u16(0x0112) + u16(3) + u32(1) + u16(value) + [0, 0] + u32(0)
-        let body: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
-        let length = body.count + 2
-        return [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + body
-    }
-
     /// A 6 × 4 picture with a distinct flat colour in each 2 × 2 block (JPEG keeps flat blocks).
     static func picture() -> Image {
         let colours: [[UInt8]] = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0], [0, 255, 255], [255, 0, 255]]
@@ -55,7 +38,7 @@ struct JPEGOrientationTests {
     func orientation(value: Int, littleEndian: Bool) throws {
         let plainBytes = try ImageFile.encodeJPEG(Self.picture(), quality: 100)
         let plain = try ImageFile.decode(data: plainBytes)
-        let tagged = Array(plainBytes[0..<2]) + Self.exif(UInt16(value), littleEndian: littleEndian) + Array(plainBytes[2...])
+        let tagged = withExifOrientation(UInt16(value), plainBytes, littleEndian: littleEndian)
         let turned = try ImageFile.decode(data: tagged)
         let swaps = value >= 5
         #expect(turned.width == (swaps ? 4 : 6) && turned.height == (swaps ? 6 : 4))

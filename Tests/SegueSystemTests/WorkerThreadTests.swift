@@ -3,6 +3,10 @@
 import SegueSystem
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 @Suite("Worker threads and locks")
 struct WorkerThreadTests {
     @Test("a thread that starts runs its work; one that cannot start reports why")
@@ -32,5 +36,16 @@ struct WorkerThreadTests {
         #expect(value.wait(seconds: 10) { $0 == 1000 })
         #expect(!value.wait(seconds: 0.05) { $0 == 1001 })
         #expect(value.withLock { $0 } == 1000)
+    }
+
+    @Test("seconds become a timespec without trapping: whole and nanoseconds; below 0 and NaN as 0, past 10⁹ s as 10⁹ s")
+    func timespecs() {
+        for (seconds, whole, nanoseconds) in [
+            (1.5, 1, 500_000_000), (0.25, 0, 250_000_000), (-3, 0, 0), (.nan, 0, 0), (1e300, 1_000_000_000, 0),
+            (.infinity, 1_000_000_000, 0), (-.infinity, 0, 0),
+        ] {
+            let t = timespec(seconds: seconds)
+            #expect(t.tv_sec == whole && t.tv_nsec == nanoseconds, "\(seconds)")
+        }
     }
 }

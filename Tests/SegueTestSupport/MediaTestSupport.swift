@@ -133,3 +133,21 @@ public func streamLengths(_ path: String) throws -> (video: Double, audio: Doubl
     }
     return (video, audio, frames)
 }
+
+/// `jpeg` with an APP1 Exif segment after SOI holding IFD0 with two entries, another tag first and
+/// then Orientation = `value`, in a big- or little-endian TIFF structure.
+public func withExifOrientation(_ value: UInt16, _ jpeg: [UInt8], littleEndian: Bool = false) -> [UInt8] {
+    func u16(_ v: UInt16) -> [UInt8] { littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
+    func u32(_ v: UInt32) -> [UInt8] {
+        littleEndian
+            ? [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)]
+            : [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+    }
+    var tiff: [UInt8] = littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]
+    tiff += u16(42) + u32(8)
+    // A first entry of another tag, then Orientation (SHORT, count 1, value in the first 2 bytes).
+    tiff += u16(2) + u16(0x010F) + u16(2) + u32(4) + u32(0) + u16(0x0112) + u16(3) + u32(1) + u16(value) + [0, 0] + u32(0)
+    let body: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
+    let length = body.count + 2
+    return Array(jpeg.prefix(2)) + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + body + Array(jpeg.dropFirst(2))
+}
