@@ -168,7 +168,7 @@ extension ConcatPlan {
             list += "duration \(FFmpeg.seconds(entry.duration))\n"
         }
         let listPath = scratch + "/pieces.ffconcat"
-        try list.write(toFile: listPath, atomically: true, encoding: .utf8)
+        try StagedOutput.write(Array(list.utf8), to: listPath, cancellation: cancellation)
         let encoder = try VideoEncoder(
             path: output, width: self.output.width, height: self.output.height, fps: self.output.fps, format: format,
             settings: settings, input: .copy(inputArguments: ["-f", "concat", "-safe", "0", "-i", FFmpeg.fileArgument(listPath)]),

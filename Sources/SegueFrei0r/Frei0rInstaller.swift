@@ -105,31 +105,47 @@ public struct Frei0rInstaller: Sendable {
             [OutputGuard.Input("the library", library), OutputGuard.Input("the plugin template", self.template)]
             + files.compactMap { EffectCatalog.file(ofEffect: $0).map { OutputGuard.Input("the effect file", $0) } }
         try OutputGuard.check(outputs: plugins.map(pluginPath), inputs: inputs)
-        try Self.makeDirectory(directory)
-        for plugin in plugins {
-            let path = pluginPath(plugin)
-            if let existing = Frei0rTemplate.configuration(ofPlugin: path),
-                let effect = Frei0rTemplate.field("effect", in: existing), effect != plugin.effect
-            {
-                throw Frei0rError.occupied(path: path, effect: "'\(effect)'", newEffect: "'\(plugin.effect)'")
+        // All or nothing: every file is written under a temporary name first, and published only
+        // when all are there; a failure (a full disk) removes them and the folders this run made.
+        var made = try Self.makeDirectory(directory)
+        var staged: [StagedOutput] = []
+        do {
+            for plugin in plugins {
+                let path = pluginPath(plugin)
+                if let existing = Frei0rTemplate.configuration(ofPlugin: path),
+                    let effect = Frei0rTemplate.field("effect", in: existing), effect != plugin.effect
+                {
+                    throw Frei0rError.occupied(path: path, effect: "'\(effect)'", newEffect: "'\(plugin.effect)'")
+                }
             }
-        }
-        if let kdenliveDirectory {
-            for folder in ["transitions", "effects"] { try Self.makeDirectory(kdenliveDirectory + "/" + folder) }
-        }
-        for (plugin, bytes) in zip(plugins, images) {
-            try StagedOutput.write(to: pluginPath(plugin), cancellation: cancellation) { (file: StagedOutput) throws(MediaError) in
-                try MediaError.converting { () throws(SystemError) in try file.write(bytes) }
+            if let kdenliveDirectory {
+                for folder in ["transitions", "effects"] { made += try Self.makeDirectory(kdenliveDirectory + "/" + folder) }
+            }
+            /// Writes `bytes` to a temporary for `path`, with `mode`.
+            func stage(_ bytes: [UInt8], for path: String, mode: mode_t) throws(MediaError) {
+                try MediaError.converting { () throws(SystemError) in
+                    let file = try StagedOutput(file: path, cancellation: cancellation)
+                    staged.append(file)
+                    try file.write(bytes)
+                    file.closeDescriptor()  // flushed when published; a few hundred files stay within the limit
+                    chmod(file.temporaryPath, mode)
+                }
+            }
+            for (plugin, bytes) in zip(plugins, images) {
                 // A shared object, as hosts expect it: readable by everyone, executable.
-                chmod(file.temporaryPath, 0o755)
+                try stage(bytes, for: pluginPath(plugin), mode: 0o755)
+                // Kdenlive lists frei0r transitions and effects; a source is a producer it does not describe.
+                if let kdenliveDirectory, plugin.type != .source {
+                    let path =
+                        "\(kdenliveDirectory)/\(KdenliveDescription.folder(for: plugin))/\(KdenliveDescription.fileName(for: plugin))"
+                    try stage(Array(KdenliveDescription.xml(for: plugin).utf8), for: path, mode: 0o644)
+                }
             }
-            // Kdenlive lists frei0r transitions and effects; a source is a producer it does not describe.
-            if let kdenliveDirectory, plugin.type != .source {
-                let path = "\(kdenliveDirectory)/\(KdenliveDescription.folder(for: plugin))/\(KdenliveDescription.fileName(for: plugin))"
-                let xml = Array(KdenliveDescription.xml(for: plugin).utf8)
-                try MediaError.converting { () throws(SystemError) in try StagedOutput.write(xml, to: path, cancellation: cancellation) }
-                chmod(path, 0o644)
-            }
+            for file in staged { try MediaError.converting { () throws(SystemError) in try file.publish() } }
+        } catch {
+            for file in staged { file.discard() }
+            for folder in made { rmdir(folder) }  // deepest first; a folder holding anything stays
+            throw error
         }
         return plugins
     }
@@ -139,7 +155,19 @@ public struct Frei0rInstaller: Sendable {
         (directory.hasSuffix("/") ? String(directory.dropLast()) : directory) + "/" + plugin.name + ".so"
     }
 
-    private static func makeDirectory(_ path: String) throws(Frei0rError) {
-        if let problem = FileIO.directoryCreationProblem(path) { throw .unwritable(path: path, reason: problem) }
+    /// Makes `path` and its missing parents; returns the folders it made, deepest first (the
+    /// ones a failed install takes away again).
+    private static func makeDirectory(_ path: String) throws(Frei0rError) -> [String] {
+        var missing: [String] = []
+        var folder = FileIO.standardizedAbsolute(path)
+        while folder != "/", !FileIO.exists(folder) {
+            missing.append(folder)
+            folder = FileIO.directory(of: folder)
+        }
+        if let problem = FileIO.directoryCreationProblem(path) {
+            for folder in missing { rmdir(folder) }
+            throw .unwritable(path: path, reason: problem)
+        }
+        return missing
     }
 }

@@ -52,6 +52,13 @@ struct EncodedOutput {
     func verify(writeError: String?, probing: Bool = true, cancellation: Cancellation? = nil) throws(MediaError) {
         var info = stat()
         guard stat(temporaryPath, &info) == 0, info.st_size > 0 else {
+            // Some of ffmpeg's muxers (GIF, APNG, WebM, Matroska) exit 0 when the disk refused
+            // their first write: a full file system is then the reason, as for the others.
+            if let writeError { throw .incompleteOutput(path: path, reason: writeError) }
+            var space = statvfs()
+            if statvfs(FileIO.directory(of: temporaryPath), &space) == 0, space.f_bavail == 0 {
+                throw .incompleteOutput(path: path, reason: FileIO.writeFailure(ENOSPC))
+            }
             throw .encodingFailed(path: path, format: formatName, message: "ffmpeg exited with status 0 but wrote no \(formatName) data")
         }
         if let writeError { throw .incompleteOutput(path: path, reason: writeError) }

@@ -2,7 +2,8 @@
 // one of the files the command reads. Publishing is atomic (a rename over the destination), so an
 // output that is an input — the same path, a hard link to it, or a symbolic link to it — would
 // replace that input with the result; a directory output is replaced whole, so one that holds an
-// input would delete it. Files are compared by identity (device and inode, following symbolic
+// input would delete it. A pipe, device or socket is never an output: publishing would put a file
+// in its place. Files are compared by identity (device and inode, following symbolic
 // links), not by spelling, so `./a.mp4`, `dir/../a.mp4` and a link to `a.mp4` are all `a.mp4`.
 
 import SegueSystem
@@ -63,6 +64,10 @@ public enum OutputGuard {
             }
         }
         for output in outputs {
+            if let kind = special(output) {
+                throw .unwritable(
+                    path: output, reason: "it is \(kind), which writing the output would replace with a file: give a file's path")
+            }
             let sameFile = identity(output).flatMap { byFile[$0] }
             let samePath = byPath[FileIO.resolvedPath(output)]
             let holding =
@@ -91,6 +96,20 @@ public enum OutputGuard {
     /// The files `paths` as inputs of one role ("clip 1", "clip 2", … when `numbered`).
     public static func inputs(_ role: String, _ paths: [String], numbered: Bool = false) -> [Input] {
         paths.enumerated().map { Input(numbered ? "\(role) \($0.offset + 1)" : role, $0.element) }
+    }
+
+    /// What `path` is when it is neither a file nor a directory (symbolic links followed): a
+    /// pipe, a device or a socket, which an output is never published over (a reader waiting on
+    /// the pipe would wait for ever; as root, a device node would be gone).
+    static func special(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFIFO: return "a pipe (FIFO)"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFSOCK: return "a socket"
+        default: return nil
+        }
     }
 
     /// Device and inode of the file at `path` (symbolic links followed), nil when there is none.

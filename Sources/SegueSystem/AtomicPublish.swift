@@ -48,10 +48,20 @@ package enum AtomicPublish {
 
     /// A fresh hidden name beside `path`: `DIR/.NAME.segue-tmp-<pid>-<random><suffix>`.
     package static func temporaryPath(for path: String, suffix: String = "") -> String {
+        let path = destination(of: path)
         let name = FileIO.lastComponent(of: path)
         let directory = path.dropLast(name.count)
         let random = String(UInt64.random(in: .min ... .max), radix: 16)
         return "\(directory).\(name).segue-tmp-\(getpid())-\(String(repeating: "0", count: 16 - random.count))\(random)\(suffix)"
+    }
+
+    /// Where publishing to `path` puts the output: `path`, or for a symbolic link what it names
+    /// (resolved as the kernel does), so `-o link.png` replaces the file the link points to and
+    /// the link stays. A dangling link is replaced itself.
+    package static func destination(of path: String) -> String {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return path }
+        return FileIO.resolvedPath(path)
     }
 
     /// The process that made `entry`, a directory entry named as `temporaryPath(for: NAME)` names
@@ -144,7 +154,7 @@ package enum AtomicPublish {
 
     /// Renames `temporary` onto `path`.
     private static func move(_ temporary: String, onto path: String) throws(Failure) {
-        guard rename(temporary, path) == 0 else { throw Failure(step: .rename, code: errno) }
+        guard rename(temporary, destination(of: path)) == 0 else { throw Failure(step: .rename, code: errno) }
     }
 
     /// The steps of publishing a directory, in order.
@@ -189,6 +199,7 @@ package enum AtomicPublish {
     /// (one step) with a directory there, which is left under the name `temporary`; two renames
     /// where the file system cannot exchange.
     private static func moveDirectory(_ temporary: String, onto path: String) throws(Failure) {
+        let path = destination(of: path)
         var status = stat()
         guard lstat(path, &status) == 0 else { return try move(temporary, onto: path) }
         guard status.st_mode & S_IFMT == S_IFDIR else { throw Failure(step: .rename, code: ENOTDIR) }  // only a directory is replaced
@@ -216,7 +227,7 @@ package enum AtomicPublish {
     /// Flushes the directory holding `path`, so that a rename into it is durable; failures are
     /// ignored (some file systems refuse).
     private static func syncDirectory(of path: String) {
-        let fd = open(FileIO.directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = open(FileIO.directory(of: destination(of: path)), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         _ = fsync(fd)
         close(fd)

@@ -3,6 +3,7 @@ import Segue
 import SegueCore
 import SegueMedia
 import SegueShaders
+import SegueSystem
 import SegueVulkan
 
 // The demo: every Segue transition between the two sample screens as a video (PNG frames when
@@ -67,7 +68,19 @@ public struct Demo {
     /// Renders everything, calling `report` after each transition.
     /// - Throws: `MediaError` (the directory cannot be created or written), GPU errors.
     public func run(report: (Item) -> Void = { _ in }) throws {
+        // A directory this run makes holds only what it writes: a failure (a full disk, Ctrl-C)
+        // takes it away again. In one that was there, each file is whole or not written.
+        let made = !FileIO.exists(directory)
         if let problem = FileIO.directoryCreationProblem(directory) { throw MediaError.unwritable(path: directory, reason: problem) }
+        do {
+            try render(report: report)
+        } catch {
+            if made { FileIO.removeTree(directory) }
+            throw error
+        }
+    }
+
+    private func render(report: (Item) -> Void) throws {
         let from = SampleScreens.home(scale: scale), to = SampleScreens.detail(scale: scale)
         try ImageFile.write(from, to: directory + "/sample-from.png", cancellation: cancellation)
         try ImageFile.write(to, to: directory + "/sample-to.png", cancellation: cancellation)

@@ -2,6 +2,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Segue
+import SegueSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -40,6 +41,7 @@ struct SegueCommand: ParsableCommand {
         }
         do {
             try command.run()
+            try checkStandardOutput()
         } catch let error as SegueError {
             fail(FlagWording.message(for: error))
         } catch let error as ValidationError {
@@ -80,6 +82,19 @@ struct SegueCommand: ParsableCommand {
         let second = text.dropFirst().first
         if let second, second.isUppercase { return text }
         return first.lowercased() + text.dropFirst()
+    }
+
+    /// What the command printed reached standard output: a full disk or a closed descriptor is
+    /// an error, not a quiet success (a scheduler reads the job numbers of `concat --plan` there).
+    /// - Throws: `SystemError.writeFailed` naming standard output and the system's reason.
+    static func checkStandardOutput() throws(SystemError) {
+        // Every stream: `print` writes through C's standard output, whose buffer keeps what a
+        // failed write could not deliver, so the last flush fails too.
+        // A reader that stopped early (`segue list | head -1`) is no failure of the command.
+        guard fflush(nil) == 0 || errno == EPIPE else {
+            let code = errno
+            throw .writeFailed(path: "standard output", reason: FileIO.writeFailure(code == 0 ? EIO : code))
+        }
     }
 
     static func fail(_ message: String) -> Never {

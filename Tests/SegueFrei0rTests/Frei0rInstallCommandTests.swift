@@ -145,6 +145,14 @@ struct Frei0rInstallCommandTests {
                 == "error: '\(dir.file("new?line/odd.glsl"))' holds a line break, tab or other control character (shown as ?), which a plugin cannot name a file by; rename the file or move it\n",
             "\(broken.stderr)")
         #expect(!FileManager.default.fileExists(atPath: target), "a refused install wrote \(target)")
+        // A Kdenlive folder that cannot be made (a file in the way): no plugin is written, and the
+        // folders the install made for them are gone again.
+        try Data().write(to: URL(fileURLWithPath: dir.file("in-the-way")))
+        let blocked = try installation.runSegue([
+            "frei0r", "install", "--dir", dir.file("made/plugins"), "--kdenlive", dir.file("in-the-way"),
+        ])
+        #expect(blocked.status == 1 && blocked.stderr.contains("a file is in the way"), "\(blocked.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("made")), "a failed install left \(dir.file("made"))")
 
         // mine.glsl from a/, then from b/: the plugin in the way belongs to the other file.
         let first = try installation.runSegue(["frei0r", "install", "--dir", target, dir.file("a/mine.glsl")])

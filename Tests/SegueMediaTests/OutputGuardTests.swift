@@ -48,6 +48,18 @@ struct OutputGuardTests {
         #expect(refusal(dir + "/new.png", [OutputGuard.Input("clip 1", dir + "/missing.mp4")]) == nil)
     }
 
+    @Test("a pipe, a device or a link to one is never an output: refused before anything is written")
+    func specialFiles() throws {
+        let scratch = try directory(), dir = scratch.path
+        #expect(mkfifo(dir + "/pipe.png", 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/to-pipe.png", withDestinationPath: "pipe.png")
+        let reason = "which writing the output would replace with a file: give a file's path"
+        #expect(refusal(dir + "/pipe.png", []) == "\(dir)/pipe.png: cannot write the output: it is a pipe (FIFO), \(reason)")
+        #expect(refusal(dir + "/to-pipe.png", []) == "\(dir)/to-pipe.png: cannot write the output: it is a pipe (FIFO), \(reason)")
+        #expect(refusal("/dev/null", []) == "/dev/null: cannot write the output: it is a device, \(reason)")
+        #expect(refusal(dir + "/pipe.png", [], directory: true)?.contains("it is a pipe (FIFO)") == true)
+    }
+
     @Test("an input not made yet is compared by its path; a directory output holding an input is refused only when replaced whole")
     func pathsAndDirectories() throws {
         let scratch = try directory(), dir = scratch.path

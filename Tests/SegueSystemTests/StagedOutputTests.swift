@@ -238,6 +238,33 @@ struct StagedOutputTests {
         #expect(token.registeredPaths.isEmpty)
     }
 
+    @Test("through a symbolic link: the file or directory it names is replaced, beside itself, and the link stays")
+    func throughALink() throws {
+        try FileManager.default.createDirectory(atPath: dir.file("real/frames"), withIntermediateDirectories: true)
+        writeFixture([1], to: dir.file("real/out.bin"))
+        writeFixture([1], to: dir.file("real/frames/old.png"))
+        try FileManager.default.createSymbolicLink(atPath: dir.file("link.bin"), withDestinationPath: "real/out.bin")
+        try FileManager.default.createSymbolicLink(atPath: dir.file("frames"), withDestinationPath: "real/frames")
+        let staged = try StagedOutput(file: dir.file("link.bin"))
+        #expect(FileIO.directory(of: staged.temporaryPath) == FileIO.resolvedPath(dir.file("real")))
+        #expect([UInt8]([4, 2]).withUnsafeBytes { FileIO.writeAll(staged.descriptor, $0) } == nil)
+        try staged.publish()
+        #expect(readFixture(dir.file("real/out.bin")) == [4, 2])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir.file("link.bin")) == "real/out.bin")
+        let frames = try StagedOutput(directory: dir.file("frames"))
+        try StagedOutput.write([3], to: frames.temporaryPath + "/new.png")
+        try frames.publish()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("real/frames")) == ["new.png"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir.file("frames")) == "real/frames")
+        #expect(dir.contents == ["frames", "link.bin", "real"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("real")).sorted() == ["frames", "out.bin"])
+        // A dangling link is replaced by the file.
+        try FileManager.default.createSymbolicLink(atPath: dir.file("dangling.bin"), withDestinationPath: "missing/x.bin")
+        try StagedOutput.write([5], to: dir.file("dangling.bin"))
+        #expect(readFixture(dir.file("dangling.bin")) == [5])
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: dir.file("dangling.bin"))) == nil)
+    }
+
     @Test("a directory onto a file: refused naming the file, which stays; the staged directory is removed")
     func directoryOntoAFile() throws {
         let path = dir.file("site")

@@ -42,6 +42,22 @@ struct DemoCLITests {
         #expect(try String(contentsOfFile: dir + "/taken", encoding: .utf8) == "x")
     }
 
+    @Test("a demo that fails part-way (its files limited to 8 KiB) takes the folder it made away again; one that was there keeps its files")
+    func failurePartWay() throws {
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
+        func limited(_ out: String) throws -> ToolResult {
+            try runProduct("/bin/bash", ["-c", "ulimit -f 8 && exec \"$0\" \"$@\"", segueBinary, "demo", "--scale", "0.1", "-o", out])
+        }
+        let made = try limited(dir + "/new")
+        #expect(made.status == 1 && made.stderr.hasPrefix("error: \(dir)/new/"), "\(made.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/new"), "\(listing(dir + "/new"))")
+        try FileManager.default.createDirectory(atPath: dir + "/mine", withIntermediateDirectories: true)
+        try "notes".write(toFile: dir + "/mine/notes.txt", atomically: true, encoding: .utf8)
+        #expect(try limited(dir + "/mine").status == 1)
+        #expect(try String(contentsOfFile: dir + "/mine/notes.txt", encoding: .utf8) == "notes")
+        #expect(!listing(dir + "/mine").contains { $0.contains("segue-tmp") }, "\(listing(dir + "/mine"))")
+    }
+
     @Test("bad settings: one error line, exit 1, found before a device is opened (there is none here)")
     func badSettings() throws {
         // Checked up front like every command's flags, so with the --help pointer of a usage mistake.

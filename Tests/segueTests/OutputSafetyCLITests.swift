@@ -83,6 +83,41 @@ struct OutputSafetyCLITests {
             in: dir, naming: ["frames", "the input image", "replaces the whole directory"])
     }
 
+    @Test("a pipe or a device as the output is refused before any work; through a symbolic link the file it names is written")
+    func specialOutputs() throws {
+        let files = try media(), dir = files.path
+        let elsewhere = try TemporaryDirectory("special")  // not in `dir`: reading a pipe there would wait
+        let pipe = elsewhere.file("out.png")
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let frame = ["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--progress", "0.5", "-o"]
+        let reason = "which writing the output would replace with a file: give a file's path"
+        for (output, kind) in [(pipe, "a pipe (FIFO)"), ("/dev/null", "a device")] {
+            let refused = try segue(frame + [output], cwd: dir)
+            #expect(refused.status == 1 && refused.stderr == "error: \(output): cannot write the output: it is \(kind), \(reason)\n")
+        }
+        var info = stat()
+        #expect(lstat(pipe, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the pipe is still a pipe")
+        #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+        try Data("old".utf8).write(to: URL(fileURLWithPath: dir + "/real.png"))
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link.png", withDestinationPath: "real.png")
+        let linked = try segue(frame + ["link.png"], cwd: dir)
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/link.png") == "real.png")
+        let written = try ImageFile.read(path: dir + "/real.png")
+        #expect(written.width == 16 && written.height == 8)
+        #expect(!listing(dir).contains { $0.contains("segue-tmp") }, "\(listing(dir))")
+    }
+
+    @Test("what a command prints must reach standard output: a full disk or a closed descriptor is an error, a reader that stops is not")
+    func standardOutput() throws {
+        for (redirect, reason) in [("> /dev/full", "no space left on device"), (">&-", "Bad file descriptor")] {
+            let run = try runProgram("/bin/bash", ["-c", "exec \"$0\" list \(redirect)", segueBinary])
+            #expect(run.status == 1 && run.stderr == "error: standard output: writing failed: \(reason)\n", "\(redirect): \(run.stderr)")
+        }
+        let stopped = try runProgram("/bin/bash", ["-c", "set -o pipefail; \"$0\" list | head -c 1 > /dev/null", segueBinary])
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+    }
+
     @Test(
         "--plan: not .json, an input, a file that is not a plan, a work directory a file is in the way of are refused; a plan is replaced")
     func planPaths() throws {
