@@ -48,17 +48,13 @@ public enum ParameterType: String, Sendable, CaseIterable, Codable {
     /// For an array type, the components of one element (a colour has 4); 1 otherwise.
     public var elementComponents: Int { self == .colorArray ? 4 : 1 }
 
+    /// The bytes an array argument's value has on the GPU at the most: 4 KiB.
+    public static let arrayBlockBytes = 4096
+
     /// For an array type, the most elements a value may have: 1,024 floats, 512 colours or
-    /// 4,096 bytes (each 4 KiB on the GPU: floats as 32-bit floats, colours as `half4`, as Metal
-    /// lays them out); 0 otherwise.
-    public var maximumElements: Int {
-        switch self {
-        case .floatArray: 1_024
-        case .colorArray: 512
-        case .data: 4_096
-        default: 0
-        }
-    }
+    /// 4,096 bytes (`arrayBlockBytes` on the GPU: floats as 32-bit floats, colours as `half4`, as
+    /// Metal lays them out); 0 otherwise.
+    public var maximumElements: Int { isArray ? Self.arrayBlockBytes / elementBytes : 0 }
 
     /// For an array type, the bytes one element takes on the GPU (4 for a float, 8 for a
     /// `half4` colour, 1 for a byte); 0 otherwise.

@@ -194,7 +194,8 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
         switch self {
         case let .unknown(name, effect, known):
             let list = known.isEmpty ? "it has no parameters" : "its parameters are: \(known.joined(separator: ", "))"
-            return "effect '\(effect)' has no parameter '\(name)'; \(list)"
+            let guess = MessageText.closest(to: name, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+            return "effect '\(effect)' has no parameter '\(name)'\(guess); \(list)"
         case let .wrongType(name, type, text):
             return "parameter '\(name)' is a \(type); '\(MessageText.excerpt(text))' is not a valid \(type) value"
         case let .notFinite(name, text):

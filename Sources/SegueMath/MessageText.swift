@@ -41,13 +41,24 @@ public enum MessageText {
         return count <= limit ? String(text) : String(text.prefix(limit)) + "… (\(count) characters)"
     }
 
-    /// The candidate closest to `name` by edit distance (case ignored), when it is close enough
-    /// to be a misspelling: at most two edits, or a third of the name's length.
+    /// The candidate closest to `name` (see `suggestions`), when one is close enough.
     public static func closest(to name: String, among candidates: [String]) -> String? {
+        suggestions(for: name, among: candidates, limit: 1).first
+    }
+
+    /// Up to `limit` candidates close enough to `name` to be what was meant, nearest first: by
+    /// edit distance, case ignored, a candidate that starts with, contains or is contained in the
+    /// name counting as one edit; at most two edits, or a third of the name's length.
+    public static func suggestions(for name: String, among candidates: [String], limit: Int = 3) -> [String] {
         let lower = name.lowercased()
-        let scored = candidates.map { ($0, editDistance(lower, $0.lowercased())) }
-        guard let best = scored.min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }) else { return nil }
-        return best.1 <= max(2, lower.count / 3) ? best.0 : nil
+        guard !lower.isEmpty else { return [] }
+        let scored = candidates.map { candidate -> (String, Int) in
+            let other = candidate.lowercased()
+            let d = editDistance(lower, other)
+            return (candidate, other.contains(lower) || lower.contains(other) ? min(d, 1) : d)
+        }
+        let reach = max(2, lower.count / 3)
+        return scored.filter { $0.1 <= reach }.sorted { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }.prefix(limit).map(\.0)
     }
 
     /// The Levenshtein distance between two strings (insertions, deletions, substitutions).

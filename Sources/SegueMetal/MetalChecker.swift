@@ -467,7 +467,7 @@ package struct MetalChecker {
                 guard arguments.filter({ $0.countName != nil }).count <= ParameterType.maximumArrayParameters else {
                     throw error(
                         "'\(name.text)' has more than \(ParameterType.maximumArrayParameters) array and data arguments "
-                            + "(each takes 4 KiB of the GPU's uniform block)", syntax.name.line)
+                            + "(each takes \(ParameterType.arrayBlockBytes / 1024) KiB of the GPU's uniform block)", syntax.name.line)
                 }
                 continue
             }

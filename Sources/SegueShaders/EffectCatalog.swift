@@ -321,16 +321,9 @@ public enum EffectCatalog {
         return fitting[0]
     }
 
-    /// Up to three built-in names closest to `name` (edit distance, prefix and substring matches).
+    /// Up to three built-in names closest to `name` (`MessageText.suggestions`).
     public static func suggestions(for name: String) -> [String] {
-        let lower = name.lowercased()
-        let scored = builtIns.map(\.name).map { candidate -> (String, Int) in
-            var d = editDistance(lower, candidate)
-            if candidate.hasPrefix(lower) || candidate.contains(lower) || lower.contains(candidate) { d = min(d, 1) }
-            return (candidate, d)
-        }
-        let limit = max(2, lower.count / 3)
-        return scored.filter { $0.1 <= limit }.sorted { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }.prefix(3).map(\.0)
+        MessageText.suggestions(for: name, among: builtIns.map(\.name))
     }
 
     /// Levenshtein distance (see `MessageText.editDistance`).

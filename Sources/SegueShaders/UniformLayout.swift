@@ -71,7 +71,7 @@ public struct UniformLayout: Sendable, Equatable {
     /// Offset where effect parameters begin (after the fixed header).
     public static let headerSize = 64
     /// The `uvec4` words of an array or data member (4 KiB: the largest value of every array type).
-    public static let arrayWords = 256
+    public static let arrayWords = ParameterType.arrayBlockBytes / 16
 
     /// Parameter members in declaration order (textures excluded).
     public let members: [Member]

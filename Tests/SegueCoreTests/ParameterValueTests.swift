@@ -57,6 +57,12 @@ struct ParameterValueTests {
         let v = try e.resolveParameters([("a", "3")])
         #expect(v["a"] == .float(3) && v["b"] == .vec2(0, 0))
         #expect(throws: ParameterError.unknown(name: "c", effect: "e", known: ["a", "b"])) { try e.resolveParameters([("c", "1")]) }
+        #expect(
+            ParameterError.unknown(name: "sped", effect: "melt", known: ["speed", "spread"]).description
+                == "effect 'melt' has no parameter 'sped' (did you mean 'speed'?); its parameters are: speed, spread")
+        #expect(
+            ParameterError.unknown(name: "zzzz", effect: "melt", known: ["speed"]).description
+                == "effect 'melt' has no parameter 'zzzz'; its parameters are: speed")
         // Given twice, neither value wins silently.
         #expect(throws: ParameterError.givenTwice(name: "a")) { try e.resolveParameters([("a", "1"), ("b", "0,0"), ("a", "2")]) }
         #expect(ParameterError.givenTwice(name: "a").description == "parameter 'a' is given twice; give it once")

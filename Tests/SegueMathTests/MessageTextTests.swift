@@ -37,6 +37,11 @@ struct MessageTextTests {
         #expect(MessageText.closest(to: "zzzzzzzz", among: keys) == nil)
         #expect(MessageText.closest(to: "x", among: []) == nil)
         #expect(MessageText.editDistance("kitten", "sitting") == 3)
+        // A start or a part of a name counts as one edit: "dur" is "duration" cut short.
+        #expect(MessageText.closest(to: "dur", among: ["duration", "fps"]) == "duration")
+        #expect(MessageText.closest(to: "", among: keys) == nil)
+        #expect(MessageText.suggestions(for: "cut", among: keys + ["cutter", "cute"]) == ["cute", "cuts", "cutter"])
+        #expect(MessageText.suggestions(for: "cut", among: keys + ["cutter", "cute"], limit: 1) == ["cute"])
     }
 
     @Test("a user's text is quoted whole up to 80 characters, else its start and its length")

@@ -114,8 +114,9 @@ struct OutputSafetyCLITests {
             let run = try runProgram("/bin/bash", ["-c", "exec \"$0\" list \(redirect)", segueBinary])
             #expect(run.status == 1 && run.stderr == "error: standard output: writing failed: \(reason)\n", "\(redirect): \(run.stderr)")
         }
-        let stopped = try runProgram("/bin/bash", ["-c", "set -o pipefail; \"$0\" list | head -c 1 > /dev/null", segueBinary])
-        #expect(stopped.status == 0, "\(stopped.stderr)")
+        // Whether the reader's end closes before or after the last write, nothing is said.
+        let stopped = try runProgram("/bin/bash", ["-c", "\"$0\" list | head -c 1 > /dev/null", segueBinary])
+        #expect(stopped.status == 0 && stopped.stderr.isEmpty, "\(stopped.stderr)")
     }
 
     @Test(

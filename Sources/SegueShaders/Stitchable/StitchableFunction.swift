@@ -358,7 +358,8 @@ public struct StitchableFunction: Sendable, Equatable {
         guard arrays.count <= ParameterType.maximumArrayParameters else {
             throw StitchableConfigurationError(
                 "the functions have \(arrays.count) array and data arguments (\(listedNames(arrays.map(\.name)))); "
-                    + "an effect takes at most \(ParameterType.maximumArrayParameters) (each takes 4 KiB of the GPU's uniform block)")
+                    + "an effect takes at most \(ParameterType.maximumArrayParameters) (each takes \(ParameterType.arrayBlockBytes / 1024) KiB of the GPU's uniform block)"
+            )
         }
         return parameters
     }
