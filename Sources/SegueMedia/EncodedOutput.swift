@@ -11,6 +11,7 @@
 //
 //   ffprobe -v error [-count_packets] -show_format -show_streams -of json file:TEMPORARY  (MediaProbe)
 
+import SegueMath
 import SegueSystem
 
 #if canImport(Glibc)
@@ -85,7 +86,7 @@ struct EncodedOutput {
         }
         guard abs(recorded - expected) <= Self.tolerance(for: expected) else {
             throw .incompleteOutput(
-                path: path, reason: "the file ffmpeg wrote lasts \(Self.seconds(recorded)), not \(Self.seconds(expected))")
+                path: path, reason: "the file ffmpeg wrote lasts \(MessageText.seconds(recorded)), not \(MessageText.seconds(expected))")
         }
     }
 
@@ -104,13 +105,11 @@ struct EncodedOutput {
             throw .incompleteOutput(
                 path: path,
                 reason:
-                    "the video ffmpeg wrote lasts \(Self.milliseconds(recorded)), not the \(Self.milliseconds(expected)) planned (its timestamps are not the planned ones)"
+                    "the video ffmpeg wrote lasts \(MessageText.seconds(recorded)), not the \(MessageText.seconds(expected)) planned (its timestamps are not the planned ones)"
             )
         }
     }
 
-    private static func seconds(_ value: Double) -> String { String(cFormat: "%.2f s", value) }
-    private static func milliseconds(_ value: Double) -> String { String(cFormat: "%.3f s", value) }
 }
 
 /// Watches an encoder's ffmpeg stderr for a failed write, which ffmpeg may report and still exit

@@ -306,7 +306,7 @@ public enum EffectCatalog {
             throw .stitchable(
                 path: path,
                 message:
-                    "'\(name)' has overloads that cannot be used (\(listing)); name the one to use by the types after position, as \(path):\(name)(\(usable.parameterTypes.joined(separator: ",")))"
+                    "'\(name)' has overloads that cannot be used (\(listing)); name the one to use by the types after position, as \(path):\(StitchableTranslator.spelled(name, usable.parameterTypes))"
             )
         }
         if named.count == 1 { return named[0] }

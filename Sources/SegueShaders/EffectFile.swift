@@ -34,13 +34,7 @@ public enum EffectFile {
     static func wording(_ failure: FileIO.ReadFailure) -> String {
         switch failure {
         case let .cannotOpen(code), let .cannotRead(code): reason(code)
-        case let .notRegular(mode):
-            switch mode & S_IFMT {
-            case S_IFDIR: "it is a directory"
-            case S_IFIFO: "it is not a regular file (it is a named pipe)"
-            case S_IFCHR, S_IFBLK: "it is not a regular file (it is a device)"
-            default: "it is not a regular file"
-            }
+        case let .notRegular(mode): FileIO.kindProblem(mode, noun: "effect") ?? "it is not a regular file"
         case let .tooLarge(size): "it is \(size) bytes; effect files are limited to \(maximumSize) bytes"
         case .grewPastLimit: "it is more than \(maximumSize) bytes; effect files are limited to \(maximumSize) bytes"
         }
@@ -52,7 +46,7 @@ public enum EffectFile {
         case ENOENT: "no such file"
         case EACCES, EPERM: "permission denied"
         case ENOTDIR: "a part of the path is not a directory"
-        case EISDIR: "it is a directory"
+        case EISDIR: "it is a directory, not a file"
         case ELOOP: "too many symbolic links"
         default: FileIO.descriptorShortage(code) ?? FileIO.message(code)
         }

@@ -145,14 +145,7 @@ public struct Gallery {
         do {
             // Overloads of one name each get a card, named by their types (`glow(float4,float)`).
             // A function that cannot be used gets a card saying why.
-            let module = try StitchableTranslator.translate(text, file: file)
-            let found =
-                module.functions.map { ($0.line, $0.name, $0.parameterTypes) }
-                + module.refused.map { ($0.line, $0.name, $0.parameterTypes) }
-            let uses = Dictionary(found.map { ($0.1, 1) }, uniquingKeysWith: +)
-            functions = found.sorted { $0.0 < $1.0 }.map { _, name, types in
-                uses[name, default: 0] > 1 ? "\(name)(\(types.joined(separator: ",")))" : name
-            }
+            functions = try StitchableTranslator.translate(text, file: file).pickingNames
         } catch {
             return [failed(file, error)]
         }

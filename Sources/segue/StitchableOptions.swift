@@ -113,7 +113,7 @@ func stitchableInfoLines(_ nameOrPath: String) throws -> [String] {
                 "    \(r.name)(\(r.parameterTypes.joined(separator: ", ")))  — cannot be used, line \(r.error.line): \(r.error.message)")
         }
         for f in overloads {
-            let spec = "\(path):\(f.name)(\(f.parameterTypes.joined(separator: ",")))"
+            let spec = "\(path):" + StitchableTranslator.spelled(f.name, f.parameterTypes)
             lines.append("  \(spec):")
             lines += try stitchableInfoLines(spec)
         }

@@ -47,7 +47,9 @@ struct MeshLimitTests {
             _ = try MeshFile(contentsOfFile: fifo.path)
             Issue.record("a FIFO should be refused")
         } catch let error as MeshError {
-            #expect(error.message == "cannot read mesh file \(fifo.path): not a regular file")
+            #expect(
+                error.message
+                    == "cannot read mesh file \(fifo.path): it is a pipe (FIFO), not a regular file; save the mesh to a file first")
         }
         // A sparse file past the limit: no disk is used.
         let big = dir.appendingPathComponent("big.json")
@@ -61,7 +63,8 @@ struct MeshLimitTests {
         } catch let error as MeshError {
             #expect(
                 error.message.hasSuffix(
-                    "\(MeshFile.maximumFileSize + 1) bytes is more than the limit of \(MeshFile.maximumFileSize) bytes"), "\(error.message)"
+                    "it is \(MeshFile.maximumFileSize + 1) bytes, more than the \(MeshFile.maximumFileSize)-byte limit for an input mesh"),
+                "\(error.message)"
             )
         }
     }

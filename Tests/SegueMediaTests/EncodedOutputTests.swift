@@ -128,7 +128,7 @@ struct EncodedOutputTests {
         let path = dir.file("film.mp4")
         writeFixture(Self.oldBytes, to: path)
         let tooShort = withFFmpeg(try fakeFFmpeg(tools, "cp '\(short)' \"$out\"\nexit 0")) { encode(path, input: .opaqueRGBA) }
-        #expect(tooShort == .incompleteOutput(path: path, reason: "the file ffmpeg wrote lasts 0.20 s, not 2.00 s"))
+        #expect(tooShort == .incompleteOutput(path: path, reason: "the file ffmpeg wrote lasts 0.2 s, not 2 s"))
         let noPicture = withFFmpeg(try fakeFFmpeg(tools, "cp '\(sound)' \"$out\"\nexit 0")) { encode(path) }
         #expect(noPicture == .incompleteOutput(path: path, reason: "the file ffmpeg wrote has no video stream"))
         #expect(readFixture(path) == Self.oldBytes)

@@ -23,7 +23,7 @@ struct EffectFileTests {
         let scratch = try TemporaryDirectory("effect-file"), dir = scratch.path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir + "/shader.metal", withIntermediateDirectories: true)
-        #expect(reason(dir + "/shader.metal") == "it is a directory")
+        #expect(reason(dir + "/shader.metal") == "it is a directory, not a file")
         #expect(reason(dir + "/missing.glsl") == "no such file")
         try "x".write(toFile: dir + "/plain", atomically: true, encoding: .utf8)
         #expect(reason(dir + "/plain/t.glsl") == "a part of the path is not a directory")
@@ -34,10 +34,10 @@ struct EffectFileTests {
         #expect(EffectFile.reason(EACCES) == "permission denied")
         #expect(EffectFile.reason(ENFILE) == "too many open files in the system; close some programs and try again")
         #expect(EffectFile.wording(.grewPastLimit) == "it is more than 1048576 bytes; effect files are limited to 1048576 bytes")
-        #expect(EffectFile.wording(.notRegular(S_IFCHR)) == "it is not a regular file (it is a device)")
+        #expect(EffectFile.wording(.notRegular(S_IFCHR)) == "it is a device, not a regular file")
         #expect(EffectFile.wording(.notRegular(S_IFSOCK)) == "it is not a regular file")
         // Through the catalog, with the path.
-        #expect(throws: EffectLookupError.unreadable(path: dir + "/shader.metal", reason: "it is a directory")) {
+        #expect(throws: EffectLookupError.unreadable(path: dir + "/shader.metal", reason: "it is a directory, not a file")) {
             try EffectCatalog.effect(dir + "/shader.metal")
         }
     }
@@ -56,7 +56,7 @@ struct EffectFileTests {
             box.reason = self.reason(path); done.signal()
         }.start()
         #expect(done.wait(timeout: .now() + 10) == .success, "reading a FIFO blocked")
-        #expect(box.reason == "it is not a regular file (it is a named pipe)")
+        #expect(box.reason == "it is a pipe (FIFO), not a regular file; save the effect to a file first")
     }
 
     @Test("bytes that are not UTF-8 are named with their line; valid text reads back")

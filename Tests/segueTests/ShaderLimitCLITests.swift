@@ -55,11 +55,14 @@ struct ShaderLimitCLITests {
         #expect(mkfifo(dir + "/pipe.glsl", 0o600) == 0)
         let pipe = try runProduct(segueBinary, ["info", dir + "/pipe.glsl"], timeout: 60)
         #expect(pipe.status == 1)
-        #expect(pipe.stderr == "error: cannot read effect file '\(dir)/pipe.glsl': it is not a regular file (it is a named pipe)\n")
+        #expect(
+            pipe.stderr
+                == "error: cannot read effect file '\(dir)/pipe.glsl': it is a pipe (FIFO), not a regular file; save the effect to a file first\n"
+        )
         try FileManager.default.createDirectory(atPath: dir + "/folder.metal", withIntermediateDirectories: true)
         let folder = try runProduct(segueBinary, ["info", dir + "/folder.metal"], timeout: 60)
         #expect(folder.status == 1)
-        #expect(folder.stderr == "error: cannot read effect file '\(dir)/folder.metal': it is a directory\n")
+        #expect(folder.stderr == "error: cannot read effect file '\(dir)/folder.metal': it is a directory, not a file\n")
     }
 
     // The deepest nesting the Metal front end accepts, and names like its own, reach the GLSL

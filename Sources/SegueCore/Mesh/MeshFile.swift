@@ -49,21 +49,11 @@ public struct MeshFile: Sendable, Hashable {
     ///   `.invalidFile` (with the JSON path of the offending entry).
     public init(contentsOfFile path: String) throws {
         let data: [UInt8]
-        // A regular file of bounded size: a FIFO or device would block or never end, and a
-        // file past the limit could not hold a mesh within the vertex limit anyway.
-        var info = stat()
-        if stat(path, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFREG else {
-                throw MeshError(.unreadableFile, "cannot read mesh file \(path): not a regular file")
-            }
-            if Int64(info.st_size) > Int64(MeshFile.maximumFileSize) {
-                throw MeshError(
-                    .unreadableFile,
-                    "cannot read mesh file \(path): \(info.st_size) bytes is more than the limit of \(MeshFile.maximumFileSize) bytes")
-            }
-        }
+        // A regular file of bounded size (refused before a byte is read): a FIFO or device would
+        // block or never end, and a file past the limit could not hold a mesh within the vertex
+        // limit anyway.
         do {
-            data = try FileIO.readAll(path: path, limit: MeshFile.maximumFileSize, noun: "mesh file")
+            data = try FileIO.readAll(path: path, limit: MeshFile.maximumFileSize, noun: "mesh")
         } catch {
             throw MeshError(.unreadableFile, "cannot read mesh file \(path): \(error.reason)")
         }

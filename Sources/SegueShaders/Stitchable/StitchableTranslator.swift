@@ -19,10 +19,26 @@ public enum StitchableTranslator {
         public var refused: [StitchableRefusal] { metal.refused }
 
         /// Every `[[ stitchable ]]` function's name, the refused ones' too, in the order of their lines.
-        public var names: [String] {
-            (functions.map { ($0.line, $0.name) } + refused.map { ($0.line, $0.name) }).sorted { $0.0 < $1.0 }.map(\.1)
+        public var names: [String] { byLine.map(\.name) }
+
+        /// The name that picks each function, the refused ones' too, in the order of their lines:
+        /// its name, or its name and types (`glow(float4,float)`) where the name has overloads.
+        public var pickingNames: [String] {
+            let found = byLine
+            let uses = Dictionary(found.map { ($0.name, 1) }, uniquingKeysWith: +)
+            return found.map { uses[$0.name, default: 0] > 1 ? StitchableTranslator.spelled($0.name, $0.types) : $0.name }
+        }
+
+        /// Every function's line, name and argument types after position, in the order of their lines.
+        private var byLine: [(line: Int, name: String, types: [String])] {
+            (functions.map { ($0.line, $0.name, $0.parameterTypes) } + refused.map { ($0.line, $0.name, $0.parameterTypes) })
+                .sorted { $0.0 < $1.0 }
         }
     }
+
+    /// A function named by its types after position, as `FILE.metal:NAME(types)` picks an
+    /// overload: `glow(float4,float)`.
+    public static func spelled(_ name: String, _ types: [String]) -> String { "\(name)(\(types.joined(separator: ",")))" }
 
     /// Translates `text`.
     /// - Parameters:
