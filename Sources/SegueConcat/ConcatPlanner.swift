@@ -210,9 +210,7 @@ extension ConcatRenderer {
         // (The clips and the soundtrack were probed, so they exist; an effect name that is not a file
         // is a built-in.)
         var files: [String] = [], seen: Set<String> = []
-        for input in Concatenation.inputFiles(of: spec)
-        where !seen.contains(input.path) && FileIO.exists(input.path) {
-            seen.insert(input.path)
+        for input in Concatenation.inputFiles(of: spec) where FileIO.exists(input.path) && seen.insert(input.path).inserted {
             files.append(input.path)
         }
         return files

@@ -305,8 +305,7 @@ public struct Effect: Sendable, Equatable {
         guard kind == .stitchable, p.type == .vec4, text.trimmingWhitespaceAndNewlines().hasPrefix("#"), value.components.count == 4 else {
             return value
         }
-        let c = value.components
-        return ParameterValue(.vec4, [c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]])
+        return ParameterValue(.vec4, premultiplied(value.components))
     }
 }
 

@@ -60,7 +60,7 @@ extension ParameterValue {
                 guard let rgba = hexColor(Substring(part.dropFirst())) else {
                     throw .invalidArray(name: name, message: "'\(part)' is not a colour (#rgb, #rrggbb, #rrggbbaa or four numbers r,g,b,a)")
                 }
-                components += [rgba[0] * rgba[3], rgba[1] * rgba[3], rgba[2] * rgba[3], rgba[3]]
+                components += premultiplied(rgba)
             case .data:
                 guard let b = Int(part), (0...255).contains(b) else {
                     throw .invalidArray(

@@ -153,6 +153,10 @@ public struct ParameterValue: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// An RGBA colour's components with red, green and blue multiplied by alpha (how a SwiftUI
+/// `Color` reaches a shader).
+func premultiplied(_ c: [Double]) -> [Double] { [c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]] }
+
 /// `rgb`, `rrggbb` or `rrggbbaa` in hex as four components 0…1, or nil.
 func hexColor(_ digits: Substring) -> [Double]? {
     guard [3, 6, 8].contains(digits.count), digits.allSatisfy(\.isHexDigit) else { return nil }

@@ -325,9 +325,6 @@ public enum EffectCatalog {
     public static func suggestions(for name: String) -> [String] {
         MessageText.suggestions(for: name, among: builtIns.map(\.name))
     }
-
-    /// Levenshtein distance (see `MessageText.editDistance`).
-    static func editDistance(_ a: String, _ b: String) -> Int { MessageText.editDistance(a, b) }
 }
 
 /// What a stitchable function is wanted for, which picks among overloads of one name.
