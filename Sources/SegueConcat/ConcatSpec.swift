@@ -56,7 +56,7 @@ public struct CutSpec: Sendable, Hashable, Codable {
     }
 
     /// The durations a transition may have, in seconds (0, a hard cut, to an hour).
-    public static let durationRange: ClosedRange<Double> = 0...3600
+    public static let durationRange: ClosedRange<Double> = 0...Effect.maximumDuration
 
     /// Why `seconds` cannot be a transition's duration (nil when it can): every reader of a cut
     /// (`--cut`, a spec's cuts and default transition) words it so.

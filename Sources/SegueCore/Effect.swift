@@ -186,6 +186,9 @@ public struct Effect: Sendable, Equatable {
     public var textureNames: [String] { parameters.filter { $0.type == .sampler2D }.map(\.name) }
     /// Duration used when the caller gives none, in seconds.
     public let defaultDuration: Double
+    /// The longest pass an effect file may declare (`// Duration:`) and a cut may last, in
+    /// seconds: an hour.
+    public static let maximumDuration: Double = 3600
     /// Name of the timing curve used when the caller gives none (`linear`, `ease-in-out`, …).
     public let defaultTiming: String
     /// `// Author:` header, if any.

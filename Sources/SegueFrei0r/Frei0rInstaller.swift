@@ -107,7 +107,10 @@ public struct Frei0rInstaller: Sendable {
         try OutputGuard.check(outputs: plugins.map(pluginPath), inputs: inputs)
         // All or nothing: every file is written under a temporary name first, and published only
         // when all are there; a failure (a full disk) removes them and the folders this run made.
-        var made = try Self.makeDirectory(directory)
+        // (The folders this run made are registered with the cancellation until it ends: a
+        // Ctrl-C takes them away.)
+        var made = try makeDirectory(directory).map { [$0] } ?? []
+        defer { for folder in made { cancellation?.unregister(folder) } }
         var staged: [StagedOutput] = []
         do {
             for plugin in plugins {
@@ -119,7 +122,9 @@ public struct Frei0rInstaller: Sendable {
                 }
             }
             if let kdenliveDirectory {
-                for folder in ["transitions", "effects"] { made += try Self.makeDirectory(kdenliveDirectory + "/" + folder) }
+                for folder in ["transitions", "effects"] {
+                    if let outermost = try makeDirectory(kdenliveDirectory + "/" + folder) { made.append(outermost) }
+                }
             }
             /// Writes `bytes` to a temporary for `path`, with `mode`.
             func stage(_ bytes: [UInt8], for path: String, mode: mode_t) throws(MediaError) {
@@ -144,7 +149,7 @@ public struct Frei0rInstaller: Sendable {
             for file in staged { try MediaError.converting { () throws(SystemError) in try file.publish() } }
         } catch {
             for file in staged { file.discard() }
-            for folder in made { rmdir(folder) }  // deepest first; a folder holding anything stays
+            for folder in made { FileIO.removeTree(folder) }  // what this run made holds only its own files
             throw error
         }
         return plugins
@@ -155,19 +160,13 @@ public struct Frei0rInstaller: Sendable {
         (directory.hasSuffix("/") ? String(directory.dropLast()) : directory) + "/" + plugin.name + ".so"
     }
 
-    /// Makes `path` and its missing parents; returns the folders it made, deepest first (the
-    /// ones a failed install takes away again).
-    private static func makeDirectory(_ path: String) throws(Frei0rError) -> [String] {
-        var missing: [String] = []
-        var folder = FileIO.standardizedAbsolute(path)
-        while folder != "/", !FileIO.exists(folder) {
-            missing.append(folder)
-            folder = FileIO.directory(of: folder)
+    /// Makes `path` and its missing parents; returns the outermost folder it made (what a failed
+    /// install takes away again).
+    private func makeDirectory(_ path: String) throws(Frei0rError) -> String? {
+        do {
+            return try FileIO.createDirectories(path, cancellation: cancellation)
+        } catch {
+            throw .unwritable(path: path, reason: error.reason)
         }
-        if let problem = FileIO.directoryCreationProblem(path) {
-            for folder in missing { rmdir(folder) }
-            throw .unwritable(path: path, reason: problem)
-        }
-        return missing
     }
 }

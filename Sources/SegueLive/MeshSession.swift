@@ -111,6 +111,8 @@ public final class MeshSession {
     private var pressedAt: (x: Double, y: Double)?
     private var travel = 0.0
     private var release: TouchRelease?
+    /// How far a release's settling search looks ahead (`TouchRelease.horizon(for:)`).
+    private let releaseHorizon: Double
     private var toggleMotion: (from: Double, to: Double, start: Double)?
 
     /// A session starting (its phase at rest) at the clock's present time.
@@ -124,6 +126,7 @@ public final class MeshSession {
         self.configuration = configuration
         self.clock = clock
         start = clock.now
+        releaseHorizon = TouchRelease.horizon(for: configuration.spring)
     }
 
     // MARK: - Input
@@ -152,7 +155,7 @@ public final class MeshSession {
                 let velocity = Vector2(width > 0 ? gesture.x.velocity / width : 0, height > 0 ? gesture.y.velocity / height : 0)
                 release = TouchRelease(
                     spring: configuration.spring, rest: rest, position: touch, velocity: velocity,
-                    start: clock.now, tolerance: configuration.settleTolerance)
+                    start: clock.now, tolerance: configuration.settleTolerance, horizon: releaseHorizon)
             }
             if travel <= configuration.clickSlop { toggle() }
         default:
@@ -238,21 +241,31 @@ struct TouchRelease {
     private let still: Spring
     private let moving: Spring
 
-    /// Seconds the settling search looks ahead at most (a spring that does not settle at all
-    /// is refused when the session is made).
-    static let horizon = 60.0
+    /// The most points the settling search samples (a minute at 240 a second).
+    static let searchSamples = 14_400
 
-    init(spring: Spring, rest: Vector2, position: Vector2, velocity: Vector2, start: Double, tolerance: Double) {
+    /// Seconds the settling search looks ahead for `spring`: four times the slower of its
+    /// settling durations from rest and from unit velocity (their threshold is relative to the
+    /// distance, the touch's tolerance absolute), at least a minute, at most
+    /// `Spring.settlingSearchLimit` (a spring that does not settle by then is refused when the
+    /// session is made). A slow spring was cut off at a minute and snapped to rest.
+    static func horizon(for spring: Spring) -> Double {
+        let settling = max(spring.starting(at: 0).settlingDuration, spring.starting(at: 1).settlingDuration)
+        return min(max(60, 4 * settling), Spring.settlingSearchLimit)
+    }
+
+    init(spring: Spring, rest: Vector2, position: Vector2, velocity: Vector2, start: Double, tolerance: Double, horizon: Double) {
         self.rest = rest
         displacement = position - rest
         self.velocity = Vector2(velocity.x.isFinite ? velocity.x : 0, velocity.y.isFinite ? velocity.y : 0)
         self.start = start
         still = spring.starting(at: 0)
         moving = spring.starting(at: 1)
-        // The last moment (on a 1/240 s grid) the displacement is outside the tolerance.
-        let step = 1.0 / 240
+        // The last moment (on a grid of 1/240 s, coarser past a minute) the displacement is
+        // outside the tolerance.
+        let step = max(1.0 / 240, horizon / Double(Self.searchSamples))
         var last = 0.0
-        for i in 0...Int(Self.horizon / step) {
+        for i in 0...Int(horizon / step) {
             let t = Double(i) * step
             let e = Self.displacement(still, moving, displacement, self.velocity, t)
             if max(abs(e.x), abs(e.y)) >= tolerance { last = t }

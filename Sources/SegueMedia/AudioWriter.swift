@@ -115,5 +115,5 @@ private func closeDescriptor(_ fd: Int32) { _ = close(fd) }
 
 /// `write(2)` without SIGPIPE, named apart from the writer's own `write` method.
 private func writeDescriptor(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    FileIO.withoutSIGPIPE { write(fd, bytes, count) }
+    FileIO.withoutWriteSignals { write(fd, bytes, count) }
 }

@@ -102,7 +102,16 @@ public enum FFmpeg {
         let (status, stderr) = tool.wait()
         guard status == 0 else {
             if tool.wasCancelled { throw .cancelled(path: path) }
-            throw .ffmpegFailed(path: path, status: status, stderr: stderr)
+            throw failure(of: tool, status: status, stderr: stderr, writeError: nil, path: path)
         }
+    }
+
+    /// Why an ffmpeg that ended with `status` (not 0) failed to make `path`: a write error it
+    /// printed (`writeError`), or the file size limit that ended it (SIGXFSZ, `ulimit -f`), as an
+    /// output that could not be completed; otherwise its status and stderr.
+    static func failure(of tool: ChildProcess, status: Int32, stderr: String, writeError: String?, path: String) -> MediaError {
+        if let writeError { return .incompleteOutput(path: path, reason: writeError) }
+        if tool.terminatingSignal == SIGXFSZ { return .incompleteOutput(path: path, reason: FileIO.writeFailure(EFBIG)) }
+        return .ffmpegFailed(path: path, status: status, stderr: stderr)
     }
 }

@@ -131,6 +131,25 @@ extension MediaError: SystemErrorConvertible {
     }
 }
 
+// MARK: - Staged outputs
+
+extension MediaError {
+    /// `error` as the user of a staged output should read it: a failure to write into the hidden
+    /// folder `staging` (or a file in it) is about `destination`, the name they gave, which
+    /// nothing reached (the staging folder goes with the error). Other errors are unchanged.
+    package static func naming(_ destination: String, insteadOf staging: String, _ error: Error) -> Error {
+        let media = (error as? SystemError).map(MediaError.init) ?? error as? MediaError
+        guard let media, media.path.hasPrefix(staging) else { return error }
+        return switch media {
+        case let .incompleteOutput(_, reason): MediaError.incompleteOutput(path: destination, reason: reason)
+        case let .unwritable(_, reason): MediaError.unwritable(path: destination, reason: reason)
+        case let .systemLimit(_, reason): MediaError.systemLimit(path: destination, reason: reason)
+        case .cancelled: MediaError.cancelled(path: destination)
+        default: media
+        }
+    }
+}
+
 // MARK: - Internal helpers
 
 extension MediaError {

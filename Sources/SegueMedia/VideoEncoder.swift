@@ -261,8 +261,9 @@ public final class VideoEncoder {
             let (status, stderr) = tool.wait()
             removeTemporaries()
             if tool.wasCancelled { throw .cancelled(path: path) }
-            if let problem = writeErrors.problem { throw .incompleteOutput(path: path, reason: problem) }
-            if status != 0 { throw .ffmpegFailed(path: path, status: status, stderr: stderr) }
+            if status != 0 || writeErrors.problem != nil {
+                throw FFmpeg.failure(of: tool, status: status, stderr: stderr, writeError: writeErrors.problem, path: path)
+            }
             throw .writeFailed(path: path, reason: "ffmpeg stopped reading frames (\(FileIO.message(code)))")
         }
         frameCount += 1
@@ -327,8 +328,7 @@ public final class VideoEncoder {
         let (status, stderr) = tool.wait()
         do throws(MediaError) {
             guard status == 0 else {
-                if let problem = writeErrors.problem { throw .incompleteOutput(path: path, reason: problem) }
-                throw .ffmpegFailed(path: path, status: status, stderr: stderr)
+                throw FFmpeg.failure(of: tool, status: status, stderr: stderr, writeError: writeErrors.problem, path: path)
             }
             guard !cancelled.withLock({ $0 }) else { throw .writeFailed(path: path, reason: "the encoder was stopped") }
             // ffmpeg said it succeeded; the file must say so too (a full disk can end with status 0).

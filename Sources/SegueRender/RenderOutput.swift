@@ -74,6 +74,7 @@ public func rawFrameSink(fileDescriptor: Int32, width: Int, height: Int) -> Fram
 /// Frames as PNG files, written into a staged directory beside the destination and published
 /// over it at the end (an earlier render there is replaced whole).
 final class DirectorySink: FrameSink {
+    /// The directory as the caller named it (what messages say).
     let path: String
     let width: Int, height: Int
     private let staged: StagedOutput
@@ -98,7 +99,7 @@ final class DirectorySink: FrameSink {
                 path: path,
                 reason: "the directory holds '\(other)', which is not a frame of an earlier render; give a new or empty directory")
         }
-        self.path = standardized
+        self.path = path
         self.width = width
         self.height = height
         straight = StraightAlphaBuffer(byteCount: width * height * 4)
@@ -108,8 +109,12 @@ final class DirectorySink: FrameSink {
     }
 
     func write(frame index: Int, pixels: UnsafeRawBufferPointer) throws {
-        try straight.withStraightAlpha(pixels) { raw in
-            _ = try writer.append(straightRGBA: raw, width: width, height: height)
+        do {
+            try straight.withStraightAlpha(pixels) { raw in
+                _ = try writer.append(straightRGBA: raw, width: width, height: height)
+            }
+        } catch {
+            throw MediaError.naming(path, insteadOf: staged.temporaryPath, error)
         }
     }
 

@@ -128,10 +128,12 @@ public enum TransitionSourceParser {
         }
         var duration = 1.0
         if let d = headers["duration"] {
-            guard let v = Double(d), v.isFinite, v > 0 else {
+            guard let v = Double(d), v > 0, v <= Effect.maximumDuration else {
                 throw ShaderSourceError(
                     file: fileLabel, line: headerLine(of: "duration", in: text),
-                    message: "duration must be a positive number of seconds, got '\(MessageText.excerpt(d))'")
+                    message:
+                        "duration must be a positive number of seconds, at most \(MessageText.seconds(Effect.maximumDuration)), got '\(MessageText.excerpt(d))'"
+                )
             }
             duration = v
         }

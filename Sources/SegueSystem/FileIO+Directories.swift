@@ -1,5 +1,6 @@
-// Directory listings, tree removal, the current directory and the environment with the C
-// library alone (what the library modules used FileManager and ProcessInfo for).
+// Directory listings, folders a run makes and takes away again, tree removal, the current
+// directory and the environment with the C library alone (what the library modules used
+// FileManager and ProcessInfo for).
 
 #if canImport(Glibc)
 import Glibc
@@ -20,6 +21,44 @@ extension FileIO {
             if name != "." && name != ".." { names.append(name) }
         }
         return names
+    }
+
+    /// Creates `path` and any missing parents, as `directoryCreationProblem` does, for a run that
+    /// takes away what it made when it fails (see `withDirectories`).
+    /// - Parameter cancellation: the outermost folder made is registered with it, so that its
+    ///   `cancel()` (Ctrl-C) removes it; unregister it when the run has succeeded.
+    /// - Returns: the outermost folder it made (nil when `path` was there): everything in it is
+    ///   the run's own, so `removeTree` on it undoes the run.
+    /// - Throws: `.unwritable` with `directoryCreationProblem`'s words; the folders made before
+    ///   the failure are removed again.
+    package static func createDirectories(_ path: String, cancellation: Cancellation? = nil) throws(SystemError) -> String? {
+        var outermost: String?
+        var folder = standardizedAbsolute(path)
+        while folder != "/", !exists(folder) {
+            outermost = folder
+            folder = directory(of: folder)
+        }
+        if let problem = directoryCreationProblem(path) {
+            if let outermost { removeTree(outermost) }
+            throw .unwritable(path: path, reason: problem)
+        }
+        if let outermost { cancellation?.register(outermost) }
+        return outermost
+    }
+
+    /// Runs `body` with the folder `path` made (and its missing parents). The folders this made
+    /// hold only what `body` writes: when `body` throws, or `cancellation` is cancelled while it
+    /// runs, they are removed with everything in them. A folder that was there keeps its files.
+    /// - Throws: `SystemError.unwritable` when `path` cannot be made, or what `body` throws.
+    package static func withDirectories<T>(_ path: String, cancellation: Cancellation?, _ body: () throws -> T) throws -> T {
+        guard let made = try createDirectories(path, cancellation: cancellation) else { return try body() }
+        defer { cancellation?.unregister(made) }
+        do {
+            return try body()
+        } catch {
+            removeTree(made)
+            throw error
+        }
     }
 
     /// Removes `path` and, for a directory, everything in it (symbolic links themselves, never

@@ -1,6 +1,6 @@
 // Descriptor plumbing for pipes and children: reads that retry, close-on-exec pipes above the
-// standard descriptors, large pipe buffers, writes that never raise SIGPIPE, and killing a child
-// with its process group.
+// standard descriptors, large pipe buffers, writes that never raise SIGPIPE or SIGXFSZ, and
+// killing a child with its process group.
 
 #if canImport(Glibc)
 import Glibc
@@ -86,29 +86,33 @@ extension FileIO {
         _ = fcntl(fd, 1031 /* F_SETPIPE_SZ */, 1 << 20)
     }
 
-    /// Runs `body`, a write to a pipe, so that a reader that has gone makes the write fail with
-    /// `EPIPE` instead of raising SIGPIPE: the signal is blocked in the calling thread for the
-    /// duration, and one that the write raised (it is directed at the writing thread) is consumed
-    /// before the thread's mask is restored. The process's disposition of SIGPIPE, which belongs
-    /// to the host program, is never read or changed.
-    package static func withoutSIGPIPE<T>(_ body: () -> T) -> T {
-        var pipeSignal = sigset_t()
-        sigemptyset(&pipeSignal)
-        sigaddset(&pipeSignal, SIGPIPE)
+    /// Runs `body`, a write, so that a reader that has gone makes it fail with `EPIPE` instead of
+    /// raising SIGPIPE, and a file grown past `ulimit -f` with `EFBIG` instead of raising SIGXFSZ
+    /// (either signal would end the process before its temporaries are removed): both are
+    /// blocked in the calling thread for the duration, and one that the write raised (it is
+    /// directed at the writing thread) is consumed before the thread's mask is restored. The
+    /// process's dispositions, which belong to the host program, are never read or changed.
+    package static func withoutWriteSignals<T>(_ body: () -> T) -> T {
+        let signals = [SIGPIPE, SIGXFSZ]
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        for signal in signals { sigaddset(&blocked, signal) }
         var previous = sigset_t()
-        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
         var pending = sigset_t()
         sigpending(&pending)
-        let pendingBefore = sigismember(&pending, SIGPIPE) == 1
+        // A signal already pending (from elsewhere) is left for its owner.
+        let ours = signals.filter { sigismember(&pending, $0) == 0 }
         let result = body()
-        if !pendingBefore {
-            sigpending(&pending)
-            if sigismember(&pending, SIGPIPE) == 1 {
-                var immediately = timespec(tv_sec: 0, tv_nsec: 0)
-                while sigtimedwait(&pipeSignal, nil, &immediately) < 0 && errno == EINTR {}
-            }
+        sigpending(&pending)
+        for signal in ours where sigismember(&pending, signal) == 1 {
+            var one = sigset_t()
+            sigemptyset(&one)
+            sigaddset(&one, signal)
+            var immediately = timespec(tv_sec: 0, tv_nsec: 0)
+            while sigtimedwait(&one, nil, &immediately) < 0 && errno == EINTR {}
         }
-        if sigismember(&previous, SIGPIPE) == 0 { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        if signals.contains(where: { sigismember(&previous, $0) == 0 }) { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         return result
     }
 }

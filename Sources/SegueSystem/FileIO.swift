@@ -294,10 +294,11 @@ package enum FileIO {
     // MARK: - Writing
 
     /// Writes all of `bytes` to `fd` (a file or a pipe), looping over partial writes and `EINTR`.
-    /// - Returns: `nil` on success, otherwise the errno of the failed `write` (`EPIPE` when the
-    ///   reader has gone: no SIGPIPE is raised, see `withoutSIGPIPE`; `EIO` for a write of nothing).
+    /// - Returns: `nil` on success, otherwise the errno of the failed `write`: `EPIPE` when the
+    ///   reader has gone, `EFBIG` past `ulimit -f` (no signal is raised, see `withoutWriteSignals`),
+    ///   `EIO` for a write of nothing.
     package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-        withoutSIGPIPE {
+        withoutWriteSignals {
             guard var base = bytes.baseAddress else { return nil }
             var remaining = bytes.count
             while remaining > 0 {

@@ -51,7 +51,7 @@ public enum SystemError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .unreadable(path, reason): "\(path): cannot read the file: \(reason)"
         case let .unwritable(path, reason): "\(path): cannot write the output: \(reason)"
         case let .writeFailed(path, reason): "\(path): writing failed: \(reason)"
-        case let .incompleteOutput(path, reason): "\(path): the output could not be completed: \(reason); \(path) was left as it was"
+        case let .incompleteOutput(path, reason): "\(path): the output could not be completed: \(reason); nothing was written to \(path)"
         case let .systemLimit(path, reason): "\(path): \(reason)"
         case let .cannotStart(path, program, reason): "\(path): \(program) could not be started: \(reason)"
         case let .cancelled(path): "\(path): stopped: the work was cancelled (nothing was written)"

@@ -70,13 +70,10 @@ public struct Demo {
     public func run(report: (Item) -> Void = { _ in }) throws {
         // A directory this run makes holds only what it writes: a failure (a full disk, Ctrl-C)
         // takes it away again. In one that was there, each file is whole or not written.
-        let made = !FileIO.exists(directory)
-        if let problem = FileIO.directoryCreationProblem(directory) { throw MediaError.unwritable(path: directory, reason: problem) }
         do {
-            try render(report: report)
-        } catch {
-            if made { FileIO.removeTree(directory) }
-            throw error
+            try FileIO.withDirectories(directory, cancellation: cancellation) { try render(report: report) }
+        } catch let error as SystemError {
+            throw MediaError(error)
         }
     }
 

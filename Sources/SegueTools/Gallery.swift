@@ -89,9 +89,23 @@ public struct Gallery {
     public func run(report: (GalleryEntry) -> Void = { _ in }) throws -> [GalleryEntry] {
         let target = try Self.checkOutput(output, folders: folders)
         guard target != "/" else { throw GalleryError.foreignOutput(path: output) }
-        // Missing parent folders are made (when that fails, staging the site says why).
-        _ = FileIO.makeDirectories(FileIO.directory(of: target))
-        let site = try MediaError.converting { () throws(SystemError) in try StagedOutput(directory: target, cancellation: cancellation) }
+        // Missing parent folders are made, and taken away again when the gallery fails.
+        let parent = FileIO.directory(of: target)
+        do {
+            return try FileIO.withDirectories(parent, cancellation: cancellation) {
+                let site = try StagedOutput(directory: target, cancellation: cancellation)
+                do {
+                    return try build(site, report: report)
+                } catch {
+                    throw MediaError.naming(output, insteadOf: site.temporaryPath, error)
+                }
+            }
+        } catch let error as SystemError {
+            throw MediaError(error)
+        }
+    }
+
+    private func build(_ site: StagedOutput, report: (GalleryEntry) -> Void) throws -> [GalleryEntry] {
         let staging = site.temporaryPath
         if let problem = FileIO.directoryCreationProblem(staging + "/previews") {
             throw MediaError.unwritable(path: output, reason: problem)

@@ -100,6 +100,31 @@ struct MeshSessionTests {
         #expect(s.isTouching)
     }
 
+    @Test("a slow spring (settling in minutes) carries the touch all the way to rest, not cut off at a minute")
+    func slowSpringRelease() throws {
+        // Critically damped, ω = 2π/100: D(t) = d0·(1 + ωt)·e^(−ωt) from rest velocity.
+        let response = 100.0, omega = 2 * Double.pi / response
+        let rest = Vector2(0.5, 0.5)
+        let (s, clock) = try Self.session(
+            MeshSession.Configuration(restTouch: rest, spring: try Spring(response: response, dampingFraction: 1)))
+        // Down at the rest point, dragged left, held still (no velocity), released.
+        handle(s, .pointerDown(x: 200, y: 400, time: 2))
+        handle(s, .pointerMoved(x: 40, y: 400, isPressed: true, time: 2.5))
+        handle(s, .pointerUp(x: 40, y: 400, time: 4))
+        let start = clock.now
+        let dx = 40 / Self.size.width - rest.x  // −0.4
+        for t in [30.0, 61, 100, 150] {
+            clock.now = start + t
+            let touch = try #require(s.frame().touch, "still moving at \(t) s")
+            let expected = rest.x + Self.oscillator(d0: dx, v0: 0, omega: omega, zeta: 1, t: t)
+            // (At 61 s the touch was 0.046 from rest, a tenth of the layer's width from where it snapped.)
+            #expect(abs(touch.x - expected) < 1e-9, "t = \(t): \(touch.x) vs \(expected)")
+        }
+        // It ends once the displacement stays within the tolerance (1e-4), and not long after.
+        clock.now = start + 400
+        #expect(s.frame().touch == nil && !s.isAnimating)
+    }
+
     @Test("a spring that does not settle is refused when the session is made, not swung for ever on release")
     func unsettledSpringRefused() throws {
         for (spring, problem) in [

@@ -89,7 +89,7 @@ struct EncodedOutputTests {
         let token = Cancellation()
         let error = withFFmpeg(fake) { encode(path, input: input, cancellation: token) }
         #expect(error == .incompleteOutput(path: path, reason: "no space left on device"))
-        #expect(error?.description == "\(path): the output could not be completed: no space left on device; \(path) was left as it was")
+        #expect(error?.description == "\(path): the output could not be completed: no space left on device; nothing was written to \(path)")
         #expect(readFixture(path) == Self.oldBytes)
         #expect(dir.contents == [name])
         #expect(token.registeredPaths.isEmpty)

@@ -196,6 +196,13 @@ struct TransitionSourceParserTests {
             ("vec4 transition(vec2 uv);\nvec4 f(vec2 uv) { return vec4(1.0); }", 1, "no 'vec4 transition(vec2 uv)'"),
             ("uniform float x; // = nan\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "invalid default"),
             ("// Duration: -1\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "duration must be a positive"),
+            // An hour at most, as a cut: 1e308 s passed here and made every render refuse "infinity frames".
+            (
+                "// Duration: 1e308\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1,
+                "duration must be a positive number of seconds, at most 3600 s, got '1e308'"
+            ),
+            ("// Duration: 3600.5\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "at most 3600 s, got '3600.5'"),
+            ("// Duration: nan\nvec4 transition(vec2 uv) { return vec4(1.0); }", 1, "at most 3600 s, got 'nan'"),
             // A reverse naming no built-in failed at every pop, not when the file was read.
             (
                 "// Author: a\n// Reverse: fdae\nvec4 transition(vec2 uv) { return vec4(1.0); }", 2,

@@ -362,4 +362,25 @@ struct CLITests {
         #expect(p.wait().status == 130)
         #expect(listing(dir) == ["from.png", "to.png"])
     }
+
+    @Test(
+        "Ctrl-C during a demo or a gallery takes away the folders it made for its output, parents too",
+        arguments: [["demo", "-o", "new/deeper"], ["gallery", "-o", "new/deeper/site"]])
+    func interruptRemovesMadeFolders(_ args: [String]) throws {
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
+        let p = try ChildProcess(
+            executable: "/bin/sh", arguments: ["-c", "cd '\(dir)' && exec \"$0\" \"$@\"", segueBinary] + args,
+            pipeInput: false, output: .discard, path: "segue")
+        // Signal once the run has written a file under the folders it made.
+        let deadline = Date().addingTimeInterval(120)
+        func filesWritten() -> Int {
+            (FileManager.default.subpaths(atPath: dir + "/new") ?? []).filter { $0.hasSuffix(".png") || $0.hasSuffix(".mp4") }.count
+        }
+        while Date() < deadline && !p.hasExited && filesWritten() == 0 { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(!p.hasExited, "the run ended before it was signalled")
+        p.send(SIGINT)
+        #expect(p.wait().status == 130)
+        // Before: `new` (and for the gallery `new/deeper`) stayed, with the demo's finished videos.
+        #expect(listing(dir).isEmpty, "\(listing(dir))")
+    }
 }

@@ -271,7 +271,7 @@ struct ConcatPlanCLITests {
         try Data("yesterday's film".utf8).write(to: URL(fileURLWithPath: dir + "/film.mp4"))
         try expectError(
             ["concat", "--join", "p.json", "-o", "film.mp4"], in: dir,
-            "film.mp4: the output could not be completed: no space left on device; film.mp4 was left as it was",
+            "film.mp4: the output could not be completed: no space left on device; nothing was written to film.mp4",
             environment: ["SEGUE_FFMPEG": tools + "/ffmpeg"])
         #expect(FileManager.default.contents(atPath: dir + "/film.mp4") == Data("yesterday's film".utf8))
     }

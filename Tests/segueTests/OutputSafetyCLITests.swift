@@ -195,4 +195,26 @@ struct OutputSafetyCLITests {
         #expect(joined.status == 0, "\(joined.stderr)")
         #expect(temporaries().isEmpty, "after the join: \(temporaries())")
     }
+
+    @Test(
+        "an output that outgrows `ulimit -f` (8 KiB): one error naming it as given (not a hidden staging folder, not ffmpeg's status), nothing left",
+        arguments: [
+            ["render", "--duration", "0.2", "-o", "frames"], ["render", "--duration", "0.2", "-o", "out.mp4"],
+            ["frame", "--progress", "0.5", "-o", "out.png"],
+        ])
+    func outgrowsFileSizeLimit(_ args: [String]) throws {
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
+        try writeInputs(dir, width: 256, height: 256)
+        // Dissolve's noise keeps each 256×256 frame, and the video, far above 8 KiB.
+        let command = args + ["--from", "from.png", "--to", "to.png", "--effect", "dissolve"]
+        let r = try runProduct("/bin/bash", ["-c", "cd '\(dir)' && ulimit -f 8 && exec \"$0\" \"$@\"", segueBinary] + command)
+        // Before: SIGXFSZ ended segue (leaving the staging folder) or ffmpeg ("exited with status 153").
+        let output = args.last ?? ""
+        #expect(r.status == 1)
+        #expect(
+            r.stderr
+                == "error: \(output): the output could not be completed: the file is too large for the file system or the `ulimit -f` limit; nothing was written to \(output)\n",
+            "\(r.stderr)")
+        #expect(listing(dir) == ["from.png", "to.png"], "\(listing(dir))")
+    }
 }
