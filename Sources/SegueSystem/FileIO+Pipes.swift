@@ -93,26 +93,32 @@ extension FileIO {
     /// directed at the writing thread) is consumed before the thread's mask is restored. The
     /// process's dispositions, which belong to the host program, are never read or changed.
     package static func withoutWriteSignals<T>(_ body: () -> T) -> T {
-        let signals = [SIGPIPE, SIGXFSZ]
+        // Two signals, spelled out: this runs for every write, so it allocates nothing.
         var blocked = sigset_t()
         sigemptyset(&blocked)
-        for signal in signals { sigaddset(&blocked, signal) }
+        sigaddset(&blocked, SIGPIPE)
+        sigaddset(&blocked, SIGXFSZ)
         var previous = sigset_t()
         pthread_sigmask(SIG_BLOCK, &blocked, &previous)
         var pending = sigset_t()
         sigpending(&pending)
         // A signal already pending (from elsewhere) is left for its owner.
-        let ours = signals.filter { sigismember(&pending, $0) == 0 }
+        let pipeWasPending = sigismember(&pending, SIGPIPE) == 1
+        let sizeWasPending = sigismember(&pending, SIGXFSZ) == 1
         let result = body()
         sigpending(&pending)
-        for signal in ours where sigismember(&pending, signal) == 1 {
+        func consume(_ signal: Int32) {
             var one = sigset_t()
             sigemptyset(&one)
             sigaddset(&one, signal)
             var immediately = timespec(tv_sec: 0, tv_nsec: 0)
             while sigtimedwait(&one, nil, &immediately) < 0 && errno == EINTR {}
         }
-        if signals.contains(where: { sigismember(&previous, $0) == 0 }) { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        if !pipeWasPending && sigismember(&pending, SIGPIPE) == 1 { consume(SIGPIPE) }
+        if !sizeWasPending && sigismember(&pending, SIGXFSZ) == 1 { consume(SIGXFSZ) }
+        if sigismember(&previous, SIGPIPE) == 0 || sigismember(&previous, SIGXFSZ) == 0 {
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
         return result
     }
 }
