@@ -366,23 +366,8 @@ extension ConcatRenderer {
             timings.smartJoin = clock.lap()
             return planned
         } catch {
-            throw Self.relocate(error, from: directory, to: output)
-        }
-    }
-
-    /// `error` with a path inside `directory` (a piece) named as `output`: a private piece failing
-    /// (a full disk) is the output failing.
-    static func relocate(_ error: Error, from directory: String, to output: String) -> Error {
-        guard let media = error as? MediaError, media.path.hasPrefix(directory + "/") else { return error }
-        switch media {
-        case let .incompleteOutput(_, reason): return MediaError.incompleteOutput(path: output, reason: reason)
-        case let .unwritable(_, reason): return MediaError.unwritable(path: output, reason: reason)
-        case let .writeFailed(_, reason): return MediaError.writeFailed(path: output, reason: reason)
-        case let .ffmpegFailed(_, status, stderr): return MediaError.ffmpegFailed(path: output, status: status, stderr: stderr)
-        case let .encodingFailed(_, format, message): return MediaError.encodingFailed(path: output, format: format, message: message)
-        case let .invalidSettings(_, settings): return MediaError.invalidSettings(path: output, settings)
-        case .cancelled: return MediaError.cancelled(path: output)
-        default: return error
+            // A private piece failing (a full disk, no ffmpeg) is the output failing.
+            throw MediaError.naming(output, insteadOf: directory, error)
         }
     }
 }

@@ -134,16 +134,23 @@ extension MediaError: SystemErrorConvertible {
 // MARK: - Staged outputs
 
 extension MediaError {
-    /// `error` as the user of a staged output should read it: a failure to write into the hidden
-    /// folder `staging` (or a file in it) is about `destination`, the name they gave, which
-    /// nothing reached (the staging folder goes with the error). Other errors are unchanged.
+    /// `error` as the user of a staged output should read it: a failure in the hidden folder
+    /// `staging` (a frame, a preview, a concat piece, or the folder itself) is a failure of
+    /// `destination`, the name they gave, which nothing reached (the staging folder goes with the
+    /// error). Errors about other paths, and of other kinds, are unchanged.
     package static func naming(_ destination: String, insteadOf staging: String, _ error: Error) -> Error {
-        let media = (error as? SystemError).map(MediaError.init) ?? error as? MediaError
-        guard let media, media.path.hasPrefix(staging) else { return error }
+        guard let media = (error as? SystemError).map(MediaError.init) ?? error as? MediaError,
+            media.path == staging || media.path.hasPrefix(staging + "/")
+        else { return error }
         return switch media {
         case let .incompleteOutput(_, reason): MediaError.incompleteOutput(path: destination, reason: reason)
         case let .unwritable(_, reason): MediaError.unwritable(path: destination, reason: reason)
+        case let .writeFailed(_, reason): MediaError.writeFailed(path: destination, reason: reason)
         case let .systemLimit(_, reason): MediaError.systemLimit(path: destination, reason: reason)
+        case let .ffmpegNotFound(_, searched): MediaError.ffmpegNotFound(path: destination, searched: searched)
+        case let .ffmpegFailed(_, status, stderr): MediaError.ffmpegFailed(path: destination, status: status, stderr: stderr)
+        case let .encodingFailed(_, format, message): MediaError.encodingFailed(path: destination, format: format, message: message)
+        case let .invalidSettings(_, settings): MediaError.invalidSettings(path: destination, settings)
         case .cancelled: MediaError.cancelled(path: destination)
         default: media
         }

@@ -125,6 +125,13 @@ struct ConcatCLITests {
             ["PATH": "/nonexistent-bin", "SEGUE_FFMPEG": "", "SEGUE_FFPROBE": ""]
         ),
         (
+            // Stills need no ffprobe; the encoder's missing ffmpeg named a hidden piece
+            // (.out.mp4.segue-tmp-…/render.job-0000.mp4) before.
+            ["still.png", "still.png", "-o", "out.mp4"],
+            "out.mp4: ffmpeg is needed for video but was not found (SEGUE_FFMPEG=/nonexistent/ffmpeg is not an executable file); install the Debian package `ffmpeg` (apt-get install ffmpeg) or set SEGUE_FFMPEG to its path",
+            ["SEGUE_FFMPEG": "/nonexistent/ffmpeg"]
+        ),
+        (
             ["a.mp4", "b.mp4", "-o", "no-such-dir/out.mp4"],
             "no-such-dir/out.mp4: cannot write the output: the directory no-such-dir does not exist", [:]
         ),
