@@ -344,12 +344,14 @@ struct CLITests {
     func interrupt() throws {
         let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try writeInputs(dir, width: 640, height: 480)
+        let cache = try TemporaryDirectory("cli-cache")  // never ~/.cache
         let p = try ChildProcess(
             executable: segueBinary,
             arguments: [
                 "render", "--from", dir + "/from.png", "--to", dir + "/to.png", "--effect", "fade",
                 "--duration", "60", "--fps", "30", "-o", dir + "/frames",
             ],
+            environment: ProcessInfo.processInfo.environment.merging(["SEGUE_CACHE_DIR": cache.path]) { $1 },
             pipeInput: false, output: .discard, path: "segue")
         // Wait until the temporary frame directory exists and has frames in it.
         let deadline = Date().addingTimeInterval(60)
@@ -368,8 +370,10 @@ struct CLITests {
         arguments: [["demo", "-o", "new/deeper"], ["gallery", "-o", "new/deeper/site"]])
     func interruptRemovesMadeFolders(_ args: [String]) throws {
         let scratch = try TemporaryDirectory("cli"), dir = scratch.path
+        let cache = try TemporaryDirectory("cli-cache")  // never ~/.cache
         let p = try ChildProcess(
-            executable: "/bin/sh", arguments: ["-c", "cd '\(dir)' && exec \"$0\" \"$@\"", segueBinary] + args,
+            executable: segueBinary, arguments: args,
+            environment: ProcessInfo.processInfo.environment.merging(["SEGUE_CACHE_DIR": cache.path]) { $1 }, directory: dir,
             pipeInput: false, output: .discard, path: "segue")
         // Signal once the run has written a file under the folders it made.
         let deadline = Date().addingTimeInterval(120)
