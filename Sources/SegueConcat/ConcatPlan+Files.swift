@@ -87,7 +87,7 @@ extension ConcatPlan {
     /// Segue version and jobs), which a new plan may replace.
     static func isPlan(_ path: String) -> Bool {
         guard let bytes = try? FileIO.readAll(path: path, limit: maximumFileSize, noun: "plan"),
-            case let .object(top)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)),
+            case let .object(top)? = try? JSONSyntax.parse(bytes),
             case .number? = top["version"], case .string? = top["segue"], case .array? = top["jobs"]
         else { return false }
         return true

@@ -292,12 +292,9 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
     /// Decodes and checks a plan's bytes.
     /// - Throws: `PlanError` (what is wrong, without the file's name).
     public init(json data: Data) throws(PlanError) {
-        guard data.count <= Self.maximumFileSize else {
-            throw PlanError("the plan is \(data.count) bytes; the limit is \(Self.maximumFileSize)")
-        }
         let tree: JSONValue
-        do { tree = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
-            throw PlanError("the plan is not valid JSON (cut short or damaged?); plan again")
+        do throws(JSONSyntax.DocumentProblem) { tree = try JSONSyntax.document(data, "the plan", limit: Self.maximumFileSize) } catch {
+            throw PlanError(error.isSyntax ? error.message + " (cut short or damaged?); plan again" : error.message)
         }
         guard case let .object(top) = tree else { throw PlanError("the plan is not a JSON object; plan again") }
         guard case let .number(version)? = top["version"] else {
@@ -376,7 +373,7 @@ public struct ConcatPlan: Sendable, Hashable, Codable {
             }
         }
         guard ["concat", "publish"].contains(join.method) else {
-            throw fail("join.method: expected 'concat' or 'publish', found '\(join.method)'")
+            throw fail("join.method: expected 'concat' or 'publish', found \(JSONValue.string(join.method).described)")
         }
         var cursor = 0
         for (i, entry) in join.video.enumerated() {

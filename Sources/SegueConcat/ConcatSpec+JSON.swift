@@ -4,7 +4,7 @@ import SegueMath
 import SegueSystem
 
 // A concat spec from its JSON file, with errors a user can act on: the key path of what is wrong
-// and the JSON types expected and found ("clips[1].in: expected a number, found a string"), and
+// and the JSON types expected and found ("clips[1].in: expected a number, found the string \"2\""), and
 // keys the spec does not know named with the closest one it does ("unknown key 'transtion' in
 // the spec; did you mean 'transition'?"), so a misspelt key is never silently ignored.
 #if canImport(Glibc)
@@ -18,14 +18,9 @@ extension ConcatSpec {
     /// - Throws: `CompositionError` with the JSON path of what is wrong: a key the spec does not
     ///   know, a value of the wrong type, a missing `clips`, or what `validate()` finds.
     public init(json data: Data) throws(CompositionError) {
-        guard data.count <= Self.maximumFileSize else {
-            throw CompositionError("the spec is \(data.count) bytes; the limit is \(Self.maximumFileSize)")
-        }
         let tree: JSONValue
-        do {
-            tree = try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch {
-            throw CompositionError("the spec is not valid: not valid JSON")
+        do throws(JSONSyntax.DocumentProblem) { tree = try JSONSyntax.document(data, "the spec", limit: Self.maximumFileSize) } catch {
+            throw CompositionError(error.message)
         }
         if let unknown = Self.unknownKey(in: tree) { throw CompositionError(unknown) }
         do { self = try Self.decode(ConcatSpec.self, from: data, in: tree) } catch {
@@ -55,11 +50,7 @@ extension ConcatSpec {
         }
         if case let .object(o)? = top["transition"] { places.append(("transition", o, CutSpec.CodingKeys.allCases.map(\.rawValue))) }
         for (place, object, known) in places {
-            guard let key = object.keys.sorted().first(where: { !known.contains($0) }) else { continue }
-            if let suggestion = MessageText.closest(to: key, among: known) {
-                return "unknown key '\(key)' in \(place); did you mean '\(suggestion)'?"
-            }
-            return "unknown key '\(key)' in \(place); the keys are \(known.joined(separator: ", "))"
+            if let unknown = JSONValue.unknownKey(in: object, place: place, known: known) { return unknown }
         }
         return nil
     }
@@ -93,7 +84,7 @@ extension ConcatSpec {
         }
         func at(_ keys: [CodingKey]) -> String { keys.isEmpty ? "" : path(keys) + ": " }
         func found(_ keys: [CodingKey]) -> String {
-            tree.value(at: keys).map { "found \($0.kind)" } ?? "found nothing"
+            tree.value(at: keys).map { "found \($0.described)" } ?? "found nothing"
         }
         switch error {
         case let .typeMismatch(type, context):
@@ -154,20 +145,8 @@ extension ConcatSpec {
 
 // MARK: - JSON values
 
-/// What a spec's JSON holds where (the tree is `JSONValue`, shared with mesh files).
+/// What a spec's JSON holds where (the tree is `JSONValue`, shared with mesh files and ffprobe's answers).
 extension JSONValue {
-    /// "a number", "a string", "a list" … for messages.
-    var kind: String {
-        switch self {
-        case .null: "null"
-        case .bool: "true or false"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "a list"
-        case .object: "an object"
-        }
-    }
-
     /// The value at a decoder's coding path; nil where there is none.
     func value(at path: [CodingKey]) -> JSONValue? {
         var here = self
@@ -235,7 +214,8 @@ struct CurveText: Decodable {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let curve = CrossfadeCurve(rawValue: text) else {
             let names = CrossfadeCurve.allCases.map { "'\($0.rawValue)'" }.joined(separator: " or ")
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected \(names), found '\(text)'"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "expected \(names), found \(JSONValue.string(text).described)"))
         }
         self.curve = curve
     }
@@ -251,7 +231,7 @@ struct RateNumberOrText: Decodable {
             fps = number
         case let .string(text):
             guard let rate = FrameRate.parse(text) else {
-                let expected = "expected a number or a ratio such as \"30000/1001\", found '\(MessageText.excerpt(text))'"
+                let expected = "expected a number or a ratio such as \"30000/1001\", found \(JSONValue.string(text).described)"
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: expected))
             }
             fps = rate

@@ -1,5 +1,8 @@
-// A JSON tree as JSONDecoder reads it, for the checked walks over mesh files and concat specs
-// (each names the path of a bad entry).
+// JSON for the library: a tree (`JSONValue`), the one reader of JSON text into it (`JSONSyntax`,
+// which says the line and column of a syntax error), and the wording every reader's messages
+// share (what was found, a key no part of a file reads).
+
+import SegueMath
 
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +11,7 @@ import Darwin
 #endif
 
 /// A JSON value, decoded by JSONDecoder (exact numbers, booleans kept apart from numbers).
-package enum JSONValue: Decodable {
+package enum JSONValue: Decodable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -38,9 +41,11 @@ package enum JSONValue: Decodable {
     /// A value from a Foundation object tree, or `nil` for a type JSON does not have.
     package init?(any value: Any) {
         switch value {
-        case let b as Bool: self = .bool(b)
+        case _ where Self.foundationName(of: value) == "NSNull": self = .null
+        case let b as Bool where type(of: value) == Bool.self || Self.foundationName(of: value) == "__NSCFBoolean": self = .bool(b)
         case let d as Double: self = .number(d)
         case let i as Int: self = .number(Double(i))
+        case let u as UInt64: self = .number(Double(u))  // JSONSerialization's integers above Int64.max
         case let s as String: self = .string(s)
         case let a as [Any]:
             var items: [JSONValue] = []
@@ -58,6 +63,14 @@ package enum JSONValue: Decodable {
             self = .object(members)
         default: return nil
         }
+    }
+
+    /// The class name of a Foundation value, which the library (linking no Foundation) cannot
+    /// cast to: `NSNull`, JSONSerialization's null, and `__NSCFBoolean`, its `true` and `false`.
+    /// A cast alone cannot tell those booleans apart: any Foundation number 0 or 1 casts to
+    /// `Bool`, so JSON's `1` would read as `true`.
+    private static func foundationName(of value: Any) -> String {
+        String(describing: type(of: value))
     }
 }
 
@@ -98,6 +111,36 @@ extension JSONValue {
     }
 }
 
+// MARK: - Messages
+
+extension JSONValue {
+    /// The value in words, for "expected …, found …": `null`, `true`, `the number 3`,
+    /// `the string "up"` (long text cut short), `a list of 2 items`, `an object`.
+    package var described: String {
+        switch self {
+        case .null: "null"
+        case let .bool(value): value ? "true" : "false"
+        case let .number(value): "the number \(MessageText.number(value))"
+        case let .string(text): "the string \"\(MessageText.excerpt(text))\""
+        case let .array(items): "a list of \(items.count) item\(items.count == 1 ? "" : "s")"
+        case .object: "an object"
+        }
+    }
+
+    /// "unknown key 'transtion' in the spec; did you mean 'transition'?" (or "…; the keys are
+    /// a, b, c" when none is close) for the first key of `members`, in sorted order, that is
+    /// not in `known`; nil when every key is known. A misspelt key is never silently ignored.
+    /// - Parameter place: where the object is, in words or as a JSON path (`clips[0]`).
+    package static func unknownKey(in members: [String: JSONValue], place: String, known: [String]) -> String? {
+        guard let key = members.keys.sorted().first(where: { !known.contains($0) }) else { return nil }
+        let unknown = "unknown key '\(MessageText.excerpt(key))' in \(place)"
+        if let suggestion = MessageText.closest(to: key, among: known) {
+            return "\(unknown); did you mean '\(suggestion)'?"
+        }
+        return "\(unknown); the keys are \(known.joined(separator: ", "))"
+    }
+}
+
 // MARK: - Reading JSON text
 
 /// JSON text (RFC 8259, any value at the top) read into a ``JSONValue``, with the place of the
@@ -107,6 +150,22 @@ package enum JSONSyntax {
     package struct Problem: Error, Equatable {
         package let offset: Int
         package let reason: String
+
+        /// "at line L, column C: reason", the place counted in `bytes` (the text that was read;
+        /// columns count characters, not UTF-8 bytes).
+        package func located(in bytes: some Collection<UInt8>) -> String {
+            var line = 1
+            var column = 1
+            for byte in bytes.prefix(offset) {
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {  // not a UTF-8 continuation byte
+                    column += 1
+                }
+            }
+            return "at line \(line), column \(column): \(reason)"
+        }
     }
 
     /// The value of `bytes`.
@@ -118,6 +177,26 @@ package enum JSONSyntax {
         scanner.skipSpace()
         if scanner.index < scanner.bytes.count { throw scanner.unexpected() }
         return value
+    }
+
+    /// Why a whole document (a spec, a plan, a mesh file) was refused.
+    package struct DocumentProblem: Error {
+        /// The sentence, beginning with the document's noun.
+        package let message: String
+        /// Whether the text was not valid JSON (false: it was too large).
+        package let isSyntax: Bool
+    }
+
+    /// The value of a whole document of at most `limit` bytes, its problems worded with `noun`:
+    /// "the spec is 5000000 bytes; the limit is 4194304", "the spec is not valid JSON at line 2,
+    /// column 5: unexpected character ']'".
+    package static func document(_ bytes: some Collection<UInt8>, _ noun: String, limit: Int) throws(DocumentProblem) -> JSONValue {
+        guard bytes.count <= limit else {
+            throw DocumentProblem(message: "\(noun) is \(bytes.count) bytes; the limit is \(limit)", isSyntax: false)
+        }
+        do throws(Problem) { return try parse(bytes) } catch {
+            throw DocumentProblem(message: "\(noun) is not valid JSON \(error.located(in: bytes))", isSyntax: true)
+        }
     }
 
     /// The first problem of `bytes`, or nil when they are one valid JSON value.

@@ -22,7 +22,7 @@ struct MeshCommand: ParsableCommand {
     @Argument(help: "The image (PNG or JPEG).")
     var image: String
 
-    @Option(help: ArgumentHelp("A built-in mesh.", valueName: "name"))
+    @Option(help: ArgumentHelp("A built-in mesh or a JSON mesh file, as --to-mesh takes them.", valueName: "name|file.json"))
     var mesh: String?
 
     @Option(help: ArgumentHelp("A JSON mesh file.", valueName: "file.json"))
@@ -72,7 +72,7 @@ struct MeshCommand: ParsableCommand {
     /// The meshes the options name, with their parameters.
     func request() throws -> MeshRequest {
         MeshRequest(
-            start: meshFile.map(MeshSource.file) ?? .builtIn(mesh!), end: toMesh.map(MeshSource.init),
+            start: meshFile.map(MeshSource.file) ?? MeshSource(mesh!), end: toMesh.map(MeshSource.init),
             parameters: try parseAssignments(params, flag: "--param"))
     }
 

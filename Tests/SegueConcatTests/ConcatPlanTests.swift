@@ -122,7 +122,10 @@ struct ConcatPlanTests {
             do { try ConcatPlan(json: Data(damaged)).check() } catch { refused += 1 }
         }
         #expect(refused > 300, "most damage is refused: \(refused) of 400")
-        #expect(throws: PlanError("the plan is not valid JSON (cut short or damaged?); plan again")) {
+        #expect(
+            throws: PlanError(
+                "the plan is not valid JSON at line 1, column 1: unexpected character byte 255 (cut short or damaged?); plan again")
+        ) {
             try ConcatPlan(json: Data([0xFF, 0xFE, 0, 1]))
         }
         #expect(throws: PlanError("the plan is not a JSON object; plan again")) { try ConcatPlan(json: Data("[1, 2]".utf8)) }
@@ -151,7 +154,7 @@ struct ConcatPlanTests {
             $0["segue"] = "9.9.9"
         }
         try expectError("the plan is not valid: jobs: missing") { $0["jobs"] = nil }
-        try expectError("the plan is not valid: output.fps: expected a number, found a string") {
+        try expectError(#"the plan is not valid: output.fps: expected a number, found the string "fast""#) {
             var o = $0["output"] as? [String: Any] ?? [:]; o["fps"] = "fast"; $0["output"] = o
         }
         try expectError("the plan is not valid: jobs[2].frames: expected [start, end) within 0 to 88") {

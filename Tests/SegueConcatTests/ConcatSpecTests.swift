@@ -53,11 +53,12 @@ struct ConcatSpecTests {
         func message(_ json: String) -> String? {
             do { _ = try ConcatSpec(json: Data(json.utf8)); return nil } catch { return error.message }
         }
-        #expect(message("{") == "the spec is not valid: not valid JSON")
+        #expect(message("{") == "the spec is not valid JSON at line 1, column 2: unexpected end of the text")
+        #expect(message("{\n  \"clips\": [,]\n}") == "the spec is not valid JSON at line 2, column 13: unexpected character ','")
         #expect(message("{}") == "the spec is not valid: clips: missing")
         #expect(
             message(#"{"clips": [{"path": "a.mp4", "in": "two"}]}"#)
-                == "the spec is not valid: clips[0].in: expected a number, found a string")
+                == #"the spec is not valid: clips[0].in: expected a number, found the string "two""#)
         #expect(message(#"{"clips": []}"#) == "give at least one clip")
         #expect(message(#"{"clips": [{"path": "a.mp4", "in": 5, "out": 2}]}"#) == "clip 1 (a.mp4): 'out' (2 s) must be after 'in' (5 s)")
         #expect(
@@ -110,32 +111,38 @@ struct ConcatSpecTests {
             do { _ = try ConcatSpec(json: Data(json.utf8)); return nil } catch { return error.message }
         }
         let cases: [(json: String, message: String)] = [
-            (#"{"clips": [{"path": "a"}, {"path": "b", "in": "2"}]}"#, "clips[1].in: expected a number, found a string"),
-            (#"{"clips": [{"path": 3}]}"#, "clips[0].path: expected a string, found a number"),
+            (#"{"clips": [{"path": "a"}, {"path": "b", "in": "2"}]}"#, #"clips[1].in: expected a number, found the string "2""#),
+            (#"{"clips": [{"path": 3}]}"#, "clips[0].path: expected a string, found the number 3"),
             (#"{"clips": [{"path": null}]}"#, "clips[0].path: expected a string, found null"),
             (#"{"clips": {"path": "a"}}"#, "clips: expected a list, found an object"),
-            (#"{"clips": ["a.mp4"]}"#, "clips[0]: expected an object, found a string"),
-            (#"{"clips": [{"path": "a", "out": true}]}"#, "clips[0].out: expected a number, found true or false"),
-            (#"{"clips": [{"path": "a"}], "fps": "thirty"}"#, #"fps: expected a number or a ratio such as "30000/1001", found 'thirty'"#),
-            (#"{"clips": [{"path": "a"}], "fps": true}"#, #"fps: expected a number or a ratio such as "30000/1001", found true or false"#),
+            (#"{"clips": ["a.mp4"]}"#, #"clips[0]: expected an object, found the string "a.mp4""#),
+            (#"{"clips": [{"path": "a", "out": true}]}"#, "clips[0].out: expected a number, found true"),
+            (
+                #"{"clips": [{"path": "a"}], "fps": "thirty"}"#,
+                #"fps: expected a number or a ratio such as "30000/1001", found the string "thirty""#
+            ),
+            (#"{"clips": [{"path": "a"}], "fps": true}"#, #"fps: expected a number or a ratio such as "30000/1001", found true"#),
             (
                 #"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": [5]}"#,
-                "cuts[0]: expected a transition as text (EFFECT[:SECONDS]) or an object, found a number"
+                "cuts[0]: expected a transition as text (EFFECT[:SECONDS]) or an object, found the number 5"
             ),
             (
                 #"{"clips": [{"path": "a"}], "transition": [1]}"#,
-                "transition: expected a transition as text (EFFECT[:SECONDS]) or an object, found a list"
+                "transition: expected a transition as text (EFFECT[:SECONDS]) or an object, found a list of 1 item"
             ),
             (
                 #"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": [{"effect": "fade", "duration": "1"}]}"#,
-                "cuts[0].duration: expected a number, found a string"
+                #"cuts[0].duration: expected a number, found the string "1""#
             ),
             (
                 #"{"clips": [{"path": "a"}, {"path": "b"}], "cuts": [{"effect": "fade", "params": {"x": {"y": 1}}}]}"#,
                 "cuts[0].params.x: expected a string, a number, true or false, or a list of numbers, found an object"
             ),
-            (#"{"clips": [{"path": "a"}], "audioCurve": "log"}"#, "audioCurve: expected 'equal-power' or 'linear', found 'log'"),
-            (#"[1, 2]"#, "expected an object, found a list"),
+            (
+                #"{"clips": [{"path": "a"}], "audioCurve": "log"}"#,
+                #"audioCurve: expected 'equal-power' or 'linear', found the string "log""#
+            ),
+            (#"[1, 2]"#, "expected an object, found a list of 2 items"),
         ]
         for c in cases {
             #expect(message(c.json) == "the spec is not valid: " + c.message, "\(c.json)")

@@ -94,50 +94,53 @@ struct MeshFileTests {
         arguments: [
             (
                 #"{"vertices": [{"from": [0, 0], "to": [0, 0, 0]}, {"from": [1, 0], "to": [1, 0]}], "faces": [[0, 1, 1, 0]]}"#,
-                "vertices[1].to: expected 3 numbers, got 2"
+                "vertices[1].to: expected 3 numbers, found a list of 2 items"
             ),
             (#"{\#(quad), "faces": [[0, 1, 40, 3]]}"#, "faces[0][2]: vertex index 40 out of range (4 vertices)"),
-            (#"{\#(quad), "faces": [{"indices": [0, 1.5, 2, 3]}]}"#, "faces[0].indices[1]: expected a whole number, got 1.5"),
+            (#"{\#(quad), "faces": [{"indices": [0, 1.5, 2, 3]}]}"#, "faces[0].indices[1]: expected a whole number, found the number 1.5"),
             (
                 #"{\#(quad), "faces": [{"indices": [0, 1, 2, 3], "texture": "back"}]}"#,
-                #"faces[0].texture: expected one of "from", "to", got "back""#
+                #"faces[0].texture: expected one of "from", "to", found the string "back""#
             ),
-            (#"{\#(quad), "faces": [[0, 1, 2]]}"#, "faces[0]: expected 4 vertex indices, got 3"),
+            (#"{\#(quad), "faces": [[0, 1, 2]]}"#, "faces[0]: expected 4 vertex indices, found a list of 3 items"),
             (#"{\#(quad), "faces": []}"#, "faces: a mesh needs at least one face"),
             (#"{\#(quad)}"#, #"missing "faces""#),
-            (#"{"vertexes": [], "faces": []}"#, #"unknown key "vertexes""#),
-            (#"{"vertices": [{"form": [0, 0], "to": [0, 0, 0]}], "faces": [[0, 0, 0, 0]]}"#, #"vertices[0]: unknown key "form""#),
+            (#"{"vertexes": [], "faces": []}"#, "unknown key 'vertexes' in the mesh file; did you mean 'vertices'?"),
+            (
+                #"{"vertices": [{"form": [0, 0], "to": [0, 0, 0]}], "faces": [[0, 0, 0, 0]]}"#,
+                "unknown key 'form' in vertices[0]; did you mean 'from'?"
+            ),
             (
                 #"{"identity": {"rows": 2, "columns": 2}, "diffuseLightFactor": "bright"}"#,
-                #"diffuseLightFactor: expected a number, got the string "bright""#
+                #"diffuseLightFactor: expected a number, found the string "bright""#
             ),
-            (#"{"identity": {"rows": 2, "columns": 2}, "subdivisionSteps": true}"#, "subdivisionSteps: expected a number, got a boolean"),
+            (#"{"identity": {"rows": 2, "columns": 2}, "subdivisionSteps": true}"#, "subdivisionSteps: expected a number, found true"),
             (#"{"identity": {"rows": 2, "columns": 2}, "subdivisionSteps": 9}"#, "subdivisionSteps: must be between 0 and 5, got 9"),
             (#"{"identity": {"rows": 0, "columns": 2}}"#, "identity.rows: must be at least 1, got 0"),
             (#"{"identity": {"rows": 2, "columns": 2}, \#(quad)}"#, #"identity: cannot be combined with "vertices" or "faces""#),
             (
                 #"{"identity": {"rows": 2, "columns": 2}, "depthNormalization": "avg"}"#,
-                #"depthNormalization: expected one of "none", "width", "height", "min", "max", "average", got "avg""#
+                #"depthNormalization: expected one of "none", "width", "height", "min", "max", "average", found the string "avg""#
             ),
             (#"{"identity": {"rows": 2, "columns": 2}, "lightDirection": [0, 0, 0]}"#, "lightDirection: must not be the zero vector"),
             (
                 #"{"identity": {"rows": 2, "columns": 2}, "supplementaryTransform": [1, 2, 3]}"#,
-                "supplementaryTransform: expected 16 numbers, got 3"
+                "supplementaryTransform: expected 16 numbers, found a list of 3 items"
             ),
             (
                 #"{"identity": {"rows": 2, "columns": 2}, "supplementaryTransform": [{"rotat": 3}]}"#,
-                #"supplementaryTransform[0]: unknown key "rotat""#
+                "unknown key 'rotat' in supplementaryTransform[0]; did you mean 'rotate'?"
             ),
             (
                 #"{"identity": {"rows": 2, "columns": 2}, "supplementaryTransform": [{"perspective": -5}]}"#,
                 "supplementaryTransform[0].perspective: the eye distance must be positive, got -5"
             ),
-            (#"{"identity": {"rows": 2, "columns": 2}, "comment": 3}"#, "comment: expected a string, got the number 3.0"),
+            (#"{"identity": {"rows": 2, "columns": 2}, "comment": 3}"#, "comment: expected a string, found the number 3"),
             (
                 #"{"identity": {"rows": 2, "columns": 2}, "lightDirection": "up"}"#,
-                #"lightDirection: expected 3 numbers, got the string "up""#
+                #"lightDirection: expected 3 numbers, found the string "up""#
             ),
-            (#"[1, 2]"#, "a mesh file's top level must be an object, got an array of 2 entries"),
+            (#"[1, 2]"#, "a mesh file's top level must be an object, found a list of 2 items"),
         ] as [(String, String)])
     func validation(json: String, message: String) {
         let error = meshError { _ = try MeshFile(json: json) }
@@ -145,12 +148,27 @@ struct MeshFileTests {
         #expect(error?.message.contains(message) == true, "\(error?.message ?? "no error")")
     }
 
+    @Test("a JSONSerialization tree reads as the text does: its 0 and 1 are numbers, not booleans")
+    func foundationObjects() throws {
+        let texts = [
+            #"{"identity": {"rows": 1, "columns": 1}, "diffuseLightFactor": 1, "subdivisionSteps": 0, "lightDirection": [0, 1, 0]}"#,
+            try String(contentsOf: examples.appendingPathComponent("skew.json"), encoding: .utf8),
+        ]
+        for text in texts {
+            let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+            #expect(try MeshFile(jsonObject: object) == MeshFile(json: text))
+        }
+        // Its true and false are booleans still.
+        let flag = try JSONSerialization.jsonObject(with: Data(#"{"identity": {"rows": 2, "columns": true}}"#.utf8))
+        #expect(meshError { _ = try MeshFile(jsonObject: flag) }?.message == "identity.columns: expected a number, found true")
+    }
+
     @Test("invalid JSON gives the line and column; non-finite numbers and unreadable files are named")
     func otherErrors() {
         let json = meshError { _ = try MeshFile(json: "{\n  \"faces\": [1 2]\n}") }
         #expect(json?.kind == .invalidJSON)
         // The offending "2" is the 15th character of line 2.
-        #expect(json?.message.hasPrefix("invalid JSON at line 2, column 15: ") == true, "\(json?.message ?? "")")
+        #expect(json?.message == "the mesh file is not valid JSON at line 2, column 15: unexpected character '2'", "\(json?.message ?? "")")
 
         let huge = meshError { _ = try MeshFile(json: #"{"identity": {"rows": 1, "columns": 1}, "diffuseLightFactor": 1e999}"#) }
         #expect(huge?.kind == .invalidJSON && huge?.message.contains("1e999") == true, "\(huge?.message ?? "")")

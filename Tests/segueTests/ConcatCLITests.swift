@@ -168,7 +168,10 @@ struct ConcatCLITests {
             ["a.mp4", "b.mp4", "-o", "out.mp4", "--fps", "1e-9"],
             "--fps must be a number from 1 to 1000, got 1e-09 (see 'segue concat --help')", [:]
         ),
-        (["--spec", "bad.json", "-o", "out.mp4"], "bad.json: the spec is not valid: clips[0].in: expected a number, found a string", [:]),
+        (
+            ["--spec", "bad.json", "-o", "out.mp4"],
+            #"bad.json: the spec is not valid: clips[0].in: expected a number, found the string "x""#, [:]
+        ),
         (
             ["a.mp4", "b.mp4", "-o", "out.mp4", "--size", "64"], "--size must look like 1920x1080, got '64' (see 'segue concat --help')",
             [:]

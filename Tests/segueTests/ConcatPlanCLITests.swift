@@ -192,14 +192,20 @@ struct ConcatPlanCLITests {
             ["concat", "--join", "old.json", "-o", "x.mp4"], in: dir,
             "old.json: the plan was made by Segue 0.0.1, this is Segue \(SegueVersion.current): plan again with this Segue, or run every job and the join with Segue 0.0.1"
         )
-        try String(text.prefix(text.count / 2)).write(toFile: dir + "/cut.json", atomically: true, encoding: .utf8)
+        let half = String(text.prefix(text.count / 2))
+        try half.write(toFile: dir + "/cut.json", atomically: true, encoding: .utf8)
+        // Cut inside its list of jobs, the plan ends where its text does: the line and column
+        // after the last character (the plan's text is ASCII).
+        let lines = half.split(separator: "\n", omittingEmptySubsequences: false)
         try expectError(
-            ["concat", "--job", "cut.json", "0"], in: dir, "cut.json: the plan is not valid JSON (cut short or damaged?); plan again")
+            ["concat", "--job", "cut.json", "0"], in: dir,
+            "cut.json: the plan is not valid JSON at line \(lines.count), column \(lines.last!.count + 1): unexpected end of the text (cut short or damaged?); plan again"
+        )
         try text.replacingOccurrences(of: "\"frames\" : 105", with: "\"frames\" : \"many\"")
             .write(toFile: dir + "/typed.json", atomically: true, encoding: .utf8)
         try expectError(
             ["concat", "--join", "typed.json", "-o", "x.mp4"], in: dir,
-            "typed.json: the plan is not valid: output.frames: expected a whole number, found a string")
+            #"typed.json: the plan is not valid: output.frames: expected a whole number, found the string "many""#)
         try expectError(["concat", "--job", "missing.json", "0"], in: dir, "missing.json: no such file; check the path")
     }
 

@@ -54,7 +54,9 @@ struct MeshCLITests {
             (["--mesh", "flat", "--to-mesh", "skew"], "depth normalization average and none differ"),
             (["--mesh", "wobble"], "unknown mesh 'wobble'"),
             (["--mesh", "bulge", "--param", "size=3"], "no parameter 'size'"),
-            (["--mesh-file", dir + "/bad.json"], "vertices[0].to: expected 3 numbers, got 2"),
+            (["--mesh-file", dir + "/bad.json"], "vertices[0].to: expected 3 numbers, found a list of 2 items"),
+            // --mesh takes a file as --to-mesh does: the file's own error, not "unknown mesh".
+            (["--mesh", dir + "/bad.json"], "bad.json: vertices[0].to: expected 3 numbers, found a list of 2 items"),
             (["--mesh-file", dir + "/missing.json"], "missing.json"),
         ]
         for (extra, message) in cases {

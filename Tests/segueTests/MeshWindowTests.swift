@@ -177,7 +177,7 @@ struct MeshWindowTests {
         try #"{"vertices": [{"from": [0, 0], "to": [0, 0]}], "faces": [[0, 0, 0, 0]]}"#.write(
             toFile: mesh, atomically: true, encoding: .utf8)
         #expect(live.waitForStderr("error: "), "no error reported: \(live.stderr)")
-        #expect(live.stderr.contains("error: \(mesh): vertices[0].to: expected 3 numbers, got 2"), "\(live.stderr)")
+        #expect(live.stderr.contains("error: \(mesh): vertices[0].to: expected 3 numbers, found a list of 2 items"), "\(live.stderr)")
         let (card, isCard) = try display.waitForScreen { $0[g.x + 1, g.y + 1] == Pixel(120, 16, 24, 255) }
         #expect(isCard, "the error shows across the top, saw \(card[g.x + 1, g.y + 1])")
         let top = (0..<g.width).flatMap { x in (0..<(g.height / 2)).map { y in card[g.x + x, g.y + y] } }
@@ -295,7 +295,9 @@ struct MeshWindowTests {
         try #"{"vertices": [{"from": [0, 0], "to": [0, 0]}], "faces": [[0, 0, 0, 0]]}"#.write(
             toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
         let bad = try segue(["mesh", "in.png", "--mesh-file", "bad.json", "--window"], environment: ["DISPLAY": ":59999"], cwd: dir)
-        #expect(bad.status == 1 && bad.stderr == "error: bad.json: vertices[0].to: expected 3 numbers, got 2\n", "\(bad.stderr)")
+        #expect(
+            bad.status == 1 && bad.stderr == "error: bad.json: vertices[0].to: expected 3 numbers, found a list of 2 items\n",
+            "\(bad.stderr)")
         let missing = try segue(["mesh", "in.png", "--mesh-file", "missing.json", "-o", "out.png"], cwd: dir)
         #expect(missing.status == 1 && missing.stderr.hasPrefix("error: cannot read mesh file missing.json: "), "\(missing.stderr)")
         for (extra, message) in cases {

@@ -72,10 +72,10 @@ public struct MeshFile: Sendable, Hashable {
     /// - Throws: ``MeshError`` `.invalidJSON` or `.invalidFile`.
     public init<Bytes: Collection<UInt8>>(data: Bytes) throws {
         let value: JSONValue
-        do throws(JSONSyntax.Problem) {
-            value = try JSONSyntax.parse(data)
+        do throws(JSONSyntax.DocumentProblem) {
+            value = try JSONSyntax.document(data, "the mesh file", limit: Self.maximumFileSize)
         } catch {
-            throw MeshError(.invalidJSON, "invalid JSON\(MeshFile.position(of: error.offset, in: Array(data))): \(error.reason)")
+            throw MeshError(error.isSyntax ? .invalidJSON : .invalidFile, error.message)
         }
         self = try MeshFileDecoder.decode(value)
     }
@@ -117,22 +117,5 @@ public struct MeshFile: Sendable, Hashable {
         } catch {
             throw MeshError(.unreadableFile, "cannot write mesh file \(path): \(error.reason)")
         }
-    }
-
-    // MARK: - Error text
-
-    /// " at line L, column C" for the 0-based byte `offset` of `data`.
-    static func position(of offset: Int, in data: [UInt8]) -> String {
-        guard offset <= data.count else { return "" }
-        var line = 1, column = 1
-        for byte in data.prefix(offset) {
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {  // count characters, not UTF-8 continuation bytes
-                column += 1
-            }
-        }
-        return " at line \(line), column \(column)"
     }
 }

@@ -1,6 +1,6 @@
 // The checked walk over a mesh file's JSON tree. Every value is read through `JSONEntry`,
 // which knows its JSON path, so each error names the offending entry: `vertices[12].to:
-// expected 3 numbers, got 2`, `faces[3][2]: vertex index 40 out of range (36 vertices)`.
+// expected 3 numbers, found a list of 2 items`, `faces[3][2]: vertex index 40 out of range (36 vertices)`.
 
 import SegueMath
 
@@ -27,27 +27,15 @@ struct JSONEntry {
         return false
     }
 
-    /// What kind of JSON value this is, for messages ("a string", "an array of 2 entries").
-    var kindDescription: String {
-        switch value {
-        case .null: return "null"
-        case .bool: return "a boolean"
-        case .number(let n): return "the number \(n)"
-        case .string(let s): return "the string \"\(s)\""
-        case .array(let a): return "an array of \(a.count) entr\(a.count == 1 ? "y" : "ies")"
-        case .object: return "an object"
-        }
-    }
-
     // MARK: - Typed reads
 
     /// The object's members, after refusing keys outside `allowed`.
     func object(allowed: [String]) throws -> [String: JSONEntry] {
         guard case .object(let dictionary) = value else {
-            throw fail("expected an object, got \(kindDescription)")
+            throw fail("expected an object, found \(value.described)")
         }
-        if let unknown = dictionary.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw fail("unknown key \"\(unknown)\" (known keys: \(allowed.joined(separator: ", ")))")
+        if let unknown = JSONValue.unknownKey(in: dictionary, place: path.isEmpty ? "the mesh file" : path, known: allowed) {
+            throw MeshError(.invalidFile, unknown)
         }
         return dictionary.reduce(into: [:]) { result, member in
             result[member.key] = child(member.key, member.value)
@@ -57,7 +45,7 @@ struct JSONEntry {
     /// The array's entries.
     func array() throws -> [JSONEntry] {
         guard case .array(let array) = value else {
-            throw fail("expected an array, got \(kindDescription)")
+            throw fail("expected a list, found \(value.described)")
         }
         return array.enumerated().map { JSONEntry(value: $1, path: "\(path)[\($0)]") }
     }
@@ -65,7 +53,7 @@ struct JSONEntry {
     /// A finite number.
     func number() throws -> Double {
         guard case .number(let number) = value else {
-            throw fail("expected a number, got \(kindDescription)")
+            throw fail("expected a number, found \(value.described)")
         }
         guard number.isFinite else { throw fail("must be finite, got \(MessageText.number(number))") }
         return number
@@ -75,7 +63,7 @@ struct JSONEntry {
     func wholeNumber() throws -> Int {
         let number = try number()
         guard number == number.rounded(), abs(number) < 1e15 else {
-            throw fail("expected a whole number, got \(MessageText.number(number))")
+            throw fail("expected a whole number, found \(value.described)")
         }
         return Int(number)
     }
@@ -83,7 +71,7 @@ struct JSONEntry {
     /// A string.
     func string() throws -> String {
         guard case .string(let string) = value else {
-            throw fail("expected a string, got \(kindDescription)")
+            throw fail("expected a string, found \(value.described)")
         }
         return string
     }
@@ -92,10 +80,10 @@ struct JSONEntry {
     func numbers(_ counts: [Int]) throws -> [Double] {
         let expected = counts.map(String.init).joined(separator: " or ") + " numbers"
         guard case .array(let array) = value else {
-            throw fail("expected \(expected), got \(kindDescription)")
+            throw fail("expected \(expected), found \(value.described)")
         }
         guard counts.contains(array.count) else {
-            throw fail("expected \(expected), got \(array.count)")
+            throw fail("expected \(expected), found \(value.described)")
         }
         return try self.array().map { try $0.number() }
     }
@@ -104,7 +92,7 @@ struct JSONEntry {
     func choice(_ choices: [String]) throws -> String {
         let text = try string()
         guard choices.contains(text) else {
-            throw fail("expected one of \(choices.map { "\"\($0)\"" }.joined(separator: ", ")), got \"\(text)\"")
+            throw fail("expected one of \(choices.map { "\"\($0)\"" }.joined(separator: ", ")), found \(value.described)")
         }
         return text
     }
@@ -115,7 +103,7 @@ enum MeshFileDecoder {
     static func decode(_ root: JSONValue) throws -> MeshFile {
         let top = JSONEntry(value: root, path: "")
         guard top.isObject else {
-            throw top.fail("a mesh file's top level must be an object, got \(top.kindDescription)")
+            throw top.fail("a mesh file's top level must be an object, found \(root.described)")
         }
         let members = try top.object(allowed: MeshFile.topLevelKeys)
         if let comment = members["comment"] { _ = try comment.string() }
@@ -215,10 +203,10 @@ enum MeshFileDecoder {
             indicesEntry = entry
         } else {
             throw entry.fail(
-                "expected 4 vertex indices [i0, i1, i2, i3] or {\"indices\": [...], \"texture\": \"to\"}, got \(entry.kindDescription)")
+                "expected 4 vertex indices [i0, i1, i2, i3] or {\"indices\": [...], \"texture\": \"to\"}, found \(entry.value.described)")
         }
         let items = try indicesEntry.array()
-        guard items.count == 4 else { throw indicesEntry.fail("expected 4 vertex indices, got \(items.count)") }
+        guard items.count == 4 else { throw indicesEntry.fail("expected 4 vertex indices, found \(indicesEntry.value.described)") }
         let indices = try items.map { item in
             let index = try item.wholeNumber()
             guard (0..<vertexCount).contains(index) else {
@@ -241,7 +229,7 @@ enum MeshFileDecoder {
         for item in items {
             guard case .object(let dictionary) = item.value, dictionary.count == 1, let name = dictionary.keys.first else {
                 throw item.fail(
-                    "expected an operation with exactly one key (perspective, rotate, translate, scale, matrix), got \(item.kindDescription)"
+                    "expected an operation with exactly one key (perspective, rotate, translate, scale, matrix), found \(item.value.described)"
                 )
             }
             let operation = try item.object(allowed: ["perspective", "rotate", "translate", "scale", "matrix"])[name]!
