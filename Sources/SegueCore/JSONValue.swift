@@ -156,7 +156,8 @@ package enum JSONSyntax {
         package func located(in bytes: some Collection<UInt8>) -> String {
             var line = 1
             var column = 1
-            for byte in bytes.prefix(offset) {
+            let start = bytes.starts(with: byteOrderMark) ? byteOrderMark.count : 0
+            for byte in bytes.prefix(offset).dropFirst(start) {
                 if byte == UInt8(ascii: "\n") {
                     line += 1
                     column = 1
@@ -172,12 +173,17 @@ package enum JSONSyntax {
     /// - Throws: the first problem (numbers out of `Double`'s range included).
     package static func parse(_ bytes: some Collection<UInt8>) throws(Problem) -> JSONValue {
         var scanner = Scanner(bytes: Array(bytes))
+        if scanner.bytes.starts(with: byteOrderMark) { scanner.index = byteOrderMark.count }
         scanner.skipSpace()
         let value = try scanner.value(depth: 0)
         scanner.skipSpace()
         if scanner.index < scanner.bytes.count { throw scanner.unexpected() }
         return value
     }
+
+    /// UTF-8's byte order mark, which some editors write first: skipped, as RFC 8259 allows
+    /// (and Foundation does), and not counted as a column.
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// Why a whole document (a spec, a plan, a mesh file) was refused.
     package struct DocumentProblem: Error {

@@ -46,6 +46,8 @@ struct ConcatSpecTests {
         #expect(spec.fps == 25 && spec.audioCurve == .linear && spec.imageDuration == 3 && spec.size == nil)
         let minimal = try ConcatSpec(json: Data(#"{"clips": [{"path": "x.png"}]}"#.utf8))
         #expect(minimal.transition == CutSpec(effect: "fade", duration: 1) && minimal.audioCurve == .equalPower)
+        // A spec saved by an editor that writes a byte order mark reads the same.
+        #expect(try ConcatSpec(json: Data([0xEF, 0xBB, 0xBF] + Array(#"{"clips": [{"path": "x.png"}]}"#.utf8))) == minimal)
     }
 
     @Test("errors name the place in the file or the clip and the numbers")

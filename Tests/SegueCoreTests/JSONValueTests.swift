@@ -29,6 +29,7 @@ struct JSONValueTests {
             "null",
             "\n{\"k\":\"v\"}\r\n",
             #"{"dup": 1, "dup": 2}"#,
+            "\u{FEFF}{\"written by\": \"an editor with a byte order mark\"}",
         ]
         for text in documents {
             let bytes = Array(text.utf8)
@@ -92,6 +93,8 @@ struct JSONValueTests {
         }
         let accented = Array("[\"é\" x]".utf8)
         #expect(JSONSyntax.firstProblem(in: accented)?.located(in: accented) == "at line 1, column 6: unexpected character 'x'")
+        let marked = Array("\u{FEFF}[1 2]".utf8)  // the byte order mark is no column
+        #expect(JSONSyntax.firstProblem(in: marked)?.located(in: marked) == "at line 1, column 4: unexpected character '2'")
         let short = Array("[1,".utf8)
         #expect(JSONSyntax.firstProblem(in: short)?.located(in: short) == "at line 1, column 4: unexpected end of the text")
     }
