@@ -302,17 +302,21 @@ package enum JSONSyntax {
 
         mutating func string() throws(Problem) -> String {
             index += 1  // the opening quote
+            let start = index
             var text: [UInt8] = []
             while let c = current {
                 switch c {
                 case UInt8(ascii: "\""):
                     index += 1
-                    return String(decoding: text, as: UTF8.self)
+                    if let string = String(validating: text, as: UTF8.self) { return string }
+                    // Escapes are ASCII and decode to valid UTF-8: the bad bytes are in the text itself.
+                    throw Problem(offset: Self.firstInvalidUTF8(in: bytes[start..<index - 1]), reason: "text that is not UTF-8")
                 case UInt8(ascii: "\\"):
                     index += 1
                     guard let e = current else { throw unexpected() }
                     switch e {
                     case UInt8(ascii: "u"):
+                        let escape = index - 1
                         index += 1
                         var scalar = try hexQuad()
                         if (0xD800..<0xDC00).contains(scalar), current == UInt8(ascii: "\\"), index + 1 < bytes.count,
@@ -327,7 +331,10 @@ package enum JSONSyntax {
                                 index = save
                             }
                         }
-                        let decoded = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+                        guard let decoded = Unicode.Scalar(scalar) else {
+                            let half = String(decoding: bytes[escape..<escape + 6], as: UTF8.self)
+                            throw Problem(offset: escape, reason: "\(half) is half of a UTF-16 surrogate pair, without the other half")
+                        }
                         text.append(contentsOf: Array(String(decoded).utf8))
                         continue
                     case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(e)
@@ -346,6 +353,15 @@ package enum JSONSyntax {
                 }
             }
             throw unexpected()
+        }
+
+        /// The offset of the first byte of `text` that does not begin a UTF-8 character.
+        static func firstInvalidUTF8(in text: ArraySlice<UInt8>) -> Int {
+            var parser = Unicode.UTF8.ForwardParser()
+            var bytes = text.makeIterator()
+            var offset = text.startIndex
+            while case let .valid(character) = parser.parseScalar(from: &bytes) { offset += character.count }
+            return offset
         }
 
         mutating func number() throws(Problem) -> Double {
@@ -367,7 +383,7 @@ package enum JSONSyntax {
             }
             let text = String(decoding: bytes[start..<index], as: UTF8.self)
             guard let number = Double(text), number.isFinite else {
-                throw Problem(offset: start, reason: "Number \(text) is not representable in Swift.")
+                throw Problem(offset: start, reason: "the number \(text) is out of range (at most about 1.8e308)")
             }
             return number
         }

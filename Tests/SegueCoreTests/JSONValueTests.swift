@@ -44,7 +44,7 @@ struct JSONValueTests {
         let documents = [
             "", " ", "{", "[1,]", "{\"a\":1,}", "[01]", "[1.]", "[.5]", "[+1]", "['a']", "[NaN]", "[Infinity]",
             "{a: 1}", "[1 2]", "\"unterminated", "[\"tab\there\"]", "[\"\\x\"]", "[\"\\u12\"]", "[tru]", "nul",
-            "[1] [2]", "{\"a\" 1}", "[1e]", "[-]", "[1e999]",
+            "[1] [2]", "{\"a\" 1}", "[1e]", "[-]", "[1e999]", "[\"\\ud800\"]", "[\"\\udc00 \\ud800\\u0041\"]",
         ]
         // Foundation reads a trailing comma in a list or an object; the RFC does not.
         let foundationTakes: Set = ["[1,]", "{\"a\":1,}"]
@@ -95,6 +95,17 @@ struct JSONValueTests {
         #expect(JSONSyntax.firstProblem(in: accented)?.located(in: accented) == "at line 1, column 6: unexpected character 'x'")
         let marked = Array("\u{FEFF}[1 2]".utf8)  // the byte order mark is no column
         #expect(JSONSyntax.firstProblem(in: marked)?.located(in: marked) == "at line 1, column 4: unexpected character '2'")
+        let latin1 = Array("{\"path\": \"caf".utf8) + [0xE9] + Array(".png\"}".utf8)  // é in Latin-1
+        #expect(segue(latin1) == nil && foundation(latin1) == nil)
+        #expect(JSONSyntax.firstProblem(in: latin1)?.located(in: latin1) == "at line 1, column 14: text that is not UTF-8")
+        let half = Array(#"["ok", "\uD83D"]"#.utf8)
+        #expect(
+            JSONSyntax.firstProblem(in: half)?.located(in: half)
+                == #"at line 1, column 9: \uD83D is half of a UTF-16 surrogate pair, without the other half"#)
+        let huge = Array("[1e400]".utf8)
+        #expect(
+            JSONSyntax.firstProblem(in: huge)?.located(in: huge)
+                == "at line 1, column 2: the number 1e400 is out of range (at most about 1.8e308)")
         let short = Array("[1,".utf8)
         #expect(JSONSyntax.firstProblem(in: short)?.located(in: short) == "at line 1, column 4: unexpected end of the text")
     }
