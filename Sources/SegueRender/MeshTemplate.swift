@@ -48,9 +48,12 @@ public struct MeshTemplate: Sendable {
         case let .builtIn(name):
             guard let definition = MeshEffects.named(name), !definition.isTransition else {
                 let names = MeshEffects.all.filter { !$0.isTransition }.map(\.effect.name)
+                let guesses = MessageText.suggestions(for: name, among: names)
+                let list = "built-in meshes are \(names.joined(separator: ", ")) (or give a .json mesh file)"
+                let hint = guesses.map { "'\($0)'" }.joined(separator: " or ")
                 throw MeshError(
                     .invalidParameter,
-                    "unknown mesh '\(name)'; the built-in meshes are \(names.joined(separator: ", ")) (or give a .json mesh file)")
+                    guesses.isEmpty ? "unknown mesh '\(name)'; the \(list)" : "unknown mesh '\(name)'; did you mean \(hint)? The \(list)")
             }
             var values: [String: ParameterValue] = [:]
             for (key, value) in parameters {

@@ -52,7 +52,8 @@ struct MeshCLITests {
         let cases: [([String], String)] = [
             (["--mesh", "skew", "--to-mesh", "ripple"], "different vertex counts (4 and 2601)"),
             (["--mesh", "flat", "--to-mesh", "skew"], "depth normalization average and none differ"),
-            (["--mesh", "wobble"], "unknown mesh 'wobble'"),
+            (["--mesh", "wobble"], "unknown mesh 'wobble'; the built-in meshes are curtain, bulge, jelly, ripple, ellipse, skew, flat"),
+            (["--mesh", "curtian"], "unknown mesh 'curtian'; did you mean 'curtain'? The built-in meshes are curtain, bulge,"),
             (["--mesh", "bulge", "--param", "size=3"], "no parameter 'size'"),
             (["--mesh-file", dir + "/bad.json"], "vertices[0].to: expected 3 numbers, found a list of 2 items"),
             // --mesh takes a file as --to-mesh does: the file's own error, not "unknown mesh".
