@@ -134,8 +134,8 @@ extension JSONValue {
     package static func unknownKey(in members: [String: JSONValue], place: String, known: [String]) -> String? {
         guard let key = members.keys.sorted().first(where: { !known.contains($0) }) else { return nil }
         let unknown = "unknown key '\(MessageText.excerpt(key))' in \(place)"
-        if let suggestion = MessageText.closest(to: key, among: known) {
-            return "\(unknown); did you mean '\(suggestion)'?"
+        if let hint = MessageText.didYouMean(MessageText.suggestions(for: key, among: known, limit: 1)) {
+            return "\(unknown); \(hint)"
         }
         return "\(unknown); the keys are \(known.joined(separator: ", "))"
     }

@@ -41,6 +41,12 @@ public enum MessageText {
         return count <= limit ? String(text) : String(text.prefix(limit)) + "… (\(count) characters)"
     }
 
+    /// "did you mean 'curtain'?" or "did you mean 'fade' or 'fadegrays'?": the one wording of
+    /// the names a misspelt one may have meant (`suggestions`, `closest`); nil for none.
+    public static func didYouMean(_ guesses: [String]) -> String? {
+        guesses.isEmpty ? nil : "did you mean \(guesses.map { "'\($0)'" }.joined(separator: " or "))?"
+    }
+
     /// The candidate closest to `name` (see `suggestions`), when one is close enough.
     public static func closest(to name: String, among candidates: [String]) -> String? {
         suggestions(for: name, among: candidates, limit: 1).first

@@ -48,12 +48,9 @@ public struct MeshTemplate: Sendable {
         case let .builtIn(name):
             guard let definition = MeshEffects.named(name), !definition.isTransition else {
                 let names = MeshEffects.all.filter { !$0.isTransition }.map(\.effect.name)
-                let guesses = MessageText.suggestions(for: name, among: names)
                 let list = "built-in meshes are \(names.joined(separator: ", ")) (or give a .json mesh file)"
-                let hint = guesses.map { "'\($0)'" }.joined(separator: " or ")
-                throw MeshError(
-                    .invalidParameter,
-                    guesses.isEmpty ? "unknown mesh '\(name)'; the \(list)" : "unknown mesh '\(name)'; did you mean \(hint)? The \(list)")
+                let hint = MessageText.didYouMean(MessageText.suggestions(for: name, among: names))
+                throw MeshError(.invalidParameter, "unknown mesh '\(name)'; " + (hint.map { "\($0) The \(list)" } ?? "the \(list)"))
             }
             var values: [String: ParameterValue] = [:]
             for (key, value) in parameters {

@@ -26,7 +26,7 @@ public enum EffectLookupError: SegueError, Sendable, Equatable, CustomStringConv
     public var description: String {
         switch self {
         case let .unknown(name, suggestions):
-            let hint = suggestions.isEmpty ? "" : "; did you mean \(suggestions.map { "'\($0)'" }.joined(separator: " or "))?"
+            let hint = MessageText.didYouMean(suggestions).map { "; \($0)" } ?? ""
             return "unknown effect '\(name)'\(hint)"
         case let .unreadable(path, reason):
             return "cannot read effect file '\(path)': \(reason)"

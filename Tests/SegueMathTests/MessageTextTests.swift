@@ -42,6 +42,10 @@ struct MessageTextTests {
         #expect(MessageText.closest(to: "", among: keys) == nil)
         #expect(MessageText.suggestions(for: "cut", among: keys + ["cutter", "cute"]) == ["cute", "cuts", "cutter"])
         #expect(MessageText.suggestions(for: "cut", among: keys + ["cutter", "cute"], limit: 1) == ["cute"])
+        // One wording for every caller (effects, meshes, parameters, JSON keys).
+        #expect(MessageText.didYouMean(["cute", "cuts"]) == "did you mean 'cute' or 'cuts'?")
+        #expect(MessageText.didYouMean(["transition"]) == "did you mean 'transition'?")
+        #expect(MessageText.didYouMean([]) == nil)
     }
 
     @Test("a user's text is quoted whole up to 80 characters, else its start and its length")
