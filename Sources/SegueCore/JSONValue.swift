@@ -10,7 +10,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A JSON value, decoded by JSONDecoder (exact numbers, booleans kept apart from numbers).
+/// A JSON value, read from text by `JSONSyntax` (or decoded by JSONDecoder): exact numbers,
+/// booleans kept apart from numbers.
 package enum JSONValue: Decodable, Equatable {
     case null
     case bool(Bool)
