@@ -47,8 +47,8 @@ extension MeshCommand {
         if timing.repeatCount != nil || timing.autoreverse {
             throw ValidationError("--repeat and --autoreverse do not apply to --window (a click or space toggles the meshes)")
         }
-        if live.watch, meshFile == nil, !(toMesh.map(MeshSource.init).map { if case .file = $0 { true } else { false } } ?? false) {
-            throw ValidationError("--watch needs a mesh file (--mesh-file, or --to-mesh FILE.json)")
+        if live.watch, try request().inputFiles.isEmpty {
+            throw ValidationError("--watch needs a mesh file (--mesh FILE.json or --to-mesh FILE.json)")
         }
     }
 

@@ -269,7 +269,7 @@ struct MeshWindowTests {
             (["--window", "-o", "out.png"], "error: --window shows the mesh in a window; it takes no -o"),
             ([], "error: give -o/--output (or --window to show the mesh live)"),
             (["--watch", "-o", "out.png"], "error: --watch, --stats, --frames and --phase-rate apply to --window"),
-            (["--window", "--watch"], "error: --watch needs a mesh file (--mesh-file, or --to-mesh FILE.json)"),
+            (["--window", "--watch"], "error: --watch needs a mesh file (--mesh FILE.json or --to-mesh FILE.json)"),
             (["--window", "--repeat", "2"], "error: --repeat and --autoreverse do not apply to --window"),
             (["--window", "--phase-rate", "nan"], "error: --phase-rate must be a finite number"),
             // A window's scale range, as preview's and navigate's.
@@ -298,6 +298,10 @@ struct MeshWindowTests {
         #expect(
             bad.status == 1 && bad.stderr == "error: bad.json: vertices[0].to: expected 3 numbers, found a list of 2 items\n",
             "\(bad.stderr)")
+        // --mesh takes a file too, and --watch watches it (it was refused as "needs a mesh file").
+        let watched = try segue(
+            ["mesh", "in.png", "--mesh", "bad.json", "--window", "--watch"], environment: ["DISPLAY": ":59999"], cwd: dir)
+        #expect(watched.status == 1 && watched.stderr == bad.stderr, "\(watched.stderr)")
         let missing = try segue(["mesh", "in.png", "--mesh-file", "missing.json", "-o", "out.png"], cwd: dir)
         #expect(missing.status == 1 && missing.stderr.hasPrefix("error: cannot read mesh file missing.json: "), "\(missing.stderr)")
         for (extra, message) in cases {
