@@ -42,7 +42,6 @@ package enum JSONValue: Decodable, Equatable {
     /// A value from a Foundation object tree, or `nil` for a type JSON does not have.
     package init?(any value: Any) {
         switch value {
-        case _ where Self.foundationName(of: value) == "NSNull": self = .null
         case let b as Bool where type(of: value) == Bool.self || Self.foundationName(of: value) == "__NSCFBoolean": self = .bool(b)
         case let d as Double: self = .number(d)
         case let i as Int: self = .number(Double(i))
@@ -62,7 +61,9 @@ package enum JSONValue: Decodable, Equatable {
                 members[key] = converted
             }
             self = .object(members)
-        default: return nil
+        default:
+            guard Self.foundationName(of: value) == "NSNull" else { return nil }
+            self = .null
         }
     }
 
@@ -135,7 +136,7 @@ extension JSONValue {
     package static func unknownKey(in members: [String: JSONValue], place: String, known: [String]) -> String? {
         guard let key = members.keys.sorted().first(where: { !known.contains($0) }) else { return nil }
         let unknown = "unknown key '\(MessageText.excerpt(key))' in \(place)"
-        if let hint = MessageText.didYouMean(MessageText.suggestions(for: key, among: known, limit: 1)) {
+        if let hint = MessageText.didYouMean(key, among: known, limit: 1) {
             return "\(unknown); \(hint)"
         }
         return "\(unknown); the keys are \(known.joined(separator: ", "))"

@@ -198,7 +198,7 @@ public enum ParameterError: SegueError, Sendable, Equatable, CustomStringConvert
         switch self {
         case let .unknown(name, effect, known):
             let list = known.isEmpty ? "it has no parameters" : "its parameters are: \(known.joined(separator: ", "))"
-            let guess = MessageText.didYouMean(MessageText.suggestions(for: name, among: known, limit: 1)).map { " (\($0))" } ?? ""
+            let guess = MessageText.didYouMean(name, among: known, limit: 1).map { " (\($0))" } ?? ""
             return "effect '\(effect)' has no parameter '\(name)'\(guess); \(list)"
         case let .wrongType(name, type, text):
             return "parameter '\(name)' is a \(type); '\(MessageText.excerpt(text))' is not a valid \(type) value"

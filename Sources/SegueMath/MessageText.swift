@@ -47,6 +47,11 @@ public enum MessageText {
         guesses.isEmpty ? nil : "did you mean \(guesses.map { "'\($0)'" }.joined(separator: " or "))?"
     }
 
+    /// `didYouMean` of the `suggestions` for `name`: "did you mean 'curtain'?"; nil for none.
+    public static func didYouMean(_ name: String, among candidates: [String], limit: Int = 3) -> String? {
+        didYouMean(suggestions(for: name, among: candidates, limit: limit))
+    }
+
     /// The candidate closest to `name` (see `suggestions`), when one is close enough.
     public static func closest(to name: String, among candidates: [String]) -> String? {
         suggestions(for: name, among: candidates, limit: 1).first

@@ -49,7 +49,7 @@ public struct MeshTemplate: Sendable {
             guard let definition = MeshEffects.named(name), !definition.isTransition else {
                 let names = MeshEffects.all.filter { !$0.isTransition }.map(\.effect.name)
                 let list = "built-in meshes are \(names.joined(separator: ", ")) (or give a .json mesh file)"
-                let hint = MessageText.didYouMean(MessageText.suggestions(for: name, among: names))
+                let hint = MessageText.didYouMean(name, among: names)
                 throw MeshError(.invalidParameter, "unknown mesh '\(name)'; " + (hint.map { "\($0) The \(list)" } ?? "the \(list)"))
             }
             var values: [String: ParameterValue] = [:]

@@ -46,6 +46,8 @@ struct MessageTextTests {
         #expect(MessageText.didYouMean(["cute", "cuts"]) == "did you mean 'cute' or 'cuts'?")
         #expect(MessageText.didYouMean(["transition"]) == "did you mean 'transition'?")
         #expect(MessageText.didYouMean([]) == nil)
+        #expect(MessageText.didYouMean("cut", among: keys + ["cutter", "cute"], limit: 2) == "did you mean 'cute' or 'cuts'?")
+        #expect(MessageText.didYouMean("zzzzzzzz", among: keys) == nil)
     }
 
     @Test("a user's text is quoted whole up to 80 characters, else its start and its length")

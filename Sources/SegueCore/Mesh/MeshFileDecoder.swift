@@ -79,10 +79,7 @@ struct JSONEntry {
     /// An array of numbers whose count is one of `counts`.
     func numbers(_ counts: [Int]) throws -> [Double] {
         let expected = counts.map(String.init).joined(separator: " or ") + " numbers"
-        guard case .array(let array) = value else {
-            throw fail("expected \(expected), found \(value.described)")
-        }
-        guard counts.contains(array.count) else {
+        guard case .array(let array) = value, counts.contains(array.count) else {
             throw fail("expected \(expected), found \(value.described)")
         }
         return try self.array().map { try $0.number() }
