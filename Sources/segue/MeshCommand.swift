@@ -65,7 +65,7 @@ struct MeshCommand: ParsableCommand {
             guard let output else { throw ValidationError("give -o/--output (or --window to show the mesh live)") }
             try encoder.validate(output: output)
         }
-        try validateScale(scale, in: live.window ? LiveWindow.scales : .positive)
+        try validateScale(scale, in: live.window ? LiveWindowOptions.scales : .positive)
         if !timing.keyframes.isEmpty { throw ValidationError("--param-keyframes applies to effects, not to meshes") }
     }
 

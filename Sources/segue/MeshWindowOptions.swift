@@ -11,21 +11,15 @@ struct MeshWindowOptions: ParsableArguments {
     )
     var window = false
 
-    @Flag(help: "With --window: read the mesh files again when they change on disk.")
+    @Flag(help: "Read the mesh files again when they change on disk.")
     var watch = false
 
-    @Flag(help: "With --window: print frame-time percentiles at exit.")
-    var stats = false
-
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("With --window: quit after this many frames (for scripts and measurements).", valueName: "N"))
-    var frames: Int?
+    @OptionGroup var run: LiveWindowOptions
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "With --window: radians per second a mesh's phase runs at (jelly, ripple; default 2π, one cycle a second; 0 holds it).",
+            "Radians per second a mesh's phase runs at (jelly, ripple; default 2π, one cycle a second; 0 holds it).",
             valueName: "rad/s"))
     var phaseRate: Double?
 
@@ -33,8 +27,7 @@ struct MeshWindowOptions: ParsableArguments {
         if let phaseRate, !phaseRate.isFinite {
             throw ValidationError("--phase-rate must be a finite number of radians per second, got \(MessageText.number(phaseRate))")
         }
-        try LiveWindow.validate(frames: frames)
-        if !window, watch || stats || frames != nil || phaseRate != nil {
+        if !window, watch || run.isGiven || phaseRate != nil {
             throw ValidationError("--watch, --stats, --frames and --phase-rate apply to --window")
         }
     }
@@ -67,6 +60,6 @@ extension MeshCommand {
             image: source, request: request, options: options,
             configuration: deviceOptions.configuration,
             title: "segue mesh", report: { FileIO.writeStandardError($0 + "\n") })
-        try LiveWindow.run(mesh.view, frames: live.frames, stats: live.stats, mesh.run(frames:clock:))
+        try live.run.run(mesh.view, mesh.run(frames:clock:))
     }
 }

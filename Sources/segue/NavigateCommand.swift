@@ -34,17 +34,12 @@ struct NavigateCommand: ParsableCommand {
 
     @OptionGroup(title: "Stitchable shader options") var stitchable: StitchableOptions
 
-    @Flag(help: "Print frame-time percentiles at exit.")
-    var stats = false
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Quit after this many frames (for scripts and measurements).", valueName: "N"))
-    var frames: Int?
+    @OptionGroup var window: LiveWindowOptions
 
     @OptionGroup var deviceOptions: DeviceOptions
 
     func validate() throws {
-        try validateScale(scale, in: LiveWindow.scales)
-        try LiveWindow.validate(frames: frames)
+        try validateScale(scale, in: LiveWindowOptions.scales)
         if timing.repeatCount != nil || timing.autoreverse || !timing.keyframes.isEmpty {
             throw ValidationError("--repeat, --autoreverse and --param-keyframes do not apply to navigate")
         }
@@ -66,6 +61,6 @@ struct NavigateCommand: ParsableCommand {
             screens: screens, effect: resolved, reverse: reverse, timing: pushTiming, scale: scale,
             configuration: deviceOptions.configuration,
             title: "segue navigate")
-        try LiveWindow.run(navigator.view, frames: frames, stats: stats, navigator.run(frames:clock:))
+        try window.run(navigator.view, navigator.run(frames:clock:))
     }
 }

@@ -30,11 +30,7 @@ struct PreviewCommand: ParsableCommand {
     @Flag(help: "Reload the effect file (FILE.glsl or FILE.metal[:NAME]; a built-in has none) when it changes on disk.")
     var watch = false
 
-    @Flag(help: "Print frame-time percentiles at exit.")
-    var stats = false
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Quit after this many frames (for scripts and measurements).", valueName: "N"))
-    var frames: Int?
+    @OptionGroup var window: LiveWindowOptions
 
     @Option(help: ArgumentHelp("Folder for frames saved with s (default: the current directory).", valueName: "DIR"))
     var saveDirectory: String = "."
@@ -42,8 +38,7 @@ struct PreviewCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
 
     func validate() throws {
-        try validateScale(scale, in: LiveWindow.scales)
-        try LiveWindow.validate(frames: frames)
+        try validateScale(scale, in: LiveWindowOptions.scales)
         if watch, EffectCatalog.file(ofEffect: effectOptions.effect) == nil {
             throw ValidationError(
                 "--watch reloads an effect file (FILE.glsl or FILE.metal[:NAME]); '\(effectOptions.effect)' is a built-in effect")
@@ -71,6 +66,6 @@ struct PreviewCommand: ParsableCommand {
             saveDirectory: saveDirectory,
             configuration: deviceOptions.configuration,
             title: "segue preview", report: { FileIO.writeStandardError($0 + "\n") })
-        try LiveWindow.run(preview.view, frames: frames, stats: stats, preview.run(frames:clock:))
+        try window.run(preview.view, preview.run(frames:clock:))
     }
 }
