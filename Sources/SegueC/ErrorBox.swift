@@ -3,7 +3,14 @@ import SegueMath
 import SegueMedia
 import SegueRender
 import SegueShaders
+import SegueSystem
 import SegueVulkan
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 // Errors across the C boundary: every entry point runs its body inside `catchingErrors`, which
 // turns any thrown Swift error into a `segue_error` (a retained `ErrorBox` holding the message as
@@ -61,10 +68,14 @@ func catchingErrors<T>(_ out: UnsafeMutablePointer<OpaquePointer?>?, failure: T,
 }
 
 /// The text of a C string argument.
-/// - Throws: `CAPIError` naming `what` when the pointer is NULL.
+/// - Throws: `CAPIError` naming `what` when the pointer is NULL or the text is not UTF-8.
 func string(_ pointer: UnsafePointer<CChar>?, _ what: String) throws -> String {
     guard let pointer else { throw CAPIError("\(what) is NULL") }
-    return String(cString: pointer)
+    guard let text = String(validatingCString: pointer) else {
+        let bytes = UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))
+        throw CAPIError("\(what) is not UTF-8 text: '\(bytes.escapingInvalidUTF8)'")
+    }
+    return text
 }
 
 /// A text that lives as long as its owner: a NUL-terminated UTF-8 copy freed with it (C reads

@@ -3,6 +3,7 @@
 // share (what was found, a key no part of a file reads).
 
 import SegueMath
+import SegueSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -312,7 +313,7 @@ package enum JSONSyntax {
                     index += 1
                     if let string = String(validating: text, as: UTF8.self) { return string }
                     // Escapes are ASCII and decode to valid UTF-8: the bad bytes are in the text itself.
-                    throw Problem(offset: Self.firstInvalidUTF8(in: bytes[start..<index - 1]), reason: "text that is not UTF-8")
+                    throw Problem(offset: start + bytes[start..<index - 1].validUTF8PrefixCount, reason: "text that is not UTF-8")
                 case UInt8(ascii: "\\"):
                     index += 1
                     guard let e = current else { throw unexpected() }
@@ -355,15 +356,6 @@ package enum JSONSyntax {
                 }
             }
             throw unexpected()
-        }
-
-        /// The offset of the first byte of `text` that does not begin a UTF-8 character.
-        static func firstInvalidUTF8(in text: ArraySlice<UInt8>) -> Int {
-            var parser = Unicode.UTF8.ForwardParser()
-            var bytes = text.makeIterator()
-            var offset = text.startIndex
-            while case let .valid(character) = parser.parseScalar(from: &bytes) { offset += character.count }
-            return offset
         }
 
         mutating func number() throws(Problem) -> Double {

@@ -54,17 +54,6 @@ public enum EffectFile {
 
     /// The 1-based line of the first byte that does not decode as UTF-8.
     static func firstInvalidLine(_ bytes: [UInt8]) -> Int {
-        var line = 1
-        var k = 0
-        while k < bytes.count {
-            let b = bytes[k]
-            let length = b < 0x80 ? 1 : b >> 5 == 0b110 ? 2 : b >> 4 == 0b1110 ? 3 : b >> 3 == 0b11110 ? 4 : 0
-            guard length > 0, k + length <= bytes.count,
-                String(validating: bytes[k..<(k + length)], as: UTF8.self) != nil
-            else { return line }
-            if b == 0x0A { line += 1 }
-            k += length
-        }
-        return line
+        bytes.prefix(bytes.validUTF8PrefixCount).reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
     }
 }

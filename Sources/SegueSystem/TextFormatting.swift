@@ -90,6 +90,41 @@ extension Sequence<UInt8> {
     }
 }
 
+extension Collection<UInt8> {
+    /// How many bytes at the start decode as UTF-8: up to the first byte of the first invalid
+    /// sequence (or of one cut short at the end); `count` for valid UTF-8.
+    package var validUTF8PrefixCount: Int {
+        var parser = Unicode.UTF8.ForwardParser()
+        var bytes = makeIterator()
+        var count = 0
+        while case let .valid(scalar) = parser.parseScalar(from: &bytes) { count += scalar.count }
+        return count
+    }
+
+    /// The bytes as text for a message: UTF-8 decoded, each byte of a sequence that is not
+    /// UTF-8 written `\xHH` (`caf\xE9.png` for Latin-1's "café.png"), where a plain decoding
+    /// would show U+FFFD and hide what the bytes were.
+    package var escapingInvalidUTF8: String {
+        var parser = Unicode.UTF8.ForwardParser()
+        var bytes = makeIterator()
+        var text = ""
+        var consumed = 0
+        let all = Array(self)
+        while true {
+            switch parser.parseScalar(from: &bytes) {
+            case let .valid(scalar):
+                text.unicodeScalars.append(Unicode.UTF8.decode(scalar))
+                consumed += scalar.count
+            case let .error(length):
+                for b in all[consumed..<consumed + length] { text += "\\x" + String(cFormat: "%02X", UInt32(b)) }
+                consumed += length
+            case .emptyInput:
+                return text
+            }
+        }
+    }
+}
+
 extension StringProtocol {
     /// Without leading and trailing spaces and tabs (Foundation's `CharacterSet.whitespaces`:
     /// tab and the space separators).

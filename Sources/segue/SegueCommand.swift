@@ -32,6 +32,7 @@ struct SegueCommand: ParsableCommand {
     /// exits with status 1; `--help` and `--version` print and exit 0.
     static func main() {
         InterruptHandler.install()
+        if let problem = argumentEncodingProblem() { fail(problem) }
         var command: ParsableCommand
         do {
             command = try parseAsRoot()
@@ -51,6 +52,19 @@ struct SegueCommand: ParsableCommand {
             if error is ExitCode || error is CleanExit { exit(withError: error) }
             fail(foreignMessage(for: error))
         }
+    }
+
+    /// The refusal of the first argument that is not UTF-8 (a file named in Latin-1, say):
+    /// Swift would read it with U+FFFD in place of the bytes, and the file would be "not found".
+    static func argumentEncodingProblem() -> String? {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = UnsafeRawBufferPointer(start: argument, count: strlen(argument))
+            guard bytes.validUTF8PrefixCount < bytes.count else { continue }
+            return "the argument '\(bytes.escapingInvalidUTF8)' is not UTF-8 text; segue reads its arguments, "
+                + "file names too, as UTF-8: give the file a UTF-8 name (convmv renames files)"
+        }
+        return nil
     }
 
     /// An error that is neither Segue's nor a usage mistake (Foundation, POSIX): its own

@@ -190,6 +190,28 @@ struct ErrorPathCLITests {
         #expect(left == ["from.png", "to.png"])
     }
 
+    @Test("an argument that is not UTF-8 (a file named in Latin-1) is refused by its bytes, not as 'no such file'; UTF-8 names work")
+    func argumentNotUTF8() throws {
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
+        try writeInputs(dir)
+        // bash makes the bytes: a test's own arguments are Swift strings, always UTF-8.
+        let latin1 = "\"$(printf 'caf\\351.png')\""
+        let script = "cp from.png \(latin1) && exec \"$0\" render --from \(latin1) --to to.png -e fade -o \"$(printf 'out\\351')\""
+        let result = try runProduct("/bin/bash", ["-c", script, segueBinary], cwd: dir)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "error: the argument 'caf\\xE9.png' is not UTF-8 text; segue reads its arguments, file names too, as UTF-8: "
+                + "give the file a UTF-8 name (convmv renames files)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).count == 3, "nothing written")
+        // The same file under a UTF-8 name renders.
+        try FileManager.default.copyItem(atPath: dir + "/from.png", toPath: dir + "/café.png")
+        let good = try segue(
+            ["frame", "--from", "café.png", "--to", "to.png", "-e", "fade", "--progress", "1", "-o", "sortie-é.png"], cwd: dir)
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(try ImageFile.read(path: dir + "/sortie-é.png")[3, 3] == .white)
+    }
+
     @Test("--help and --version still print and exit 0")
     func helpAndVersion() throws {
         let help = try segue(["frame", "--help"])

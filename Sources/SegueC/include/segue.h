@@ -50,6 +50,10 @@
  * Ownership: a transition or effect keeps its context alive; handles may be destroyed in any
  * order. Strings returned as `const char *` belong to the library (lifetimes given per function);
  * never free them.
+ *
+ * Text: every string given and returned is NUL-terminated UTF-8. A string given that is not
+ * UTF-8 (a file name in Latin-1, say) fails with SEGUE_ERROR_INVALID_ARGUMENT, its bytes shown
+ * as \xHH in the message; it is never looked up with the bytes replaced.
  */
 #ifndef SEGUE_H
 #define SEGUE_H

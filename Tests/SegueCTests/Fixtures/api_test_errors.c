@@ -36,11 +36,15 @@ int errors_mode(int argc, char **argv) {
     EXPECT_FAIL(segue_effect_create(context, "no-such-effect", error), IS_NULL, "no-such-effect");
     EXPECT_FAIL(segue_info_create("no-such-effect", error), IS_NULL, "no-such-effect");
     EXPECT_FAIL(segue_info_create(NULL, error), IS_NULL, "effect");
+    /* Text that is not UTF-8 (a Latin-1 file name): refused by its bytes, not looked up as U+FFFD. */
+    EXPECT_FAIL(segue_transition_create(context, "caf\xe9.glsl", error), IS_NULL, "effect is not UTF-8 text: 'caf\\xE9.glsl'");
+    EXPECT_FAIL(segue_info_create("\xff", error), IS_NULL, "effect is not UTF-8 text: '\\xFF'");
 
     /* Parameters. */
     EXPECT_FAIL(segue_transition_set_param(NULL, "x", "1", error), IS_MINUS1, "transition");
     EXPECT_FAIL(segue_transition_set_param(t, NULL, "1", error), IS_MINUS1, "name");
     EXPECT_FAIL(segue_transition_set_param(t, "x", NULL, error), IS_MINUS1, "value");
+    EXPECT_FAIL(segue_transition_set_param(t, "x", "\xe2\x82", error), IS_MINUS1, "value is not UTF-8 text: '\\xE2\\x82'");
     EXPECT_FAIL(segue_transition_set_param(t, "nope", "1", error), IS_MINUS1, "nope");
     segue_transition *wipe = segue_transition_create(context, "wipe", NULL);
     CHECK(wipe != NULL, "wipe");
@@ -160,6 +164,7 @@ int codes_mode(int argc, char **argv) {
     EXPECT_CODE(segue_transition_set_duration(t, -1, error), IS_MINUS1, SEGUE_ERROR_INVALID_ARGUMENT);
     EXPECT_CODE(segue_transition_set_param(t, "no_such_param", "1", error), IS_MINUS1, SEGUE_ERROR_INVALID_ARGUMENT);
     EXPECT_CODE(segue_transition_create(NULL, "fade", error), IS_NULL, SEGUE_ERROR_INVALID_ARGUMENT);
+    EXPECT_CODE(segue_transition_create(context, "caf\xe9.glsl", error), IS_NULL, SEGUE_ERROR_INVALID_ARGUMENT);
     EXPECT_CODE(segue_transition_create(context, "no-such-effect", error), IS_NULL, SEGUE_ERROR_UNKNOWN_EFFECT);
     EXPECT_CODE(segue_transition_create(context, "/no/such/file.glsl", error), IS_NULL, SEGUE_ERROR_BAD_EFFECT_FILE);
     segue_transition *broken = segue_transition_create(context, argv[3], NULL);  /* compiled on first render */
