@@ -22,10 +22,14 @@ struct MeshCommand: ParsableCommand {
     @Argument(help: "The image (PNG or JPEG).")
     var image: String
 
-    @Option(help: ArgumentHelp("A built-in mesh or a JSON mesh file, as --to-mesh takes them.", valueName: "name|file.json"))
+    @Option(
+        help: ArgumentHelp(
+            "A built-in mesh or a JSON mesh file (a path ending in .json or holding a /), as --to-mesh takes them.",
+            valueName: "name|file.json"))
     var mesh: String?
 
-    @Option(help: ArgumentHelp("A JSON mesh file.", valueName: "file.json"))
+    /// The older spelling of `--mesh FILE`, kept for scripts: any path, read as a mesh file.
+    @Option(help: ArgumentHelp(visibility: .hidden))
     var meshFile: String?
 
     @Option(help: ArgumentHelp("Animate to this built-in or JSON file.", valueName: "name|file.json"))
@@ -58,7 +62,10 @@ struct MeshCommand: ParsableCommand {
     var output: String?
 
     func validate() throws {
-        guard (mesh == nil) != (meshFile == nil) else { throw ValidationError("give exactly one of --mesh or --mesh-file") }
+        if mesh != nil, meshFile != nil { throw ValidationError("give the mesh once: --mesh-file is the older spelling of --mesh FILE") }
+        if mesh == nil, meshFile == nil {
+            throw ValidationError("give the mesh: --mesh NAME (a built-in, see 'segue list') or --mesh FILE.json")
+        }
         if live.window {
             try validateWindow()
         } else {

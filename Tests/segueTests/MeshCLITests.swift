@@ -18,13 +18,13 @@ struct MeshCLITests {
             {"identity": {"rows": 1, "columns": 1}, "depthNormalization": "none", "diffuseLightFactor": 0}
             """
         try json.write(toFile: dir + "/flat.json", atomically: true, encoding: .utf8)
-        let file = try segue(["mesh", dir + "/in.png", "--mesh-file", dir + "/flat.json", "-o", dir + "/flat.png"])
+        let file = try segue(["mesh", dir + "/in.png", "--mesh", dir + "/flat.json", "-o", dir + "/flat.png"])
         #expect(file.status == 0, "\(file.stderr)")
         #expect(try ImageFile.read(path: dir + "/flat.png") == Image(width: 32, height: 16, fill: .white))
         // The flat 1×1 file (depth normalization none, like skew) → skew: the top-left corner
         // travels from (0, 0) to (0.5, 0).
         let anim = try segue([
-            "mesh", dir + "/in.png", "--mesh-file", dir + "/flat.json", "--to-mesh", "skew", "--duration", "1", "--fps", "2",
+            "mesh", dir + "/in.png", "--mesh", dir + "/flat.json", "--to-mesh", "skew", "--duration", "1", "--fps", "2",
             "-o", dir + "/frames",
         ])
         #expect(anim.status == 0, "\(anim.stderr)")
@@ -36,7 +36,7 @@ struct MeshCLITests {
         // segue render (it lasted 1 s).
         let spring = try Spring(mass: 1, stiffness: 10, damping: 2)
         let sprung = try segue([
-            "mesh", dir + "/in.png", "--mesh-file", dir + "/flat.json", "--to-mesh", "skew", "--spring", "mass=1,stiffness=10,damping=2",
+            "mesh", dir + "/in.png", "--mesh", dir + "/flat.json", "--to-mesh", "skew", "--spring", "mass=1,stiffness=10,damping=2",
             "--fps", "5", "-o", dir + "/sprung",
         ])
         #expect(sprung.status == 0, "\(sprung.stderr)")
@@ -55,7 +55,10 @@ struct MeshCLITests {
             (["--mesh", "wobble"], "unknown mesh 'wobble'; the built-in meshes are curtain, bulge, jelly, ripple, ellipse, skew, flat"),
             (["--mesh", "curtian"], "unknown mesh 'curtian'; did you mean 'curtain'? The built-in meshes are curtain, bulge,"),
             (["--mesh", "bulge", "--param", "size=3"], "no parameter 'size'"),
+            // --mesh-file, the older spelling of --mesh FILE (hidden from the help), still reads files.
             (["--mesh-file", dir + "/bad.json"], "vertices[0].to: expected 3 numbers, found a list of 2 items"),
+            (["--mesh", "skew", "--mesh-file", dir + "/bad.json"], "give the mesh once: --mesh-file is the older spelling of --mesh FILE"),
+            ([], "give the mesh: --mesh NAME (a built-in, see 'segue list') or --mesh FILE.json"),
             // --mesh takes a file as --to-mesh does: the file's own error, not "unknown mesh".
             (["--mesh", dir + "/bad.json"], "bad.json: vertices[0].to: expected 3 numbers, found a list of 2 items"),
             (["--mesh-file", dir + "/missing.json"], "missing.json"),

@@ -119,10 +119,10 @@ struct MeshWindowTests {
         let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try ImageFile.write(Image(width: 200, height: 200, fill: .white), to: dir + "/white.png")
         try Self.writeQuads(dir)
-        let full = try Self.offline(dir, ["white.png", "--mesh-file", "full.json"])
-        let half = try Self.offline(dir, ["white.png", "--mesh-file", "half.json"])
+        let full = try Self.offline(dir, ["white.png", "--mesh", "full.json"])
+        let half = try Self.offline(dir, ["white.png", "--mesh", "half.json"])
         let live = try LiveProcess(
-            ["mesh", "white.png", "--mesh-file", "full.json", "--to-mesh", "half.json", "--window", "--duration", "4"],
+            ["mesh", "white.png", "--mesh", "full.json", "--to-mesh", "half.json", "--window", "--duration", "4"],
             display: display, cwd: dir)
         let (id, g) = try #require(try Self.openedWindow(display, live), "no window appeared: \(live.stderr)")
         let (_, isFull) = try display.waitForScreen { Self.agreement($0, g, full) >= 0.99 }
@@ -164,7 +164,7 @@ struct MeshWindowTests {
         try Self.writeQuads(dir)
         let mesh = dir + "/mesh.json"
         try FileManager.default.copyItem(atPath: dir + "/full.json", toPath: mesh)
-        let live = try LiveProcess(["mesh", "white.png", "--mesh-file", mesh, "--window", "--watch"], display: display, cwd: dir)
+        let live = try LiveProcess(["mesh", "white.png", "--mesh", mesh, "--window", "--watch"], display: display, cwd: dir)
         let (id, g) = try #require(try Self.openedWindow(display, live), "no window appeared: \(live.stderr)")
         let (_, isFull) = try display.waitForScreen { Self.fraction($0, g) == 0 && $0[g.x + 1, g.y + 1] == .white }
         #expect(isFull, "the file's mesh shows")
@@ -294,7 +294,7 @@ struct MeshWindowTests {
         // A mesh file's error names the file once, as given.
         try #"{"vertices": [{"from": [0, 0], "to": [0, 0]}], "faces": [[0, 0, 0, 0]]}"#.write(
             toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
-        let bad = try segue(["mesh", "in.png", "--mesh-file", "bad.json", "--window"], environment: ["DISPLAY": ":59999"], cwd: dir)
+        let bad = try segue(["mesh", "in.png", "--mesh", "bad.json", "--window"], environment: ["DISPLAY": ":59999"], cwd: dir)
         #expect(
             bad.status == 1 && bad.stderr == "error: bad.json: vertices[0].to: expected 3 numbers, found a list of 2 items\n",
             "\(bad.stderr)")
@@ -302,7 +302,7 @@ struct MeshWindowTests {
         let watched = try segue(
             ["mesh", "in.png", "--mesh", "bad.json", "--window", "--watch"], environment: ["DISPLAY": ":59999"], cwd: dir)
         #expect(watched.status == 1 && watched.stderr == bad.stderr, "\(watched.stderr)")
-        let missing = try segue(["mesh", "in.png", "--mesh-file", "missing.json", "-o", "out.png"], cwd: dir)
+        let missing = try segue(["mesh", "in.png", "--mesh", "missing.json", "-o", "out.png"], cwd: dir)
         #expect(missing.status == 1 && missing.stderr.hasPrefix("error: cannot read mesh file missing.json: "), "\(missing.stderr)")
         for (extra, message) in cases {
             let r = try segue(["mesh", "in.png", "--mesh", "curtain"] + extra, environment: ["DISPLAY": ":59999"], cwd: dir)
