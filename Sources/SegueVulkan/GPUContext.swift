@@ -231,13 +231,49 @@ public final class GPUContext: @unchecked Sendable {
     public var instanceHandle: OpaquePointer { instance }
 
     deinit {
-        vkDeviceWaitIdle(device)
-        for p in pipelines.values { p.destroy(device) }
-        vkDestroyCommandPool(device, transferPool, nil)
-        vkDestroyDevice(device, nil)
-        vkDestroyInstance(instance, nil)
-        OpenContexts.closed(in: process)
+        let device = device, instance = instance, transferPool = transferPool, pipelines = Array(pipelines.values), process = process
+        // A test's stand-in for a device that never goes idle (see `VulkanFault`).
+        let stalls = VulkanFault.injected.map { "vkDeviceWaitIdle".hasPrefix($0.call) } ?? false
+        let teardown = {
+            if stalls { sleep(UInt32(Self.stallSeconds)) }
+            vkDeviceWaitIdle(device)
+            for p in pipelines { p.destroy(device) }
+            vkDestroyCommandPool(device, transferPool, nil)
+            vkDestroyDevice(device, nil)
+            vkDestroyInstance(instance, nil)
+            OpenContexts.closed(in: process)  // only now: a device still open counts for fork()
+        }
+        if broken == nil {
+            teardown()  // every renderer has waited for its frames: the device is idle
+        } else {
+            Self.tearDownAlone(teardown)
+        }
     }
+
+    /// Runs the teardown of a broken context on a thread of its own, waiting for it at most
+    /// `brokenTeardownWait`: after a timeout the GPU may be running a shader that never ends,
+    /// and `vkDeviceWaitIdle` has no limit. Whoever releases the context (a host's
+    /// `segue_context_destroy`, a GTK widget) never hangs; the thread frees the device when the
+    /// GPU lets it, or the process's exit does.
+    private static func tearDownAlone(_ teardown: sending @escaping () -> Void) {
+        let done = Locked(false)
+        do {
+            try WorkerThread.start(for: "the GPU context") {
+                teardown()
+                done.withLock { $0 = true }
+            }
+        } catch {
+            return  // no thread to be had: the device is left to the process's exit
+        }
+        done.wait(seconds: brokenTeardownWait) { $0 }
+    }
+
+    /// Seconds the release of a broken context waits for its device before leaving it to a
+    /// thread: its renderers have already waited `teardownWait` for their frames.
+    static let brokenTeardownWait = 1.0
+
+    /// How long a stalled `vkDeviceWaitIdle` (`VulkanFault`) takes in tests.
+    static let stallSeconds = 20.0
 
     /// The index into `devices` that `selector` picks: all digits select by `GPUDeviceInfo.index`
     /// only, anything else is a case-insensitive name substring; nil picks the first usable device

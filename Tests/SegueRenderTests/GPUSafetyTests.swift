@@ -140,6 +140,32 @@ struct GPUSafetyTests {
         #expect(abs(Int(try fresh.frame(progress: 0.5, time: 0.5, duration: 1)[4, 4].r) - 128) <= 1)
     }
 
+    @Test(
+        "a context released after a timeout does not wait for a device that never goes idle: the release returns, a thread tears it down"
+    )
+    func releaseAfterTimeout() throws {
+        let black = Image(width: 8, height: 8, fill: .black), white = Image(width: 8, height: 8, fill: .white)
+        weak var weakContext: GPUContext?
+        var context: GPUContext? = try GPUContext(configuration: .init(gpuTimeout: 0.5))
+        weakContext = context
+        var renderer: TransitionRenderer? = try TransitionRenderer(
+            effect: try EffectCatalog.effect("fade"), from: black, to: white, context: context!, framesInFlight: 1)
+        _ = VulkanFault.$injected.withValue(VulkanFault(call: "vkWaitForFences", result: Self.timeout)) {
+            try? renderer!.frame(progress: 0.5, time: 0.5, duration: 1)
+        }
+        #expect(context?.failure?.breaksContext == true)
+        // The device's wait for idle stalls (20 s, standing in for a shader that never ends):
+        // releasing the last references must come back after the bounded wait (1 s), not the stall.
+        let clock = ContinuousClock(), start = clock.now
+        VulkanFault.$injected.withValue(VulkanFault(call: "vkDeviceWaitIdle", result: Self.timeout)) {
+            renderer = nil
+            context = nil
+        }
+        let elapsed = clock.now - start
+        #expect(weakContext == nil)
+        #expect(elapsed < .seconds(10), "the release waited \(elapsed)")
+    }
+
     @Test("SEGUE_GPU_TIMEOUT sets the wait for the GPU; a value that is not a positive number leaves the default")
     func timeoutSetting() {
         #expect(GPUContext.Configuration(environment: ["SEGUE_GPU_TIMEOUT": "2.5"]).gpuTimeout == 2.5)

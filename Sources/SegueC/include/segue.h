@@ -41,7 +41,10 @@
  * in seconds, read when the context is created: at most a day, 86400 s, which a longer value
  * means; a value that is not a positive finite number leaves 60 s), the render fails with a
  * message naming the effect, and every later render on that context fails at once. Destroy it
- * and its transitions and create a new context.
+ * and its transitions and create a new context. Destroying a transition waits for its frames
+ * (at most 60 s, or the context's limit if longer); destroying the last handle of a context whose
+ * work failed so waits at most a second more: a thread of the library frees the device when the
+ * GPU lets it go (a shader that never ends holds it until the process exits).
  *
  * Versions: libsegue.so.0 (its SONAME) keeps this API and ABI for every 0.x release; symbols
  * carry the version node SEGUE_0. SEGUE_VERSION_* say which header a program was built with,
