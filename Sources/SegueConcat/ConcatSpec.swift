@@ -63,7 +63,7 @@ public struct CutSpec: Sendable, Hashable, Codable {
     public static func durationProblem(_ seconds: Double) -> String? {
         durationRange.contains(seconds)
             ? nil
-            : "the duration must be from 0 to \(MessageText.seconds(durationRange.upperBound)), got \(MessageText.number(seconds))"
+            : "the duration must be from 0 to \(MessageText.seconds(durationRange.upperBound)), got \(MessageText.number(seconds, outside: durationRange.lowerBound, durationRange.upperBound))"
     }
 
     /// Whether this is a hard cut (no transition).

@@ -29,6 +29,6 @@ public enum FrameRate {
     public static func problem(_ fps: Double) -> String? {
         range.contains(fps)
             ? nil
-            : "must be a number from \(MessageText.number(range.lowerBound)) to \(MessageText.number(range.upperBound)), got \(MessageText.number(fps))"
+            : "must be a number from \(MessageText.number(range.lowerBound)) to \(MessageText.number(range.upperBound)), got \(MessageText.number(fps, outside: range.lowerBound, range.upperBound))"
     }
 }

@@ -48,7 +48,7 @@ public struct ScaleRange: Sendable, Equatable, CustomStringConvertible {
     /// What is wrong with `scale`, to follow its name ("must be in (0, 8], got 9"); nil when
     /// it is in the range.
     public func problem(_ scale: Double) -> String? {
-        contains(scale) ? nil : "must be \(self), got \(MessageText.number(scale))"
+        contains(scale) ? nil : "must be \(self), got \(MessageText.number(scale, outside: minimum ?? 0, maximum ?? .infinity))"
     }
 }
 

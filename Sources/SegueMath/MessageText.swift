@@ -29,6 +29,14 @@ public enum MessageText {
         return text == "-0" ? "0" : text
     }
 
+    /// A value refused for lying outside a range, for "…, got X": `number(value)`, unless that
+    /// reads as one of `bounds` (`1000.0001` shortened to `1000`, a value that looks allowed);
+    /// then every digit Swift needs to read it back.
+    public static func number(_ value: Double, outside bounds: Double...) -> String {
+        let short = number(value)
+        return bounds.contains(where: { number($0) == short && $0 != value }) ? "\(value)" : short
+    }
+
     /// A range for people, its ends as `number` words them: `-180…180`, `0…6.283`.
     public static func range(_ range: ClosedRange<Double>) -> String {
         "\(number(range.lowerBound))…\(number(range.upperBound))"

@@ -82,11 +82,7 @@ final class DirectorySink: FrameSink {
     private let straight: StraightAlphaBuffer
 
     init(path: String, width: Int, height: Int, cancellation: Cancellation?) throws {
-        let standardized = FileIO.standardizedAbsolute(path)
-        let parent = FileIO.directory(of: standardized)
-        guard FileIO.isDirectory(parent) else {
-            throw MediaError.unwritable(path: path, reason: "the directory '\(parent)' does not exist")
-        }
+        try MediaError.converting { () throws(SystemError) in _ = try FileIO.replaceableDirectory(path) }
         if FileIO.exists(path) && !FileIO.isDirectory(path) {
             throw MediaError.unwritable(path: path, reason: "it exists and is not a directory")
         }
@@ -103,7 +99,7 @@ final class DirectorySink: FrameSink {
         self.width = width
         self.height = height
         straight = StraightAlphaBuffer(byteCount: width * height * 4)
-        staged = try MediaError.converting { () throws(SystemError) in try StagedOutput(directory: standardized, cancellation: cancellation)
+        staged = try MediaError.converting { () throws(SystemError) in try StagedOutput(directory: path, cancellation: cancellation)
         }
         writer = try FrameDirectoryWriter(directory: staged.temporaryPath)
     }

@@ -2,6 +2,7 @@
 // output must not be one of them (`OutputGuard`).
 import SegueMedia
 import SegueShaders
+import SegueSystem
 
 extension EffectRequest {
     /// The files the request reads: the effect's file (`.glsl`, `.metal`) and the texture images.
@@ -25,11 +26,14 @@ extension MeshRequest {
 
 extension RenderOutput {
     /// Checks that writing this output destroys none of `inputs`: a file output that is one of
-    /// them, or a directory output (replaced whole) that holds one, is refused.
+    /// them, or a directory output (replaced whole) that holds one, is refused, as is a directory
+    /// `FileIO.replaceableDirectory` refuses (an empty path, `.`, `..`, the current directory).
     /// - Throws: `MediaError.unwritable` naming the output and the input.
     public func check(against inputs: [OutputGuard.Input]) throws(MediaError) {
         switch self {
-        case let .directory(path): try OutputGuard.check(output: path, inputs: inputs, replacesDirectory: true)
+        case let .directory(path):
+            do { _ = try FileIO.replaceableDirectory(path) } catch { throw MediaError(error) }
+            try OutputGuard.check(output: path, inputs: inputs, replacesDirectory: true)
         case let .video(path, _): try OutputGuard.check(output: path, inputs: inputs)
         case .standardOutput: return
         }

@@ -74,6 +74,48 @@ extension FileIO {
         }
     }
 
+    /// `path` checked as a directory that publishing replaces whole (a frame directory, a
+    /// site), without its trailing slashes. Refused: an empty path; one that ends in `.` or `..`
+    /// or is `/` (the directory must be named: `missing/..` would otherwise be read as the
+    /// current directory by its text while the kernel finds no such path); a parent that is not
+    /// a directory; and the current directory or one that holds it, which the replacement would
+    /// pull away from under the shell.
+    /// - Throws: `.unwritable` saying which.
+    package static func replaceableDirectory(_ path: String) throws(SystemError) -> String {
+        if let problem = directoryNameProblem(path) { throw problem }
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        let name = lastComponent(of: String(trimmed))
+        let parent = directory(of: String(trimmed))
+        guard isDirectory(parent), let real = realpath(parent, nil) else {
+            throw .unwritable(path: path, reason: "the directory \(parent) does not exist")
+        }
+        let parentPath = String(cString: real)
+        free(real)
+        let target = (parentPath == "/" ? "" : parentPath) + "/" + name
+        let here = currentDirectory
+        if here == target || here.hasPrefix(target + "/") {
+            throw .unwritable(
+                path: path,
+                reason: "it \(here == target ? "is" : "holds") the current directory, which replacing the directory whole would pull away: "
+                    + "give another directory")
+        }
+        return String(trimmed)
+    }
+
+    /// Why `path` cannot name a directory that publishing replaces whole: it is empty, or it
+    /// ends in `.` or `..` or is `/` (the directory must be named); nil when it names one.
+    package static func directoryNameProblem(_ path: String) -> SystemError? {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        let name = lastComponent(of: String(trimmed))
+        if trimmed.isEmpty { return .unwritable(path: "''", reason: "the path is empty") }
+        guard name.isEmpty || name == "." || name == ".." else { return nil }
+        return .unwritable(
+            path: path,
+            reason: "a directory output replaces the directory whole, so it must be named, not given as '\(trimmed == "/" ? "/" : name)'")
+    }
+
     /// The current directory ("/" when it cannot be found).
     package static var currentDirectory: String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

@@ -51,8 +51,10 @@ package final class StagedOutput {
 
     /// Creates an empty temporary directory for `path`, which replaces whatever directory is
     /// at `path` when published; registered with `cancellation` (its `cancel()` removes it).
-    /// - Throws: `.unwritable` when the directory cannot be created.
+    /// - Throws: `.unwritable` for a path `FileIO.replaceableDirectory` refuses, or when the
+    ///   directory cannot be created.
     package init(directory path: String, cancellation: Cancellation? = nil) throws(SystemError) {
+        let path = try FileIO.replaceableDirectory(path)
         let temporary = AtomicPublish.temporaryPath(for: path)
         do {
             try AtomicPublish.createDirectory(temporary)

@@ -71,14 +71,18 @@ public struct Gallery {
     /// The effect files of the folders, sorted: `.glsl` transitions and `.metal` stitchable shaders.
     /// - Throws: `MediaError.unreadable` for a folder that cannot be listed.
     public func effectFiles() throws -> [String] {
-        var files: [String] = []
-        for folder in folders {
-            guard let names = FileIO.directoryEntries(folder) else {
-                throw MediaError.unreadable(path: folder, reason: "it is not a folder that can be listed")
-            }
-            files += names.filter { $0.hasSuffix(".glsl") || $0.hasSuffix(".metal") }.sorted().map { FileIO.joining(folder, $0) }
+        if let folder = folders.first(where: { FileIO.directoryEntries($0) == nil }) {
+            throw MediaError.unreadable(path: folder, reason: "it is not a folder that can be listed")
         }
-        return files
+        return Self.effectFiles(in: folders)
+    }
+
+    /// The effect files of those of `folders` that can be listed, sorted within each.
+    static func effectFiles(in folders: [String]) -> [String] {
+        folders.flatMap { folder in
+            (FileIO.directoryEntries(folder) ?? []).filter { $0.hasSuffix(".glsl") || $0.hasSuffix(".metal") }.sorted()
+                .map { FileIO.joining(folder, $0) }
+        }
     }
 
     /// Renders every preview and writes `index.html` and the marker file (`markerName`);
@@ -192,6 +196,10 @@ public struct Gallery {
         var note: String?
         do {
             file = try renderPreview(effect, from: from, to: to, folder: staging + "/previews", base: Self.previewName(name))
+        } catch let error as MediaError {
+            // No ffmpeg at all is the machine's problem, not the effect's: one error, not a note on every card.
+            if case .ffmpegNotFound = error { throw error }
+            note = "no preview: \(error.message)"
         } catch let error as SegueError {
             note = "no preview: \(error.message)"
         }
@@ -228,7 +236,8 @@ public struct Gallery {
             try sink.finish()
         } catch {
             sink.cancel()
-            throw error
+            // Named where it would have been in the site: the staging folder is gone after the run.
+            throw MediaError.naming(FileIO.joining(output, "previews/" + base + ".webm"), insteadOf: path, error)
         }
         return base + ".webm"
     }

@@ -23,6 +23,10 @@ public enum GalleryError: SegueError, Sendable, Equatable, CustomStringConvertib
     case outputIsInput(output: String, input: String)
     /// The output contains one of the input folders.
     case outputContainsInput(output: String, input: String)
+    /// The output holds an effect file of the input folders (reached through a symbolic link).
+    case outputHoldsInputFile(output: String, input: String)
+    /// The output's path cannot name a site: empty, or ending in `.` or `..`.
+    case outputPath(SystemError)
 
     public var description: String {
         switch self {
@@ -34,6 +38,10 @@ public enum GalleryError: SegueError, Sendable, Equatable, CustomStringConvertib
             "the output \(output) is the input folder \(input); choose another directory for the site"
         case let .outputContainsInput(output, input):
             "the output \(output) contains the input folder \(input); choose another directory for the site"
+        case let .outputHoldsInputFile(output, input):
+            "the output \(output) holds the input effect \(input) (through a symbolic link), which replacing the site "
+                + "would delete; choose another directory for the site"
+        case let .outputPath(error): error.description
         }
     }
 }
@@ -49,11 +57,17 @@ extension Gallery {
     @discardableResult
     public static func checkOutput(_ output: String, folders: [String]) throws(GalleryError) -> String {
         let resolved = FileIO.resolvedPath(output)
+        let inside = resolved == "/" ? "/" : resolved + "/"
         for folder in folders {
             let input = FileIO.resolvedPath(folder)
             if input == resolved { throw .outputIsInput(output: output, input: folder) }
-            if input.hasPrefix(resolved == "/" ? "/" : resolved + "/") { throw .outputContainsInput(output: output, input: folder) }
+            if input.hasPrefix(inside) { throw .outputContainsInput(output: output, input: folder) }
         }
+        // An effect file may be a link into the old site, which the new one replaces.
+        for file in effectFiles(in: folders) where FileIO.resolvedPath(file).hasPrefix(inside) {
+            throw .outputHoldsInputFile(output: output, input: file)
+        }
+        if let problem = FileIO.directoryNameProblem(output) { throw .outputPath(problem) }
         // lstat: a dangling symbolic link is something there too (the site would replace it).
         var status = stat()
         guard lstat(resolved, &status) == 0 else { return resolved }

@@ -27,7 +27,7 @@ struct FrameCommand: ParsableCommand {
         guard (progress == nil) != (time == nil) else { throw ValidationError("give exactly one of --progress or --time") }
         if let progress {
             guard progress.isFinite, (0...1).contains(progress) else {
-                throw ValidationError("--progress must be a number from 0 to 1, got \(MessageText.number(progress))")
+                throw ValidationError("--progress must be a number from 0 to 1, got \(MessageText.number(progress, outside: 0, 1))")
             }
         }
         try validateTime(time)

@@ -21,7 +21,18 @@ struct HostBench {
         print(
             "Segue bench --hosts: \(effect), \(width)x\(height), \(bench.frames) frames (\(bench.frames / bench.fps) s at \(bench.fps) fps), median of \(runs) runs, device \(context.info.name), \(ProcessInfo.processInfo.activeProcessorCount) CPU cores"
         )
-        let results = try bench.run()
+        let results: [HostBenchmark.Measurement]
+        do {
+            results = try bench.run()
+        } catch let Frei0rError.template(path, reason) {
+            // The library's advice ends "or give the template's path", which bench has no flag for.
+            throw CLIFailure(
+                message: "--hosts needs the frei0r plugin template installed with segue ('\(path)': \(reason)); "
+                    + "install Segue with scripts/install.sh, which builds it")
+        } catch let Frei0rError.library(path) {
+            throw CLIFailure(
+                message: "--hosts needs libsegue installed with segue (it is not at '\(path)'); install Segue with scripts/install.sh")
+        }
         print("path (melt: real_time=-2 unless noted)".padding(toLength: 41) + "  total s     fps  2 frames ms  ms/frame  ×segue render")
         let reference = results.first { $0.name == "segue render" }?.steadyMilliseconds ?? 0
         for m in results {

@@ -31,6 +31,7 @@ struct SegueCommand: ParsableCommand {
     /// one `error: …` line (lower case, then a pointer to `--help` for command-line mistakes) and
     /// exits with status 1; `--help` and `--version` print and exit 0.
     static func main() {
+        holdStandardDescriptors()
         InterruptHandler.install()
         if let problem = argumentEncodingProblem() { fail(problem) }
         var command: ParsableCommand
@@ -51,6 +52,20 @@ struct SegueCommand: ParsableCommand {
             guard exitCode(for: error) != .success else { exit(withError: error) }
             if error is ExitCode || error is CleanExit { exit(withError: error) }
             fail(foreignMessage(for: error))
+        }
+    }
+
+    /// Gives a closed standard input, output or error a placeholder (`/dev/null`, read-only),
+    /// so that no descriptor the command opens takes its number: the interrupt pipe read as
+    /// descriptor 1 took printed text for a signal, and an output file there would receive
+    /// what is printed. Writes to the placeholder fail with EBADF, as to the closed descriptor.
+    static func holdStandardDescriptors() {
+        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            let placeholder = open("/dev/null", O_RDONLY)  // the lowest free number: `fd`
+            if placeholder >= 0, placeholder != fd {
+                dup2(placeholder, fd)
+                close(placeholder)
+            }
         }
     }
 

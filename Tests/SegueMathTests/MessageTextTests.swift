@@ -4,6 +4,18 @@ import Testing
 
 @Suite("Message text")
 struct MessageTextTests {
+    @Test("a value just outside a range never reads as the range's end: all its digits then, else the short form")
+    func outsideRange() {
+        #expect(MessageText.number(1000.0001, outside: 1, 1000) == "1000.0001")
+        #expect(MessageText.number(0.9999999, outside: 1, 1000) == "0.9999999")
+        #expect(MessageText.number(2.0000001, outside: 0.1, 2) == "2.0000001")
+        #expect(MessageText.number(0.0999999, outside: 0.1, 2) == "0.0999999")
+        #expect(MessageText.number(1001.25, outside: 1, 1000) == "1001.25")
+        #expect(MessageText.number(0, outside: 1, 1000) == "0")
+        #expect(MessageText.number(.nan, outside: 0, 1) == "NaN")
+        #expect(MessageText.number(.infinity, outside: 0, .infinity) == "infinity")
+    }
+
     @Test("durations: at most three decimals, whole numbers in full, the tiny and the huge in scientific notation, never 'inf s'")
     func seconds() {
         #expect(MessageText.seconds(1.6482708333333334) == "1.648 s")

@@ -43,4 +43,32 @@ struct GalleryOutputTests {
             #expect(try Gallery.checkOutput(dir + "/si", folders: [dir + "/site"]) == dir + "/si")
         }
     }
+
+    @Test("an input effect file that links into the old site is refused (the new site deleted it); so are '', '.' and '..' endings")
+    func linkedFilesAndNames() throws {
+        try withDirectory { dir in
+            let fm = FileManager.default
+            try fm.createDirectory(atPath: dir + "/site", withIntermediateDirectories: true)
+            try Data().write(to: URL(fileURLWithPath: dir + "/site/" + Gallery.markerName))
+            try Data("vec4 transition(vec2 uv) { return getToColor(uv); }\n".utf8).write(to: URL(fileURLWithPath: dir + "/site/mine.glsl"))
+            try fm.createDirectory(atPath: dir + "/fx", withIntermediateDirectories: true)
+            try fm.createSymbolicLink(atPath: dir + "/fx/mine.glsl", withDestinationPath: "../site/mine.glsl")
+            #expect(throws: GalleryError.outputHoldsInputFile(output: dir + "/site", input: dir + "/fx/mine.glsl")) {
+                try Gallery.checkOutput(dir + "/site", folders: [dir + "/fx"])
+            }
+            #expect(
+                GalleryError.outputHoldsInputFile(output: "site", input: "fx/mine.glsl").description
+                    == "the output site holds the input effect fx/mine.glsl (through a symbolic link), which replacing the site would delete; "
+                    + "choose another directory for the site")
+            #expect(try Gallery.checkOutput(dir + "/other", folders: [dir + "/fx"]) == dir + "/other")
+            #expect(throws: GalleryError.outputPath(.unwritable(path: "''", reason: "the path is empty"))) {
+                try Gallery.checkOutput("", folders: [])
+            }
+            let dotDot = dir + "/missing/.."
+            let reason = "a directory output replaces the directory whole, so it must be named, not given as '..'"
+            #expect(throws: GalleryError.outputPath(.unwritable(path: dotDot, reason: reason))) {
+                try Gallery.checkOutput(dotDot, folders: [])
+            }
+        }
+    }
 }

@@ -132,6 +132,18 @@ struct GalleryCLITests {
         }
     }
 
+    @Test("without ffmpeg the gallery fails once, naming it, and writes nothing (it noted 'no preview' on every card and exited 0)")
+    func noFFmpeg() throws {
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
+        let r = try segue(["gallery", "--scale", "0.1", "-o", "site"], environment: ["SEGUE_FFMPEG": "/nonexistent/ffmpeg"], cwd: dir)
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(
+            r.stderr
+                == "error: site: ffmpeg is needed for video but was not found (SEGUE_FFMPEG=/nonexistent/ffmpeg is not an executable file); "
+                + "install the Debian package `ffmpeg` (apt-get install ffmpeg) or set SEGUE_FFMPEG to its path\n")
+        #expect(listing(dir).isEmpty, "\(listing(dir))")
+    }
+
     @Test("--scale outside [0.1, 2]: one error line worded as every --scale check, nothing written")
     func badScale() throws {
         let scratch = try TemporaryDirectory("cli"), dir = scratch.path

@@ -83,6 +83,41 @@ struct OutputSafetyCLITests {
             in: dir, naming: ["frames", "the input image", "replaces the whole directory"])
     }
 
+    @Test(
+        "a frame directory given as '', '.', 'missing/..' or the current directory by name is refused: it replaced the current directory whole"
+    )
+    func directoryOutputNamed() throws {
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
+        try writeInputs(dir)
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: dir + "/notes.txt"))
+        let render = ["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--duration", "0.1", "-o"]
+        try expectRefused(render + [""], in: dir, naming: ["error: '': cannot write the output: the path is empty"])
+        try expectRefused(
+            ["effect", "--input", "from.png", "--effect", "shift", "--duration", "0.1", "-o", ""], in: dir,
+            naming: ["error: '': cannot write the output: the path is empty"])
+        for path in [".", "./", "missing/..", "from.png/.."] {
+            let name = path.hasSuffix("..") ? ".." : "."
+            try expectRefused(
+                render + [path], in: dir,
+                naming: [
+                    "error: \(path): cannot write the output: a directory output replaces the directory whole, so it must be named, not given as '\(name)'"
+                ])
+        }
+        // Run from inside a frame directory, which it names: the frames would replace the directory
+        // the shell stands in.
+        let frames = dir + "/frames"
+        #expect(try segue(render + [frames], cwd: dir).status == 0)
+        let inside = try segue(
+            ["render", "--from", "../from.png", "--to", "../to.png", "--effect", "fade", "--duration", "0.1", "-o", "../frames"],
+            cwd: frames)
+        #expect(inside.status == 1)
+        #expect(
+            inside.stderr
+                == "error: ../frames: cannot write the output: it is the current directory, which replacing the directory whole would pull away: give another directory\n"
+        )
+        #expect(try String(contentsOfFile: dir + "/notes.txt", encoding: .utf8) == "precious\n")
+    }
+
     @Test("a pipe or a device as the output is refused before any work; through a symbolic link the file it names is written")
     func specialOutputs() throws {
         let files = try media(), dir = files.path
@@ -114,6 +149,30 @@ struct OutputSafetyCLITests {
             let run = try runProgram("/bin/bash", ["-c", "exec \"$0\" list \(redirect)", segueBinary])
             #expect(run.status == 1 && run.stderr == "error: standard output: writing failed: \(reason)\n", "\(redirect): \(run.stderr)")
         }
+        // With standard input closed too, the interrupt pipe must not take descriptor 1 (it did,
+        // and the listing's first byte, 'f' = 102, was read as a signal: exit 230); nor may the
+        // output file of a command take it. A timeout's error, with standard error closed, exits 1.
+        let closedBoth = try runProgram("/bin/bash", ["-c", "exec \"$0\" list <&- >&-", segueBinary])
+        #expect(
+            closedBoth.status == 1 && closedBoth.stderr == "error: standard output: writing failed: Bad file descriptor\n",
+            "\(closedBoth.status): \(closedBoth.stderr)")
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
+        try writeInputs(dir)
+        let quiet = try runProgram(
+            "/bin/bash",
+            ["-c", "cd \"$1\" && exec \"$0\" frame --from from.png --to to.png -e fade --progress 1 -o out.png <&- >&-", segueBinary, dir],
+            environment: ["SEGUE_CACHE_DIR": dir + "/cache"])
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(try ImageFile.read(path: dir + "/out.png")[0, 0] == .white)
+        let timedOut = try runProgram(
+            "/bin/bash",
+            [
+                "-c", "cd \"$1\" && exec \"$0\" frame --from from.png --to to.png -e fade --progress 1 -o late.png <&- 2>&-", segueBinary,
+                dir,
+            ],
+            environment: ["SEGUE_GPU_TIMEOUT": "1e-9", "SEGUE_CACHE_DIR": dir + "/cache"])
+        #expect(timedOut.status == 1, "exit \(timedOut.status)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/late.png"))
         // Whether the reader's end closes before or after the last write, nothing is said.
         let stopped = try runProgram("/bin/bash", ["-c", "\"$0\" list | head -c 1 > /dev/null", segueBinary])
         #expect(stopped.status == 0 && stopped.stderr.isEmpty, "\(stopped.stderr)")
