@@ -71,13 +71,16 @@ public enum MessageText {
     public static func suggestions(for name: String, among candidates: [String], limit: Int = 3) -> [String] {
         let lower = name.lowercased()
         guard !lower.isEmpty else { return [] }
-        let scored = candidates.map { candidate -> (String, Int) in
+        let scored = candidates.map { candidate -> (name: String, score: Int, edits: Int) in
             let other = candidate.lowercased()
             let d = editDistance(lower, other)
-            return (candidate, other.contains(lower) || lower.contains(other) ? min(d, 1) : d)
+            return (candidate, other.contains(lower) || lower.contains(other) ? min(d, 1) : d, d)
         }
         let reach = max(2, lower.count / 3)
-        return scored.filter { $0.1 <= reach }.sorted { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }.prefix(limit).map(\.0)
+        // Ties on the score go to the fewer real edits ('circleopn': 'circleopen', one edit,
+        // before 'circle', contained in it), then to the name.
+        return scored.filter { $0.score <= reach }.sorted { ($0.score, $0.edits, $0.name) < ($1.score, $1.edits, $1.name) }
+            .prefix(limit).map(\.name)
     }
 
     /// The Levenshtein distance between two strings (insertions, deletions, substitutions).

@@ -85,10 +85,13 @@ public struct ResolvedEffect: Sendable {
 
     /// `effect` with its checked `parameters` and the images of `texturePaths` read at `scale`
     /// pixels per point.
-    /// - Throws: `MediaError` (an image).
+    /// - Throws: `ParameterError.givenTwice` for a texture named twice (the last one won, unsaid),
+    ///   `MediaError` (an image).
     init(
         effect: Effect, parameters: [String: ParameterValue], texturePaths: [(name: String, path: String)], scale: Double
     ) throws {
+        var names: Set<String> = []
+        for (name, _) in texturePaths where !names.insert(name).inserted { throw ParameterError.givenTwice(name: name) }
         var images: [String: Image] = [:]
         for (name, path) in texturePaths { images[name] = try ImageFile.read(path: path, scale: scale) }
         self.init(effect: effect, parameters: parameters, textures: images)

@@ -53,8 +53,31 @@ public struct Demo {
     public init(directory: String, scale: Double = 1, fps: Double = 30, context: GPUContext, cancellation: Cancellation? = nil) throws {
         try Image.validateScale(scale, in: Self.scales)
         if let problem = FrameRate.problem(fps) { throw RenderError.invalidValue("fps \(problem)") }
+        try Self.checkDirectory(directory)
         (self.directory, self.scale, self.fps, self.context) = (directory, scale, fps, context)
         self.cancellation = cancellation
+    }
+
+    /// The names the demo writes in its folder: the sample screens, each transition's video (or
+    /// frame directory), the contact sheet and the meshes.
+    public static var fileNames: Set<String> {
+        Set(["sample-from.png", "sample-to.png", "contact-sheet.png", "meshes.png"] + transitions.flatMap { [$0.name + ".mp4", $0.name] })
+    }
+
+    /// Checks that `directory` may take the demo, which replaces its files by name: a new folder,
+    /// or one that holds only what the demo writes (an earlier demo, and temporaries one left).
+    /// - Throws: `MediaError.unwritable` for an empty path or a folder holding anything else.
+    public static func checkDirectory(_ directory: String) throws(MediaError) {
+        if directory.isEmpty { throw .unwritable(path: "''", reason: "the path is empty") }
+        // A file in the way is reported when the folder is made, as every command words it.
+        guard FileIO.isDirectory(directory), let entries = FileIO.directoryEntries(directory) else { return }
+        let names = fileNames
+        if let other = entries.sorted().first(where: { !names.contains($0) && AtomicPublish.owner(ofTemporary: $0, among: names) == nil }) {
+            throw .unwritable(
+                path: directory,
+                reason: "the folder holds '\(other)', which the demo does not write, and the demo replaces its files by name: "
+                    + "give a new or empty folder, or one an earlier demo wrote")
+        }
     }
 
     /// The transitions the demo renders: Segue's own.

@@ -26,6 +26,7 @@ struct DemoCommand: ParsableCommand {
     }
 
     func run() throws {
+        try Demo.checkDirectory(output)  // before the device opens: a refusal is immediate
         let demo = try Demo(
             directory: output, scale: scale, fps: rate.fps, context: deviceOptions.context(), cancellation: InterruptHandler.cancellation)
         if !demo.writesVideos {

@@ -4,6 +4,12 @@ import Testing
 
 @Suite("Message text")
 struct MessageTextTests {
+    @Test("suggestions: a name one edit away comes before one merely contained in the name")
+    func suggestionOrder() {
+        #expect(MessageText.suggestions(for: "circleopn", among: ["circle", "circleopen", "fade"]) == ["circleopen", "circle"])
+        #expect(MessageText.didYouMean("circleopn", among: ["circle", "circleopen"]) == "did you mean 'circleopen' or 'circle'?")
+    }
+
     @Test("a value just outside a range never reads as the range's end: all its digits then, else the short form")
     func outsideRange() {
         #expect(MessageText.number(1000.0001, outside: 1, 1000) == "1000.0001")

@@ -122,5 +122,9 @@ struct CheckCLITests {
         #expect(ok.status == 0, "\(ok.stderr)")
         let image = try ImageFile.read(path: dir + "/out.png")
         #expect(image[1, 1] == .white && image[6, 1] == .black)
+        // A texture named twice is refused, as a parameter is (the last one won without a word).
+        let twice = try segue(base + ["--texture", "luma=" + dir + "/luma.png", "--texture", "luma=" + dir + "/to.png"])
+        #expect(twice.status == 1)
+        #expect(twice.stderr == "error: parameter 'luma' is given twice; give it once\n")
     }
 }

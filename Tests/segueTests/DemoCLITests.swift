@@ -51,11 +51,31 @@ struct DemoCLITests {
         let made = try limited(dir + "/new")
         #expect(made.status == 1 && made.stderr.hasPrefix("error: \(dir)/new/"), "\(made.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/new"), "\(listing(dir + "/new"))")
+        // A folder an earlier demo wrote (its mesh sheet, written last, stands for it here).
+        try FileManager.default.createDirectory(atPath: dir + "/earlier", withIntermediateDirectories: true)
+        try "sheet".write(toFile: dir + "/earlier/meshes.png", atomically: true, encoding: .utf8)
+        #expect(try limited(dir + "/earlier").status == 1)
+        #expect(try String(contentsOfFile: dir + "/earlier/meshes.png", encoding: .utf8) == "sheet")
+        #expect(!listing(dir + "/earlier").contains { $0.contains("segue-tmp") }, "\(listing(dir + "/earlier"))")
+    }
+
+    @Test("a folder holding anything the demo does not write is refused before any work (the demo replaced same-named files in it)")
+    func foreignFolder() throws {
+        let scratch = try TemporaryDirectory("cli"), dir = scratch.path
         try FileManager.default.createDirectory(atPath: dir + "/mine", withIntermediateDirectories: true)
         try "notes".write(toFile: dir + "/mine/notes.txt", atomically: true, encoding: .utf8)
-        #expect(try limited(dir + "/mine").status == 1)
-        #expect(try String(contentsOfFile: dir + "/mine/notes.txt", encoding: .utf8) == "notes")
-        #expect(!listing(dir + "/mine").contains { $0.contains("segue-tmp") }, "\(listing(dir + "/mine"))")
+        try "my sheet".write(toFile: dir + "/mine/contact-sheet.png", atomically: true, encoding: .utf8)
+        let noDevice = ["VK_DRIVER_FILES": "/nonexistent/icd.json", "VK_ICD_FILENAMES": "/nonexistent/icd.json"]
+        let r = try segue(["demo", "-o", dir + "/mine"], environment: noDevice)
+        #expect(r.status == 1)
+        #expect(
+            r.stderr
+                == "error: \(dir)/mine: cannot write the output: the folder holds 'notes.txt', which the demo does not write, and the demo "
+                + "replaces its files by name: give a new or empty folder, or one an earlier demo wrote\n")
+        #expect(listing(dir + "/mine") == ["contact-sheet.png", "notes.txt"])
+        #expect(try String(contentsOfFile: dir + "/mine/contact-sheet.png", encoding: .utf8) == "my sheet")
+        let empty = try segue(["demo", "-o", ""], environment: noDevice)
+        #expect(empty.status == 1 && empty.stderr == "error: '': cannot write the output: the path is empty\n", "\(empty.stderr)")
     }
 
     @Test("bad settings: one error line, exit 1, found before a device is opened (there is none here)")
