@@ -44,6 +44,11 @@ package enum MetalLexer {
         "(", ")", "{", "}", "[", "]", "#", "@", "\\", "$",
     ]
 
+    /// `punctuation` by first character, longest first within each: a mark is found by its
+    /// first character rather than by trying every mark at every position.
+    private static let punctuationByFirst: [Unicode.Scalar: [(text: String, scalars: [Unicode.Scalar])]] = Dictionary(
+        grouping: punctuation.map { (text: $0, scalars: Array($0.unicodeScalars)) }, by: { $0.scalars[0] })
+
     /// The longest name or number accepted (glslang refuses tokens over 1,024 characters, and
     /// the translator adds prefixes to names).
     static let maximumTokenLength = 1_000
@@ -162,10 +167,10 @@ package enum MetalLexer {
                 continue
             }
             var matched = false
-            for p in punctuation where p.unicodeScalars.count <= chars.count - i {
-                if zip(p.unicodeScalars, chars[i...]).allSatisfy({ $0 == $1 }) {
-                    tokens.append(MetalToken(kind: .punctuation, text: p, line: line))
-                    i += p.unicodeScalars.count
+            for p in punctuationByFirst[c] ?? [] where p.scalars.count <= chars.count - i {
+                if p.scalars.indices.allSatisfy({ chars[i + $0] == p.scalars[$0] }) {
+                    tokens.append(MetalToken(kind: .punctuation, text: p.text, line: line))
+                    i += p.scalars.count
                     matched = true
                     break
                 }
