@@ -302,12 +302,17 @@ public enum EffectCatalog {
         // An overload that cannot be used is never passed over for another without a word: the
         // use might have picked it.
         guard refused.isEmpty else {
-            let usable = named[0]
+            let unusable = refused.map { "\(name)(\($0.parameterTypes.joined(separator: ", "))) at line \($0.line)" }
+            // The ones that fit the use first: with an image, a colour function before a fill.
+            let choices = (named.filter(use.fits) + named.filter { !use.fits($0) }).map {
+                "\(path):\(StitchableTranslator.spelled(name, $0.parameterTypes))"
+            }
             throw .stitchable(
                 path: path,
-                message:
-                    "'\(name)' has overloads that cannot be used (\(listing)); name the one to use by the types after position, as \(path):\(StitchableTranslator.spelled(name, usable.parameterTypes))"
-            )
+                message: "'\(name)' has \(refused.count == 1 ? "an overload" : "\(refused.count) overloads") that cannot be used ("
+                    + listedNames(unusable, separator: "; ")
+                    + "), which the name alone might mean: name the one to use by the types after position, as "
+                    + listedNames(choices, separator: " or "))
         }
         if named.count == 1 { return named[0] }
         let fitting = named.filter(use.fits)

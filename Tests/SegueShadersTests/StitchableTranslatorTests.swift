@@ -347,7 +347,8 @@ struct StitchableConfigurationTests {
             throws: EffectLookupError.stitchable(
                 path: over,
                 message:
-                    "'fx' has overloads that cannot be used (\(fxListing)); name the one to use by the types after position, as \(over):fx(float4,float)"
+                    "'fx' has an overload that cannot be used (fx(half4, bool) at line 2), which the name alone might mean: "
+                    + "name the one to use by the types after position, as \(over):fx(float4,float)"
             )
         ) { try EffectCatalog.stitchableFunction(over + ":fx", use: .image) }
         #expect(try EffectCatalog.stitchableFunction(over + ":fx(float4,float)").kind == .fill)

@@ -459,7 +459,14 @@ extension EffectCLITests {
             ),
             "\(listed.text)")
         let picked = try segue(["effect", "--input", dir + "/in.png", "--effect", spec, "--time", "0", "-o", dir + "/p.png"])
-        #expect(picked.status == 1 && picked.stderr.contains("'tint' has overloads that cannot be used"), "\(picked.stderr)")
+        // The usable overloads are offered, the one that fits an image (the colour function) first.
+        #expect(
+            picked.status == 1 && picked.stderr.contains("'tint' has an overload that cannot be used (tint(half4, int) at line "),
+            "\(picked.stderr)")
+        #expect(
+            picked.stderr.hasSuffix(
+                ": name the one to use by the types after position, as \(spec)(half4,float) or \(spec)(float)\n"), "\(picked.stderr)"
+        )
         #expect(!FileManager.default.fileExists(atPath: dir + "/p.png"))
         _ = try pixel(["--input", dir + "/in.png", "--effect", spec + "(half4,float)", "--arg", "amount=0.5"])
     }
