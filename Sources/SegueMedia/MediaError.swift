@@ -82,8 +82,10 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
         case let .invalidScale(path, error):
             "\(path): \(error)"
         case let .unknownOutputFormat(path, supported):
-            "\(path): cannot tell the output format from the file extension; use one of "
-                + supported.map { "." + $0 }.joined(separator: ", ")
+            path.isEmpty
+                ? SystemError.unwritable(path: "''", reason: "the path is empty").description
+                : "\(path): cannot tell the output format from the file extension; use one of "
+                    + supported.map { "." + $0 }.joined(separator: ", ")
         case let .unwritable(path, reason):
             SystemError.unwritable(path: path, reason: reason).description
         case let .writeFailed(path, reason):

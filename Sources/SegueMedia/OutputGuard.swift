@@ -46,11 +46,10 @@ public enum OutputGuard {
     /// Checks that writing any of `outputs` destroys none of `inputs`, as `check(output:inputs:)`
     /// does for each, reading each input's identity once: a plan's thousands of pieces are checked
     /// against its thousands of clips in time proportional to their sum, not their product.
-    /// - Throws: `MediaError.unwritable` for an empty output path, or for the first output that
-    ///   is one of `inputs` (naming the first such input in their order).
+    /// - Throws: `MediaError.unwritable` for the first output that is one of `inputs` (naming the
+    ///   first such input in their order).
     public static func check(outputs: [String], inputs: [Input], replacesDirectory: Bool = false) throws(MediaError) {
-        if outputs.contains("") { throw .unwritable(path: "''", reason: "the path is empty") }
-        let outputs = outputs.filter { $0 != "-" }
+        let outputs = outputs.filter { $0 != "-" && !$0.isEmpty }
         guard !outputs.isEmpty else { return }
         let inputs = inputs.filter { !$0.path.isEmpty }
         // The first input that is each existing file, and the first at each path not made yet (a

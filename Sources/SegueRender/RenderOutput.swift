@@ -82,7 +82,6 @@ final class DirectorySink: FrameSink {
     private let straight: StraightAlphaBuffer
 
     init(path: String, width: Int, height: Int, cancellation: Cancellation?) throws {
-        try MediaError.converting { () throws(SystemError) in _ = try FileIO.replaceableDirectory(path) }
         if FileIO.exists(path) && !FileIO.isDirectory(path) {
             throw MediaError.unwritable(path: path, reason: "it exists and is not a directory")
         }

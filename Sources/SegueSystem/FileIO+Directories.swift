@@ -83,10 +83,8 @@ extension FileIO {
     /// - Throws: `.unwritable` saying which.
     package static func replaceableDirectory(_ path: String) throws(SystemError) -> String {
         if let problem = directoryNameProblem(path) { throw problem }
-        var trimmed = Substring(path)
-        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        let name = lastComponent(of: String(trimmed))
-        let parent = directory(of: String(trimmed))
+        let (trimmed, name) = trimmedDirectory(path)
+        let parent = directory(of: trimmed)
         guard isDirectory(parent), let real = realpath(parent, nil) else {
             throw .unwritable(path: path, reason: "the directory \(parent) does not exist")
         }
@@ -100,15 +98,20 @@ extension FileIO {
                 reason: "it \(here == target ? "is" : "holds") the current directory, which replacing the directory whole would pull away: "
                     + "give another directory")
         }
-        return String(trimmed)
+        return trimmed
+    }
+
+    /// `path` without trailing slashes (`/` stays), and its last component.
+    private static func trimmedDirectory(_ path: String) -> (path: String, name: String) {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return (String(trimmed), lastComponent(of: String(trimmed)))
     }
 
     /// Why `path` cannot name a directory that publishing replaces whole: it is empty, or it
     /// ends in `.` or `..` or is `/` (the directory must be named); nil when it names one.
     package static func directoryNameProblem(_ path: String) -> SystemError? {
-        var trimmed = Substring(path)
-        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        let name = lastComponent(of: String(trimmed))
+        let (trimmed, name) = trimmedDirectory(path)
         if trimmed.isEmpty { return .unwritable(path: "''", reason: "the path is empty") }
         guard name.isEmpty || name == "." || name == ".." else { return nil }
         return .unwritable(

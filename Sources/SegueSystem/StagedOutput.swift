@@ -33,8 +33,9 @@ package final class StagedOutput {
     /// - Parameters:
     ///   - suffix: added to the temporary name (`.mp4`, so ffmpeg can tell the format).
     ///   - cancellation: registers the temporary with it (its `cancel()` removes it).
-    /// - Throws: `.unwritable` when `path` is a directory or the file cannot be created.
+    /// - Throws: `.unwritable` when `path` is empty or a directory, or the file cannot be created.
     package init(file path: String, suffix: String = "", cancellation: Cancellation? = nil) throws(SystemError) {
+        if path.isEmpty { throw .unwritable(path: "''", reason: "the path is empty") }
         if FileIO.isDirectory(path) { throw .unwritable(path: path, reason: "it is a directory; give a file name") }
         let temporary = AtomicPublish.temporaryPath(for: path, suffix: suffix)
         do {

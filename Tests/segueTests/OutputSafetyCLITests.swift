@@ -93,6 +93,11 @@ struct OutputSafetyCLITests {
         let render = ["render", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--duration", "0.1", "-o"]
         try expectRefused(render + [""], in: dir, naming: ["error: '': cannot write the output: the path is empty"])
         try expectRefused(
+            ["frame", "--from", "from.png", "--to", "to.png", "--effect", "fade", "--progress", "1", "-o", ""], in: dir,
+            naming: ["error: '': cannot write the output: the path is empty"])
+        try expectRefused(
+            ["mesh", "from.png", "--mesh", "curtain", "-o", ""], in: dir, naming: ["error: '': cannot write the output: the path is empty"])
+        try expectRefused(
             ["effect", "--input", "from.png", "--effect", "shift", "--duration", "0.1", "-o", ""], in: dir,
             naming: ["error: '': cannot write the output: the path is empty"])
         for path in [".", "./", "missing/..", "from.png/.."] {
