@@ -83,7 +83,7 @@ public enum MediaError: SegueError, Sendable, Equatable, CustomStringConvertible
             "\(path): \(error)"
         case let .unknownOutputFormat(path, supported):
             path.isEmpty
-                ? SystemError.unwritable(path: "''", reason: "the path is empty").description
+                ? SystemError.emptyPath.description
                 : "\(path): cannot tell the output format from the file extension; use one of "
                     + supported.map { "." + $0 }.joined(separator: ", ")
         case let .unwritable(path, reason):

@@ -112,7 +112,7 @@ extension FileIO {
     /// ends in `.` or `..` or is `/` (the directory must be named); nil when it names one.
     package static func directoryNameProblem(_ path: String) -> SystemError? {
         let (trimmed, name) = trimmedDirectory(path)
-        if trimmed.isEmpty { return .unwritable(path: "''", reason: "the path is empty") }
+        if trimmed.isEmpty { return .emptyPath }
         guard name.isEmpty || name == "." || name == ".." else { return nil }
         return .unwritable(
             path: path,

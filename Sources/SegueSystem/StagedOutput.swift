@@ -35,7 +35,7 @@ package final class StagedOutput {
     ///   - cancellation: registers the temporary with it (its `cancel()` removes it).
     /// - Throws: `.unwritable` when `path` is empty or a directory, or the file cannot be created.
     package init(file path: String, suffix: String = "", cancellation: Cancellation? = nil) throws(SystemError) {
-        if path.isEmpty { throw .unwritable(path: "''", reason: "the path is empty") }
+        if path.isEmpty { throw .emptyPath }
         if FileIO.isDirectory(path) { throw .unwritable(path: path, reason: "it is a directory; give a file name") }
         let temporary = AtomicPublish.temporaryPath(for: path, suffix: suffix)
         do {

@@ -24,6 +24,10 @@ public enum SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     /// input a decoder was reading; no output was published either way.
     case cancelled(path: String)
 
+    /// An output given as the empty path (`-o ''`): the one wording of its refusal, wherever
+    /// an output is made.
+    package static let emptyPath = SystemError.unwritable(path: "''", reason: "the path is empty")
+
     /// The file (or program) the error is about.
     public var path: String {
         switch self {

@@ -68,7 +68,7 @@ public struct Demo {
     /// or one that holds only what the demo writes (an earlier demo, and temporaries one left).
     /// - Throws: `MediaError.unwritable` for an empty path or a folder holding anything else.
     public static func checkDirectory(_ directory: String) throws(MediaError) {
-        if directory.isEmpty { throw .unwritable(path: "''", reason: "the path is empty") }
+        if directory.isEmpty { throw MediaError(SystemError.emptyPath) }
         // A file in the way is reported when the folder is made, as every command words it.
         guard FileIO.isDirectory(directory), let entries = FileIO.directoryEntries(directory) else { return }
         let names = fileNames
